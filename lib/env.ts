@@ -1,0 +1,37 @@
+/**
+ * Process environment, read once and validated with zod. Every server module reads
+ * configuration from here, never from `process.env` directly.
+ *
+ * `DATABASE_URL` is set by scripts/start.ts (embedded Postgres) when the user did not set it.
+ */
+import { z } from "zod";
+
+export const ZEnv = z.object({
+  DATABASE_URL: z.string().min(1, "DATABASE_URL is required (scripts/start.ts sets it for the embedded database)"),
+  NODE_ENV: z.enum(["development", "production", "test"]).default("development"),
+  /** Public base URL used in printed examples and OpenAPI servers. */
+  PUBLIC_BASE_URL: z.string().url().optional(),
+  /** Hours result files are kept after a run is final. */
+  RESULT_RETENTION_HOURS: z.coerce.number().int().positive().default(24 * 7),
+  /** Hours an Idempotency-Key is remembered (IETF draft: at least 24 h). */
+  IDEMPOTENCY_RETENTION_HOURS: z.coerce.number().int().min(24).default(24),
+  /** Maximum accepted request body, bytes (413 above it). */
+  MAX_BODY_BYTES: z.coerce.number().int().positive().default(20 * 1024 * 1024),
+  /** Worker: runs executed at once per worker process. */
+  WORKER_CONCURRENCY: z.coerce.number().int().min(1).max(32).default(2),
+});
+export type TEnv = z.infer<typeof ZEnv>;
+
+let cached: TEnv | undefined;
+
+/** The validated environment; throws a readable error naming each bad variable. */
+export function env(): TEnv {
+  if (cached) return cached;
+  const parsed = ZEnv.safeParse(process.env);
+  if (!parsed.success) {
+    const lines = parsed.error.issues.map((i) => `  ${i.path.join(".")}: ${i.message}`);
+    throw new Error(`Invalid environment:\n${lines.join("\n")}`);
+  }
+  cached = parsed.data;
+  return cached;
+}
