@@ -1,0 +1,106 @@
+/**
+ * Output accumulation helpers shared by the writers: text is gathered into bounded string
+ * chunks, encoded to UTF-8 once per chunk, and concatenated at the end, so no single giant
+ * string or repeatedly doubled buffer is built. Pure (no I/O).
+ */
+import { ByteWriter } from "hyparquet-writer";
+
+/** Characters gathered before a text chunk is encoded to UTF-8 (~4 MiB of ASCII). */
+const TEXT_CHUNK_CHARS = 4 * 1024 * 1024;
+
+/**
+ * Collects UTF-8 text in pieces. `push` strings; `finish` returns all bytes as one Buffer
+ * (a Uint8Array). Lone UTF-16 surrogates become U+FFFD (WHATWG UTF-8 encoding).
+ */
+export class Utf8Chunks {
+  private readonly chunks: Buffer[] = [];
+  private pending: string[] = [];
+  private pendingChars = 0;
+  private total = 0;
+
+  /** Appends text. */
+  push(text: string): void {
+    this.pending.push(text);
+    this.pendingChars += text.length;
+    if (this.pendingChars >= TEXT_CHUNK_CHARS) this.flush();
+  }
+
+  /** Bytes written so far (flushed chunks only). */
+  get byteLength(): number {
+    return this.total;
+  }
+
+  private flush(): void {
+    if (this.pending.length === 0) return;
+    const chunk = Buffer.from(this.pending.join(""), "utf8");
+    this.chunks.push(chunk);
+    this.total += chunk.length;
+    this.pending = [];
+    this.pendingChars = 0;
+  }
+
+  /** Flushes and returns the whole UTF-8 body. */
+  finish(): Buffer {
+    this.flush();
+    return this.chunks.length === 1 ? this.chunks[0] : Buffer.concat(this.chunks, this.total);
+  }
+}
+
+/** Bytes kept in the ByteWriter's working buffer before they are moved to the chunk list. */
+const BINARY_CHUNK_BYTES = 8 * 1024 * 1024;
+
+/**
+ * A hyparquet-writer `Writer` that moves its working buffer into a list of chunks whenever it
+ * passes 8 MiB (like hyparquet-writer's own file writer), so the output never goes through
+ * repeated buffer doubling of the whole file. `getBytes()` returns the complete output once
+ * `finish()` ran.
+ */
+export class ChunkedByteWriter extends ByteWriter {
+  private readonly chunks: Uint8Array<ArrayBuffer>[] = [];
+  private result: Uint8Array<ArrayBuffer> | undefined;
+
+  constructor() {
+    super(1024 * 1024);
+  }
+
+  override ensure(size: number): void {
+    if (this.index > BINARY_CHUNK_BYTES) this.moveOut();
+    super.ensure(size);
+  }
+
+  private moveOut(): void {
+    if (this.index === 0) return;
+    // copy out the used part; the working buffer is reused from index 0
+    this.chunks.push(new Uint8Array(this.buffer.slice(0, this.index)));
+    this.index = 0;
+  }
+
+  override finish(): void {
+    this.moveOut();
+    if (this.chunks.length === 1) {
+      this.result = this.chunks[0];
+    } else {
+      const joined = Buffer.concat(this.chunks, this.offset);
+      this.result = new Uint8Array(joined.buffer as ArrayBuffer, joined.byteOffset, joined.byteLength);
+    }
+    this.chunks.length = 0;
+  }
+
+  override getBuffer(): ArrayBuffer {
+    const bytes = this.getBytes();
+    return bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength);
+  }
+
+  /** The whole file; only valid after `finish()`. */
+  override getBytes(): Uint8Array<ArrayBuffer> {
+    if (!this.result) throw new Error("ChunkedByteWriter: getBytes() before finish()");
+    return this.result;
+  }
+}
+
+/** Lets other tasks run (the writers are CPU-bound) and honours an abort signal. */
+export async function yieldToEventLoop(signal?: AbortSignal): Promise<void> {
+  signal?.throwIfAborted();
+  await new Promise<void>((resolve) => setImmediate(resolve));
+  signal?.throwIfAborted();
+}

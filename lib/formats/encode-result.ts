@@ -1,0 +1,75 @@
+/**
+ * Entry point of the result writers: one engine result in one requested format -> file bytes
+ * plus what the API needs to serve it (media type, extension, feature/row count).
+ */
+import type { TFeatureSet, TTable } from "@/lib/engine/types";
+import { encodeCsv } from "./csv";
+import { FormatMismatchError } from "./errors";
+import { encodeGeoJson } from "./geojson";
+import { encodeGeoParquet, encodeParquet, type TParquetOptions } from "./parquet";
+import { FORMAT_INFO, formatFitsKind, isResultFormat, type TResultFormat } from "./types";
+
+/** A result to encode: a layer (features) or a table (rows). */
+export type TEncodableResult = { kind: "layer"; data: TFeatureSet } | { kind: "table"; data: TTable };
+
+/** An encoded result file. */
+export interface TEncodedResult {
+  /** The complete file. */
+  body: Uint8Array;
+  /** Number of features (layers only). */
+  featureCount?: number;
+  /** Number of data rows (tables only; CSV header not counted). */
+  rowCount?: number;
+  /** HTTP media type, e.g. `application/geo+json`. */
+  mediaType: string;
+  /** File name extension without dot, e.g. `geojson`. */
+  extension: string;
+}
+
+export interface TEncodeOptions {
+  /** Aborts long encodings (checked between chunks/row groups); rejects with the signal's reason. */
+  signal?: AbortSignal;
+  /** Parquet/GeoParquet: maximum rows per row group (default 65,536). */
+  rowGroupRows?: TParquetOptions["rowGroupRows"];
+}
+
+/**
+ * Encodes one result in `format`.
+ *
+ * - layer + `geojson`: RFC 7946 FeatureCollection (UTF-8), see `encodeGeoJson`.
+ * - layer + `geoparquet`: GeoParquet 1.1 (WKB `geometry`, `geo` metadata), see `encodeGeoParquet`.
+ * - table + `csv`: RFC 4180 CSV with CRLF and a header row (UTF-8), see `encodeCsv`.
+ * - table + `parquet`: Apache Parquet with inferred column types, see `encodeParquet`.
+ *
+ * @returns `{body, featureCount | rowCount, mediaType, extension}` (media type and extension
+ *   from `FORMAT_INFO`).
+ * @throws FormatMismatchError for an unknown format or one that does not fit the kind;
+ *   EncodeError when the data cannot be written (invalid geometry, duplicate column names);
+ *   the signal's reason when aborted.
+ */
+export async function encodeResult(
+  result: TEncodableResult,
+  format: TResultFormat,
+  options: TEncodeOptions = {},
+): Promise<TEncodedResult> {
+  if (!isResultFormat(format)) throw new FormatMismatchError(`unknown result format ${JSON.stringify(format)}`);
+  if (!formatFitsKind(result.kind, format)) {
+    throw new FormatMismatchError(`format ${format} does not fit a ${result.kind} result`);
+  }
+  const info = FORMAT_INFO[format];
+  const meta = { mediaType: info.mediaType, extension: info.extension };
+  if (result.kind === "layer") {
+    if (format === "geojson") {
+      const { body, featureCount } = await encodeGeoJson(result.data, options);
+      return { body, featureCount, ...meta };
+    }
+    const { body, featureCount } = await encodeGeoParquet(result.data, options);
+    return { body, featureCount, ...meta };
+  }
+  if (format === "csv") {
+    const { body, rowCount } = await encodeCsv(result.data, options);
+    return { body, rowCount, ...meta };
+  }
+  const { body, rowCount } = await encodeParquet(result.data, options);
+  return { body, rowCount, ...meta };
+}

@@ -1,0 +1,81 @@
+/**
+ * GeoJSON writer: a layer as one RFC 7946 FeatureCollection, UTF-8 JSON without BOM.
+ *
+ * The text is built feature by feature (one JSON.stringify per feature, gathered into bounded
+ * UTF-8 chunks), never as one JSON.stringify of the whole collection.
+ */
+import type { TFeature, TFeatureSet } from "@/lib/engine/types";
+import { Utf8Chunks, yieldToEventLoop } from "./byte-chunks";
+import { EncodeError } from "./errors";
+
+/** Features serialised between two yields to the event loop. */
+const FEATURES_PER_SLICE = 16_384;
+
+export interface TGeoJsonOptions {
+  /** Checked between slices of features; an aborted signal rejects with its reason. */
+  signal?: AbortSignal;
+}
+
+function bigintReplacer(_key: string, value: unknown): unknown {
+  if (typeof value !== "bigint") return value;
+  // JSON numbers are doubles for most readers: keep exact integers as numbers when safe
+  return value >= BigInt(Number.MIN_SAFE_INTEGER) && value <= BigInt(Number.MAX_SAFE_INTEGER)
+    ? Number(value)
+    : value.toString();
+}
+
+/**
+ * One feature as JSON text: `{"type":"Feature"[,"id":…][,"bbox":…],"geometry":…,"properties":…}`.
+ * Other foreign members are dropped. Coordinates are written as given (no rounding).
+ */
+function featureJson(feature: TFeature): string {
+  const out: Record<string, unknown> = { type: "Feature" };
+  if (feature.id !== undefined && feature.id !== null) out.id = feature.id;
+  if (feature.bbox !== undefined) out.bbox = feature.bbox;
+  out.geometry = feature.geometry ?? null;
+  out.properties = feature.properties ?? null;
+  try {
+    return JSON.stringify(out);
+  } catch (error) {
+    if (error instanceof TypeError && /BigInt/i.test(error.message)) return JSON.stringify(out, bigintReplacer);
+    throw error;
+  }
+}
+
+/**
+ * Encodes a layer as an RFC 7946 GeoJSON FeatureCollection.
+ *
+ * @param layer `{kind:"features", features}`: WGS 84 lon/lat features; `geometry` may be null
+ *   (written as `"geometry":null`), properties as given (nested values kept as JSON). Feature
+ *   `id` and `bbox` are kept; other foreign members are not.
+ * @returns the UTF-8 bytes (`{"type":"FeatureCollection","features":[…]}`, one feature per
+ *   line) and the feature count. Non-finite numbers become `null` (JSON has no NaN/Infinity);
+ *   bigints become numbers when safe integers, else decimal strings.
+ * @throws EncodeError naming the feature index when a feature cannot be serialised (e.g. a
+ *   cyclic property value); the signal's reason when aborted.
+ */
+export async function encodeGeoJson(
+  layer: TFeatureSet,
+  options: TGeoJsonOptions = {},
+): Promise<{ body: Uint8Array; featureCount: number }> {
+  const { features } = layer;
+  options.signal?.throwIfAborted();
+  const out = new Utf8Chunks();
+  out.push('{"type":"FeatureCollection","features":[');
+  for (let start = 0; start < features.length; start += FEATURES_PER_SLICE) {
+    if (start > 0) await yieldToEventLoop(options.signal);
+    const end = Math.min(features.length, start + FEATURES_PER_SLICE);
+    const parts = new Array<string>(end - start);
+    for (let i = start; i < end; i++) {
+      try {
+        parts[i - start] = featureJson(features[i]);
+      } catch (error) {
+        const reason = error instanceof Error ? error.message : String(error);
+        throw new EncodeError(`feature ${i}: ${reason}`, { cause: error });
+      }
+    }
+    out.push((start === 0 ? "\n" : ",\n") + parts.join(",\n"));
+  }
+  out.push(features.length > 0 ? "\n]}\n" : "]}\n");
+  return { body: out.finish(), featureCount: features.length };
+}

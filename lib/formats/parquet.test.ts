@@ -1,0 +1,92 @@
+import { describe, expect, it } from "vitest";
+import { EncodeError } from "./errors";
+import { encodeParquet } from "./parquet";
+import { edgeTable } from "./test-fixtures";
+import { readParquet, schemaTypes } from "./test-support";
+
+describe("encodeParquet", () => {
+  it("writes inferred column types that hyparquet reads back with the same values", async () => {
+    const table = edgeTable();
+    const { body, rowCount } = await encodeParquet(table);
+    expect(rowCount).toBe(4);
+    expect(Buffer.from(body.subarray(0, 4)).toString()).toBe("PAR1");
+    const { metadata, rows } = await readParquet(body);
+    expect(metadata.schema.slice(1).map((e) => e.name)).toEqual(table.columns);
+    expect(schemaTypes(metadata)).toEqual({
+      id: "INT32",
+      label: "BYTE_ARRAY/UTF8",
+      "big int": "INT64",
+      ratio: "DOUBLE",
+      ok: "BOOLEAN",
+      empty: "BYTE_ARRAY/UTF8",
+      mixed: "BYTE_ARRAY/UTF8",
+      "ünï cödé": "BYTE_ARRAY/UTF8",
+    });
+    for (const element of metadata.schema.slice(1)) expect(element.repetition_type).toBe("OPTIONAL");
+    expect(rows).toEqual([
+      { id: 1, label: "plain", "big int": 2n ** 31n, ratio: 1, ok: true, empty: null, mixed: "1", "ünï cödé": "東京" },
+      {
+        id: 2,
+        label: 'has "quotes", commas',
+        "big int": 9007199254740991n,
+        ratio: 0.25,
+        ok: false,
+        empty: null,
+        mixed: "x",
+        "ünï cödé": "🚀 space ",
+      },
+      { id: 3, label: "multi\nline\r\nvalue", "big int": -(2n ** 40n), ratio: -7, ok: null, empty: null, mixed: "true", "ünï cödé": null },
+      { id: null, label: null, "big int": null, ratio: null, ok: null, empty: null, mixed: null, "ünï cödé": null },
+    ]);
+  });
+
+  it("keeps integers beyond 2^53 exact in INT64 and falls back to DOUBLE beyond int64", async () => {
+    const { body } = await encodeParquet({
+      kind: "rows",
+      columns: ["exact", "huge", "bigints"],
+      rows: [
+        { exact: 2 ** 60, huge: 2 ** 64, bigints: 2n ** 62n },
+        { exact: -(2 ** 63), huge: 1, bigints: -5n },
+      ],
+    });
+    const { metadata, rows } = await readParquet(body);
+    expect(schemaTypes(metadata)).toEqual({ exact: "INT64", huge: "DOUBLE", bigints: "INT64" });
+    expect(rows).toEqual([
+      { exact: 2n ** 60n, huge: 2 ** 64, bigints: 2n ** 62n },
+      { exact: -(2n ** 63n), huge: 1, bigints: -5n },
+    ]);
+  });
+
+  it("writes DOUBLE for mixed integer/fractional numbers including NaN and Infinity", async () => {
+    const { body } = await encodeParquet({
+      kind: "rows",
+      columns: ["n"],
+      rows: [{ n: 1 }, { n: 2.5 }, { n: NaN }, { n: -Infinity }, { n: null }],
+    });
+    const { metadata, rows } = await readParquet(body);
+    expect(schemaTypes(metadata)).toEqual({ n: "DOUBLE" });
+    expect(rows.map((r) => r.n)).toEqual([1, 2.5, NaN, -Infinity, null]);
+  });
+
+  it("writes an empty table with its schema and zero rows", async () => {
+    const { body, rowCount } = await encodeParquet({ kind: "rows", columns: ["a", "b"], rows: [] });
+    expect(rowCount).toBe(0);
+    const { metadata, rows } = await readParquet(body);
+    expect(metadata.num_rows).toBe(0n);
+    expect(metadata.schema.slice(1).map((e) => e.name)).toEqual(["a", "b"]);
+    expect(rows).toEqual([]);
+  });
+
+  it("splits rows into row groups", async () => {
+    const rows = Array.from({ length: 2_500 }, (_, i) => ({ i, s: `row ${i}` }));
+    const { body } = await encodeParquet({ kind: "rows", columns: ["i", "s"], rows }, { rowGroupRows: 1_000 });
+    const { metadata, rows: back } = await readParquet(body);
+    expect(metadata.row_groups.map((g) => g.num_rows)).toEqual([1000n, 1000n, 500n]);
+    expect(back).toHaveLength(2_500);
+    expect(back[2_499]).toEqual({ i: 2_499, s: "row 2499" });
+  });
+
+  it("rejects duplicate column names", async () => {
+    await expect(encodeParquet({ kind: "rows", columns: ["a", "a"], rows: [] })).rejects.toThrow(EncodeError);
+  });
+});

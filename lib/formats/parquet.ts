@@ -1,0 +1,276 @@
+/**
+ * Parquet (tables) and GeoParquet 1.1 (layers) writers on top of hyparquet-writer.
+ *
+ * File layout: Apache Parquet, SNAPPY compression, every column OPTIONAL (nullable), column
+ * types inferred per column from all values (rules in `column-types.ts`), data written in row
+ * groups of at most `rowGroupRows` rows (default 65,536) and roughly 128 MB of input, so only one
+ * row group's converted columns are held at a time besides the output bytes.
+ *
+ * GeoParquet 1.1 (https://geoparquet.org/releases/v1.1.0/): the geometry column `geometry` is a
+ * plain BYTE_ARRAY of ISO WKB (no Parquet GEOMETRY logical type, for the widest reader
+ * support), null for features without geometry; the file key-value metadata `geo` holds
+ * `{"version":"1.1.0","primary_column":"geometry","columns":{"geometry":{"encoding":"WKB",
+ * "geometry_types":[sorted distinct names],"bbox":[minx,miny,maxx,maxy]}}}`. `crs` is omitted,
+ * which the spec defines as OGC:CRS84 (WGS 84 lon/lat), and `edges` is omitted (planar). `bbox`
+ * is omitted when the layer has no coordinates at all. Property columns come first, in
+ * first-seen key order over all features, then `geometry`.
+ */
+import type { SchemaElement } from "hyparquet";
+import { ParquetWriter } from "hyparquet-writer";
+import type { ColumnSource } from "hyparquet-writer";
+import type { Geometry } from "geojson";
+import type { TFeatureSet, TTable } from "@/lib/engine/types";
+import { ChunkedByteWriter, yieldToEventLoop } from "./byte-chunks";
+import { ColumnTypeInference, ownValue, toColumnValue, type TColumnType } from "./column-types";
+import { EncodeError } from "./errors";
+import { geometryToWkb, GeometryStats, WkbArena } from "./wkb";
+
+/** Name of the primary geometry column in GeoParquet output. */
+export const GEOMETRY_COLUMN = "geometry";
+
+/** Writer identification stored in the file footer (`created_by`). */
+const CREATED_BY = "flow-api-service (hyparquet-writer 0.17)";
+
+/** Default maximum rows per row group. */
+export const DEFAULT_ROW_GROUP_ROWS = 65_536;
+
+/** Approximate input bytes after which a row group is closed early (large geometries/strings). */
+const ROW_GROUP_BYTES = 128 * 1024 * 1024;
+
+export interface TParquetOptions {
+  /** Maximum rows per row group (default 65,536; at least 1). */
+  rowGroupRows?: number;
+  /** Checked between row groups; an aborted signal rejects with its reason. */
+  signal?: AbortSignal;
+}
+
+/** One output property column: its name and the type inferred from its values. */
+interface TParquetColumn {
+  name: string;
+  type: TColumnType;
+}
+
+function schemaElement({ name, type }: TParquetColumn): SchemaElement {
+  const repetition_type = "OPTIONAL" as const;
+  switch (type) {
+    case "boolean":
+      return { name, type: "BOOLEAN", repetition_type };
+    case "int32":
+      return { name, type: "INT32", repetition_type };
+    case "int64":
+      return { name, type: "INT64", repetition_type };
+    case "double":
+      return { name, type: "DOUBLE", repetition_type };
+    case "string":
+      return { name, type: "BYTE_ARRAY", converted_type: "UTF8", logical_type: { type: "STRING" }, repetition_type };
+  }
+}
+
+function approxSize(value: unknown): number {
+  if (typeof value === "string") return value.length + 4;
+  if (value !== null && typeof value === "object") return 64;
+  return 8;
+}
+
+/** A column whose cells are produced already converted (e.g. WKB geometry), with their size. */
+interface TExtraColumn<T> {
+  source: Omit<ColumnSource, "data">;
+  /** Converted cell of record `index` and its approximate byte size. */
+  cell: (record: T, index: number) => { value: unknown; size: number };
+}
+
+/**
+ * Writes records in bounded row groups: at most `rowGroupRows` rows and about
+ * `ROW_GROUP_BYTES` of converted input per group. `valueAt(record, c)` reads one raw cell of
+ * `columns[c]`; `extra` columns are appended after them.
+ */
+async function writeRowGroups<T>(
+  pq: ParquetWriter,
+  records: readonly T[],
+  columns: TParquetColumn[],
+  valueAt: (record: T, columnIndex: number) => unknown,
+  options: TParquetOptions,
+  extra: TExtraColumn<T>[] = [],
+): Promise<void> {
+  const maxRows = Math.max(1, Math.floor(options.rowGroupRows ?? DEFAULT_ROW_GROUP_ROWS));
+  const width = columns.length + extra.length;
+  let start = 0;
+  while (start < records.length) {
+    options.signal?.throwIfAborted();
+    const limit = Math.min(records.length, start + maxRows);
+    const data: unknown[][] = Array.from({ length: width }, () => []);
+    let bytes = 0;
+    let end = start;
+    while (end < limit && (end === start || bytes < ROW_GROUP_BYTES)) {
+      const record = records[end];
+      for (let c = 0; c < columns.length; c++) {
+        const value = valueAt(record, c);
+        bytes += approxSize(value);
+        data[c].push(toColumnValue(columns[c].type, value));
+      }
+      for (let e = 0; e < extra.length; e++) {
+        const { value, size } = extra[e].cell(record, end);
+        bytes += size;
+        data[columns.length + e].push(value);
+      }
+      end++;
+    }
+    const columnData: ColumnSource[] = [
+      ...columns.map(({ name }, c) => ({ name, data: data[c] as ColumnSource["data"] })),
+      ...extra.map((column, e) => ({ ...column.source, data: data[columns.length + e] as ColumnSource["data"] })),
+    ];
+    await pq.write({ columnData, rowGroupSize: end - start });
+    start = end;
+    if (start < records.length) await yieldToEventLoop(options.signal);
+  }
+}
+
+function assertUniqueNames(names: string[]): void {
+  const seen = new Set<string>();
+  for (const name of names) {
+    if (seen.has(name)) throw new EncodeError(`duplicate column name ${JSON.stringify(name)}`);
+    seen.add(name);
+  }
+}
+
+/**
+ * Encodes a table as an Apache Parquet file.
+ *
+ * @param table `{kind:"rows", columns, rows}`; columns are written in `columns` order, a row's
+ *   missing key is null, keys not in `columns` are ignored.
+ * @returns the file bytes and the row count. Types: see `column-types.ts` (booleans BOOLEAN,
+ *   integers INT32/INT64, other numbers DOUBLE, strings and mixed columns UTF8 strings).
+ * @throws EncodeError for duplicate column names; the signal's reason when aborted.
+ */
+export async function encodeParquet(
+  table: TTable,
+  options: TParquetOptions = {},
+): Promise<{ body: Uint8Array; rowCount: number }> {
+  assertUniqueNames(table.columns);
+  const inference = table.columns.map(() => new ColumnTypeInference());
+  for (const row of table.rows) {
+    for (let c = 0; c < table.columns.length; c++) inference[c].add(ownValue(row, table.columns[c]));
+  }
+  const columns: TParquetColumn[] = table.columns.map((name, c) => ({ name, type: inference[c].type() }));
+
+  const writer = new ChunkedByteWriter();
+  const pq = new ParquetWriter({
+    writer,
+    schema: [{ name: "root", num_children: columns.length }, ...columns.map(schemaElement)],
+    createdBy: CREATED_BY,
+  });
+  if (columns.length > 0) {
+    await writeRowGroups(pq, table.rows, columns, (row, c) => ownValue(row, table.columns[c]), options);
+  }
+  await pq.finish();
+  return { body: writer.getBytes(), rowCount: table.rows.length };
+}
+
+/** The GeoParquet 1.1 `geo` metadata object written for a layer. */
+export interface TGeoMetadata {
+  version: "1.1.0";
+  primary_column: string;
+  columns: Record<
+    string,
+    { encoding: "WKB"; geometry_types: string[]; bbox?: [number, number, number, number] }
+  >;
+}
+
+/** Picks a property column name that does not clash with the geometry column. */
+function propertyColumnName(key: string, taken: Set<string>): string {
+  if (key !== GEOMETRY_COLUMN) return key;
+  let n = 1;
+  while (taken.has(`${key}_${n}`)) n++;
+  return `${key}_${n}`;
+}
+
+/**
+ * Encodes a layer as a GeoParquet 1.1 file.
+ *
+ * @param layer `{kind:"features", features}`; RFC 7946 features, WGS 84 lon/lat, geometry may
+ *   be null. Property columns are the union of all features' property keys in first-seen order
+ *   (a missing key is null); a property named `geometry` is renamed `geometry_1` (or the next
+ *   free `geometry_<n>`). Feature `id`s are not written.
+ * @returns the file bytes, the feature count and the `geo` metadata that was written.
+ * @throws EncodeError naming the feature index for an invalid geometry; the signal's reason
+ *   when aborted.
+ */
+export async function encodeGeoParquet(
+  layer: TFeatureSet,
+  options: TParquetOptions = {},
+): Promise<{ body: Uint8Array; featureCount: number; geo: TGeoMetadata }> {
+  const features = layer.features;
+  // pass 1: property keys (first-seen order) and their types
+  const keyIndex = new Map<string, number>();
+  const keys: string[] = [];
+  const inference: ColumnTypeInference[] = [];
+  for (const feature of features) {
+    const properties = feature.properties;
+    if (!properties) continue;
+    for (const key in properties) {
+      if (!Object.hasOwn(properties, key)) continue;
+      let index = keyIndex.get(key);
+      if (index === undefined) {
+        index = keys.length;
+        keyIndex.set(key, index);
+        keys.push(key);
+        inference.push(new ColumnTypeInference());
+      }
+      inference[index].add(properties[key]);
+    }
+  }
+  const taken = new Set(keys);
+  const columns: TParquetColumn[] = keys.map((key, c) => {
+    const name = propertyColumnName(key, taken);
+    taken.add(name);
+    return { name, type: inference[c].type() };
+  });
+
+  const stats = new GeometryStats();
+  const arena = new WkbArena();
+  const geo = (): TGeoMetadata => {
+    const bbox = stats.bbox();
+    return {
+      version: "1.1.0",
+      primary_column: GEOMETRY_COLUMN,
+      columns: {
+        [GEOMETRY_COLUMN]: { encoding: "WKB", geometry_types: stats.geometryTypes(), ...(bbox ? { bbox } : {}) },
+      },
+    };
+  };
+
+  const writer = new ChunkedByteWriter();
+  const pq = new ParquetWriter({
+    writer,
+    schema: [
+      { name: "root", num_children: columns.length + 1 },
+      ...columns.map(schemaElement),
+      { name: GEOMETRY_COLUMN, type: "BYTE_ARRAY", repetition_type: "OPTIONAL" },
+    ],
+    createdBy: CREATED_BY,
+  });
+
+  const geometryColumn: TExtraColumn<(typeof features)[number]> = {
+    // statistics (min/max of WKB bytes) mean nothing for geometry; dictionaries rarely help
+    source: { name: GEOMETRY_COLUMN, encoding: "PLAIN", statistics: false },
+    cell: (feature, index) => {
+      const geometry = feature.geometry as Geometry | null | undefined;
+      if (geometry === null || geometry === undefined) return { value: null, size: 1 };
+      try {
+        const wkb = geometryToWkb(geometry, stats, arena);
+        return { value: wkb, size: wkb.length + 4 };
+      } catch (error) {
+        const reason = error instanceof Error ? error.message : String(error);
+        throw new EncodeError(`feature ${index}: ${reason}`, { cause: error });
+      }
+    },
+  };
+
+  await writeRowGroups(pq, features, columns, (feature, c) => ownValue(feature.properties, keys[c]), options, [
+    geometryColumn,
+  ]);
+  const metadata = geo();
+  pq.kvMetadata = [{ key: "geo", value: JSON.stringify(metadata) }];
+  await pq.finish();
+  return { body: writer.getBytes(), featureCount: features.length, geo: metadata };
+}
