@@ -1,0 +1,98 @@
+/**
+ * `runFlow`: executes one flow version on resolved inputs.
+ *
+ * - Steps run in topological order (every step after the steps it reads); all steps run.
+ * - Before each step, `resolveStep` substitutes `{"param"}` options with `params` (pass them
+ *   through `applyParameterDefaults` of lib/flows/run-request.ts first) and re-checks them.
+ * - After each step `opts.onProgress(done, total)` is called (total = number of steps).
+ * - `opts.signal` is checked before each step and every few thousand items inside step
+ *   loops; long loops also yield to the event loop about every 25 ms so that an abort can be
+ *   delivered. Cancellation throws `AbortError` (`name === "AbortError"`).
+ * - A failing step is reported as `StepError` (step id, type, `cause`).
+ * - Results: one `TEngineResult` per flow result, in the flow's order; a layer result is a
+ *   `TFeatureSet` (an area input becomes one feature), a table result a `TTable`. An omitted
+ *   optional input (null) reads as an empty dataset, except as `by` of spatial_filter/clip,
+ *   where it means "no restriction".
+ *
+ * Inputs are never mutated; results may share feature objects with inputs.
+ */
+import { paramDecls, resolveStep, topologicalOrder, type TFlowVersion } from "../flows/definition";
+import { AbortError, StepError, isAbortError, throwIfAborted } from "./errors";
+import { STEP_RUNNERS, asFeatures, columnsOf, type TStepContext } from "./steps";
+import type { TDataset, TEngineResult, TResolvedInputs, TRunFlowOptions } from "./types";
+
+export { StepError, AbortError, isAbortError };
+
+const YIELD_EVERY_MS = 25;
+
+function yieldToEventLoop(): Promise<void> {
+  return new Promise((resolve) => (typeof setImmediate === "function" ? setImmediate(resolve) : setTimeout(resolve, 0)));
+}
+
+/**
+ * Runs `flow` on `inputs` (by input name; null or missing = omitted optional input) with
+ * `params` (by parameter name, defaults already applied). Throws `Error` for a missing required
+ * input or an input of the wrong kind, `StepError` for a failing step, `AbortError` on cancel.
+ */
+export async function runFlow(
+  flow: TFlowVersion,
+  inputs: TResolvedInputs,
+  params: Record<string, unknown>,
+  opts: TRunFlowOptions = {},
+): Promise<TEngineResult[]> {
+  const { signal, onProgress } = opts;
+  const data = new Map<string, TDataset | null>();
+  for (const input of flow.inputs) {
+    const ds = inputs[input.name] ?? null;
+    if (ds === null && !input.optional) throw new Error(`Input "${input.name}" is required`);
+    const want = input.kind === "layer" ? "features" : input.kind === "table" ? "rows" : "area";
+    if (ds !== null && ds.kind !== want) throw new Error(`Input "${input.name}" must be ${want}, got ${ds.kind}`);
+    data.set(input.name, ds);
+  }
+
+  let lastYield = performance.now();
+  const checkpoint = async () => {
+    throwIfAborted(signal);
+    if (performance.now() - lastYield > YIELD_EVERY_MS) {
+      await yieldToEventLoop();
+      lastYield = performance.now();
+      throwIfAborted(signal);
+    }
+  };
+  const decls = paramDecls(flow.parameters);
+  const ctx: TStepContext = {
+    get(name) {
+      if (!data.has(name)) throw new Error(`Unknown source "${name}"`);
+      return data.get(name)!;
+    },
+    params,
+    paramDecls: decls,
+    checkpoint,
+  };
+
+  const order = topologicalOrder(flow);
+  let done = 0;
+  for (const step of order) {
+    throwIfAborted(signal);
+    let out: TDataset;
+    try {
+      const resolved = resolveStep(step, params);
+      const runner = STEP_RUNNERS[resolved.type] as (s: typeof resolved, c: TStepContext) => Promise<TDataset>;
+      out = await runner(resolved, ctx);
+    } catch (err) {
+      if (isAbortError(err)) throw err;
+      throw new StepError(step.id, step.type, err);
+    }
+    data.set(step.id, out);
+    onProgress?.(++done, order.length);
+    await checkpoint();
+  }
+
+  return flow.results.map((r): TEngineResult => {
+    const ds = data.get(r.from) ?? null;
+    if (r.kind === "layer") return { key: r.key, kind: "layer", data: asFeatures(ds) };
+    if (ds === null) return { key: r.key, kind: "table", data: { kind: "rows", columns: [], rows: [] } };
+    if (ds.kind !== "rows") throw new Error(`Result "${r.key}" needs a table`);
+    return { key: r.key, kind: "table", data: ds.columns.length || !ds.rows.length ? ds : { ...ds, columns: columnsOf(ds.rows) } };
+  });
+}

@@ -1,0 +1,55 @@
+/** Test helpers: tiny flows around one step, and feature builders. Used only by *.test.ts. */
+import { validateFlowVersion, type TFlowVersion } from "../flows/definition";
+import { runFlow } from "./run-flow";
+import type { TDataset, TEngineResult, TFeature, TResolvedInputs } from "./types";
+
+export function pt(lon: number, lat: number, properties: Record<string, unknown> = {}): TFeature {
+  return { type: "Feature", geometry: { type: "Point", coordinates: [lon, lat] }, properties };
+}
+
+export function box(x0: number, y0: number, x1: number, y1: number, properties: Record<string, unknown> = {}): TFeature {
+  return {
+    type: "Feature",
+    geometry: { type: "Polygon", coordinates: [[[x0, y0], [x1, y0], [x1, y1], [x0, y1], [x0, y0]]] },
+    properties,
+  };
+}
+
+export const fs = (features: TFeature[]): TDataset => ({ kind: "features", features });
+export const table = (rows: Record<string, unknown>[], columns?: string[]): TDataset => ({
+  kind: "rows",
+  columns: columns ?? [...new Set(rows.flatMap((r) => Object.keys(r)))],
+  rows,
+});
+
+/** Validates a document and throws with the errors when invalid. */
+export function mustValidate(doc: unknown): TFlowVersion {
+  const v = validateFlowVersion(doc);
+  if (!v.ok) throw new Error(JSON.stringify(v.errors, null, 1));
+  return v.flow;
+}
+
+/**
+ * Runs one step over the given inputs (kinds derived from the datasets) and returns the
+ * step's output as a result of `kind`.
+ */
+export async function runStep(
+  step: Record<string, unknown>,
+  inputs: Record<string, TDataset | null>,
+  kind: "layer" | "table",
+  opts: { parameters?: unknown[]; params?: Record<string, unknown>; optional?: string[] } = {},
+): Promise<TEngineResult["data"]> {
+  const doc = {
+    inputs: Object.entries(inputs).map(([name, d]) => ({
+      name,
+      kind: d === null ? "area" : d.kind === "features" ? "layer" : d.kind === "rows" ? "table" : "area",
+      optional: opts.optional?.includes(name) ?? false,
+    })),
+    parameters: opts.parameters ?? [],
+    steps: [{ id: "s", ...step }],
+    results: [{ key: "out", kind, from: "s" }],
+  };
+  const flow = mustValidate(doc);
+  const [r] = await runFlow(flow, inputs as TResolvedInputs, opts.params ?? {});
+  return r.data;
+}

@@ -1,0 +1,212 @@
+/**
+ * The run request body of one flow version, derived from the flow (nothing mapped by hand).
+ *
+ * ```json
+ * { "inputs":      { "<input name>": <input value> | null (optional inputs only) },
+ *   "parameters"?: { "<parameter name>": <value> },
+ *   "formats"?:    { "<result key>": "geojson"|"geoparquet" (layer) | "csv"|"parquet" (table) },
+ *   "wait_seconds"?: 0..60 (integer) }
+ * ```
+ * Input values, exactly one form: `{"layer_id": string}` (layer or table inputs),
+ * `{"geojson": FeatureCollection}` (layer, <= 5,000 features, RFC 7946 checked by
+ * lib/geo/validate-geojson.ts), `{"rows": [object, ...]}` (table, <= 5,000 rows of JSON
+ * scalars), `{"area": Polygon}` (area; valid and simple). All objects are strict: unknown keys
+ * are errors. Parameters: type, range and enum checked; unknown ones are errors; required
+ * ones without default must be present.
+ *
+ * Errors: `parseRunRequest` returns `{field, code, message}` per faulty field, `field` being an
+ * RFC 6901 JSON Pointer into the request body (e.g. `/inputs/area/area/coordinates/0`), as in
+ * design.md's 422 body. All faults of a request are listed. With the zod schema directly
+ * (`runRequestSchema(flow).safeParse(body)`), turn `error.issues` into the same list with
+ * `runRequestErrors(issues, body)`.
+ */
+import { z } from "zod";
+import type { FeatureCollection, Polygon } from "geojson";
+import { LAYER_FORMATS, TABLE_FORMATS, type TResultFormat } from "../formats/types";
+import { MAX_GEOJSON_FEATURES, validateArea, validateFeatureCollection, type TGeoJsonIssue } from "../geo/validate-geojson";
+import type { TDataset, TRow } from "../engine/types";
+import { flattenZodIssues, parameterValueSchema, toJsonPointer, type TFlowVersion, type TInput, type TParameter } from "./definition";
+
+/** Most rows accepted in one `rows` input value (spec "Limits"). */
+export const MAX_INPUT_ROWS = 5_000;
+export const MAX_WAIT_SECONDS = 60;
+
+export type TInputValue =
+  | { layer_id: string }
+  | { geojson: FeatureCollection }
+  | { rows: TRow[] }
+  | { area: Polygon };
+
+export interface TRunRequest {
+  inputs: Record<string, TInputValue | null>;
+  parameters: Record<string, unknown>;
+  formats: Record<string, TResultFormat>;
+  wait_seconds?: number;
+}
+
+/** One faulty field of a request: JSON Pointer, stable code, message. */
+export interface TFieldError {
+  field: string;
+  code: string;
+  message: string;
+}
+
+const ZLayerId = z.strictObject({ layer_id: z.string().min(1).max(200) });
+const ZScalar = z.union([z.string(), z.number(), z.boolean(), z.null()]);
+const ZRows = z.strictObject({
+  rows: z.array(z.record(z.string(), ZScalar)).max(MAX_INPUT_ROWS, `At most ${MAX_INPUT_ROWS} rows are accepted`),
+});
+
+// Structural shapes for documentation (JSON Schema); the real checks are in validate-geojson.ts.
+const ZPositionDoc = z.array(z.number()).min(2).max(3);
+const ZPolygonDoc = z.strictObject({ type: z.literal("Polygon"), coordinates: z.array(z.array(ZPositionDoc).min(4)).min(1) });
+const ZFeatureCollectionDoc = z.looseObject({
+  type: z.literal("FeatureCollection"),
+  features: z
+    .array(z.looseObject({ type: z.literal("Feature"), geometry: z.looseObject({ type: z.string() }).nullable(), properties: z.record(z.string(), z.unknown()).nullable() }))
+    .max(MAX_GEOJSON_FEATURES),
+});
+
+function geoIssues(ctx: z.core.$RefinementCtx, issues: TGeoJsonIssue[], prefix: (string | number)[]) {
+  for (const i of issues) ctx.addIssue({ code: "custom", path: [...prefix, ...i.path], message: i.message, params: { code: i.code } });
+}
+
+const ZGeoJsonChecked = z.strictObject({ geojson: z.unknown() }).superRefine((v, ctx) => geoIssues(ctx, validateFeatureCollection(v.geojson), ["geojson"]));
+const ZAreaChecked = z.strictObject({ area: z.unknown() }).superRefine((v, ctx) => geoIssues(ctx, validateArea(v.area), ["area"]));
+
+function formsOf(input: TInput, checked: boolean): Record<string, z.ZodType> {
+  switch (input.kind) {
+    case "layer":
+      return { layer_id: ZLayerId, geojson: checked ? ZGeoJsonChecked : z.strictObject({ geojson: ZFeatureCollectionDoc }) };
+    case "table":
+      return { layer_id: ZLayerId, rows: ZRows };
+    case "area":
+      return { area: checked ? ZAreaChecked : z.strictObject({ area: ZPolygonDoc }) };
+  }
+}
+
+/** Schema of one input value. `checked`: with full GeoJSON checks and exact per-form errors (validation); else a plain union (docs). */
+function inputValueSchema(input: TInput, checked: boolean): z.ZodType {
+  const forms = formsOf(input, checked);
+  const names = Object.keys(forms);
+  let s: z.ZodType;
+  if (!checked) {
+    const list = Object.values(forms);
+    s = list.length === 1 ? list[0] : z.union(list as [z.ZodType, z.ZodType]);
+  } else {
+    // Pick the form by its key so that errors name the faulty field, not "no union member matched".
+    s = z.unknown().transform((v, ctx) => {
+      const expected = `one of ${names.map((n) => `{"${n}": ...}`).join(", ")}`;
+      if (v === undefined) {
+        ctx.addIssue({ code: "custom", message: `Required: ${expected}`, params: { code: "required" } });
+        return z.NEVER;
+      }
+      if (typeof v !== "object" || v === null || Array.isArray(v)) {
+        ctx.addIssue({ code: "custom", message: `Expected ${expected}${v === null ? " (null only for optional inputs)" : ""}`, params: { code: "invalid_form" } });
+        return z.NEVER;
+      }
+      const present = Object.keys(v).filter((k) => k in forms);
+      if (present.length !== 1) {
+        ctx.addIssue({
+          code: "custom",
+          message: present.length === 0 ? `Expected ${expected} for an input of kind ${input.kind}` : `Give exactly one of ${present.join(", ")}`,
+          params: { code: "invalid_form" },
+        });
+        return z.NEVER;
+      }
+      const r = forms[present[0]].safeParse(v);
+      if (!r.success) {
+        for (const e of flattenZodIssues(r.error.issues, v))
+          ctx.addIssue({ code: "custom", path: e.path as (string | number)[], message: e.message, params: { code: e.code } });
+        return z.NEVER;
+      }
+      return r.data as TInputValue;
+    });
+  }
+  const described = input.description ? s.describe(input.description) : s;
+  return input.optional ? described.nullable().optional() : described;
+}
+
+function parametersSchema(flow: TFlowVersion): z.ZodType {
+  const shape: Record<string, z.ZodType> = {};
+  for (const p of flow.parameters) {
+    let s = parameterValueSchema(p);
+    if (p.description) s = s.describe(p.description);
+    const needed = p.required && p.default === undefined;
+    shape[p.name] = needed ? s : p.default !== undefined ? s.optional().meta({ default: p.default }) : s.optional();
+  }
+  return z.strictObject(shape);
+}
+
+function buildSchema(flow: TFlowVersion, checked: boolean) {
+  const inputs: Record<string, z.ZodType> = {};
+  for (const i of flow.inputs) inputs[i.name] = inputValueSchema(i, checked);
+  const formats: Record<string, z.ZodType> = {};
+  for (const r of flow.results) formats[r.key] = z.enum(r.kind === "layer" ? LAYER_FORMATS : TABLE_FORMATS).optional();
+  const anyRequired = flow.parameters.some((p) => p.required && p.default === undefined);
+  const params = parametersSchema(flow);
+  return z.strictObject({
+    inputs: z.strictObject(inputs),
+    // When parameters are needed but absent, report each missing one (validation mode).
+    parameters: anyRequired ? (checked ? z.preprocess((v) => (v === undefined ? {} : v), params) : params) : params.optional(),
+    formats: z.strictObject(formats).optional(),
+    wait_seconds: z.number().int().min(0).max(MAX_WAIT_SECONDS).optional(),
+  });
+}
+
+/** Zod schema that validates a run request body of `flow` (see module doc). Output: `TRunRequest` without defaults. */
+export function runRequestSchema(flow: TFlowVersion): z.ZodType {
+  return buildSchema(flow, true);
+}
+
+/** JSON Schema (draft 2020-12) of the run request body of `flow`, for OpenAPI and MCP tool arguments. */
+export function runRequestJsonSchema(flow: TFlowVersion): Record<string, unknown> {
+  return z.toJSONSchema(buildSchema(flow, false), { io: "input", unrepresentable: "any" }) as Record<string, unknown>;
+}
+
+/** Zod issues of a run request → `{field: JSON Pointer, code, message}` (one per faulty field). */
+export function runRequestErrors(issues: readonly z.core.$ZodIssue[], body: unknown): TFieldError[] {
+  return flattenZodIssues(issues, body).map((e) => ({ field: toJsonPointer(e.path), code: e.code, message: e.message }));
+}
+
+/** Parameters with defaults filled in; parameters absent and without default are left out. */
+export function applyParameterDefaults(flow: TFlowVersion, params: Record<string, unknown> | undefined): Record<string, unknown> {
+  const out: Record<string, unknown> = { ...(params ?? {}) };
+  for (const p of flow.parameters as TParameter[]) if (out[p.name] === undefined && p.default !== undefined) out[p.name] = p.default;
+  return out;
+}
+
+/**
+ * Validates a run request body against `flow`. On success, parameters have their defaults
+ * applied, `formats` is an object (possibly empty) and omitted optional inputs are null.
+ */
+export function parseRunRequest(flow: TFlowVersion, body: unknown): { ok: true; request: TRunRequest } | { ok: false; errors: TFieldError[] } {
+  const r = runRequestSchema(flow).safeParse(body);
+  if (!r.success) return { ok: false, errors: runRequestErrors(r.error.issues, body) };
+  const d = r.data as { inputs: Record<string, TInputValue | null | undefined>; parameters?: Record<string, unknown>; formats?: Record<string, TResultFormat>; wait_seconds?: number };
+  const inputs: Record<string, TInputValue | null> = {};
+  for (const i of flow.inputs) inputs[i.name] = d.inputs[i.name] ?? null;
+  const request: TRunRequest = { inputs, parameters: applyParameterDefaults(flow, d.parameters), formats: { ...(d.formats ?? {}) } };
+  if (d.wait_seconds !== undefined) request.wait_seconds = d.wait_seconds;
+  return { ok: true, request };
+}
+
+/**
+ * Caller data (a validated `geojson`, `rows` or `area` value) as an engine dataset; null for
+ * `layer_id` (the caller resolves layers) and for omitted inputs. Null feature properties
+ * become `{}`; table columns are the row keys in first-appearance order.
+ */
+export function callerDataToDataset(value: TInputValue | null): TDataset | null {
+  if (value === null || "layer_id" in value) return null;
+  if ("geojson" in value)
+    return {
+      kind: "features",
+      features: value.geojson.features.map((f) => ({ ...f, properties: (f.properties ?? {}) as Record<string, unknown> })),
+    };
+  if ("rows" in value) {
+    const seen = new Set<string>();
+    for (const r of value.rows) for (const k of Object.keys(r)) seen.add(k);
+    return { kind: "rows", columns: [...seen], rows: value.rows };
+  }
+  return { kind: "area", geometry: value.area };
+}

@@ -1,0 +1,60 @@
+import { describe, expect, it } from "vitest";
+import { validateArea, validateFeatureCollection, validateGeometry } from "./validate-geojson";
+
+const ring = [[0, 0], [1, 0], [1, 1], [0, 1], [0, 0]];
+
+describe("validateFeatureCollection", () => {
+  it("accepts a valid collection with null geometry and null properties", () => {
+    expect(validateFeatureCollection({ type: "FeatureCollection", features: [
+      { type: "Feature", geometry: { type: "Point", coordinates: [8.5, 47.4, 400] }, properties: { "näme x": "Zürich" } },
+      { type: "Feature", geometry: null, properties: null, id: 3 },
+      { type: "Feature", geometry: { type: "MultiPolygon", coordinates: [[ring, [[0.2, 0.2], [0.4, 0.2], [0.4, 0.4], [0.2, 0.2]]]] }, properties: {} },
+      { type: "Feature", geometry: { type: "GeometryCollection", geometries: [{ type: "LineString", coordinates: [[0, 0], [1, 1]] }] }, properties: {} },
+    ] })).toEqual([]);
+  });
+  it("names every fault with its path", () => {
+    const issues = validateFeatureCollection({ type: "FeatureCollection", features: [
+      { type: "Feature", geometry: { type: "Point", coordinates: [181, -91] }, properties: {} },
+      { type: "Feature", geometry: { type: "Polygon", coordinates: [[[0, 0], [1, 0], [1, 1], [0, 1]]] }, properties: {} },
+      { type: "Feature", geometry: { type: "Polygon", coordinates: [[[0, 0], [1, 0], [0, 0]]] }, properties: {} },
+      { type: "Feature", geometry: { type: "Circle", coordinates: [0, 0] } },
+      { type: "Feature", geometry: { type: "LineString", coordinates: [[0, "x"]] }, properties: 5 },
+    ] });
+    expect(issues.map((i) => [i.path.join("/"), i.code])).toEqual([
+      ["features/0/geometry/coordinates/0", "invalid_position"],
+      ["features/0/geometry/coordinates/1", "invalid_position"],
+      ["features/1/geometry/coordinates/0", "unclosed_ring"],
+      ["features/2/geometry/coordinates/0", "too_few_positions"],
+      ["features/3/geometry/type", "invalid_geojson"],
+      ["features/3/properties", "invalid_geojson"],
+      ["features/4/geometry/coordinates/0/1", "invalid_position"],
+      ["features/4/geometry/coordinates", "too_few_positions"],
+      ["features/4/properties", "invalid_geojson"],
+    ]);
+  });
+  it("limits the number of features and rejects non-collections", () => {
+    const f = { type: "Feature", geometry: null, properties: {} };
+    expect(validateFeatureCollection({ type: "FeatureCollection", features: Array(5001).fill(f) })[0].code).toBe("too_many_features");
+    expect(validateFeatureCollection({ type: "Feature" }).map((i) => i.path.join("/"))).toEqual(["type", "features"]);
+    expect(validateFeatureCollection([])[0].code).toBe("invalid_geojson");
+  });
+  it("caps the list of faults", () => {
+    const bad = { type: "Feature", geometry: { type: "Point", coordinates: [999, 0] }, properties: {} };
+    const issues = validateFeatureCollection({ type: "FeatureCollection", features: Array(500).fill(bad) });
+    expect(issues).toHaveLength(101);
+    expect(issues[100].code).toBe("too_many_errors");
+  });
+});
+
+describe("validateArea / validateGeometry", () => {
+  it("accepts a polygon with a hole", () => {
+    expect(validateArea({ type: "Polygon", coordinates: [ring, [[0.2, 0.2], [0.4, 0.2], [0.4, 0.4], [0.2, 0.2]]] })).toEqual([]);
+  });
+  it("rejects self-intersections, holes outside, wrong types", () => {
+    expect(validateArea({ type: "Polygon", coordinates: [[[0, 0], [1, 1], [1, 0], [0, 1], [0, 0]]] })[0]).toMatchObject({ path: ["coordinates"], code: "self_intersection" });
+    expect(validateArea({ type: "Polygon", coordinates: [ring, [[2, 2], [3, 2], [3, 3], [2, 2]]] })[0]).toMatchObject({ path: ["coordinates", 1], code: "hole_outside_shell" });
+    expect(validateArea({ type: "MultiPolygon", coordinates: [[ring]] })[0].path).toEqual(["type"]);
+    expect(validateArea({ type: "Polygon", coordinates: [[[0, 0], [1, 0], [1, 1], [0, 1]]] })[0]).toMatchObject({ path: ["coordinates", 0], code: "unclosed_ring" });
+    expect(validateGeometry({ type: "MultiLineString", coordinates: [[[0, 0]]] })[0].path).toEqual(["coordinates", 0]);
+  });
+});

@@ -1,0 +1,260 @@
+/**
+ * Structural validation of caller-supplied GeoJSON (RFC 7946) with a path for every fault.
+ *
+ * Checks (RFC 7946 §3): object types (`FeatureCollection`, `Feature`, the seven geometry
+ * types), required members (`features`, `geometry` — may be null — and `properties` — object
+ * or null), positions (2 or 3 finite numbers, longitude within -180..180 and latitude within
+ * -90..90 degrees, WGS 84), LineStrings with >= 2 positions, linear rings closed with >= 4
+ * positions (§3.1.6). Ring winding order is not enforced (§3.1.6 says parsers SHOULD NOT reject).
+ *
+ * `validateArea` additionally requires a valid simple polygon: no self-intersections or ring
+ * crossings (found with Turf `kinks`) and every hole inside the outer ring (Turf
+ * `booleanPointInPolygon` on the hole's vertices).
+ *
+ * Every function returns a list of faults (empty = valid), never throws. Paths are relative to
+ * the value checked (e.g. `["features", 3, "geometry", "coordinates", 0, 5]`); callers prefix
+ * them. To keep answers bounded, at most `MAX_GEOJSON_ERRORS` faults are listed per value; a
+ * last fault with code `too_many_errors` says that more were omitted.
+ */
+import { booleanPointInPolygon, kinks } from "@turf/turf";
+import type { Polygon } from "geojson";
+
+/** Most features accepted in one `geojson` input value (design.md "Validation"). */
+export const MAX_GEOJSON_FEATURES = 5_000;
+/** Most faults listed per validated value. */
+export const MAX_GEOJSON_ERRORS = 100;
+
+export type TGeoPath = (string | number)[];
+
+/** One fault: where (path relative to the checked value), a stable code and a message. */
+export interface TGeoJsonIssue {
+  path: TGeoPath;
+  code:
+    | "invalid_geojson"
+    | "invalid_position"
+    | "unclosed_ring"
+    | "too_few_positions"
+    | "too_many_features"
+    | "self_intersection"
+    | "hole_outside_shell"
+    | "too_many_errors";
+  message: string;
+}
+
+const GEOMETRY_TYPES = [
+  "Point",
+  "MultiPoint",
+  "LineString",
+  "MultiLineString",
+  "Polygon",
+  "MultiPolygon",
+  "GeometryCollection",
+] as const;
+
+class Collector {
+  issues: TGeoJsonIssue[] = [];
+  full = false;
+  add(path: TGeoPath, code: TGeoJsonIssue["code"], message: string): void {
+    if (this.full) return;
+    if (this.issues.length >= MAX_GEOJSON_ERRORS) {
+      this.issues.push({ path: [], code: "too_many_errors", message: `More than ${MAX_GEOJSON_ERRORS} faults; the rest are not listed` });
+      this.full = true;
+      return;
+    }
+    this.issues.push({ path, code, message });
+  }
+}
+
+function isObject(v: unknown): v is Record<string, unknown> {
+  return typeof v === "object" && v !== null && !Array.isArray(v);
+}
+
+function describe(v: unknown): string {
+  if (v === null) return "null";
+  if (Array.isArray(v)) return "array";
+  return typeof v;
+}
+
+function checkPosition(p: unknown, path: TGeoPath, c: Collector): boolean {
+  if (!Array.isArray(p) || p.length < 2 || p.length > 3) {
+    c.add(path, "invalid_position", "A position must be an array of 2 or 3 numbers [longitude, latitude(, elevation)]");
+    return false;
+  }
+  let ok = true;
+  for (let i = 0; i < p.length; i++) {
+    if (typeof p[i] !== "number" || !Number.isFinite(p[i])) {
+      c.add([...path, i], "invalid_position", `Position element ${i} must be a finite number, got ${describe(p[i])}`);
+      ok = false;
+    }
+  }
+  if (!ok) return false;
+  if (p[0] < -180 || p[0] > 180) {
+    c.add([...path, 0], "invalid_position", `Longitude ${p[0]} is outside -180..180`);
+    ok = false;
+  }
+  if (p[1] < -90 || p[1] > 90) {
+    c.add([...path, 1], "invalid_position", `Latitude ${p[1]} is outside -90..90`);
+    ok = false;
+  }
+  return ok;
+}
+
+function checkPositions(v: unknown, path: TGeoPath, c: Collector, min: number, what: string): boolean {
+  if (!Array.isArray(v)) {
+    c.add(path, "invalid_geojson", `Expected an array of positions (${what}), got ${describe(v)}`);
+    return false;
+  }
+  let ok = true;
+  for (let i = 0; i < v.length && !c.full; i++) ok = checkPosition(v[i], [...path, i], c) && ok;
+  if (v.length < min) {
+    c.add(path, "too_few_positions", `A ${what} needs at least ${min} positions, got ${v.length}`);
+    ok = false;
+  }
+  return ok;
+}
+
+function checkRing(v: unknown, path: TGeoPath, c: Collector): boolean {
+  if (!checkPositions(v, path, c, 4, "linear ring")) return false;
+  const ring = v as number[][];
+  const a = ring[0];
+  const b = ring[ring.length - 1];
+  if (a.length !== b.length || a.some((x, i) => x !== b[i])) {
+    c.add(path, "unclosed_ring", "A linear ring must end with the same position it starts with");
+    return false;
+  }
+  return true;
+}
+
+function checkArrayOf(
+  v: unknown,
+  path: TGeoPath,
+  c: Collector,
+  what: string,
+  each: (item: unknown, path: TGeoPath) => boolean,
+): boolean {
+  if (!Array.isArray(v)) {
+    c.add(path, "invalid_geojson", `Expected an array of ${what}, got ${describe(v)}`);
+    return false;
+  }
+  let ok = true;
+  for (let i = 0; i < v.length && !c.full; i++) ok = each(v[i], [...path, i]) && ok;
+  return ok;
+}
+
+function checkGeometryInto(g: unknown, path: TGeoPath, c: Collector): boolean {
+  if (!isObject(g)) {
+    c.add(path, "invalid_geojson", `Expected a geometry object, got ${describe(g)}`);
+    return false;
+  }
+  const type = g.type;
+  if (typeof type !== "string" || !(GEOMETRY_TYPES as readonly string[]).includes(type)) {
+    c.add([...path, "type"], "invalid_geojson", `Unknown geometry type ${JSON.stringify(type)}; expected one of ${GEOMETRY_TYPES.join(", ")}`);
+    return false;
+  }
+  if (type === "GeometryCollection") {
+    return checkArrayOf(g.geometries, [...path, "geometries"], c, "geometries", (x, p) => checkGeometryInto(x, p, c));
+  }
+  const cp = [...path, "coordinates"];
+  const co = g.coordinates;
+  switch (type) {
+    case "Point":
+      return checkPosition(co, cp, c);
+    case "MultiPoint":
+      return checkPositions(co, cp, c, 0, "MultiPoint");
+    case "LineString":
+      return checkPositions(co, cp, c, 2, "LineString");
+    case "MultiLineString":
+      return checkArrayOf(co, cp, c, "LineStrings", (x, p) => checkPositions(x, p, c, 2, "LineString"));
+    case "Polygon":
+      return checkArrayOf(co, cp, c, "linear rings", (x, p) => checkRing(x, p, c));
+    case "MultiPolygon":
+      return checkArrayOf(co, cp, c, "polygons", (x, p) => checkArrayOf(x, p, c, "linear rings", (r, rp) => checkRing(r, rp, c)));
+  }
+  return false;
+}
+
+/** Faults of one GeoJSON geometry object (any of the seven types). */
+export function validateGeometry(g: unknown): TGeoJsonIssue[] {
+  const c = new Collector();
+  checkGeometryInto(g, [], c);
+  return c.issues;
+}
+
+function checkFeatureInto(f: unknown, path: TGeoPath, c: Collector): void {
+  if (!isObject(f)) {
+    c.add(path, "invalid_geojson", `Expected a Feature object, got ${describe(f)}`);
+    return;
+  }
+  if (f.type !== "Feature") c.add([...path, "type"], "invalid_geojson", `Expected type "Feature", got ${JSON.stringify(f.type)}`);
+  if (!("geometry" in f)) c.add([...path, "geometry"], "invalid_geojson", "A Feature must have a geometry member (object or null)");
+  else if (f.geometry !== null) checkGeometryInto(f.geometry, [...path, "geometry"], c);
+  if (!("properties" in f)) c.add([...path, "properties"], "invalid_geojson", "A Feature must have a properties member (object or null)");
+  else if (f.properties !== null && !isObject(f.properties))
+    c.add([...path, "properties"], "invalid_geojson", `properties must be an object or null, got ${describe(f.properties)}`);
+  if ("id" in f && typeof f.id !== "string" && typeof f.id !== "number")
+    c.add([...path, "id"], "invalid_geojson", "A Feature id must be a string or a number");
+}
+
+/**
+ * Faults of a GeoJSON FeatureCollection; at most `maxFeatures` (default 5,000) features.
+ * Returns `[]` when valid.
+ */
+export function validateFeatureCollection(fc: unknown, maxFeatures = MAX_GEOJSON_FEATURES): TGeoJsonIssue[] {
+  const c = new Collector();
+  if (!isObject(fc)) {
+    c.add([], "invalid_geojson", `Expected a FeatureCollection object, got ${describe(fc)}`);
+    return c.issues;
+  }
+  if (fc.type !== "FeatureCollection")
+    c.add(["type"], "invalid_geojson", `Expected type "FeatureCollection", got ${JSON.stringify(fc.type)}`);
+  if (!Array.isArray(fc.features)) {
+    c.add(["features"], "invalid_geojson", `features must be an array, got ${describe(fc.features)}`);
+    return c.issues;
+  }
+  if (fc.features.length > maxFeatures) {
+    c.add(["features"], "too_many_features", `At most ${maxFeatures} features are accepted, got ${fc.features.length}`);
+    return c.issues;
+  }
+  for (let i = 0; i < fc.features.length && !c.full; i++) checkFeatureInto(fc.features[i], ["features", i], c);
+  return c.issues;
+}
+
+/**
+ * Faults of an area: one GeoJSON Polygon geometry that is structurally valid (see above),
+ * simple (no self-intersection, rings do not cross: Turf `kinks`) and whose holes lie inside
+ * its outer ring.
+ */
+export function validateArea(g: unknown): TGeoJsonIssue[] {
+  const c = new Collector();
+  if (!isObject(g)) {
+    c.add([], "invalid_geojson", `Expected a Polygon geometry object, got ${describe(g)}`);
+    return c.issues;
+  }
+  if (g.type !== "Polygon") {
+    c.add(["type"], "invalid_geojson", `An area must be a geometry of type "Polygon", got ${JSON.stringify(g.type)}`);
+    return c.issues;
+  }
+  if (!checkGeometryInto(g, [], c) || c.issues.length > 0) return c.issues;
+  const poly = g as unknown as Polygon;
+  if (poly.coordinates.length === 0) {
+    c.add(["coordinates"], "too_few_positions", "A Polygon needs an outer ring");
+    return c.issues;
+  }
+  const found = kinks(poly).features;
+  if (found.length > 0) {
+    const at = found
+      .slice(0, 3)
+      .map((k) => JSON.stringify(k.geometry.coordinates))
+      .join(", ");
+    c.add(["coordinates"], "self_intersection", `The polygon intersects itself (${found.length} point(s), e.g. at ${at})`);
+    return c.issues;
+  }
+  const shell: Polygon = { type: "Polygon", coordinates: [poly.coordinates[0]] };
+  for (let r = 1; r < poly.coordinates.length; r++) {
+    const ring = poly.coordinates[r];
+    if (ring.some((p) => !booleanPointInPolygon(p, shell))) {
+      c.add(["coordinates", r], "hole_outside_shell", `Hole ${r} is not inside the outer ring`);
+    }
+  }
+  return c.issues;
+}
