@@ -1,0 +1,50 @@
+/**
+ * The process's pg-boss instance (pg-boss 12, on the same Postgres as the app, schema
+ * `pgboss`) and `enqueue()`, which creates a job inside a Prisma transaction through
+ * pg-boss's Prisma adapter, so a job exists exactly when the row it refers to does.
+ */
+import "server-only";
+import { PgBoss, fromPrisma } from "pg-boss";
+import { env } from "@/lib/env";
+import type { TTx } from "@/lib/db";
+import { JOB_NAMES, jobs, type TJobData, type TJobName } from "@/lib/jobs/registry";
+
+const globalForBoss = globalThis as unknown as { boss?: Promise<PgBoss> };
+
+/**
+ * Creates the pg-boss schema (if missing) and every queue of the registry, plus the cron
+ * schedules. Idempotent; called at start-up and by `npm run db:migrate`.
+ */
+export async function ensureJobSchema(databaseUrl: string): Promise<void> {
+  const boss = new PgBoss({ connectionString: databaseUrl, supervise: false, schedule: false, max: 2 });
+  boss.on("error", () => {});
+  await boss.start();
+  try {
+    for (const name of JOB_NAMES) {
+      const def = jobs[name];
+      await boss.createQueue(name, def.queue);
+      await boss.updateQueue(name, def.queue);
+      if (def.cron) await boss.schedule(name, def.cron, {}, { tz: "UTC" });
+    }
+  } finally {
+    await boss.stop({ graceful: false, close: true });
+  }
+}
+
+/** A started pg-boss instance that only sends (no maintenance, no scheduling). */
+export function senderBoss(): Promise<PgBoss> {
+  globalForBoss.boss ??= (async () => {
+    const boss = new PgBoss({ connectionString: env().DATABASE_URL, supervise: false, schedule: false, migrate: false, max: 2 });
+    boss.on("error", (err) => console.error("pg-boss:", err));
+    await boss.start();
+    return boss;
+  })();
+  return globalForBoss.boss;
+}
+
+/** Enqueues job `name` with `data` (validated against its schema) inside transaction `tx`. */
+export async function enqueue<N extends TJobName>(tx: TTx, name: N, data: TJobData<N>): Promise<string | null> {
+  const payload = jobs[name].schema.parse(data) as object;
+  const boss = await senderBoss();
+  return boss.send(name as string, payload, { db: fromPrisma(tx) });
+}

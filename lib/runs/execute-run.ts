@@ -1,0 +1,182 @@
+/**
+ * Executes one run (worker side). Every state change is one conditional UPDATE, so a run
+ * can never be moved backwards or finished twice:
+ *   queued -> running (claim; a retried job may reclaim its own `running` run),
+ *   running -> completed (with its result files, in one transaction) or failed.
+ * Cancellation is an UPDATE by the API (lib/runs/cancel-run.ts); the worker polls the
+ * state every 250 ms while the run works and aborts the engine, and a finish that loses
+ * the race to a cancel is rolled back.
+ *
+ * Errors in the flow (a step failing on the data) fail the run with a message naming the
+ * step; errors of the infrastructure (database down) are thrown so pg-boss retries.
+ */
+import "server-only";
+import { createHash } from "node:crypto";
+import { db } from "@/lib/db";
+import { ZFlowVersion } from "@/lib/flows/definition";
+import { runFlow } from "@/lib/engine/run-flow";
+import { StepError, isAbortError } from "@/lib/engine/errors";
+import { encodeResult } from "@/lib/formats/encode-result";
+import { LAYER_FORMATS, TABLE_FORMATS, FORMAT_INFO, type TResultFormat } from "@/lib/formats/types";
+import { addUsage } from "@/lib/metering/usage";
+import { notifyRunFinal } from "@/lib/runs/run-events";
+import { resolveInputs, withoutCallerData } from "@/lib/runs/resolve-inputs";
+import type { TRunJob } from "@/lib/jobs/schemas";
+
+const CANCEL_POLL_MS = 250;
+
+class RunCancelled extends Error {}
+
+interface TClaimed {
+  id: string;
+  workspaceId: string;
+  flowVersionId: string;
+  request: { inputs: Record<string, unknown>; parameters: Record<string, unknown> } | null;
+  formats: Record<string, TResultFormat>;
+  startedAt: Date;
+}
+
+/** Job handler of "run-execute". */
+export async function executeRunJob(data: TRunJob, ctx: { signal: AbortSignal }): Promise<void> {
+  const rows = await db.$queryRaw<TClaimed[]>`
+    UPDATE "run" SET "state" = 'running', "startedAt" = coalesce("startedAt", now())
+    WHERE "id" = ${data.runId}::uuid AND "state" IN ('queued', 'running')
+    RETURNING "id", "workspaceId", "flowVersionId", "request", "formats", "startedAt"`;
+  const run = rows[0];
+  if (!run) return; // cancelled before it started, or already final
+  const version = await db.flowVersion.findUniqueOrThrow({ where: { id: run.flowVersionId } });
+  const flow = ZFlowVersion.parse(version.definition);
+
+  const abort = new AbortController();
+  const onJobAbort = () => abort.abort();
+  ctx.signal.addEventListener("abort", onJobAbort);
+  const poll = setInterval(() => {
+    db.run
+      .findUnique({ where: { id: run.id }, select: { state: true } })
+      .then((r) => {
+        if (r?.state !== "running") abort.abort();
+      })
+      .catch(() => {});
+  }, CANCEL_POLL_MS);
+  let lastProgress = Promise.resolve();
+
+  try {
+    const inputs = await resolveInputs(flow, run.request?.inputs ?? {});
+    const results = await runFlow(flow, inputs, run.request?.parameters ?? {}, {
+      signal: abort.signal,
+      onProgress: (done, total) => {
+        lastProgress = lastProgress
+          .then(() => db.run.updateMany({ where: { id: run.id, state: "running" }, data: { stepsDone: done, stepsTotal: total } }))
+          .then(() => {});
+      },
+    });
+    const files: { key: string; kind: "layer" | "table"; format: TResultFormat; body: Uint8Array; featureCount: number | null; rowCount: number | null }[] = [];
+    for (const r of results) {
+      const formats: readonly TResultFormat[] = r.kind === "layer" ? LAYER_FORMATS : TABLE_FORMATS;
+      for (const format of formats) {
+        if (abort.signal.aborted) throw new RunCancelled();
+        const encoded = await encodeResult(r, format);
+        files.push({
+          key: r.key,
+          kind: r.kind,
+          format,
+          body: encoded.body,
+          featureCount: encoded.featureCount ?? null,
+          rowCount: encoded.rowCount ?? null,
+        });
+      }
+    }
+    await lastProgress.catch(() => {});
+    await finish(run, "completed", null, async (tx) => {
+      for (const f of files) {
+        await tx.resultFile.create({
+          data: {
+            runId: run.id,
+            key: f.key,
+            format: f.format,
+            mediaType: FORMAT_INFO[f.format].mediaType,
+            sizeBytes: f.body.byteLength,
+            sha256: createHash("sha256").update(f.body).digest("hex"),
+            content: f.body as Uint8Array<ArrayBuffer>,
+          },
+        });
+      }
+      await tx.runResult.createMany({
+        data: results.map((r) => {
+          const f = files.find((x) => x.key === r.key)!;
+          return {
+            runId: run.id,
+            key: r.key,
+            kind: r.kind,
+            format: run.formats[r.key] ?? (r.kind === "layer" ? "geojson" : "csv"),
+            featureCount: r.kind === "layer" ? f.featureCount : null,
+            rowCount: r.kind === "table" ? f.rowCount : null,
+          };
+        }),
+      });
+    });
+  } catch (err) {
+    if (err instanceof RunCancelled || (isAbortError(err) && !ctx.signal.aborted)) return;
+    if (ctx.signal.aborted) throw err; // the job expired or the worker stops: let pg-boss retry
+    if (err instanceof StepError || isFlowDataError(err)) {
+      await finish(run, "failed", describeError(err));
+      return;
+    }
+    throw err;
+  } finally {
+    clearInterval(poll);
+    ctx.signal.removeEventListener("abort", onJobAbort);
+  }
+}
+
+/** Errors that come from the caller's data or the flow rather than from our infrastructure. */
+function isFlowDataError(err: unknown): boolean {
+  return err instanceof TypeError || err instanceof RangeError || (err instanceof Error && /layer|input|geometry|coordinates/i.test(err.message));
+}
+
+function describeError(err: unknown): { code: string; message: string; step?: string } {
+  if (err instanceof StepError) return { code: "step_failed", message: err.message, step: err.stepId };
+  return { code: "run_failed", message: err instanceof Error ? err.message : String(err) };
+}
+
+/**
+ * Moves a running run to a final state in one transaction: the state, timestamps and
+ * processing time, the caller data removed, metering, extra writes (result files) and the
+ * NOTIFY that wakes waiting requests. Lost race to a cancel: everything is rolled back.
+ */
+async function finish(
+  run: TClaimed,
+  state: "completed" | "failed",
+  error: object | null,
+  extra?: (tx: Parameters<Parameters<typeof db.$transaction>[0]>[0]) => Promise<void>,
+): Promise<void> {
+  await db
+    .$transaction(
+      async (tx) => {
+        if (extra) await extra(tx);
+        const finishedAt = new Date();
+        const processingMs = Math.max(0, finishedAt.getTime() - run.startedAt.getTime());
+        const n = await tx.run.updateMany({
+          where: { id: run.id, state: "running" },
+          data: {
+            state,
+            finishedAt,
+            processingMs,
+            error: error ?? undefined,
+            request: run.request ? withoutCallerData(run.request) : undefined,
+          },
+        });
+        if (n.count === 0) throw new RunCancelled();
+        if (state === "completed") {
+          await tx.$executeRaw`UPDATE "run" SET "stepsDone" = "stepsTotal" WHERE "id" = ${run.id}::uuid`;
+        }
+        await addUsage(run.workspaceId, { processingMs }, tx);
+        await notifyRunFinal(tx, run.id);
+      },
+      { timeout: 60_000, maxWait: 10_000 },
+    )
+    .catch((err) => {
+      if (err instanceof RunCancelled) return;
+      throw err;
+    });
+}

@@ -1,0 +1,78 @@
+/**
+ * The worker process: executes runs and maintenance jobs from pg-boss on the same
+ * Postgres as the app. Start more of them (on more machines) to scale out.
+ *
+ * - Every job payload is parsed with its registry schema before the handler sees it.
+ * - A heartbeat row every 5 s tells /api/health that a worker is alive.
+ * - SIGTERM/SIGINT: stop taking jobs, let running ones finish (up to 25 s), then exit;
+ *   anything unfinished is retried by pg-boss after expiry.
+ */
+import os from "node:os";
+import { randomUUID } from "node:crypto";
+import { PgBoss } from "pg-boss";
+import { env } from "@/lib/env";
+import { db } from "@/lib/db";
+import { JOB_NAMES, jobs } from "@/lib/jobs/registry";
+
+const HEARTBEAT_MS = 5_000;
+
+async function main(): Promise<void> {
+  const id = randomUUID();
+  const startedAt = new Date();
+  const boss = new PgBoss({ connectionString: env().DATABASE_URL, useListenNotify: true, max: 6 });
+  boss.on("error", (err) => console.error("[worker] pg-boss error:", err.message));
+  await boss.start();
+
+  for (const name of JOB_NAMES) {
+    const def = jobs[name];
+    const handler = await def.handler();
+    await boss.work(
+      name,
+      { localConcurrency: name === "run-execute" ? env().WORKER_CONCURRENCY : 1, pollingIntervalSeconds: 2 },
+      async ([job]) => {
+        if (!job) return;
+        const parsed = def.schema.safeParse(job.data);
+        if (!parsed.success) {
+          // A malformed payload can never succeed: fail it without retries noise.
+          throw new Error(`Invalid payload for job ${name}: ${parsed.error.message}`);
+        }
+        await (handler as (d: unknown, c: { signal: AbortSignal; jobId: string }) => Promise<void>)(parsed.data, {
+          signal: job.signal,
+          jobId: job.id,
+        });
+      },
+    );
+  }
+
+  const beat = () =>
+    db.workerHeartbeat
+      .upsert({
+        where: { id },
+        create: { id, hostname: os.hostname(), pid: process.pid, startedAt, seenAt: new Date() },
+        update: { seenAt: new Date() },
+      })
+      .catch((err: Error) => console.error("[worker] heartbeat failed:", err.message));
+  await beat();
+  const timer = setInterval(beat, HEARTBEAT_MS);
+  console.log(`[worker] ready (pid ${process.pid}, concurrency ${env().WORKER_CONCURRENCY})`);
+
+  let stopping = false;
+  const stop = async (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    console.log(`[worker] ${signal}: finishing running jobs...`);
+    clearInterval(timer);
+    await boss.stop({ graceful: true, timeout: 25_000, close: true }).catch(() => {});
+    await db.workerHeartbeat.delete({ where: { id } }).catch(() => {});
+    await db.$disconnect().catch(() => {});
+    console.log("[worker] stopped");
+    process.exit(0);
+  };
+  process.on("SIGTERM", () => void stop("SIGTERM"));
+  process.on("SIGINT", () => void stop("SIGINT"));
+}
+
+main().catch((err) => {
+  console.error("[worker] failed to start:", err);
+  process.exit(1);
+});
