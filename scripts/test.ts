@@ -1,0 +1,91 @@
+// npm test - the whole suite from nothing: a test database (embedded PostgreSQL in
+// .data/test-postgres, or a local DATABASE_URL), a reset schema, migrations, the demo seed
+// with fresh keys, a production build of the app, the web server and a worker on a free
+// port; then vitest (unit and integration projects); then everything is stopped.
+// Extra arguments go to vitest, e.g. `npm test -- tests/integration/contract.test.ts`.
+import { spawnSync } from "node:child_process";
+import net from "node:net";
+import path from "node:path";
+import pg from "pg";
+import { DATA_DIR, PROJECT_ROOT, openDatabase, prepareSchema } from "@/lib/database/bootstrap";
+import { assertLocalDatabase } from "@/lib/database/test-guard";
+import { generateApiKey } from "@/lib/keys/api-key";
+import { buildIfNeeded, startApp, waitHealthy } from "./app-processes";
+
+const log = (m: string) => console.log(`[test] ${m}`);
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const srv = net.createServer();
+    srv.listen(0, "127.0.0.1", () => {
+      const port = (srv.address() as net.AddressInfo).port;
+      srv.close(() => resolve(port));
+    });
+    srv.on("error", reject);
+  });
+}
+
+async function resetSchema(url: string): Promise<void> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    await client.query("DROP SCHEMA IF EXISTS pgboss CASCADE; DROP SCHEMA IF EXISTS public CASCADE; CREATE SCHEMA public;");
+  } finally {
+    await client.end();
+  }
+}
+
+const database = await openDatabase({ name: "test-postgres", port: Number(process.env.TEST_PG_PORT ?? (await freePort())), log });
+let app: ReturnType<typeof startApp> | undefined;
+let code = 1;
+const interrupt = async () => {
+  await app?.stop();
+  await database.stop();
+  process.exit(130);
+};
+process.on("SIGINT", () => void interrupt());
+process.on("SIGTERM", () => void interrupt());
+try {
+  assertLocalDatabase(database.url);
+  await resetSchema(database.url);
+  await prepareSchema(database.url, log);
+  const keys = { "demo-consumer": generateApiKey(), "other-consumer": generateApiKey() };
+  process.env.DATABASE_URL = database.url;
+  const { seedDemo } = await import("@/lib/demo/seed");
+  await seedDemo({ keyFile: path.join(DATA_DIR, "test-keys.json"), forcedKeys: keys });
+  const { db } = await import("@/lib/db");
+  await db.$disconnect();
+
+  const env = { ...process.env, DATABASE_URL: database.url, NODE_ENV: "production" as const };
+  buildIfNeeded(log, env);
+  const port = await freePort();
+  const baseUrl = `http://127.0.0.1:${port}`;
+  app = startApp({ port, host: "127.0.0.1", env, quiet: !process.env.TEST_VERBOSE });
+  await waitHealthy(baseUrl, 120_000, () => app!.web.exitCode === null && app!.worker.exitCode === null);
+  log(`app up at ${baseUrl}`);
+
+  const vitest = spawnSync(
+    process.execPath,
+    ["--conditions=react-server", path.join(PROJECT_ROOT, "node_modules/vitest/vitest.mjs"), "run", ...process.argv.slice(2)],
+    {
+      cwd: PROJECT_ROOT,
+      stdio: "inherit",
+      env: {
+        ...process.env,
+        NODE_ENV: "test",
+        DATABASE_URL: database.url,
+        TEST_BASE_URL: baseUrl,
+        TEST_DEMO_API_KEY: keys["demo-consumer"],
+        TEST_OTHER_API_KEY: keys["other-consumer"],
+      },
+    },
+  );
+  code = vitest.status ?? 1;
+} catch (err) {
+  console.error(err);
+  code = 1;
+} finally {
+  await app?.stop();
+  await database.stop();
+}
+process.exit(code);
