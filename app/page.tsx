@@ -1,4 +1,5 @@
 import { db } from "@/lib/db";
+import { PublishedApiList } from "@/components/published-api-list";
 
 export const dynamic = "force-dynamic";
 
@@ -8,21 +9,20 @@ export default async function Home() {
     include: { environment: { include: { organization: true } }, flowApi: true, release: { include: { flowVersion: true } } },
     orderBy: { flowApi: { slug: "asc" } },
   });
+  const apis = served.map((s) => ({
+    key: `${s.environmentId}-${s.flowApiId}`,
+    name: s.flowApi.name,
+    description: s.flowApi.description,
+    basePath: `/public/api/${s.environment.organization.slug}/${s.environment.slug}/${s.flowApi.slug}`,
+    flowVersion: s.release.flowVersion.version,
+  }));
   return (
     <main>
       <h1>Flow API service</h1>
-      <p>Published Flow APIs. Call them with an API key in the <code>X-Api-Key</code> header.</p>
-      <ul>
-        {served.map((s) => {
-          const base = `/public/api/${s.environment.organization.slug}/${s.environment.slug}/${s.flowApi.slug}`;
-          return (
-            <li key={`${s.environmentId}-${s.flowApiId}`}>
-              <strong>{s.flowApi.name}</strong> (flow version {s.release.flowVersion.version}): <code>POST {base}/runs</code>
-              {s.flowApi.description ? <div>{s.flowApi.description}</div> : null}
-            </li>
-          );
-        })}
-      </ul>
+      <p>
+        Published Flow APIs. Call them with an API key in the <code>X-Api-Key</code> header.
+      </p>
+      <PublishedApiList apis={apis} />
     </main>
   );
 }

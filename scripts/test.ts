@@ -4,6 +4,7 @@
 // port; then vitest (unit and integration projects); then everything is stopped.
 // Extra arguments go to vitest, e.g. `npm test -- tests/integration/contract.test.ts`.
 import { spawnSync } from "node:child_process";
+import fs from "node:fs";
 import net from "node:net";
 import path from "node:path";
 import pg from "pg";
@@ -13,6 +14,17 @@ import { generateApiKey } from "@/lib/keys/api-key";
 import { buildIfNeeded, startApp, waitHealthy } from "./app-processes";
 
 const log = (m: string) => console.log(`[test] ${m}`);
+const REPORT = path.join(DATA_DIR, "vitest-report.json");
+
+/** One plain closing line ("N passed, N failed, N skipped") that any CI can read. */
+function printSummary(): void {
+  try {
+    const r = JSON.parse(fs.readFileSync(REPORT, "utf8")) as { numPassedTests: number; numFailedTests: number; numPendingTests: number; numTodoTests: number };
+    console.log(`\nTests: ${r.numPassedTests} passed, ${r.numFailedTests} failed, ${r.numPendingTests + r.numTodoTests} skipped`);
+  } catch {
+    console.log("\nTests: 0 passed, 1 failed (no test report was written)");
+  }
+}
 
 function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
@@ -66,7 +78,15 @@ try {
 
   const vitest = spawnSync(
     process.execPath,
-    ["--conditions=react-server", path.join(PROJECT_ROOT, "node_modules/vitest/vitest.mjs"), "run", ...process.argv.slice(2)],
+    [
+      "--conditions=react-server",
+      path.join(PROJECT_ROOT, "node_modules/vitest/vitest.mjs"),
+      "run",
+      "--reporter=default",
+      "--reporter=json",
+      `--outputFile.json=${REPORT}`,
+      ...process.argv.slice(2),
+    ],
     {
       cwd: PROJECT_ROOT,
       stdio: "inherit",
@@ -81,6 +101,7 @@ try {
     },
   );
   code = vitest.status ?? 1;
+  printSummary();
 } catch (err) {
   console.error(err);
   code = 1;

@@ -1,0 +1,103 @@
+/**
+ * Benchmark harness for `npm run bench`. A section is a module exporting
+ * `bench(ctx): Promise<TBenchRow[]>`; bench/index.ts runs every section against a freshly
+ * seeded database and prints one table. Targets are printed next to the measured value,
+ * never asserted: benchmarks inform, tests decide.
+ */
+import { spawn } from "node:child_process";
+
+export interface TBenchRow {
+  /** Section, e.g. "engine" or "api". */
+  group: string;
+  /** What was measured, e.g. "country-stats processing time (median of 5)". */
+  metric: string;
+  value: number;
+  unit: string;
+  /** Human-readable target, e.g. "< 2000 ms". */
+  target?: string;
+  /** Whether the target is met; undefined when there is no target. */
+  ok?: boolean;
+  note?: string;
+}
+
+export interface TBenchContext {
+  databaseUrl: string;
+  /** Starts the production app (web + worker) once, on demand; returns its base URL. */
+  app: () => Promise<string>;
+  /** Keys of the demo consumers. */
+  keys: { demo: string; other: string };
+  log: (m: string) => void;
+}
+
+export function median(values: number[]): number {
+  const s = [...values].sort((a, b) => a - b);
+  const m = Math.floor(s.length / 2);
+  return s.length % 2 ? s[m]! : (s[m - 1]! + s[m]!) / 2;
+}
+
+export function percentile(values: number[], p: number): number {
+  const s = [...values].sort((a, b) => a - b);
+  return s[Math.min(s.length - 1, Math.max(0, Math.ceil((p / 100) * s.length) - 1))]!;
+}
+
+/** Runs `fn` `runs` times (after `warmup` unmeasured runs); returns each duration in ms. */
+export async function timeRuns(fn: () => Promise<unknown> | unknown, runs: number, warmup = 1): Promise<number[]> {
+  for (let i = 0; i < warmup; i++) await fn();
+  const out: number[] = [];
+  for (let i = 0; i < runs; i++) {
+    const t0 = performance.now();
+    await fn();
+    out.push(performance.now() - t0);
+  }
+  return out;
+}
+
+/**
+ * Runs a script in a child Node process (same Node, same flags) and returns its JSON
+ * output (last stdout line) and its peak resident memory (from /proc, sampled every 20 ms).
+ * Used to measure memory of work in isolation from the harness.
+ */
+export function runIsolated<T>(script: string, args: string[], env: NodeJS.ProcessEnv = process.env): Promise<{ result: T; peakRssMb: number }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, ["--conditions=react-server", "--import", "tsx", script, ...args], {
+      env,
+      stdio: ["ignore", "pipe", "inherit"],
+    });
+    let out = "";
+    let peak = 0;
+    const sample = setInterval(async () => {
+      try {
+        const status = await import("node:fs").then((fs) => fs.readFileSync(`/proc/${child.pid}/status`, "utf8"));
+        const hwm = /VmHWM:\s+(\d+) kB/.exec(status);
+        if (hwm) peak = Math.max(peak, Number(hwm[1]) / 1024);
+      } catch {
+        /* process gone */
+      }
+    }, 20);
+    child.stdout.on("data", (c: Buffer) => (out += c.toString()));
+    child.on("exit", (code) => {
+      clearInterval(sample);
+      if (code !== 0) return reject(new Error(`${script} exited with ${code}`));
+      const last = out.trim().split("\n").pop() ?? "null";
+      resolve({ result: JSON.parse(last) as T, peakRssMb: peak });
+    });
+  });
+}
+
+/** Prints rows as an aligned text table. */
+export function printTable(rows: TBenchRow[]): void {
+  const header = ["group", "metric", "value", "target", "ok", "note"];
+  const cells = rows.map((r) => [
+    r.group,
+    r.metric,
+    `${Number.isInteger(r.value) ? r.value : r.value.toFixed(r.value < 10 ? 2 : 1)} ${r.unit}`,
+    r.target ?? "",
+    r.ok === undefined ? "" : r.ok ? "yes" : "NO",
+    r.note ?? "",
+  ]);
+  const widths = header.map((h, i) => Math.max(h.length, ...cells.map((c) => c[i]!.length)));
+  const line = (c: string[]) => "| " + c.map((x, i) => x.padEnd(widths[i]!)).join(" | ") + " |";
+  console.log(line(header));
+  console.log("|" + widths.map((w) => "-".repeat(w + 2)).join("|") + "|");
+  for (const c of cells) console.log(line(c));
+}

@@ -1,0 +1,69 @@
+// npm run bench - every benchmark section against a freshly seeded database, one table.
+// `npm run bench -- engine` runs only the named sections.
+import path from "node:path";
+import pg from "pg";
+import { DATA_DIR, openDatabase, prepareSchema } from "@/lib/database/bootstrap";
+import { assertLocalDatabase } from "@/lib/database/test-guard";
+import { generateApiKey } from "@/lib/keys/api-key";
+import { buildIfNeeded, startApp, waitHealthy } from "../scripts/app-processes";
+import { printTable, type TBenchContext, type TBenchRow } from "./harness";
+
+const SECTIONS = ["engine", "api"] as const;
+const wanted = process.argv.slice(2).filter((a) => !a.startsWith("-"));
+const log = (m: string) => console.error(`[bench] ${m}`);
+
+const database = await openDatabase({ name: "bench-postgres", port: Number(process.env.BENCH_PG_PORT ?? 54331), log });
+let app: ReturnType<typeof startApp> | undefined;
+let code = 0;
+try {
+  assertLocalDatabase(database.url);
+  const reset = new pg.Client({ connectionString: database.url });
+  await reset.connect();
+  await reset.query("DROP SCHEMA IF EXISTS pgboss CASCADE; DROP SCHEMA IF EXISTS public CASCADE; CREATE SCHEMA public;");
+  await reset.end();
+  await prepareSchema(database.url, log);
+  process.env.DATABASE_URL = database.url;
+  const keys = { demo: generateApiKey(), other: generateApiKey() };
+  const { seedDemo } = await import("@/lib/demo/seed");
+  await seedDemo({ keyFile: path.join(DATA_DIR, "bench-keys.json"), forcedKeys: { "demo-consumer": keys.demo, "other-consumer": keys.other } });
+
+  let baseUrl: Promise<string> | undefined;
+  const ctx: TBenchContext = {
+    databaseUrl: database.url,
+    keys,
+    log,
+    app: () =>
+      (baseUrl ??= (async () => {
+        const env = { ...process.env, DATABASE_URL: database.url, NODE_ENV: "production" as const };
+        buildIfNeeded(log, env);
+        const port = 3900 + Math.floor(Math.random() * 90);
+        app = startApp({ port, host: "127.0.0.1", env, quiet: true });
+        const url = `http://127.0.0.1:${port}`;
+        await waitHealthy(url, 120_000);
+        return url;
+      })()),
+  };
+
+  const rows: TBenchRow[] = [];
+  for (const name of SECTIONS) {
+    if (wanted.length && !wanted.includes(name)) continue;
+    let mod: { bench: (c: TBenchContext) => Promise<TBenchRow[]> };
+    try {
+      mod = (await import(`./${name}.ts`)) as typeof mod;
+    } catch (err) {
+      if ((err as { code?: string }).code === "ERR_MODULE_NOT_FOUND") continue;
+      throw err;
+    }
+    log(`section ${name}...`);
+    rows.push(...(await mod.bench(ctx)));
+  }
+  console.log(`\nFlow API service benchmarks (${new Date().toISOString()}, ${(await import("node:os")).cpus().length} cores, Node ${process.version})\n`);
+  printTable(rows);
+} catch (err) {
+  console.error(err);
+  code = 1;
+} finally {
+  await app?.stop();
+  await database.stop();
+}
+process.exit(code);

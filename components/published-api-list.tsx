@@ -1,0 +1,22 @@
+/** The list of published Flow APIs on the landing page (server component). */
+export interface TPublishedApi {
+  key: string;
+  name: string;
+  description: string | null;
+  basePath: string;
+  flowVersion: number;
+}
+
+export function PublishedApiList({ apis }: { apis: TPublishedApi[] }) {
+  if (apis.length === 0) return <p>No API is published yet.</p>;
+  return (
+    <ul>
+      {apis.map((a) => (
+        <li key={a.key}>
+          <strong>{a.name}</strong> (flow version {a.flowVersion}): <code>POST {a.basePath}/runs</code>
+          {a.description ? <div>{a.description}</div> : null}
+        </li>
+      ))}
+    </ul>
+  );
+}
