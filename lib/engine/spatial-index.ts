@@ -9,10 +9,13 @@
  *   geometry bounding boxes. MultiPolygons are split into their polygons so that a wide
  *   multipolygon (e.g. a country with overseas territories) yields tight boxes.
  * - `pointIndex`: a KDBush (static k-d tree) of one representative point per feature (the
- *   point itself, or the Turf centroid for other geometries), for geokdbush `around` queries
- *   (great-circle k-nearest neighbours, https://github.com/mourner/geokdbush).
+ *   point itself, or the Turf centroid for other geometries). `pointsWithinKm` answers radius
+ *   queries with a KDBush range query over the exact lon/lat bounding box of the spherical
+ *   cap, then the haversine distance of each candidate (the same formula and Earth radius as
+ *   Turf `distance`, so results equal Turf's to the last bit).
  */
 import { bbox as turfBbox, centroid } from "@turf/turf";
+import { around } from "geokdbush";
 import Flatbush from "flatbush";
 import KDBush from "kdbush";
 import type { Geometry, Position } from "geojson";
@@ -101,4 +104,118 @@ export function pointIndex(features: readonly TFeature[]): TPointIndex {
   const out = { index, feature: Int32Array.from(feature), coords: Float64Array.from(coords) };
   pointCache.set(features, out);
   return out;
+}
+
+/** Mean Earth radius in km, as Turf uses it (helpers `earthRadius` = 6371008.8 m). */
+export const EARTH_RADIUS_KM = 6371.0088;
+
+function toRadians(degrees: number): number {
+  // Turf's degreesToRadians, operation for operation.
+  return ((degrees % 360) * Math.PI) / 180;
+}
+
+/** Haversine distance in km between two lon/lat positions: exactly Turf `distance(a, b)` in km. */
+export function haversineKm(lon1: number, lat1: number, lon2: number, lat2: number): number {
+  const dLat = toRadians(lat2 - lat1);
+  const dLon = toRadians(lon2 - lon1);
+  const la1 = toRadians(lat1);
+  const la2 = toRadians(lat2);
+  const a = Math.pow(Math.sin(dLat / 2), 2) + Math.pow(Math.sin(dLon / 2), 2) * Math.cos(la1) * Math.cos(la2);
+  return 2 * Math.atan2(Math.sqrt(a), Math.sqrt(1 - a)) * (6371008.8 / 1e3);
+}
+
+/** Targets of a radius query, nearest first: feature indexes and distances in km. */
+export interface TNeighbours {
+  feature: Int32Array;
+  km: Float64Array;
+}
+
+const EMPTY: TNeighbours = { feature: new Int32Array(0), km: new Float64Array(0) };
+const neighbourCache = new WeakMap<TPointIndex, Map<number, WeakMap<Position, TNeighbours>>>();
+
+/**
+ * The indexed points within `maxKm` (haversine, inclusive) of (lon, lat), nearest first (ties
+ * by feature index). The candidates come from the lon/lat box of the spherical cap of angular
+ * radius r = maxKm / R: latitudes lat ± r, longitudes lon ± asin(sin r / cos lat) (whole
+ * circle when the cap reaches a pole), split in two at the antimeridian; the box is widened by
+ * a relative 1e-9 so that rounding never loses a point. Results for the same position object,
+ * index and radius are memoised (steps of one flow often query the same places), which is why
+ * the returned arrays must not be modified.
+ */
+export function pointsWithinKm(idx: TPointIndex, pos: Position, maxKm: number): TNeighbours {
+  if (!idx.index || !(maxKm >= 0)) return EMPTY;
+  let byKm = neighbourCache.get(idx);
+  if (!byKm) neighbourCache.set(idx, (byKm = new Map()));
+  let memo = byKm.get(maxKm);
+  if (!memo) byKm.set(maxKm, (memo = new WeakMap()));
+  let hit = memo.get(pos);
+  if (!hit) memo.set(pos, (hit = queryWithin(idx, pos, maxKm)));
+  return hit;
+}
+
+function memoised(idx: TPointIndex, pos: Position, maxKm: number): TNeighbours | undefined {
+  return neighbourCache.get(idx)?.get(maxKm)?.get(pos);
+}
+
+function queryWithin(idx: TPointIndex, pos: Position, maxKm: number): TNeighbours {
+  if (!idx.index) return EMPTY;
+  const lon = pos[0]!;
+  const lat = pos[1]!;
+  const r = maxKm / EARTH_RADIUS_KM;
+  const rDeg = ((r * 180) / Math.PI) * (1 + 1e-9) + 1e-9;
+  const latMin = lat - rDeg;
+  const latMax = lat + rDeg;
+  const boxes: [number, number, number, number][] = [];
+  const sinR = Math.sin(Math.min(r, Math.PI / 2));
+  const cosLat = Math.cos((lat * Math.PI) / 180);
+  if (latMax >= 90 || latMin <= -90 || r >= Math.PI / 2 || sinR >= cosLat) {
+    boxes.push([-180, latMin, 180, latMax]);
+  } else {
+    const dLon = ((Math.asin(sinR / cosLat) * 180) / Math.PI) * (1 + 1e-9) + 1e-9;
+    const west = lon - dLon;
+    const east = lon + dLon;
+    if (dLon >= 180) boxes.push([-180, latMin, 180, latMax]);
+    else if (west < -180) boxes.push([west + 360, latMin, 180, latMax], [-180, latMin, east, latMax]);
+    else if (east > 180) boxes.push([west, latMin, 180, latMax], [-180, latMin, east - 360, latMax]);
+    else boxes.push([west, latMin, east, latMax]);
+  }
+  const found: { feature: number; km: number }[] = [];
+  const seen = boxes.length > 1 ? new Set<number>() : null;
+  for (const [x0, y0, x1, y1] of boxes) {
+    for (const id of idx.index.range(x0, y0, x1, y1)) {
+      if (seen) {
+        if (seen.has(id)) continue;
+        seen.add(id);
+      }
+      const km = haversineKm(lon, lat, idx.coords[2 * id]!, idx.coords[2 * id + 1]!);
+      if (km <= maxKm) found.push({ feature: idx.feature[id]!, km });
+    }
+  }
+  found.sort((a, b) => a.km - b.km || a.feature - b.feature);
+  const out: TNeighbours = { feature: new Int32Array(found.length), km: new Float64Array(found.length) };
+  for (let i = 0; i < found.length; i++) {
+    out.feature[i] = found[i]!.feature;
+    out.km[i] = found[i]!.km;
+  }
+  return out;
+}
+
+/**
+ * The nearest indexed point within `maxKm` of `pos`, or null. Grows the search radius from a
+ * small one (geokdbush k-nearest on the sphere first, which is cheap for one neighbour), then
+ * confirms the exact Turf distance; ties are broken by the lower feature index, as in
+ * `pointsWithinKm`.
+ */
+export function nearestWithinKm(idx: TPointIndex, pos: Position, maxKm: number): { feature: number; km: number } | null {
+  if (!idx.index) return null;
+  const known = memoised(idx, pos, maxKm);
+  if (known) return known.feature.length ? { feature: known.feature[0]!, km: known.km[0]! } : null;
+  // geokdbush uses R = 6371 km, Turf 6371.0088 km: take the geokdbush winner only as a hint of the
+  // distance, then collect every point up to that distance (plus rounding) exactly.
+  const [id] = around(idx.index, pos[0]!, pos[1]!, 1, maxKm * 1.0001 + 1e-9);
+  if (id === undefined) return null;
+  const hint = haversineKm(pos[0]!, pos[1]!, idx.coords[2 * id]!, idx.coords[2 * id + 1]!);
+  if (hint > maxKm * (1 + 1e-6) + 1e-9) return null;
+  const list = queryWithin(idx, pos, Math.min(maxKm, hint * (1 + 1e-6) + 1e-9));
+  return list.feature.length ? { feature: list.feature[0]!, km: list.km[0]! } : null;
 }

@@ -13,13 +13,12 @@
 import {
   area as turfArea,
   bbox as turfBbox,
+  booleanContains,
   booleanIntersects,
-  booleanPointInPolygon,
   booleanWithin,
   buffer as turfBuffer,
   centerOfMass,
   centroid,
-  distance as turfDistance,
   featureCollection,
   intersect,
   length as turfLength,
@@ -27,11 +26,11 @@ import {
   simplify as turfSimplify,
   union as turfUnion,
 } from "@turf/turf";
-import { around } from "geokdbush";
 import type { Feature, Geometry, MultiPolygon, Polygon, Position } from "geojson";
 import type { TAggregation, TFieldSpec, TResolvedStepOf, TStepType } from "../flows/definition";
 import { compileExpression, type TParamDecl } from "./expression";
-import { geometryIndex, pointIndex, representativePoint } from "./spatial-index";
+import { pointInPolygonal } from "./point-in-polygon";
+import { geometryIndex, nearestWithinKm, pointIndex, pointsWithinKm, representativePoint } from "./spatial-index";
 import type { TDataset, TFeature, TFeatureSet, TRow, TTable } from "./types";
 
 /** What a runner gets besides its options. */
@@ -202,10 +201,34 @@ function isPolygonal(g: Geometry | null): g is Polygon | MultiPolygon {
   return g !== null && (g.type === "Polygon" || g.type === "MultiPolygon");
 }
 
-/** Point against one indexed geometry: Turf booleanPointInPolygon for polygons, booleanIntersects otherwise. */
+/**
+ * Point against one indexed geometry: for polygons the banded point-in-polygon test (same
+ * answer as Turf booleanPointInPolygon, see point-in-polygon.ts), booleanIntersects otherwise.
+ */
 function pointHits(pt: Position, g: Geometry, ignoreBoundary: boolean): boolean {
-  if (g.type === "Polygon" || g.type === "MultiPolygon") return booleanPointInPolygon(pt, g, { ignoreBoundary });
+  if (g.type === "Polygon" || g.type === "MultiPolygon") {
+    const r = pointInPolygonal(g, pt[0]!, pt[1]!);
+    return ignoreBoundary ? r === "inside" : r !== "outside";
+  }
   return booleanIntersects({ type: "Point", coordinates: pt }, g);
+}
+
+/** `container` contains `g` (Turf booleanContains; a MultiPolygon contains what one of its polygons contains). */
+function contains(container: Geometry, g: Geometry): boolean {
+  if (g.type === "Point" && isPolygonal(container)) return pointHits(g.coordinates, container, true);
+  try {
+    return booleanContains(container, g);
+  } catch {
+    if (container.type === "MultiPolygon")
+      return container.coordinates.some((c) => {
+        try {
+          return booleanContains({ type: "Polygon", coordinates: c }, g);
+        } catch {
+          return false;
+        }
+      });
+    throw new Error(`"contains" is not supported for ${container.type} containing ${g.type}`);
+  }
 }
 
 function within(g: Geometry, container: Geometry): boolean {
@@ -307,7 +330,11 @@ const toTable: TRunner<"to_table"> = async (step, ctx) => {
     }
     return { kind: "rows", columns, rows };
   }
-  const rows = fs.map((f) => ({ ...props(f) }));
+  const rows = new Array<TRow>(fs.length);
+  for (let i = 0; i < fs.length; i++) {
+    if (i % EVERY === 0) await ctx.checkpoint();
+    rows[i] = { ...props(fs[i]) };
+  }
   return { kind: "rows", columns: columnsOf(rows), rows };
 };
 
@@ -408,12 +435,12 @@ const spatialFilter: TRunner<"spatial_filter"> = async (step, ctx) => {
   const keepIfHit = step.predicate !== "disjoint";
   const out: TFeature[] = [];
   for (let i = 0; i < source.features.length; i++) {
-    if (i % EVERY === 0) await ctx.checkpoint();
+    if (i % 256 === 0) await ctx.checkpoint();
     const f = source.features[i];
     const g = f.geometry;
     let hit = false;
     if (g && index) {
-      if (g.type === "Point") {
+      if (g.type === "Point" && step.predicate !== "contains") {
         const [x, y] = g.coordinates;
         const cand = index.search(x, y, x, y);
         const ignoreBoundary = step.predicate === "within";
@@ -421,13 +448,15 @@ const spatialFilter: TRunner<"spatial_filter"> = async (step, ctx) => {
       } else {
         const [x0, y0, x1, y1] = turfBbox(g);
         const cand = index.search(x0, y0, x1, y1);
-        if (step.predicate === "within") {
+        if (step.predicate === "within" || step.predicate === "contains") {
+          // Whole features of `by` (not their polygon parts): within / contains need all of it.
           const seen = new Set<number>();
           for (const c of cand) {
             const fi = entries[c].feature;
             if (seen.has(fi)) continue;
             seen.add(fi);
-            if (within(g, by.features[fi].geometry!)) { hit = true; break; }
+            const other = by.features[fi].geometry!;
+            if (step.predicate === "within" ? within(g, other) : contains(g, other)) { hit = true; break; }
           }
         } else {
           for (const c of cand) if (booleanIntersects(g, entries[c].geometry)) { hit = true; break; }
@@ -458,7 +487,7 @@ const spatialJoin: TRunner<"spatial_join"> = async (step, ctx) => {
         for (const c of cand) {
           const e = entries[c];
           if (lastPoint[e.feature] === i || !isPolygonal(e.geometry)) continue;
-          if (booleanPointInPolygon(pos, e.geometry)) {
+          if (pointInPolygonal(e.geometry, pos[0], pos[1]) !== "outside") {
             lastPoint[e.feature] = i; // a point counts once per polygon feature
             for (const a of perPoly[e.feature]) a.add(p);
           }
@@ -469,24 +498,6 @@ const spatialJoin: TRunner<"spatial_join"> = async (step, ctx) => {
   return { kind: "features", features: polys.map((f, i) => withProps(f, accValues(perPoly[i], { ...props(f) }))) };
 };
 
-/** Targets within `maxKm` of a position, nearest first, with their Turf (haversine) distance in km. */
-function targetsWithin(
-  idx: ReturnType<typeof pointIndex>,
-  pos: Position,
-  maxKm: number,
-  maxResults = Infinity,
-): { feature: number; km: number }[] {
-  if (!idx.index) return [];
-  // geokdbush uses R = 6371 km, Turf 6371.0088 km: query slightly wider, then filter exactly.
-  const ids = around(idx.index, pos[0], pos[1], maxResults, maxKm * 1.0001 + 1e-9);
-  const out: { feature: number; km: number }[] = [];
-  for (const id of ids) {
-    const km = turfDistance(pos, [idx.coords[2 * id], idx.coords[2 * id + 1]], { units: "kilometers" });
-    if (km <= maxKm) out.push({ feature: idx.feature[id], km });
-  }
-  return out;
-}
-
 const nearest: TRunner<"nearest"> = async (step, ctx) => {
   const source = asFeatures(ctx.get(step.source)).features;
   const target = asFeatures(ctx.get(step.target), "`target` source").features;
@@ -496,7 +507,7 @@ const nearest: TRunner<"nearest"> = async (step, ctx) => {
     if (i % 256 === 0) await ctx.checkpoint();
     const f = source[i];
     const pos = representativePoint(f.geometry);
-    const best = pos ? targetsWithin(idx, pos, step.max_km, 1)[0] : undefined;
+    const best = pos ? nearestWithinKm(idx, pos, step.max_km) : null;
     const p: Record<string, unknown> = { ...props(f) };
     if (best) {
       pick(props(target[best.feature]), step.fields, p);
@@ -520,7 +531,10 @@ const withinDistance: TRunner<"within_distance"> = async (step, ctx) => {
     const f = source[i];
     const pos = representativePoint(f.geometry);
     const list = accs(step.aggregations);
-    if (pos) for (const t of targetsWithin(idx, pos, step.max_km)) for (const a of list) a.add(props(target[t.feature]));
+    if (pos) {
+      const near = pointsWithinKm(idx, pos, step.max_km);
+      for (let k = 0; k < near.feature.length; k++) for (const a of list) a.add(props(target[near.feature[k]]));
+    }
     out[i] = withProps(f, accValues(list, { ...props(f) }));
   }
   return { kind: "features", features: out };
@@ -536,9 +550,10 @@ const distancePairs: TRunner<"distance_pairs"> = async (step, ctx) => {
     const pos = representativePoint(source[i].geometry);
     if (!pos) continue;
     const sp = pick(props(source[i]), step.source_fields);
-    for (const t of targetsWithin(idx, pos, step.max_km)) {
-      const row = pick(props(target[t.feature]), step.target_fields, { ...sp });
-      row[step.distance_field] = t.km;
+    const near = pointsWithinKm(idx, pos, step.max_km);
+    for (let k = 0; k < near.feature.length; k++) {
+      const row = pick(props(target[near.feature[k]]), step.target_fields, { ...sp });
+      row[step.distance_field] = near.km[k];
       rows.push(row);
     }
   }
@@ -575,27 +590,33 @@ const simplify: TRunner<"simplify"> = (step, ctx) =>
 const AREA_FACTOR = { m2: 1, km2: 1e-6, ha: 1e-4 } as const;
 const areaStep: TRunner<"area"> = async (step, ctx) => {
   const fs = asFeatures(ctx.get(step.source)).features;
-  return {
-    kind: "features",
-    features: fs.map((f) => withProps(f, { ...props(f), [step.field]: f.geometry ? turfArea(f.geometry) * AREA_FACTOR[step.unit] : null })),
-  };
+  const out = new Array<TFeature>(fs.length);
+  for (let i = 0; i < fs.length; i++) {
+    if (i % 256 === 0) await ctx.checkpoint();
+    const f = fs[i];
+    out[i] = withProps(f, { ...props(f), [step.field]: f.geometry ? turfArea(f.geometry) * AREA_FACTOR[step.unit] : null });
+  }
+  return { kind: "features", features: out };
 };
 
 const LENGTH_UNITS = { m: "meters", km: "kilometers", mi: "miles" } as const;
 const lengthStep: TRunner<"length"> = async (step, ctx) => {
   const fs = asFeatures(ctx.get(step.source)).features;
-  return {
-    kind: "features",
-    features: fs.map((f) =>
-      withProps(f, { ...props(f), [step.field]: f.geometry ? turfLength(f as Feature<Geometry>, { units: LENGTH_UNITS[step.unit] }) : null }),
-    ),
-  };
+  const out = new Array<TFeature>(fs.length);
+  for (let i = 0; i < fs.length; i++) {
+    if (i % 256 === 0) await ctx.checkpoint();
+    const f = fs[i];
+    out[i] = withProps(f, { ...props(f), [step.field]: f.geometry ? turfLength(f as Feature<Geometry>, { units: LENGTH_UNITS[step.unit] }) : null });
+  }
+  return { kind: "features", features: out };
 };
 
 const dissolve: TRunner<"dissolve"> = async (step, ctx) => {
   const fs = asFeatures(ctx.get(step.source)).features;
   const groups = new Map<string, { value: unknown; polys: Feature<Polygon | MultiPolygon>[] }>();
-  for (const f of fs) {
+  for (let i = 0; i < fs.length; i++) {
+    if (i % EVERY === 0) await ctx.checkpoint();
+    const f = fs[i];
     if (!isPolygonal(f.geometry)) continue;
     const value = step.field === undefined ? null : (props(f)[step.field] ?? null);
     const k = JSON.stringify(value);
@@ -630,9 +651,9 @@ const clip: TRunner<"clip"> = async (step, ctx) => {
     const [x0, y0, x1, y1] = turfBbox(g);
     if (x0 > cx1 || x1 < cx0 || y0 > cy1 || y1 < cy0) continue;
     if (g.type === "Point") {
-      if (booleanPointInPolygon(g.coordinates, clipper)) out.push(f);
+      if (pointInPolygonal(clipper.geometry, g.coordinates[0], g.coordinates[1]) !== "outside") out.push(f);
     } else if (g.type === "MultiPoint") {
-      const kept = g.coordinates.filter((p) => booleanPointInPolygon(p, clipper));
+      const kept = g.coordinates.filter((p) => pointInPolygonal(clipper.geometry, p[0], p[1]) !== "outside");
       if (kept.length) out.push(withGeometry(f, { type: "MultiPoint", coordinates: kept }));
     } else if (isPolygonal(g)) {
       const cut = intersect(featureCollection([{ type: "Feature", geometry: g, properties: {} }, clipper]));

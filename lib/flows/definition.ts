@@ -118,7 +118,7 @@ function makeSteps<W extends boolean>(withParams: W) {
     spatial_filter: step("spatial_filter", {
       source: ZRef,
       by: ZRef,
-      predicate: p(z.enum(["intersects", "within", "disjoint"]).default("intersects"), STR),
+      predicate: p(z.enum(["intersects", "within", "contains", "disjoint"]).default("intersects"), STR),
     }),
     spatial_join: step("spatial_join", {
       points: ZRef,
@@ -206,7 +206,7 @@ export const STEP_INFO: Record<TStepType, TStepInfo> = {
   rank: { sources: [one("source", SOURCE.any)], output: "same", summary: "Add a 1-based position `field` in the current order" },
   to_table: { sources: [one("source", SOURCE.features)], output: "rows", summary: "Features to rows without geometry; `columns` fixes and renames the columns" },
   aggregate: { sources: [one("source", SOURCE.any)], output: "rows", summary: "Group by `group_by` (none = one row) and compute `aggregations`" },
-  spatial_filter: { sources: [one("source", SOURCE.features), one("by", SOURCE.features)], output: "features", summary: "Keep features that intersect / are within / are disjoint from any feature of `by` (an omitted optional `by` keeps all)" },
+  spatial_filter: { sources: [one("source", SOURCE.features), one("by", SOURCE.features)], output: "features", summary: "Keep features that intersect / are within / contain / are disjoint from any feature of `by` (an omitted optional `by` keeps all)" },
   spatial_join: { sources: [one("points", SOURCE.features), one("polygons", SOURCE.features)], output: "features", summary: "Every polygon with `aggregations` over the points inside it (boundary included)" },
   points_from_rows: { sources: [one("source", SOURCE.rows)], output: "features", summary: "A Point per row from `lon`/`lat` columns (null geometry when not valid)" },
   nearest: { sources: [one("source", SOURCE.features), one("target", SOURCE.features)], output: "features", summary: "Copy `fields` of the nearest `target` within `max_km` and the distance in km (nulls when none)" },

@@ -1,0 +1,66 @@
+import { describe, expect, it } from "vitest";
+import { distance } from "@turf/turf";
+import { pt } from "./test-helpers";
+import { haversineKm, nearestWithinKm, pointIndex, pointsWithinKm } from "./spatial-index";
+import type { TFeature } from "./types";
+
+function rng(seed: number): () => number {
+  return () => {
+    seed = (seed * 1664525 + 1013904223) % 4294967296;
+    return seed / 4294967296;
+  };
+}
+
+describe("haversineKm", () => {
+  it("is Turf distance to the last bit", () => {
+    const r = rng(3);
+    for (let i = 0; i < 2000; i++) {
+      const a = [r() * 360 - 180, r() * 180 - 90];
+      const b = [r() * 360 - 180, r() * 180 - 90];
+      expect(haversineKm(a[0]!, a[1]!, b[0]!, b[1]!)).toBe(distance(a, b));
+    }
+  });
+});
+
+describe("pointsWithinKm / nearestWithinKm", () => {
+  const r = rng(5);
+  const targets: TFeature[] = [];
+  for (let i = 0; i < 3000; i++) targets.push(pt(r() * 360 - 180, r() * 180 - 90, { i }));
+  // clusters at the antimeridian and near the poles
+  for (let i = 0; i < 300; i++) targets.push(pt(i % 2 ? 179.9 + r() * 0.1 : -180 + r() * 0.1, r() * 2 - 1, { i: 3000 + i }));
+  for (let i = 0; i < 300; i++) targets.push(pt(r() * 360 - 180, 89 + r(), { i: 3300 + i }));
+  targets.push({ type: "Feature", geometry: null, properties: { i: -1 } });
+  const idx = pointIndex(targets);
+
+  const brute = (lon: number, lat: number, km: number) =>
+    targets
+      .map((t, feature) => ({ feature, km: t.geometry ? distance([lon, lat], (t.geometry as any).coordinates) : Infinity }))
+      .filter((x) => x.km <= km)
+      .sort((a, b) => a.km - b.km || a.feature - b.feature);
+
+  it.each([
+    ["antimeridian east", 179.95, 0, 50],
+    ["antimeridian west", -179.99, 0.5, 120],
+    ["north pole", 10, 89.9, 300],
+    ["south", 0, -89.5, 2000],
+    ["equator", 0, 0, 1500],
+    ["anywhere, huge radius", 33, 12, 15000],
+    ["nothing near", 0, 0, 0.001],
+  ])("equals a brute-force loop: %s", (_n, lon, lat, km) => {
+    const got = pointsWithinKm(idx, [lon as number, lat as number], km as number);
+    const want = brute(lon as number, lat as number, km as number);
+    expect([...got.feature]).toEqual(want.map((w) => w.feature));
+    expect([...got.km]).toEqual(want.map((w) => w.km));
+    const n = nearestWithinKm(pointIndex(targets), [lon as number, lat as number], km as number);
+    expect(n).toEqual(want[0] ?? null);
+  });
+
+  it("finds the exact radius boundary and returns nothing for an empty index", () => {
+    const two = [pt(0, 0), pt(0.2, 0)];
+    const d = distance([0, 0], [0.2, 0]);
+    expect([...pointsWithinKm(pointIndex(two), [0, 0], d).feature]).toEqual([0, 1]);
+    expect([...pointsWithinKm(pointIndex(two), [0, 0], d - 1e-9).feature]).toEqual([0]);
+    expect(pointsWithinKm(pointIndex([]), [0, 0], 10).feature.length).toBe(0);
+    expect(nearestWithinKm(pointIndex([]), [0, 0], 10)).toBeNull();
+  });
+});
