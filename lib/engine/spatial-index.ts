@@ -131,7 +131,18 @@ export interface TNeighbours {
 }
 
 const EMPTY: TNeighbours = { feature: new Int32Array(0), km: new Float64Array(0) };
-const neighbourCache = new WeakMap<TPointIndex, Map<number, WeakMap<Position, TNeighbours>>>();
+interface TMemo {
+  byPos: WeakMap<Position, TNeighbours>;
+  /** Neighbours that may still be memoised for this index and radius. */
+  budget: number;
+}
+const neighbourCache = new WeakMap<TPointIndex, Map<number, TMemo>>();
+/**
+ * Neighbours memoised per (index, radius) at most: a memo saves repeating a query in the next
+ * step, but a dense all-pairs query (every city against every city within 500 km) must not
+ * keep billions of pairs alive. 2M neighbours are about 24 MB.
+ */
+const MEMO_BUDGET = 2_000_000;
 
 /**
  * The indexed points within `maxKm` (haversine, inclusive) of (lon, lat), nearest first (ties
@@ -140,21 +151,28 @@ const neighbourCache = new WeakMap<TPointIndex, Map<number, WeakMap<Position, TN
  * circle when the cap reaches a pole), split in two at the antimeridian; the box is widened by
  * a relative 1e-9 so that rounding never loses a point. Results for the same position object,
  * index and radius are memoised (steps of one flow often query the same places), which is why
- * the returned arrays must not be modified.
+ * the returned arrays must not be modified. The memo holds at most `MEMO_BUDGET` neighbours per
+ * index and radius; beyond that queries are simply repeated.
  */
 export function pointsWithinKm(idx: TPointIndex, pos: Position, maxKm: number): TNeighbours {
   if (!idx.index || !(maxKm >= 0)) return EMPTY;
   let byKm = neighbourCache.get(idx);
   if (!byKm) neighbourCache.set(idx, (byKm = new Map()));
   let memo = byKm.get(maxKm);
-  if (!memo) byKm.set(maxKm, (memo = new WeakMap()));
-  let hit = memo.get(pos);
-  if (!hit) memo.set(pos, (hit = queryWithin(idx, pos, maxKm)));
+  if (!memo) byKm.set(maxKm, (memo = { byPos: new WeakMap(), budget: MEMO_BUDGET }));
+  let hit = memo.byPos.get(pos);
+  if (!hit) {
+    hit = queryWithin(idx, pos, maxKm);
+    if (memo.budget >= hit.feature.length) {
+      memo.budget -= hit.feature.length + 1;
+      memo.byPos.set(pos, hit);
+    }
+  }
   return hit;
 }
 
 function memoised(idx: TPointIndex, pos: Position, maxKm: number): TNeighbours | undefined {
-  return neighbourCache.get(idx)?.get(maxKm)?.get(pos);
+  return neighbourCache.get(idx)?.get(maxKm)?.byPos.get(pos);
 }
 
 function queryWithin(idx: TPointIndex, pos: Position, maxKm: number): TNeighbours {

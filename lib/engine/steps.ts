@@ -29,6 +29,7 @@ import {
 import type { Feature, Geometry, MultiPolygon, Polygon, Position } from "geojson";
 import type { TAggregation, TFieldSpec, TResolvedStepOf, TStepType } from "../flows/definition";
 import { compileExpression, type TParamDecl } from "./expression";
+import { splitAtAntimeridian } from "./antimeridian";
 import { pointInPolygonal } from "./point-in-polygon";
 import { geometryIndex, nearestWithinKm, pointIndex, pointsWithinKm, representativePoint } from "./spatial-index";
 import type { TDataset, TFeature, TFeatureSet, TRow, TTable } from "./types";
@@ -46,6 +47,11 @@ export interface TStepContext {
 type TItems = TFeatureSet | TTable;
 type TRunner<K extends TStepType> = (step: TResolvedStepOf<K>, ctx: TStepContext) => Promise<TDataset>;
 
+/**
+ * Items between two `checkpoint()` calls in cheap per-item loops. Loops whose items cost more
+ * (index queries, geometry operations) check every 16 items or every item, so that a cancel is
+ * noticed within a few tens of milliseconds (checkpoint itself only reads a clock).
+ */
 const EVERY = 4096;
 
 // ---------------------------------------------------------------------------------------------
@@ -435,7 +441,7 @@ const spatialFilter: TRunner<"spatial_filter"> = async (step, ctx) => {
   const keepIfHit = step.predicate !== "disjoint";
   const out: TFeature[] = [];
   for (let i = 0; i < source.features.length; i++) {
-    if (i % 256 === 0) await ctx.checkpoint();
+    if (i % 16 === 0) await ctx.checkpoint();
     const f = source.features[i];
     const g = f.geometry;
     let hit = false;
@@ -476,7 +482,7 @@ const spatialJoin: TRunner<"spatial_join"> = async (step, ctx) => {
   const lastPoint = new Int32Array(polys.length).fill(-1);
   if (index) {
     for (let i = 0; i < points.length; i++) {
-      if (i % EVERY === 0) await ctx.checkpoint();
+      if (i % 512 === 0) await ctx.checkpoint();
       const g = points[i].geometry;
       if (!g) continue;
       const positions: Position[] =
@@ -504,7 +510,7 @@ const nearest: TRunner<"nearest"> = async (step, ctx) => {
   const idx = pointIndex(target);
   const out = new Array<TFeature>(source.length);
   for (let i = 0; i < source.length; i++) {
-    if (i % 256 === 0) await ctx.checkpoint();
+    if (i % 16 === 0) await ctx.checkpoint();
     const f = source[i];
     const pos = representativePoint(f.geometry);
     const best = pos ? nearestWithinKm(idx, pos, step.max_km) : null;
@@ -527,7 +533,7 @@ const withinDistance: TRunner<"within_distance"> = async (step, ctx) => {
   const idx = pointIndex(target);
   const out = new Array<TFeature>(source.length);
   for (let i = 0; i < source.length; i++) {
-    if (i % 256 === 0) await ctx.checkpoint();
+    if (i % 16 === 0) await ctx.checkpoint();
     const f = source[i];
     const pos = representativePoint(f.geometry);
     const list = accs(step.aggregations);
@@ -546,7 +552,7 @@ const distancePairs: TRunner<"distance_pairs"> = async (step, ctx) => {
   const idx = pointIndex(target);
   const rows: TRow[] = [];
   for (let i = 0; i < source.length; i++) {
-    if (i % 256 === 0) await ctx.checkpoint();
+    if (i % 16 === 0) await ctx.checkpoint();
     const pos = representativePoint(source[i].geometry);
     if (!pos) continue;
     const sp = pick(props(source[i]), step.source_fields);
@@ -569,7 +575,7 @@ async function mapGeometry(
   const fs = asFeatures(ctx.get(source)).features;
   const out = new Array<TFeature>(fs.length);
   for (let i = 0; i < fs.length; i++) {
-    if (i % 256 === 0) await ctx.checkpoint();
+    await ctx.checkpoint(); // one geometry operation can take milliseconds
     const f = fs[i];
     out[i] = withGeometry(f, f.geometry ? (fn(f as Feature<Geometry, Record<string, unknown>>) ?? null) : null);
   }
@@ -577,7 +583,11 @@ async function mapGeometry(
 }
 
 const buffer: TRunner<"buffer"> = (step, ctx) =>
-  mapGeometry(ctx, step.source, (f) => turfBuffer(f, step.distance_km, { units: "kilometers", steps: step.steps })?.geometry);
+  mapGeometry(ctx, step.source, (f) => {
+    const g = turfBuffer(f, step.distance_km, { units: "kilometers", steps: step.steps })?.geometry;
+    // Turf wraps longitudes of a buffer that crosses ±180° into one globe-spanning ring.
+    return g && (g.type === "Polygon" || g.type === "MultiPolygon") ? splitAtAntimeridian(g) : g;
+  });
 
 const centroidStep: TRunner<"centroid"> = (step, ctx) =>
   mapGeometry(ctx, step.source, (f) =>
@@ -592,7 +602,7 @@ const areaStep: TRunner<"area"> = async (step, ctx) => {
   const fs = asFeatures(ctx.get(step.source)).features;
   const out = new Array<TFeature>(fs.length);
   for (let i = 0; i < fs.length; i++) {
-    if (i % 256 === 0) await ctx.checkpoint();
+    if (i % 64 === 0) await ctx.checkpoint();
     const f = fs[i];
     out[i] = withProps(f, { ...props(f), [step.field]: f.geometry ? turfArea(f.geometry) * AREA_FACTOR[step.unit] : null });
   }
@@ -604,7 +614,7 @@ const lengthStep: TRunner<"length"> = async (step, ctx) => {
   const fs = asFeatures(ctx.get(step.source)).features;
   const out = new Array<TFeature>(fs.length);
   for (let i = 0; i < fs.length; i++) {
-    if (i % 256 === 0) await ctx.checkpoint();
+    if (i % 64 === 0) await ctx.checkpoint();
     const f = fs[i];
     out[i] = withProps(f, { ...props(f), [step.field]: f.geometry ? turfLength(f as Feature<Geometry>, { units: LENGTH_UNITS[step.unit] }) : null });
   }
@@ -644,7 +654,7 @@ const clip: TRunner<"clip"> = async (step, ctx) => {
   const [cx0, cy0, cx1, cy1] = turfBbox(clipper);
   const out: TFeature[] = [];
   for (let i = 0; i < source.length; i++) {
-    if (i % 256 === 0) await ctx.checkpoint();
+    await ctx.checkpoint(); // one geometry operation can take milliseconds
     const f = source[i];
     const g = f.geometry;
     if (!g) continue;
