@@ -9,8 +9,16 @@ import { env } from "@/lib/env";
 
 const globalForPrisma = globalThis as unknown as { prisma?: PrismaClient };
 
+/**
+ * Pool options. A database that is down or unreachable must never make a request hang:
+ * opening a connection gives up after `connectionTimeoutMillis` (the error is then mapped
+ * to 503 by lib/api/public-route.ts), and idle connections are dropped after 30 s so a
+ * restarted database is picked up with fresh connections.
+ */
+export const POOL_OPTIONS = { max: 10, connectionTimeoutMillis: 5_000, idleTimeoutMillis: 30_000 } as const;
+
 function createClient(): PrismaClient {
-  const adapter = new PrismaPg({ connectionString: env().DATABASE_URL, max: 10 });
+  const adapter = new PrismaPg({ connectionString: env().DATABASE_URL, ...POOL_OPTIONS });
   return new PrismaClient({ adapter });
 }
 

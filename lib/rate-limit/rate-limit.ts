@@ -1,0 +1,38 @@
+/**
+ * Rate limiting per API key, shared by every web process through Postgres.
+ *
+ * Algorithm: fixed one-minute windows on the database clock. Each authenticated call runs
+ * one atomic upsert on `rate_limit_window` (key, workspace, window start) that increments
+ * and returns the window's count, so concurrent requests in any number of processes are
+ * counted exactly, without a read-then-write. The quota is the plan's `rateLimitPerMinute`
+ * of the workspace that owns the called API; the counter is per key and per such workspace.
+ * A call over the quota is answered 429 (problem `rate_limited`) with `Retry-After` and is
+ * not metered. Fixed windows may let up to twice the quota through around a window
+ * boundary; that is the documented trade-off for one cheap statement per call.
+ *
+ * Headers: see ./headers.ts (IETF draft "RateLimit header fields for HTTP").
+ */
+import "server-only";
+import { db } from "@/lib/db";
+import type { TRateLimitState } from "@/lib/rate-limit/headers";
+
+export const RATE_LIMIT_WINDOW_SECONDS = 60;
+
+/** Counts one call of `keyId` against APIs of `workspaceId` and returns the window's state. */
+export async function consumeRateLimit(keyId: string, workspaceId: string, limit: number): Promise<TRateLimitState> {
+  const rows = await db.$queryRaw<{ count: number; reset_ms: number }[]>`
+    INSERT INTO "rate_limit_window" ("keyId", "workspaceId", "windowStart", "count")
+    VALUES (${keyId}::uuid, ${workspaceId}::uuid, date_trunc('minute', now() AT TIME ZONE 'utc'), 1)
+    ON CONFLICT ("keyId", "workspaceId", "windowStart")
+      DO UPDATE SET "count" = "rate_limit_window"."count" + 1
+    RETURNING "count",
+      (extract(epoch FROM ("windowStart" + interval '1 minute' - (now() AT TIME ZONE 'utc'))) * 1000)::float8 AS reset_ms`;
+  const row = rows[0]!;
+  return { limit, windowSeconds: RATE_LIMIT_WINDOW_SECONDS, used: Number(row.count), resetSeconds: Number(row.reset_ms) / 1000 };
+}
+
+/** Removes windows that ended (called by the maintenance purge). */
+export async function purgeRateLimitWindows(): Promise<number> {
+  return db.$executeRaw`
+    DELETE FROM "rate_limit_window" WHERE "windowStart" < date_trunc('minute', now() AT TIME ZONE 'utc') - interval '1 minute'`;
+}
