@@ -16,7 +16,8 @@ export const RUN_INCLUDE = {
 } as const;
 
 export async function getRunOrThrow(caller: TCaller, runId: string) {
-  const notFound = new ApiError("not_found", `No run "${runId}" exists for your key.`);
+  // The same detail for every unknown id, so a run of another consumer cannot be told apart.
+  const notFound = new ApiError("not_found", "No such run exists for your API key.");
   if (!UUID.test(runId)) throw notFound;
   const run = await db.run.findFirst({
     where: { id: runId, consumerId: caller.consumerId, flowApiId: caller.flowApiId, environmentId: caller.environmentId },

@@ -42,6 +42,12 @@ export interface TRunDocument {
   }[];
 }
 
+/** Every run state, in lifecycle order. */
+export const RUN_STATES = ["queued", "running", "completed", "failed", "cancelled"] as const;
+/** Run lists (`GET /runs`): page size default and maximum. */
+export const LIST_LIMIT_DEFAULT = 20;
+export const LIST_LIMIT_MAX = 100;
+
 export const FINAL_STATES = new Set(["completed", "failed", "cancelled"]);
 
 /** Path of the API base: `/public/api/{organization}/{environment}/{api}`. */
@@ -49,8 +55,16 @@ export function apiBasePath(p: { organization: string; environment: string; api:
   return `/public/api/${p.organization}/${p.environment}/${p.api}`;
 }
 
-/** Serialises a run for the public API. `run.results`/`run.files` are needed when completed. */
-export function runDocument(run: TRunRow, base: string, api: { slug: string; flowVersion: number }): TRunDocument {
+/**
+ * Serialises a run for the public API. `run.results`/`run.files` are needed when completed,
+ * unless `opts.withResults` is false (run lists: fetch one run for its results).
+ */
+export function runDocument(
+  run: TRunRow,
+  base: string,
+  api: { slug: string; flowVersion: number },
+  opts: { withResults?: boolean } = {},
+): TRunDocument {
   const self = `${base}/runs/${run.id}`;
   const doc: TRunDocument = {
     run_id: run.id,
@@ -64,7 +78,7 @@ export function runDocument(run: TRunRow, base: string, api: { slug: string; flo
     progress: { steps_done: run.stepsDone, steps_total: run.stepsTotal },
   };
   if (run.state === "failed") doc.error = run.error;
-  if (run.state === "completed") {
+  if (run.state === "completed" && opts.withResults !== false) {
     doc.results = (run.results ?? []).map((r) => {
       const file = run.files?.find((f) => f.key === r.key && f.format === r.format);
       return {

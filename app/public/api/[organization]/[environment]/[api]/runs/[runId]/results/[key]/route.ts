@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { publicRoute, ZApiPath } from "@/lib/api/public-route";
 import { getResultFile } from "@/lib/runs/get-result-file";
+import { ifNoneMatchMatches } from "@/lib/api/conditional";
 
 export const dynamic = "force-dynamic";
 
@@ -17,6 +18,6 @@ export const GET = publicRoute({ params: ZParams }, async ({ req, params, caller
     etag,
     "cache-control": "private, max-age=3600",
   };
-  if (req.headers.get("if-none-match") === etag) return new Response(null, { status: 304, headers });
+  if (ifNoneMatchMatches(req.headers.get("if-none-match"), etag)) return new Response(null, { status: 304, headers });
   return new Response(new Uint8Array(file.content), { status: 200, headers: { ...headers, "content-length": String(file.sizeBytes) } });
 });
