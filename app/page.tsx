@@ -14,6 +14,7 @@ export default async function Home() {
     name: s.flowApi.name,
     description: s.flowApi.description,
     basePath: `/public/api/${s.environment.organization.slug}/${s.environment.slug}/${s.flowApi.slug}`,
+    docsPath: `/docs/${s.environment.organization.slug}/${s.environment.slug}/${s.flowApi.slug}`,
     flowVersion: s.release.flowVersion.version,
   }));
   return (

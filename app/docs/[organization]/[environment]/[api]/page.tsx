@@ -1,0 +1,137 @@
+import type { CSSProperties, ReactNode } from "react";
+import { headers } from "next/headers";
+import { notFound } from "next/navigation";
+import { ZApiPath } from "@/lib/api/public-route";
+import { publishedOpenApi } from "@/lib/openapi/published-api";
+import { docsModel } from "@/lib/openapi/docs-model";
+import { requestOrigin } from "@/lib/api/request-origin";
+
+export const dynamic = "force-dynamic";
+
+type TParams = { params: Promise<{ organization: string; environment: string; api: string }> };
+
+const table: CSSProperties = { borderCollapse: "collapse", width: "100%", margin: "0.5rem 0 1.5rem" };
+const cell: CSSProperties = { border: "1px solid #ccc", padding: "0.3rem 0.5rem", textAlign: "left", verticalAlign: "top" };
+const pre: CSSProperties = { background: "#f4f4f4", padding: "0.75rem", overflowX: "auto", fontSize: "0.85rem" };
+
+function Table({ head, rows }: { head: string[]; rows: ReactNode[][] }) {
+  return (
+    <table style={table}>
+      <thead>
+        <tr>
+          {head.map((h) => (
+            <th key={h} style={cell}>
+              {h}
+            </th>
+          ))}
+        </tr>
+      </thead>
+      <tbody>
+        {rows.map((r, i) => (
+          <tr key={i}>
+            {r.map((c, j) => (
+              <td key={j} style={cell}>
+                {c}
+              </td>
+            ))}
+          </tr>
+        ))}
+      </tbody>
+    </table>
+  );
+}
+
+async function origin(): Promise<string> {
+  return requestOrigin(await headers(), "http://localhost");
+}
+
+export async function generateMetadata({ params }: TParams) {
+  const p = await params;
+  return { title: `${p.api} - API docs` };
+}
+
+// The docs page of one published API, rendered from its OpenAPI document (public, like openapi.json).
+export default async function ApiDocsPage({ params }: TParams) {
+  const path = ZApiPath.safeParse(await params);
+  if (!path.success) notFound();
+  const doc = await publishedOpenApi(path.data, await origin());
+  if (!doc) notFound();
+  const m = docsModel(doc);
+  const openapiHref = `/public/api/${path.data.organization}/${path.data.environment}/${path.data.api}/openapi.json`;
+
+  return (
+    <main>
+      <p>
+        <a href="/">All APIs</a>
+      </p>
+      <h1>{m.title}</h1>
+      <p style={{ whiteSpace: "pre-line" }}>{m.description}</p>
+      <p>
+        Base URL: <code>{m.baseUrl}</code>
+        <br />
+        Flow version: {m.version} · OpenAPI 3.1: <a href={openapiHref}>openapi.json</a>
+        <br />
+        Authentication: send your API key in the <code>X-Api-Key</code> header.
+      </p>
+
+      <h2 id="inputs">Inputs</h2>
+      <Table
+        head={["Input", "Required", "Accepted forms", "Description"]}
+        rows={m.inputs.map((i) => [<code key="n">{i.name}</code>, i.required ? "yes" : "no (null)", i.forms.map((f) => `{"${f}": …}`).join(" or "), i.description])}
+      />
+
+      <h2 id="parameters">Parameters</h2>
+      {m.parameters.length === 0 ? (
+        <p>None.</p>
+      ) : (
+        <Table
+          head={["Parameter", "Type", "Required", "Default", "Range / values", "Description"]}
+          rows={m.parameters.map((p) => [<code key="n">{p.name}</code>, p.type, p.required ? "yes" : "no", p.default, p.range, p.description])}
+        />
+      )}
+      <p>
+        Optional body fields: <code>formats</code> (file format per result key) and <code>wait_seconds</code> (0 to 60).
+      </p>
+
+      <h2 id="results">Results</h2>
+      <Table
+        head={["Result", "Kind", "Formats (first is default)", "Media types", "Download"]}
+        rows={m.results.map((r) => [<code key="k">{r.key}</code>, r.kind, r.formats.join(", "), r.mediaTypes.join(", "), <code key="p">GET {r.path}?format=…</code>])}
+      />
+
+      <h2 id="endpoints">Endpoints and status codes</h2>
+      {m.operations.map((o) => (
+        <section key={`${o.method} ${o.path}`}>
+          <h3>
+            <code>
+              {o.method} {o.path}
+            </code>{" "}
+            — {o.summary}
+          </h3>
+          <p>{o.description}</p>
+          <Table head={["Status", "Meaning"]} rows={o.responses.map((r) => [r.status, r.description])} />
+        </section>
+      ))}
+
+      <h2 id="errors">Errors</h2>
+      <p>
+        Every error is an RFC 9457 problem (<code>application/problem+json</code>) with <code>type</code>, <code>title</code>, <code>status</code>,{" "}
+        <code>detail</code>, <code>instance</code> and <code>code</code>; a 422 adds <code>errors</code>, one <code>{"{field, code, message}"}</code> per faulty
+        field, <code>field</code> being a JSON Pointer into the request.
+      </p>
+      <Table head={["code", "Status and meaning"]} rows={m.errorCodes.map((e) => [<code key="c">{e.code}</code>, e.description])} />
+      <p>
+        Rate limit: every answer carries <code>RateLimit-Policy</code> and <code>RateLimit</code> (IETF draft); over the quota the answer is 429 with{" "}
+        <code>Retry-After</code>.
+      </p>
+
+      <h2 id="examples">Examples</h2>
+      <h3>curl</h3>
+      <pre style={pre}>{m.examples.curl}</pre>
+      <h3>Python (requests)</h3>
+      <pre style={pre}>{m.examples.python}</pre>
+      <h3>JavaScript (fetch)</h3>
+      <pre style={pre}>{m.examples.javascript}</pre>
+    </main>
+  );
+}

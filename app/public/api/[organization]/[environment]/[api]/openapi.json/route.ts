@@ -1,0 +1,22 @@
+import { ZApiPath, errorResponse } from "@/lib/api/public-route";
+import { problem } from "@/lib/api/problem";
+import { publishedOpenApi } from "@/lib/openapi/published-api";
+import { requestOrigin } from "@/lib/api/request-origin";
+
+export const dynamic = "force-dynamic";
+
+// GET /public/api/{organization}/{environment}/{api}/openapi.json - the API's OpenAPI 3.1 document (public, no key; 404 unless published)
+export async function GET(req: Request, ctx: { params: Promise<Record<string, string>> }): Promise<Response> {
+  const url = new URL(req.url);
+  try {
+    const path = ZApiPath.safeParse(await ctx.params);
+    const doc = path.success ? await publishedOpenApi(path.data, requestOrigin(req.headers, url.origin)) : null;
+    if (!doc) return problem("not_found", "No API is published at this address.", { instance: url.pathname });
+    return new Response(JSON.stringify(doc), {
+      status: 200,
+      headers: { "content-type": "application/vnd.oai.openapi+json;version=3.1", "cache-control": "public, max-age=60", "access-control-allow-origin": "*" },
+    });
+  } catch (err) {
+    return errorResponse(err, url.pathname);
+  }
+}

@@ -1,0 +1,83 @@
+import { describe, expect, it } from "vitest";
+import { Validator } from "@seriousme/openapi-schema-validator";
+import { ZFlowVersion } from "@/lib/flows/definition";
+import { DEMO_FLOWS } from "@/lib/demo/flows";
+import { buildOpenApi } from "./build-openapi";
+
+function docFor(slug: string) {
+  const demo = DEMO_FLOWS.find((d) => d.apiSlug === slug)!;
+  return buildOpenApi({
+    organization: "demo",
+    environment: "production",
+    api: slug,
+    name: demo.apiName,
+    description: demo.description,
+    flowVersion: 3,
+    flow: ZFlowVersion.parse(demo.definition),
+    serverUrl: `http://127.0.0.1:3000/public/api/demo/production/${slug}`,
+    maxBodyBytes: 1024,
+  });
+}
+
+describe("buildOpenApi", () => {
+  for (const demo of DEMO_FLOWS) {
+    it(`passes the OpenAPI 3.1 schema validator for ${demo.apiSlug}`, async () => {
+      const result = await new Validator().validate(docFor(demo.apiSlug) as never);
+      expect(result.errors ?? []).toEqual([]);
+      expect(result.valid).toBe(true);
+    });
+  }
+
+  it("uses a validator that does reject a broken document", async () => {
+    const broken = { ...docFor("cities-in-area"), info: undefined };
+    expect((await new Validator().validate(broken as never)).valid).toBe(false);
+  });
+
+  it("derives the request body from the flow: inputs, parameters with ranges and defaults, formats", () => {
+    const doc = docFor("country-stats");
+    const body = doc.components.schemas.RunRequest as any;
+    expect(body.$schema).toBeUndefined();
+    expect(Object.keys(body.properties.inputs.properties)).toEqual(["cities", "countries"]);
+    expect(body.properties.inputs.required).toEqual(["cities", "countries"]);
+    expect(body.properties.parameters.properties.top).toMatchObject({ type: "integer", minimum: 1, maximum: 250, default: 10 });
+    expect(body.properties.formats.properties.ranking.enum).toEqual(["csv", "parquet"]);
+    expect(body.properties.formats.properties.countries.enum).toEqual(["geojson", "geoparquet"]);
+    expect(body.properties.wait_seconds).toMatchObject({ type: "integer", minimum: 0, maximum: 60 });
+    expect(body.additionalProperties).toBe(false);
+  });
+
+  it("has one download path per result key with that kind's media types", () => {
+    const doc = docFor("cities-in-area");
+    const layer = (doc.paths["/runs/{run_id}/results/cities"] as any).get;
+    const table = (doc.paths["/runs/{run_id}/results/summary"] as any).get;
+    expect(Object.keys(layer.responses["200"].content)).toEqual(["application/geo+json", "application/vnd.apache.parquet"]);
+    expect(Object.keys(table.responses["200"].content)).toEqual(["text/csv; charset=utf-8", "application/vnd.apache.parquet"]);
+    expect(layer.parameters[1].schema.enum).toEqual(["geojson", "geoparquet"]);
+    expect(Object.keys(layer.responses)).toEqual(expect.arrayContaining(["200", "304", "401", "403", "404", "409", "422", "429", "500", "503"]));
+  });
+
+  it("lists every status code of POST /runs, the key scheme and the server", () => {
+    const doc = docFor("nearby-cities");
+    const post = (doc.paths["/runs"] as any).post;
+    expect(Object.keys(post.responses).sort()).toEqual(["200", "202", "400", "401", "403", "404", "413", "415", "422", "429", "500", "503"]);
+    expect(post.responses["202"].headers).toHaveProperty("Location");
+    expect(post.responses["202"].headers).toHaveProperty("Retry-After");
+    expect(doc.components.securitySchemes.ApiKey).toEqual(expect.objectContaining({ type: "apiKey", in: "header", name: "X-Api-Key" }));
+    expect(doc.security).toEqual([{ ApiKey: [] }]);
+    expect(doc.servers[0]!.url).toBe("http://127.0.0.1:3000/public/api/demo/production/nearby-cities");
+    expect((doc.components.schemas.Problem as any).properties.errors.items).toEqual({ $ref: "#/components/schemas/FieldError" });
+    expect(doc.paths).toHaveProperty(["/runs/{run_id}/cancel"]);
+    expect((doc.paths["/runs"] as any).get.operationId).toBe("listRuns");
+  });
+
+  it("resolves every $ref", () => {
+    const doc = docFor("nearby-cities");
+    const refs = JSON.stringify(doc).match(/"\$ref":"[^"]+"/g) ?? [];
+    for (const r of refs) {
+      const path = r.slice(8, -1).replace(/^#\//, "").split("/");
+      let node: any = doc;
+      for (const p of path) node = node?.[p];
+      expect(node, r).toBeDefined();
+    }
+  });
+});

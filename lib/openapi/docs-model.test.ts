@@ -1,0 +1,51 @@
+import { describe, expect, it } from "vitest";
+import { ZFlowVersion, type TFlowVersion } from "@/lib/flows/definition";
+import { parseRunRequest } from "@/lib/flows/run-request";
+import { DEMO_FLOWS } from "@/lib/demo/flows";
+import { buildOpenApi } from "./build-openapi";
+import { docsModel } from "./docs-model";
+
+function modelFor(slug: string) {
+  const demo = DEMO_FLOWS.find((d) => d.apiSlug === slug)!;
+  const flow = ZFlowVersion.parse(demo.definition);
+  const doc = buildOpenApi({
+    organization: "demo", environment: "production", api: slug, name: demo.apiName, description: demo.description,
+    flowVersion: 1, flow, serverUrl: `https://x.test/public/api/demo/production/${slug}`, maxBodyBytes: 1000,
+  });
+  return { flow, model: docsModel(doc) };
+}
+
+describe("docsModel", () => {
+  it("lists inputs with their forms and parameters with type, default and range", () => {
+    const { model } = modelFor("nearby-cities");
+    expect(model.inputs).toEqual([
+      { name: "places", required: true, forms: ["layer_id", "rows"], description: "Rows with id, lon, lat (WGS 84 degrees)" },
+      { name: "cities", required: true, forms: ["layer_id", "geojson"], description: expect.any(String) },
+    ]);
+    expect(model.parameters).toContainEqual({ name: "radius_km", type: "number", required: false, default: "25", range: "> 0, <= 500", description: "Search radius in km" });
+    expect(model.parameters).toContainEqual(expect.objectContaining({ name: "min_population", type: "integer", default: "0", range: ">= 0" }));
+  });
+
+  it("lists results with formats and media types, and every operation with its status codes", () => {
+    const { model } = modelFor("cities-in-area");
+    expect(model.results).toEqual([
+      expect.objectContaining({ key: "cities", kind: "layer", formats: ["geojson", "geoparquet"], mediaTypes: ["application/geo+json", "application/vnd.apache.parquet"] }),
+      expect.objectContaining({ key: "summary", kind: "table", formats: ["csv", "parquet"] }),
+    ]);
+    const post = model.operations.find((o) => o.method === "POST" && o.path === "/runs")!;
+    expect(post.responses.map((r) => r.status)).toEqual(expect.arrayContaining(["200", "202", "401", "413", "415", "422", "429", "503"]));
+    expect(post.responses.every((r) => r.description.length > 0)).toBe(true);
+    expect(model.errorCodes.map((e) => e.code)).toContain("validation_failed");
+  });
+
+  it("builds examples whose body passes the flow's own validation (apart from layer ids)", () => {
+    for (const demo of DEMO_FLOWS) {
+      const { flow, model } = modelFor(demo.apiSlug);
+      const r = parseRunRequest(flow as TFlowVersion, model.exampleBody);
+      expect(r.ok, JSON.stringify(r)).toBe(true);
+      expect(model.examples.curl).toContain(`https://x.test/public/api/demo/production/${demo.apiSlug}`);
+      expect(model.examples.python).toContain("requests.post");
+      expect(model.examples.javascript).toContain("fetch(");
+    }
+  });
+});

@@ -1,0 +1,227 @@
+/**
+ * The view model of an API's docs page, read from its OpenAPI document (so the page shows
+ * exactly what the document says): inputs with their accepted forms, parameters with type,
+ * default and range, results with formats and media types, operations with every status
+ * code, the problem codes, and copy-paste examples (curl, Python requests, JavaScript
+ * fetch). Pure; unit-tested in docs-model.test.ts.
+ */
+import type { TJsonSchema, TOpenApiDocument } from "@/lib/openapi/build-openapi";
+
+export interface TDocsInput {
+  name: string;
+  required: boolean;
+  forms: string[];
+  description: string;
+}
+export interface TDocsParameter {
+  name: string;
+  type: string;
+  required: boolean;
+  default: string;
+  range: string;
+  description: string;
+}
+export interface TDocsResult {
+  key: string;
+  kind: string;
+  formats: string[];
+  mediaTypes: string[];
+  path: string;
+  description: string;
+}
+export interface TDocsOperation {
+  method: string;
+  path: string;
+  summary: string;
+  description: string;
+  responses: { status: string; description: string }[];
+}
+export interface TDocsModel {
+  title: string;
+  description: string;
+  baseUrl: string;
+  version: string;
+  inputs: TDocsInput[];
+  parameters: TDocsParameter[];
+  results: TDocsResult[];
+  operations: TDocsOperation[];
+  errorCodes: { code: string; description: string }[];
+  exampleBody: Record<string, unknown>;
+  examples: { curl: string; python: string; javascript: string };
+}
+
+/** A small valid polygon for examples (around Zurich). */
+const EXAMPLE_AREA = { type: "Polygon", coordinates: [[[8.4, 47.3], [8.7, 47.3], [8.7, 47.45], [8.4, 47.45], [8.4, 47.3]]] };
+
+function resolve(doc: TOpenApiDocument, node: unknown): Record<string, unknown> {
+  const r = node as { $ref?: string } | undefined;
+  if (r?.$ref) {
+    let cur: unknown = doc;
+    for (const part of r.$ref.replace(/^#\//, "").split("/")) cur = (cur as Record<string, unknown>)?.[part];
+    return (cur ?? {}) as Record<string, unknown>;
+  }
+  return (node ?? {}) as Record<string, unknown>;
+}
+
+function formsOf(schema: TJsonSchema): string[] {
+  const variants = (schema.anyOf as TJsonSchema[] | undefined) ?? [schema];
+  return variants.flatMap((v) => ((v.required as string[] | undefined) ?? []).slice(0, 1)).filter((f) => f !== undefined);
+}
+
+function rangeOf(s: TJsonSchema): string {
+  const parts: string[] = [];
+  if (Array.isArray(s.enum)) return `one of ${(s.enum as unknown[]).map((v) => JSON.stringify(v)).join(", ")}`;
+  if (typeof s.exclusiveMinimum === "number") parts.push(`> ${s.exclusiveMinimum}`);
+  if (typeof s.minimum === "number") parts.push(`>= ${s.minimum}`);
+  if (typeof s.maximum === "number" && s.maximum < Number.MAX_SAFE_INTEGER) parts.push(`<= ${s.maximum}`);
+  if (typeof s.exclusiveMaximum === "number") parts.push(`< ${s.exclusiveMaximum}`);
+  if (typeof s.maxLength === "number") parts.push(`at most ${s.maxLength} characters`);
+  return parts.join(", ");
+}
+
+function exampleInput(form: string | undefined): unknown {
+  switch (form) {
+    case "layer_id":
+      return { layer_id: "<layer id>" };
+    case "rows":
+      return { rows: [{ id: "a", lon: 8.54, lat: 47.37 }] };
+    case "geojson":
+      return { geojson: { type: "FeatureCollection", features: [{ type: "Feature", geometry: { type: "Point", coordinates: [8.54, 47.37] }, properties: {} }] } };
+    case "area":
+      return { area: EXAMPLE_AREA };
+    default:
+      return null;
+  }
+}
+
+/** Builds the view model (see module doc). `apiKeyPlaceholder` goes into the examples. */
+export function docsModel(doc: TOpenApiDocument, apiKeyPlaceholder = "YOUR_API_KEY"): TDocsModel {
+  const body = doc.components.schemas.RunRequest as { properties: Record<string, TJsonSchema> };
+  const inputsSchema = body.properties.inputs as { properties?: Record<string, TJsonSchema>; required?: string[] };
+  const paramsSchema = (body.properties.parameters ?? {}) as { properties?: Record<string, TJsonSchema>; required?: string[] };
+
+  const inputs: TDocsInput[] = Object.entries(inputsSchema.properties ?? {}).map(([name, s]) => ({
+    name,
+    required: (inputsSchema.required ?? []).includes(name),
+    forms: formsOf(s),
+    description: String(s.description ?? ""),
+  }));
+  const parameters: TDocsParameter[] = Object.entries(paramsSchema.properties ?? {}).map(([name, s]) => ({
+    name,
+    type: Array.isArray(s.enum) ? "string (enum)" : String(s.type ?? "any"),
+    required: (paramsSchema.required ?? []).includes(name),
+    default: s.default === undefined ? "" : JSON.stringify(s.default),
+    range: rangeOf(s),
+    description: String(s.description ?? ""),
+  }));
+
+  const results: TDocsResult[] = [];
+  const operations: TDocsOperation[] = [];
+  for (const [path, item] of Object.entries(doc.paths)) {
+    for (const [method, opRaw] of Object.entries(item)) {
+      if (method === "parameters") continue;
+      const op = opRaw as { summary?: string; description?: string; responses?: Record<string, unknown>; parameters?: unknown[]; "x-result-kind"?: string };
+      const responses = Object.entries(op.responses ?? {}).map(([status, r]) => ({ status, description: String(resolve(doc, r).description ?? (r as { description?: string }).description ?? "") }));
+      operations.push({ method: method.toUpperCase(), path, summary: op.summary ?? "", description: op.description ?? "", responses });
+      const m = /^\/runs\/\{run_id\}\/results\/(.+)$/.exec(path);
+      if (m && op["x-result-kind"]) {
+        const format = (op.parameters ?? []).map((p) => resolve(doc, p)).find((p) => p.name === "format") as { schema?: { enum?: string[] } } | undefined;
+        results.push({
+          key: m[1]!,
+          kind: op["x-result-kind"],
+          formats: format?.schema?.enum ?? [],
+          mediaTypes: Object.keys((op.responses?.["200"] as { content?: object })?.content ?? {}),
+          path,
+          description: op.description ?? "",
+        });
+      }
+    }
+  }
+
+  const problem = doc.components.schemas.Problem as { properties: { code: { enum: string[]; description: string } } };
+  const codeDescriptions = new Map(
+    problem.properties.code.description.split("; ").map((d) => {
+      const m = /^`([^`]+)` \((\d+)\): (.*)$/.exec(d);
+      return m ? [m[1]!, `${m[2]} - ${m[3]}`] : [d, d];
+    }),
+  );
+  const errorCodes = problem.properties.code.enum.map((code) => ({ code, description: codeDescriptions.get(code) ?? "" }));
+
+  const exampleBody: Record<string, unknown> = {
+    inputs: Object.fromEntries(inputs.map((i) => [i.name, exampleInput(i.forms[0])])),
+  };
+  const withDefaults = parameters.filter((p) => p.default !== "");
+  if (withDefaults.length) exampleBody.parameters = Object.fromEntries(withDefaults.map((p) => [p.name, JSON.parse(p.default)]));
+  exampleBody.wait_seconds = 30;
+
+  const baseUrl = doc.servers[0]?.url ?? "";
+  const json = JSON.stringify(exampleBody, null, 2);
+  const firstResult = results[0]?.key ?? "<key>";
+  const curl = [
+    `BASE=${baseUrl}`,
+    `KEY=${apiKeyPlaceholder}`,
+    "",
+    "# Start a run and wait up to 30 s for it (200 when finished, else 202 with Location)",
+    `curl -s -X POST "$BASE/runs" -H "X-Api-Key: $KEY" -H "Content-Type: application/json" \\`,
+    `  -d '${JSON.stringify(exampleBody)}'`,
+    "",
+    "# Follow the run, then download a result",
+    `curl -s -H "X-Api-Key: $KEY" "$BASE/runs/<run_id>"`,
+    `curl -s -H "X-Api-Key: $KEY" -OJ "$BASE/runs/<run_id>/results/${firstResult}"`,
+  ].join("\n");
+  const python = [
+    "import time, requests",
+    "",
+    `BASE = "${baseUrl}"`,
+    `HEADERS = {"X-Api-Key": "${apiKeyPlaceholder}"}`,
+    "",
+    `body = ${json.replace(/\bnull\b/g, "None").replace(/\btrue\b/g, "True").replace(/\bfalse\b/g, "False")}`,
+    'r = requests.post(f"{BASE}/runs", json=body, headers=HEADERS)',
+    "r.raise_for_status()",
+    "run = r.json()",
+    'while run["state"] in ("queued", "running"):',
+    '    time.sleep(int(r.headers.get("Retry-After", "1")))',
+    '    r = requests.get(f"{BASE}/runs/{run[\'run_id\']}", headers=HEADERS)',
+    "    run = r.json()",
+    'if run["state"] == "completed":',
+    '    for result in run["results"]:',
+    '        data = requests.get(BASE.split("/public/")[0] + result["href"], headers=HEADERS).content',
+    '        print(result["key"], result["format"], len(data), "bytes")',
+    "else:",
+    '    print(run["state"], run.get("error"))',
+  ].join("\n");
+  const javascript = [
+    `const BASE = "${baseUrl}";`,
+    `const headers = { "X-Api-Key": "${apiKeyPlaceholder}", "Content-Type": "application/json" };`,
+    "",
+    `const body = ${json};`,
+    'let res = await fetch(`${BASE}/runs`, { method: "POST", headers, body: JSON.stringify(body) });',
+    "if (!res.ok) throw new Error(JSON.stringify(await res.json())); // RFC 9457 problem details",
+    "let run = await res.json();",
+    'while (run.state === "queued" || run.state === "running") {',
+    '  await new Promise((r) => setTimeout(r, 1000 * Number(res.headers.get("Retry-After") ?? 1)));',
+    "  res = await fetch(`${BASE}/runs/${run.run_id}`, { headers });",
+    "  run = await res.json();",
+    "}",
+    'if (run.state === "completed") {',
+    "  for (const result of run.results) {",
+    '    const file = await fetch(new URL(result.href, BASE), { headers });',
+    "    console.log(result.key, result.media_type, (await file.arrayBuffer()).byteLength);",
+    "  }",
+    "} else console.log(run.state, run.error);",
+  ].join("\n");
+
+  return {
+    title: doc.info.title,
+    description: doc.info.description,
+    baseUrl,
+    version: doc.info.version,
+    inputs,
+    parameters,
+    results,
+    operations,
+    errorCodes,
+    exampleBody,
+    examples: { curl, python, javascript },
+  };
+}

@@ -1,0 +1,39 @@
+/**
+ * Looks up a published API by its path slugs without a key (the OpenAPI document and the
+ * docs page are public, so a caller can be sent a link before holding a key). Only APIs
+ * published (served) in the environment are found; drafts and unknown slugs give null.
+ */
+import "server-only";
+import { db } from "@/lib/db";
+import { env } from "@/lib/env";
+import { ZFlowVersion } from "@/lib/flows/definition";
+import { apiBasePath } from "@/lib/runs/run-document";
+import { buildOpenApi, type TOpenApiDocument } from "@/lib/openapi/build-openapi";
+
+export interface TApiPath {
+  organization: string;
+  environment: string;
+  api: string;
+}
+
+/** The OpenAPI document of a published API, or null when none is published at `path`. */
+export async function publishedOpenApi(path: TApiPath, origin: string): Promise<TOpenApiDocument | null> {
+  const served = await db.environmentApi.findFirst({
+    where: {
+      environment: { slug: path.environment, organization: { slug: path.organization } },
+      flowApi: { slug: path.api, organization: { slug: path.organization } },
+    },
+    include: { flowApi: true, release: { include: { flowVersion: true } } },
+  });
+  if (!served) return null;
+  const base = (env().PUBLIC_BASE_URL ?? origin).replace(/\/+$/, "");
+  return buildOpenApi({
+    ...path,
+    name: served.flowApi.name,
+    description: served.flowApi.description,
+    flowVersion: served.release.flowVersion.version,
+    flow: ZFlowVersion.parse(served.release.flowVersion.definition),
+    serverUrl: base + apiBasePath(path),
+    maxBodyBytes: env().MAX_BODY_BYTES,
+  });
+}
