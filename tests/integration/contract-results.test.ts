@@ -1,0 +1,108 @@
+/**
+ * Contract of result downloads: the formats requested in `formats`, the `?format=`
+ * override, media types, Content-Disposition file names, ETag with If-None-Match (304),
+ * 404 for an unknown key, 422 for a format that does not fit the kind.
+ */
+import { beforeAll, describe, expect, it } from "vitest";
+import { apiPath, BASE_URL, DEMO_KEY, download, http, parseCsv, resetRuns } from "./helpers";
+import { expectProblem } from "./contract-helpers";
+
+const CITIES = apiPath("cities-in-area");
+const AREA = { type: "Polygon", coordinates: [[[5.9, 45.8], [10.5, 45.8], [10.5, 47.8], [8.0, 48.2], [5.9, 47.0], [5.9, 45.8]]] };
+const PAR1 = Buffer.from("PAR1");
+
+let requested: any; // run with formats {cities: geoparquet, summary: parquet}
+let defaults: any; // run without formats
+
+beforeAll(async () => {
+  await resetRuns();
+  const inputs = { cities: { layer_id: "world-cities" }, area: { area: AREA } };
+  const [a, b] = await Promise.all([
+    http("POST", `${CITIES}/runs`, { body: { inputs, parameters: { min_population: 20000 }, formats: { cities: "geoparquet", summary: "parquet" }, wait_seconds: 30 } }),
+    http("POST", `${CITIES}/runs`, { body: { inputs, parameters: { min_population: 20000 }, wait_seconds: 30 } }),
+  ]);
+  expect(a.status, a.text).toBe(200);
+  expect(b.status, b.text).toBe(200);
+  requested = a.body;
+  defaults = b.body;
+});
+
+const byKey = (run: any, key: string) => run.results.find((r: any) => r.key === key);
+
+describe("result downloads", () => {
+  it("lists each result in the requested format with its media type, size and count", () => {
+    expect(byKey(requested, "cities")).toMatchObject({ kind: "layer", format: "geoparquet", media_type: "application/vnd.apache.parquet", feature_count: expect.any(Number) });
+    expect(byKey(requested, "summary")).toMatchObject({ kind: "table", format: "parquet", media_type: "application/vnd.apache.parquet", row_count: 1 });
+    expect(byKey(defaults, "cities")).toMatchObject({ format: "geojson", media_type: "application/geo+json" });
+    expect(byKey(defaults, "summary")).toMatchObject({ format: "csv", media_type: "text/csv; charset=utf-8" });
+    for (const r of [...requested.results, ...defaults.results]) {
+      expect(r.href).toBe(`${CITIES}/runs/${r.href.split("/")[7]}/results/${r.key}`);
+      expect(r.size_bytes).toBeGreaterThan(0);
+    }
+  });
+
+  it("serves the requested formats by default, with media types, file names and sizes", async () => {
+    const cases: [any, string, string, string][] = [
+      [requested, "cities", "application/vnd.apache.parquet", "cities.parquet"],
+      [requested, "summary", "application/vnd.apache.parquet", "summary.parquet"],
+      [defaults, "cities", "application/geo+json", "cities.geojson"],
+      [defaults, "summary", "text/csv; charset=utf-8", "summary.csv"],
+    ];
+    for (const [run, key, type, name] of cases) {
+      const d = await download(byKey(run, key).href);
+      expect(d.status).toBe(200);
+      expect(d.headers.get("content-type")).toBe(type);
+      expect(d.headers.get("content-disposition")).toBe(`attachment; filename="${name}"`);
+      expect(d.bytes.byteLength).toBe(byKey(run, key).size_bytes);
+      if (type.includes("parquet")) {
+        expect(d.bytes.subarray(0, 4)).toEqual(PAR1);
+        expect(d.bytes.subarray(-4)).toEqual(PAR1);
+      }
+    }
+  });
+
+  it("lets ?format= pick the other format of the kind", async () => {
+    const geo = await download(`${byKey(requested, "cities").href}?format=geojson`);
+    expect(geo.status).toBe(200);
+    expect(geo.headers.get("content-type")).toBe("application/geo+json");
+    expect(geo.headers.get("content-disposition")).toBe('attachment; filename="cities.geojson"');
+    const fc = JSON.parse(geo.bytes.toString("utf8"));
+    expect(fc.features).toHaveLength(byKey(requested, "cities").feature_count);
+
+    const csv = await download(`${byKey(requested, "summary").href}?format=csv`);
+    expect(csv.headers.get("content-type")).toBe("text/csv; charset=utf-8");
+    expect(Number(parseCsv(csv.bytes)[0]!.city_count)).toBe(byKey(requested, "cities").feature_count);
+
+    const pq = await download(`${byKey(defaults, "cities").href}?format=geoparquet`);
+    expect(pq.headers.get("content-disposition")).toBe('attachment; filename="cities.parquet"');
+    expect(pq.bytes.subarray(0, 4)).toEqual(PAR1);
+  });
+
+  it("answers 422 for a format that does not fit the kind and 404 for an unknown key", async () => {
+    const bad = expectProblem(await http("GET", `${byKey(defaults, "cities").href}?format=csv`), 422, "validation_failed");
+    expect(bad.errors[0].field).toBe("/query/format");
+    expectProblem(await http("GET", `${byKey(defaults, "summary").href}?format=geojson`), 422);
+    expectProblem(await http("GET", `${byKey(defaults, "summary").href}?format=xlsx`), 422);
+    expectProblem(await http("GET", `${defaults.links.self}/results/nope`), 404, "not_found");
+  });
+
+  it("sends a strong ETag per file and answers 304 to a matching If-None-Match", async () => {
+    const href = byKey(defaults, "cities").href;
+    const first = await download(href);
+    const etag = first.headers.get("etag")!;
+    expect(etag).toMatch(/^"[0-9a-f]{64}"$/);
+    const other = await download(`${href}?format=geoparquet`);
+    expect(other.headers.get("etag")).not.toBe(etag);
+    const again = await fetch(BASE_URL + href, { headers: { "x-api-key": DEMO_KEY, "if-none-match": etag } });
+    expect(again.status).toBe(304);
+    expect(again.headers.get("etag")).toBe(etag);
+    expect((await again.arrayBuffer()).byteLength).toBe(0);
+    const list = await fetch(BASE_URL + href, { headers: { "x-api-key": DEMO_KEY, "if-none-match": `"nope", ${etag}` } });
+    expect(list.status).toBe(304);
+    const star = await fetch(BASE_URL + href, { headers: { "x-api-key": DEMO_KEY, "if-none-match": "*" } });
+    expect(star.status).toBe(304);
+    const stale = await fetch(BASE_URL + href, { headers: { "x-api-key": DEMO_KEY, "if-none-match": '"0000"' } });
+    expect(stale.status).toBe(200);
+    await stale.arrayBuffer();
+  });
+});
