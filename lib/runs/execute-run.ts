@@ -46,6 +46,8 @@ export async function executeRunJob(data: TRunJob, ctx: { signal: AbortSignal })
   if (!run) return; // cancelled before it started, or already final
   const version = await db.flowVersion.findUniqueOrThrow({ where: { id: run.flowVersionId } });
   const flow = ZFlowVersion.parse(version.definition);
+  // Progress is visible from the start: 0 of N steps.
+  await db.run.updateMany({ where: { id: run.id, state: "running" }, data: { stepsDone: 0, stepsTotal: flow.steps.length } });
 
   const abort = new AbortController();
   const onJobAbort = () => abort.abort();
@@ -75,7 +77,8 @@ export async function executeRunJob(data: TRunJob, ctx: { signal: AbortSignal })
       const formats: readonly TResultFormat[] = r.kind === "layer" ? LAYER_FORMATS : TABLE_FORMATS;
       for (const format of formats) {
         if (abort.signal.aborted) throw new RunCancelled();
-        const encoded = await encodeResult(r, format);
+        // The signal makes long encodings stop between chunks / row groups on a cancel.
+        const encoded = await encodeResult(r, format, { signal: abort.signal });
         files.push({
           key: r.key,
           kind: r.kind,
