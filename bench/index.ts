@@ -34,7 +34,7 @@ try {
     log,
     app: () =>
       (baseUrl ??= (async () => {
-        const env = { ...process.env, DATABASE_URL: database.url, NODE_ENV: "production" as const };
+        const env = { ...process.env, DATABASE_URL: database.url, NODE_ENV: "production" as const, ENABLE_BENCH_FLOOR: "1" };
         buildIfNeeded(log, env);
         const port = 3900 + Math.floor(Math.random() * 90);
         app = startApp({ port, host: "127.0.0.1", env, quiet: true });

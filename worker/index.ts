@@ -26,22 +26,33 @@ async function main(): Promise<void> {
   for (const name of JOB_NAMES) {
     const def = jobs[name];
     const handler = await def.handler();
-    await boss.work(
-      name,
-      { localConcurrency: name === "run-execute" ? env().WORKER_CONCURRENCY : 1, pollingIntervalSeconds: 2 },
-      async ([job]) => {
-        if (!job) return;
-        const parsed = def.schema.safeParse(job.data);
-        if (!parsed.success) {
-          // A malformed payload can never succeed: fail it without retries noise.
-          throw new Error(`Invalid payload for job ${name}: ${parsed.error.message}`);
-        }
-        await (handler as (d: unknown, c: { signal: AbortSignal; jobId: string }) => Promise<void>)(parsed.data, {
-          signal: job.signal,
-          jobId: job.id,
-        });
-      },
-    );
+    const slots = name === "run-execute" ? env().WORKER_CONCURRENCY : 1;
+    // One work() per slot, so each slot knows its own worker id. pg-boss waits between
+    // fetches unless woken (NOTIFY on a new job, or burst mode, which needs batches); a slot
+    // that just finished a job wakes itself, so a backlog drains at full speed and an empty
+    // queue falls back to NOTIFY plus a 5 s backstop poll.
+    for (let slot = 0; slot < slots; slot++) {
+      let workerId = "";
+      workerId = await boss.work(
+        name,
+        { localConcurrency: 1, pollingIntervalSeconds: 2, notifyPollingIntervalSeconds: 5 },
+        async ([job]) => {
+          if (!job) return;
+          try {
+            const parsed = def.schema.safeParse(job.data);
+            if (!parsed.success) {
+              throw new Error(`Invalid payload for job ${name}: ${parsed.error.message}`);
+            }
+            await (handler as (d: unknown, c: { signal: AbortSignal; jobId: string }) => Promise<void>)(parsed.data, {
+              signal: job.signal,
+              jobId: job.id,
+            });
+          } finally {
+            if (workerId) boss.notifyWorker(workerId);
+          }
+        },
+      );
+    }
   }
 
   const beat = () =>
