@@ -5,8 +5,8 @@
  */
 import { ByteWriter } from "hyparquet-writer";
 
-/** Characters gathered before a text chunk is encoded to UTF-8 (~4 MiB of ASCII). */
-const TEXT_CHUNK_CHARS = 4 * 1024 * 1024;
+/** Characters gathered before a text chunk is encoded to UTF-8 (~1 MiB of ASCII). */
+const TEXT_CHUNK_CHARS = 1024 * 1024;
 
 /**
  * Collects UTF-8 text in pieces. `push` strings; `finish` returns all bytes as one Buffer

@@ -29,7 +29,7 @@ export interface TEncodedResult {
 export interface TEncodeOptions {
   /** Aborts long encodings (checked between chunks/row groups); rejects with the signal's reason. */
   signal?: AbortSignal;
-  /** Parquet/GeoParquet: maximum rows per row group (default 65,536). */
+  /** Parquet/GeoParquet: maximum rows per row group (default `DEFAULT_ROW_GROUP_ROWS`, 8,192). */
   rowGroupRows?: TParquetOptions["rowGroupRows"];
 }
 

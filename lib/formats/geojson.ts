@@ -8,8 +8,8 @@ import type { TFeature, TFeatureSet } from "@/lib/engine/types";
 import { Utf8Chunks, yieldToEventLoop } from "./byte-chunks";
 import { EncodeError } from "./errors";
 
-/** Features serialised between two yields to the event loop. */
-const FEATURES_PER_SLICE = 16_384;
+/** Features serialised between two yields to the event loop; small, so a slice's garbage dies young. */
+const FEATURES_PER_SLICE = 2_048;
 
 export interface TGeoJsonOptions {
   /** Checked between slices of features; an aborted signal rejects with its reason. */

@@ -3,7 +3,7 @@
  *
  * File layout: Apache Parquet, SNAPPY compression, every column OPTIONAL (nullable), column
  * types inferred per column from all values (rules in `column-types.ts`), data written in row
- * groups of at most `rowGroupRows` rows (default 65,536) and roughly 128 MB of input, so only one
+ * groups of at most `rowGroupRows` rows (default 8,192) and roughly 128 MB of input, so only one
  * row group's converted columns are held at a time besides the output bytes.
  *
  * GeoParquet 1.1 (https://geoparquet.org/releases/v1.1.0/): the geometry column `geometry` is a
@@ -31,14 +31,20 @@ export const GEOMETRY_COLUMN = "geometry";
 /** Writer identification stored in the file footer (`created_by`). */
 const CREATED_BY = "flow-api-service (hyparquet-writer 0.17)";
 
-/** Default maximum rows per row group. */
-export const DEFAULT_ROW_GROUP_ROWS = 65_536;
+/**
+ * Default maximum rows per row group. Small on purpose: a row group's converted columns and
+ * hyparquet-writer's page buffers are garbage once the group is written, and groups of 8,192
+ * rows stay in V8's young generation, where they are collected cheaply. With 65,536 rows they
+ * were promoted and the process's peak memory rose by 150–280 MB while writing 135,233 points
+ * or 242,168 table rows (files differ by 1–12 % in size, writing is no slower).
+ */
+export const DEFAULT_ROW_GROUP_ROWS = 8_192;
 
 /** Approximate input bytes after which a row group is closed early (large geometries/strings). */
 const ROW_GROUP_BYTES = 128 * 1024 * 1024;
 
 export interface TParquetOptions {
-  /** Maximum rows per row group (default 65,536; at least 1). */
+  /** Maximum rows per row group (default `DEFAULT_ROW_GROUP_ROWS`; at least 1). */
   rowGroupRows?: number;
   /** Checked between row groups; an aborted signal rejects with its reason. */
   signal?: AbortSignal;

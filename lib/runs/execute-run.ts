@@ -72,50 +72,39 @@ export async function executeRunJob(data: TRunJob, ctx: { signal: AbortSignal })
           .then(() => {});
       },
     });
-    const files: { key: string; kind: "layer" | "table"; format: TResultFormat; body: Uint8Array; featureCount: number | null; rowCount: number | null }[] = [];
-    for (const r of results) {
-      const formats: readonly TResultFormat[] = r.kind === "layer" ? LAYER_FORMATS : TABLE_FORMATS;
-      for (const format of formats) {
-        if (abort.signal.aborted) throw new RunCancelled();
-        // The signal makes long encodings stop between chunks / row groups on a cancel.
-        const encoded = await encodeResult(r, format, { signal: abort.signal });
-        files.push({
-          key: r.key,
-          kind: r.kind,
-          format,
-          body: encoded.body,
-          featureCount: encoded.featureCount ?? null,
-          rowCount: encoded.rowCount ?? null,
-        });
-      }
-    }
     await lastProgress.catch(() => {});
+    // Both formats of every result are written (so `?format=` never waits), one file at a time
+    // inside the finishing transaction: each file is encoded, stored and dropped before the
+    // next one is encoded, so a large result never has all its files in memory at once. A
+    // cancel aborts the encoder (signal) and rolls the transaction back.
     await finish(run, "completed", null, async (tx) => {
-      for (const f of files) {
-        await tx.resultFile.create({
-          data: {
-            runId: run.id,
-            key: f.key,
-            format: f.format,
-            mediaType: FORMAT_INFO[f.format].mediaType,
-            sizeBytes: f.body.byteLength,
-            sha256: createHash("sha256").update(f.body).digest("hex"),
-            content: f.body as Uint8Array<ArrayBuffer>,
-          },
-        });
+      for (const r of results) {
+        const formats: readonly TResultFormat[] = r.kind === "layer" ? LAYER_FORMATS : TABLE_FORMATS;
+        for (const format of formats) {
+          if (abort.signal.aborted) throw new RunCancelled();
+          const { body } = await encodeResult(r, format, { signal: abort.signal });
+          await tx.resultFile.create({
+            data: {
+              runId: run.id,
+              key: r.key,
+              format,
+              mediaType: FORMAT_INFO[format].mediaType,
+              sizeBytes: body.byteLength,
+              sha256: createHash("sha256").update(body).digest("hex"),
+              content: body as Uint8Array<ArrayBuffer>,
+            },
+          });
+        }
       }
       await tx.runResult.createMany({
-        data: results.map((r) => {
-          const f = files.find((x) => x.key === r.key)!;
-          return {
-            runId: run.id,
-            key: r.key,
-            kind: r.kind,
-            format: run.formats[r.key] ?? (r.kind === "layer" ? "geojson" : "csv"),
-            featureCount: r.kind === "layer" ? f.featureCount : null,
-            rowCount: r.kind === "table" ? f.rowCount : null,
-          };
-        }),
+        data: results.map((r) => ({
+          runId: run.id,
+          key: r.key,
+          kind: r.kind,
+          format: run.formats[r.key] ?? (r.kind === "layer" ? "geojson" : "csv"),
+          featureCount: r.kind === "layer" ? r.data.features.length : null,
+          rowCount: r.kind === "table" ? r.data.rows.length : null,
+        })),
       });
     });
   } catch (err) {
@@ -176,7 +165,9 @@ async function finish(
         await addUsage(run.workspaceId, { processingMs }, tx);
         await notifyRunFinal(tx, run.id);
       },
-      { timeout: 60_000, maxWait: 10_000 },
+      // The result files are encoded inside the transaction (see above): allow for large ones,
+      // well within the job's 30-minute expiry.
+      { timeout: 10 * 60_000, maxWait: 10_000 },
     )
     .catch((err) => {
       if (err instanceof RunCancelled) return;

@@ -1,0 +1,199 @@
+/**
+ * Engine benchmarks (`npm run bench -- engine`), issue "Flow engine": medians of several runs.
+ *
+ * - country-stats over all 135,233 cities × 241 countries: the engine alone (runFlow in this
+ *   process, indexes warm as in a long-lived worker) and the full worker path through the app
+ *   (the run document's finished_at - started_at: load, engine, both formats of every result,
+ *   database writes).
+ * - nearby-cities with 5,000 caller rows and radius 30 km: the same two measurements.
+ * - Writing 135,233 points as GeoParquet and as GeoJSON: MB/s of output.
+ * - Peak memory: of the app's worker process (VmHWM after all the runs above), and of the
+ *   engine + writers alone in a fresh process (bench/engine-isolated.ts via runIsolated).
+ * - The simplest alternative a user might write (plain nested loops with Turf, no index) for
+ *   both flows, so the table shows the ratio. The nearby loop is timed on a sample of the
+ *   places and scaled up (it would take minutes in full); the note says so.
+ */
+import fs from "node:fs";
+import { booleanPointInPolygon, distance } from "@turf/turf";
+import type { Feature, MultiPolygon, Polygon } from "geojson";
+import { loadWorldCities, loadWorldCountries } from "@/lib/demo/real-data";
+import { NEARBY_CITIES, POPULATION_BY_COUNTRY } from "@/lib/demo/flows";
+import { validateFlowVersion, type TFlowVersion } from "@/lib/flows/definition";
+import { applyParameterDefaults } from "@/lib/flows/run-request";
+import { runFlow } from "@/lib/engine/run-flow";
+import { encodeGeoJson } from "@/lib/formats/geojson";
+import { encodeGeoParquet } from "@/lib/formats/parquet";
+import type { TFeature, TRow } from "@/lib/engine/types";
+import { median, runIsolated, timeRuns, type TBenchContext, type TBenchRow } from "./harness";
+
+const RUNS = 5;
+const G = "engine";
+
+function flowOf(doc: unknown): TFlowVersion {
+  const r = validateFlowVersion(doc);
+  if (!r.ok) throw new Error(JSON.stringify(r.errors));
+  return r.flow;
+}
+
+/** 5,000 places near real cities (deterministic jitter of up to ±0.25°), as caller rows. */
+export function benchPlaces(cities: TFeature[], n = 5000): TRow[] {
+  let seed = 12345;
+  const rand = () => ((seed = (seed * 1664525 + 1013904223) % 4294967296) / 4294967296);
+  return Array.from({ length: n }, (_, i) => {
+    const [x, y] = (cities[Math.floor(rand() * cities.length)]!.geometry as { coordinates: number[] }).coordinates as [number, number];
+    return { id: `p${i}`, lon: Math.max(-180, Math.min(180, x + (rand() - 0.5) * 0.5)), lat: Math.max(-90, Math.min(90, y + (rand() - 0.5) * 0.5)) };
+  });
+}
+
+/** The naive country-stats: every country × every city, Turf point-in-polygon after a bbox check. */
+function naiveCountryStats(cities: TFeature[], countries: TFeature[]): { name: unknown; count: number; population: number }[] {
+  const out: { name: unknown; count: number; population: number }[] = [];
+  for (const c of countries) {
+    const g = c.geometry as Polygon | MultiPolygon;
+    const coords = (g.type === "Polygon" ? [g.coordinates] : g.coordinates).flat(2);
+    let a = Infinity, b = Infinity, d = -Infinity, e = -Infinity;
+    for (const [x, y] of coords) {
+      a = Math.min(a, x!); b = Math.min(b, y!); d = Math.max(d, x!); e = Math.max(e, y!);
+    }
+    const shape: Feature<Polygon | MultiPolygon> = { type: "Feature", geometry: g, properties: {} };
+    let count = 0;
+    let population = 0;
+    for (const city of cities) {
+      const [x, y] = (city.geometry as { coordinates: number[] }).coordinates as [number, number];
+      if (x < a || x > d || y < b || y > e) continue;
+      if (booleanPointInPolygon([x, y], shape)) {
+        count++;
+        population += city.properties.population as number;
+      }
+    }
+    out.push({ name: c.properties.name, count, population });
+  }
+  return out;
+}
+
+/** The naive nearby-cities: every place × every city, Turf distance. */
+function naiveNearby(places: TRow[], cities: TFeature[], radius: number): number {
+  let pairs = 0;
+  for (const p of places) {
+    for (const c of cities) {
+      if (distance([p.lon as number, p.lat as number], (c.geometry as { coordinates: number[] }).coordinates) <= radius) pairs++;
+    }
+  }
+  return pairs;
+}
+
+/** Pid of the worker process started by the bench's app (the one using our database). */
+function workerPid(databaseUrl: string): number | null {
+  for (const name of fs.readdirSync("/proc")) {
+    if (!/^\d+$/.test(name)) continue;
+    try {
+      const cmd = fs.readFileSync(`/proc/${name}/cmdline`, "utf8");
+      if (!cmd.includes("worker/index.ts")) continue;
+      const env = fs.readFileSync(`/proc/${name}/environ`, "utf8").split("\0");
+      if (env.includes(`DATABASE_URL=${databaseUrl}`)) return Number(name);
+    } catch {
+      /* gone or not ours */
+    }
+  }
+  return null;
+}
+
+function vmHwmMb(pid: number): number | null {
+  try {
+    const m = /VmHWM:\s+(\d+) kB/.exec(fs.readFileSync(`/proc/${pid}/status`, "utf8"));
+    return m ? Number(m[1]) / 1024 : null;
+  } catch {
+    return null;
+  }
+}
+
+async function viaApp(ctx: TBenchContext, api: string, body: object): Promise<{ processingMs: number; totalMs: number }> {
+  const base = await ctx.app();
+  const t0 = performance.now();
+  const res = await fetch(`${base}/public/api/demo/production/${api}/runs`, {
+    method: "POST",
+    headers: { "x-api-key": ctx.keys.demo, "content-type": "application/json" },
+    body: JSON.stringify({ ...body, wait_seconds: 60 }),
+  });
+  const doc = (await res.json()) as { state: string; started_at: string; finished_at: string; error?: unknown };
+  const totalMs = performance.now() - t0;
+  if (res.status !== 200 || doc.state !== "completed") throw new Error(`${api}: ${res.status} ${JSON.stringify(doc)}`);
+  return { processingMs: Date.parse(doc.finished_at) - Date.parse(doc.started_at), totalMs };
+}
+
+export async function bench(ctx: TBenchContext): Promise<TBenchRow[]> {
+  const rows: TBenchRow[] = [];
+  const cities = loadWorldCities();
+  const countries = loadWorldCountries();
+  const places = benchPlaces(cities.features);
+  const countryStats = flowOf(POPULATION_BY_COUNTRY);
+  const nearby = flowOf(NEARBY_CITIES);
+
+  // --- country-stats
+  ctx.log("engine: country-stats (runFlow)...");
+  const csParams = applyParameterDefaults(countryStats, {});
+  const cs = await timeRuns(() => runFlow(countryStats, { cities, countries }, csParams), RUNS);
+  rows.push({ group: G, metric: `country-stats, engine only (runFlow, median of ${RUNS})`, value: median(cs), unit: "ms", target: "< 2000 ms", ok: median(cs) < 2000, note: `135,233 cities × 241 countries; min ${Math.min(...cs).toFixed(0)} ms` });
+
+  ctx.log("engine: country-stats via the app...");
+  const csApp: { processingMs: number; totalMs: number }[] = [];
+  const csBody = { inputs: { cities: { layer_id: "world-cities" }, countries: { layer_id: "world-countries" } } };
+  await viaApp(ctx, "country-stats", csBody); // warm: the worker loads and caches the layers
+  for (let i = 0; i < RUNS; i++) csApp.push(await viaApp(ctx, "country-stats", csBody));
+  const csProc = median(csApp.map((r) => r.processingMs));
+  const pidAfterCs = workerPid(ctx.databaseUrl);
+  const hwmAfterCs = pidAfterCs ? vmHwmMb(pidAfterCs) : null;
+  rows.push({ group: G, metric: `country-stats, full worker path (finished_at - started_at, median of ${RUNS})`, value: csProc, unit: "ms", target: "< 2000 ms", ok: csProc < 2000, note: `engine + GeoJSON/GeoParquet/CSV/Parquet + DB; POST→200 ${median(csApp.map((r) => r.totalMs)).toFixed(0)} ms` });
+
+  ctx.log("engine: country-stats, naive nested loops (1 run)...");
+  const [naiveCs] = await timeRuns(() => naiveCountryStats(cities.features, countries.features), 1, 0);
+  rows.push({ group: G, metric: "country-stats, naive loops with Turf (1 run)", value: naiveCs!, unit: "ms", note: `every country × every city, bbox check + booleanPointInPolygon; ${(naiveCs! / median(cs)).toFixed(0)}× the engine` });
+
+  // --- nearby-cities
+  ctx.log("engine: nearby-cities (runFlow)...");
+  const ncParams = applyParameterDefaults(nearby, { radius_km: 30 });
+  const placesTable = { kind: "rows" as const, columns: ["id", "lon", "lat"], rows: places };
+  let pairs = 0;
+  const nc = await timeRuns(async () => {
+    const r = await runFlow(nearby, { places: placesTable, cities }, ncParams);
+    pairs = (r[1]!.data as { rows: unknown[] }).rows.length;
+  }, RUNS);
+  rows.push({ group: G, metric: `nearby-cities 5,000 rows r=30 km, engine only (median of ${RUNS})`, value: median(nc), unit: "ms", target: "< 1000 ms", ok: median(nc) < 1000, note: `${pairs.toLocaleString("en")} matches` });
+
+  ctx.log("engine: nearby-cities via the app...");
+  const ncBody = { inputs: { places: { rows: places }, cities: { layer_id: "world-cities" } }, parameters: { radius_km: 30 } };
+  await viaApp(ctx, "nearby-cities", ncBody);
+  const ncApp: { processingMs: number; totalMs: number }[] = [];
+  for (let i = 0; i < RUNS; i++) ncApp.push(await viaApp(ctx, "nearby-cities", ncBody));
+  const ncProc = median(ncApp.map((r) => r.processingMs));
+  rows.push({ group: G, metric: `nearby-cities 5,000 rows r=30 km, full worker path (median of ${RUNS})`, value: ncProc, unit: "ms", target: "< 1000 ms", ok: ncProc < 1000, note: `incl. writing ${pairs.toLocaleString("en")} matches as CSV and Parquet; POST→200 ${median(ncApp.map((r) => r.totalMs)).toFixed(0)} ms` });
+
+  ctx.log("engine: nearby-cities, naive nested loops (sample)...");
+  const sample = places.slice(0, 250);
+  const [naiveSample] = await timeRuns(() => naiveNearby(sample, cities.features, 30), 1, 0);
+  const naiveNc = (naiveSample! * places.length) / sample.length;
+  rows.push({ group: G, metric: "nearby-cities, naive loops with Turf (scaled from 250 places)", value: naiveNc, unit: "ms", note: `every place × every city, Turf distance; ${(naiveNc / median(nc)).toFixed(0)}× the engine` });
+
+  // --- writers
+  ctx.log("engine: writers...");
+  let gpBytes = 0;
+  let gjBytes = 0;
+  const gp = await timeRuns(async () => (gpBytes = (await encodeGeoParquet(cities)).body.byteLength), 3);
+  const gj = await timeRuns(async () => (gjBytes = (await encodeGeoJson(cities)).body.byteLength), 3);
+  const mbps = (bytes: number, ms: number) => bytes / 1e6 / (ms / 1000);
+  rows.push({ group: G, metric: "write 135,233 points as GeoParquet (median of 3)", value: mbps(gpBytes, median(gp)), unit: "MB/s", note: `${(gpBytes / 1e6).toFixed(1)} MB in ${median(gp).toFixed(0)} ms` });
+  rows.push({ group: G, metric: "write 135,233 points as GeoJSON (median of 3)", value: mbps(gjBytes, median(gj)), unit: "MB/s", note: `${(gjBytes / 1e6).toFixed(1)} MB in ${median(gj).toFixed(0)} ms` });
+
+  // --- memory
+  const pid = workerPid(ctx.databaseUrl);
+  const hwm = pid ? vmHwmMb(pid) : null;
+  if (hwm !== null) {
+    rows.push({ group: G, metric: "peak worker memory (VmHWM after all runs above)", value: hwm, unit: "MB", target: "< 512 MB", ok: hwm < 512, note: `${1 + RUNS} country-stats + ${1 + RUNS} nearby-cities runs; ${hwmAfterCs?.toFixed(0)} MB after the country-stats runs` });
+  } else {
+    rows.push({ group: G, metric: "peak worker memory", value: NaN, unit: "MB", target: "< 512 MB", note: "worker process not found" });
+  }
+  ctx.log("engine: isolated engine + writers memory...");
+  const iso = await runIsolated<{ ms: number }>(new URL("./engine-isolated.ts", import.meta.url).pathname, []);
+  rows.push({ group: G, metric: "peak memory, engine + all writers in a fresh process", value: iso.peakRssMb, unit: "MB", target: "< 512 MB", ok: iso.peakRssMb < 512, note: `loads both layers, runs both flows, writes every result in both formats (${iso.result.ms.toFixed(0)} ms)` });
+  return rows;
+}
