@@ -27,6 +27,8 @@ try {
   const { seedDemo } = await import("@/lib/demo/seed");
   await seedDemo({ keyFile: path.join(DATA_DIR, "bench-keys.json"), forcedKeys: { "demo-consumer": keys.demo, "other-consumer": keys.other } });
 
+  // Every section may start app processes; build once up front.
+  buildIfNeeded(log, { ...process.env, DATABASE_URL: database.url, NODE_ENV: "production" });
   let baseUrl: Promise<string> | undefined;
   const ctx: TBenchContext = {
     databaseUrl: database.url,

@@ -1,13 +1,19 @@
 /**
  * The one Prisma client of a process (Prisma 7, `prisma-client` generator, PrismaPg driver
- * adapter). Cached on `globalThis` so Next.js dev reloads do not open new pools.
+ * adapter) and the one `pg` pool under it. Cached on `globalThis` so Next.js dev reloads do
+ * not open new pools.
+ *
+ * `pool()` exposes that same pool for the few hot paths where Prisma's interactive
+ * transactions cost too much (accepting a run: 710 vs 1,965 transactions/s at 32
+ * connections, measured here); everything else uses `db`.
  */
 import "server-only";
+import pg from "pg";
 import { PrismaPg } from "@prisma/adapter-pg";
 import { PrismaClient } from "@/lib/generated/prisma/client";
 import { env } from "@/lib/env";
 
-const globalForPrisma = globalThis as unknown as { prisma?: PrismaClient };
+const globalForPrisma = globalThis as unknown as { prisma?: PrismaClient; pgPool?: pg.Pool };
 
 /**
  * Pool options. A database that is down or unreachable must never make a request hang:
@@ -15,11 +21,22 @@ const globalForPrisma = globalThis as unknown as { prisma?: PrismaClient };
  * to 503 by lib/api/public-route.ts), and idle connections are dropped after 30 s so a
  * restarted database is picked up with fresh connections.
  */
-export const POOL_OPTIONS = { max: 10, connectionTimeoutMillis: 5_000, idleTimeoutMillis: 30_000 } as const;
+export const POOL_OPTIONS = { max: 20, connectionTimeoutMillis: 5_000, idleTimeoutMillis: 30_000 } as const;
+
+/** The process's `pg` pool (shared with Prisma). */
+export function pool(): pg.Pool {
+  if (!globalForPrisma.pgPool) {
+    const p = new pg.Pool({ connectionString: env().DATABASE_URL, ...POOL_OPTIONS });
+    // An idle connection that the server drops must not crash the process; the pool
+    // replaces it on the next checkout.
+    p.on("error", () => {});
+    globalForPrisma.pgPool = p;
+  }
+  return globalForPrisma.pgPool;
+}
 
 function createClient(): PrismaClient {
-  const adapter = new PrismaPg({ connectionString: env().DATABASE_URL, ...POOL_OPTIONS });
-  return new PrismaClient({ adapter });
+  return new PrismaClient({ adapter: new PrismaPg(pool()) });
 }
 
 function client(): PrismaClient {

@@ -11,6 +11,7 @@ import { db } from "@/lib/db";
 import { ApiError } from "@/lib/api/errors";
 import { hashApiKey, KEY_PATTERN } from "@/lib/keys/api-key";
 import { ZFlowVersion, type TFlowVersion } from "@/lib/flows/definition";
+import { cachedCaller } from "@/lib/api/caller-cache";
 
 export interface TCaller {
   organizationSlug: string;
@@ -34,16 +35,27 @@ export interface TCallerPath {
   api: string;
 }
 
-/** Resolves and authorises a caller; throws ApiError 401/403/404. */
+/**
+ * Resolves and authorises a caller; throws ApiError 401/403/404. Successful resolutions
+ * are cached per process and invalidated at once by any change to keys, grants, releases
+ * or plans (lib/api/caller-cache.ts); refusals are never cached.
+ */
 export async function resolveCaller(path: TCallerPath, apiKey: string | null): Promise<TCaller> {
   if (!apiKey) throw new ApiError("unauthorized", "Send your API key in the X-Api-Key header.", { headers: { "www-authenticate": 'ApiKey header="X-Api-Key"' } });
-  const invalid = new ApiError("unauthorized", "The API key is not valid for this environment (unknown, revoked or expired).", {
+  if (!KEY_PATTERN.test(apiKey)) throw invalidKey();
+  const hash = hashApiKey(apiKey);
+  return cachedCaller(`${hash}|${path.organization}|${path.environment}|${path.api}`, () => loadCaller(path, hash));
+}
+
+function invalidKey(): ApiError {
+  return new ApiError("unauthorized", "The API key is not valid for this environment (unknown, revoked or expired).", {
     headers: { "www-authenticate": 'ApiKey header="X-Api-Key"' },
   });
-  if (!KEY_PATTERN.test(apiKey)) throw invalid;
+}
 
+async function loadCaller(path: TCallerPath, hash: string): Promise<{ value: TCaller; keyExpiresAt: Date | null }> {
   const key = await db.apiKey.findUnique({
-    where: { hash: hashApiKey(apiKey) },
+    where: { hash },
     include: { consumer: { include: { environment: { include: { organization: true } } } } },
   });
   const now = new Date();
@@ -54,7 +66,7 @@ export async function resolveCaller(path: TCallerPath, apiKey: string | null): P
     key.consumer.environment.slug !== path.environment ||
     key.consumer.environment.organization.slug !== path.organization
   ) {
-    throw invalid;
+    throw invalidKey();
   }
   const environmentId = key.consumer.environmentId;
 
@@ -73,18 +85,21 @@ export async function resolveCaller(path: TCallerPath, apiKey: string | null): P
   if (!grant) throw new ApiError("forbidden", `Your key's consumer has no access to API "${path.api}".`);
 
   return {
-    organizationSlug: path.organization,
-    environmentSlug: path.environment,
-    apiSlug: path.api,
-    environmentId,
-    consumerId: key.consumerId,
-    keyId: key.id,
-    flowApiId: served.flowApiId,
-    workspaceId: served.flowApi.workspaceId,
-    releaseId: served.releaseId,
-    flowVersionId: served.release.flowVersionId,
-    flowVersionNumber: served.release.flowVersion.version,
-    flow: ZFlowVersion.parse(served.release.flowVersion.definition),
-    plan: { rateLimitPerMinute: served.flowApi.workspace.plan.rateLimitPerMinute },
+    keyExpiresAt: key.expiresAt,
+    value: {
+      organizationSlug: path.organization,
+      environmentSlug: path.environment,
+      apiSlug: path.api,
+      environmentId,
+      consumerId: key.consumerId,
+      keyId: key.id,
+      flowApiId: served.flowApiId,
+      workspaceId: served.flowApi.workspaceId,
+      releaseId: served.releaseId,
+      flowVersionId: served.release.flowVersionId,
+      flowVersionNumber: served.release.flowVersion.version,
+      flow: ZFlowVersion.parse(served.release.flowVersion.definition),
+      plan: { rateLimitPerMinute: served.flowApi.workspace.plan.rateLimitPerMinute },
+    },
   };
 }

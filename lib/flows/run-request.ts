@@ -156,8 +156,17 @@ function buildSchema(flow: TFlowVersion, checked: boolean) {
 
 /** Zod schema that validates a run request body of `flow` (see module doc). Output: `TRunRequest` without defaults. */
 export function runRequestSchema(flow: TFlowVersion): z.ZodType {
-  return buildSchema(flow, true);
+  // Built once per flow object: the API caches the resolved flow, so every request to a
+  // published API reuses the same schema instead of constructing it again.
+  let schema = schemaCache.get(flow);
+  if (!schema) {
+    schema = buildSchema(flow, true);
+    schemaCache.set(flow, schema);
+  }
+  return schema;
 }
+
+const schemaCache = new WeakMap<TFlowVersion, z.ZodType>();
 
 /** JSON Schema (draft 2020-12) of the run request body of `flow`, for OpenAPI and MCP tool arguments. */
 export function runRequestJsonSchema(flow: TFlowVersion): Record<string, unknown> {

@@ -5,6 +5,7 @@
  */
 import "server-only";
 import { PgBoss, fromPrisma } from "pg-boss";
+import type { PoolClient } from "pg";
 import { env } from "@/lib/env";
 import type { TTx } from "@/lib/db";
 import { JOB_NAMES, jobs, type TJobData, type TJobName } from "@/lib/jobs/registry";
@@ -20,10 +21,14 @@ export async function ensureJobSchema(databaseUrl: string): Promise<void> {
   boss.on("error", () => {});
   await boss.start();
   try {
-    for (const name of JOB_NAMES) {
+    // Dead-letter queues first: a queue may only name an existing one.
+    const names = [...JOB_NAMES].sort((a, b) => Number(!!jobs[a].queue.deadLetter) - Number(!!jobs[b].queue.deadLetter));
+    for (const name of names) {
       const def = jobs[name];
       await boss.createQueue(name, def.queue);
-      await boss.updateQueue(name, def.queue);
+      // heartbeatSeconds cannot be changed on an existing queue; jobs carry it themselves.
+      const { heartbeatSeconds: _fixed, ...updatable } = def.queue;
+      await boss.updateQueue(name, updatable);
       if (def.cron) await boss.schedule(name, def.cron, {}, { tz: "UTC" });
     }
   } finally {
@@ -42,9 +47,18 @@ export function senderBoss(): Promise<PgBoss> {
   return globalForBoss.boss;
 }
 
-/** Enqueues job `name` with `data` (validated against its schema) inside transaction `tx`. */
-export async function enqueue<N extends TJobName>(tx: TTx, name: N, data: TJobData<N>): Promise<string | null> {
+/**
+ * Enqueues job `name` with `data` (validated against its schema) inside a transaction:
+ * a Prisma transaction client, or a raw `pg` client that is inside BEGIN.
+ */
+export async function enqueue<N extends TJobName>(tx: TTx | PoolClient, name: N, data: TJobData<N>): Promise<string | null> {
   const payload = jobs[name].schema.parse(data) as object;
   const boss = await senderBoss();
-  return boss.send(name as string, payload, { db: fromPrisma(tx) });
+  const client = tx as PoolClient;
+  const db =
+    typeof client.query === "function"
+      ? { executeSql: async (text: string, values?: unknown[]) => ({ rows: (await client.query(text, values)).rows }) }
+      : fromPrisma(tx as TTx);
+  const { notify: _notify, ...jobOptions } = jobs[name].queue as typeof jobs[N]["queue"] & { notify?: boolean };
+  return boss.send(name as string, payload, { ...jobOptions, db });
 }

@@ -1,10 +1,15 @@
 /**
  * Metering (spec "Metering"): per workspace and UTC day, ETL runs, processing time (ms)
  * and API requests. Increments are single atomic upserts, so they can join the
- * transaction of the change they meter.
+ * transaction of the change they meter; they land on one of `USAGE_SHARDS` rows so that
+ * concurrent transactions do not wait for each other's row lock. Totals sum the shards.
  */
 import "server-only";
+import type { PoolClient } from "pg";
 import { db, type TTx } from "@/lib/db";
+
+/** Rows per workspace and day; increments pick one at random (see prisma/schema.prisma). */
+export const USAGE_SHARDS = 8;
 
 export interface TUsageDelta {
   etlRuns?: number;
@@ -12,19 +17,42 @@ export interface TUsageDelta {
   apiRequests?: number;
 }
 
-/** Adds `delta` to today's (UTC) counter of `workspaceId`, inside `tx` when given. */
-export async function addUsage(workspaceId: string, delta: TUsageDelta, tx: TTx | typeof db = db): Promise<void> {
+/**
+ * The counter upsert as SQL, for callers that insert their own row and meter it in the
+ * same statement. `workspace` is an SQL expression for the workspace id; shard, ETL runs,
+ * processing ms and API requests are the parameters `$first` .. `$first+3`.
+ */
+export function usageUpsertSql(workspace: string, first: number): string {
+  const p = (i: number) => `$${first + i}`;
+  return `
+    INSERT INTO "usage_counter" ("workspaceId", "day", "shard", "etlRuns", "processingMs", "apiRequests")
+    VALUES (${workspace}, (now() AT TIME ZONE 'utc')::date, ${p(0)}, ${p(1)}, ${p(2)}, ${p(3)})
+    ON CONFLICT ("workspaceId", "day", "shard") DO UPDATE SET
+      "etlRuns" = "usage_counter"."etlRuns" + EXCLUDED."etlRuns",
+      "processingMs" = "usage_counter"."processingMs" + EXCLUDED."processingMs",
+      "apiRequests" = "usage_counter"."apiRequests" + EXCLUDED."apiRequests"`;
+}
+
+/** A random shard for the next increment. */
+export function usageShard(): number {
+  return Math.floor(Math.random() * USAGE_SHARDS);
+}
+
+const UPSERT = usageUpsertSql("$1::uuid", 2);
+
+/**
+ * Adds `delta` to today's (UTC) counter of `workspaceId`: inside `tx` when given (a Prisma
+ * transaction client, or a raw `pg` client inside BEGIN), else on its own.
+ */
+export async function addUsage(workspaceId: string, delta: TUsageDelta, tx: TTx | typeof db | PoolClient = db): Promise<void> {
   const etl = delta.etlRuns ?? 0;
   const ms = Math.round(delta.processingMs ?? 0);
   const req = delta.apiRequests ?? 0;
   if (etl === 0 && ms === 0 && req === 0) return;
-  await tx.$executeRaw`
-    INSERT INTO "usage_counter" ("workspaceId", "day", "etlRuns", "processingMs", "apiRequests")
-    VALUES (${workspaceId}::uuid, (now() AT TIME ZONE 'utc')::date, ${etl}, ${ms}, ${req})
-    ON CONFLICT ("workspaceId", "day") DO UPDATE SET
-      "etlRuns" = "usage_counter"."etlRuns" + EXCLUDED."etlRuns",
-      "processingMs" = "usage_counter"."processingMs" + EXCLUDED."processingMs",
-      "apiRequests" = "usage_counter"."apiRequests" + EXCLUDED."apiRequests"`;
+  const values = [workspaceId, usageShard(), etl, ms, req];
+  // A raw pg client has query(); Prisma clients (including lib/db.ts's proxy) do not.
+  if (typeof (tx as PoolClient).query === "function") await (tx as PoolClient).query(UPSERT, values);
+  else await (tx as TTx).$executeRawUnsafe(UPSERT, ...values);
 }
 
 /** Totals of a workspace over all days (for tests and the console). */

@@ -13,20 +13,23 @@
  * Headers: see ./headers.ts (IETF draft "RateLimit header fields for HTTP").
  */
 import "server-only";
-import { db } from "@/lib/db";
+import { db, pool } from "@/lib/db";
 import type { TRateLimitState } from "@/lib/rate-limit/headers";
 
 export const RATE_LIMIT_WINDOW_SECONDS = 60;
 
 /** Counts one call of `keyId` against APIs of `workspaceId` and returns the window's state. */
 export async function consumeRateLimit(keyId: string, workspaceId: string, limit: number): Promise<TRateLimitState> {
-  const rows = await db.$queryRaw<{ count: number; reset_ms: number }[]>`
-    INSERT INTO "rate_limit_window" ("keyId", "workspaceId", "windowStart", "count")
-    VALUES (${keyId}::uuid, ${workspaceId}::uuid, date_trunc('minute', now() AT TIME ZONE 'utc'), 1)
-    ON CONFLICT ("keyId", "workspaceId", "windowStart")
-      DO UPDATE SET "count" = "rate_limit_window"."count" + 1
-    RETURNING "count",
-      (extract(epoch FROM ("windowStart" + interval '1 minute' - (now() AT TIME ZONE 'utc'))) * 1000)::float8 AS reset_ms`;
+  // Raw pg on the shared pool: this runs on every authenticated call.
+  const { rows } = await pool().query<{ count: number; reset_ms: number }>(
+    `INSERT INTO "rate_limit_window" ("keyId", "workspaceId", "windowStart", "count")
+     VALUES ($1::uuid, $2::uuid, date_trunc('minute', now() AT TIME ZONE 'utc'), 1)
+     ON CONFLICT ("keyId", "workspaceId", "windowStart")
+       DO UPDATE SET "count" = "rate_limit_window"."count" + 1
+     RETURNING "count",
+       (extract(epoch FROM ("windowStart" + interval '1 minute' - (now() AT TIME ZONE 'utc'))) * 1000)::float8 AS reset_ms`,
+    [keyId, workspaceId],
+  );
   const row = rows[0]!;
   return { limit, windowSeconds: RATE_LIMIT_WINDOW_SECONDS, used: Number(row.count), resetSeconds: Number(row.reset_ms) / 1000 };
 }

@@ -1,7 +1,8 @@
 /**
  * Starting a run of a published API (POST /runs). Everything that makes a run accepted
- * happens in one transaction: the run row, the idempotency record, the metering (one ETL
- * run + one API request) and the pg-boss job. Either all of it exists or none of it.
+ * happens in one transaction: the run row, the idempotency record, the pg-boss job and the
+ * metering (one ETL run + one API request). Either all of it exists or none of it, and it
+ * is committed (durable) before the 202 is sent.
  *
  * Idempotency (IETF draft "The Idempotency-Key HTTP Header Field"): scoped to
  * (consumer, API); the unique key of `idempotency_record` decides races, so concurrent
@@ -10,11 +11,13 @@
  */
 import "server-only";
 import { db } from "@/lib/db";
+import { utcTimestamp, withPgTransaction } from "@/lib/database/transaction";
 import { env } from "@/lib/env";
 import { ApiError, type TFieldError } from "@/lib/api/errors";
 import type { TCaller } from "@/lib/api/resolve-caller";
 import { enqueue } from "@/lib/jobs/boss";
-import { addUsage } from "@/lib/metering/usage";
+import { addUsage, usageShard, usageUpsertSql } from "@/lib/metering/usage";
+import { randomUUID } from "node:crypto";
 import { DEFAULT_FORMAT, type TResultFormat } from "@/lib/formats/types";
 import type { TFlowVersion } from "@/lib/flows/definition";
 import type { TValidRunRequest } from "@/lib/runs/validate-request";
@@ -26,6 +29,8 @@ export interface TCreateRunResult {
   runId: string;
   /** True when an earlier run was returned for the same Idempotency-Key. */
   replayed: boolean;
+  /** The new run's row as inserted (absent for a replay). */
+  created?: { id: string; createdAt: Date; stepsTotal: number };
 }
 
 /** The format of each result: the request's choice or the kind's default. */
@@ -70,7 +75,7 @@ export async function checkLayerInputs(caller: TCaller, inputs: Record<string, u
 
 function isUniqueViolation(err: unknown): boolean {
   const e = err as { code?: string; meta?: unknown; message?: string };
-  return e?.code === "P2002" || /Unique constraint failed|23505/.test(e?.message ?? "");
+  return e?.code === "P2002" || e?.code === "23505" || /Unique constraint failed|23505/.test(e?.message ?? "");
 }
 
 /**
@@ -117,39 +122,57 @@ export async function createRun(
 
   const formats = resolveFormats(caller.flow, request.body.formats);
   try {
-    const runId = await db.$transaction(async (tx) => {
-      const run = await tx.run.create({
-        data: {
-          mode: "api",
-          workspaceId: caller.workspaceId,
-          flowApiId: caller.flowApiId,
-          flowVersionId: caller.flowVersionId,
-          releaseId: caller.releaseId,
-          environmentId: caller.environmentId,
-          consumerId: caller.consumerId,
-          request: { inputs: request.body.inputs, parameters: request.parameters } as object,
-          requestFingerprint: request.fingerprint,
-          formats,
-          stepsTotal: caller.flow.steps.length,
-        },
-        select: { id: true },
-      });
+    // Raw SQL on the shared pool: this is the hottest path of the service (see lib/db.ts).
+    const created = await withPgTransaction(async (client) => {
+      const id = randomUUID();
+      const createdAt = new Date();
+      await enqueue(client, "run-execute", { runId: id });
       if (idempotencyKey !== null) {
-        await tx.idempotencyRecord.create({
-          data: {
-            ...scope,
-            key: idempotencyKey,
-            fingerprint: request.fingerprint,
-            runId: run.id,
-            expiresAt: new Date(Date.now() + env().IDEMPOTENCY_RETENTION_HOURS * 3600_000),
-          },
-        });
+        await client.query(
+          `INSERT INTO "idempotency_record" ("consumerId", "flowApiId", "key", "fingerprint", "runId", "createdAt", "expiresAt")
+           VALUES ($1, $2, $3, $4, $5, $6, $7)`,
+          [
+            scope.consumerId,
+            scope.flowApiId,
+            idempotencyKey,
+            request.fingerprint,
+            id,
+            utcTimestamp(createdAt),
+            utcTimestamp(new Date(createdAt.getTime() + env().IDEMPOTENCY_RETENTION_HOURS * 3600_000)),
+          ],
+        );
       }
-      await addUsage(caller.workspaceId, { etlRuns: 1, apiRequests: 1 }, tx);
-      await enqueue(tx, "run-execute", { runId: run.id });
-      return run.id;
+      // The run and its metering in one statement, last: the counter row's lock is then
+      // held only for the commit itself (see lib/metering/usage.ts).
+      await client.query(
+        `WITH "new_run" AS (
+           INSERT INTO "run" ("id", "mode", "workspaceId", "flowApiId", "flowVersionId", "releaseId", "environmentId", "consumerId",
+             "request", "requestFingerprint", "formats", "stepsTotal", "createdAt")
+           VALUES ($1, 'api', $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)
+           RETURNING "workspaceId")
+         ${usageUpsertSql('(SELECT "workspaceId" FROM "new_run")', 13)}`,
+        [
+          id,
+          caller.workspaceId,
+          caller.flowApiId,
+          caller.flowVersionId,
+          caller.releaseId,
+          caller.environmentId,
+          caller.consumerId,
+          JSON.stringify({ inputs: request.body.inputs, parameters: request.parameters }),
+          request.fingerprint,
+          JSON.stringify(formats),
+          caller.flow.steps.length,
+          utcTimestamp(createdAt),
+          usageShard(),
+          1,
+          0,
+          1,
+        ],
+      );
+      return { id, createdAt, stepsTotal: caller.flow.steps.length };
     });
-    return { runId, replayed: false };
+    return { runId: created.id, replayed: false, created };
   } catch (err) {
     // A concurrent request with the same key won the race: answer as its replay.
     if (idempotencyKey !== null && isUniqueViolation(err)) {

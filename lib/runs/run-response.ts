@@ -27,8 +27,22 @@ export function runJson(caller: TCaller, path: TPath, run: TRunRow & { flowVersi
   return new Response(JSON.stringify(doc), { status, headers });
 }
 
-/** Answers POST /runs: waits up to `waitSeconds` for a final state (woken by NOTIFY). */
-export async function runResponse(caller: TCaller, path: TPath, runId: string, waitSeconds: number | null): Promise<Response> {
+/**
+ * Answers POST /runs: waits up to `waitSeconds` for a final state (woken by NOTIFY).
+ * A new run answered without waiting is described from its inserted row: it is `queued`
+ * at that moment, and reading it back would only cost a round trip.
+ */
+export async function runResponse(
+  caller: TCaller,
+  path: TPath,
+  runId: string,
+  waitSeconds: number | null,
+  created?: { createdAt: Date; stepsTotal: number },
+): Promise<Response> {
+  if (created && !waitSeconds) {
+    const queued = { id: runId, state: "queued" as const, createdAt: created.createdAt, startedAt: null, finishedAt: null, stepsDone: 0, stepsTotal: created.stepsTotal, error: null };
+    return runJson(caller, path, queued, 202);
+  }
   const load = () => db.run.findUniqueOrThrow({ where: { id: runId }, include: RUN_INCLUDE });
   if (waitSeconds && waitSeconds > 0) {
     await waitForRunFinal(runId, waitSeconds * 1000, async () => {

@@ -12,8 +12,8 @@ export const dynamic = "force-dynamic";
 export const POST = publicRoute({ params: ZApiPath, metering: "handler", requiresWorker: true }, async ({ req, params, caller }) => {
   const body = await readJsonBody(req);
   const request = validateRunRequest(caller.flow, body);
-  const { runId } = await createRun(caller, request, req.headers.get("idempotency-key"));
-  return runResponse(caller, params, runId, request.waitSeconds);
+  const { runId, created } = await createRun(caller, request, req.headers.get("idempotency-key"));
+  return runResponse(caller, params, runId, request.waitSeconds, created);
 });
 
 // GET /public/api/{organization}/{environment}/{api}/runs - list the consumer's runs, newest first (?state=, ?limit=, ?cursor=)

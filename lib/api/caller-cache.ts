@@ -1,0 +1,70 @@
+/**
+ * Per-process cache of resolved callers (API key + path -> consumer, API, grant, pinned
+ * flow version), so a busy API does not make three lookups per request.
+ *
+ * Correctness over speed: revocation must take effect at once (design.md "Keys"). A
+ * trigger on every table that decides access sends NOTIFY `auth_changed` (migration
+ * 20261202000000), and each notification empties the cache. The cache is used only while
+ * this process is LISTENing; when the listener is down, every call goes to the database.
+ * A generation counter stops a lookup that raced with an invalidation from storing its
+ * (possibly stale) answer. Key expiry is checked on every use; entries also age out after
+ * `TTL_MS` as a last safety net.
+ */
+import "server-only";
+import { listening, subscribe } from "@/lib/database/pg-listener";
+
+export const AUTH_CHANGED_CHANNEL = "auth_changed";
+const TTL_MS = 60_000;
+const MAX_ENTRIES = 10_000;
+
+interface TEntry<T> {
+  value: T;
+  keyExpiresAt: Date | null;
+  storedAt: number;
+}
+
+interface TCacheState {
+  entries: Map<string, TEntry<unknown>>;
+  generation: number;
+  subscribed: Promise<unknown> | null;
+}
+
+const globalForCache = globalThis as unknown as { callerCache?: TCacheState };
+
+function state(): TCacheState {
+  globalForCache.callerCache ??= { entries: new Map(), generation: 0, subscribed: null };
+  const s = globalForCache.callerCache;
+  s.subscribed ??= subscribe(
+    AUTH_CHANGED_CHANNEL,
+    () => invalidate(s),
+    () => invalidate(s),
+  ).catch(() => {
+    s.subscribed = null; // retried on the next lookup; meanwhile nothing is cached
+  });
+  return s;
+}
+
+function invalidate(s: TCacheState): void {
+  s.generation++;
+  s.entries.clear();
+}
+
+/**
+ * Returns the cached value for `key`, or loads it with `load` (which also reports the key's
+ * expiry) and caches it when that is safe.
+ */
+export async function cachedCaller<T>(key: string, load: () => Promise<{ value: T; keyExpiresAt: Date | null }>): Promise<T> {
+  const s = state();
+  const now = Date.now();
+  if (listening(AUTH_CHANGED_CHANNEL)) {
+    const hit = s.entries.get(key) as TEntry<T> | undefined;
+    if (hit && now - hit.storedAt < TTL_MS && (!hit.keyExpiresAt || hit.keyExpiresAt.getTime() > now)) return hit.value;
+  }
+  const generation = s.generation;
+  const loaded = await load();
+  if (listening(AUTH_CHANGED_CHANNEL) && s.generation === generation) {
+    if (s.entries.size >= MAX_ENTRIES) s.entries.clear();
+    s.entries.set(key, { value: loaded.value, keyExpiresAt: loaded.keyExpiresAt, storedAt: now });
+  }
+  return loaded.value;
+}
