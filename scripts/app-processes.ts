@@ -43,7 +43,8 @@ export function buildIfNeeded(log: (m: string) => void, env: NodeJS.ProcessEnv):
 
 export interface TAppProcesses {
   web: ChildProcess;
-  worker: ChildProcess;
+  /** The current worker (replaced when one dies); null when started with `worker: false`. */
+  worker: ChildProcess | null;
   stop: () => Promise<void>;
 }
 
@@ -73,28 +74,47 @@ function stopChild(child: ChildProcess, graceMs: number): Promise<void> {
   });
 }
 
-/** Starts the Next.js server (`dev` or production `start`) and one worker. */
-export function startApp(opts: { port: number; host: string; env: NodeJS.ProcessEnv; dev?: boolean; quiet?: boolean }): TAppProcesses {
+/**
+ * Starts the Next.js server (`dev` or production `start`) and, unless `worker: false`, one
+ * worker (benchmarks run a web-only instance to measure the API without a local worker).
+ */
+export function startApp(opts: { port: number; host: string; env: NodeJS.ProcessEnv; dev?: boolean; quiet?: boolean; worker?: boolean }): TAppProcesses {
   const env = { ...opts.env, NEXT_TELEMETRY_DISABLED: "1", PORT: String(opts.port) };
   const web = spawn(process.execPath, [NEXT_BIN, opts.dev ? "dev" : "start", "-p", String(opts.port), "-H", opts.host], {
     cwd: PROJECT_ROOT,
     env: { ...env, NODE_ENV: opts.dev ? "development" : "production" },
     stdio: ["ignore", "pipe", "pipe"],
   });
-  const worker = spawn(process.execPath, ["--conditions=react-server", "--import", "tsx", "worker/index.ts"], {
-    cwd: PROJECT_ROOT,
-    env: { ...env, NODE_ENV: opts.dev ? "development" : "production" },
-    stdio: ["ignore", "pipe", "pipe"],
-  });
+  const log = (m: string) => console.log(`[start] ${m}`);
+  let stopping = false;
+  const spawnWorker = (): ChildProcess => {
+    const child = spawn(process.execPath, ["--conditions=react-server", "--import", "tsx", "worker/index.ts"], {
+      cwd: PROJECT_ROOT,
+      env: { ...env, NODE_ENV: opts.dev ? "development" : "production" },
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+    prefixOutput(child, "[worker]", !!opts.quiet);
+    // A worker that dies is replaced, as a process manager would: its unfinished run is
+    // retried by pg-boss once the new worker's supervisor sees the missed heartbeat.
+    child.once("exit", (code, signal) => {
+      if (stopping) return;
+      log(`worker exited (${signal ?? code}); starting a new one`);
+      setTimeout(() => {
+        if (!stopping) procs.worker = spawnWorker();
+      }, 1_000);
+    });
+    return child;
+  };
   prefixOutput(web, "[web]", !!opts.quiet);
-  prefixOutput(worker, "[worker]", !!opts.quiet);
-  return {
+  const procs: TAppProcesses = {
     web,
-    worker,
+    worker: opts.worker === false ? null : spawnWorker(),
     stop: async () => {
-      await Promise.all([stopChild(worker, 30_000), stopChild(web, 10_000)]);
+      stopping = true;
+      await Promise.all([procs.worker ? stopChild(procs.worker, 30_000) : Promise.resolve(), stopChild(web, 10_000)]);
     },
   };
+  return procs;
 }
 
 /** Polls `GET /api/health` until 200, or throws after `timeoutMs`. */

@@ -43,11 +43,10 @@ try {
   const env = { ...process.env, DATABASE_URL: database.url };
   if (!dev) buildIfNeeded(log, env);
   app = startApp({ port, host, env, dev });
-  const { web, worker } = app;
+  const { web } = app;
   web.on("exit", (c) => void shutdown(c ?? 1, `web server exited (${c})`));
-  worker.on("exit", (c) => void shutdown(c ?? 1, `worker exited (${c})`));
   const base = `http://${host === "0.0.0.0" ? "localhost" : host}:${port}`;
-  await waitHealthy(base, 120_000, () => web.exitCode === null && worker.exitCode === null);
+  await waitHealthy(base, 120_000, () => web.exitCode === null);
   const key = seeded.keys["demo-consumer"];
   console.log(`
   Flow API service is up: ${base}

@@ -19,7 +19,15 @@ const HEARTBEAT_MS = 5_000;
 async function main(): Promise<void> {
   const id = randomUUID();
   const startedAt = new Date();
-  const boss = new PgBoss({ connectionString: env().DATABASE_URL, useListenNotify: true, max: 6 });
+  // Supervise and monitor every 5 s: the job of a worker that died (missed heartbeats) is
+  // retried within heartbeatSeconds + 5 s instead of pg-boss's default minute.
+  const boss = new PgBoss({
+    connectionString: env().DATABASE_URL,
+    useListenNotify: true,
+    max: 6,
+    superviseIntervalSeconds: 5,
+    monitorIntervalSeconds: 5,
+  });
   boss.on("error", (err) => console.error("[worker] pg-boss error:", err.message));
   await boss.start();
 

@@ -51,7 +51,7 @@ type TRouteContext = { params: Promise<Record<string, string | string[]>> };
 export function isDatabaseDown(err: unknown): boolean {
   const e = err as { code?: string; cause?: { code?: string; message?: string } } | undefined;
   const text = `${e?.code ?? ""} ${e?.cause?.code ?? ""} ${(err as Error)?.message ?? ""} ${e?.cause?.message ?? ""}`;
-  return /ECONNREFUSED|ECONNRESET|ETIMEDOUT|EHOSTUNREACH|ENOTFOUND|57P01|57P02|57P03|53300|08001|08006|P1001|P1002|P1017|P2021|P2022|42P01|Can't reach database|Connection terminated|connect ECONN|timeout exceeded when trying to connect|the database system is (starting up|shutting down)|does not exist in the current database|relation "[^"]+" does not exist/i.test(
+  return /ECONNREFUSED|ECONNRESET|ETIMEDOUT|EHOSTUNREACH|ENOTFOUND|57P01|57P02|57P03|53300|08001|08006|P1001|P1002|P1017|P2021|P2022|42P01|Can't reach database|Connection terminated|connect ECONN|timeout exceeded when trying to connect|the database system is (starting up|shutting down)|is not currently accepting connections|terminating connection due to administrator command|does not exist in the current database|relation "[^"]+" does not exist/i.test(
     text,
   );
 }

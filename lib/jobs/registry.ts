@@ -15,7 +15,8 @@ type TJobHandler = (data: any, ctx: { signal: AbortSignal; jobId: string }) => P
 
 interface TJobDefinition<S extends z.ZodType> {
   schema: S;
-  queue: QueueOptions & { notify?: boolean };
+  /** Options of the queue, and of every job sent to it (so existing queues get them too). */
+  queue: QueueOptions & { notify?: boolean; deadLetter?: string };
   /** Cron schedule (UTC) for periodic jobs. */
   cron?: string;
   /** Loads the handler; the worker calls it with the payload already parsed by `schema`. */
@@ -27,11 +28,22 @@ function defineJob<S extends z.ZodType>(def: TJobDefinition<S>): TJobDefinition<
 }
 
 export const jobs = {
-  /** Executes one run. A worker that dies mid-run lets the job expire and be retried once. */
+  /**
+   * Executes one run. The worker sends a heartbeat while it works; a worker that dies
+   * mid-run misses it, and pg-boss's supervisor (in any live worker) retries the job once
+   * within `heartbeatSeconds` + the supervise interval. After the last failed attempt the
+   * job goes to "run-dead", which fails the run: a run is never left `running`.
+   */
   "run-execute": defineJob({
     schema: ZRunJob,
-    queue: { expireInSeconds: 30 * 60, retryLimit: 1, retryDelay: 1, notify: true },
+    queue: { expireInSeconds: 30 * 60, heartbeatSeconds: 10, retryLimit: 1, retryDelay: 1, notify: true, deadLetter: "run-dead" },
     handler: () => import("@/lib/runs/execute-run").then((m) => m.executeRunJob),
+  }),
+  /** Dead letters of "run-execute": the run failed on every attempt (its worker died). */
+  "run-dead": defineJob({
+    schema: ZRunJob,
+    queue: { expireInSeconds: 60, retryLimit: 5, retryDelay: 5 },
+    handler: () => import("@/lib/runs/fail-lost-run").then((m) => m.failLostRun),
   }),
   /** Removes expired idempotency records and result files past retention. */
   "maintenance-purge": defineJob({
