@@ -10,7 +10,8 @@ import { subscribe } from "@/lib/database/pg-listener";
 
 export const RUN_FINAL_CHANNEL = "run_final";
 
-type TWaiter = () => void;
+/** "final": this run's completion was notified; "gap": notifications may have been lost. */
+type TWaiter = (reason: "final" | "gap") => void;
 
 const globalForEvents = globalThis as unknown as { runWaiters?: Map<string, Set<TWaiter>>; runSubscribed?: Promise<unknown> };
 
@@ -22,11 +23,11 @@ function waiters(): Map<string, Set<TWaiter>> {
       RUN_FINAL_CHANNEL,
       (runId) => {
         const set = map.get(runId);
-        if (set) for (const wake of set) wake();
+        if (set) for (const wake of set) wake("final");
       },
       // Notifications may have been lost: every waiter re-checks the database.
       () => {
-        for (const set of map.values()) for (const wake of set) wake();
+        for (const set of map.values()) for (const wake of set) wake("gap");
       },
     ).catch((err) => {
       globalForEvents.runWaiters = undefined;
@@ -37,30 +38,35 @@ function waiters(): Map<string, Set<TWaiter>> {
 }
 
 /**
- * Waits until `isFinal()` is true or `ms` pass. Registers for the notification before the
- * first check, so a run that finishes in between is never missed; re-checks every 5 s as a
- * safety net.
+ * Waits until the run is final or `ms` pass; resolves true when final. Registers for the
+ * notification before the first `isFinal()` check, so a run that finishes in between is
+ * never missed. A `run_final` notification is only ever sent by the transaction that made
+ * the run final, so it is trusted without another query (this is the latency that
+ * `wait_seconds` callers see); after a gap in notifications, and every 5 s as a safety
+ * net, the database is asked again.
  */
 export async function waitForRunFinal(runId: string, ms: number, isFinal: () => Promise<boolean>): Promise<boolean> {
   if (ms <= 0) return isFinal();
   const map = waiters();
   await globalForEvents.runSubscribed;
   let wake: TWaiter = () => {};
-  let signalled = new Promise<void>((r) => (wake = r));
+  let signalled = new Promise<"final" | "gap">((r) => (wake = r));
   const set = map.get(runId) ?? new Set();
-  const onNotify: TWaiter = () => wake();
+  const onNotify: TWaiter = (reason) => wake(reason);
   set.add(onNotify);
   map.set(runId, set);
   const deadline = Date.now() + ms;
   try {
+    if (await isFinal()) return true;
     while (true) {
-      if (await isFinal()) return true;
       const left = deadline - Date.now();
       if (left <= 0) return false;
       let timer: NodeJS.Timeout | undefined;
-      await Promise.race([signalled, new Promise<void>((r) => (timer = setTimeout(r, Math.min(left, 5000))))]);
+      const reason = await Promise.race([signalled, new Promise<"timeout">((r) => (timer = setTimeout(() => r("timeout"), Math.min(left, 5000))))]);
       clearTimeout(timer);
-      signalled = new Promise<void>((r) => (wake = r));
+      if (reason === "final") return true;
+      signalled = new Promise<"final" | "gap">((r) => (wake = r));
+      if (await isFinal()) return true;
     }
   } finally {
     set.delete(onNotify);
