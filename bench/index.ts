@@ -1,9 +1,8 @@
 // npm run bench - every benchmark section against a freshly seeded database, one table.
 // `npm run bench -- engine` runs only the named sections.
 import path from "node:path";
-import pg from "pg";
 import { DATA_DIR, openDatabase, prepareSchema } from "@/lib/database/bootstrap";
-import { assertLocalDatabase } from "@/lib/database/test-guard";
+import { resetDatabase } from "@/lib/database/reset";
 import { generateApiKey } from "@/lib/keys/api-key";
 import { buildIfNeeded, startApp, waitHealthy } from "../scripts/app-processes";
 import { printTable, type TBenchContext, type TBenchRow } from "./harness";
@@ -16,11 +15,7 @@ const database = await openDatabase({ name: "bench-postgres", port: Number(proce
 let app: ReturnType<typeof startApp> | undefined;
 let code = 0;
 try {
-  assertLocalDatabase(database.url);
-  const reset = new pg.Client({ connectionString: database.url });
-  await reset.connect();
-  await reset.query("DROP SCHEMA IF EXISTS pgboss CASCADE; DROP SCHEMA IF EXISTS public CASCADE; CREATE SCHEMA public;");
-  await reset.end();
+  await resetDatabase(database.url);
   await prepareSchema(database.url, log);
   process.env.DATABASE_URL = database.url;
   const keys = { demo: generateApiKey(), other: generateApiKey() };

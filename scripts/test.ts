@@ -7,9 +7,8 @@ import { spawn } from "node:child_process";
 import fs from "node:fs";
 import net from "node:net";
 import path from "node:path";
-import pg from "pg";
 import { DATA_DIR, PROJECT_ROOT, openDatabase, prepareSchema } from "@/lib/database/bootstrap";
-import { assertLocalDatabase } from "@/lib/database/test-guard";
+import { resetDatabase } from "@/lib/database/reset";
 import { generateApiKey } from "@/lib/keys/api-key";
 import { buildIfNeeded, startApp, waitHealthy } from "./app-processes";
 
@@ -37,16 +36,6 @@ function freePort(): Promise<number> {
   });
 }
 
-async function resetSchema(url: string): Promise<void> {
-  const client = new pg.Client({ connectionString: url });
-  await client.connect();
-  try {
-    await client.query("DROP SCHEMA IF EXISTS pgboss CASCADE; DROP SCHEMA IF EXISTS public CASCADE; CREATE SCHEMA public;");
-  } finally {
-    await client.end();
-  }
-}
-
 const database = await openDatabase({ name: "test-postgres", port: Number(process.env.TEST_PG_PORT ?? (await freePort())), log });
 let app: ReturnType<typeof startApp> | undefined;
 let code = 1;
@@ -58,8 +47,7 @@ const interrupt = async () => {
 process.on("SIGINT", () => void interrupt());
 process.on("SIGTERM", () => void interrupt());
 try {
-  assertLocalDatabase(database.url);
-  await resetSchema(database.url);
+  await resetDatabase(database.url);
   await prepareSchema(database.url, log);
   const keys = { "demo-consumer": generateApiKey(), "other-consumer": generateApiKey() };
   process.env.DATABASE_URL = database.url;
