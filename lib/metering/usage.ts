@@ -18,15 +18,16 @@ export interface TUsageDelta {
 }
 
 /**
- * The counter upsert as SQL, for callers that insert their own row and meter it in the
- * same statement. `workspace` is an SQL expression for the workspace id; shard, ETL runs,
- * processing ms and API requests are the parameters `$first` .. `$first+3`.
+ * The counter upsert as SQL, for callers that insert or update their own row and meter it
+ * in the same statement. `workspace` is an SQL expression for the workspace id, evaluated
+ * over `from` (a CTE name) when given, so nothing is counted when that CTE is empty; shard,
+ * ETL runs, processing ms and API requests are the parameters `$first` .. `$first+3`.
  */
-export function usageUpsertSql(workspace: string, first: number): string {
-  const p = (i: number) => `$${first + i}`;
+export function usageUpsertSql(workspace: string, first: number, from?: string): string {
+  const p = (i: number) => `$${first + i}::int`;
   return `
     INSERT INTO "usage_counter" ("workspaceId", "day", "shard", "etlRuns", "processingMs", "apiRequests")
-    VALUES (${workspace}, (now() AT TIME ZONE 'utc')::date, ${p(0)}, ${p(1)}, ${p(2)}, ${p(3)})
+    SELECT ${workspace}, (now() AT TIME ZONE 'utc')::date, ${p(0)}, ${p(1)}, ${p(2)}, ${p(3)}${from ? ` FROM ${from}` : ""}
     ON CONFLICT ("workspaceId", "day", "shard") DO UPDATE SET
       "etlRuns" = "usage_counter"."etlRuns" + EXCLUDED."etlRuns",
       "processingMs" = "usage_counter"."processingMs" + EXCLUDED."processingMs",

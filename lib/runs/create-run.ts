@@ -150,7 +150,7 @@ export async function createRun(
              "request", "requestFingerprint", "formats", "stepsTotal", "createdAt")
            VALUES ($1, 'api', $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)
            RETURNING "workspaceId")
-         ${usageUpsertSql('(SELECT "workspaceId" FROM "new_run")', 13)}`,
+         ${usageUpsertSql('"workspaceId"', 13, '"new_run"')}`,
         [
           id,
           caller.workspaceId,

@@ -18,8 +18,9 @@ import { runFlow } from "@/lib/engine/run-flow";
 import { StepError, isAbortError } from "@/lib/engine/errors";
 import { encodeResult } from "@/lib/formats/encode-result";
 import { LAYER_FORMATS, TABLE_FORMATS, FORMAT_INFO, type TResultFormat } from "@/lib/formats/types";
-import { addUsage } from "@/lib/metering/usage";
-import { notifyRunFinal } from "@/lib/runs/run-events";
+import { usageShard, usageUpsertSql } from "@/lib/metering/usage";
+import { utcTimestamp } from "@/lib/database/transaction";
+import { RUN_FINAL_CHANNEL } from "@/lib/runs/run-events";
 import { resolveInputs, withoutCallerData } from "@/lib/runs/resolve-inputs";
 import type { TRunJob } from "@/lib/jobs/schemas";
 
@@ -148,22 +149,31 @@ async function finish(
         if (extra) await extra(tx);
         const finishedAt = new Date();
         const processingMs = Math.max(0, finishedAt.getTime() - run.startedAt.getTime());
-        const n = await tx.run.updateMany({
-          where: { id: run.id, state: "running" },
-          data: {
-            state,
-            finishedAt,
-            processingMs,
-            error: error ?? undefined,
-            request: run.request ? withoutCallerData(run.request) : undefined,
-          },
-        });
-        if (n.count === 0) throw new RunCancelled();
-        if (state === "completed") {
-          await tx.$executeRaw`UPDATE "run" SET "stepsDone" = "stepsTotal" WHERE "id" = ${run.id}::uuid`;
-        }
-        await addUsage(run.workspaceId, { processingMs }, tx);
-        await notifyRunFinal(tx, run.id);
+        // One statement for the state change, its metering and the NOTIFY: the moment a
+        // waiting request learns of the result is as close to finished_at as it can be.
+        const done = await tx.$queryRawUnsafe<{ id: string }[]>(
+          `WITH "done" AS (
+             UPDATE "run" SET "state" = $2::text::"RunState", "finishedAt" = $3::timestamp(3), "processingMs" = $4::int,
+               "error" = $5::jsonb, "request" = coalesce($6::jsonb, "request"),
+               "stepsDone" = CASE WHEN $2::text = 'completed' THEN "stepsTotal" ELSE "stepsDone" END
+             WHERE "id" = $1::uuid AND "state" = 'running'
+             RETURNING "id", "workspaceId"),
+           "metered" AS (${usageUpsertSql('"workspaceId"', 7, '"done"')} RETURNING 1),
+           -- pg_notify returns void, which clients cannot read: count its rows instead.
+           "notified" AS (SELECT pg_notify('${RUN_FINAL_CHANNEL}', "id"::text) FROM "done")
+           SELECT "id"::text AS "id", (SELECT count(*) FROM "notified")::int AS "notified", (SELECT count(*) FROM "metered")::int AS "metered" FROM "done"`,
+          run.id,
+          state,
+          utcTimestamp(finishedAt),
+          processingMs,
+          error ? JSON.stringify(error) : null,
+          run.request ? JSON.stringify(withoutCallerData(run.request)) : null,
+          usageShard(),
+          0,
+          processingMs,
+          0,
+        );
+        if (done.length === 0) throw new RunCancelled();
       },
       // The result files are encoded inside the transaction (see above): allow for large ones,
       // well within the job's 30-minute expiry.
