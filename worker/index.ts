@@ -55,6 +55,10 @@ async function main(): Promise<void> {
               signal: job.signal,
               jobId: job.id,
             });
+          } catch (err) {
+            // pg-boss keeps the error in the job's output; the log is where operators look.
+            console.error(`[worker] job ${name} ${job.id} (attempt ${job.retryCount + 1}) failed:`, err);
+            throw err;
           } finally {
             if (workerId) boss.notifyWorker(workerId);
           }
