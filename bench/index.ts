@@ -14,6 +14,14 @@ const log = (m: string) => console.error(`[bench] ${m}`);
 const database = await openDatabase({ name: "bench-postgres", port: Number(process.env.BENCH_PG_PORT ?? 54331), log });
 let app: ReturnType<typeof startApp> | undefined;
 let code = 0;
+// The embedded database runs in its own process group: stop it on Ctrl-C too.
+const interrupt = async () => {
+  await app?.stop();
+  await database.stop();
+  process.exit(130);
+};
+process.on("SIGINT", () => void interrupt());
+process.on("SIGTERM", () => void interrupt());
 try {
   await resetDatabase(database.url);
   await prepareSchema(database.url, log);

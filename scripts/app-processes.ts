@@ -41,6 +41,16 @@ export function buildIfNeeded(log: (m: string) => void, env: NodeJS.ProcessEnv):
   log(`built in ${((Date.now() - t0) / 1000).toFixed(1)} s`);
 }
 
+/**
+ * Node flags of a worker: a heap limit when `WORKER_MAX_HEAP_MB` is set. Off by default:
+ * too low a limit kills the worker mid-run (the run then fails as worker_lost), and the
+ * heap a run needs depends on the data.
+ */
+export function workerNodeFlags(): string[] {
+  const v = Number(process.env.WORKER_MAX_HEAP_MB);
+  return Number.isFinite(v) && v >= 128 ? [`--max-old-space-size=${Math.floor(v)}`] : [];
+}
+
 export interface TAppProcesses {
   web: ChildProcess;
   /** The current worker (replaced when one dies); null when started with `worker: false`. */
@@ -88,7 +98,7 @@ export function startApp(opts: { port: number; host: string; env: NodeJS.Process
   const log = (m: string) => console.log(`[start] ${m}`);
   let stopping = false;
   const spawnWorker = (): ChildProcess => {
-    const child = spawn(process.execPath, ["--conditions=react-server", "--import", "tsx", "worker/index.ts"], {
+    const child = spawn(process.execPath, [...workerNodeFlags(), "--conditions=react-server", "--import", "tsx", "worker/index.ts"], {
       cwd: PROJECT_ROOT,
       env: { ...env, NODE_ENV: opts.dev ? "development" : "production" },
       stdio: ["ignore", "pipe", "pipe"],
