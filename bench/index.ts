@@ -1,9 +1,8 @@
 // npm run bench - every benchmark section against a freshly seeded database, one table.
 // `npm run bench -- engine` runs only the named sections.
 import path from "node:path";
-import { DATA_DIR, openDatabase, prepareSchema } from "@/lib/database/bootstrap";
-import { resetDatabase } from "@/lib/database/reset";
-import { generateApiKey } from "@/lib/keys/api-key";
+import { DATA_DIR, openDatabase } from "@/lib/database/bootstrap";
+import { freshDemoDatabase } from "../scripts/fresh-demo-database";
 import { buildIfNeeded, startApp, waitHealthy } from "../scripts/app-processes";
 import { printTable, type TBenchContext, type TBenchRow } from "./harness";
 
@@ -23,12 +22,7 @@ const interrupt = async () => {
 process.on("SIGINT", () => void interrupt());
 process.on("SIGTERM", () => void interrupt());
 try {
-  await resetDatabase(database.url);
-  await prepareSchema(database.url, log);
-  process.env.DATABASE_URL = database.url;
-  const keys = { demo: generateApiKey(), other: generateApiKey() };
-  const { seedDemo } = await import("@/lib/demo/seed");
-  await seedDemo({ keyFile: path.join(DATA_DIR, "bench-keys.json"), forcedKeys: { "demo-consumer": keys.demo, "other-consumer": keys.other } });
+  const keys = await freshDemoDatabase(database.url, path.join(DATA_DIR, "bench-keys.json"), log);
 
   // Every section may start app processes; build once up front.
   buildIfNeeded(log, { ...process.env, DATABASE_URL: database.url, NODE_ENV: "production" });

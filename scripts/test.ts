@@ -7,9 +7,8 @@ import { spawn } from "node:child_process";
 import fs from "node:fs";
 import net from "node:net";
 import path from "node:path";
-import { DATA_DIR, PROJECT_ROOT, openDatabase, prepareSchema } from "@/lib/database/bootstrap";
-import { resetDatabase } from "@/lib/database/reset";
-import { generateApiKey } from "@/lib/keys/api-key";
+import { DATA_DIR, PROJECT_ROOT, openDatabase } from "@/lib/database/bootstrap";
+import { freshDemoDatabase } from "./fresh-demo-database";
 import { buildIfNeeded, startApp, waitHealthy } from "./app-processes";
 
 const log = (m: string) => console.log(`[test] ${m}`);
@@ -47,12 +46,8 @@ const interrupt = async () => {
 process.on("SIGINT", () => void interrupt());
 process.on("SIGTERM", () => void interrupt());
 try {
-  await resetDatabase(database.url);
-  await prepareSchema(database.url, log);
-  const keys = { "demo-consumer": generateApiKey(), "other-consumer": generateApiKey() };
-  process.env.DATABASE_URL = database.url;
-  const { seedDemo } = await import("@/lib/demo/seed");
-  await seedDemo({ keyFile: path.join(DATA_DIR, "test-keys.json"), forcedKeys: keys });
+  const { demo, other } = await freshDemoDatabase(database.url, path.join(DATA_DIR, "test-keys.json"), log);
+  const keys = { "demo-consumer": demo, "other-consumer": other };
   const { db } = await import("@/lib/db");
   await db.$disconnect();
 
