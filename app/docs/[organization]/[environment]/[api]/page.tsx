@@ -1,3 +1,4 @@
+import { InlineMarkdown } from "@/components/inline-markdown";
 import type { CSSProperties, ReactNode } from "react";
 import { headers } from "next/headers";
 import { notFound } from "next/navigation";
@@ -65,7 +66,9 @@ export default async function ApiDocsPage({ params }: TParams) {
         <a href="/">All APIs</a>
       </p>
       <h1>{m.title}</h1>
-      <p style={{ whiteSpace: "pre-line" }}>{m.description}</p>
+      <p style={{ whiteSpace: "pre-line" }}>
+        <InlineMarkdown text={m.description} />
+      </p>
       <p>
         Base URL: <code>{m.baseUrl}</code>
         <br />
@@ -108,8 +111,10 @@ export default async function ApiDocsPage({ params }: TParams) {
             </code>{" "}
             — {o.summary}
           </h3>
-          <p>{o.description}</p>
-          <Table head={["Status", "Meaning"]} rows={o.responses.map((r) => [r.status, r.description])} />
+          <p>
+            <InlineMarkdown text={o.description} />
+          </p>
+          <Table head={["Status", "Meaning"]} rows={o.responses.map((r) => [r.status, <InlineMarkdown key="d" text={r.description} />])} />
         </section>
       ))}
 
@@ -119,7 +124,7 @@ export default async function ApiDocsPage({ params }: TParams) {
         <code>detail</code>, <code>instance</code> and <code>code</code>; a 422 adds <code>errors</code>, one <code>{"{field, code, message}"}</code> per faulty
         field, <code>field</code> being a JSON Pointer into the request.
       </p>
-      <Table head={["code", "Status and meaning"]} rows={m.errorCodes.map((e) => [<code key="c">{e.code}</code>, e.description])} />
+      <Table head={["code", "Status and meaning"]} rows={m.errorCodes.map((e) => [<code key="c">{e.code}</code>, <InlineMarkdown key="d" text={e.description} />])} />
       <p>
         Rate limit: every answer carries <code>RateLimit-Policy</code> and <code>RateLimit</code> (IETF draft); over the quota the answer is 429 with{" "}
         <code>Retry-After</code>.
