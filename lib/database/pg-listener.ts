@@ -31,8 +31,8 @@ function state(): TListenerState {
   return globalForListener.pgListener;
 }
 
-function gap(s: TListenerState): void {
-  s.active.clear();
+/** Tells every subscriber that notifications may have been missed. */
+function wakeAll(s: TListenerState): void {
   for (const subs of s.channels.values()) for (const sub of subs) sub.onGap();
 }
 
@@ -50,8 +50,9 @@ async function connect(s: TListenerState): Promise<void> {
   const drop = () => {
     if (s.client !== client) return;
     s.client = null;
+    s.active.clear();
     client.end().catch(() => {});
-    gap(s);
+    wakeAll(s);
     // Reconnect in the background; subscribers meanwhile use the database directly.
     setTimeout(() => void ensure(s).catch(() => {}), 1_000).unref();
   };
@@ -64,8 +65,7 @@ async function connect(s: TListenerState): Promise<void> {
     s.active.add(channel);
   }
   // Anything sent before LISTEN took effect was missed.
-  gap(s);
-  for (const channel of s.channels.keys()) s.active.add(channel);
+  wakeAll(s);
 }
 
 function ensure(s: TListenerState): Promise<void> {
