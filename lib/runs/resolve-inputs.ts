@@ -6,29 +6,15 @@
  */
 import "server-only";
 import type { TFlowVersion } from "@/lib/flows/definition";
-import type { TFeature, TResolvedInputs, TRow } from "@/lib/engine/types";
-import type { Polygon } from "geojson";
+import { callerDataToDataset, type TInputValue } from "@/lib/flows/run-request";
+import type { TResolvedInputs } from "@/lib/engine/types";
 import { loadLayer } from "@/lib/layers/load-layer";
-
-type TInputValue = null | { layer_id: string } | { geojson: { features: TFeature[] } } | { rows: TRow[] } | { area: Polygon };
 
 export async function resolveInputs(flow: TFlowVersion, values: Record<string, unknown>): Promise<TResolvedInputs> {
   const out: TResolvedInputs = {};
   for (const input of flow.inputs) {
-    const v = (values[input.name] ?? null) as TInputValue;
-    if (v === null) out[input.name] = null;
-    else if ("layer_id" in v) out[input.name] = await loadLayer(v.layer_id);
-    else if ("geojson" in v)
-      out[input.name] = {
-        kind: "features",
-        features: v.geojson.features.map((f) => ({ ...f, properties: f.properties ?? {} })),
-      };
-    else if ("rows" in v) {
-      const columns: string[] = [];
-      const seen = new Set<string>();
-      for (const row of v.rows) for (const k of Object.keys(row)) if (!seen.has(k)) (seen.add(k), columns.push(k));
-      out[input.name] = { kind: "rows", columns, rows: v.rows };
-    } else if ("area" in v) out[input.name] = { kind: "area", geometry: v.area };
+    const v = (values[input.name] ?? null) as TInputValue | null;
+    out[input.name] = v !== null && "layer_id" in v ? await loadLayer(v.layer_id) : callerDataToDataset(v);
   }
   return out;
 }
