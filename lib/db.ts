@@ -21,7 +21,14 @@ const globalForPrisma = globalThis as unknown as { prisma?: PrismaClient; pgPool
  * to 503 by lib/api/public-route.ts), and idle connections are dropped after 30 s so a
  * restarted database is picked up with fresh connections.
  */
-export const POOL_OPTIONS = { max: 20, connectionTimeoutMillis: 5_000, idleTimeoutMillis: 30_000 } as const;
+export const POOL_OPTIONS = {
+  max: 20,
+  connectionTimeoutMillis: 5_000,
+  idleTimeoutMillis: 30_000,
+  // Our TIMESTAMP(3) columns hold UTC (Prisma's convention). Pinning the session time zone
+  // makes `now()` and column defaults in raw SQL write UTC too, whatever the server's zone.
+  options: "-c TimeZone=UTC",
+} as const;
 
 /** The process's `pg` pool (shared with Prisma). */
 export function pool(): pg.Pool {
