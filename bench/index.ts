@@ -3,7 +3,7 @@
 import path from "node:path";
 import { DATA_DIR, openDatabase } from "@/lib/database/bootstrap";
 import { freshDemoDatabase } from "../scripts/fresh-demo-database";
-import { buildIfNeeded, startApp, waitHealthy } from "../scripts/app-processes";
+import { buildIfNeeded, startApp, stopOnSignals, waitHealthy } from "../scripts/app-processes";
 import { printTable, type TBenchContext, type TBenchRow } from "./harness";
 
 const SECTIONS = ["engine", "api"] as const;
@@ -13,14 +13,10 @@ const log = (m: string) => console.error(`[bench] ${m}`);
 const database = await openDatabase({ name: "bench-postgres", port: Number(process.env.BENCH_PG_PORT ?? 54331), log });
 let app: ReturnType<typeof startApp> | undefined;
 let code = 0;
-// The embedded database runs in its own process group: stop it on Ctrl-C too.
-const interrupt = async () => {
+stopOnSignals(async () => {
   await app?.stop();
   await database.stop();
-  process.exit(130);
-};
-process.on("SIGINT", () => void interrupt());
-process.on("SIGTERM", () => void interrupt());
+});
 try {
   const keys = await freshDemoDatabase(database.url, path.join(DATA_DIR, "bench-keys.json"), log);
 

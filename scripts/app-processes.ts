@@ -144,3 +144,16 @@ export async function waitHealthy(baseUrl: string, timeoutMs: number, alive: () 
   }
   throw new Error(`the app did not become healthy within ${timeoutMs / 1000} s (last answer: ${last})`);
 }
+
+/**
+ * On SIGINT/SIGTERM, runs `stop` (stop the app, then the database: the embedded database
+ * runs in its own process group, so a Ctrl-C does not reach it) and exits with 130.
+ */
+export function stopOnSignals(stop: () => Promise<void>): void {
+  const interrupt = async () => {
+    await stop();
+    process.exit(130);
+  };
+  process.on("SIGINT", () => void interrupt());
+  process.on("SIGTERM", () => void interrupt());
+}

@@ -9,7 +9,7 @@ import net from "node:net";
 import path from "node:path";
 import { DATA_DIR, PROJECT_ROOT, openDatabase } from "@/lib/database/bootstrap";
 import { freshDemoDatabase } from "./fresh-demo-database";
-import { buildIfNeeded, startApp, waitHealthy } from "./app-processes";
+import { buildIfNeeded, startApp, stopOnSignals, waitHealthy } from "./app-processes";
 
 const log = (m: string) => console.log(`[test] ${m}`);
 const REPORT = path.join(DATA_DIR, "vitest-report.json");
@@ -38,13 +38,10 @@ function freePort(): Promise<number> {
 const database = await openDatabase({ name: "test-postgres", port: Number(process.env.TEST_PG_PORT ?? (await freePort())), log });
 let app: ReturnType<typeof startApp> | undefined;
 let code = 1;
-const interrupt = async () => {
+stopOnSignals(async () => {
   await app?.stop();
   await database.stop();
-  process.exit(130);
-};
-process.on("SIGINT", () => void interrupt());
-process.on("SIGTERM", () => void interrupt());
+});
 try {
   const { demo, other } = await freshDemoDatabase(database.url, path.join(DATA_DIR, "test-keys.json"), log);
   const keys = { "demo-consumer": demo, "other-consumer": other };
