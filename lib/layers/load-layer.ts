@@ -5,20 +5,21 @@
  * Cached datasets are shared and must be treated as read-only by steps.
  */
 import "server-only";
+import { InputDataError } from "@/lib/errors";
 import { db } from "@/lib/db";
 import { decodeLayerData } from "@/lib/layers/layer-data";
 import type { TFeatureSet, TTable } from "@/lib/engine/types";
 
 const cache = new Map<string, { version: number; data: TFeatureSet | TTable }>();
 
-/** @throws Error when the layer does not exist or has no content. */
+/** @throws InputDataError when the layer does not exist (any more) or has no content. */
 export async function loadLayer(layerId: string): Promise<TFeatureSet | TTable> {
   const layer = await db.layer.findUnique({ where: { id: layerId }, select: { kind: true, dataVersion: true } });
-  if (!layer) throw new Error(`Layer "${layerId}" does not exist.`);
+  if (!layer) throw new InputDataError(`Layer "${layerId}" does not exist (any more).`);
   const hit = cache.get(layerId);
   if (hit && hit.version === layer.dataVersion) return hit.data;
   const row = await db.layerData.findUnique({ where: { layerId } });
-  if (!row) throw new Error(`Layer "${layerId}" has no data.`);
+  if (!row) throw new InputDataError(`Layer "${layerId}" has no data.`);
   const data = decodeLayerData(layer.kind, row.content);
   cache.set(layerId, { version: layer.dataVersion, data });
   return data;

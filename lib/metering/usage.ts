@@ -19,15 +19,15 @@ export interface TUsageDelta {
 
 /**
  * The counter upsert as SQL, for callers that insert or update their own row and meter it
- * in the same statement. `workspace` is an SQL expression for the workspace id, evaluated
- * over `from` (a CTE name) when given, so nothing is counted when that CTE is empty; shard,
- * ETL runs, processing ms and API requests are the parameters `$first` .. `$first+3`.
+ * in the same statement. Every field is an SQL expression: `workspace` (the workspace id)
+ * and the increments are evaluated over `from` (a CTE name) when given, so nothing is
+ * counted when that CTE is empty; increments left out are 0.
  */
-export function usageUpsertSql(workspace: string, first: number, from?: string): string {
-  const p = (i: number) => `$${first + i}::int`;
+export function usageUpsertSql(e: { workspace: string; shard: string; etlRuns?: string; processingMs?: string; apiRequests?: string; from?: string }): string {
+  const int = (x: string | undefined) => (x === undefined ? "0" : `(${x})::int`);
   return `
     INSERT INTO "usage_counter" ("workspaceId", "day", "shard", "etlRuns", "processingMs", "apiRequests")
-    SELECT ${workspace}, (now() AT TIME ZONE 'utc')::date, ${p(0)}, ${p(1)}, ${p(2)}, ${p(3)}${from ? ` FROM ${from}` : ""}
+    SELECT ${e.workspace}, (now() AT TIME ZONE 'utc')::date, ${e.shard}, ${int(e.etlRuns)}, ${int(e.processingMs)}, ${int(e.apiRequests)}${e.from ? ` FROM ${e.from}` : ""}
     ON CONFLICT ("workspaceId", "day", "shard") DO UPDATE SET
       "etlRuns" = "usage_counter"."etlRuns" + EXCLUDED."etlRuns",
       "processingMs" = "usage_counter"."processingMs" + EXCLUDED."processingMs",
@@ -39,7 +39,7 @@ export function usageShard(): number {
   return Math.floor(Math.random() * USAGE_SHARDS);
 }
 
-const UPSERT = usageUpsertSql("$1::uuid", 2);
+const UPSERT = usageUpsertSql({ workspace: "$1::uuid", shard: "$2::int", etlRuns: "$3", processingMs: "$4", apiRequests: "$5" });
 
 /**
  * Adds `delta` to today's (UTC) counter of `workspaceId`: inside `tx` when given (a Prisma

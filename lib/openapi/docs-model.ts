@@ -138,14 +138,8 @@ export function docsModel(doc: TOpenApiDocument, apiKeyPlaceholder = "YOUR_API_K
     }
   }
 
-  const problem = doc.components.schemas.Problem as { properties: { code: { enum: string[]; description: string } } };
-  const codeDescriptions = new Map(
-    problem.properties.code.description.split("; ").map((d) => {
-      const m = /^`([^`]+)` \((\d+)\): (.*)$/.exec(d);
-      return m ? [m[1]!, `${m[2]} - ${m[3]}`] : [d, d];
-    }),
-  );
-  const errorCodes = problem.properties.code.enum.map((code) => ({ code, description: codeDescriptions.get(code) ?? "" }));
+  const problem = doc.components.schemas.Problem as { properties: { code: { "x-error-codes": { code: string; status: number; title: string }[] } } };
+  const errorCodes = problem.properties.code["x-error-codes"].map((c) => ({ code: c.code, description: `${c.status} - ${c.title}` }));
 
   const exampleBody: Record<string, unknown> = {
     inputs: Object.fromEntries(inputs.map((i) => [i.name, exampleInput(i.forms[0])])),

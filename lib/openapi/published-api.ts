@@ -7,14 +7,8 @@ import "server-only";
 import { db } from "@/lib/db";
 import { env } from "@/lib/env";
 import { ZFlowVersion } from "@/lib/flows/definition";
-import { apiBasePath } from "@/lib/runs/run-document";
+import { apiBasePath, type TApiPath } from "@/lib/runs/scope";
 import { buildOpenApi, type TOpenApiDocument } from "@/lib/openapi/build-openapi";
-
-export interface TApiPath {
-  organization: string;
-  environment: string;
-  api: string;
-}
 
 /** The OpenAPI document of a published API, or null when none is published at `path`. */
 export async function publishedOpenApi(path: TApiPath, origin: string): Promise<TOpenApiDocument | null> {

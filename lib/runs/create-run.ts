@@ -1,8 +1,10 @@
 /**
- * Starting a run of a published API (POST /runs). Everything that makes a run accepted
- * happens in one transaction: the run row, the idempotency record, the pg-boss job and the
- * metering (one ETL run + one API request). Either all of it exists or none of it, and it
- * is committed (durable) before the 202 is sent.
+ * Starting a run, for any caller scope (lib/runs/scope.ts): a key's consumer calling a
+ * published API (HTTP POST /runs, an MCP tool call) or a designer's Try it. Everything that
+ * makes a run accepted happens in one transaction: the run row (`queued`), the idempotency
+ * record, the pg-boss job and the metering: one ETL run, plus one API request for a key
+ * (a designer's run is never an API request). Either all of it exists or none of it, and
+ * it is committed (durable) before the caller is answered.
  *
  * Idempotency (IETF draft "The Idempotency-Key HTTP Header Field"): scoped to
  * (consumer, API); the unique key of `idempotency_record` decides races, so concurrent
@@ -13,10 +15,10 @@ import "server-only";
 import { db } from "@/lib/db";
 import { utcTimestamp, withPgTransaction } from "@/lib/database/transaction";
 import { env } from "@/lib/env";
-import { ApiError, type TFieldError } from "@/lib/api/errors";
-import type { TCaller } from "@/lib/api/resolve-caller";
+import { AppError, validationError, type TFieldError } from "@/lib/errors";
 import { enqueue } from "@/lib/jobs/boss";
 import { addUsage, usageShard, usageUpsertSql } from "@/lib/metering/usage";
+import type { TKeyScope, TRunScope, TRunTarget } from "@/lib/runs/scope";
 import { randomUUID } from "node:crypto";
 import { DEFAULT_FORMAT, type TResultFormat } from "@/lib/formats/types";
 import type { TFlowVersion } from "@/lib/flows/definition";
@@ -41,27 +43,35 @@ export function resolveFormats(flow: TFlowVersion, requested: Record<string, str
 }
 
 /**
- * Checks every `layer_id` input: the environment must be allowed to read the layer and
- * the layer's kind must fit the input's kind. A layer the environment may not read gets
- * the same answer as a missing one. Collects all faults; throws 422 if any.
+ * Checks every `layer_id` input: the layer must be readable by the caller (for a key, the
+ * environment's readable layers; for a designer, the layers of the workspace) and its kind
+ * must fit the input's kind. A layer that may not be read gets the same answer as a
+ * missing one. Collects all faults; throws AppError `validation_failed` if any.
  */
-export async function checkLayerInputs(caller: TCaller, inputs: Record<string, unknown>): Promise<void> {
+export async function checkLayerInputs(scope: TRunScope, target: TRunTarget, inputs: Record<string, unknown>): Promise<void> {
   const wanted = Object.entries(inputs).flatMap(([name, v]) =>
     v && typeof v === "object" && "layer_id" in v ? [{ name, layerId: String((v as { layer_id: unknown }).layer_id) }] : [],
   );
   if (wanted.length === 0) return;
-  const readable = await db.environmentLayer.findMany({
-    where: { environmentId: caller.environmentId, layerId: { in: wanted.map((w) => w.layerId) } },
-    include: { layer: { select: { kind: true } } },
-  });
-  const kinds = new Map(readable.map((r) => [r.layerId, r.layer.kind]));
+  const ids = wanted.map((w) => w.layerId);
+  const readable =
+    scope.kind === "key"
+      ? (
+          await db.environmentLayer.findMany({
+            where: { environmentId: scope.environmentId, layerId: { in: ids } },
+            include: { layer: { select: { id: true, kind: true } } },
+          })
+        ).map((r) => r.layer)
+      : await db.layer.findMany({ where: { workspaceId: target.workspaceId, id: { in: ids } }, select: { id: true, kind: true } });
+  const kinds = new Map(readable.map((r) => [r.id, r.kind]));
+  const where = scope.kind === "key" ? "in this environment" : "in this workspace";
   const errors: TFieldError[] = [];
   for (const w of wanted) {
-    const input = caller.flow.inputs.find((i) => i.name === w.name);
+    const input = target.flow.inputs.find((i) => i.name === w.name);
     const kind = kinds.get(w.layerId);
     const field = `/inputs/${w.name}/layer_id`;
     if (!kind) {
-      errors.push({ field, code: "unknown_layer", message: `No layer "${w.layerId}" is readable in this environment.` });
+      errors.push({ field, code: "unknown_layer", message: `No layer "${w.layerId}" is readable ${where}.` });
     } else if (input && ((input.kind === "layer" && kind !== "features") || (input.kind === "table" && kind !== "table"))) {
       errors.push({
         field,
@@ -70,7 +80,7 @@ export async function checkLayerInputs(caller: TCaller, inputs: Record<string, u
       });
     }
   }
-  if (errors.length) throw new ApiError("validation_failed", "Some inputs refer to layers that cannot be used.", { errors });
+  if (errors.length) throw validationError(errors, "Some inputs refer to layers that cannot be used.");
 }
 
 function isUniqueViolation(err: unknown): boolean {
@@ -79,61 +89,70 @@ function isUniqueViolation(err: unknown): boolean {
 }
 
 /**
- * Creates (or, for a repeated Idempotency-Key, finds) the run. `request` must already be
- * validated against the flow (lib/runs/validate-request.ts).
+ * Creates (or, for a repeated Idempotency-Key, finds) the run of `target` for `scope`.
+ * `request` must already be validated against `target.flow` (lib/runs/validate-request.ts).
+ * Idempotency keys are scoped to (consumer, API) and exist for key callers only.
  *
- * @throws ApiError 422 `validation_failed` for an unusable layer or a malformed key,
- *   422 `idempotency_key_reused` for the same key with a different body.
+ * @throws AppError `validation_failed` for an unusable layer or a malformed key,
+ *   `idempotency_key_reused` for the same key with a different body.
  */
 export async function createRun(
-  caller: TCaller,
+  scope: TRunScope,
+  target: TRunTarget,
   request: TValidRunRequest,
-  idempotencyKey: string | null,
+  idempotencyKey: string | null = null,
 ): Promise<TCreateRunResult> {
   if (idempotencyKey !== null && !IDEMPOTENCY_KEY_PATTERN.test(idempotencyKey)) {
-    throw new ApiError("validation_failed", "The Idempotency-Key header is malformed.", {
+    throw new AppError("validation_failed", "The Idempotency-Key header is malformed.", {
       errors: [{ field: "/headers/Idempotency-Key", code: "invalid", message: "Use 1 to 255 visible ASCII characters, for example a UUID." }],
     });
   }
-  await checkLayerInputs(caller, request.body.inputs);
+  if (scope.kind === "designer" && scope.workspaceId !== target.workspaceId) {
+    throw new AppError("not_found", "No such API in your workspace.");
+  }
+  if (idempotencyKey !== null && scope.kind !== "key") {
+    throw new AppError("bad_request", "Idempotency keys are for API key callers only.");
+  }
+  await checkLayerInputs(scope, target, request.body.inputs);
 
-  const scope = { consumerId: caller.consumerId, flowApiId: caller.flowApiId };
   const replay = async (): Promise<TCreateRunResult | null> => {
-    if (idempotencyKey === null) return null;
+    if (idempotencyKey === null || scope.kind !== "key") return null;
+    const idem = { consumerId: scope.consumerId, flowApiId: scope.flowApiId };
     const record = await db.idempotencyRecord.findUnique({
-      where: { consumerId_flowApiId_key: { ...scope, key: idempotencyKey } },
+      where: { consumerId_flowApiId_key: { ...idem, key: idempotencyKey } },
     });
     if (!record) return null;
     if (record.expiresAt <= new Date()) {
-      await db.idempotencyRecord.deleteMany({ where: { ...scope, key: idempotencyKey, expiresAt: { lte: new Date() } } });
+      await db.idempotencyRecord.deleteMany({ where: { ...idem, key: idempotencyKey, expiresAt: { lte: new Date() } } });
       return null;
     }
     if (record.fingerprint !== request.fingerprint) {
-      throw new ApiError("idempotency_key_reused", "This Idempotency-Key was already used with a different request.", {
+      throw new AppError("idempotency_key_reused", "This Idempotency-Key was already used with a different request.", {
         errors: [{ field: "/headers/Idempotency-Key", code: "reused", message: "Send a new key for a different request." }],
       });
     }
-    await addUsage(caller.workspaceId, { apiRequests: 1 });
+    await addUsage(target.workspaceId, { apiRequests: 1 });
     return { runId: record.runId, replayed: true };
   };
 
   const earlier = await replay();
   if (earlier) return earlier;
 
-  const formats = resolveFormats(caller.flow, request.body.formats);
+  const formats = resolveFormats(target.flow, request.body.formats);
+  const key: TKeyScope | null = scope.kind === "key" ? scope : null;
   try {
     // Raw SQL on the shared pool: this is the hottest path of the service (see lib/db.ts).
     const created = await withPgTransaction(async (client) => {
       const id = randomUUID();
       const createdAt = new Date();
       await enqueue(client, "run-execute", { runId: id });
-      if (idempotencyKey !== null) {
+      if (idempotencyKey !== null && key) {
         await client.query(
           `INSERT INTO "idempotency_record" ("consumerId", "flowApiId", "key", "fingerprint", "runId", "createdAt", "expiresAt")
            VALUES ($1, $2, $3, $4, $5, $6, $7)`,
           [
-            scope.consumerId,
-            scope.flowApiId,
+            key.consumerId,
+            key.flowApiId,
             idempotencyKey,
             request.fingerprint,
             id,
@@ -147,30 +166,30 @@ export async function createRun(
       await client.query(
         `WITH "new_run" AS (
            INSERT INTO "run" ("id", "mode", "workspaceId", "flowApiId", "flowVersionId", "releaseId", "environmentId", "consumerId",
-             "request", "requestFingerprint", "formats", "stepsTotal", "createdAt")
-           VALUES ($1, 'api', $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)
+             "userId", "request", "requestFingerprint", "formats", "stepsTotal", "createdAt")
+           VALUES ($1, $2::"RunMode", $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14)
            RETURNING "workspaceId")
-         ${usageUpsertSql('"workspaceId"', 13, '"new_run"')}`,
+         ${usageUpsertSql({ workspace: '"workspaceId"', shard: "$15::int", etlRuns: "1", apiRequests: "$16", from: '"new_run"' })}`,
         [
           id,
-          caller.workspaceId,
-          caller.flowApiId,
-          caller.flowVersionId,
-          caller.releaseId,
-          caller.environmentId,
-          caller.consumerId,
+          key ? "api" : "try",
+          target.workspaceId,
+          target.flowApiId,
+          target.flowVersionId,
+          target.releaseId,
+          key?.environmentId ?? null,
+          key?.consumerId ?? null,
+          scope.kind === "designer" ? scope.userId : null,
           JSON.stringify({ inputs: request.body.inputs, parameters: request.parameters }),
           request.fingerprint,
           JSON.stringify(formats),
-          caller.flow.steps.length,
+          target.flow.steps.length,
           utcTimestamp(createdAt),
           usageShard(),
-          1,
-          0,
-          1,
+          key ? 1 : 0,
         ],
       );
-      return { id, createdAt, stepsTotal: caller.flow.steps.length };
+      return { id, createdAt, stepsTotal: target.flow.steps.length };
     });
     return { runId: created.id, replayed: false, created };
   } catch (err) {

@@ -1,54 +1,41 @@
 /**
- * Executes one run (worker side). Every state change is one conditional UPDATE, so a run
- * can never be moved backwards or finished twice:
- *   queued -> running (claim; a retried job may reclaim its own `running` run),
- *   running -> completed (with its result files, in one transaction) or failed.
- * Cancellation is an UPDATE by the API (lib/runs/cancel-run.ts); the worker polls the
+ * Executes one run (worker side), through the lifecycle of lib/runs/run-state.ts:
+ * `claimRun` (queued -> running), progress while the engine works, then `finalizeRun` to
+ * `completed` (with its result files, in the same transaction) or `failed`.
+ * Cancellation is a `finalizeRun` by the API (lib/runs/cancel-run.ts); the worker polls the
  * state every 250 ms while the run works and aborts the engine, and a finish that loses
  * the race to a cancel is rolled back.
  *
- * Errors in the flow (a step failing on the data) fail the run with a message naming the
- * step; errors of the infrastructure (database down) are thrown so pg-boss retries.
+ * Failures are classified by error class (lib/runs/classify-failure.ts): the caller's data,
+ * a failing step, an exceeded limit and a bug each fail the run at once with their own
+ * code; only an unreachable database is thrown back to pg-boss to retry.
  */
 import "server-only";
 import { createHash } from "node:crypto";
-import { db } from "@/lib/db";
+import { db, type TTx } from "@/lib/db";
 import { ZFlowVersion } from "@/lib/flows/definition";
 import { runFlow } from "@/lib/engine/run-flow";
-import { StepError, isAbortError } from "@/lib/engine/errors";
+import { isAbortError } from "@/lib/engine/errors";
 import { encodeResult } from "@/lib/formats/encode-result";
-import { LAYER_FORMATS, TABLE_FORMATS, FORMAT_INFO, type TResultFormat } from "@/lib/formats/types";
-import { usageShard, usageUpsertSql } from "@/lib/metering/usage";
-import { utcTimestamp } from "@/lib/database/transaction";
-import { RUN_FINAL_CHANNEL } from "@/lib/runs/run-events";
-import { resolveInputs, withoutCallerData } from "@/lib/runs/resolve-inputs";
+import { FORMATS_BY_KIND, FORMAT_INFO, DEFAULT_FORMAT, type TResultFormat } from "@/lib/formats/types";
+import { resolveInputs } from "@/lib/runs/resolve-inputs";
+import { claimRun, finalizeRun, recordProgress, type TRunError } from "@/lib/runs/run-state";
+import { classifyRunFailure } from "@/lib/runs/classify-failure";
 import type { TRunJob } from "@/lib/jobs/schemas";
 
 const CANCEL_POLL_MS = 250;
 
 class RunCancelled extends Error {}
 
-interface TClaimed {
-  id: string;
-  workspaceId: string;
-  flowVersionId: string;
-  request: { inputs: Record<string, unknown>; parameters: Record<string, unknown> } | null;
-  formats: Record<string, TResultFormat>;
-  startedAt: Date;
-}
 
 /** Job handler of "run-execute". */
 export async function executeRunJob(data: TRunJob, ctx: { signal: AbortSignal }): Promise<void> {
-  const rows = await db.$queryRaw<TClaimed[]>`
-    UPDATE "run" SET "state" = 'running', "startedAt" = coalesce("startedAt", now())
-    WHERE "id" = ${data.runId}::uuid AND "state" IN ('queued', 'running')
-    RETURNING "id", "workspaceId", "flowVersionId", "request", "formats", "startedAt"`;
-  const run = rows[0];
+  const run = await claimRun(data.runId);
   if (!run) return; // cancelled before it started, or already final
   const version = await db.flowVersion.findUniqueOrThrow({ where: { id: run.flowVersionId } });
   const flow = ZFlowVersion.parse(version.definition);
   // Progress is visible from the start: 0 of N steps.
-  await db.run.updateMany({ where: { id: run.id, state: "running" }, data: { stepsDone: 0, stepsTotal: flow.steps.length } });
+  await recordProgress(run.id, 0, flow.steps.length);
 
   const abort = new AbortController();
   const onJobAbort = () => abort.abort();
@@ -68,9 +55,7 @@ export async function executeRunJob(data: TRunJob, ctx: { signal: AbortSignal })
     const results = await runFlow(flow, inputs, run.request?.parameters ?? {}, {
       signal: abort.signal,
       onProgress: (done, total) => {
-        lastProgress = lastProgress
-          .then(() => db.run.updateMany({ where: { id: run.id, state: "running" }, data: { stepsDone: done, stepsTotal: total } }))
-          .then(() => {});
+        lastProgress = lastProgress.then(() => recordProgress(run.id, done, total));
       },
     });
     await lastProgress.catch(() => {});
@@ -78,10 +63,9 @@ export async function executeRunJob(data: TRunJob, ctx: { signal: AbortSignal })
     // inside the finishing transaction: each file is encoded, stored and dropped before the
     // next one is encoded, so a large result never has all its files in memory at once. A
     // cancel aborts the encoder (signal) and rolls the transaction back.
-    await finish(run, "completed", null, async (tx) => {
+    await finish(run.id, "completed", null, async (tx) => {
       for (const r of results) {
-        const formats: readonly TResultFormat[] = r.kind === "layer" ? LAYER_FORMATS : TABLE_FORMATS;
-        for (const format of formats) {
+        for (const format of FORMATS_BY_KIND[r.kind]) {
           if (abort.signal.aborted) throw new RunCancelled();
           const { body } = await encodeResult(r, format, { signal: abort.signal });
           await tx.resultFile.create({
@@ -102,7 +86,7 @@ export async function executeRunJob(data: TRunJob, ctx: { signal: AbortSignal })
           runId: run.id,
           key: r.key,
           kind: r.kind,
-          format: run.formats[r.key] ?? (r.kind === "layer" ? "geojson" : "csv"),
+          format: run.formats[r.key] ?? DEFAULT_FORMAT[r.kind],
           featureCount: r.kind === "layer" ? r.data.features.length : null,
           rowCount: r.kind === "table" ? r.data.rows.length : null,
         })),
@@ -111,69 +95,26 @@ export async function executeRunJob(data: TRunJob, ctx: { signal: AbortSignal })
   } catch (err) {
     if (err instanceof RunCancelled || (isAbortError(err) && !ctx.signal.aborted)) return;
     if (ctx.signal.aborted) throw err; // the job expired or the worker stops: let pg-boss retry
-    if (err instanceof StepError || isFlowDataError(err)) {
-      await finish(run, "failed", describeError(err));
-      return;
-    }
-    throw err;
+    const decision = classifyRunFailure(err);
+    if (decision.kind === "retry") throw err;
+    if (decision.bug) console.error(`[worker] run ${run.id} failed with an internal error:`, err);
+    await finish(run.id, "failed", decision.error);
   } finally {
     clearInterval(poll);
     ctx.signal.removeEventListener("abort", onJobAbort);
   }
 }
 
-/** Errors that come from the caller's data or the flow rather than from our infrastructure. */
-function isFlowDataError(err: unknown): boolean {
-  return err instanceof TypeError || err instanceof RangeError || (err instanceof Error && /layer|input|geometry|coordinates/i.test(err.message));
-}
-
-function describeError(err: unknown): { code: string; message: string; step?: string } {
-  if (err instanceof StepError) return { code: "step_failed", message: err.message, step: err.stepId };
-  return { code: "run_failed", message: err instanceof Error ? err.message : String(err) };
-}
-
 /**
- * Moves a running run to a final state in one transaction: the state, timestamps and
- * processing time, the caller data removed, metering, extra writes (result files) and the
- * NOTIFY that wakes waiting requests. Lost race to a cancel: everything is rolled back.
+ * Finishes a claimed run: `extra` (the result files) and `finalizeRun` in one transaction.
+ * Lost race to a cancel (the run is final already): everything is rolled back.
  */
-async function finish(
-  run: TClaimed,
-  state: "completed" | "failed",
-  error: object | null,
-  extra?: (tx: Parameters<Parameters<typeof db.$transaction>[0]>[0]) => Promise<void>,
-): Promise<void> {
+async function finish(runId: string, state: "completed" | "failed", error: TRunError | null, extra?: (tx: TTx) => Promise<void>): Promise<void> {
   await db
     .$transaction(
       async (tx) => {
         if (extra) await extra(tx);
-        const finishedAt = new Date();
-        const processingMs = Math.max(0, finishedAt.getTime() - run.startedAt.getTime());
-        // One statement for the state change, its metering and the NOTIFY: the moment a
-        // waiting request learns of the result is as close to finished_at as it can be.
-        const done = await tx.$queryRawUnsafe<{ id: string }[]>(
-          `WITH "done" AS (
-             UPDATE "run" SET "state" = $2::text::"RunState", "finishedAt" = $3::timestamp(3), "processingMs" = $4::int,
-               "error" = $5::jsonb, "request" = coalesce($6::jsonb, "request"),
-               "stepsDone" = CASE WHEN $2::text = 'completed' THEN "stepsTotal" ELSE "stepsDone" END
-             WHERE "id" = $1::uuid AND "state" = 'running'
-             RETURNING "id", "workspaceId"),
-           "metered" AS (${usageUpsertSql('"workspaceId"', 7, '"done"')} RETURNING 1),
-           -- pg_notify returns void, which clients cannot read: count its rows instead.
-           "notified" AS (SELECT pg_notify('${RUN_FINAL_CHANNEL}', "id"::text) FROM "done")
-           SELECT "id"::text AS "id", (SELECT count(*) FROM "notified")::int AS "notified", (SELECT count(*) FROM "metered")::int AS "metered" FROM "done"`,
-          run.id,
-          state,
-          utcTimestamp(finishedAt),
-          processingMs,
-          error ? JSON.stringify(error) : null,
-          run.request ? JSON.stringify(withoutCallerData(run.request)) : null,
-          usageShard(),
-          0,
-          processingMs,
-          0,
-        );
-        if (done.length === 0) throw new RunCancelled();
+        if (!(await finalizeRun(tx, { runId, to: state, error }))) throw new RunCancelled();
       },
       // The result files are encoded inside the transaction (see above): allow for large ones,
       // well within the job's 30-minute expiry.

@@ -1,11 +1,13 @@
 /**
- * Loads a run of the calling consumer. A run of anyone else, of another API, or a
- * malformed id is reported exactly like a missing one (404), on every run endpoint.
+ * Loads a run visible to `scope`: a key's consumer sees its own runs of that API in that
+ * environment; a designer sees their own Try-it runs in that workspace. A run of anyone
+ * else, of another API, or a malformed id is reported exactly like a missing one
+ * (AppError `not_found`, same detail), so its existence cannot be told apart.
  */
 import "server-only";
 import { db } from "@/lib/db";
-import { ApiError } from "@/lib/api/errors";
-import type { TCaller } from "@/lib/api/resolve-caller";
+import { AppError } from "@/lib/errors";
+import type { TRunScope } from "@/lib/runs/scope";
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
@@ -15,14 +17,19 @@ export const RUN_INCLUDE = {
   flowVersion: { select: { version: true } },
 } as const;
 
-export async function getRunOrThrow(caller: TCaller, runId: string) {
-  // The same detail for every unknown id, so a run of another consumer cannot be told apart.
-  const notFound = new ApiError("not_found", "No such run exists for your API key.");
+/** The Prisma filter of the runs `scope` may see. */
+export function visibleRunsWhere(scope: TRunScope) {
+  return scope.kind === "key"
+    ? { consumerId: scope.consumerId, flowApiId: scope.flowApiId, environmentId: scope.environmentId }
+    : { userId: scope.userId, workspaceId: scope.workspaceId, mode: "try" as const };
+}
+
+export async function getRunOrThrow(scope: TRunScope, runId: string) {
+  const notFound = new AppError("not_found", scope.kind === "key" ? "No such run exists for your API key." : "No such run exists among your Try-it runs.");
   if (!UUID.test(runId)) throw notFound;
-  const run = await db.run.findFirst({
-    where: { id: runId, consumerId: caller.consumerId, flowApiId: caller.flowApiId, environmentId: caller.environmentId },
-    include: RUN_INCLUDE,
-  });
+  const run = await db.run.findFirst({ where: { id: runId, ...visibleRunsWhere(scope) }, include: RUN_INCLUDE });
   if (!run) throw notFound;
   return run;
 }
+
+export type TRunWithResults = Awaited<ReturnType<typeof getRunOrThrow>>;

@@ -1,6 +1,6 @@
 /**
- * `GET /runs` (beyond the spec): the calling consumer's runs of this API in this
- * environment, newest first, optionally filtered by `state`, paged by an opaque cursor.
+ * `GET /runs` (beyond the spec): the runs visible to the scope (a consumer's runs of one
+ * API in one environment, or a designer's Try-it runs), newest first, optionally filtered by `state`, paged by an opaque cursor.
  *
  * Query: `state` (one of the run states), `limit` (integer 1..100, default 20), `cursor`
  * (the `next_cursor` of the previous page). Any bad value: 422 naming it by JSON Pointer
@@ -15,9 +15,11 @@
 import "server-only";
 import { z } from "zod";
 import { db } from "@/lib/db";
-import { ApiError, type TFieldError } from "@/lib/api/errors";
-import type { TCaller } from "@/lib/api/resolve-caller";
-import { apiBasePath, LIST_LIMIT_DEFAULT, LIST_LIMIT_MAX, RUN_STATES, runDocument, type TRunDocument } from "@/lib/runs/run-document";
+import { validationError, type TFieldError } from "@/lib/errors";
+import { LIST_LIMIT_DEFAULT, LIST_LIMIT_MAX, runDocument, type TRunLinks, type TRunList } from "@/lib/runs/run-document";
+import { RUN_STATES } from "@/lib/runs/run-state-names";
+import { visibleRunsWhere } from "@/lib/runs/get-run-or-throw";
+import type { TRunScope } from "@/lib/runs/scope";
 
 const ZCursor = z.object({ c: z.iso.datetime(), i: z.uuid() });
 type TCursor = z.infer<typeof ZCursor>;
@@ -32,11 +34,6 @@ export const ZListRunsQuery = z.object({
     .optional(),
   cursor: z.string().max(200).optional(),
 });
-
-export interface TRunList {
-  runs: TRunDocument[];
-  next_cursor: string | null;
-}
 
 export function encodeCursor(c: TCursor): string {
   return Buffer.from(JSON.stringify(c), "utf8").toString("base64url");
@@ -73,24 +70,18 @@ export function parseListQuery(search: URLSearchParams): { state?: (typeof RUN_S
     cursor = decodeCursor(r.data.cursor);
     if (!cursor) errors.push({ field: "/query/cursor", code: "invalid", message: "Pass the next_cursor of a previous page unchanged." });
   }
-  if (errors.length || !r.success) throw new ApiError("validation_failed", "The query string is invalid; see errors.", { errors });
+  if (errors.length || !r.success) throw validationError(errors, "The query string is invalid; see errors.");
   return { state: r.data.state, limit: r.data.limit ?? LIST_LIMIT_DEFAULT, cursor };
 }
 
-/** One page of the caller's runs (see module doc). */
-export async function listRuns(
-  caller: TCaller,
-  path: { organization: string; environment: string; api: string },
-  query: ReturnType<typeof parseListQuery>,
-): Promise<TRunList> {
+/** One page of the runs `scope` sees (see module doc), as documents linked under `links`. */
+export async function listRuns(scope: TRunScope, links: TRunLinks, query: ReturnType<typeof parseListQuery>): Promise<TRunList> {
   const after = query.cursor
     ? { OR: [{ createdAt: { lt: new Date(query.cursor.c) } }, { createdAt: new Date(query.cursor.c), id: { lt: query.cursor.i } }] }
     : {};
   const rows = await db.run.findMany({
     where: {
-      consumerId: caller.consumerId,
-      flowApiId: caller.flowApiId,
-      environmentId: caller.environmentId,
+      ...visibleRunsWhere(scope),
       ...(query.state ? { state: query.state } : {}),
       ...after,
     },
@@ -99,20 +90,9 @@ export async function listRuns(
     include: { flowVersion: { select: { version: true } } },
   });
   const page = rows.slice(0, query.limit);
-  const base = apiBasePath(path);
   const last = page[page.length - 1];
   return {
-    runs: page.map((r) => runDocument(r, base, { slug: caller.apiSlug, flowVersion: r.flowVersion.version }, { withResults: false })),
+    runs: page.map((r) => runDocument(r, links, r.flowVersion.version, { withResults: false })),
     next_cursor: rows.length > query.limit && last ? encodeCursor({ c: last.createdAt.toISOString(), i: last.id }) : null,
   };
-}
-
-/** `Link` header value for the next page, or null. */
-export function nextLink(base: string, query: ReturnType<typeof parseListQuery>, nextCursor: string | null): string | null {
-  if (!nextCursor) return null;
-  const q = new URLSearchParams();
-  if (query.state) q.set("state", query.state);
-  q.set("limit", String(query.limit));
-  q.set("cursor", nextCursor);
-  return `<${base}/runs?${q.toString()}>; rel="next"`;
 }

@@ -18,13 +18,3 @@ export async function resolveInputs(flow: TFlowVersion, values: Record<string, u
   }
   return out;
 }
-
-/** The request as kept after the run is final: caller data replaced by a marker. */
-export function withoutCallerData(request: { inputs?: Record<string, unknown>; parameters?: unknown }): object {
-  const inputs: Record<string, unknown> = {};
-  for (const [name, v] of Object.entries(request.inputs ?? {})) {
-    if (v && typeof v === "object" && !("layer_id" in v)) inputs[name] = { removed: Object.keys(v)[0] ?? "data" };
-    else inputs[name] = v;
-  }
-  return { inputs, parameters: request.parameters ?? {} };
-}

@@ -1,14 +1,76 @@
 /**
- * The run document of the public API (spec "Run" + design.md "Run document"):
- * `run_id`, `state`, `links.self`, `links.cancel`, `api`, `flow_version`, `created_at`,
- * `started_at`, `finished_at`, `progress`, `error` (failed only) and, only when completed,
- * `results: [{key, kind, format, media_type, href, size_bytes, feature_count | row_count}]`.
+ * The run document (spec "Run" + design.md "Run document"), shared by every door that shows
+ * a run (HTTP, MCP, the design tool): `run_id`, `state`, `links.self`, `links.cancel`,
+ * `api`, `flow_version`, `created_at`, `started_at`, `finished_at`, `progress`, `error`
+ * (failed only) and, only when completed, `results: [{key, kind, format, media_type, href,
+ * size_bytes, feature_count | row_count}]`.
+ *
+ * The shapes are zod schemas; the TypeScript types, the OpenAPI response schemas
+ * (lib/openapi) and the MCP output schema are all derived from them.
  */
+import { z } from "zod";
 import { FORMAT_INFO, type TResultFormat } from "@/lib/formats/types";
+import { RUN_STATES, type TRunState } from "@/lib/runs/run-state-names";
 
+/** Run lists (`GET /runs`): page size default and maximum. */
+export const LIST_LIMIT_DEFAULT = 20;
+export const LIST_LIMIT_MAX = 100;
+
+export const ZRunError = z
+  .object({
+    code: z.string().describe("step_failed, invalid_input, resources_exhausted, internal_error, worker_lost or run_expired."),
+    message: z.string(),
+    step: z.string().optional().describe("Id of the step that failed."),
+    limit: z.string().optional().describe("The limit that was exceeded (resources_exhausted)."),
+  })
+  .describe("Why a failed run failed.");
+
+export const ZResultEntry = z
+  .object({
+    key: z.string(),
+    kind: z.enum(["layer", "table"]),
+    format: z.enum(["geojson", "geoparquet", "csv", "parquet"]),
+    media_type: z.string(),
+    href: z.string().describe("Path to download the file."),
+    size_bytes: z.int().min(0),
+    feature_count: z.int().min(0).optional().describe("Layers only."),
+    row_count: z.int().min(0).optional().describe("Tables only."),
+  });
+
+export const ZRunDocument = z
+  .object({
+    run_id: z.uuid(),
+    state: z.enum(RUN_STATES),
+    links: z.object({
+      self: z.string().describe("Path of the run."),
+      cancel: z.string().describe("Path to POST to cancel it."),
+    }),
+    api: z.string(),
+    flow_version: z.int().describe("The flow version the run executes."),
+    created_at: z.iso.datetime(),
+    started_at: z.iso.datetime().nullable(),
+    finished_at: z.iso.datetime().nullable(),
+    progress: z.object({ steps_done: z.int().min(0), steps_total: z.int().min(0) }),
+    error: ZRunError.optional(),
+    results: z.array(ZResultEntry).optional(),
+  })
+  .describe("A run. `results` only when completed; `error` only when failed.");
+
+export const ZRunList = z
+  .object({
+    runs: z.array(ZRunDocument),
+    next_cursor: z.string().nullable().describe("Pass as `cursor` for the next page; null on the last page."),
+  });
+
+export type TRunError = z.infer<typeof ZRunError>;
+export type TResultEntry = z.infer<typeof ZResultEntry>;
+export type TRunDocument = z.infer<typeof ZRunDocument>;
+export type TRunList = z.infer<typeof ZRunList>;
+
+/** The columns of a run row the document is made from. */
 export interface TRunRow {
   id: string;
-  state: "queued" | "running" | "completed" | "failed" | "cancelled";
+  state: TRunState;
   createdAt: Date;
   startedAt: Date | null;
   finishedAt: Date | null;
@@ -19,72 +81,37 @@ export interface TRunRow {
   files?: { key: string; format: string; sizeBytes: number }[];
 }
 
-export interface TRunDocument {
-  run_id: string;
-  state: TRunRow["state"];
-  links: { self: string; cancel: string };
+/** Where a run's links point and which API it names: `base` is the API base path. */
+export interface TRunLinks {
+  base: string;
   api: string;
-  flow_version: number;
-  created_at: string;
-  started_at: string | null;
-  finished_at: string | null;
-  progress: { steps_done: number; steps_total: number };
-  error?: unknown;
-  results?: {
-    key: string;
-    kind: "layer" | "table";
-    format: string;
-    media_type: string;
-    href: string;
-    size_bytes: number;
-    feature_count?: number;
-    row_count?: number;
-  }[];
-}
-
-/** Every run state, in lifecycle order. */
-export const RUN_STATES = ["queued", "running", "completed", "failed", "cancelled"] as const;
-/** Run lists (`GET /runs`): page size default and maximum. */
-export const LIST_LIMIT_DEFAULT = 20;
-export const LIST_LIMIT_MAX = 100;
-
-export const FINAL_STATES = new Set(["completed", "failed", "cancelled"]);
-
-/** Path of the API base: `/public/api/{organization}/{environment}/{api}`. */
-export function apiBasePath(p: { organization: string; environment: string; api: string }): string {
-  return `/public/api/${p.organization}/${p.environment}/${p.api}`;
 }
 
 /**
- * Serialises a run for the public API. `run.results`/`run.files` are needed when completed,
- * unless `opts.withResults` is false (run lists: fetch one run for its results).
+ * Serialises a run. `run.results`/`run.files` are needed when completed, unless
+ * `opts.withResults` is false (run lists: fetch one run for its results).
  */
-export function runDocument(
-  run: TRunRow,
-  base: string,
-  api: { slug: string; flowVersion: number },
-  opts: { withResults?: boolean } = {},
-): TRunDocument {
-  const self = `${base}/runs/${run.id}`;
+export function runDocument(run: TRunRow, links: TRunLinks, flowVersion: number, opts: { withResults?: boolean } = {}): TRunDocument {
+  const self = `${links.base}/runs/${run.id}`;
   const doc: TRunDocument = {
     run_id: run.id,
     state: run.state,
     links: { self, cancel: `${self}/cancel` },
-    api: api.slug,
-    flow_version: api.flowVersion,
+    api: links.api,
+    flow_version: flowVersion,
     created_at: run.createdAt.toISOString(),
     started_at: run.startedAt?.toISOString() ?? null,
     finished_at: run.finishedAt?.toISOString() ?? null,
     progress: { steps_done: run.stepsDone, steps_total: run.stepsTotal },
   };
-  if (run.state === "failed") doc.error = run.error;
+  if (run.state === "failed") doc.error = run.error as TRunError;
   if (run.state === "completed" && opts.withResults !== false) {
     doc.results = (run.results ?? []).map((r) => {
       const file = run.files?.find((f) => f.key === r.key && f.format === r.format);
       return {
         key: r.key,
         kind: r.kind,
-        format: r.format,
+        format: r.format as TResultFormat,
         media_type: FORMAT_INFO[r.format as TResultFormat].mediaType,
         href: `${self}/results/${encodeURIComponent(r.key)}`,
         size_bytes: file?.sizeBytes ?? 0,

@@ -1,10 +1,10 @@
 /**
- * Validates a POST /runs body against the published flow version (the schema is derived
+ * Validates a run request (the body of POST /runs, an MCP tool call's arguments, a Try-it form) against the published flow version (the schema is derived
  * from the flow by lib/flows/run-request.ts) and computes the request fingerprint used for
- * Idempotency-Key comparison. Any fault: ApiError 422 listing every faulty field by JSON
+ * Idempotency-Key comparison. Any fault: AppError `validation_failed` listing every faulty field by JSON
  * Pointer; nothing is started or counted.
  */
-import { ApiError } from "@/lib/api/errors";
+import { validationError } from "@/lib/errors";
 import type { TFlowVersion } from "@/lib/flows/definition";
 import { parseRunRequest, type TRunRequest } from "@/lib/flows/run-request";
 import { fingerprint } from "@/lib/runs/canonical-json";
@@ -21,8 +21,7 @@ export interface TValidRunRequest {
 export function validateRunRequest(flow: TFlowVersion, raw: unknown): TValidRunRequest {
   const parsed = parseRunRequest(flow, raw);
   if (!parsed.ok) {
-    const n = parsed.errors.length;
-    throw new ApiError("validation_failed", `The request has ${n} invalid field${n === 1 ? "" : "s"}; see errors.`, { errors: parsed.errors });
+    throw validationError(parsed.errors);
   }
   return {
     body: parsed.request,

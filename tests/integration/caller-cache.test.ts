@@ -1,5 +1,5 @@
 /**
- * The web process caches resolved callers (lib/api/caller-cache.ts). Revocation must still
+ * The web process caches resolved callers (lib/keys/caller-cache.ts). Revocation must still
  * take effect at once: a database trigger sends NOTIFY auth_changed on every change to
  * keys, grants and releases, which empties the cache before the next request.
  */

@@ -129,3 +129,14 @@ export function citiesInPolygon(polygon: Polygon | MultiPolygon, minPopulation =
     return (f.properties.population as number) >= minPopulation && booleanPointInPolygon([x, y], shape);
   });
 }
+
+/** Polls `fn` every 250 ms until it returns a truthy value; throws naming `what` after `timeoutMs`. */
+export async function waitFor<T>(what: string, fn: () => Promise<T | undefined | null | false>, timeoutMs: number): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    const v = await fn().catch(() => undefined);
+    if (v) return v;
+    await new Promise((r) => setTimeout(r, 250));
+  }
+  throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
+}

@@ -2,10 +2,10 @@ import { InlineMarkdown } from "@/components/inline-markdown";
 import type { CSSProperties, ReactNode } from "react";
 import { headers } from "next/headers";
 import { notFound } from "next/navigation";
-import { ZApiPath } from "@/lib/api/public-route";
+import { ZApiPath } from "@/lib/http/public-route";
 import { publishedOpenApi } from "@/lib/openapi/published-api";
 import { docsModel } from "@/lib/openapi/docs-model";
-import { requestOrigin } from "@/lib/api/request-origin";
+import { requestOrigin } from "@/lib/http/request-origin";
 
 export const dynamic = "force-dynamic";
 

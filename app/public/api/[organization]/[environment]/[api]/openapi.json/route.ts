@@ -1,7 +1,7 @@
-import { ZApiPath, errorResponse } from "@/lib/api/public-route";
-import { problem } from "@/lib/api/problem";
+import { ZApiPath, errorResponse } from "@/lib/http/public-route";
+import { problem } from "@/lib/http/problem";
 import { publishedOpenApi } from "@/lib/openapi/published-api";
-import { requestOrigin } from "@/lib/api/request-origin";
+import { requestOrigin } from "@/lib/http/request-origin";
 
 export const dynamic = "force-dynamic";
 

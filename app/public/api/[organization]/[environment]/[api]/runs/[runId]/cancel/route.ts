@@ -1,7 +1,7 @@
 import { z } from "zod";
-import { publicRoute, ZApiPath } from "@/lib/api/public-route";
+import { publicRoute, ZApiPath } from "@/lib/http/public-route";
 import { cancelRun } from "@/lib/runs/cancel-run";
-import { runJson } from "@/lib/runs/run-response";
+import { runJson } from "@/lib/http/run-response";
 
 export const dynamic = "force-dynamic";
 
@@ -9,6 +9,6 @@ const ZParams = ZApiPath.extend({ runId: z.string() });
 
 // POST /public/api/{organization}/{environment}/{api}/runs/{run_id}/cancel - cancel a run that has not finished
 export const POST = publicRoute({ params: ZParams }, async ({ params, caller }) => {
-  const run = await cancelRun(caller, params.runId);
-  return runJson(caller, params, run, 200);
+  const run = await cancelRun(caller.scope, params.runId);
+  return runJson(caller, run, 200);
 });

@@ -1,7 +1,7 @@
 import { z } from "zod";
-import { publicRoute, ZApiPath } from "@/lib/api/public-route";
+import { publicRoute, ZApiPath } from "@/lib/http/public-route";
 import { getResultFile } from "@/lib/runs/get-result-file";
-import { ifNoneMatchMatches } from "@/lib/api/conditional";
+import { ifNoneMatchMatches } from "@/lib/http/conditional";
 
 export const dynamic = "force-dynamic";
 
@@ -10,7 +10,7 @@ const ZParams = ZApiPath.extend({ runId: z.string(), key: z.string().min(1) });
 // GET /public/api/{organization}/{environment}/{api}/runs/{run_id}/results/{key} - download one result file
 export const GET = publicRoute({ params: ZParams }, async ({ req, params, caller }) => {
   const format = new URL(req.url).searchParams.get("format");
-  const { file, filename, mediaType } = await getResultFile(caller, params.runId, params.key, format);
+  const { file, filename, mediaType } = await getResultFile(caller.scope, params.runId, params.key, format);
   const etag = `"${file.sha256}"`;
   const headers = {
     "content-type": mediaType,

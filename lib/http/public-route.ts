@@ -7,7 +7,7 @@
  *   "RateLimit header fields for HTTP" on every answer to an authenticated call,
  * - for handlers that start runs (`requiresWorker`), answers 503 while no worker is alive
  *   (lib/health.ts `workerAlive`, cached ~1.5 s) instead of accepting work nobody runs,
- * - maps ApiError to RFC 9457 problem responses and hides unexpected errors (500, logged),
+ * - maps AppError to RFC 9457 problem responses and hides unexpected errors (500, logged),
  *   answering 503 (with `Retry-After`) when the database cannot be reached or its schema
  *   is missing (start-up or migration failure),
  * - meters every 2xx answer as one API request, unless the handler metered it itself
@@ -15,9 +15,11 @@
  */
 import "server-only";
 import { z } from "zod";
-import { ApiError } from "@/lib/api/errors";
-import { problem } from "@/lib/api/problem";
-import { resolveCaller, type TCaller } from "@/lib/api/resolve-caller";
+import { AppError } from "@/lib/errors";
+import { isDatabaseUnavailable } from "@/lib/database/unavailable";
+import { problem } from "@/lib/http/problem";
+import { resolveKeyCaller, type TKeyCaller } from "@/lib/keys/resolve-key-caller";
+import type { TApiPath } from "@/lib/runs/scope";
 import { addUsage } from "@/lib/metering/usage";
 import { workerAlive } from "@/lib/health";
 import { consumeRateLimit } from "@/lib/rate-limit/rate-limit";
@@ -29,7 +31,7 @@ export const ZApiPath = z.object({ organization: ZSlug, environment: ZSlug, api:
 export interface TPublicHandlerArgs<P> {
   req: Request;
   params: P;
-  caller: TCaller;
+  caller: TKeyCaller;
 }
 
 export interface TPublicRouteOptions<P extends z.ZodType> {
@@ -41,20 +43,6 @@ export interface TPublicRouteOptions<P extends z.ZodType> {
 }
 
 type TRouteContext = { params: Promise<Record<string, string | string[]>> };
-
-/**
- * True for errors that mean "the database is not reachable or not ready" rather than a
- * bug: connection refused/reset/timed out, the server shutting down or starting up, too
- * many connections, and a schema that is missing because migrations did not run
- * (Prisma P2021/P2022, Postgres 42P01 "relation does not exist").
- */
-export function isDatabaseDown(err: unknown): boolean {
-  const e = err as { code?: string; cause?: { code?: string; message?: string } } | undefined;
-  const text = `${e?.code ?? ""} ${e?.cause?.code ?? ""} ${(err as Error)?.message ?? ""} ${e?.cause?.message ?? ""}`;
-  return /ECONNREFUSED|ECONNRESET|ETIMEDOUT|EHOSTUNREACH|ENOTFOUND|57P01|57P02|57P03|53300|08001|08006|P1001|P1002|P1017|P2021|P2022|42P01|Can't reach database|Connection terminated|connect ECONN|timeout exceeded when trying to connect|the database system is (starting up|shutting down)|is not currently accepting connections|terminating connection due to administrator command|does not exist in the current database|relation "[^"]+" does not exist/i.test(
-    text,
-  );
-}
 
 /** Copies extra headers onto a response (rebuilding it if its headers are immutable). */
 function withHeaders(res: Response, extra: Record<string, string>): Response {
@@ -70,21 +58,18 @@ function withHeaders(res: Response, extra: Record<string, string>): Response {
 
 /** Turns any thrown value into a problem response. */
 export function errorResponse(err: unknown, instance: string): Response {
-  if (err instanceof ApiError) {
-    return problem(err.code, err.detail, { instance, errors: err.extra.errors, headers: err.extra.headers });
+  if (err instanceof AppError) {
+    return problem(err.code, err.detail, { instance, errors: err.errors, retryAfterSeconds: err.retryAfterSeconds });
   }
-  if (isDatabaseDown(err)) {
-    return problem("service_unavailable", "The service is temporarily unavailable; retry shortly.", {
-      instance,
-      headers: { "retry-after": "5" },
-    });
+  if (isDatabaseUnavailable(err)) {
+    return problem("service_unavailable", "The service is temporarily unavailable; retry shortly.", { instance, retryAfterSeconds: 5 });
   }
   console.error(`[${new Date().toISOString()}] unexpected error at ${instance}:`, err);
   return problem("internal", "An unexpected error occurred. It has been logged.", { instance });
 }
 
 /** Wraps a public API handler (see module doc). */
-export function publicRoute<P extends z.ZodType<{ organization: string; environment: string; api: string }>>(
+export function publicRoute<P extends z.ZodType<TApiPath>>(
   opts: TPublicRouteOptions<P>,
   handler: (args: TPublicHandlerArgs<z.infer<P>>) => Promise<Response>,
 ) {
@@ -93,24 +78,22 @@ export function publicRoute<P extends z.ZodType<{ organization: string; environm
     let limitHeaders: Record<string, string> = {};
     try {
       const parsed = opts.params.safeParse(await ctx.params);
-      if (!parsed.success) throw new ApiError("not_found", "No such resource.");
+      if (!parsed.success) throw new AppError("not_found", "No such resource.");
       const params = parsed.data as z.infer<P>;
-      const caller = await resolveCaller(params, req.headers.get("x-api-key"));
-      const limit = await consumeRateLimit(caller.keyId, caller.workspaceId, caller.plan.rateLimitPerMinute);
+      const caller = await resolveKeyCaller(params, req.headers.get("x-api-key"));
+      const limit = await consumeRateLimit(caller.keyId, caller.target.workspaceId, caller.plan.rateLimitPerMinute);
       limitHeaders = rateLimitHeaders(limit);
       if (!isAllowed(limit)) {
-        throw new ApiError("rate_limited", `This API key may make ${limit.limit} calls per minute to APIs of this workspace; retry after the time in Retry-After.`, {
-          headers: limitHeaders,
-        });
+        throw new AppError("rate_limited", `This API key may make ${limit.limit} calls per minute to APIs of this workspace; retry after the time in Retry-After.`);
       }
       if (opts.requiresWorker && !(await workerAlive())) {
-        throw new ApiError("service_unavailable", "No worker is available to run flows right now; retry shortly. Reading runs and results still works.", {
-          headers: { "retry-after": "5" },
+        throw new AppError("service_unavailable", "No worker is available to run flows right now; retry shortly. Reading runs and results still works.", {
+          retryAfterSeconds: 5,
         });
       }
       const res = await handler({ req, params, caller });
       if (res.status >= 200 && res.status < 300 && opts.metering !== "handler") {
-        await addUsage(caller.workspaceId, { apiRequests: 1 });
+        await addUsage(caller.target.workspaceId, { apiRequests: 1 });
       }
       return withHeaders(res, limitHeaders);
     } catch (err) {

@@ -1,0 +1,60 @@
+/**
+ * The one domain error. Domain code (lib/runs, lib/keys, lib/flows, ...) throws
+ * `AppError(code, detail)` and knows nothing of the door a call came through; each front
+ * door maps the code: HTTP to an RFC 9457 problem (lib/http/problem.ts), MCP to a tool
+ * error (lib/mcp), the browser to a message next to the field or a toast.
+ *
+ * Codes are stable API: they appear in problem documents (`code`, and the `type` URI) and
+ * in the OpenAPI document, so a code is never renamed, only added.
+ */
+import type { TFieldError } from "@/lib/errors/field-error";
+
+/** Every error code with its short human title (RFC 9457 `title`). */
+export const ERROR_CODES = {
+  bad_request: "Bad request",
+  unauthorized: "Missing or invalid API key",
+  forbidden: "Access to this API is not granted",
+  not_found: "Not found",
+  method_not_allowed: "Method not allowed",
+  conflict: "Conflict with the current state",
+  payload_too_large: "Request body too large",
+  unsupported_media_type: "Unsupported media type",
+  validation_failed: "The request is invalid",
+  idempotency_key_reused: "Idempotency-Key reused with a different request",
+  rate_limited: "Too many requests",
+  internal: "Internal error",
+  service_unavailable: "Service unavailable",
+} as const;
+
+export type TErrorCode = keyof typeof ERROR_CODES;
+export const ERROR_CODE_LIST = Object.keys(ERROR_CODES) as TErrorCode[];
+
+export interface TAppErrorOptions {
+  /** `validation_failed` / `idempotency_key_reused`: every faulty field. */
+  errors?: TFieldError[];
+  /** `service_unavailable` / `rate_limited`: when a retry makes sense, seconds. */
+  retryAfterSeconds?: number;
+  cause?: unknown;
+}
+
+export class AppError extends Error {
+  readonly errors?: TFieldError[];
+  readonly retryAfterSeconds?: number;
+
+  constructor(
+    readonly code: TErrorCode,
+    readonly detail: string,
+    opts: TAppErrorOptions = {},
+  ) {
+    super(detail, opts.cause === undefined ? undefined : { cause: opts.cause });
+    this.name = "AppError";
+    this.errors = opts.errors;
+    this.retryAfterSeconds = opts.retryAfterSeconds;
+  }
+}
+
+/** `validation_failed` listing `errors`, with a detail that counts them. */
+export function validationError(errors: TFieldError[], detail?: string): AppError {
+  const n = errors.length;
+  return new AppError("validation_failed", detail ?? `The request has ${n} invalid field${n === 1 ? "" : "s"}; see errors.`, { errors });
+}

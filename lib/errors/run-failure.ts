@@ -1,0 +1,36 @@
+/**
+ * Errors that end a run as `failed`, by class (never by message text). The worker
+ * (lib/runs/classify-failure.ts) turns a thrown value into the run's `error` document:
+ *
+ * | class                    | run error code        | retried |
+ * |--------------------------|-----------------------|---------|
+ * | `InputDataError`         | `invalid_input`       | no      | the caller's data cannot be used (e.g. a layer removed since the request)
+ * | `StepError` (lib/engine) | `step_failed`         | no      | a step failed on valid data
+ * | `ResourceLimitError`     | `resources_exhausted` | no      | the run exceeded a documented limit (memory, rows, bytes, time)
+ * | anything else            | `internal_error`      | no      | a bug: logged with its stack, the caller sees no internals
+ *
+ * Only an unreachable database is retried (pg-boss), and a worker that dies mid-run ends
+ * `worker_lost` after its retry (lib/runs/fail-lost-run.ts).
+ */
+
+/** The caller's data (or a layer it names) cannot be used for this run. */
+export class InputDataError extends Error {
+  constructor(
+    message: string,
+    readonly input?: string,
+  ) {
+    super(message);
+    this.name = "InputDataError";
+  }
+}
+
+/** The run exceeded a limit; `limit` names it (e.g. "memory 512 MB"). */
+export class ResourceLimitError extends Error {
+  constructor(
+    message: string,
+    readonly limit: string,
+  ) {
+    super(message);
+    this.name = "ResourceLimitError";
+  }
+}

@@ -1,0 +1,91 @@
+/**
+ * Authenticates an API key for one published API and resolves what it may run:
+ * `{organization, environment, api}` plus the key's secret, as the HTTP door
+ * (`/public/api/...` with `X-Api-Key`) receives them.
+ *
+ * Order of checks (design.md "Keys"): missing key 401; unknown, revoked or expired key, or a
+ * key of another environment 401; API not published in this environment 404; consumer
+ * without a grant 403. All as `AppError`.
+ */
+import "server-only";
+import { db } from "@/lib/db";
+import { AppError } from "@/lib/errors";
+import { hashApiKey, KEY_PATTERN } from "@/lib/keys/api-key";
+import { ZFlowVersion } from "@/lib/flows/definition";
+import { cachedCaller } from "@/lib/keys/caller-cache";
+import type { TApiPath, TKeyScope, TRunTarget } from "@/lib/runs/scope";
+
+/** A resolved key caller: who calls (scope), what it runs (target), and its limits. */
+export interface TKeyCaller {
+  path: TApiPath;
+  scope: TKeyScope;
+  target: TRunTarget;
+  keyId: string;
+  plan: { rateLimitPerMinute: number };
+}
+
+/**
+ * Resolves and authorises a caller; throws AppError unauthorized/not_found/forbidden.
+ * Successful resolutions are cached per process and invalidated at once by any change to
+ * keys, grants, releases or plans (lib/keys/caller-cache.ts); refusals are never cached.
+ */
+export async function resolveKeyCaller(path: TApiPath, apiKey: string | null): Promise<TKeyCaller> {
+  if (!apiKey) throw new AppError("unauthorized", "Send your API key in the X-Api-Key header.");
+  if (!KEY_PATTERN.test(apiKey)) throw invalidKey();
+  const hash = hashApiKey(apiKey);
+  return cachedCaller(`${hash}|${path.organization}|${path.environment}|${path.api}`, () => loadCaller(path, hash));
+}
+
+function invalidKey(): AppError {
+  return new AppError("unauthorized", "The API key is not valid for this environment (unknown, revoked or expired).");
+}
+
+async function loadCaller(path: TApiPath, hash: string): Promise<{ value: TKeyCaller; keyExpiresAt: Date | null }> {
+  const key = await db.apiKey.findUnique({
+    where: { hash },
+    include: { consumer: { include: { environment: { include: { organization: true } } } } },
+  });
+  const now = new Date();
+  if (
+    !key ||
+    key.revokedAt ||
+    (key.expiresAt && key.expiresAt <= now) ||
+    key.consumer.environment.slug !== path.environment ||
+    key.consumer.environment.organization.slug !== path.organization
+  ) {
+    throw invalidKey();
+  }
+  const environmentId = key.consumer.environmentId;
+
+  const served = await db.environmentApi.findFirst({
+    where: { environmentId, flowApi: { slug: path.api, organizationId: key.consumer.environment.organizationId } },
+    include: {
+      release: { include: { flowVersion: true } },
+      flowApi: { include: { workspace: { include: { plan: true } } } },
+    },
+  });
+  if (!served) throw new AppError("not_found", `No API "${path.api}" is published in environment "${path.environment}".`);
+
+  const grant = await db.accessGrant.findUnique({
+    where: { consumerId_flowApiId: { consumerId: key.consumerId, flowApiId: served.flowApiId } },
+  });
+  if (!grant) throw new AppError("forbidden", `Your key's consumer has no access to API "${path.api}".`);
+
+  return {
+    keyExpiresAt: key.expiresAt,
+    value: {
+      path: { organization: path.organization, environment: path.environment, api: path.api },
+      scope: { kind: "key", consumerId: key.consumerId, flowApiId: served.flowApiId, environmentId },
+      target: {
+        workspaceId: served.flowApi.workspaceId,
+        flowApiId: served.flowApiId,
+        flowVersionId: served.release.flowVersionId,
+        flowVersionNumber: served.release.flowVersion.version,
+        releaseId: served.releaseId,
+        flow: ZFlowVersion.parse(served.release.flowVersion.definition),
+      },
+      keyId: key.id,
+      plan: { rateLimitPerMinute: served.flowApi.workspace.plan.rateLimitPerMinute },
+    },
+  };
+}

@@ -1,0 +1,136 @@
+/**
+ * The `paths` of a published API's OpenAPI document: `POST /runs`, `GET /runs`,
+ * `GET /runs/{run_id}`, `POST /runs/{run_id}/cancel`, and one download path per result key
+ * with the media types of its kind, its `format` values, `ETag`, `Content-Disposition` and 304.
+ */
+import type { TFlowVersion } from "@/lib/flows/definition";
+import { DEFAULT_FORMAT, FORMAT_INFO, FORMATS_BY_KIND } from "@/lib/formats/types";
+import { problemResponses } from "@/lib/openapi/problems";
+import { ref } from "@/lib/openapi/ref";
+import type { TOpenApiDocument } from "@/lib/openapi/types";
+
+const stdHeaders = {
+  "RateLimit-Policy": ref("headers", "RateLimit-Policy"),
+  RateLimit: ref("headers", "RateLimit"),
+};
+
+/** The rate-limit header fields every answer to an authenticated call carries. */
+export const STANDARD_HEADERS = stdHeaders;
+
+const runResponse = (description: string, extra: Record<string, unknown> = {}) => ({
+  description,
+  headers: { ...stdHeaders, ...extra },
+  content: { "application/json": { schema: ref("schemas", "Run") } },
+});
+
+/** Every path of the document for `flow`. */
+export function buildPaths(flow: TFlowVersion): TOpenApiDocument["paths"] {
+  const authProblems = problemResponses("Unauthorized", "Forbidden", "NotFound", "TooManyRequests", "InternalError", "ServiceUnavailable");
+
+  const paths: TOpenApiDocument["paths"] = {
+    "/runs": {
+      post: {
+        operationId: "startRun",
+        tags: ["Runs"],
+        summary: "Start a run",
+        description:
+          "Starts a run of the flow with the inputs and parameters in the body. Answers 202 at once (or, with `wait_seconds`, 200 when the run reaches a final state in time: completed, failed or cancelled). " +
+          "An accepted run counts as one ETL run and one API request.",
+        parameters: [ref("parameters", "IdempotencyKey")],
+        requestBody: { required: true, content: { "application/json": { schema: ref("schemas", "RunRequest") } } },
+        responses: {
+          "200": runResponse("The run reached a final state within `wait_seconds` (completed with `results`, failed with `error`, or cancelled)."),
+          "202": runResponse("The run is accepted and not final yet; poll `Location`.", {
+            Location: { description: "Path of the run (= links.self).", schema: { type: "string" } },
+            "Retry-After": { description: "Seconds to wait before polling.", schema: { type: "integer", minimum: 1 } },
+          }),
+          ...problemResponses("BadRequest", "PayloadTooLarge", "UnsupportedMediaType", "ValidationFailed"),
+          ...authProblems,
+        },
+      },
+      get: {
+        operationId: "listRuns",
+        tags: ["Runs"],
+        summary: "List your runs",
+        description: "The calling consumer's runs of this API, newest first, without results (GET a run for its results). Cursor paging; the next page is also in `Link: <...>; rel=\"next\"`.",
+        parameters: [ref("parameters", "State"), ref("parameters", "Limit"), ref("parameters", "Cursor")],
+        responses: {
+          "200": {
+            description: "One page of runs.",
+            headers: { ...stdHeaders, Link: { description: 'RFC 8288 link to the next page, rel="next" (absent on the last page).', schema: { type: "string" } } },
+            content: { "application/json": { schema: ref("schemas", "RunList") } },
+          },
+          ...problemResponses("ValidationFailed"),
+          ...authProblems,
+        },
+      },
+    },
+    "/runs/{run_id}": {
+      parameters: [ref("parameters", "RunId")],
+      get: {
+        operationId: "getRun",
+        tags: ["Runs"],
+        summary: "Get a run",
+        description: "The run and its state; `results` once completed, `error` when failed.",
+        responses: { "200": runResponse("The run."), ...authProblems },
+      },
+    },
+    "/runs/{run_id}/cancel": {
+      parameters: [ref("parameters", "RunId")],
+      post: {
+        operationId: "cancelRun",
+        tags: ["Runs"],
+        summary: "Cancel a run",
+        description: "Cancels a queued or running run; its work stops. A run that already finished: 409.",
+        responses: { "200": runResponse("The cancelled run."), ...problemResponses("Conflict"), ...authProblems },
+      },
+    },
+  };
+
+  for (const r of flow.results) {
+    const formats = FORMATS_BY_KIND[r.kind];
+    const content: Record<string, unknown> = {};
+    for (const f of formats) {
+      const mt = FORMAT_INFO[f].mediaType;
+      content[mt] = { schema: { type: "string", ...(f === "geojson" || f === "csv" ? {} : { contentEncoding: "binary" }) } };
+    }
+    const extensions = formats.map((f) => `${r.key}.${FORMAT_INFO[f].extension}`).join(" or ");
+    paths[`/runs/{run_id}/results/${r.key}`] = {
+      parameters: [ref("parameters", "RunId")],
+      get: {
+        operationId: `getResult_${r.key}`,
+        tags: ["Results"],
+        summary: `Download result "${r.key}" (${r.kind})`,
+        description: `${r.description ?? `Result ${r.key}`}. A ${r.kind} result: ${formats.join(" or ")} (default: the format requested in the run's \`formats\`, else ${DEFAULT_FORMAT[r.kind]}).`,
+        "x-result-kind": r.kind,
+        parameters: [
+          ref("parameters", "IfNoneMatch"),
+          {
+            name: "format",
+            in: "query",
+            required: false,
+            description: "Download this format instead of the run's requested one.",
+            schema: { type: "string", enum: [...formats] },
+          },
+        ],
+        responses: {
+          "200": {
+            description: `The file, as an attachment named ${extensions}.`,
+            headers: {
+              ...stdHeaders,
+              ETag: { description: "SHA-256 of the file, quoted.", schema: { type: "string" } },
+              "Content-Disposition": { description: `attachment; filename="${extensions}"`, schema: { type: "string" } },
+            },
+            content,
+          },
+          "304": { description: "Not modified: `If-None-Match` matched the ETag.", headers: { ETag: { schema: { type: "string" } } } },
+          "409": { ...ref("responses", "Conflict"), description: "The run has not completed (problem `conflict`)." },
+          ...problemResponses("ValidationFailed"),
+          ...authProblems,
+        },
+      },
+    };
+  }
+
+  return paths;
+}

@@ -1,0 +1,40 @@
+/**
+ * The request body schema of `POST /runs` in the OpenAPI document: the JSON Schema the flow
+ * version derives (lib/flows/run-request.ts), with the documentation the flow does not
+ * carry itself (input forms, limits, format defaults, wait_seconds).
+ */
+import type { TFlowVersion } from "@/lib/flows/definition";
+import { MAX_INPUT_ROWS, MAX_WAIT_SECONDS, runRequestJsonSchema } from "@/lib/flows/run-request";
+import { DEFAULT_FORMAT } from "@/lib/formats/types";
+import type { TJsonSchema } from "@/lib/openapi/types";
+
+/** Strips the `$schema` keyword (the document's dialect is OpenAPI 3.1's default, 2020-12). */
+export function embeddable(schema: TJsonSchema): TJsonSchema {
+  const { $schema: _drop, ...rest } = schema;
+  return rest;
+}
+
+/** The request body schema with the documentation the flow does not carry itself. */
+export function requestSchema(flow: TFlowVersion): TJsonSchema {
+  const s = embeddable(runRequestJsonSchema(flow)) as { properties: Record<string, TJsonSchema> } & TJsonSchema;
+  const props = s.properties;
+  props.inputs = {
+    ...props.inputs,
+    description:
+      'One value per input of the flow, exactly one form each: {"layer_id"} (a layer this environment may read), {"geojson"} (a GeoJSON FeatureCollection, RFC 7946), ' +
+      `{"rows"} (table rows, at most ${MAX_INPUT_ROWS}), {"area"} (one valid, simple GeoJSON Polygon); null only for optional inputs.`,
+  };
+  if (props.parameters) props.parameters = { ...props.parameters, description: "Parameters of the flow; omitted ones take their default." };
+  if (props.formats) {
+    props.formats = {
+      ...props.formats,
+      description: `File format per result key. Defaults: ${DEFAULT_FORMAT.layer} for layers, ${DEFAULT_FORMAT.table} for tables. Both formats stay downloadable with ?format=.`,
+    };
+  }
+  props.wait_seconds = {
+    ...props.wait_seconds,
+    description: `Wait up to this many seconds (0..${MAX_WAIT_SECONDS}) for the run to finish: 200 with the final run if it does, else 202.`,
+  };
+  return s;
+}
+

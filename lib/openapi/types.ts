@@ -1,0 +1,35 @@
+/** Shapes of the OpenAPI 3.1 document of a published Flow API (lib/openapi/build-openapi.ts). */
+import type { TFlowVersion } from "@/lib/flows/definition";
+
+export interface TOpenApiSource {
+  organization: string;
+  environment: string;
+  api: string;
+  /** Display name of the API. */
+  name: string;
+  description: string | null;
+  flowVersion: number;
+  flow: TFlowVersion;
+  /** API base, e.g. `https://host/public/api/demo/production/cities-in-area`. */
+  serverUrl: string;
+  /** Request body limit, bytes (413 above it). */
+  maxBodyBytes: number;
+}
+
+export type TJsonSchema = Record<string, unknown>;
+
+export interface TOpenApiDocument {
+  openapi: "3.1.0";
+  info: { title: string; version: string; description: string; "x-flow-version": number };
+  servers: { url: string; description?: string }[];
+  security: Record<string, string[]>[];
+  tags: { name: string; description: string }[];
+  paths: Record<string, Record<string, unknown>>;
+  components: {
+    schemas: Record<string, TJsonSchema>;
+    securitySchemes: Record<string, unknown>;
+    headers: Record<string, unknown>;
+    responses: Record<string, unknown>;
+    parameters: Record<string, unknown>;
+  };
+}
