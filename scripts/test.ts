@@ -1,9 +1,10 @@
-// npm test - the whole suite from nothing: a test database (embedded PostgreSQL in
+// npm test - the whole suite from nothing: static checks (types, lint with the layer rule and
+// import cycles, formatting), then a test database (embedded PostgreSQL in
 // .data/test-postgres, or a local DATABASE_URL), a reset schema, migrations, the demo seed
 // with fresh keys, a production build of the app, the web server and a worker on a free
 // port; then vitest (unit and integration projects); then everything is stopped.
 // Extra arguments go to vitest, e.g. `npm test -- tests/integration/contract.test.ts`.
-import { spawn } from "node:child_process";
+import { spawn, spawnSync } from "node:child_process";
 import fs from "node:fs";
 import net from "node:net";
 import path from "node:path";
@@ -33,6 +34,17 @@ function freePort(): Promise<number> {
     });
     srv.on("error", reject);
   });
+}
+
+// Static checks first: they take seconds and a failure there needs no database to explain.
+for (const check of ["typecheck", "lint", "format:check"]) {
+  log(`npm run ${check}`);
+  const r = spawnSync("npm", ["run", "--silent", check], { cwd: PROJECT_ROOT, stdio: "inherit" });
+  if (r.status !== 0) {
+    console.error(`[test] npm run ${check} failed; fix it first (npm run format rewrites the formatting).`);
+    console.log("\nTests: 0 passed, 1 failed, 0 skipped");
+    process.exit(1);
+  }
 }
 
 const database = await openDatabase({ name: "test-postgres", port: Number(process.env.TEST_PG_PORT ?? (await freePort())), log });

@@ -13,6 +13,7 @@ import { PgBoss } from "pg-boss";
 import { env } from "@/lib/env";
 import { db } from "@/lib/db";
 import { JOB_NAMES, jobs } from "@/lib/jobs/registry";
+import { JOB_HANDLERS } from "./job-handlers";
 
 const HEARTBEAT_MS = 5_000;
 
@@ -33,7 +34,7 @@ async function main(): Promise<void> {
 
   for (const name of JOB_NAMES) {
     const def = jobs[name];
-    const handler = await def.handler();
+    const handler = await JOB_HANDLERS[name]();
     const slots = name === "run-execute" ? env().WORKER_CONCURRENCY : 1;
     // One work() per slot, so each slot knows its own worker id. pg-boss waits between
     // fetches unless woken (NOTIFY on a new job, or burst mode, which needs batches); a slot

@@ -1,17 +1,15 @@
 /**
- * Every background job in one place: name -> payload schema, queue options and handler.
- * The code that enqueues (route handlers, in the same transaction as the row the job
- * refers to) and the worker both use this registry. Handlers are loaded lazily so the web
- * process never loads the flow engine.
+ * Every background job in one place: name -> payload schema and queue options. The code
+ * that enqueues (in the same transaction as the row the job refers to) and the worker both
+ * use this registry; the worker pairs each name with its handler in worker/job-handlers.ts
+ * (typed against these names, so a job without a handler does not compile). Handlers live
+ * with the worker, not here, so the domain that enqueues never depends on the code that
+ * runs the jobs (no lib/jobs <-> lib/runs cycle) and the web process never loads the engine.
  */
 import { z } from "zod";
 import type { QueueOptions } from "pg-boss";
 import { ZPurgeJob, ZRunJob } from "@/lib/jobs/schemas";
 
-
-// The payload is typed by `schema`; handlers declare their own parameter type from it.
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
-type TJobHandler = (data: any, ctx: { signal: AbortSignal; jobId: string }) => Promise<void>;
 
 interface TJobDefinition<S extends z.ZodType> {
   schema: S;
@@ -19,8 +17,6 @@ interface TJobDefinition<S extends z.ZodType> {
   queue: QueueOptions & { notify?: boolean; deadLetter?: string };
   /** Cron schedule (UTC) for periodic jobs. */
   cron?: string;
-  /** Loads the handler; the worker calls it with the payload already parsed by `schema`. */
-  handler: () => Promise<TJobHandler>;
 }
 
 function defineJob<S extends z.ZodType>(def: TJobDefinition<S>): TJobDefinition<S> {
@@ -37,20 +33,17 @@ export const jobs = {
   "run-execute": defineJob({
     schema: ZRunJob,
     queue: { expireInSeconds: 30 * 60, heartbeatSeconds: 10, retryLimit: 1, retryDelay: 1, notify: true, deadLetter: "run-dead" },
-    handler: () => import("@/lib/runs/execute-run").then((m) => m.executeRunJob),
   }),
   /** Dead letters of "run-execute": the run failed on every attempt (its worker died). */
   "run-dead": defineJob({
     schema: ZRunJob,
     queue: { expireInSeconds: 60, retryLimit: 5, retryDelay: 5 },
-    handler: () => import("@/lib/runs/fail-lost-run").then((m) => m.failLostRun),
   }),
   /** Removes expired idempotency records and result files past retention. */
   "maintenance-purge": defineJob({
     schema: ZPurgeJob,
     queue: { expireInSeconds: 10 * 60, retryLimit: 0 },
     cron: "*/15 * * * *",
-    handler: () => import("@/lib/runs/purge").then((m) => m.purgeExpired),
   }),
 } as const;
 

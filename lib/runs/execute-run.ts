@@ -17,7 +17,7 @@ import { ZFlowVersion } from "@/lib/flows/definition";
 import { runFlow } from "@/lib/engine/run-flow";
 import { isAbortError } from "@/lib/engine/errors";
 import { encodeResult } from "@/lib/formats/encode-result";
-import { FORMATS_BY_KIND, FORMAT_INFO, DEFAULT_FORMAT, type TResultFormat } from "@/lib/formats/types";
+import { FORMATS_BY_KIND, FORMAT_INFO, DEFAULT_FORMAT } from "@/lib/formats/types";
 import { resolveInputs } from "@/lib/runs/resolve-inputs";
 import { claimRun, finalizeRun, recordProgress, type TRunError } from "@/lib/runs/run-state";
 import { classifyRunFailure } from "@/lib/runs/classify-failure";

@@ -9,7 +9,7 @@ import { expectProblem } from "./contract-helpers";
 
 const CITIES = apiPath("cities-in-area");
 const AREA = { type: "Polygon", coordinates: [[[8.4, 47.3], [8.7, 47.3], [8.7, 47.45], [8.4, 47.45], [8.4, 47.3]]] };
-let ids: string[] = []; // newest first
+const ids: string[] = []; // newest first
 
 beforeAll(async () => {
   await resetRuns();

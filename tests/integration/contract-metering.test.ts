@@ -12,7 +12,6 @@ import { CITIES_BODY, expectProblem, sleep } from "./contract-helpers";
 const CITIES = apiPath("cities-in-area");
 const AREA = { type: "Polygon", coordinates: [[[8.4, 47.3], [8.7, 47.3], [8.7, 47.45], [8.4, 47.45], [8.4, 47.3]]] };
 const BODY = { inputs: { ...CITIES_BODY.inputs, area: { area: AREA } } };
-const ZERO = { etlRuns: 0, processingMs: 0, apiRequests: 0 };
 
 beforeEach(resetRuns);
 afterAll(async () => {

@@ -13,7 +13,6 @@ import pg from "pg";
 import { apiPath, http, pollRun, sql, waitFor } from "./helpers";
 import { createFlowApi, SLOW_FLOW, CITIES_BODY } from "./contract-helpers";
 
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 
 /** The pid of the live worker (freshest heartbeat). */

@@ -1,0 +1,14 @@
+/**
+ * The handler of every job of lib/jobs/registry.ts, loaded lazily (the engine is imported
+ * only when a worker first runs a flow). The worker calls a handler with the payload
+ * already parsed by the job's schema.
+ */
+import type { TJobData, TJobName } from "@/lib/jobs/registry";
+
+export type TJobHandler<N extends TJobName> = (data: TJobData<N>, ctx: { signal: AbortSignal; jobId: string }) => Promise<void>;
+
+export const JOB_HANDLERS: { [N in TJobName]: () => Promise<TJobHandler<N>> } = {
+  "run-execute": () => import("@/lib/runs/execute-run").then((m) => m.executeRunJob),
+  "run-dead": () => import("@/lib/runs/fail-lost-run").then((m) => m.failLostRun),
+  "maintenance-purge": () => import("@/lib/runs/purge").then((m) => m.purgeExpired),
+};
