@@ -37,7 +37,8 @@ function freePort(): Promise<number> {
 }
 
 // Static checks first: they take seconds and a failure there needs no database to explain.
-for (const check of ["typecheck", "lint", "format:check"]) {
+// TEST_SKIP_CHECKS=1 skips them while iterating on one test file.
+for (const check of process.env.TEST_SKIP_CHECKS === "1" ? [] : ["typecheck", "lint", "format:check"]) {
   log(`npm run ${check}`);
   const r = spawnSync("npm", ["run", "--silent", check], { cwd: PROJECT_ROOT, stdio: "inherit" });
   if (r.status !== 0) {
