@@ -18,7 +18,7 @@ const globalForPrisma = globalThis as unknown as { prisma?: PrismaClient; pgPool
 /**
  * Pool options. A database that is down or unreachable must never make a request hang:
  * opening a connection gives up after `connectionTimeoutMillis` (the error is then mapped
- * to 503 by lib/api/public-route.ts), and idle connections are dropped after 30 s so a
+ * to 503 by lib/http/public-route.ts via lib/database/unavailable.ts), and idle connections are dropped after 30 s so a
  * restarted database is picked up with fresh connections.
  */
 export const POOL_OPTIONS = {

@@ -1,7 +1,7 @@
 /**
  * The one wrapper every public route handler uses. It
  * - parses the path params with zod (a bad slug is a 404, like a missing API),
- * - authenticates the key and resolves the API (lib/api/resolve-caller.ts),
+ * - authenticates the key and resolves the API (lib/keys/resolve-key-caller.ts),
  * - applies the per-key rate limit (lib/rate-limit): 429 `rate_limited` with `Retry-After`
  *   over the quota, and the `RateLimit-Policy` / `RateLimit` header fields of the IETF draft
  *   "RateLimit header fields for HTTP" on every answer to an authenticated call,

@@ -9,7 +9,7 @@ import { ERROR_STATUS } from "@/lib/http/problem";
 import { ref } from "@/lib/openapi/ref";
 
 /** The problem responses a call can meet, by status, as component names. */
-export const PROBLEM_RESPONSES = {
+const PROBLEM_RESPONSES = {
   BadRequest: { status: 400, description: "The body is not valid JSON (problem `bad_request`)." },
   Unauthorized: { status: 401, description: "The X-Api-Key header is missing, or the key is unknown, revoked, expired or of another environment (problem `unauthorized`)." },
   Forbidden: { status: 403, description: "The key's consumer has no access grant for this API (problem `forbidden`)." },
@@ -38,7 +38,7 @@ export function problemResponses(...names: TProblemResponse[]) {
 
 
 /** The error codes answered with `status`. */
-export function codesWithStatus(status: number): TErrorCode[] {
+function codesWithStatus(status: number): TErrorCode[] {
   return ERROR_CODE_LIST.filter((c) => ERROR_STATUS[c] === status);
 }
 

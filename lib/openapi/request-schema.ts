@@ -9,7 +9,7 @@ import { DEFAULT_FORMAT } from "@/lib/formats/types";
 import type { TJsonSchema } from "@/lib/openapi/types";
 
 /** Strips the `$schema` keyword (the document's dialect is OpenAPI 3.1's default, 2020-12). */
-export function embeddable(schema: TJsonSchema): TJsonSchema {
+function embeddable(schema: TJsonSchema): TJsonSchema {
   const { $schema: _drop, ...rest } = schema;
   return rest;
 }

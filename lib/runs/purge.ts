@@ -19,7 +19,7 @@ import { finalizeRun, WITHOUT_CALLER_DATA_SQL } from "@/lib/runs/run-state";
 /** Longest a run can legitimately stay unfinished: 2 attempts x 30 min + margin. */
 const STUCK_AFTER_MS = 65 * 60_000;
 
-export const RUN_EXPIRED_ERROR = { code: "run_expired", message: "The run did not finish in time and was stopped." };
+const RUN_EXPIRED_ERROR = { code: "run_expired", message: "The run did not finish in time and was stopped." };
 
 export interface TPurgeCounts {
   idempotencyRecords: number;

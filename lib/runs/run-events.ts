@@ -5,7 +5,6 @@
  * (`wait_seconds`), so they answer within milliseconds instead of at the next poll.
  */
 import "server-only";
-import type { TTx } from "@/lib/db";
 import { subscribe } from "@/lib/database/pg-listener";
 
 export const RUN_FINAL_CHANNEL = "run_final";
@@ -72,9 +71,4 @@ export async function waitForRunFinal(runId: string, ms: number, isFinal: () => 
     set.delete(onNotify);
     if (set.size === 0) map.delete(runId);
   }
-}
-
-/** Queues the final-state notification inside `tx`; Postgres delivers it on commit. */
-export async function notifyRunFinal(tx: TTx, runId: string): Promise<void> {
-  await tx.$executeRaw`SELECT pg_notify(${RUN_FINAL_CHANNEL}, ${runId})`;
 }

@@ -7,7 +7,3 @@ export type TRunState = (typeof RUN_STATES)[number];
 export type TFinalState = "completed" | "failed" | "cancelled";
 
 export const FINAL_STATES: ReadonlySet<TRunState> = new Set<TRunState>(["completed", "failed", "cancelled"]);
-
-export function isFinal(state: TRunState): boolean {
-  return FINAL_STATES.has(state);
-}
