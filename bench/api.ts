@@ -31,13 +31,26 @@ async function publishEcho(databaseUrl: string): Promise<void> {
     const ws = (await c.query(`SELECT w.id, w."organizationId" FROM workspace w WHERE w.slug = 'demo'`)).rows[0];
     const env = (await c.query(`SELECT id FROM environment WHERE slug = 'production' AND "organizationId" = $1`, [ws.organizationId])).rows[0];
     const flow = (await c.query(`INSERT INTO flow (id, "workspaceId", name) VALUES (gen_random_uuid(), $1, 'Bench echo') RETURNING id`, [ws.id])).rows[0];
-    const ver = (await c.query(`INSERT INTO flow_version (id, "flowId", version, definition) VALUES (gen_random_uuid(), $1, 1, $2) RETURNING id`, [flow.id, JSON.stringify(ECHO_FLOW)])).rows[0];
-    const api = (await c.query(
-      `INSERT INTO flow_api (id, "organizationId", "workspaceId", "flowId", "selectedFlowVersionId", slug, name, status)
+    const ver = (
+      await c.query(`INSERT INTO flow_version (id, "flowId", version, definition) VALUES (gen_random_uuid(), $1, 1, $2) RETURNING id`, [
+        flow.id,
+        JSON.stringify(ECHO_FLOW),
+      ])
+    ).rows[0];
+    const api = (
+      await c.query(
+        `INSERT INTO flow_api (id, "organizationId", "workspaceId", "flowId", "selectedFlowVersionId", slug, name, status)
        VALUES (gen_random_uuid(), $1, $2, $3, $4, 'bench-echo', 'Bench echo', 'published') RETURNING id`,
-      [ws.organizationId, ws.id, flow.id, ver.id],
-    )).rows[0];
-    const rel = (await c.query(`INSERT INTO release (id, "flowApiId", "environmentId", "flowVersionId", number) VALUES (gen_random_uuid(), $1, $2, $3, 1) RETURNING id`, [api.id, env.id, ver.id])).rows[0];
+        [ws.organizationId, ws.id, flow.id, ver.id],
+      )
+    ).rows[0];
+    const rel = (
+      await c.query(`INSERT INTO release (id, "flowApiId", "environmentId", "flowVersionId", number) VALUES (gen_random_uuid(), $1, $2, $3, 1) RETURNING id`, [
+        api.id,
+        env.id,
+        ver.id,
+      ])
+    ).rows[0];
     await c.query(`INSERT INTO environment_api ("environmentId", "flowApiId", "releaseId", "updatedAt") VALUES ($1, $2, $3, now())`, [env.id, api.id, rel.id]);
     await c.query(`INSERT INTO access_grant ("consumerId", "flowApiId") SELECT id, $1 FROM consumer WHERE "environmentId" = $2`, [api.id, env.id]);
     await c.query("COMMIT");
@@ -67,7 +80,9 @@ async function insertNotifyFloor(databaseUrl: string, seconds: number): Promise<
       try {
         while (Date.now() < deadline) {
           const t0 = performance.now();
-          await client.query(`WITH r AS (INSERT INTO bench_floor (body) VALUES ($1) RETURNING id) SELECT pg_notify('bench_floor', id::text) FROM r`, ['{"x":1}']);
+          await client.query(`WITH r AS (INSERT INTO bench_floor (body) VALUES ($1) RETURNING id) SELECT pg_notify('bench_floor', id::text) FROM r`, [
+            '{"x":1}',
+          ]);
           latencies.push(performance.now() - t0);
         }
       } finally {
@@ -86,7 +101,13 @@ async function insertNotifyFloor(databaseUrl: string, seconds: number): Promise<
  */
 async function webOnly(ctx: TBenchContext): Promise<{ url: string; stop: () => Promise<void> }> {
   const port = 3990 + Math.floor(Math.random() * 9);
-  const app = startApp({ port, host: "127.0.0.1", env: { ...process.env, DATABASE_URL: ctx.databaseUrl, NODE_ENV: "production", ENABLE_BENCH_FLOOR: "1" }, quiet: true, worker: false });
+  const app = startApp({
+    port,
+    host: "127.0.0.1",
+    env: { ...process.env, DATABASE_URL: ctx.databaseUrl, NODE_ENV: "production", ENABLE_BENCH_FLOOR: "1" },
+    quiet: true,
+    worker: false,
+  });
   const hb = new pg.Client({ connectionString: ctx.databaseUrl });
   await hb.connect();
   const beat = () =>
@@ -126,7 +147,16 @@ async function drain(ctx: TBenchContext): Promise<void> {
 export async function bench(ctx: TBenchContext): Promise<TBenchRow[]> {
   await publishEcho(ctx.databaseUrl);
   const rows: TBenchRow[] = [];
-  const body = JSON.stringify({ inputs: { rows: { rows: [{ id: 1, name: "a" }, { id: 2, name: "b" }] } } });
+  const body = JSON.stringify({
+    inputs: {
+      rows: {
+        rows: [
+          { id: 1, name: "a" },
+          { id: 2, name: "b" },
+        ],
+      },
+    },
+  });
   const headers = { "content-type": "application/json", "x-api-key": ctx.keys.demo };
   const path = "/public/api/demo/production/bench-echo/runs";
   const littles = `Little's law: 32 conns at 500 req/s means a mean of 64 ms`;
@@ -138,12 +168,24 @@ export async function bench(ctx: TBenchContext): Promise<TBenchRow[]> {
     await load({ url: `${web.url}/api/bench-floor`, method: "POST", body, headers, connections: CONNECTIONS, duration: 2 });
     const floor = await load({ url: `${web.url}/api/bench-floor`, method: "POST", body, headers, connections: CONNECTIONS, duration: DURATION_S });
     ctx.log(`  ${floor.requests.average} req/s, p99 ${floor.latency.p99} ms`);
-    rows.push({ group: "api", metric: `floor: bare route handler 202, ${CONNECTIONS} conns`, value: floor.requests.average, unit: "req/s", note: `p50 ${floor.latency.p50} ms, p99 ${floor.latency.p99} ms` });
+    rows.push({
+      group: "api",
+      metric: `floor: bare route handler 202, ${CONNECTIONS} conns`,
+      value: floor.requests.average,
+      unit: "req/s",
+      note: `p50 ${floor.latency.p50} ms, p99 ${floor.latency.p99} ms`,
+    });
 
     ctx.log("floor: INSERT + NOTIFY in Postgres");
     const pgFloor = await insertNotifyFloor(ctx.databaseUrl, DURATION_S);
     ctx.log(`  ${pgFloor.rate.toFixed(0)} tx/s, p99 ${pgFloor.p99.toFixed(1)} ms`);
-    rows.push({ group: "api", metric: `floor: INSERT + NOTIFY, ${CONNECTIONS} conns`, value: pgFloor.rate, unit: "tx/s", note: `p50 ${pgFloor.p50.toFixed(1)} ms, p99 ${pgFloor.p99.toFixed(1)} ms` });
+    rows.push({
+      group: "api",
+      metric: `floor: INSERT + NOTIFY, ${CONNECTIONS} conns`,
+      value: pgFloor.rate,
+      unit: "tx/s",
+      note: `p50 ${pgFloor.p50.toFixed(1)} ms, p99 ${pgFloor.p99.toFixed(1)} ms`,
+    });
 
     ctx.log(`POST /runs, web only, ${CONNECTIONS} connections, ${DURATION_S} s`);
     await load({ url: web.url + path, method: "POST", body, headers, connections: CONNECTIONS, duration: 2 });
@@ -151,8 +193,24 @@ export async function bench(ctx: TBenchContext): Promise<TBenchRow[]> {
     const accepted = r["2xx"] / DURATION_S;
     ctx.log(`  ${accepted.toFixed(0)} runs/s, p50 ${r.latency.p50} ms, p99 ${r.latency.p99} ms, non-2xx ${r.non2xx}`);
     rows.push(
-      { group: "api", metric: `POST /runs 202 (workers elsewhere), ${CONNECTIONS} conns`, value: accepted, unit: "runs/s", target: ">= 500", ok: accepted >= 500, note: `non-2xx ${r.non2xx}; each run durable before 202` },
-      { group: "api", metric: "  latency p50 / p99", value: r.latency.p99, unit: "ms (p99)", target: "p99 < 50", ok: r.latency.p99 < 50, note: `p50 ${r.latency.p50} ms; ${littles}` },
+      {
+        group: "api",
+        metric: `POST /runs 202 (workers elsewhere), ${CONNECTIONS} conns`,
+        value: accepted,
+        unit: "runs/s",
+        target: ">= 500",
+        ok: accepted >= 500,
+        note: `non-2xx ${r.non2xx}; each run durable before 202`,
+      },
+      {
+        group: "api",
+        metric: "  latency p50 / p99",
+        value: r.latency.p99,
+        unit: "ms (p99)",
+        target: "p99 < 50",
+        ok: r.latency.p99 < 50,
+        note: `p50 ${r.latency.p50} ms; ${littles}`,
+      },
     );
   } finally {
     await web.stop();
@@ -186,8 +244,21 @@ export async function bench(ctx: TBenchContext): Promise<TBenchRow[]> {
     overheads.push(received - Date.parse(doc.finished_at));
   }
   rows.push(
-    { group: "api", metric: "wait_seconds overhead (finished_at -> 200), p50", value: median(overheads), unit: "ms", note: "200 sequential runs of a trivial flow; 1 ms clock resolution" },
-    { group: "api", metric: "wait_seconds overhead (finished_at -> 200), p99", value: percentile(overheads, 99), unit: "ms", target: "< 20", ok: percentile(overheads, 99) < 20 },
+    {
+      group: "api",
+      metric: "wait_seconds overhead (finished_at -> 200), p50",
+      value: median(overheads),
+      unit: "ms",
+      note: "200 sequential runs of a trivial flow; 1 ms clock resolution",
+    },
+    {
+      group: "api",
+      metric: "wait_seconds overhead (finished_at -> 200), p99",
+      value: percentile(overheads, 99),
+      unit: "ms",
+      target: "< 20",
+      ok: percentile(overheads, 99) < 20,
+    },
   );
   return rows;
 }

@@ -38,7 +38,7 @@ function flowOf(doc: unknown): TFlowVersion {
 /** 5,000 places near real cities (deterministic jitter of up to ±0.25°), as caller rows. */
 export function benchPlaces(cities: TFeature[], n = 5000): TRow[] {
   let seed = 12345;
-  const rand = () => ((seed = (seed * 1664525 + 1013904223) % 4294967296) / 4294967296);
+  const rand = () => (seed = (seed * 1664525 + 1013904223) % 4294967296) / 4294967296;
   return Array.from({ length: n }, (_, i) => {
     const [x, y] = (cities[Math.floor(rand() * cities.length)]!.geometry as { coordinates: number[] }).coordinates as [number, number];
     return { id: `p${i}`, lon: Math.max(-180, Math.min(180, x + (rand() - 0.5) * 0.5)), lat: Math.max(-90, Math.min(90, y + (rand() - 0.5) * 0.5)) };
@@ -51,9 +51,15 @@ function naiveCountryStats(cities: TFeature[], countries: TFeature[]): { name: u
   for (const c of countries) {
     const g = c.geometry as Polygon | MultiPolygon;
     const coords = (g.type === "Polygon" ? [g.coordinates] : g.coordinates).flat(2);
-    let a = Infinity, b = Infinity, d = -Infinity, e = -Infinity;
+    let a = Infinity,
+      b = Infinity,
+      d = -Infinity,
+      e = -Infinity;
     for (const [x, y] of coords) {
-      a = Math.min(a, x!); b = Math.min(b, y!); d = Math.max(d, x!); e = Math.max(e, y!);
+      a = Math.min(a, x!);
+      b = Math.min(b, y!);
+      d = Math.max(d, x!);
+      e = Math.max(e, y!);
     }
     const shape: Feature<Polygon | MultiPolygon> = { type: "Feature", geometry: g, properties: {} };
     let count = 0;
@@ -133,7 +139,15 @@ export async function bench(ctx: TBenchContext): Promise<TBenchRow[]> {
   ctx.log("engine: country-stats (runFlow)...");
   const csParams = applyParameterDefaults(countryStats, {});
   const cs = await timeRuns(() => runFlow(countryStats, { cities, countries }, csParams), RUNS);
-  rows.push({ group: G, metric: `country-stats, engine only (runFlow, median of ${RUNS})`, value: median(cs), unit: "ms", target: "< 2000 ms", ok: median(cs) < 2000, note: `135,233 cities × 241 countries; min ${Math.min(...cs).toFixed(0)} ms` });
+  rows.push({
+    group: G,
+    metric: `country-stats, engine only (runFlow, median of ${RUNS})`,
+    value: median(cs),
+    unit: "ms",
+    target: "< 2000 ms",
+    ok: median(cs) < 2000,
+    note: `135,233 cities × 241 countries; min ${Math.min(...cs).toFixed(0)} ms`,
+  });
 
   ctx.log("engine: country-stats via the app...");
   const csApp: { processingMs: number; totalMs: number }[] = [];
@@ -143,11 +157,25 @@ export async function bench(ctx: TBenchContext): Promise<TBenchRow[]> {
   const csProc = median(csApp.map((r) => r.processingMs));
   const pidAfterCs = workerPid(ctx.databaseUrl);
   const hwmAfterCs = pidAfterCs ? vmHwmMb(pidAfterCs) : null;
-  rows.push({ group: G, metric: `country-stats, full worker path (finished_at - started_at, median of ${RUNS})`, value: csProc, unit: "ms", target: "< 2000 ms", ok: csProc < 2000, note: `engine + GeoJSON/GeoParquet/CSV/Parquet + DB; POST→200 ${median(csApp.map((r) => r.totalMs)).toFixed(0)} ms` });
+  rows.push({
+    group: G,
+    metric: `country-stats, full worker path (finished_at - started_at, median of ${RUNS})`,
+    value: csProc,
+    unit: "ms",
+    target: "< 2000 ms",
+    ok: csProc < 2000,
+    note: `engine + GeoJSON/GeoParquet/CSV/Parquet + DB; POST→200 ${median(csApp.map((r) => r.totalMs)).toFixed(0)} ms`,
+  });
 
   ctx.log("engine: country-stats, naive nested loops (1 run)...");
   const [naiveCs] = await timeRuns(() => naiveCountryStats(cities.features, countries.features), 1, 0);
-  rows.push({ group: G, metric: "country-stats, naive loops with Turf (1 run)", value: naiveCs!, unit: "ms", note: `every country × every city, bbox check + booleanPointInPolygon; ${(naiveCs! / median(cs)).toFixed(0)}× the engine` });
+  rows.push({
+    group: G,
+    metric: "country-stats, naive loops with Turf (1 run)",
+    value: naiveCs!,
+    unit: "ms",
+    note: `every country × every city, bbox check + booleanPointInPolygon; ${(naiveCs! / median(cs)).toFixed(0)}× the engine`,
+  });
 
   // --- nearby-cities
   ctx.log("engine: nearby-cities (runFlow)...");
@@ -158,7 +186,15 @@ export async function bench(ctx: TBenchContext): Promise<TBenchRow[]> {
     const r = await runFlow(nearby, { places: placesTable, cities }, ncParams);
     pairs = (r[1]!.data as { rows: unknown[] }).rows.length;
   }, RUNS);
-  rows.push({ group: G, metric: `nearby-cities 5,000 rows r=30 km, engine only (median of ${RUNS})`, value: median(nc), unit: "ms", target: "< 1000 ms", ok: median(nc) < 1000, note: `${pairs.toLocaleString("en")} matches` });
+  rows.push({
+    group: G,
+    metric: `nearby-cities 5,000 rows r=30 km, engine only (median of ${RUNS})`,
+    value: median(nc),
+    unit: "ms",
+    target: "< 1000 ms",
+    ok: median(nc) < 1000,
+    note: `${pairs.toLocaleString("en")} matches`,
+  });
 
   ctx.log("engine: nearby-cities via the app...");
   const ncBody = { inputs: { places: { rows: places }, cities: { layer_id: "world-cities" } }, parameters: { radius_km: 30 } };
@@ -166,13 +202,27 @@ export async function bench(ctx: TBenchContext): Promise<TBenchRow[]> {
   const ncApp: { processingMs: number; totalMs: number }[] = [];
   for (let i = 0; i < RUNS; i++) ncApp.push(await viaApp(ctx, "nearby-cities", ncBody));
   const ncProc = median(ncApp.map((r) => r.processingMs));
-  rows.push({ group: G, metric: `nearby-cities 5,000 rows r=30 km, full worker path (median of ${RUNS})`, value: ncProc, unit: "ms", target: "< 1000 ms", ok: ncProc < 1000, note: `incl. writing ${pairs.toLocaleString("en")} matches as CSV and Parquet; POST→200 ${median(ncApp.map((r) => r.totalMs)).toFixed(0)} ms` });
+  rows.push({
+    group: G,
+    metric: `nearby-cities 5,000 rows r=30 km, full worker path (median of ${RUNS})`,
+    value: ncProc,
+    unit: "ms",
+    target: "< 1000 ms",
+    ok: ncProc < 1000,
+    note: `incl. writing ${pairs.toLocaleString("en")} matches as CSV and Parquet; POST→200 ${median(ncApp.map((r) => r.totalMs)).toFixed(0)} ms`,
+  });
 
   ctx.log("engine: nearby-cities, naive nested loops (sample)...");
   const sample = places.slice(0, 250);
   const [naiveSample] = await timeRuns(() => naiveNearby(sample, cities.features, 30), 1, 0);
   const naiveNc = (naiveSample! * places.length) / sample.length;
-  rows.push({ group: G, metric: "nearby-cities, naive loops with Turf (scaled from 250 places)", value: naiveNc, unit: "ms", note: `every place × every city, Turf distance; ${(naiveNc / median(nc)).toFixed(0)}× the engine` });
+  rows.push({
+    group: G,
+    metric: "nearby-cities, naive loops with Turf (scaled from 250 places)",
+    value: naiveNc,
+    unit: "ms",
+    note: `every place × every city, Turf distance; ${(naiveNc / median(nc)).toFixed(0)}× the engine`,
+  });
 
   // --- writers
   ctx.log("engine: writers...");
@@ -181,19 +231,47 @@ export async function bench(ctx: TBenchContext): Promise<TBenchRow[]> {
   const gp = await timeRuns(async () => (gpBytes = (await encodeGeoParquet(cities)).body.byteLength), 3);
   const gj = await timeRuns(async () => (gjBytes = (await encodeGeoJson(cities)).body.byteLength), 3);
   const mbps = (bytes: number, ms: number) => bytes / 1e6 / (ms / 1000);
-  rows.push({ group: G, metric: "write 135,233 points as GeoParquet (median of 3)", value: mbps(gpBytes, median(gp)), unit: "MB/s", note: `${(gpBytes / 1e6).toFixed(1)} MB in ${median(gp).toFixed(0)} ms` });
-  rows.push({ group: G, metric: "write 135,233 points as GeoJSON (median of 3)", value: mbps(gjBytes, median(gj)), unit: "MB/s", note: `${(gjBytes / 1e6).toFixed(1)} MB in ${median(gj).toFixed(0)} ms` });
+  rows.push({
+    group: G,
+    metric: "write 135,233 points as GeoParquet (median of 3)",
+    value: mbps(gpBytes, median(gp)),
+    unit: "MB/s",
+    note: `${(gpBytes / 1e6).toFixed(1)} MB in ${median(gp).toFixed(0)} ms`,
+  });
+  rows.push({
+    group: G,
+    metric: "write 135,233 points as GeoJSON (median of 3)",
+    value: mbps(gjBytes, median(gj)),
+    unit: "MB/s",
+    note: `${(gjBytes / 1e6).toFixed(1)} MB in ${median(gj).toFixed(0)} ms`,
+  });
 
   // --- memory
   const pid = workerPid(ctx.databaseUrl);
   const hwm = pid ? vmHwmMb(pid) : null;
   if (hwm !== null) {
-    rows.push({ group: G, metric: "peak worker memory (VmHWM after all runs above)", value: hwm, unit: "MB", target: "< 512 MB", ok: hwm < 512, note: `${1 + RUNS} country-stats + ${1 + RUNS} nearby-cities runs; ${hwmAfterCs?.toFixed(0)} MB after the country-stats runs` });
+    rows.push({
+      group: G,
+      metric: "peak worker memory (VmHWM after all runs above)",
+      value: hwm,
+      unit: "MB",
+      target: "< 512 MB",
+      ok: hwm < 512,
+      note: `${1 + RUNS} country-stats + ${1 + RUNS} nearby-cities runs; ${hwmAfterCs?.toFixed(0)} MB after the country-stats runs`,
+    });
   } else {
     rows.push({ group: G, metric: "peak worker memory", value: NaN, unit: "MB", target: "< 512 MB", note: "worker process not found" });
   }
   ctx.log("engine: isolated engine + writers memory...");
   const iso = await runIsolated<{ ms: number }>(new URL("./engine-isolated.ts", import.meta.url).pathname, []);
-  rows.push({ group: G, metric: "peak memory, engine + all writers in a fresh process", value: iso.peakRssMb, unit: "MB", target: "< 512 MB", ok: iso.peakRssMb < 512, note: `loads both layers, runs both flows, writes every result in both formats (${iso.result.ms.toFixed(0)} ms)` });
+  rows.push({
+    group: G,
+    metric: "peak memory, engine + all writers in a fresh process",
+    value: iso.peakRssMb,
+    unit: "MB",
+    target: "< 512 MB",
+    ok: iso.peakRssMb < 512,
+    note: `loads both layers, runs both flows, writes every result in both formats (${iso.result.ms.toFixed(0)} ms)`,
+  });
   return rows;
 }

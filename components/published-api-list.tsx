@@ -15,8 +15,8 @@ export function PublishedApiList({ apis }: { apis: TPublishedApi[] }) {
     <ul>
       {apis.map((a) => (
         <li key={a.key}>
-          <strong>{a.name}</strong> (flow version {a.flowVersion}): <code>POST {a.basePath}/runs</code> —{" "}
-          <a href={a.docsPath}>docs</a>, <a href={`${a.basePath}/openapi.json`}>openapi.json</a>
+          <strong>{a.name}</strong> (flow version {a.flowVersion}): <code>POST {a.basePath}/runs</code> — <a href={a.docsPath}>docs</a>,{" "}
+          <a href={`${a.basePath}/openapi.json`}>openapi.json</a>
           {a.description ? <div>{a.description}</div> : null}
         </li>
       ))}

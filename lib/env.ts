@@ -12,11 +12,19 @@ export const ZEnv = z.object({
   /** Public base URL used in printed examples and OpenAPI servers. */
   PUBLIC_BASE_URL: z.string().url().optional(),
   /** Hours result files are kept after a run is final. */
-  RESULT_RETENTION_HOURS: z.coerce.number().int().positive().default(24 * 7),
+  RESULT_RETENTION_HOURS: z.coerce
+    .number()
+    .int()
+    .positive()
+    .default(24 * 7),
   /** Hours an Idempotency-Key is remembered (IETF draft: at least 24 h). */
   IDEMPOTENCY_RETENTION_HOURS: z.coerce.number().int().min(24).default(24),
   /** Maximum accepted request body, bytes (413 above it). */
-  MAX_BODY_BYTES: z.coerce.number().int().positive().default(20 * 1024 * 1024),
+  MAX_BODY_BYTES: z.coerce
+    .number()
+    .int()
+    .positive()
+    .default(20 * 1024 * 1024),
   /** Worker: runs executed at once per worker process. */
   WORKER_CONCURRENCY: z.coerce.number().int().min(1).max(32).default(2),
 });

@@ -28,11 +28,18 @@ function newestMtime(p: string): number {
 export function buildIfNeeded(log: (m: string) => void, env: NodeJS.ProcessEnv): void {
   const buildId = path.join(PROJECT_ROOT, ".next/BUILD_ID");
   const built = fs.existsSync(buildId) ? fs.statSync(buildId).mtimeMs : 0;
-  const sources = Math.max(...SOURCE_DIRS.map((d) => newestMtime(path.join(PROJECT_ROOT, d))), ...SOURCE_FILES.map((f) => newestMtime(path.join(PROJECT_ROOT, f))));
+  const sources = Math.max(
+    ...SOURCE_DIRS.map((d) => newestMtime(path.join(PROJECT_ROOT, d))),
+    ...SOURCE_FILES.map((f) => newestMtime(path.join(PROJECT_ROOT, f))),
+  );
   if (built > sources) return;
   log("building the web app (next build); this takes a minute the first time...");
   const t0 = Date.now();
-  const r = spawnSync(process.execPath, [NEXT_BIN, "build"], { cwd: PROJECT_ROOT, env: { ...env, NEXT_TELEMETRY_DISABLED: "1" }, stdio: ["ignore", "pipe", "pipe"] });
+  const r = spawnSync(process.execPath, [NEXT_BIN, "build"], {
+    cwd: PROJECT_ROOT,
+    env: { ...env, NEXT_TELEMETRY_DISABLED: "1" },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
   if (r.status !== 0) {
     process.stderr.write(r.stdout?.toString() ?? "");
     process.stderr.write(r.stderr?.toString() ?? "");

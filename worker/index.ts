@@ -42,29 +42,25 @@ async function main(): Promise<void> {
     // queue falls back to NOTIFY plus a 5 s backstop poll.
     for (let slot = 0; slot < slots; slot++) {
       let workerId = "";
-      workerId = await boss.work(
-        name,
-        { localConcurrency: 1, pollingIntervalSeconds: 2, notifyPollingIntervalSeconds: 5 },
-        async ([job]) => {
-          if (!job) return;
-          try {
-            const parsed = def.schema.safeParse(job.data);
-            if (!parsed.success) {
-              throw new Error(`Invalid payload for job ${name}: ${parsed.error.message}`);
-            }
-            await (handler as (d: unknown, c: { signal: AbortSignal; jobId: string }) => Promise<void>)(parsed.data, {
-              signal: job.signal,
-              jobId: job.id,
-            });
-          } catch (err) {
-            // pg-boss keeps the error in the job's output; the log is where operators look.
-            console.error(`[worker] job ${name} ${job.id} (attempt ${job.retryCount + 1}) failed:`, err);
-            throw err;
-          } finally {
-            if (workerId) boss.notifyWorker(workerId);
+      workerId = await boss.work(name, { localConcurrency: 1, pollingIntervalSeconds: 2, notifyPollingIntervalSeconds: 5 }, async ([job]) => {
+        if (!job) return;
+        try {
+          const parsed = def.schema.safeParse(job.data);
+          if (!parsed.success) {
+            throw new Error(`Invalid payload for job ${name}: ${parsed.error.message}`);
           }
-        },
-      );
+          await (handler as (d: unknown, c: { signal: AbortSignal; jobId: string }) => Promise<void>)(parsed.data, {
+            signal: job.signal,
+            jobId: job.id,
+          });
+        } catch (err) {
+          // pg-boss keeps the error in the job's output; the log is where operators look.
+          console.error(`[worker] job ${name} ${job.id} (attempt ${job.retryCount + 1}) failed:`, err);
+          throw err;
+        } finally {
+          if (workerId) boss.notifyWorker(workerId);
+        }
+      });
     }
   }
 

@@ -91,18 +91,11 @@ function startServer(dir: string, port: number, log?: (line: string) => void): P
  *
  * @throws when the port is taken by another server, or PostgreSQL fails to start.
  */
-export async function startEmbeddedDatabase(opts: {
-  dir: string;
-  port: number;
-  database: string;
-  log?: (line: string) => void;
-}): Promise<TEmbeddedDatabase> {
+export async function startEmbeddedDatabase(opts: { dir: string; port: number; database: string; log?: (line: string) => void }): Promise<TEmbeddedDatabase> {
   const dir = path.resolve(opts.dir);
   const url = `postgresql://${USER}:${PASSWORD}@127.0.0.1:${opts.port}/${opts.database}`;
   if (await portInUse(opts.port)) {
-    throw new Error(
-      `Port ${opts.port} is already in use; is another copy running? Stop it, or set EMBEDDED_PG_PORT or DATABASE_URL.`,
-    );
+    throw new Error(`Port ${opts.port} is already in use; is another copy running? Stop it, or set EMBEDDED_PG_PORT or DATABASE_URL.`);
   }
   fs.mkdirSync(path.dirname(dir), { recursive: true });
   // A stale pid file from a killed server would stop PostgreSQL from starting again.

@@ -81,15 +81,13 @@ export async function migrate(databaseUrl: string, dir: string, log: (m: string)
       await client.query("BEGIN");
       try {
         const id = randomUUID();
-        await client.query(
-          `INSERT INTO "_prisma_migrations" (id, checksum, migration_name, started_at) VALUES ($1, $2, $3, now())`,
-          [id, file.checksum, file.name],
-        );
+        await client.query(`INSERT INTO "_prisma_migrations" (id, checksum, migration_name, started_at) VALUES ($1, $2, $3, now())`, [
+          id,
+          file.checksum,
+          file.name,
+        ]);
         await client.query(file.sql);
-        await client.query(
-          `UPDATE "_prisma_migrations" SET finished_at = now(), applied_steps_count = 1 WHERE id = $1`,
-          [id],
-        );
+        await client.query(`UPDATE "_prisma_migrations" SET finished_at = now(), applied_steps_count = 1 WHERE id = $1`, [id]);
         await client.query("COMMIT");
       } catch (err) {
         await client.query("ROLLBACK");

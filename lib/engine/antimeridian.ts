@@ -33,7 +33,18 @@ function unwrap(ring: Position[], ref: number): Position[] {
 const box = (x0: number, x1: number): Feature<Polygon> => ({
   type: "Feature",
   properties: {},
-  geometry: { type: "Polygon", coordinates: [[[x0, -90], [x1, -90], [x1, 90], [x0, 90], [x0, -90]]] },
+  geometry: {
+    type: "Polygon",
+    coordinates: [
+      [
+        [x0, -90],
+        [x1, -90],
+        [x1, 90],
+        [x0, 90],
+        [x0, -90],
+      ],
+    ],
+  },
 });
 
 /** A Polygon/MultiPolygon whose rings jump across ±180° as a MultiPolygon cut at the antimeridian; others unchanged. */

@@ -114,12 +114,7 @@ function toJsonValue(v: unknown): unknown {
  * Compiles `expr` with the run's parameter values bound (see module doc). Throws an Error
  * listing the parse errors when the expression is invalid.
  */
-export function compileExpression(
-  expr: unknown,
-  params: TParamDecl[],
-  values: Record<string, unknown>,
-  role: TExpressionRole,
-): TEvaluator {
+export function compileExpression(expr: unknown, params: TParamDecl[], values: Record<string, unknown>, role: TExpressionRole): TEvaluator {
   const bindings: [string, unknown][] = params.map((p) => [p.name, bindValue(p.type, values[p.name])]);
   const r = compile(expr, bindings, role);
   if (r.result === "error") {

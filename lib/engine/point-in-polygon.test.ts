@@ -30,7 +30,13 @@ describe("pointInPolygonRings", () => {
     outer.push([Math.round(r * Math.cos(a) * 1000) / 1000, Math.round(r * Math.sin(a) * 1000) / 1000]);
   }
   outer.push(outer[0]!);
-  const hole: Position[] = [[-2, -2], [-2, 2], [2, 2], [2, -2], [-2, -2]];
+  const hole: Position[] = [
+    [-2, -2],
+    [-2, 2],
+    [2, 2],
+    [2, -2],
+    [-2, -2],
+  ];
   const star: Polygon = { type: "Polygon", coordinates: [outer, hole] };
 
   it("agrees with Turf on random points, vertices, edge midpoints and the hole", () => {
@@ -58,8 +64,14 @@ describe("pointInPolygonRings", () => {
       for (let i = 0; i < 40; i++) {
         const v = some[Math.floor(rand() * some.length)]!;
         // a vertex, and points close to it
-        for (const [dx, dy] of [[0, 0], [1e-3, 0], [0, -1e-3], [rand() - 0.5, rand() - 0.5]]) {
-          const x = v[0]! + dx!, y = v[1]! + dy!;
+        for (const [dx, dy] of [
+          [0, 0],
+          [1e-3, 0],
+          [0, -1e-3],
+          [rand() - 0.5, rand() - 0.5],
+        ]) {
+          const x = v[0]! + dx!,
+            y = v[1]! + dy!;
           expect(pointInPolygonal(g, x, y), `${f.properties.name} ${x},${y}`).toBe(turf(g, x, y));
         }
       }
@@ -69,7 +81,14 @@ describe("pointInPolygonRings", () => {
   it("handles empty and degenerate input", () => {
     expect(pointInPolygonRings([], 0, 0)).toBe("outside");
     expect(pointInPolygonal({ type: "MultiPolygon", coordinates: [] }, 0, 0)).toBe("outside");
-    const tri: Position[][] = [[[0, 0], [1, 0], [0, 1], [0, 0]]];
+    const tri: Position[][] = [
+      [
+        [0, 0],
+        [1, 0],
+        [0, 1],
+        [0, 0],
+      ],
+    ];
     expect(pointInPolygonRings(tri, 0.5, 0.5)).toBe("boundary");
     expect(pointInPolygonRings(tri, 0.25, 0.25)).toBe("inside");
   });

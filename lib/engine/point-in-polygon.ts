@@ -45,11 +45,15 @@ const MIN_EDGES_FOR_BANDS = 32;
 
 function prepare(rings: Position[][]): TPrepared {
   let n = 0;
-  let minX = Infinity, minY = Infinity, maxX = -Infinity, maxY = -Infinity;
+  let minX = Infinity,
+    minY = Infinity,
+    maxX = -Infinity,
+    maxY = -Infinity;
   for (const ring of rings) {
     n += Math.max(0, ring.length - 1);
     for (const p of ring) {
-      const x = p[0]!, y = p[1]!;
+      const x = p[0]!,
+        y = p[1]!;
       if (x < minX) minX = x;
       if (x > maxX) maxX = x;
       if (y < minY) minY = y;
@@ -64,7 +68,8 @@ function prepare(rings: Position[][]): TPrepared {
   const each = (fn: (x1: number, y1: number, x2: number, y2: number, b: number) => void) => {
     for (const ring of rings) {
       for (let i = 0; i + 1 < ring.length; i++) {
-        const a = ring[i]!, c = ring[i + 1]!;
+        const a = ring[i]!,
+          c = ring[i + 1]!;
         const lo = bandOf(Math.min(a[1]!, c[1]!));
         const hi = bandOf(Math.max(a[1]!, c[1]!));
         for (let b = lo; b <= hi; b++) fn(a[0]!, a[1]!, c[0]!, c[1]!, b);
@@ -141,7 +146,11 @@ export function pointInPolygonRings(rings: Position[][], x: number, y: number): 
  * boundary (`ignoreBoundary: false`) when the result is not "outside", and without boundary
  * (`ignoreBoundary: true`) when it is "inside".
  */
-export function pointInPolygonal(g: { type: "Polygon"; coordinates: Position[][] } | { type: "MultiPolygon"; coordinates: Position[][][] }, x: number, y: number): TPipResult {
+export function pointInPolygonal(
+  g: { type: "Polygon"; coordinates: Position[][] } | { type: "MultiPolygon"; coordinates: Position[][][] },
+  x: number,
+  y: number,
+): TPipResult {
   if (g.type === "Polygon") return pointInPolygonRings(g.coordinates, x, y);
   let boundary = false;
   for (const rings of g.coordinates) {

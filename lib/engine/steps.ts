@@ -103,15 +103,11 @@ export function columnsOf(records: Iterable<Record<string, unknown>>): string[] 
 }
 
 function withProps(f: TFeature, properties: Record<string, unknown>): TFeature {
-  return f.id === undefined
-    ? { type: "Feature", geometry: f.geometry, properties }
-    : { type: "Feature", id: f.id, geometry: f.geometry, properties };
+  return f.id === undefined ? { type: "Feature", geometry: f.geometry, properties } : { type: "Feature", id: f.id, geometry: f.geometry, properties };
 }
 
 function withGeometry(f: TFeature, geometry: Geometry | null): TFeature {
-  return f.id === undefined
-    ? { type: "Feature", geometry, properties: props(f) }
-    : { type: "Feature", id: f.id, geometry, properties: props(f) };
+  return f.id === undefined ? { type: "Feature", geometry, properties: props(f) } : { type: "Feature", id: f.id, geometry, properties: props(f) };
 }
 
 /** Maps properties of features or rows; `columns` gives the new column list for tables. */
@@ -279,7 +275,12 @@ const filter: TRunner<"filter"> = async (step, ctx) => {
 };
 
 const select: TRunner<"select"> = (step, ctx) =>
-  mapItems(asItems(ctx.get(step.source)), ctx, (p) => pick(p, step.fields), () => step.fields.map(specAs));
+  mapItems(
+    asItems(ctx.get(step.source)),
+    ctx,
+    (p) => pick(p, step.fields),
+    () => step.fields.map(specAs),
+  );
 
 const compute: TRunner<"compute"> = (step, ctx) => {
   const ev = compileExpression(step.expression, ctx.paramDecls, ctx.params, "value");
@@ -392,8 +393,7 @@ const join: TRunner<"join"> = async (step, ctx) => {
     if (k === null || k === undefined) continue;
     if (!byKey.has(String(k))) byKey.set(String(k), r);
   }
-  const fields: TFieldSpec[] =
-    step.fields ?? (right.kind === "rows" ? right.columns : columnsOf(rightList)).filter((c) => c !== step.right_field);
+  const fields: TFieldSpec[] = step.fields ?? (right.kind === "rows" ? right.columns : columnsOf(rightList)).filter((c) => c !== step.right_field);
   const newCols = fields.map(specAs);
   const empty = Object.fromEntries(newCols.map((c) => [c, null]));
   const match = (p: Record<string, unknown>) => {
@@ -450,7 +450,11 @@ const spatialFilter: TRunner<"spatial_filter"> = async (step, ctx) => {
         const [x, y] = g.coordinates;
         const cand = index.search(x, y, x, y);
         const ignoreBoundary = step.predicate === "within";
-        for (const c of cand) if (pointHits(g.coordinates, entries[c].geometry, ignoreBoundary)) { hit = true; break; }
+        for (const c of cand)
+          if (pointHits(g.coordinates, entries[c].geometry, ignoreBoundary)) {
+            hit = true;
+            break;
+          }
       } else {
         const [x0, y0, x1, y1] = turfBbox(g);
         const cand = index.search(x0, y0, x1, y1);
@@ -462,10 +466,17 @@ const spatialFilter: TRunner<"spatial_filter"> = async (step, ctx) => {
             if (seen.has(fi)) continue;
             seen.add(fi);
             const other = by.features[fi].geometry!;
-            if (step.predicate === "within" ? within(g, other) : contains(g, other)) { hit = true; break; }
+            if (step.predicate === "within" ? within(g, other) : contains(g, other)) {
+              hit = true;
+              break;
+            }
           }
         } else {
-          for (const c of cand) if (booleanIntersects(g, entries[c].geometry)) { hit = true; break; }
+          for (const c of cand)
+            if (booleanIntersects(g, entries[c].geometry)) {
+              hit = true;
+              break;
+            }
         }
       }
     }

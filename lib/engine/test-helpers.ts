@@ -10,7 +10,18 @@ export function pt(lon: number, lat: number, properties: Record<string, unknown>
 export function box(x0: number, y0: number, x1: number, y1: number, properties: Record<string, unknown> = {}): TFeature {
   return {
     type: "Feature",
-    geometry: { type: "Polygon", coordinates: [[[x0, y0], [x1, y0], [x1, y1], [x0, y1], [x0, y0]]] },
+    geometry: {
+      type: "Polygon",
+      coordinates: [
+        [
+          [x0, y0],
+          [x1, y0],
+          [x1, y1],
+          [x0, y1],
+          [x0, y0],
+        ],
+      ],
+    },
     properties,
   };
 }

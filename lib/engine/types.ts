@@ -42,9 +42,7 @@ export type TDataset = TFeatureSet | TTable | TArea;
 export type TResolvedInputs = Record<string, TDataset | null>;
 
 /** One computed result of a run, before it is written to a file. */
-export type TEngineResult =
-  | { key: string; kind: "layer"; data: TFeatureSet }
-  | { key: string; kind: "table"; data: TTable };
+export type TEngineResult = { key: string; kind: "layer"; data: TFeatureSet } | { key: string; kind: "table"; data: TTable };
 
 /** Progress callback: `done` steps out of `total`. */
 export type TProgress = (done: number, total: number) => void;

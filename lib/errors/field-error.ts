@@ -6,12 +6,13 @@
  */
 import { z } from "zod";
 
-export const ZFieldError = z
-  .object({
-    field: z.string().describe("JSON Pointer (RFC 6901) into the request, e.g. /parameters/top, /inputs/area/area/coordinates/0, /headers/Idempotency-Key, /query/format."),
-    code: z.string().describe("Stable machine-readable reason, e.g. too_small, unknown_layer."),
-    message: z.string().describe("What is wrong and how to fix it, for people."),
-  });
+export const ZFieldError = z.object({
+  field: z
+    .string()
+    .describe("JSON Pointer (RFC 6901) into the request, e.g. /parameters/top, /inputs/area/area/coordinates/0, /headers/Idempotency-Key, /query/format."),
+  code: z.string().describe("Stable machine-readable reason, e.g. too_small, unknown_layer."),
+  message: z.string().describe("What is wrong and how to fix it, for people."),
+});
 
 export type TFieldError = z.infer<typeof ZFieldError>;
 

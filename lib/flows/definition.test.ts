@@ -2,14 +2,20 @@ import { describe, expect, it } from "vitest";
 import { flowVersionJsonSchema, paramableOptions, resolveStep, toJsonPointer, validateFlowVersion } from "./definition";
 
 const base = () => ({
-  inputs: [{ name: "cities", kind: "layer" }, { name: "area", kind: "area" }],
+  inputs: [
+    { name: "cities", kind: "layer" },
+    { name: "area", kind: "area" },
+  ],
   parameters: [{ name: "min_pop", type: "integer", minimum: 0, default: 0 }],
   steps: [
     { id: "big", type: "filter", source: "cities", where: [">=", ["get", "population"], ["var", "min_pop"]] },
     { id: "inside", type: "spatial_filter", source: "big", by: "area" },
     { id: "t", type: "to_table", source: "inside" },
   ],
-  results: [{ key: "cities", kind: "layer", from: "inside" }, { key: "rows", kind: "table", from: "t" }],
+  results: [
+    { key: "cities", kind: "layer", from: "inside" },
+    { key: "rows", kind: "table", from: "t" },
+  ],
 });
 
 function errs(doc: unknown) {
@@ -107,7 +113,13 @@ describe("validateFlowVersion", () => {
   });
 
   it("escapes pointers and resolves parameters", () => {
-    expect(errs({ inputs: [{ name: "c", kind: "layer" }], steps: [{ id: "f", type: "filter", source: "c", where: ["foo"] }], results: [{ key: "r", kind: "layer", from: "f" }] })).toEqual(["/steps/0/where/0 invalid_expression"]);
+    expect(
+      errs({
+        inputs: [{ name: "c", kind: "layer" }],
+        steps: [{ id: "f", type: "filter", source: "c", where: ["foo"] }],
+        results: [{ key: "r", kind: "layer", from: "f" }],
+      }),
+    ).toEqual(["/steps/0/where/0 invalid_expression"]);
     expect(toJsonPointer(["a/b", "c~d", 0])).toBe("/a~1b/c~0d/0");
     expect(paramableOptions("limit")).toEqual({ n: ["integer"], offset: ["integer"] });
     expect(resolveStep({ id: "l", type: "limit", source: "x", n: { param: "k" } }, { k: 3 })).toMatchObject({ n: 3 });

@@ -33,10 +33,7 @@ import { checkExpression, type TExpressionRole, type TParamDecl } from "../engin
 // Building blocks
 
 export const NAME_PATTERN = /^[A-Za-z_][A-Za-z0-9_]*$/;
-export const ZName = z
-  .string()
-  .max(64)
-  .regex(NAME_PATTERN, "Must start with a letter or _ and contain only letters, digits and _");
+export const ZName = z.string().max(64).regex(NAME_PATTERN, "Must start with a letter or _ and contain only letters, digits and _");
 /** Reference to an input name or a step id. */
 export const ZRef = ZName.describe("Name of an input or id of another step");
 /** A property / column name; any non-empty text (unicode and spaces allowed). */
@@ -60,12 +57,10 @@ export const AGG_OPS = ["count", "sum", "min", "max", "mean"] as const;
  * `sum`/`min`/`max`/`mean` use the finite numbers of `field`. Empty group: count and sum 0,
  * min/max/mean null.
  */
-export const ZAggregation = z
-  .strictObject({ op: z.enum(AGG_OPS), field: ZField.optional(), as: ZField })
-  .superRefine((a, ctx) => {
-    if (a.op !== "count" && a.field === undefined)
-      ctx.addIssue({ code: "custom", path: ["field"], message: `"${a.op}" needs a field`, params: { code: "missing_option" } });
-  });
+export const ZAggregation = z.strictObject({ op: z.enum(AGG_OPS), field: ZField.optional(), as: ZField }).superRefine((a, ctx) => {
+  if (a.op !== "count" && a.field === undefined)
+    ctx.addIssue({ code: "custom", path: ["field"], message: `"${a.op}" needs a field`, params: { code: "missing_option" } });
+});
 export type TAggregation = z.infer<typeof ZAggregation>;
 
 type TParamAccept = "string" | "number" | "integer" | "boolean" | "enum";
@@ -198,29 +193,91 @@ const one = (key: string, accepts: readonly TDataKind[]): TSourceSpec => ({ key,
 
 /** Sources, output kind and a one-line description of every step type. */
 export const STEP_INFO: Record<TStepType, TStepInfo> = {
-  filter: { sources: [one("source", SOURCE.any)], output: "same", expressions: { where: "predicate" }, summary: "Keep the features/rows for which the expression `where` is true" },
+  filter: {
+    sources: [one("source", SOURCE.any)],
+    output: "same",
+    expressions: { where: "predicate" },
+    summary: "Keep the features/rows for which the expression `where` is true",
+  },
   select: { sources: [one("source", SOURCE.any)], output: "same", summary: "Keep (and rename) the listed fields, in that order; missing fields become null" },
-  compute: { sources: [one("source", SOURCE.any)], output: "same", expressions: { expression: "value" }, summary: "Set `field` to the value of `expression` on every feature/row" },
+  compute: {
+    sources: [one("source", SOURCE.any)],
+    output: "same",
+    expressions: { expression: "value" },
+    summary: "Set `field` to the value of `expression` on every feature/row",
+  },
   sort: { sources: [one("source", SOURCE.any)], output: "same", summary: "Stable sort by `field`, `order` asc|desc; nulls last; numbers before text" },
   limit: { sources: [one("source", SOURCE.any)], output: "same", summary: "Keep `n` items after skipping `offset`" },
   rank: { sources: [one("source", SOURCE.any)], output: "same", summary: "Add a 1-based position `field` in the current order" },
-  to_table: { sources: [one("source", SOURCE.features)], output: "rows", summary: "Features to rows without geometry; `columns` fixes and renames the columns" },
+  to_table: {
+    sources: [one("source", SOURCE.features)],
+    output: "rows",
+    summary: "Features to rows without geometry; `columns` fixes and renames the columns",
+  },
   aggregate: { sources: [one("source", SOURCE.any)], output: "rows", summary: "Group by `group_by` (none = one row) and compute `aggregations`" },
-  spatial_filter: { sources: [one("source", SOURCE.features), one("by", SOURCE.features)], output: "features", summary: "Keep features that intersect / are within / contain / are disjoint from any feature of `by` (an omitted optional `by` keeps all)" },
-  spatial_join: { sources: [one("points", SOURCE.features), one("polygons", SOURCE.features)], output: "features", summary: "Every polygon with `aggregations` over the points inside it (boundary included)" },
-  points_from_rows: { sources: [one("source", SOURCE.rows)], output: "features", summary: "A Point per row from `lon`/`lat` columns (null geometry when not valid)" },
-  nearest: { sources: [one("source", SOURCE.features), one("target", SOURCE.features)], output: "features", summary: "Copy `fields` of the nearest `target` within `max_km` and the distance in km (nulls when none)" },
-  within_distance: { sources: [one("source", SOURCE.features), one("target", SOURCE.features)], output: "features", summary: "Aggregate the `target` features within `max_km` of each source feature" },
-  distance_pairs: { sources: [one("source", SOURCE.features), one("target", SOURCE.features)], output: "rows", summary: "One row per (source, target) pair within `max_km`, nearest first" },
+  spatial_filter: {
+    sources: [one("source", SOURCE.features), one("by", SOURCE.features)],
+    output: "features",
+    summary: "Keep features that intersect / are within / contain / are disjoint from any feature of `by` (an omitted optional `by` keeps all)",
+  },
+  spatial_join: {
+    sources: [one("points", SOURCE.features), one("polygons", SOURCE.features)],
+    output: "features",
+    summary: "Every polygon with `aggregations` over the points inside it (boundary included)",
+  },
+  points_from_rows: {
+    sources: [one("source", SOURCE.rows)],
+    output: "features",
+    summary: "A Point per row from `lon`/`lat` columns (null geometry when not valid)",
+  },
+  nearest: {
+    sources: [one("source", SOURCE.features), one("target", SOURCE.features)],
+    output: "features",
+    summary: "Copy `fields` of the nearest `target` within `max_km` and the distance in km (nulls when none)",
+  },
+  within_distance: {
+    sources: [one("source", SOURCE.features), one("target", SOURCE.features)],
+    output: "features",
+    summary: "Aggregate the `target` features within `max_km` of each source feature",
+  },
+  distance_pairs: {
+    sources: [one("source", SOURCE.features), one("target", SOURCE.features)],
+    output: "rows",
+    summary: "One row per (source, target) pair within `max_km`, nearest first",
+  },
   buffer: { sources: [one("source", SOURCE.features)], output: "features", summary: "Geodesic buffer of `distance_km` (Turf buffer)" },
-  centroid: { sources: [one("source", SOURCE.features)], output: "features", summary: "Replace geometry by a point (Turf centroid / centerOfMass / pointOnFeature)" },
-  simplify: { sources: [one("source", SOURCE.features)], output: "features", summary: "Douglas-Peucker simplification with `tolerance` in degrees (Turf simplify)" },
+  centroid: {
+    sources: [one("source", SOURCE.features)],
+    output: "features",
+    summary: "Replace geometry by a point (Turf centroid / centerOfMass / pointOnFeature)",
+  },
+  simplify: {
+    sources: [one("source", SOURCE.features)],
+    output: "features",
+    summary: "Douglas-Peucker simplification with `tolerance` in degrees (Turf simplify)",
+  },
   dissolve: { sources: [one("source", SOURCE.features)], output: "features", summary: "Union the polygons, per value of `field` if given (Turf union)" },
   area: { sources: [one("source", SOURCE.features)], output: "features", summary: "Add the spherical area of each feature (Turf area) in `unit`" },
-  length: { sources: [one("source", SOURCE.features)], output: "features", summary: "Add the geodesic length of lines / perimeter of polygons (Turf length) in `unit`" },
-  join: { sources: [one("left", SOURCE.any), one("right", SOURCE.any)], output: "same", summary: "Attribute join: copy `fields` of the first `right` item whose `right_field` equals `left_field`" },
-  union: { sources: [{ key: "sources", accepts: SOURCE.any, many: true }], output: "same", summary: "Concatenate the sources (all of one kind), like SQL UNION ALL" },
-  clip: { sources: [one("source", SOURCE.features), one("by", SOURCE.features)], output: "features", summary: "Cut polygons to `by` (Turf intersect); points outside are dropped, lines are kept whole when they intersect" },
+  length: {
+    sources: [one("source", SOURCE.features)],
+    output: "features",
+    summary: "Add the geodesic length of lines / perimeter of polygons (Turf length) in `unit`",
+  },
+  join: {
+    sources: [one("left", SOURCE.any), one("right", SOURCE.any)],
+    output: "same",
+    summary: "Attribute join: copy `fields` of the first `right` item whose `right_field` equals `left_field`",
+  },
+  union: {
+    sources: [{ key: "sources", accepts: SOURCE.any, many: true }],
+    output: "same",
+    summary: "Concatenate the sources (all of one kind), like SQL UNION ALL",
+  },
+  clip: {
+    sources: [one("source", SOURCE.features), one("by", SOURCE.features)],
+    output: "features",
+    summary: "Cut polygons to `by` (Turf intersect); points outside are dropped, lines are kept whole when they intersect",
+  },
 };
 
 const STEPS = makeSteps(true);
@@ -230,10 +287,29 @@ export type TStepType = keyof ReturnType<typeof makeSteps<true>>;
 export const STEP_TYPES = Object.keys(STEPS) as TStepType[];
 
 export const ZStep = z.discriminatedUnion("type", [
-  STEPS.filter, STEPS.select, STEPS.compute, STEPS.sort, STEPS.limit, STEPS.rank, STEPS.to_table,
-  STEPS.aggregate, STEPS.spatial_filter, STEPS.spatial_join, STEPS.points_from_rows, STEPS.nearest,
-  STEPS.within_distance, STEPS.distance_pairs, STEPS.buffer, STEPS.centroid, STEPS.simplify,
-  STEPS.dissolve, STEPS.area, STEPS.length, STEPS.join, STEPS.union, STEPS.clip,
+  STEPS.filter,
+  STEPS.select,
+  STEPS.compute,
+  STEPS.sort,
+  STEPS.limit,
+  STEPS.rank,
+  STEPS.to_table,
+  STEPS.aggregate,
+  STEPS.spatial_filter,
+  STEPS.spatial_join,
+  STEPS.points_from_rows,
+  STEPS.nearest,
+  STEPS.within_distance,
+  STEPS.distance_pairs,
+  STEPS.buffer,
+  STEPS.centroid,
+  STEPS.simplify,
+  STEPS.dissolve,
+  STEPS.area,
+  STEPS.length,
+  STEPS.join,
+  STEPS.union,
+  STEPS.clip,
 ]);
 export type TStep = z.infer<typeof ZStep>;
 
@@ -473,7 +549,12 @@ export function validateFlowVersion(doc: unknown): TFlowValidation {
   const pushZod = (issues: readonly z.core.$ZodIssue[], root: unknown, prefix: PropertyKey[], inStep = false) => {
     for (const e of flattenZodIssues(issues, root, prefix)) {
       const code = inStep && e.code === "unknown_field" ? "unknown_option" : inStep && e.code === "required" ? "missing_option" : e.code;
-      const message = code === "unknown_option" ? `Unknown option "${String(e.path[e.path.length - 1])}"` : code === "missing_option" ? `Missing option "${String(e.path[e.path.length - 1])}"` : e.message;
+      const message =
+        code === "unknown_option"
+          ? `Unknown option "${String(e.path[e.path.length - 1])}"`
+          : code === "missing_option"
+            ? `Missing option "${String(e.path[e.path.length - 1])}"`
+            : e.message;
       push(e.path, code, message);
     }
   };
@@ -549,7 +630,8 @@ export function validateFlowVersion(doc: unknown): TFlowValidation {
   }
   for (const s of steps) {
     const at = s.i >= 0 ? s.i : -1 - s.i;
-    if (kindOf.has(s.item.id) || stepById.has(s.item.id)) push(["steps", at, "id"], "duplicate_name", `Name "${s.item.id}" is already used by an input or step`);
+    if (kindOf.has(s.item.id) || stepById.has(s.item.id))
+      push(["steps", at, "id"], "duplicate_name", `Name "${s.item.id}" is already used by an input or step`);
     else stepById.set(s.item.id, s);
   }
   const known = (n: string) => inputIndex.has(n) || stepById.has(n);
@@ -567,7 +649,12 @@ export function validateFlowVersion(doc: unknown): TFlowValidation {
       if (!isParamRef(v)) continue;
       const p = paramByName.get(v.param);
       if (!p) push(["steps", i, k, "param"], "unknown_parameter", `Unknown parameter "${v.param}"`);
-      else if (!paramable[k]?.includes(p.type)) push(["steps", i, k, "param"], "parameter_type_mismatch", `Option "${k}" cannot take the ${p.type} parameter "${p.name}" (accepts ${paramable[k]?.join(", ")})`);
+      else if (!paramable[k]?.includes(p.type))
+        push(
+          ["steps", i, k, "param"],
+          "parameter_type_mismatch",
+          `Option "${k}" cannot take the ${p.type} parameter "${p.name}" (accepts ${paramable[k]?.join(", ")})`,
+        );
     }
     for (const [k, role] of Object.entries(STEP_INFO[step.type].expressions ?? {})) {
       for (const e of checkExpression((step as Record<string, unknown>)[k], decls, role)) {
@@ -627,7 +714,11 @@ export function validateFlowVersion(doc: unknown): TFlowValidation {
       srcKinds.push(k);
       if (!src.spec.accepts.includes(k)) {
         ok = false;
-        push(["steps", i, ...src.path], "kind_mismatch", `Option "${src.spec.key}" of a ${step.type} step needs ${src.spec.accepts.includes("rows") ? "a table" : "features"}, but "${src.name}" yields ${describeKind(k)}`);
+        push(
+          ["steps", i, ...src.path],
+          "kind_mismatch",
+          `Option "${src.spec.key}" of a ${step.type} step needs ${src.spec.accepts.includes("rows") ? "a table" : "features"}, but "${src.name}" yields ${describeKind(k)}`,
+        );
       }
     }
     if (!ok) continue;
@@ -638,7 +729,8 @@ export function validateFlowVersion(doc: unknown): TFlowValidation {
       if (step.type === "union") {
         stepSources(step).forEach((src, j) => {
           const k = srcKinds[j] === "area" ? "features" : srcKinds[j];
-          if (k !== first) push(["steps", i, ...src.path], "kind_mismatch", `All sources of a union must be of one kind; "${src.name}" yields ${describeKind(k)}`);
+          if (k !== first)
+            push(["steps", i, ...src.path], "kind_mismatch", `All sources of a union must be of one kind; "${src.name}" yields ${describeKind(k)}`);
         });
       }
     } else out = info.output;
@@ -647,7 +739,8 @@ export function validateFlowVersion(doc: unknown): TFlowValidation {
   for (const { item: r, i } of results) {
     const k = kindOf.get(r.from);
     if (k === undefined) continue;
-    if (r.kind === "table" && k !== "rows") push(["results", i, "from"], "kind_mismatch", `A table result needs rows, but "${r.from}" yields ${describeKind(k)} (add a to_table or aggregate step)`);
+    if (r.kind === "table" && k !== "rows")
+      push(["results", i, "from"], "kind_mismatch", `A table result needs rows, but "${r.from}" yields ${describeKind(k)} (add a to_table or aggregate step)`);
     if (r.kind === "layer" && k === "rows") push(["results", i, "from"], "kind_mismatch", `A layer result needs features, but "${r.from}" yields a table`);
   }
   for (const { item, i } of inputs) {

@@ -34,7 +34,13 @@ describe("docs/flow-format.md", () => {
     const table = section("Validation");
     const documented = [...table.matchAll(/^\| `([a-z_]+)`(?:, `([a-z_]+)`)? \|/gm)].flatMap((m) => [m[1]!, m[2]].filter(Boolean) as string[]);
     const bad = validateFlowVersion({
-      inputs: [{ name: "a", kind: "layer" }, { name: "a", kind: "table" }, { name: "unused", kind: "table" }, { name: "t", kind: "table", extra: 1 }, { kind: "table" }],
+      inputs: [
+        { name: "a", kind: "layer" },
+        { name: "a", kind: "table" },
+        { name: "unused", kind: "table" },
+        { name: "t", kind: "table", extra: 1 },
+        { kind: "table" },
+      ],
       parameters: [
         { name: "p", type: "string", max_length: 3 },
         { name: "d", type: "integer", minimum: 0, default: -1 },
@@ -60,7 +66,29 @@ describe("docs/flow-format.md", () => {
     expect(bad.ok).toBe(false);
     const seen = new Set(bad.ok ? [] : bad.errors.map((e) => e.code));
     for (const code of seen) expect(documented, `code ${code} is not documented`).toContain(code);
-    for (const code of ["required", "missing_option", "unknown_field", "unknown_option", "invalid_type", "too_small", "invalid_value", "invalid_format", "unknown_step_type", "duplicate_name", "duplicate_parameter", "duplicate_result", "unknown_reference", "unknown_parameter", "parameter_type_mismatch", "invalid_expression", "invalid_default", "invalid_range", "cycle", "kind_mismatch", "unused_input"])
+    for (const code of [
+      "required",
+      "missing_option",
+      "unknown_field",
+      "unknown_option",
+      "invalid_type",
+      "too_small",
+      "invalid_value",
+      "invalid_format",
+      "unknown_step_type",
+      "duplicate_name",
+      "duplicate_parameter",
+      "duplicate_result",
+      "unknown_reference",
+      "unknown_parameter",
+      "parameter_type_mismatch",
+      "invalid_expression",
+      "invalid_default",
+      "invalid_range",
+      "cycle",
+      "kind_mismatch",
+      "unused_input",
+    ])
       expect(seen, `validation did not produce ${code}`).toContain(code);
   });
 

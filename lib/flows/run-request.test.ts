@@ -19,29 +19,70 @@ const flow = (() => {
       { id: "t", type: "to_table", source: "f" },
       { id: "u", type: "union", sources: ["t", "places"] },
     ],
-    results: [{ key: "cities", kind: "layer", from: "f" }, { key: "rows", kind: "table", from: "u" }],
+    results: [
+      { key: "cities", kind: "layer", from: "f" },
+      { key: "rows", kind: "table", from: "u" },
+    ],
   });
   if (!r.ok) throw new Error(JSON.stringify(r.errors));
   return r.flow as TFlowVersion;
 })();
 
-const square = { type: "Polygon", coordinates: [[[0, 0], [1, 0], [1, 1], [0, 1], [0, 0]]] };
+const square = {
+  type: "Polygon",
+  coordinates: [
+    [
+      [0, 0],
+      [1, 0],
+      [1, 1],
+      [0, 1],
+      [0, 0],
+    ],
+  ],
+};
 
 describe("parseRunRequest", () => {
   it("accepts a valid request and applies defaults", () => {
-    const r = parseRunRequest(flow, { inputs: { cities: { layer_id: "lyr_1" }, area: { area: square } }, parameters: { mode: "a" }, formats: { cities: "geoparquet" }, wait_seconds: 10 });
+    const r = parseRunRequest(flow, {
+      inputs: { cities: { layer_id: "lyr_1" }, area: { area: square } },
+      parameters: { mode: "a" },
+      formats: { cities: "geoparquet" },
+      wait_seconds: 10,
+    });
     expect(r).toEqual({
       ok: true,
-      request: { inputs: { cities: { layer_id: "lyr_1" }, area: { area: square }, places: null }, parameters: { mode: "a", min_population: 0 }, formats: { cities: "geoparquet" }, wait_seconds: 10 },
+      request: {
+        inputs: { cities: { layer_id: "lyr_1" }, area: { area: square }, places: null },
+        parameters: { mode: "a", min_population: 0 },
+        formats: { cities: "geoparquet" },
+        wait_seconds: 10,
+      },
     });
-    expect(parseRunRequest(flow, { inputs: { cities: { geojson: { type: "FeatureCollection", features: [] } }, area: { area: square }, places: { rows: [{ id: 1, "näme": "x" }] } }, parameters: { mode: "b", radius: 500 } }).ok).toBe(true);
+    expect(
+      parseRunRequest(flow, {
+        inputs: { cities: { geojson: { type: "FeatureCollection", features: [] } }, area: { area: square }, places: { rows: [{ id: 1, näme: "x" }] } },
+        parameters: { mode: "b", radius: 500 },
+      }).ok,
+    ).toBe(true);
   });
 
   it("names every faulty field in one answer", () => {
     const r = parseRunRequest(flow, {
       inputs: {
         cities: { geojson: { type: "FeatureCollection", features: [{ type: "Feature", geometry: { type: "Point", coordinates: [200, 0] }, properties: {} }] } },
-        area: { area: { type: "Polygon", coordinates: [[[0, 0], [1, 0], [1, 1], [0, 1]]] } },
+        area: {
+          area: {
+            type: "Polygon",
+            coordinates: [
+              [
+                [0, 0],
+                [1, 0],
+                [1, 1],
+                [0, 1],
+              ],
+            ],
+          },
+        },
         places: { rows: [{ a: { nested: 1 } }], layer_id: "x" },
         extra: null,
       },
@@ -72,12 +113,34 @@ describe("parseRunRequest", () => {
 
   it("reports missing inputs, wrong forms, nested row values, self-intersecting areas", () => {
     const r = parseRunRequest(flow, {
-      inputs: { cities: { rows: [] }, area: { area: { type: "Polygon", coordinates: [[[0, 0], [1, 1], [1, 0], [0, 1], [0, 0]]] } }, places: { rows: [{ ok: 1 }, { bad: [1] }] } },
+      inputs: {
+        cities: { rows: [] },
+        area: {
+          area: {
+            type: "Polygon",
+            coordinates: [
+              [
+                [0, 0],
+                [1, 1],
+                [1, 0],
+                [0, 1],
+                [0, 0],
+              ],
+            ],
+          },
+        },
+        places: { rows: [{ ok: 1 }, { bad: [1] }] },
+      },
     });
     expect(r.ok).toBe(false);
     if (r.ok) return;
     expect(r.errors.map((e) => `${e.field} ${e.code}`).sort()).toEqual(
-      ["/inputs/cities invalid_form", "/inputs/area/area/coordinates self_intersection", "/inputs/places/rows/1/bad invalid_type", "/parameters/mode required"].sort(),
+      [
+        "/inputs/cities invalid_form",
+        "/inputs/area/area/coordinates self_intersection",
+        "/inputs/places/rows/1/bad invalid_type",
+        "/parameters/mode required",
+      ].sort(),
     );
     const r2 = parseRunRequest(flow, { inputs: { area: null, places: { rows: Array(5001).fill({}) } }, parameters: { mode: "c" } });
     expect(r2.ok ? [] : r2.errors.map((e) => `${e.field} ${e.code}`).sort()).toEqual(

@@ -31,11 +31,7 @@ import { flattenZodIssues, parameterValueSchema, toJsonPointer, type TFlowVersio
 export const MAX_INPUT_ROWS = 5_000;
 export const MAX_WAIT_SECONDS = 60;
 
-export type TInputValue =
-  | { layer_id: string }
-  | { geojson: FeatureCollection }
-  | { rows: TRow[] }
-  | { area: Polygon };
+export type TInputValue = { layer_id: string } | { geojson: FeatureCollection } | { rows: TRow[] } | { area: Polygon };
 
 export interface TRunRequest {
   inputs: Record<string, TInputValue | null>;
@@ -63,7 +59,13 @@ const ZPolygonDoc = z.strictObject({ type: z.literal("Polygon"), coordinates: z.
 const ZFeatureCollectionDoc = z.looseObject({
   type: z.literal("FeatureCollection"),
   features: z
-    .array(z.looseObject({ type: z.literal("Feature"), geometry: z.looseObject({ type: z.string() }).nullable(), properties: z.record(z.string(), z.unknown()).nullable() }))
+    .array(
+      z.looseObject({
+        type: z.literal("Feature"),
+        geometry: z.looseObject({ type: z.string() }).nullable(),
+        properties: z.record(z.string(), z.unknown()).nullable(),
+      }),
+    )
     .max(MAX_GEOJSON_FEATURES),
 });
 
@@ -102,7 +104,11 @@ function inputValueSchema(input: TInput, checked: boolean): z.ZodType {
         return z.NEVER;
       }
       if (typeof v !== "object" || v === null || Array.isArray(v)) {
-        ctx.addIssue({ code: "custom", message: `Expected ${expected}${v === null ? " (null only for optional inputs)" : ""}`, params: { code: "invalid_form" } });
+        ctx.addIssue({
+          code: "custom",
+          message: `Expected ${expected}${v === null ? " (null only for optional inputs)" : ""}`,
+          params: { code: "invalid_form" },
+        });
         return z.NEVER;
       }
       const present = Object.keys(v).filter((k) => k in forms);
@@ -192,7 +198,12 @@ export function applyParameterDefaults(flow: TFlowVersion, params: Record<string
 export function parseRunRequest(flow: TFlowVersion, body: unknown): { ok: true; request: TRunRequest } | { ok: false; errors: TFieldError[] } {
   const r = runRequestSchema(flow).safeParse(body);
   if (!r.success) return { ok: false, errors: runRequestErrors(r.error.issues, body) };
-  const d = r.data as { inputs: Record<string, TInputValue | null | undefined>; parameters?: Record<string, unknown>; formats?: Record<string, TResultFormat>; wait_seconds?: number };
+  const d = r.data as {
+    inputs: Record<string, TInputValue | null | undefined>;
+    parameters?: Record<string, unknown>;
+    formats?: Record<string, TResultFormat>;
+    wait_seconds?: number;
+  };
   const inputs: Record<string, TInputValue | null> = {};
   for (const i of flow.inputs) inputs[i.name] = d.inputs[i.name] ?? null;
   const request: TRunRequest = { inputs, parameters: applyParameterDefaults(flow, d.parameters), formats: { ...(d.formats ?? {}) } };

@@ -35,7 +35,10 @@ describe("encodeCsv", () => {
 
   it("writes objects as JSON and reads missing keys as empty", async () => {
     const { body } = await encodeCsv({ kind: "rows", columns: ["o", "missing"], rows: [{ o: { k: [1, "v"] } }] });
-    expect(parse(text(body))).toEqual([["o", "missing"], ['{"k":[1,"v"]}', ""]]);
+    expect(parse(text(body))).toEqual([
+      ["o", "missing"],
+      ['{"k":[1,"v"]}', ""],
+    ]);
   });
 
   it("writes the header only for an empty table and nothing without columns", async () => {

@@ -32,9 +32,7 @@ describe("encodeResult", () => {
   it("rejects formats that do not fit the kind or do not exist", async () => {
     await expect(encodeResult({ kind: "layer", data: edgeLayer() }, "csv")).rejects.toThrow(FormatMismatchError);
     await expect(encodeResult({ kind: "table", data: edgeTable() }, "geojson")).rejects.toThrow(FormatMismatchError);
-    await expect(encodeResult({ kind: "table", data: edgeTable() }, "xlsx" as TResultFormat)).rejects.toThrow(
-      FormatMismatchError,
-    );
+    await expect(encodeResult({ kind: "table", data: edgeTable() }, "xlsx" as TResultFormat)).rejects.toThrow(FormatMismatchError);
     expect(formatFitsKind("layer", "geoparquet")).toBe(true);
     expect(formatFitsKind("table", "geoparquet")).toBe(false);
   });
@@ -42,7 +40,11 @@ describe("encodeResult", () => {
   it("honours an aborted signal", async () => {
     const controller = new AbortController();
     controller.abort(new Error("cancelled"));
-    for (const [kind, format] of [["layer", "geoparquet"], ["table", "csv"], ["table", "parquet"]] as const) {
+    for (const [kind, format] of [
+      ["layer", "geoparquet"],
+      ["table", "csv"],
+      ["table", "parquet"],
+    ] as const) {
       const result = kind === "layer" ? { kind, data: edgeLayer() } : { kind, data: edgeTable() };
       await expect(encodeResult(result, format, { signal: controller.signal })).rejects.toThrow("cancelled");
     }

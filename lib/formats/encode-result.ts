@@ -47,11 +47,7 @@ export interface TEncodeOptions {
  *   EncodeError when the data cannot be written (invalid geometry, duplicate column names);
  *   the signal's reason when aborted.
  */
-export async function encodeResult(
-  result: TEncodableResult,
-  format: TResultFormat,
-  options: TEncodeOptions = {},
-): Promise<TEncodedResult> {
+export async function encodeResult(result: TEncodableResult, format: TResultFormat, options: TEncodeOptions = {}): Promise<TEncodedResult> {
   if (!isResultFormat(format)) throw new FormatMismatchError(`unknown result format ${JSON.stringify(format)}`);
   if (!formatFitsKind(result.kind, format)) {
     throw new FormatMismatchError(`format ${format} does not fit a ${result.kind} result`);

@@ -19,9 +19,7 @@ export interface TGeoJsonOptions {
 function bigintReplacer(_key: string, value: unknown): unknown {
   if (typeof value !== "bigint") return value;
   // JSON numbers are doubles for most readers: keep exact integers as numbers when safe
-  return value >= BigInt(Number.MIN_SAFE_INTEGER) && value <= BigInt(Number.MAX_SAFE_INTEGER)
-    ? Number(value)
-    : value.toString();
+  return value >= BigInt(Number.MIN_SAFE_INTEGER) && value <= BigInt(Number.MAX_SAFE_INTEGER) ? Number(value) : value.toString();
 }
 
 /**
@@ -54,10 +52,7 @@ function featureJson(feature: TFeature): string {
  * @throws EncodeError naming the feature index when a feature cannot be serialised (e.g. a
  *   cyclic property value); the signal's reason when aborted.
  */
-export async function encodeGeoJson(
-  layer: TFeatureSet,
-  options: TGeoJsonOptions = {},
-): Promise<{ body: Uint8Array; featureCount: number }> {
+export async function encodeGeoJson(layer: TFeatureSet, options: TGeoJsonOptions = {}): Promise<{ body: Uint8Array; featureCount: number }> {
   const { features } = layer;
   options.signal?.throwIfAborted();
   const out = new Utf8Chunks();

@@ -36,7 +36,7 @@ describe("encodeGeoParquet", () => {
       ratio: "DOUBLE",
       flag: "BOOLEAN",
       note: "BYTE_ARRAY/UTF8",
-      "ünïcödé": "BYTE_ARRAY/UTF8",
+      ünïcödé: "BYTE_ARRAY/UTF8",
       mixed: "BYTE_ARRAY/UTF8",
       geometry: "BYTE_ARRAY",
     });
@@ -49,13 +49,13 @@ describe("encodeGeoParquet", () => {
       ratio: 1,
       flag: true,
       note: null,
-      "ünïcödé": null,
+      ünïcödé: null,
       mixed: null,
     });
     expect(rows[1]["name with space"]).toBe('quote " comma, newline\nend');
     expect(rows[1].big).toBe(-(2n ** 53n - 1n));
     expect(rows[1].count).toBe(-(2 ** 31));
-    expect(rows[2]).toMatchObject({ count: null, ratio: 3, "ünïcödé": "ok", mixed: "1", geometry: null });
+    expect(rows[2]).toMatchObject({ count: null, ratio: 3, ünïcödé: "ok", mixed: "1", geometry: null });
     expect(rows[3]).toMatchObject({ count: 2 ** 31 - 1, mixed: "one", "name with space": null });
     // raw WKB decoded by an independent decoder
     const layer = edgeLayer();

@@ -148,10 +148,7 @@ function assertUniqueNames(names: string[]): void {
  *   integers INT32/INT64, other numbers DOUBLE, strings and mixed columns UTF8 strings).
  * @throws EncodeError for duplicate column names; the signal's reason when aborted.
  */
-export async function encodeParquet(
-  table: TTable,
-  options: TParquetOptions = {},
-): Promise<{ body: Uint8Array; rowCount: number }> {
+export async function encodeParquet(table: TTable, options: TParquetOptions = {}): Promise<{ body: Uint8Array; rowCount: number }> {
   assertUniqueNames(table.columns);
   const inference = table.columns.map(() => new ColumnTypeInference());
   for (const row of table.rows) {
@@ -176,10 +173,7 @@ export async function encodeParquet(
 export interface TGeoMetadata {
   version: "1.1.0";
   primary_column: string;
-  columns: Record<
-    string,
-    { encoding: "WKB"; geometry_types: string[]; bbox?: [number, number, number, number] }
-  >;
+  columns: Record<string, { encoding: "WKB"; geometry_types: string[]; bbox?: [number, number, number, number] }>;
 }
 
 /** Picks a property column name that does not clash with the geometry column. */
@@ -272,9 +266,7 @@ export async function encodeGeoParquet(
     },
   };
 
-  await writeRowGroups(pq, features, columns, (feature, c) => ownValue(feature.properties, keys[c]), options, [
-    geometryColumn,
-  ]);
+  await writeRowGroups(pq, features, columns, (feature, c) => ownValue(feature.properties, keys[c]), options, [geometryColumn]);
   const metadata = geo();
   pq.kvMetadata = [{ key: "geo", value: JSON.stringify(metadata) }];
   await pq.finish();

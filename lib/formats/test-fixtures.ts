@@ -5,11 +5,36 @@ export const multiPolygonWithHoles = {
   type: "MultiPolygon" as const,
   coordinates: [
     [
-      [[0, 0], [10, 0], [10, 10], [0, 10], [0, 0]],
-      [[2, 2], [2, 4], [4, 4], [4, 2], [2, 2]],
-      [[6, 6], [6, 8], [8, 8], [8, 6], [6, 6]],
+      [
+        [0, 0],
+        [10, 0],
+        [10, 10],
+        [0, 10],
+        [0, 0],
+      ],
+      [
+        [2, 2],
+        [2, 4],
+        [4, 4],
+        [4, 2],
+        [2, 2],
+      ],
+      [
+        [6, 6],
+        [6, 8],
+        [8, 8],
+        [8, 6],
+        [6, 6],
+      ],
     ],
-    [[[-20.5, -30.25], [-10, -30.25], [-10, -20], [-20.5, -30.25]]],
+    [
+      [
+        [-20.5, -30.25],
+        [-10, -30.25],
+        [-10, -20],
+        [-20.5, -30.25],
+      ],
+    ],
   ],
 };
 
@@ -30,11 +55,22 @@ export function edgeLayer(): TFeatureSet {
     {
       type: "Feature",
       geometry: null,
-      properties: { "name with space": null, count: null, ratio: 3, flag: null, "ünïcödé": "ok", mixed: 1 },
+      properties: { "name with space": null, count: null, ratio: 3, flag: null, ünïcödé: "ok", mixed: 1 },
     },
     {
       type: "Feature",
-      geometry: { type: "Polygon", coordinates: [[[100, 0], [101, 0], [101, 1], [100, 1], [100, 0]]] },
+      geometry: {
+        type: "Polygon",
+        coordinates: [
+          [
+            [100, 0],
+            [101, 0],
+            [101, 1],
+            [100, 1],
+            [100, 0],
+          ],
+        ],
+      },
       properties: { count: 2 ** 31 - 1, big: 0, ratio: -2.25, mixed: "one" },
     },
   ];

@@ -8,10 +8,7 @@ export type TLayerFormat = (typeof LAYER_FORMATS)[number];
 export type TTableFormat = (typeof TABLE_FORMATS)[number];
 export type TResultFormat = TLayerFormat | TTableFormat;
 
-export const DEFAULT_FORMAT = { layer: "geojson", table: "csv" } as const satisfies Record<
-  "layer" | "table",
-  TResultFormat
->;
+export const DEFAULT_FORMAT = { layer: "geojson", table: "csv" } as const satisfies Record<"layer" | "table", TResultFormat>;
 
 export const FORMAT_INFO: Record<TResultFormat, { mediaType: string; extension: string }> = {
   geojson: { mediaType: "application/geo+json", extension: "geojson" },

@@ -7,27 +7,93 @@ import { geometryToWkb, GeometryStats, WkbArena } from "./wkb";
 const polygonWithHole: Geometry = {
   type: "Polygon",
   coordinates: [
-    [[0, 0], [10, 0], [10, 10], [0, 10], [0, 0]],
-    [[2, 2], [2, 4], [4, 4], [4, 2], [2, 2]],
+    [
+      [0, 0],
+      [10, 0],
+      [10, 10],
+      [0, 10],
+      [0, 0],
+    ],
+    [
+      [2, 2],
+      [2, 4],
+      [4, 4],
+      [4, 2],
+      [2, 2],
+    ],
   ],
 };
 
 const samples: Geometry[] = [
   { type: "Point", coordinates: [13.404954, 52.520008] },
-  { type: "LineString", coordinates: [[0, 0], [1, 1], [2, 0.5]] },
+  {
+    type: "LineString",
+    coordinates: [
+      [0, 0],
+      [1, 1],
+      [2, 0.5],
+    ],
+  },
   polygonWithHole,
-  { type: "MultiPoint", coordinates: [[1, 2], [3, 4]] },
-  { type: "MultiLineString", coordinates: [[[0, 0], [1, 1]], [[2, 2], [3, 3], [4, 4]]] },
+  {
+    type: "MultiPoint",
+    coordinates: [
+      [1, 2],
+      [3, 4],
+    ],
+  },
+  {
+    type: "MultiLineString",
+    coordinates: [
+      [
+        [0, 0],
+        [1, 1],
+      ],
+      [
+        [2, 2],
+        [3, 3],
+        [4, 4],
+      ],
+    ],
+  },
   {
     type: "MultiPolygon",
     coordinates: [
       polygonWithHole.coordinates,
-      [[[20, 20], [30, 20], [30, 30], [20, 20]], [[22, 22], [24, 22], [24, 24], [22, 22]], [[25, 21], [26, 21], [26, 22], [25, 21]]],
+      [
+        [
+          [20, 20],
+          [30, 20],
+          [30, 30],
+          [20, 20],
+        ],
+        [
+          [22, 22],
+          [24, 22],
+          [24, 24],
+          [22, 22],
+        ],
+        [
+          [25, 21],
+          [26, 21],
+          [26, 22],
+          [25, 21],
+        ],
+      ],
     ],
   },
   {
     type: "GeometryCollection",
-    geometries: [{ type: "Point", coordinates: [-1, -2] }, { type: "LineString", coordinates: [[5, 5], [6, 7]] }],
+    geometries: [
+      { type: "Point", coordinates: [-1, -2] },
+      {
+        type: "LineString",
+        coordinates: [
+          [5, 5],
+          [6, 7],
+        ],
+      },
+    ],
   },
 ];
 
@@ -55,10 +121,30 @@ describe("geometryToWkb", () => {
   });
 
   it("writes XYZ when a position has a height, drops extra ordinates", () => {
-    const wkb = geometryToWkb({ type: "LineString", coordinates: [[1, 2, 3], [4, 5, 6, 7]] });
+    const wkb = geometryToWkb({
+      type: "LineString",
+      coordinates: [
+        [1, 2, 3],
+        [4, 5, 6, 7],
+      ],
+    });
     expect(new DataView(wkb.buffer).getUint32(1, true)).toBe(1002);
-    expect(decodeWkb(wkb)).toEqual({ type: "LineString", coordinates: [[1, 2, 3], [4, 5, 6]] });
-    const mixed = decodeWkb(geometryToWkb({ type: "LineString", coordinates: [[1, 2], [4, 5, 6]] }));
+    expect(decodeWkb(wkb)).toEqual({
+      type: "LineString",
+      coordinates: [
+        [1, 2, 3],
+        [4, 5, 6],
+      ],
+    });
+    const mixed = decodeWkb(
+      geometryToWkb({
+        type: "LineString",
+        coordinates: [
+          [1, 2],
+          [4, 5, 6],
+        ],
+      }),
+    );
     expect(mixed.type === "LineString" && mixed.coordinates[0][2]).toBeNaN();
   });
 
@@ -71,16 +157,7 @@ describe("geometryToWkb", () => {
     const stats = new GeometryStats();
     for (const geometry of samples) geometryToWkb(geometry, stats);
     geometryToWkb({ type: "Point", coordinates: [1, 1, 100] }, stats);
-    expect(stats.geometryTypes()).toEqual([
-      "GeometryCollection",
-      "LineString",
-      "MultiLineString",
-      "MultiPoint",
-      "MultiPolygon",
-      "Point",
-      "Point Z",
-      "Polygon",
-    ]);
+    expect(stats.geometryTypes()).toEqual(["GeometryCollection", "LineString", "MultiLineString", "MultiPoint", "MultiPolygon", "Point", "Point Z", "Polygon"]);
     expect(stats.bbox()).toEqual([-1, -2, 30, 52.520008]);
     expect(new GeometryStats().bbox()).toBeUndefined();
   });

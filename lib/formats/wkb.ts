@@ -216,13 +216,7 @@ function line(c: Cursor, positions: Position[], dim: number, stats: GeometryStat
   for (const p of positions) position(c, p, dim, stats, false);
 }
 
-function position(
-  c: Cursor,
-  p: Position,
-  dim: number,
-  stats: GeometryStats | undefined,
-  allowEmpty: boolean,
-): void {
+function position(c: Cursor, p: Position, dim: number, stats: GeometryStats | undefined, allowEmpty: boolean): void {
   const v = c.view;
   const o = c.offset;
   if (p.length === 0 && allowEmpty) {

@@ -1,25 +1,98 @@
 import { describe, expect, it } from "vitest";
 import { validateArea, validateFeatureCollection, validateGeometry } from "./validate-geojson";
 
-const ring = [[0, 0], [1, 0], [1, 1], [0, 1], [0, 0]];
+const ring = [
+  [0, 0],
+  [1, 0],
+  [1, 1],
+  [0, 1],
+  [0, 0],
+];
 
 describe("validateFeatureCollection", () => {
   it("accepts a valid collection with null geometry and null properties", () => {
-    expect(validateFeatureCollection({ type: "FeatureCollection", features: [
-      { type: "Feature", geometry: { type: "Point", coordinates: [8.5, 47.4, 400] }, properties: { "näme x": "Zürich" } },
-      { type: "Feature", geometry: null, properties: null, id: 3 },
-      { type: "Feature", geometry: { type: "MultiPolygon", coordinates: [[ring, [[0.2, 0.2], [0.4, 0.2], [0.4, 0.4], [0.2, 0.2]]]] }, properties: {} },
-      { type: "Feature", geometry: { type: "GeometryCollection", geometries: [{ type: "LineString", coordinates: [[0, 0], [1, 1]] }] }, properties: {} },
-    ] })).toEqual([]);
+    expect(
+      validateFeatureCollection({
+        type: "FeatureCollection",
+        features: [
+          { type: "Feature", geometry: { type: "Point", coordinates: [8.5, 47.4, 400] }, properties: { "näme x": "Zürich" } },
+          { type: "Feature", geometry: null, properties: null, id: 3 },
+          {
+            type: "Feature",
+            geometry: {
+              type: "MultiPolygon",
+              coordinates: [
+                [
+                  ring,
+                  [
+                    [0.2, 0.2],
+                    [0.4, 0.2],
+                    [0.4, 0.4],
+                    [0.2, 0.2],
+                  ],
+                ],
+              ],
+            },
+            properties: {},
+          },
+          {
+            type: "Feature",
+            geometry: {
+              type: "GeometryCollection",
+              geometries: [
+                {
+                  type: "LineString",
+                  coordinates: [
+                    [0, 0],
+                    [1, 1],
+                  ],
+                },
+              ],
+            },
+            properties: {},
+          },
+        ],
+      }),
+    ).toEqual([]);
   });
   it("names every fault with its path", () => {
-    const issues = validateFeatureCollection({ type: "FeatureCollection", features: [
-      { type: "Feature", geometry: { type: "Point", coordinates: [181, -91] }, properties: {} },
-      { type: "Feature", geometry: { type: "Polygon", coordinates: [[[0, 0], [1, 0], [1, 1], [0, 1]]] }, properties: {} },
-      { type: "Feature", geometry: { type: "Polygon", coordinates: [[[0, 0], [1, 0], [0, 0]]] }, properties: {} },
-      { type: "Feature", geometry: { type: "Circle", coordinates: [0, 0] } },
-      { type: "Feature", geometry: { type: "LineString", coordinates: [[0, "x"]] }, properties: 5 },
-    ] });
+    const issues = validateFeatureCollection({
+      type: "FeatureCollection",
+      features: [
+        { type: "Feature", geometry: { type: "Point", coordinates: [181, -91] }, properties: {} },
+        {
+          type: "Feature",
+          geometry: {
+            type: "Polygon",
+            coordinates: [
+              [
+                [0, 0],
+                [1, 0],
+                [1, 1],
+                [0, 1],
+              ],
+            ],
+          },
+          properties: {},
+        },
+        {
+          type: "Feature",
+          geometry: {
+            type: "Polygon",
+            coordinates: [
+              [
+                [0, 0],
+                [1, 0],
+                [0, 0],
+              ],
+            ],
+          },
+          properties: {},
+        },
+        { type: "Feature", geometry: { type: "Circle", coordinates: [0, 0] } },
+        { type: "Feature", geometry: { type: "LineString", coordinates: [[0, "x"]] }, properties: 5 },
+      ],
+    });
     expect(issues.map((i) => [i.path.join("/"), i.code])).toEqual([
       ["features/0/geometry/coordinates/0", "invalid_position"],
       ["features/0/geometry/coordinates/1", "invalid_position"],
@@ -48,13 +121,64 @@ describe("validateFeatureCollection", () => {
 
 describe("validateArea / validateGeometry", () => {
   it("accepts a polygon with a hole", () => {
-    expect(validateArea({ type: "Polygon", coordinates: [ring, [[0.2, 0.2], [0.4, 0.2], [0.4, 0.4], [0.2, 0.2]]] })).toEqual([]);
+    expect(
+      validateArea({
+        type: "Polygon",
+        coordinates: [
+          ring,
+          [
+            [0.2, 0.2],
+            [0.4, 0.2],
+            [0.4, 0.4],
+            [0.2, 0.2],
+          ],
+        ],
+      }),
+    ).toEqual([]);
   });
   it("rejects self-intersections, holes outside, wrong types", () => {
-    expect(validateArea({ type: "Polygon", coordinates: [[[0, 0], [1, 1], [1, 0], [0, 1], [0, 0]]] })[0]).toMatchObject({ path: ["coordinates"], code: "self_intersection" });
-    expect(validateArea({ type: "Polygon", coordinates: [ring, [[2, 2], [3, 2], [3, 3], [2, 2]]] })[0]).toMatchObject({ path: ["coordinates", 1], code: "hole_outside_shell" });
+    expect(
+      validateArea({
+        type: "Polygon",
+        coordinates: [
+          [
+            [0, 0],
+            [1, 1],
+            [1, 0],
+            [0, 1],
+            [0, 0],
+          ],
+        ],
+      })[0],
+    ).toMatchObject({ path: ["coordinates"], code: "self_intersection" });
+    expect(
+      validateArea({
+        type: "Polygon",
+        coordinates: [
+          ring,
+          [
+            [2, 2],
+            [3, 2],
+            [3, 3],
+            [2, 2],
+          ],
+        ],
+      })[0],
+    ).toMatchObject({ path: ["coordinates", 1], code: "hole_outside_shell" });
     expect(validateArea({ type: "MultiPolygon", coordinates: [[ring]] })[0].path).toEqual(["type"]);
-    expect(validateArea({ type: "Polygon", coordinates: [[[0, 0], [1, 0], [1, 1], [0, 1]]] })[0]).toMatchObject({ path: ["coordinates", 0], code: "unclosed_ring" });
+    expect(
+      validateArea({
+        type: "Polygon",
+        coordinates: [
+          [
+            [0, 0],
+            [1, 0],
+            [1, 1],
+            [0, 1],
+          ],
+        ],
+      })[0],
+    ).toMatchObject({ path: ["coordinates", 0], code: "unclosed_ring" });
     expect(validateGeometry({ type: "MultiLineString", coordinates: [[[0, 0]]] })[0].path).toEqual(["coordinates", 0]);
   });
 });

@@ -41,15 +41,7 @@ export interface TGeoJsonIssue {
   message: string;
 }
 
-const GEOMETRY_TYPES = [
-  "Point",
-  "MultiPoint",
-  "LineString",
-  "MultiLineString",
-  "Polygon",
-  "MultiPolygon",
-  "GeometryCollection",
-] as const;
+const GEOMETRY_TYPES = ["Point", "MultiPoint", "LineString", "MultiLineString", "Polygon", "MultiPolygon", "GeometryCollection"] as const;
 
 class Collector {
   issues: TGeoJsonIssue[] = [];
@@ -125,13 +117,7 @@ function checkRing(v: unknown, path: TGeoPath, c: Collector): boolean {
   return true;
 }
 
-function checkArrayOf(
-  v: unknown,
-  path: TGeoPath,
-  c: Collector,
-  what: string,
-  each: (item: unknown, path: TGeoPath) => boolean,
-): boolean {
+function checkArrayOf(v: unknown, path: TGeoPath, c: Collector, what: string, each: (item: unknown, path: TGeoPath) => boolean): boolean {
   if (!Array.isArray(v)) {
     c.add(path, "invalid_geojson", `Expected an array of ${what}, got ${describe(v)}`);
     return false;
@@ -191,8 +177,7 @@ function checkFeatureInto(f: unknown, path: TGeoPath, c: Collector): void {
   if (!("properties" in f)) c.add([...path, "properties"], "invalid_geojson", "A Feature must have a properties member (object or null)");
   else if (f.properties !== null && !isObject(f.properties))
     c.add([...path, "properties"], "invalid_geojson", `properties must be an object or null, got ${describe(f.properties)}`);
-  if ("id" in f && typeof f.id !== "string" && typeof f.id !== "number")
-    c.add([...path, "id"], "invalid_geojson", "A Feature id must be a string or a number");
+  if ("id" in f && typeof f.id !== "string" && typeof f.id !== "number") c.add([...path, "id"], "invalid_geojson", "A Feature id must be a string or a number");
 }
 
 /**
@@ -205,8 +190,7 @@ export function validateFeatureCollection(fc: unknown, maxFeatures = MAX_GEOJSON
     c.add([], "invalid_geojson", `Expected a FeatureCollection object, got ${describe(fc)}`);
     return c.issues;
   }
-  if (fc.type !== "FeatureCollection")
-    c.add(["type"], "invalid_geojson", `Expected type "FeatureCollection", got ${JSON.stringify(fc.type)}`);
+  if (fc.type !== "FeatureCollection") c.add(["type"], "invalid_geojson", `Expected type "FeatureCollection", got ${JSON.stringify(fc.type)}`);
   if (!Array.isArray(fc.features)) {
     c.add(["features"], "invalid_geojson", `features must be an array, got ${describe(fc.features)}`);
     return c.issues;

@@ -69,10 +69,7 @@ export function errorResponse(err: unknown, instance: string): Response {
 }
 
 /** Wraps a public API handler (see module doc). */
-export function publicRoute<P extends z.ZodType<TApiPath>>(
-  opts: TPublicRouteOptions<P>,
-  handler: (args: TPublicHandlerArgs<z.infer<P>>) => Promise<Response>,
-) {
+export function publicRoute<P extends z.ZodType<TApiPath>>(opts: TPublicRouteOptions<P>, handler: (args: TPublicHandlerArgs<z.infer<P>>) => Promise<Response>) {
   return async (req: Request, ctx: TRouteContext): Promise<Response> => {
     const instance = new URL(req.url).pathname;
     let limitHeaders: Record<string, string> = {};
@@ -84,7 +81,10 @@ export function publicRoute<P extends z.ZodType<TApiPath>>(
       const limit = await consumeRateLimit(caller.keyId, caller.target.workspaceId, caller.plan.rateLimitPerMinute);
       limitHeaders = rateLimitHeaders(limit);
       if (!isAllowed(limit)) {
-        throw new AppError("rate_limited", `This API key may make ${limit.limit} calls per minute to APIs of this workspace; retry after the time in Retry-After.`);
+        throw new AppError(
+          "rate_limited",
+          `This API key may make ${limit.limit} calls per minute to APIs of this workspace; retry after the time in Retry-After.`,
+        );
       }
       if (opts.requiresWorker && !(await workerAlive())) {
         throw new AppError("service_unavailable", "No worker is available to run flows right now; retry shortly. Reading runs and results still works.", {

@@ -41,7 +41,16 @@ export async function runResponse(
   created?: { createdAt: Date; stepsTotal: number },
 ): Promise<Response> {
   if (created && !waitSeconds) {
-    const queued = { id: runId, state: "queued" as const, createdAt: created.createdAt, startedAt: null, finishedAt: null, stepsDone: 0, stepsTotal: created.stepsTotal, error: null };
+    const queued = {
+      id: runId,
+      state: "queued" as const,
+      createdAt: created.createdAt,
+      startedAt: null,
+      finishedAt: null,
+      stepsDone: 0,
+      stepsTotal: created.stepsTotal,
+      error: null,
+    };
     return runJson(caller, queued, 202);
   }
   const run = await waitForRun(runId, (waitSeconds ?? 0) * 1000);

@@ -59,6 +59,6 @@ export async function enqueue<N extends TJobName>(tx: TTx | PoolClient, name: N,
     typeof client.query === "function"
       ? { executeSql: async (text: string, values?: unknown[]) => ({ rows: (await client.query(text, values)).rows }) }
       : fromPrisma(tx as TTx);
-  const { notify: _notify, ...jobOptions } = jobs[name].queue as typeof jobs[N]["queue"] & { notify?: boolean };
+  const { notify: _notify, ...jobOptions } = jobs[name].queue as (typeof jobs)[N]["queue"] & { notify?: boolean };
   return boss.send(name as string, payload, { ...jobOptions, db });
 }

@@ -10,7 +10,6 @@ import { z } from "zod";
 import type { QueueOptions } from "pg-boss";
 import { ZPurgeJob, ZRunJob } from "@/lib/jobs/schemas";
 
-
 interface TJobDefinition<S extends z.ZodType> {
   schema: S;
   /** Options of the queue, and of every job sent to it (so existing queues get them too). */

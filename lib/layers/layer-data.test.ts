@@ -10,7 +10,14 @@ const features: TFeatureSet = {
     { type: "Feature", geometry: null, properties: {} },
   ],
 };
-const table: TTable = { kind: "rows", columns: ["id", "name ✓"], rows: [{ id: 1, "name ✓": "x,\ny" }, { id: 2, "name ✓": null }] };
+const table: TTable = {
+  kind: "rows",
+  columns: ["id", "name ✓"],
+  rows: [
+    { id: 1, "name ✓": "x,\ny" },
+    { id: 2, "name ✓": null },
+  ],
+};
 
 describe("layer data", () => {
   it("round-trips features and tables, including empty ones and text with line breaks", () => {

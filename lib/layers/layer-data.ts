@@ -24,9 +24,7 @@ function lines(head: string, items: readonly unknown[]): string {
 /** Gzipped JSON of a layer, one item per line (see module doc). */
 export function encodeLayerData(data: TFeatureSet | TTable): Buffer {
   const json =
-    data.kind === "features"
-      ? lines(FEATURES_HEAD, data.features)
-      : lines(`{"columns":${JSON.stringify(data.columns)}${ROWS_TAIL_OF_HEAD}`, data.rows);
+    data.kind === "features" ? lines(FEATURES_HEAD, data.features) : lines(`{"columns":${JSON.stringify(data.columns)}${ROWS_TAIL_OF_HEAD}`, data.rows);
   return gzipSync(json, { level: 6 });
 }
 
@@ -56,9 +54,7 @@ export function decodeLayerData(kind: "features" | "table", content: Uint8Array)
     const columns = (JSON.parse(byLine.head + "]}") as { columns: string[] }).columns;
     return { kind: "rows", columns, rows: byLine.items as TTable["rows"] };
   }
-  const parsed = JSON.parse(bytes.toString("utf8")) as
-    | { features: TFeatureSet["features"] }
-    | { columns: string[]; rows: TTable["rows"] };
+  const parsed = JSON.parse(bytes.toString("utf8")) as { features: TFeatureSet["features"] } | { columns: string[]; rows: TTable["rows"] };
   if (kind === "features") return { kind: "features", features: (parsed as { features: TFeatureSet["features"] }).features };
   const t = parsed as { columns: string[]; rows: TTable["rows"] };
   return { kind: "rows", columns: t.columns, rows: t.rows };

@@ -48,7 +48,14 @@ export function buildOpenApi(src: TOpenApiSource): TOpenApiDocument {
     ],
     paths: buildPaths(flow),
     components: {
-      securitySchemes: { ApiKey: { type: "apiKey", in: "header", name: "X-Api-Key", description: "The secret of an API key (fapi_ + 32 base62 characters) given access to this API." } },
+      securitySchemes: {
+        ApiKey: {
+          type: "apiKey",
+          in: "header",
+          name: "X-Api-Key",
+          description: "The secret of an API key (fapi_ + 32 base62 characters) given access to this API.",
+        },
+      },
       parameters: {
         RunId: { name: "run_id", in: "path", required: true, description: "The run's id.", schema: { type: "string", format: "uuid" } },
         IdempotencyKey: {
@@ -59,9 +66,21 @@ export function buildOpenApi(src: TOpenApiSource): TOpenApiDocument {
             "IETF draft Idempotency-Key: 1 to 255 visible ASCII characters (a UUID is best). The same key with the same body returns the same run and starts nothing; with a different body: 422. Remembered at least 24 h.",
           schema: { type: "string", minLength: 1, maxLength: 255, pattern: "^[\\x21-\\x7e]+$" },
         },
-        IfNoneMatch: { name: "If-None-Match", in: "header", required: false, description: "An ETag from an earlier download: 304 when unchanged.", schema: { type: "string" } },
+        IfNoneMatch: {
+          name: "If-None-Match",
+          in: "header",
+          required: false,
+          description: "An ETag from an earlier download: 304 when unchanged.",
+          schema: { type: "string" },
+        },
         State: { name: "state", in: "query", required: false, description: "Only runs in this state.", schema: { type: "string", enum: [...RUN_STATES] } },
-        Limit: { name: "limit", in: "query", required: false, description: "Runs per page.", schema: { type: "integer", minimum: 1, maximum: LIST_LIMIT_MAX, default: LIST_LIMIT_DEFAULT } },
+        Limit: {
+          name: "limit",
+          in: "query",
+          required: false,
+          description: "Runs per page.",
+          schema: { type: "integer", minimum: 1, maximum: LIST_LIMIT_MAX, default: LIST_LIMIT_DEFAULT },
+        },
         Cursor: { name: "cursor", in: "query", required: false, description: "`next_cursor` of the previous page (opaque).", schema: { type: "string" } },
       },
       headers: {
@@ -69,7 +88,10 @@ export function buildOpenApi(src: TOpenApiSource): TOpenApiDocument {
           description: 'IETF draft "RateLimit header fields for HTTP": the quota, e.g. `"per-key";q=600;w=60` (600 calls per 60 s per key).',
           schema: { type: "string" },
         },
-        RateLimit: { description: 'IETF draft: what is left, e.g. `"per-key";r=599;t=37` (599 calls left, window resets in 37 s).', schema: { type: "string" } },
+        RateLimit: {
+          description: 'IETF draft: what is left, e.g. `"per-key";r=599;t=37` (599 calls left, window resets in 37 s).',
+          schema: { type: "string" },
+        },
         "Retry-After": { description: "Seconds to wait before retrying.", schema: { type: "integer", minimum: 1 } },
       },
       responses: problemResponseComponents(STANDARD_HEADERS),

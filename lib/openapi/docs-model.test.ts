@@ -9,8 +9,15 @@ function modelFor(slug: string) {
   const demo = DEMO_FLOWS.find((d) => d.apiSlug === slug)!;
   const flow = ZFlowVersion.parse(demo.definition);
   const doc = buildOpenApi({
-    organization: "demo", environment: "production", api: slug, name: demo.apiName, description: demo.description,
-    flowVersion: 1, flow, serverUrl: `https://x.test/public/api/demo/production/${slug}`, maxBodyBytes: 1000,
+    organization: "demo",
+    environment: "production",
+    api: slug,
+    name: demo.apiName,
+    description: demo.description,
+    flowVersion: 1,
+    flow,
+    serverUrl: `https://x.test/public/api/demo/production/${slug}`,
+    maxBodyBytes: 1000,
   });
   return { flow, model: docsModel(doc) };
 }
@@ -22,14 +29,26 @@ describe("docsModel", () => {
       { name: "places", required: true, forms: ["layer_id", "rows"], description: "Rows with id, lon, lat (WGS 84 degrees)" },
       { name: "cities", required: true, forms: ["layer_id", "geojson"], description: expect.any(String) },
     ]);
-    expect(model.parameters).toContainEqual({ name: "radius_km", type: "number", required: false, default: "25", range: "> 0, <= 500", description: "Search radius in km" });
+    expect(model.parameters).toContainEqual({
+      name: "radius_km",
+      type: "number",
+      required: false,
+      default: "25",
+      range: "> 0, <= 500",
+      description: "Search radius in km",
+    });
     expect(model.parameters).toContainEqual(expect.objectContaining({ name: "min_population", type: "integer", default: "0", range: ">= 0" }));
   });
 
   it("lists results with formats and media types, and every operation with its status codes", () => {
     const { model } = modelFor("cities-in-area");
     expect(model.results).toEqual([
-      expect.objectContaining({ key: "cities", kind: "layer", formats: ["geojson", "geoparquet"], mediaTypes: ["application/geo+json", "application/vnd.apache.parquet"] }),
+      expect.objectContaining({
+        key: "cities",
+        kind: "layer",
+        formats: ["geojson", "geoparquet"],
+        mediaTypes: ["application/geo+json", "application/vnd.apache.parquet"],
+      }),
       expect.objectContaining({ key: "summary", kind: "table", formats: ["csv", "parquet"] }),
     ]);
     const post = model.operations.find((o) => o.method === "POST" && o.path === "/runs")!;

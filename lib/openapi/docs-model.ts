@@ -51,7 +51,18 @@ export interface TDocsModel {
 }
 
 /** A small valid polygon for examples (around Zurich). */
-const EXAMPLE_AREA = { type: "Polygon", coordinates: [[[8.4, 47.3], [8.7, 47.3], [8.7, 47.45], [8.4, 47.45], [8.4, 47.3]]] };
+const EXAMPLE_AREA = {
+  type: "Polygon",
+  coordinates: [
+    [
+      [8.4, 47.3],
+      [8.7, 47.3],
+      [8.7, 47.45],
+      [8.4, 47.45],
+      [8.4, 47.3],
+    ],
+  ],
+};
 
 function resolve(doc: TOpenApiDocument, node: unknown): Record<string, unknown> {
   const r = node as { $ref?: string } | undefined;
@@ -86,7 +97,9 @@ function exampleInput(form: string | undefined): unknown {
     case "rows":
       return { rows: [{ id: "a", lon: 8.54, lat: 47.37 }] };
     case "geojson":
-      return { geojson: { type: "FeatureCollection", features: [{ type: "Feature", geometry: { type: "Point", coordinates: [8.54, 47.37] }, properties: {} }] } };
+      return {
+        geojson: { type: "FeatureCollection", features: [{ type: "Feature", geometry: { type: "Point", coordinates: [8.54, 47.37] }, properties: {} }] },
+      };
     case "area":
       return { area: EXAMPLE_AREA };
     default:
@@ -121,7 +134,10 @@ export function docsModel(doc: TOpenApiDocument, apiKeyPlaceholder = "YOUR_API_K
     for (const [method, opRaw] of Object.entries(item)) {
       if (method === "parameters") continue;
       const op = opRaw as { summary?: string; description?: string; responses?: Record<string, unknown>; parameters?: unknown[]; "x-result-kind"?: string };
-      const responses = Object.entries(op.responses ?? {}).map(([status, r]) => ({ status, description: String(resolve(doc, r).description ?? (r as { description?: string }).description ?? "") }));
+      const responses = Object.entries(op.responses ?? {}).map(([status, r]) => ({
+        status,
+        description: String(resolve(doc, r).description ?? (r as { description?: string }).description ?? ""),
+      }));
       operations.push({ method: method.toUpperCase(), path, summary: op.summary ?? "", description: op.description ?? "", responses });
       const m = /^\/runs\/\{run_id\}\/results\/(.+)$/.exec(path);
       if (m && op["x-result-kind"]) {
@@ -169,13 +185,16 @@ export function docsModel(doc: TOpenApiDocument, apiKeyPlaceholder = "YOUR_API_K
     `BASE = "${baseUrl}"`,
     `HEADERS = {"X-Api-Key": "${apiKeyPlaceholder}"}`,
     "",
-    `body = ${json.replace(/\bnull\b/g, "None").replace(/\btrue\b/g, "True").replace(/\bfalse\b/g, "False")}`,
+    `body = ${json
+      .replace(/\bnull\b/g, "None")
+      .replace(/\btrue\b/g, "True")
+      .replace(/\bfalse\b/g, "False")}`,
     'r = requests.post(f"{BASE}/runs", json=body, headers=HEADERS)',
     "r.raise_for_status()",
     "run = r.json()",
     'while run["state"] in ("queued", "running"):',
     '    time.sleep(int(r.headers.get("Retry-After", "1")))',
-    '    r = requests.get(f"{BASE}/runs/{run[\'run_id\']}", headers=HEADERS)',
+    "    r = requests.get(f\"{BASE}/runs/{run['run_id']}\", headers=HEADERS)",
     "    run = r.json()",
     'if run["state"] == "completed":',
     '    for result in run["results"]:',
@@ -199,7 +218,7 @@ export function docsModel(doc: TOpenApiDocument, apiKeyPlaceholder = "YOUR_API_K
     "}",
     'if (run.state === "completed") {',
     "  for (const result of run.results) {",
-    '    const file = await fetch(new URL(result.href, BASE), { headers });',
+    "    const file = await fetch(new URL(result.href, BASE), { headers });",
     "    console.log(result.key, result.media_type, (await file.arrayBuffer()).byteLength);",
     "  }",
     "} else console.log(run.state, run.error);",

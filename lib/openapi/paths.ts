@@ -52,12 +52,16 @@ export function buildPaths(flow: TFlowVersion): TOpenApiDocument["paths"] {
         operationId: "listRuns",
         tags: ["Runs"],
         summary: "List your runs",
-        description: "The calling consumer's runs of this API, newest first, without results (GET a run for its results). Cursor paging; the next page is also in `Link: <...>; rel=\"next\"`.",
+        description:
+          'The calling consumer\'s runs of this API, newest first, without results (GET a run for its results). Cursor paging; the next page is also in `Link: <...>; rel="next"`.',
         parameters: [ref("parameters", "State"), ref("parameters", "Limit"), ref("parameters", "Cursor")],
         responses: {
           "200": {
             description: "One page of runs.",
-            headers: { ...stdHeaders, Link: { description: 'RFC 8288 link to the next page, rel="next" (absent on the last page).', schema: { type: "string" } } },
+            headers: {
+              ...stdHeaders,
+              Link: { description: 'RFC 8288 link to the next page, rel="next" (absent on the last page).', schema: { type: "string" } },
+            },
             content: { "application/json": { schema: ref("schemas", "RunList") } },
           },
           ...problemResponses("ValidationFailed"),

@@ -11,19 +11,31 @@ import { ref } from "@/lib/openapi/ref";
 /** The problem responses a call can meet, by status, as component names. */
 const PROBLEM_RESPONSES = {
   BadRequest: { status: 400, description: "The body is not valid JSON (problem `bad_request`)." },
-  Unauthorized: { status: 401, description: "The X-Api-Key header is missing, or the key is unknown, revoked, expired or of another environment (problem `unauthorized`)." },
+  Unauthorized: {
+    status: 401,
+    description: "The X-Api-Key header is missing, or the key is unknown, revoked, expired or of another environment (problem `unauthorized`).",
+  },
   Forbidden: { status: 403, description: "The key's consumer has no access grant for this API (problem `forbidden`)." },
-  NotFound: { status: 404, description: "Not found (problem `not_found`): the API is not published in this environment, or the run does not exist or belongs to another consumer (indistinguishable)." },
+  NotFound: {
+    status: 404,
+    description:
+      "Not found (problem `not_found`): the API is not published in this environment, or the run does not exist or belongs to another consumer (indistinguishable).",
+  },
   Conflict: { status: 409, description: "The run's state does not allow this (problem `conflict`)." },
   PayloadTooLarge: { status: 413, description: "The body exceeds the request size limit (problem `payload_too_large`)." },
   UnsupportedMediaType: { status: 415, description: "Content-Type is not application/json (problem `unsupported_media_type`)." },
   ValidationFailed: {
     status: 422,
-    description: "The request is invalid (problem `validation_failed`, or `idempotency_key_reused` for an Idempotency-Key sent before with a different body). `errors` names every faulty field by JSON Pointer. No run is started and nothing is counted.",
+    description:
+      "The request is invalid (problem `validation_failed`, or `idempotency_key_reused` for an Idempotency-Key sent before with a different body). `errors` names every faulty field by JSON Pointer. No run is started and nothing is counted.",
   },
   TooManyRequests: { status: 429, description: "The key's rate limit is exhausted (problem `rate_limited`); retry after `Retry-After` seconds. Not counted." },
   InternalError: { status: 500, description: "An unexpected error (problem `internal`); no internals are disclosed." },
-  ServiceUnavailable: { status: 503, description: "The service is temporarily unavailable (problem `service_unavailable`): database unreachable, or no worker to run flows (POST /runs only). Retry after `Retry-After` seconds." },
+  ServiceUnavailable: {
+    status: 503,
+    description:
+      "The service is temporarily unavailable (problem `service_unavailable`): database unreachable, or no worker to run flows (POST /runs only). Retry after `Retry-After` seconds.",
+  },
 } satisfies Record<string, { status: number; description: string }>;
 
 export type TProblemResponse = keyof typeof PROBLEM_RESPONSES;
@@ -35,7 +47,6 @@ function problemResponse(name: TProblemResponse) {
 export function problemResponses(...names: TProblemResponse[]) {
   return Object.assign({}, ...names.map(problemResponse)) as Record<string, unknown>;
 }
-
 
 /** The error codes answered with `status`. */
 function codesWithStatus(status: number): TErrorCode[] {
@@ -55,7 +66,12 @@ export function problemResponseComponents(stdHeaders: Record<string, unknown>): 
       {
         description: r.description,
         "x-error-codes": codesWithStatus(r.status),
-        headers: r.status === 429 || r.status === 503 ? { ...stdHeaders, "Retry-After": ref("headers", "Retry-After") } : r.status >= 400 && r.status !== 401 && r.status !== 404 ? stdHeaders : {},
+        headers:
+          r.status === 429 || r.status === 503
+            ? { ...stdHeaders, "Retry-After": ref("headers", "Retry-After") }
+            : r.status >= 400 && r.status !== 401 && r.status !== 404
+              ? stdHeaders
+              : {},
         content: { "application/problem+json": { schema: ref("schemas", "Problem") } },
       },
     ]),

@@ -37,4 +37,3 @@ export function requestSchema(flow: TFlowVersion): TJsonSchema {
   };
   return s;
 }
-

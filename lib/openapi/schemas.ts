@@ -51,6 +51,10 @@ export function buildSchemas(flow: TFlowVersion, api: string): Record<string, TJ
   const result = base.RunResult as TObjectSchema;
   result.properties.key = { type: "string", enum: flow.results.map((r) => r.key) };
   const problem = base.Problem as TObjectSchema;
-  problem.properties.code = { ...problem.properties.code, description: "Stable error code; `x-error-codes` lists each with its status and title.", "x-error-codes": errorCodeTable() };
+  problem.properties.code = {
+    ...problem.properties.code,
+    description: "Stable error code; `x-error-codes` lists each with its status and title.",
+    "x-error-codes": errorCodeTable(),
+  };
   return { RunRequest: requestSchema(flow), ...base };
 }

@@ -14,13 +14,21 @@ describe("classifyRunFailure", () => {
   });
 
   it("tells the caller's data, a failing step, an exceeded limit and a bug apart", () => {
-    expect(classifyRunFailure(new InputDataError('Layer "x" does not exist (any more).'))).toMatchObject({ kind: "fail", bug: false, error: { code: "invalid_input" } });
+    expect(classifyRunFailure(new InputDataError('Layer "x" does not exist (any more).'))).toMatchObject({
+      kind: "fail",
+      bug: false,
+      error: { code: "invalid_input" },
+    });
     expect(classifyRunFailure(new StepError("buf", "buffer", new Error("ring has too few positions")))).toMatchObject({
       kind: "fail",
       bug: false,
       error: { code: "step_failed", step: "buf" },
     });
-    expect(classifyRunFailure(new StepError("buf", "buffer", new TypeError("x is not a function")))).toMatchObject({ kind: "fail", bug: true, error: { code: "internal_error", step: "buf" } });
+    expect(classifyRunFailure(new StepError("buf", "buffer", new TypeError("x is not a function")))).toMatchObject({
+      kind: "fail",
+      bug: true,
+      error: { code: "internal_error", step: "buf" },
+    });
     expect(classifyRunFailure(new ResourceLimitError("The run needed more than 512 MB.", "memory 512 MB"))).toMatchObject({
       kind: "fail",
       error: { code: "resources_exhausted", limit: "memory 512 MB" },

@@ -20,7 +20,10 @@ function isProgrammingError(err: unknown): boolean {
   return err instanceof TypeError || err instanceof ReferenceError || err instanceof SyntaxError || err instanceof EvalError;
 }
 
-const INTERNAL: TRunError = { code: "internal_error", message: "The run failed because of an internal error. It has been logged; retrying the same request will not help until it is fixed." };
+const INTERNAL: TRunError = {
+  code: "internal_error",
+  message: "The run failed because of an internal error. It has been logged; retrying the same request will not help until it is fixed.",
+};
 
 export function classifyRunFailure(err: unknown): TFailureDecision {
   if (isDatabaseUnavailable(err)) return { kind: "retry" };

@@ -27,7 +27,6 @@ const CANCEL_POLL_MS = 250;
 
 class RunCancelled extends Error {}
 
-
 /** Job handler of "run-execute". */
 export async function executeRunJob(data: TRunJob, ctx: { signal: AbortSignal }): Promise<void> {
   const run = await claimRun(data.runId);

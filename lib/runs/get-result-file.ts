@@ -21,7 +21,10 @@ export async function getResultFile(scope: TRunScope, runId: string, key: string
   const allowed: readonly string[] = FORMATS_BY_KIND[result.kind];
   const chosen = format ?? result.format;
   if (!allowed.includes(chosen)) {
-    throw validationError([{ field: "/query/format", code: "invalid_format", message: `Use one of: ${allowed.join(", ")}.` }], `Format "${chosen}" does not fit a ${result.kind} result.`);
+    throw validationError(
+      [{ field: "/query/format", code: "invalid_format", message: `Use one of: ${allowed.join(", ")}.` }],
+      `Format "${chosen}" does not fit a ${result.kind} result.`,
+    );
   }
   const file = await db.resultFile.findUnique({ where: { runId_key_format: { runId: run.id, key, format: chosen } } });
   if (!file) throw new AppError("not_found", `The ${chosen} file of result "${key}" is no longer available.`);

@@ -60,8 +60,7 @@ export function parseListQuery(search: URLSearchParams): { state?: (typeof RUN_S
   if (!r.success) {
     for (const i of r.error.issues) {
       const name = String(i.path[0]);
-      const message =
-        name === "state" ? `Use one of: ${RUN_STATES.join(", ")}.` : name === "limit" ? `Use an integer from 1 to ${LIST_LIMIT_MAX}.` : i.message;
+      const message = name === "state" ? `Use one of: ${RUN_STATES.join(", ")}.` : name === "limit" ? `Use an integer from 1 to ${LIST_LIMIT_MAX}.` : i.message;
       errors.push({ field: `/query/${name}`, code: "invalid", message });
     }
   }

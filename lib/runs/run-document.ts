@@ -25,17 +25,16 @@ export const ZRunError = z
   })
   .describe("Why a failed run failed.");
 
-export const ZResultEntry = z
-  .object({
-    key: z.string(),
-    kind: z.enum(["layer", "table"]),
-    format: z.enum(["geojson", "geoparquet", "csv", "parquet"]),
-    media_type: z.string(),
-    href: z.string().describe("Path to download the file."),
-    size_bytes: z.int().min(0),
-    feature_count: z.int().min(0).optional().describe("Layers only."),
-    row_count: z.int().min(0).optional().describe("Tables only."),
-  });
+export const ZResultEntry = z.object({
+  key: z.string(),
+  kind: z.enum(["layer", "table"]),
+  format: z.enum(["geojson", "geoparquet", "csv", "parquet"]),
+  media_type: z.string(),
+  href: z.string().describe("Path to download the file."),
+  size_bytes: z.int().min(0),
+  feature_count: z.int().min(0).optional().describe("Layers only."),
+  row_count: z.int().min(0).optional().describe("Tables only."),
+});
 
 export const ZRunDocument = z
   .object({
@@ -56,11 +55,10 @@ export const ZRunDocument = z
   })
   .describe("A run. `results` only when completed; `error` only when failed.");
 
-export const ZRunList = z
-  .object({
-    runs: z.array(ZRunDocument),
-    next_cursor: z.string().nullable().describe("Pass as `cursor` for the next page; null on the last page."),
-  });
+export const ZRunList = z.object({
+  runs: z.array(ZRunDocument),
+  next_cursor: z.string().nullable().describe("Pass as `cursor` for the next page; null on the last page."),
+});
 
 export type TRunError = z.infer<typeof ZRunError>;
 export type TResultEntry = z.infer<typeof ZResultEntry>;

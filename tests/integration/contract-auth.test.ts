@@ -8,11 +8,30 @@ import { request as httpRequest } from "node:http";
 import { beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { apiPath, BASE_URL, DEMO_KEY, demoUsage, http, resetRuns, runCount } from "./helpers";
 import {
-  awayFromMinuteEnd, CITIES_BODY, createConsumer, createEnvironment, createFlowApi, createWorkspace, expectProblem, TINY_FLOW, workspaceUsage,
+  awayFromMinuteEnd,
+  CITIES_BODY,
+  createConsumer,
+  createEnvironment,
+  createFlowApi,
+  createWorkspace,
+  expectProblem,
+  TINY_FLOW,
+  workspaceUsage,
 } from "./contract-helpers";
 
 const CITIES = apiPath("cities-in-area");
-const AREA = { type: "Polygon", coordinates: [[[8.4, 47.3], [8.7, 47.3], [8.7, 47.45], [8.4, 47.45], [8.4, 47.3]]] };
+const AREA = {
+  type: "Polygon",
+  coordinates: [
+    [
+      [8.4, 47.3],
+      [8.7, 47.3],
+      [8.7, 47.45],
+      [8.4, 47.45],
+      [8.4, 47.3],
+    ],
+  ],
+};
 const BODY = { inputs: { ...CITIES_BODY.inputs, area: { area: AREA } } };
 const RUN = "00000000-0000-4000-8000-000000000000";
 
@@ -35,12 +54,18 @@ beforeEach(resetRuns);
  */
 function rawPost(path: string, headers: Record<string, string>, body: Buffer): Promise<{ status: number; contentType: string; text: string }> {
   return new Promise((resolve, reject) => {
-    const req = httpRequest(BASE_URL + path, { method: "POST", agent: false, headers: { "x-api-key": DEMO_KEY, "content-type": "application/json", ...headers } }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on("data", (c: Buffer) => chunks.push(c));
-      res.on("end", () => resolve({ status: res.statusCode ?? 0, contentType: String(res.headers["content-type"]), text: Buffer.concat(chunks).toString("utf8") }));
-      res.on("error", reject);
-    });
+    const req = httpRequest(
+      BASE_URL + path,
+      { method: "POST", agent: false, headers: { "x-api-key": DEMO_KEY, "content-type": "application/json", ...headers } },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on("data", (c: Buffer) => chunks.push(c));
+        res.on("end", () =>
+          resolve({ status: res.statusCode ?? 0, contentType: String(res.headers["content-type"]), text: Buffer.concat(chunks).toString("utf8") }),
+        );
+        res.on("error", reject);
+      },
+    );
     req.on("error", (err) => reject(err));
     // Write in pieces; stop once the answer has come (the server may close the socket).
     let offset = 0;
@@ -112,7 +137,8 @@ describe("403 and 404", () => {
     for (const base of [apiPath("no-such-api"), apiPath(draft), apiPath("Bad_Slug!"), "/public/api/no-org/production/cities-in-area"]) {
       for (const [method, path, body] of endpoints(base)) {
         const r = await http(method, path, { body });
-        if (base.includes("no-org")) expectProblem(r, 401); // the key belongs to another organization
+        if (base.includes("no-org"))
+          expectProblem(r, 401); // the key belongs to another organization
         else expectProblem(r, 404, "not_found");
       }
     }

@@ -15,21 +15,66 @@ import { parseRunRequest } from "@/lib/flows/run-request";
 import { DEMO_FLOWS } from "@/lib/demo/flows";
 import { apiPath, BASE_URL, DEMO_KEY, demoUsage, resetRuns, runCount } from "./helpers";
 
-const AREA = { type: "Polygon", coordinates: [[[8.4, 47.3], [8.7, 47.3], [8.7, 47.45], [8.4, 47.45], [8.4, 47.3]]] };
+const AREA = {
+  type: "Polygon",
+  coordinates: [
+    [
+      [8.4, 47.3],
+      [8.7, 47.3],
+      [8.7, 47.45],
+      [8.4, 47.45],
+      [8.4, 47.3],
+    ],
+  ],
+};
 const VALID: Record<string, Record<string, any>> = {
-  "cities-in-area": { inputs: { cities: { layer_id: "world-cities" }, area: { area: AREA } }, parameters: { min_population: 1000 }, formats: { cities: "geojson", summary: "csv" }, wait_seconds: 0 },
-  "country-stats": { inputs: { cities: { layer_id: "world-cities" }, countries: { layer_id: "world-countries" } }, parameters: { min_population: 0, top: 5 }, formats: { ranking: "parquet" } },
-  "nearby-cities": { inputs: { places: { rows: [{ id: "a", lon: 8.5, lat: 47.3 }] }, cities: { layer_id: "world-cities" } }, parameters: { radius_km: 10, min_population: 0 } },
+  "cities-in-area": {
+    inputs: { cities: { layer_id: "world-cities" }, area: { area: AREA } },
+    parameters: { min_population: 1000 },
+    formats: { cities: "geojson", summary: "csv" },
+    wait_seconds: 0,
+  },
+  "country-stats": {
+    inputs: { cities: { layer_id: "world-cities" }, countries: { layer_id: "world-countries" } },
+    parameters: { min_population: 0, top: 5 },
+    formats: { ranking: "parquet" },
+  },
+  "nearby-cities": {
+    inputs: { places: { rows: [{ id: "a", lon: 8.5, lat: 47.3 }] }, cities: { layer_id: "world-cities" } },
+    parameters: { radius_km: 10, min_population: 0 },
+  },
 };
 const FLOWS = Object.fromEntries(DEMO_FLOWS.map((d) => [d.apiSlug, ZFlowVersion.parse(d.definition)]));
 
-const clone = <T,>(v: T): T => structuredClone(v);
+const clone = <T>(v: T): T => structuredClone(v);
 const nested = (depth: number): unknown => {
   let v: unknown = 1;
   for (let i = 0; i < depth; i++) v = i % 2 ? [v] : { a: v };
   return v;
 };
-const weird = fc.constantFrom<unknown>("NaN", "Infinity", "-Infinity", "1e309", "", " ", "0x10", "null", "true", "١٢٣", 1e308, -1e308, 2 ** 53 + 1, -0.0000001, 1.5, {}, [], [[[]]], true, null, "a".repeat(300));
+const weird = fc.constantFrom<unknown>(
+  "NaN",
+  "Infinity",
+  "-Infinity",
+  "1e309",
+  "",
+  " ",
+  "0x10",
+  "null",
+  "true",
+  "١٢٣",
+  1e308,
+  -1e308,
+  2 ** 53 + 1,
+  -0.0000001,
+  1.5,
+  {},
+  [],
+  [[[]]],
+  true,
+  null,
+  "a".repeat(300),
+);
 const wrongType = fc.oneof(weird, fc.string(), fc.boolean(), fc.array(fc.integer(), { maxLength: 3 }), fc.object({ maxDepth: 1 }));
 
 type TMutation = (body: Record<string, any>, api: string) => Record<string, any> | unknown;
@@ -43,11 +88,17 @@ const mutations: fc.Arbitrary<TMutation>[] = [
     return b;
   }),
   // add an unknown key somewhere
-  fc.tuple(fc.constantFrom("", "inputs", "parameters", "formats"), fc.string({ minLength: 1, maxLength: 8 }).map((s) => `zz_${s}`), fc.jsonValue()).map(([where, k, v]) => (b: any) => {
-    if (where === "") b[k] = v;
-    else (b[where] ??= {})[k] = v;
-    return b;
-  }),
+  fc
+    .tuple(
+      fc.constantFrom("", "inputs", "parameters", "formats"),
+      fc.string({ minLength: 1, maxLength: 8 }).map((s) => `zz_${s}`),
+      fc.jsonValue(),
+    )
+    .map(([where, k, v]) => (b: any) => {
+      if (where === "") b[k] = v;
+      else (b[where] ??= {})[k] = v;
+      return b;
+    }),
   // parameter of the wrong type or out of range
   fc.tuple(fc.nat(), fc.oneof(wrongType, fc.constantFrom(-1, -1e12, 1e12, 251, 0.5, 501))).map(([n, v]) => (b: any, api: string) => {
     const params = FLOWS[api]!.parameters;
@@ -57,13 +108,23 @@ const mutations: fc.Arbitrary<TMutation>[] = [
     return b;
   }),
   // input value of the wrong form or type
-  fc.tuple(fc.nat(), fc.oneof(wrongType, fc.constantFrom({ layer_id: "" }, { layer_id: 5 }, { rows: "x" }, { geojson: [] }, { area: "x" }, { layer_id: "a", rows: [] }))).map(([n, v]) => (b: any) => {
-    const keys = Object.keys(b.inputs);
-    b.inputs[keys[n % keys.length]!] = v;
-    return b;
-  }),
+  fc
+    .tuple(
+      fc.nat(),
+      fc.oneof(wrongType, fc.constantFrom({ layer_id: "" }, { layer_id: 5 }, { rows: "x" }, { geojson: [] }, { area: "x" }, { layer_id: "a", rows: [] })),
+    )
+    .map(([n, v]) => (b: any) => {
+      const keys = Object.keys(b.inputs);
+      b.inputs[keys[n % keys.length]!] = v;
+      return b;
+    }),
   // wait_seconds / formats out of range
-  fc.oneof(fc.constantFrom(-1, 61, 1e9, 0.5, "10", null, true), weird.filter((v) => !(typeof v === "number" && Number.isInteger(v) && v >= 0 && v <= 60))).map((v) => (b: any) => ({ ...b, wait_seconds: v })),
+  fc
+    .oneof(
+      fc.constantFrom(-1, 61, 1e9, 0.5, "10", null, true),
+      weird.filter((v) => !(typeof v === "number" && Number.isInteger(v) && v >= 0 && v <= 60)),
+    )
+    .map((v) => (b: any) => ({ ...b, wait_seconds: v })),
   fc.tuple(fc.nat(), fc.oneof(fc.constantFrom("xlsx", "GEOJSON", "", "shapefile"), wrongType)).map(([n, v]) => (b: any, api: string) => {
     const results = FLOWS[api]!.results;
     const r = results[n % results.length]!;
@@ -79,13 +140,78 @@ const mutations: fc.Arbitrary<TMutation>[] = [
   // invalid GeoJSON / area: [value, also invalid as a feature geometry?]
   fc
     .constantFrom<[unknown, boolean]>(
-      [{ type: "Polygon", coordinates: [[[0, 0], [1, 0], [1, 1]]] }, true], // not closed, too few positions
-      [{ type: "Polygon", coordinates: [[[0, 0], [1, 1], [1, 0], [0, 1], [0, 0]]] }, false], // self-intersecting (areas only)
-      [{ type: "Polygon", coordinates: [[[0, 0], [200, 0], [1, 1], [0, 0]]] }, true], // lon out of range
-      [{ type: "Polygon", coordinates: [[[0, 0], [1, 95], [1, 1], [0, 0]]] }, true], // lat out of range
+      [
+        {
+          type: "Polygon",
+          coordinates: [
+            [
+              [0, 0],
+              [1, 0],
+              [1, 1],
+            ],
+          ],
+        },
+        true,
+      ], // not closed, too few positions
+      [
+        {
+          type: "Polygon",
+          coordinates: [
+            [
+              [0, 0],
+              [1, 1],
+              [1, 0],
+              [0, 1],
+              [0, 0],
+            ],
+          ],
+        },
+        false,
+      ], // self-intersecting (areas only)
+      [
+        {
+          type: "Polygon",
+          coordinates: [
+            [
+              [0, 0],
+              [200, 0],
+              [1, 1],
+              [0, 0],
+            ],
+          ],
+        },
+        true,
+      ], // lon out of range
+      [
+        {
+          type: "Polygon",
+          coordinates: [
+            [
+              [0, 0],
+              [1, 95],
+              [1, 1],
+              [0, 0],
+            ],
+          ],
+        },
+        true,
+      ], // lat out of range
       [{ type: "Point", coordinates: [0, 0] }, false], // not a polygon (areas only)
       [{ type: "Polygon", coordinates: "x" }, true],
-      [{ type: "Polygon", coordinates: [[["a", "b"], [1, 0], [1, 1], ["a", "b"]]] }, true],
+      [
+        {
+          type: "Polygon",
+          coordinates: [
+            [
+              ["a", "b"],
+              [1, 0],
+              [1, 1],
+              ["a", "b"],
+            ],
+          ],
+        },
+        true,
+      ],
       [{ type: "Point", coordinates: [0] }, true],
       [{ type: "LineString", coordinates: [[0, 0]] }, true],
       [{ type: "Circle", coordinates: [0, 0] }, true],
@@ -113,7 +239,12 @@ const mutations: fc.Arbitrary<TMutation>[] = [
     if (table) b.inputs[table.name] = { rows: Array.from({ length: n }, (_, i) => ({ id: i, lon: 0, lat: 0 })) };
     else {
       const layer = flow.inputs.find((i) => i.kind === "layer")!;
-      b.inputs[layer.name] = { geojson: { type: "FeatureCollection", features: Array.from({ length: n }, () => ({ type: "Feature", geometry: { type: "Point", coordinates: [0, 0] }, properties: {} })) } };
+      b.inputs[layer.name] = {
+        geojson: {
+          type: "FeatureCollection",
+          features: Array.from({ length: n }, () => ({ type: "Feature", geometry: { type: "Point", coordinates: [0, 0] }, properties: {} })),
+        },
+      };
     }
     return b;
   }),
@@ -125,7 +256,15 @@ const mutations: fc.Arbitrary<TMutation>[] = [
 const bodyArb = fc.tuple(fc.constantFrom(...Object.keys(VALID)), fc.array(fc.oneof(...mutations), { minLength: 1, maxLength: 3 })).map(([api, ms]) => {
   let body: any = clone(VALID[api]!);
   for (const m of ms) {
-    body = typeof body === "object" && body !== null && !Array.isArray(body) && typeof body.inputs === "object" && body.inputs !== null && !Array.isArray(body.inputs) ? m(body, api) : body;
+    body =
+      typeof body === "object" &&
+      body !== null &&
+      !Array.isArray(body) &&
+      typeof body.inputs === "object" &&
+      body.inputs !== null &&
+      !Array.isArray(body.inputs)
+        ? m(body, api)
+        : body;
   }
   return { api, body: JSON.stringify(body) as string | undefined, raw: false };
 });
@@ -167,7 +306,13 @@ async function fire(cases: { api: string; body: string | undefined }[], concurre
         const c = cases[next++]!;
         const r = await post(c.api, c.body);
         statuses.set(r.status, (statuses.get(r.status) ?? 0) + 1);
-        const ok = r.status >= 400 && r.status < 500 && r.type === "application/problem+json" && r.json?.status === r.status && typeof r.json?.type === "string" && typeof r.json?.title === "string";
+        const ok =
+          r.status >= 400 &&
+          r.status < 500 &&
+          r.type === "application/problem+json" &&
+          r.json?.status === r.status &&
+          typeof r.json?.type === "string" &&
+          typeof r.json?.title === "string";
         if (!ok && failures.length < 5) failures.push(`${r.status} ${JSON.stringify(r.json)?.slice(0, 300)} for ${c.api}: ${(c.body ?? "").slice(0, 300)}`);
       }
     }),
@@ -204,10 +349,13 @@ describe("POST /runs under random and mutated bodies", () => {
 
   it("holds as a fast-check property with shrinking (smaller run)", async () => {
     await fc.assert(
-      fc.asyncProperty(bodyArb.filter((c) => !isValidForFlow(c.api, c.body)), async (c) => {
-        const r = await post(c.api, c.body);
-        return r.status >= 400 && r.status < 500 && r.type === "application/problem+json";
-      }),
+      fc.asyncProperty(
+        bodyArb.filter((c) => !isValidForFlow(c.api, c.body)),
+        async (c) => {
+          const r = await post(c.api, c.body);
+          return r.status >= 400 && r.status < 500 && r.type === "application/problem+json";
+        },
+      ),
       { numRuns: 200, seed: 42 },
     );
     expect(await runCount()).toBe(0);

@@ -15,7 +15,12 @@ export const suffix = () => randomBytes(4).toString("hex");
 export function expectProblem(r: THttpResult, status: number, code?: string): any {
   expect(r.status, r.text).toBe(status);
   expect(r.headers.get("content-type")).toBe("application/problem+json");
-  expect(r.body).toMatchObject({ status, type: expect.stringMatching(/^https:\/\/flow-api\.dev\/problems\//), title: expect.any(String), detail: expect.any(String) });
+  expect(r.body).toMatchObject({
+    status,
+    type: expect.stringMatching(/^https:\/\/flow-api\.dev\/problems\//),
+    title: expect.any(String),
+    detail: expect.any(String),
+  });
   if (code) expect(r.body.code).toBe(code);
   expect(r.text).not.toMatch(/\n\s+at |node_modules|\.ts:\d+/); // no stack, no internals
   return r.body;
@@ -41,7 +46,10 @@ export async function consumerId(slug: string, environmentId?: string): Promise<
 /** A new environment of the demo organization. */
 export async function createEnvironment(slug = `env-${suffix()}`): Promise<{ id: string; slug: string }> {
   const { organizationId } = await demoIds();
-  const row = await one(`INSERT INTO environment (id, "organizationId", slug, name) VALUES (gen_random_uuid(), $1, $2, $2) RETURNING id`, [organizationId, slug]);
+  const row = await one(`INSERT INTO environment (id, "organizationId", slug, name) VALUES (gen_random_uuid(), $1, $2, $2) RETURNING id`, [
+    organizationId,
+    slug,
+  ]);
   return { id: row.id, slug };
 }
 
@@ -52,7 +60,10 @@ export async function createEnvironment(slug = `env-${suffix()}`): Promise<{ id:
 export async function createConsumer(opts: { grants?: string[]; environmentId?: string; expiresAt?: Date; revokedAt?: Date } = {}) {
   const environmentId = opts.environmentId ?? (await demoIds()).environmentId;
   const slug = `consumer-${suffix()}`;
-  const consumer = await one(`INSERT INTO consumer (id, "environmentId", slug, name) VALUES (gen_random_uuid(), $1, $2, $2) RETURNING id`, [environmentId, slug]);
+  const consumer = await one(`INSERT INTO consumer (id, "environmentId", slug, name) VALUES (gen_random_uuid(), $1, $2, $2) RETURNING id`, [
+    environmentId,
+    slug,
+  ]);
   const secret = generateApiKey();
   const key = await one(
     `INSERT INTO api_key (id, "consumerId", name, prefix, hash, "expiresAt", "revokedAt") VALUES (gen_random_uuid(), $1, 'test', $2, $3, $4, $5) RETURNING id`,
@@ -68,7 +79,10 @@ export async function createConsumer(opts: { grants?: string[]; environmentId?: 
 export async function createWorkspace(rateLimitPerMinute: number): Promise<{ workspaceId: string; planId: string }> {
   const { organizationId } = await demoIds();
   const planId = `test-${suffix()}`;
-  await sql().query(`INSERT INTO plan (id, name, "maxFlowApis", "aiAccess", "rateLimitPerMinute") VALUES ($1, $1, 10, false, $2)`, [planId, rateLimitPerMinute]);
+  await sql().query(`INSERT INTO plan (id, name, "maxFlowApis", "aiAccess", "rateLimitPerMinute") VALUES ($1, $1, 10, false, $2)`, [
+    planId,
+    rateLimitPerMinute,
+  ]);
   const ws = await one(`INSERT INTO workspace (id, "organizationId", slug, name, "planId") VALUES (gen_random_uuid(), $1, $2, $2, $3) RETURNING id`, [
     organizationId,
     `ws-${suffix()}`,
@@ -81,7 +95,13 @@ export async function createWorkspace(rateLimitPerMinute: number): Promise<{ wor
  * A Flow API of `definition` in the demo organization. Published into `production` (with
  * grants for demo-consumer and other-consumer) unless `publish` is false (a draft).
  */
-export async function createFlowApi(opts: { definition: unknown; publish?: boolean; workspaceId?: string; slug?: string; grantDemo?: boolean }): Promise<string> {
+export async function createFlowApi(opts: {
+  definition: unknown;
+  publish?: boolean;
+  workspaceId?: string;
+  slug?: string;
+  grantDemo?: boolean;
+}): Promise<string> {
   const ids = await demoIds();
   const workspaceId = opts.workspaceId ?? ids.workspaceId;
   const slug = opts.slug ?? `test-api-${suffix()}`;
@@ -101,7 +121,11 @@ export async function createFlowApi(opts: { definition: unknown; publish?: boole
       `INSERT INTO release (id, "flowApiId", "environmentId", "flowVersionId", number) VALUES (gen_random_uuid(), $1, $2, $3, 1) RETURNING id`,
       [api.id, ids.environmentId, version.id],
     );
-    await sql().query(`INSERT INTO environment_api ("environmentId", "flowApiId", "releaseId", "updatedAt") VALUES ($1, $2, $3, now())`, [ids.environmentId, api.id, release.id]);
+    await sql().query(`INSERT INTO environment_api ("environmentId", "flowApiId", "releaseId", "updatedAt") VALUES ($1, $2, $3, now())`, [
+      ids.environmentId,
+      api.id,
+      release.id,
+    ]);
   }
   if (opts.grantDemo !== false) {
     await sql().query(

@@ -8,20 +8,35 @@ import { apiPath, http, OTHER_KEY, resetRuns, sql } from "./helpers";
 import { expectProblem } from "./contract-helpers";
 
 const CITIES = apiPath("cities-in-area");
-const AREA = { type: "Polygon", coordinates: [[[8.4, 47.3], [8.7, 47.3], [8.7, 47.45], [8.4, 47.45], [8.4, 47.3]]] };
+const AREA = {
+  type: "Polygon",
+  coordinates: [
+    [
+      [8.4, 47.3],
+      [8.7, 47.3],
+      [8.7, 47.45],
+      [8.4, 47.45],
+      [8.4, 47.3],
+    ],
+  ],
+};
 const ids: string[] = []; // newest first
 
 beforeAll(async () => {
   await resetRuns();
   for (let i = 0; i < 5; i++) {
-    const r = await http("POST", `${CITIES}/runs`, { body: { inputs: { cities: { layer_id: "world-cities" }, area: { area: AREA } }, parameters: { min_population: i }, wait_seconds: 30 } });
+    const r = await http("POST", `${CITIES}/runs`, {
+      body: { inputs: { cities: { layer_id: "world-cities" }, area: { area: AREA } }, parameters: { min_population: i }, wait_seconds: 30 },
+    });
     expect(r.status, r.text).toBe(200);
     ids.unshift(r.body.run_id);
   }
   // One failed run (set directly) and two runs of the other consumer / another API.
   await sql().query(`UPDATE run SET state = 'failed', error = '{"code":"step_failed","message":"x"}' WHERE id = $1`, [ids[2]]);
   await http("POST", `${CITIES}/runs`, { key: OTHER_KEY, body: { inputs: { cities: { layer_id: "world-cities" }, area: { area: AREA } }, wait_seconds: 30 } });
-  await http("POST", `${apiPath("country-stats")}/runs`, { body: { inputs: { cities: { layer_id: "world-cities" }, countries: { layer_id: "world-countries" } } } });
+  await http("POST", `${apiPath("country-stats")}/runs`, {
+    body: { inputs: { cities: { layer_id: "world-cities" }, countries: { layer_id: "world-countries" } } },
+  });
 });
 
 describe("GET /runs", () => {
@@ -91,7 +106,10 @@ describe("GET /runs", () => {
     ];
     for (const [q, field] of cases) {
       const body = expectProblem(await http("GET", `${CITIES}/runs?${q}`), 422, "validation_failed");
-      expect(body.errors.map((e: any) => e.field), q).toEqual([field]);
+      expect(
+        body.errors.map((e: any) => e.field),
+        q,
+      ).toEqual([field]);
     }
     const both = expectProblem(await http("GET", `${CITIES}/runs?state=x&limit=0`), 422);
     expect(both.errors.map((e: any) => e.field).sort()).toEqual(["/query/limit", "/query/state"]);

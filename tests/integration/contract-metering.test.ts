@@ -10,7 +10,18 @@ import { apiPath, demoUsage, download, http, OTHER_KEY, pollRun, resetRuns, runC
 import { CITIES_BODY, expectProblem, sleep } from "./contract-helpers";
 
 const CITIES = apiPath("cities-in-area");
-const AREA = { type: "Polygon", coordinates: [[[8.4, 47.3], [8.7, 47.3], [8.7, 47.45], [8.4, 47.45], [8.4, 47.3]]] };
+const AREA = {
+  type: "Polygon",
+  coordinates: [
+    [
+      [8.4, 47.3],
+      [8.7, 47.3],
+      [8.7, 47.45],
+      [8.4, 47.45],
+      [8.4, 47.3],
+    ],
+  ],
+};
 const BODY = { inputs: { ...CITIES_BODY.inputs, area: { area: AREA } } };
 
 beforeEach(resetRuns);
@@ -42,7 +53,9 @@ describe("metering", () => {
     expect((await http("GET", `${CITIES}/runs`)).status).toBe(200); // 3
     const file = await download(href); // 4
     expect(file.status).toBe(200);
-    const notModified = await fetch(process.env.TEST_BASE_URL + href, { headers: { "x-api-key": process.env.TEST_DEMO_API_KEY!, "if-none-match": file.headers.get("etag")! } });
+    const notModified = await fetch(process.env.TEST_BASE_URL + href, {
+      headers: { "x-api-key": process.env.TEST_DEMO_API_KEY!, "if-none-match": file.headers.get("etag")! },
+    });
     expect(notModified.status).toBe(304); // 3xx: not counted
     expect((await http("GET", `${apiPath("country-stats")}/openapi.json`, { key: null })).status).toBe(200); // public, not metered
     expect(await demoUsage()).toEqual({ ...before, apiRequests: 4 });
@@ -144,12 +157,17 @@ describe("Idempotency-Key", () => {
 describe("purge job", () => {
   it("removes expired idempotency records and keeps live ones; old result files go and the run stays", async () => {
     const a = await http("POST", `${CITIES}/runs`, { body: { ...BODY, wait_seconds: 30 }, headers: { "idempotency-key": "old" } });
-    const b = await http("POST", `${CITIES}/runs`, { body: { ...BODY, parameters: { min_population: 1 }, wait_seconds: 30 }, headers: { "idempotency-key": "new" } });
+    const b = await http("POST", `${CITIES}/runs`, {
+      body: { ...BODY, parameters: { min_population: 1 }, wait_seconds: 30 },
+      headers: { "idempotency-key": "new" },
+    });
     expect(a.status).toBe(200);
     expect(b.status).toBe(200);
     await sql().query(`UPDATE idempotency_record SET "expiresAt" = now() - interval '1 minute' WHERE key = 'old'`);
     await sql().query(`UPDATE run SET "finishedAt" = now() - interval '400 days' WHERE id = $1`, [a.body.run_id]);
-    await sql().query(`INSERT INTO rate_limit_window ("keyId", "workspaceId", "windowStart", count) VALUES (gen_random_uuid(), gen_random_uuid(), now() - interval '1 hour', 5)`);
+    await sql().query(
+      `INSERT INTO rate_limit_window ("keyId", "workspaceId", "windowStart", count) VALUES (gen_random_uuid(), gen_random_uuid(), now() - interval '1 hour', 5)`,
+    );
 
     const { purgeExpiredCounted } = await import("@/lib/runs/purge");
     const counts = await purgeExpiredCounted();
@@ -170,7 +188,10 @@ describe("purge job", () => {
   it("removes caller data a final run still holds and fails runs stuck beyond expiry", async () => {
     const r = await http("POST", `${CITIES}/runs`, { body: { ...BODY, wait_seconds: 30 } });
     expect(r.status).toBe(200);
-    await sql().query(`UPDATE run SET request = $1 WHERE id = $2`, [JSON.stringify({ inputs: { area: { area: AREA }, cities: { layer_id: "world-cities" } }, parameters: {} }), r.body.run_id]);
+    await sql().query(`UPDATE run SET request = $1 WHERE id = $2`, [
+      JSON.stringify({ inputs: { area: { area: AREA }, cities: { layer_id: "world-cities" } }, parameters: {} }),
+      r.body.run_id,
+    ]);
     // A stuck run: queued long ago, no job.
     await sql().query(
       `INSERT INTO run (id, mode, "workspaceId", "flowApiId", "flowVersionId", "consumerId", "environmentId", state, "requestFingerprint", formats, "createdAt")

@@ -32,8 +32,14 @@ describe("openapi.json", () => {
     const body = parsed.components.schemas.RunRequest;
     expect(Object.keys(body.properties.inputs.properties)).toEqual(["places", "cities"]);
     expect(body.properties.parameters.properties.radius_km).toMatchObject({ type: "number", exclusiveMinimum: 0, maximum: 500, default: 25 });
-    expect(Object.keys(parsed.paths["/runs/{run_id}/results/places"].get.responses["200"].content)).toEqual(["application/geo+json", "application/vnd.apache.parquet"]);
-    expect(Object.keys(parsed.paths["/runs/{run_id}/results/matches"].get.responses["200"].content)).toEqual(["text/csv; charset=utf-8", "application/vnd.apache.parquet"]);
+    expect(Object.keys(parsed.paths["/runs/{run_id}/results/places"].get.responses["200"].content)).toEqual([
+      "application/geo+json",
+      "application/vnd.apache.parquet",
+    ]);
+    expect(Object.keys(parsed.paths["/runs/{run_id}/results/matches"].get.responses["200"].content)).toEqual([
+      "text/csv; charset=utf-8",
+      "application/vnd.apache.parquet",
+    ]);
   });
 
   it("answers 404 for unpublished and unknown APIs", async () => {

@@ -8,7 +8,19 @@ import { apiPath, BASE_URL, DEMO_KEY, download, http, parseCsv, resetRuns } from
 import { expectProblem } from "./contract-helpers";
 
 const CITIES = apiPath("cities-in-area");
-const AREA = { type: "Polygon", coordinates: [[[5.9, 45.8], [10.5, 45.8], [10.5, 47.8], [8.0, 48.2], [5.9, 47.0], [5.9, 45.8]]] };
+const AREA = {
+  type: "Polygon",
+  coordinates: [
+    [
+      [5.9, 45.8],
+      [10.5, 45.8],
+      [10.5, 47.8],
+      [8.0, 48.2],
+      [5.9, 47.0],
+      [5.9, 45.8],
+    ],
+  ],
+};
 const PAR1 = Buffer.from("PAR1");
 
 let requested: any; // run with formats {cities: geoparquet, summary: parquet}
@@ -18,7 +30,9 @@ beforeAll(async () => {
   await resetRuns();
   const inputs = { cities: { layer_id: "world-cities" }, area: { area: AREA } };
   const [a, b] = await Promise.all([
-    http("POST", `${CITIES}/runs`, { body: { inputs, parameters: { min_population: 20000 }, formats: { cities: "geoparquet", summary: "parquet" }, wait_seconds: 30 } }),
+    http("POST", `${CITIES}/runs`, {
+      body: { inputs, parameters: { min_population: 20000 }, formats: { cities: "geoparquet", summary: "parquet" }, wait_seconds: 30 },
+    }),
     http("POST", `${CITIES}/runs`, { body: { inputs, parameters: { min_population: 20000 }, wait_seconds: 30 } }),
   ]);
   expect(a.status, a.text).toBe(200);
@@ -31,7 +45,12 @@ const byKey = (run: any, key: string) => run.results.find((r: any) => r.key === 
 
 describe("result downloads", () => {
   it("lists each result in the requested format with its media type, size and count", () => {
-    expect(byKey(requested, "cities")).toMatchObject({ kind: "layer", format: "geoparquet", media_type: "application/vnd.apache.parquet", feature_count: expect.any(Number) });
+    expect(byKey(requested, "cities")).toMatchObject({
+      kind: "layer",
+      format: "geoparquet",
+      media_type: "application/vnd.apache.parquet",
+      feature_count: expect.any(Number),
+    });
     expect(byKey(requested, "summary")).toMatchObject({ kind: "table", format: "parquet", media_type: "application/vnd.apache.parquet", row_count: 1 });
     expect(byKey(defaults, "cities")).toMatchObject({ format: "geojson", media_type: "application/geo+json" });
     expect(byKey(defaults, "summary")).toMatchObject({ format: "csv", media_type: "text/csv; charset=utf-8" });

@@ -11,7 +11,18 @@ import { CITIES_BODY, createFlowApi, expectProblem, FAILING_FLOW, layerCount, sl
 
 const CITIES = apiPath("cities-in-area");
 const NEARBY = apiPath("nearby-cities");
-const AREA = { type: "Polygon", coordinates: [[[8.4, 47.3], [8.7, 47.3], [8.7, 47.45], [8.4, 47.45], [8.4, 47.3]]] };
+const AREA = {
+  type: "Polygon",
+  coordinates: [
+    [
+      [8.4, 47.3],
+      [8.7, 47.3],
+      [8.7, 47.45],
+      [8.4, 47.45],
+      [8.4, 47.3],
+    ],
+  ],
+};
 let failing: string;
 let slow: string;
 const started: string[] = [];
@@ -51,7 +62,14 @@ describe("422", () => {
       expect(e.code).toEqual(expect.any(String));
       expect(e.message).toEqual(expect.any(String));
     }
-    for (const expected of ["/inputs/places", "/inputs/cities/layer_id", "/parameters/radius_km", "/parameters/min_population", "/formats/matches", "/wait_seconds"]) {
+    for (const expected of [
+      "/inputs/places",
+      "/inputs/cities/layer_id",
+      "/parameters/radius_km",
+      "/parameters/min_population",
+      "/formats/matches",
+      "/wait_seconds",
+    ]) {
       expect(fields, JSON.stringify(body.errors)).toContain(expected);
     }
     expect(fields.some((f) => f === "/inputs/unknown_input" || f === "/inputs")).toBe(true);
@@ -66,7 +84,12 @@ describe("422", () => {
   it("names invalid GeoJSON positions and the rows limit", async () => {
     const r = await http("POST", `${NEARBY}/runs`, {
       body: {
-        inputs: { places: { rows: Array.from({ length: 5001 }, (_, i) => ({ id: i, lon: 0, lat: 0 })) }, cities: { geojson: { type: "FeatureCollection", features: [{ type: "Feature", properties: {}, geometry: { type: "Point", coordinates: [200, 0] } }] } } },
+        inputs: {
+          places: { rows: Array.from({ length: 5001 }, (_, i) => ({ id: i, lon: 0, lat: 0 })) },
+          cities: {
+            geojson: { type: "FeatureCollection", features: [{ type: "Feature", properties: {}, geometry: { type: "Point", coordinates: [200, 0] } }] },
+          },
+        },
       },
     });
     const fields = expectProblem(r, 422).errors.map((e: any) => e.field);
@@ -181,11 +204,18 @@ describe("caller data", () => {
   it("never becomes a layer and is removed from the run once it is final", async () => {
     const layersBefore = await layerCount();
     const runs = await Promise.all([
-      http("POST", `${NEARBY}/runs`, { body: { inputs: { places: { rows: [{ id: "zurich", lon: 8.54, lat: 47.37 }] }, cities: { layer_id: "world-cities" } }, wait_seconds: 30 } }),
+      http("POST", `${NEARBY}/runs`, {
+        body: { inputs: { places: { rows: [{ id: "zurich", lon: 8.54, lat: 47.37 }] }, cities: { layer_id: "world-cities" } }, wait_seconds: 30 },
+      }),
       http("POST", `${CITIES}/runs`, {
         body: {
           inputs: {
-            cities: { geojson: { type: "FeatureCollection", features: [{ type: "Feature", properties: { name: "x", population: 5 }, geometry: { type: "Point", coordinates: [8.5, 47.35] } }] } },
+            cities: {
+              geojson: {
+                type: "FeatureCollection",
+                features: [{ type: "Feature", properties: { name: "x", population: 5 }, geometry: { type: "Point", coordinates: [8.5, 47.35] } }],
+              },
+            },
             area: { area: AREA },
           },
           wait_seconds: 30,

@@ -19,10 +19,24 @@ import type { TDesignerScope } from "@/lib/runs/scope";
 import { citiesInPolygon, parseCsv, sql } from "./helpers";
 import { createFlowApi, createWorkspace, demoIds, SLOW_FLOW, workspaceUsage } from "./contract-helpers";
 
-const AREA = { type: "Polygon" as const, coordinates: [[[5.9, 45.8], [10.5, 45.8], [10.5, 47.8], [8.0, 48.2], [5.9, 47.0], [5.9, 45.8]]] };
+const AREA = {
+  type: "Polygon" as const,
+  coordinates: [
+    [
+      [5.9, 45.8],
+      [10.5, 45.8],
+      [10.5, 47.8],
+      [8.0, 48.2],
+      [5.9, 47.0],
+      [5.9, 45.8],
+    ],
+  ],
+};
 
 async function designer(workspaceId: string): Promise<TDesignerScope> {
-  const { rows } = await sql().query(`INSERT INTO app_user (id, email, name) VALUES (gen_random_uuid(), $1, 'Designer') RETURNING id`, [`d-${randomUUID()}@test.local`]);
+  const { rows } = await sql().query(`INSERT INTO app_user (id, email, name) VALUES (gen_random_uuid(), $1, 'Designer') RETURNING id`, [
+    `d-${randomUUID()}@test.local`,
+  ]);
   return { kind: "designer", userId: rows[0].id, workspaceId };
 }
 
@@ -32,7 +46,10 @@ async function apiId(slug: string): Promise<string> {
 }
 
 async function expectAppError(p: Promise<unknown>, code: string): Promise<AppError> {
-  const err = await p.then(() => null, (e: unknown) => e);
+  const err = await p.then(
+    () => null,
+    (e: unknown) => e,
+  );
   expect(err).toBeInstanceOf(AppError);
   expect((err as AppError).code).toBe(code);
   return err as AppError;
@@ -46,7 +63,11 @@ describe("Try it as a designer, through the same run functions", () => {
     const target = await tryItTarget(me, await apiId("cities-in-area"));
     const before = await workspaceUsage(workspaceId);
 
-    const request = validateRunRequest(target.flow, { inputs: { cities: { layer_id: "world-cities" }, area: { area: AREA } }, parameters: { min_population: 10000 }, formats: { summary: "csv" } });
+    const request = validateRunRequest(target.flow, {
+      inputs: { cities: { layer_id: "world-cities" }, area: { area: AREA } },
+      parameters: { min_population: 10000 },
+      formats: { summary: "csv" },
+    });
     const { runId } = await createRun(me, target, request);
     const run = await waitForRun(runId, 60_000);
     expect(run.state).toBe("completed");
@@ -77,7 +98,10 @@ describe("Try it as a designer, through the same run functions", () => {
     const me = await designer(workspaceId);
     const target = await tryItTarget(me, await apiId("country-stats"));
     const before = await workspaceUsage(workspaceId);
-    const err = await expectAppError(Promise.resolve().then(() => validateRunRequest(target.flow, { inputs: { cities: { layer_id: "world-cities" } }, parameters: { top: 0 } })), "validation_failed");
+    const err = await expectAppError(
+      Promise.resolve().then(() => validateRunRequest(target.flow, { inputs: { cities: { layer_id: "world-cities" } }, parameters: { top: 0 } })),
+      "validation_failed",
+    );
     expect(err.errors!.map((e) => e.field).sort()).toEqual(["/inputs/countries", "/parameters/top"]);
     const unknownLayer = validateRunRequest(target.flow, { inputs: { cities: { layer_id: "world-cities" }, countries: { layer_id: "no-such-layer" } } });
     const layerErr = await expectAppError(createRun(me, target, unknownLayer), "validation_failed");

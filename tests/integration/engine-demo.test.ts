@@ -27,7 +27,16 @@ describe("cities-in-area in all four formats", () => {
   // A concave polygon over the Alps; GeoNames positions on its edges count as inside.
   const AREA: Polygon = {
     type: "Polygon",
-    coordinates: [[[5.9, 45.8], [10.5, 45.8], [10.5, 47.8], [8.2, 46.6], [5.9, 47.0], [5.9, 45.8]]],
+    coordinates: [
+      [
+        [5.9, 45.8],
+        [10.5, 45.8],
+        [10.5, 47.8],
+        [8.2, 46.6],
+        [5.9, 47.0],
+        [5.9, 45.8],
+      ],
+    ],
   };
   const MIN = 5000;
   let run: any;
@@ -83,7 +92,11 @@ describe("country-stats in all four formats", () => {
     });
     reference = referenceCountries().map((c) => {
       const inside = citiesInPolygon(c.geometry as Polygon, MIN);
-      return { name: c.properties.name as string, city_count: inside.length, city_population: inside.reduce((s, f) => s + (f.properties.population as number), 0) };
+      return {
+        name: c.properties.name as string,
+        city_count: inside.length,
+        city_population: inside.reduce((s, f) => s + (f.properties.population as number), 0),
+      };
     });
   });
 
@@ -123,7 +136,11 @@ describe("nearby-cities in all four formats", () => {
     for (let i = 0; i < 300; i++) {
       const c = all[Math.floor(rand() * all.length)]!;
       const [x, y] = (c.geometry as { coordinates: number[] }).coordinates as [number, number];
-      places.push({ id: `place ${i}`, lon: Math.max(-180, Math.min(180, x + (rand() - 0.5) * 0.6)), lat: Math.max(-90, Math.min(90, y + (rand() - 0.5) * 0.6)) });
+      places.push({
+        id: `place ${i}`,
+        lon: Math.max(-180, Math.min(180, x + (rand() - 0.5) * 0.6)),
+        lat: Math.max(-90, Math.min(90, y + (rand() - 0.5) * 0.6)),
+      });
     }
     places.push({ id: "Mid-Atlantic, nothing near", lon: -30, lat: -40 });
     places.push({ id: "Fidschi östlich", lon: 179.99, lat: -16.5 });
@@ -145,8 +162,21 @@ describe("nearby-cities in all four formats", () => {
       hits.sort((a, b) => a.km - b.km || a.i - b.i);
       const near = hits.map((h) => ({ city: all[h.i]!.properties, km: h.km }));
       return {
-        place: { id: p.id, city_count: near.length, population_within: near.reduce((s, n) => s + (n.city.population as number), 0), nearest_city: near[0]?.city.name ?? null, nearest_km: near[0]?.km ?? null },
-        matches: near.map((n) => ({ place_id: p.id, geonameid: n.city.geonameid, name: n.city.name, country: n.city.country, population: n.city.population, distance_km: n.km })),
+        place: {
+          id: p.id,
+          city_count: near.length,
+          population_within: near.reduce((s, n) => s + (n.city.population as number), 0),
+          nearest_city: near[0]?.city.name ?? null,
+          nearest_km: near[0]?.km ?? null,
+        },
+        matches: near.map((n) => ({
+          place_id: p.id,
+          geonameid: n.city.geonameid,
+          name: n.city.name,
+          country: n.city.country,
+          population: n.city.population,
+          distance_km: n.km,
+        })),
       };
     });
   }
@@ -193,8 +223,14 @@ describe("nearby-cities in all four formats", () => {
   });
 
   it("finds cities across the antimeridian, in both directions", async () => {
-    const across = [{ id: "Chukotka, east of the line", lon: 179.99, lat: 66.32 }, { id: "Fiji, west of the line", lon: -179.99, lat: -16.43 }];
-    const run = await runToCompletion("nearby-cities", { inputs: { places: { rows: across }, cities: { layer_id: "world-cities" } }, parameters: { radius_km: 100, min_population: 1000 } });
+    const across = [
+      { id: "Chukotka, east of the line", lon: 179.99, lat: 66.32 },
+      { id: "Fiji, west of the line", lon: -179.99, lat: -16.43 },
+    ];
+    const run = await runToCompletion("nearby-cities", {
+      inputs: { places: { rows: across }, cities: { layer_id: "world-cities" } },
+      parameters: { radius_km: 100, min_population: 1000 },
+    });
     const ref = reference(across, 100, 1000);
     expect(ref.map((r) => r.place.nearest_city)).toEqual(["Egvekinot", "Labasa"]); // at -179.12° and 179.36°
     const table = await tableFiles(run, "matches");

@@ -114,7 +114,10 @@ export function expectGeoMetadata(files: TLayerFiles, types: string[]): void {
   expect(files.geo).toMatchObject({ version: "1.1.0", primary_column: "geometry", columns: { geometry: { encoding: "WKB" } } });
   expect(files.geo.columns.geometry.geometry_types).toEqual(types);
   expect(files.types.geometry).toBe("BYTE_ARRAY");
-  let a = Infinity, b = Infinity, c = -Infinity, d = -Infinity;
+  let a = Infinity,
+    b = Infinity,
+    c = -Infinity,
+    d = -Infinity;
   const visit = (x: unknown): void => {
     if (Array.isArray(x) && typeof x[0] === "number") {
       a = Math.min(a, x[0] as number);

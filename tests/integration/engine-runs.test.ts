@@ -20,7 +20,15 @@ const INPUTS_FLOW = {
   parameters: [{ name: "min_population", type: "integer", minimum: 0, default: 0 }],
   steps: [
     { id: "big", type: "filter", source: "cities", where: [">=", ["to-number", ["get", "population"], 0], ["var", "min_population"]] },
-    { id: "city_points", type: "select", source: "big", fields: [{ from: "name", as: "label" }, { from: "population", as: "size" }] },
+    {
+      id: "city_points",
+      type: "select",
+      source: "big",
+      fields: [
+        { from: "name", as: "label" },
+        { from: "population", as: "size" },
+      ],
+    },
     { id: "place_points", type: "points_from_rows", source: "places", lon: "lon", lat: "lat" },
     { id: "place_fields", type: "select", source: "place_points", fields: [{ from: "name", as: "label" }] },
     { id: "all", type: "union", sources: ["city_points", "place_fields"] },
@@ -55,7 +63,18 @@ const SLOW_FLOW = {
   results: [{ key: "density", kind: "layer", from: "out" }],
 };
 
-const AREA: Polygon = { type: "Polygon", coordinates: [[[5.9, 45.8], [10.5, 45.8], [10.5, 47.8], [5.9, 47.8], [5.9, 45.8]]] };
+const AREA: Polygon = {
+  type: "Polygon",
+  coordinates: [
+    [
+      [5.9, 45.8],
+      [10.5, 45.8],
+      [10.5, 47.8],
+      [5.9, 47.8],
+      [5.9, 45.8],
+    ],
+  ],
+};
 
 beforeAll(async () => {
   await publishTestApi("engine-inputs", INPUTS_FLOW);
@@ -82,7 +101,12 @@ describe("input forms", () => {
         ],
       },
     },
-    places: { rows: [{ name: "Büro 1", lon: 7.45, lat: 46.95 }, { name: "bad row", lon: "x", lat: 1 }] },
+    places: {
+      rows: [
+        { name: "Büro 1", lon: 7.45, lat: 46.95 },
+        { name: "bad row", lon: "x", lat: 1 },
+      ],
+    },
   };
 
   it("geojson (layer) + rows (table) + area (area)", async () => {
@@ -90,7 +114,10 @@ describe("input forms", () => {
     expect(r.state, JSON.stringify(r.error)).toBe("completed");
     const files = await layerFiles(r, "points");
     expect(files.geojson.map((f) => f.properties)).toEqual([{ label: "Zürich HB", size: 400000 }, { label: "Büro 1" }]);
-    expect(files.geoparquet.map((f) => f.properties)).toEqual([{ label: "Zürich HB", size: 400000 }, { label: "Büro 1", size: null }]);
+    expect(files.geoparquet.map((f) => f.properties)).toEqual([
+      { label: "Zürich HB", size: 400000 },
+      { label: "Büro 1", size: null },
+    ]);
   });
 
   it("null for the optional area keeps everything, including null geometry", async () => {

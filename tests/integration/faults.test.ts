@@ -13,8 +13,6 @@ import pg from "pg";
 import { apiPath, http, pollRun, sql, waitFor } from "./helpers";
 import { createFlowApi, SLOW_FLOW, CITIES_BODY } from "./contract-helpers";
 
-
-
 /** The pid of the live worker (freshest heartbeat). */
 async function workerPid(): Promise<number> {
   const { rows } = await sql().query(`SELECT pid FROM worker_heartbeat WHERE pid > 0 ORDER BY "seenAt" DESC LIMIT 1`);
@@ -38,18 +36,26 @@ describe("a worker that dies mid-run", () => {
     process.kill(first, "SIGKILL");
     // The supervisor starts a new worker; pg-boss sees the missed heartbeat and retries.
     await waitFor("a new worker", async () => (await workerPid()) !== first && (await http("GET", "/api/health", { key: null })).status === 200, 30_000);
-    await waitFor("the job to be retried", async () => {
-      const job = await jobOf(runId);
-      return job && job.retry_count === 1 && job.state === "active";
-    }, 45_000);
+    await waitFor(
+      "the job to be retried",
+      async () => {
+        const job = await jobOf(runId);
+        return job && job.retry_count === 1 && job.state === "active";
+      },
+      45_000,
+    );
     expect((await http("GET", r.body.links.self)).body.state).toBe("running");
 
     const second = await workerPid();
     process.kill(second, "SIGKILL");
-    const run = await waitFor("the run to fail", async () => {
-      const d = (await http("GET", r.body.links.self)).body;
-      return d.state === "failed" ? d : undefined;
-    }, 60_000);
+    const run = await waitFor(
+      "the run to fail",
+      async () => {
+        const d = (await http("GET", r.body.links.self)).body;
+        return d.state === "failed" ? d : undefined;
+      },
+      60_000,
+    );
     expect(run.error.code).toBe("worker_lost");
     expect(run.finished_at).not.toBeNull();
     // Its caller data is gone (like every final path: lib/runs/run-state.ts) and a worker serves again.
@@ -75,7 +81,26 @@ describe("the database going away", () => {
   });
 
   it("answers 503 problems quickly while it is down and recovers by itself", async () => {
-    const body = { inputs: { cities: { layer_id: "world-cities" }, area: { area: { type: "Polygon", coordinates: [[[0, 0], [1, 0], [1, 1], [0, 1], [0, 0]]] } } }, wait_seconds: 30 };
+    const body = {
+      inputs: {
+        cities: { layer_id: "world-cities" },
+        area: {
+          area: {
+            type: "Polygon",
+            coordinates: [
+              [
+                [0, 0],
+                [1, 0],
+                [1, 1],
+                [0, 1],
+                [0, 0],
+              ],
+            ],
+          },
+        },
+      },
+      wait_seconds: 30,
+    };
     const path = `${apiPath("cities-in-area")}/runs`;
     expect((await http("POST", path, { body })).status).toBe(200);
 
@@ -85,7 +110,11 @@ describe("the database going away", () => {
       await client.query(`ALTER DATABASE "${database}" ALLOW_CONNECTIONS false`);
       await client.query(`SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = $1 AND pid <> pg_backend_pid()`, [database]);
 
-      for (const [method, p] of [["POST", path], ["GET", `${path}/00000000-0000-0000-0000-000000000000`], ["GET", `${path}`]] as const) {
+      for (const [method, p] of [
+        ["POST", path],
+        ["GET", `${path}/00000000-0000-0000-0000-000000000000`],
+        ["GET", `${path}`],
+      ] as const) {
         const t0 = Date.now();
         const res = await http(method, p, method === "POST" ? { body } : {});
         const ms = Date.now() - t0;

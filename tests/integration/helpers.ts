@@ -108,14 +108,18 @@ export function referenceCountries(): TFeature[] {
 }
 
 function bboxOfPolygon(g: Polygon | MultiPolygon): [number, number, number, number] {
-  let a = Infinity, b = Infinity, c = -Infinity, d = -Infinity;
+  let a = Infinity,
+    b = Infinity,
+    c = -Infinity,
+    d = -Infinity;
   const rings = g.type === "Polygon" ? g.coordinates : g.coordinates.flat();
-  for (const ring of rings) for (const [x, y] of ring) {
-    if (x! < a) a = x!;
-    if (y! < b) b = y!;
-    if (x! > c) c = x!;
-    if (y! > d) d = y!;
-  }
+  for (const ring of rings)
+    for (const [x, y] of ring) {
+      if (x! < a) a = x!;
+      if (y! < b) b = y!;
+      if (x! > c) c = x!;
+      if (y! > d) d = y!;
+    }
   return [a, b, c, d];
 }
 

@@ -10,12 +10,26 @@ import { purgeExpiredCounted } from "@/lib/runs/purge";
 import { apiPath, http, sql, waitFor } from "./helpers";
 import { createFlowApi, createWorkspace, workspaceUsage } from "./contract-helpers";
 
-const AREA = { type: "Polygon", coordinates: [[[8.4, 47.3], [8.7, 47.3], [8.7, 47.45], [8.4, 47.45], [8.4, 47.3]]] };
+const AREA = {
+  type: "Polygon",
+  coordinates: [
+    [
+      [8.4, 47.3],
+      [8.7, 47.3],
+      [8.7, 47.45],
+      [8.4, 47.45],
+      [8.4, 47.3],
+    ],
+  ],
+};
 
 /** Slow (every city x every city within 2,000 km) unless `quick`, and always holding caller data (an area). */
 const flowWithCallerData = (quick: boolean) => ({
   description: "Holds caller data",
-  inputs: [{ name: "cities", kind: "layer" }, { name: "zone", kind: "area" }],
+  inputs: [
+    { name: "cities", kind: "layer" },
+    { name: "zone", kind: "area" },
+  ],
   parameters: [],
   steps: quick
     ? [{ id: "inside", type: "spatial_filter", source: "cities", by: "zone", predicate: "intersects" }]
@@ -47,11 +61,15 @@ async function startWaited(quick: boolean) {
   const path = `${apiPath(api)}/runs`;
   const waiting = http("POST", path, { body: { ...BODY, wait_seconds: 60 } }).then((r) => ({ ...r, at: Date.now() }));
   let runId = "";
-  await waitFor("the run to exist", async () => {
-    const { rows } = await sql().query(`SELECT r.id FROM run r JOIN flow_api a ON a.id = r."flowApiId" WHERE a.slug = $1`, [api]);
-    runId = rows[0]?.id ?? "";
-    return runId !== "";
-  }, 30_000);
+  await waitFor(
+    "the run to exist",
+    async () => {
+      const { rows } = await sql().query(`SELECT r.id FROM run r JOIN flow_api a ON a.id = r."flowApiId" WHERE a.slug = $1`, [api]);
+      runId = rows[0]?.id ?? "";
+      return runId !== "";
+    },
+    30_000,
+  );
   return { workspaceId, api, path, before, waiting, runId };
 }
 

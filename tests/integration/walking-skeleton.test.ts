@@ -5,14 +5,21 @@
  */
 import { beforeEach, describe, expect, it } from "vitest";
 import type { Polygon } from "geojson";
-import {
-  apiPath, citiesInPolygon, demoUsage, download, http, OTHER_KEY, parseCsv, pollRun, referenceCountries, resetRuns, runCount,
-} from "./helpers";
+import { apiPath, citiesInPolygon, demoUsage, download, http, OTHER_KEY, parseCsv, pollRun, referenceCountries, resetRuns, runCount } from "./helpers";
 
 // A pentagon over Switzerland and its neighbours (not a rectangle, so the polygon test matters).
 const AREA: Polygon = {
   type: "Polygon",
-  coordinates: [[[5.9, 45.8], [10.5, 45.8], [10.5, 47.8], [8.0, 48.2], [5.9, 47.0], [5.9, 45.8]]],
+  coordinates: [
+    [
+      [5.9, 45.8],
+      [10.5, 45.8],
+      [10.5, 47.8],
+      [8.0, 48.2],
+      [5.9, 47.0],
+      [5.9, 45.8],
+    ],
+  ],
 };
 const CITIES_IN_AREA = apiPath("cities-in-area");
 const COUNTRY_STATS = apiPath("country-stats");
@@ -61,7 +68,9 @@ describe("cities-in-area", () => {
   });
 
   it("applies the default min_population of 0", async () => {
-    const r = await http("POST", `${CITIES_IN_AREA}/runs`, { body: { inputs: { cities: { layer_id: "world-cities" }, area: { area: AREA } }, wait_seconds: 30 } });
+    const r = await http("POST", `${CITIES_IN_AREA}/runs`, {
+      body: { inputs: { cities: { layer_id: "world-cities" }, area: { area: AREA } }, wait_seconds: 30 },
+    });
     expect(r.status, r.text).toBe(200);
     const cities = r.body.results.find((x: any) => x.key === "cities");
     expect(cities.feature_count).toBe(citiesInPolygon(AREA, 0).length);
@@ -125,7 +134,22 @@ describe("contract basics", () => {
   it("answers 422 naming every faulty field, starts no run and counts nothing", async () => {
     const r = await http("POST", `${CITIES_IN_AREA}/runs`, {
       body: {
-        inputs: { cities: { layer_id: "no-such-layer" }, area: { area: { type: "Polygon", coordinates: [[[0, 0], [1, 0], [1, 1]]] } }, extra: null },
+        inputs: {
+          cities: { layer_id: "no-such-layer" },
+          area: {
+            area: {
+              type: "Polygon",
+              coordinates: [
+                [
+                  [0, 0],
+                  [1, 0],
+                  [1, 1],
+                ],
+              ],
+            },
+          },
+          extra: null,
+        },
         parameters: { min_population: -5 },
         wait_seconds: 61,
       },
@@ -188,7 +212,9 @@ describe("contract basics", () => {
   });
 
   it("cancels a queued or running run", async () => {
-    const r = await http("POST", `${COUNTRY_STATS}/runs`, { body: { inputs: { cities: { layer_id: "world-cities" }, countries: { layer_id: "world-countries" } } } });
+    const r = await http("POST", `${COUNTRY_STATS}/runs`, {
+      body: { inputs: { cities: { layer_id: "world-cities" }, countries: { layer_id: "world-countries" } } },
+    });
     expect(r.status).toBe(202);
     const c = await http("POST", `${r.body.links.self}/cancel`);
     // The run may already have finished on a fast machine; both answers are deliberate.

@@ -80,7 +80,12 @@ export default async function ApiDocsPage({ params }: TParams) {
       <h2 id="inputs">Inputs</h2>
       <Table
         head={["Input", "Required", "Accepted forms", "Description"]}
-        rows={m.inputs.map((i) => [<code key="n">{i.name}</code>, i.required ? "yes" : "no (null)", i.forms.map((f) => `{"${f}": …}`).join(" or "), i.description])}
+        rows={m.inputs.map((i) => [
+          <code key="n">{i.name}</code>,
+          i.required ? "yes" : "no (null)",
+          i.forms.map((f) => `{"${f}": …}`).join(" or "),
+          i.description,
+        ])}
       />
 
       <h2 id="parameters">Parameters</h2>
@@ -99,7 +104,13 @@ export default async function ApiDocsPage({ params }: TParams) {
       <h2 id="results">Results</h2>
       <Table
         head={["Result", "Kind", "Formats (first is default)", "Media types", "Download"]}
-        rows={m.results.map((r) => [<code key="k">{r.key}</code>, r.kind, r.formats.join(", "), r.mediaTypes.join(", "), <code key="p">GET {r.path}?format=…</code>])}
+        rows={m.results.map((r) => [
+          <code key="k">{r.key}</code>,
+          r.kind,
+          r.formats.join(", "),
+          r.mediaTypes.join(", "),
+          <code key="p">GET {r.path}?format=…</code>,
+        ])}
       />
 
       <h2 id="endpoints">Endpoints and status codes</h2>
@@ -124,7 +135,10 @@ export default async function ApiDocsPage({ params }: TParams) {
         <code>detail</code>, <code>instance</code> and <code>code</code>; a 422 adds <code>errors</code>, one <code>{"{field, code, message}"}</code> per faulty
         field, <code>field</code> being a JSON Pointer into the request.
       </p>
-      <Table head={["code", "Status and meaning"]} rows={m.errorCodes.map((e) => [<code key="c">{e.code}</code>, <InlineMarkdown key="d" text={e.description} />])} />
+      <Table
+        head={["code", "Status and meaning"]}
+        rows={m.errorCodes.map((e) => [<code key="c">{e.code}</code>, <InlineMarkdown key="d" text={e.description} />])}
+      />
       <p>
         Rate limit: every answer carries <code>RateLimit-Policy</code> and <code>RateLimit</code> (IETF draft); over the quota the answer is 429 with{" "}
         <code>Retry-After</code>.
