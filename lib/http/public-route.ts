@@ -11,7 +11,11 @@
  *   answering 503 (with `Retry-After`) when the database cannot be reached or its schema
  *   is missing (start-up or migration failure),
  * - meters every 2xx answer as one API request, unless the handler metered it itself
- *   inside its own transaction (POST /runs).
+ *   inside its own transaction (POST /runs),
+ * - adds the CORS header fields for a browser origin the environment allows (lib/http/cors.ts).
+ *
+ * `otherMethods` answers the methods a route does not serve: `OPTIONS` (a CORS preflight, or
+ * plain `Allow`) and 405 problems with `Allow` (RFC 9110 section 15.5.6) for the rest.
  */
 import "server-only";
 import { z } from "zod";
@@ -24,6 +28,7 @@ import { addUsage } from "@/lib/metering/usage";
 import { workerAlive } from "@/lib/health";
 import { consumeRateLimit } from "@/lib/rate-limit/rate-limit";
 import { isAllowed, rateLimitHeaders } from "@/lib/rate-limit/headers";
+import { allowHeader, corsHeaders, preflight } from "@/lib/http/cors";
 
 const ZSlug = z.string().regex(/^[a-z0-9-]{1,64}$/);
 export const ZApiPath = z.object({ organization: ZSlug, environment: ZSlug, api: ZSlug });
@@ -77,9 +82,10 @@ export function publicRoute<P extends z.ZodType<TApiPath>>(opts: TPublicRouteOpt
       const parsed = opts.params.safeParse(await ctx.params);
       if (!parsed.success) throw new AppError("not_found", "No such resource.");
       const params = parsed.data as z.infer<P>;
+      limitHeaders = await corsHeaders(req.headers.get("origin"), params);
       const caller = await resolveKeyCaller(params, req.headers.get("x-api-key"));
       const limit = await consumeRateLimit(caller.keyId, caller.target.workspaceId, caller.plan.rateLimitPerMinute);
-      limitHeaders = rateLimitHeaders(limit);
+      limitHeaders = { ...limitHeaders, ...rateLimitHeaders(limit) };
       if (!isAllowed(limit)) {
         throw new AppError(
           "rate_limited",
@@ -100,4 +106,37 @@ export function publicRoute<P extends z.ZodType<TApiPath>>(opts: TPublicRouteOpt
       return withHeaders(errorResponse(err, instance), limitHeaders);
     }
   };
+}
+
+const METHODS = ["GET", "POST", "PUT", "PATCH", "DELETE"] as const;
+type TMethod = (typeof METHODS)[number];
+type TRouteHandler = (req: Request, ctx: TRouteContext) => Promise<Response>;
+
+/** `OPTIONS` and a 405 handler for every method of `METHODS` a public route does not serve (see module doc). */
+export function otherMethods<P extends z.ZodType<Pick<TApiPath, "organization" | "environment">>>(
+  params: P,
+  served: readonly TMethod[],
+): Record<TMethod | "OPTIONS", TRouteHandler> {
+  const allow = allowHeader(served);
+  const pathOf = async (ctx: TRouteContext) => {
+    const parsed = params.safeParse(await ctx.params);
+    return parsed.success ? (parsed.data as Pick<TApiPath, "organization" | "environment">) : null;
+  };
+  const notAllowed: TRouteHandler = async (req, ctx) => {
+    const path = await pathOf(ctx);
+    const res = problem("method_not_allowed", `${req.method} is not allowed here; this resource answers ${allow}.`, {
+      instance: new URL(req.url).pathname,
+      headers: { allow },
+    });
+    return withHeaders(res, path ? await corsHeaders(req.headers.get("origin"), path).catch(() => ({})) : {});
+  };
+  const handlers = Object.fromEntries(METHODS.map((m) => [m, notAllowed])) as Record<TMethod | "OPTIONS", TRouteHandler>;
+  handlers.OPTIONS = async (req, ctx) => {
+    try {
+      return await preflight(req, await pathOf(ctx), served);
+    } catch (err) {
+      return errorResponse(err, new URL(req.url).pathname);
+    }
+  };
+  return handlers;
 }

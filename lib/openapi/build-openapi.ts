@@ -32,6 +32,7 @@ export function buildOpenApi(src: TOpenApiSource): TOpenApiDocument {
     "",
     `Published Flow API \`${src.api}\` in environment \`${src.environment}\` of \`${src.organization}\`, serving flow version ${src.flowVersion}.`,
     "Every call carries an API key in `X-Api-Key`. Errors are RFC 9457 problem details (`application/problem+json`).",
+    "A method a path does not list answers 405 with `Allow`. Browser pages may call from the origins the environment allows (CORS; none by default); `OPTIONS` answers their preflight.",
     `Limits: ${MAX_INPUT_ROWS} rows per rows input and ${MAX_INPUT_ROWS} features per geojson input; wait_seconds 0..${MAX_WAIT_SECONDS}; request body at most ${src.maxBodyBytes} bytes.`,
   ]
     .join("\n")

@@ -11,6 +11,8 @@ export interface TDocsInput {
   name: string;
   required: boolean;
   forms: string[];
+  /** The flow's input kind: layer, table or area. */
+  kind?: string;
   description: string;
 }
 export interface TDocsParameter {
@@ -46,6 +48,8 @@ export interface TDocsModel {
   results: TDocsResult[];
   operations: TDocsOperation[];
   errorCodes: { code: string; description: string }[];
+  /** Layers the environment may read, for `{"layer_id": ...}`. */
+  layers: TReadableLayer[];
   exampleBody: Record<string, unknown>;
   examples: { curl: string; python: string; javascript: string };
 }
@@ -90,10 +94,24 @@ function rangeOf(s: TJsonSchema): string {
   return parts.join(", ");
 }
 
-function exampleInput(form: string | undefined): unknown {
+/** A layer the environment may read, for examples that run as pasted. */
+export interface TReadableLayer {
+  id: string;
+  name: string;
+  kind: "features" | "table";
+}
+
+/**
+ * An example value for an input: a readable layer of the input's kind when there is one
+ * (so the example runs as pasted), else the first other form the input takes.
+ */
+function exampleInput(forms: string[], inputKind: string | undefined, layers: readonly TReadableLayer[]): unknown {
+  const layerKind = inputKind === "table" ? "table" : "features";
+  const layer = layers.find((l) => l.kind === layerKind);
+  const form = forms.find((f) => f !== "layer_id" || layer) ?? forms[0];
   switch (form) {
     case "layer_id":
-      return { layer_id: "<layer id>" };
+      return { layer_id: layer?.id ?? "<layer id>" };
     case "rows":
       return { rows: [{ id: "a", lon: 8.54, lat: 47.37 }] };
     case "geojson":
@@ -107,8 +125,11 @@ function exampleInput(form: string | undefined): unknown {
   }
 }
 
-/** Builds the view model (see module doc). `apiKeyPlaceholder` goes into the examples. */
-export function docsModel(doc: TOpenApiDocument, apiKeyPlaceholder = "YOUR_API_KEY"): TDocsModel {
+/**
+ * Builds the view model (see module doc). `apiKeyPlaceholder` goes into the examples;
+ * `layers` are the layers the environment may read, used by the examples and listed.
+ */
+export function docsModel(doc: TOpenApiDocument, apiKeyPlaceholder = "YOUR_API_KEY", layers: readonly TReadableLayer[] = []): TDocsModel {
   const body = doc.components.schemas.RunRequest as { properties: Record<string, TJsonSchema> };
   const inputsSchema = body.properties.inputs as { properties?: Record<string, TJsonSchema>; required?: string[] };
   const paramsSchema = (body.properties.parameters ?? {}) as { properties?: Record<string, TJsonSchema>; required?: string[] };
@@ -117,6 +138,7 @@ export function docsModel(doc: TOpenApiDocument, apiKeyPlaceholder = "YOUR_API_K
     name,
     required: (inputsSchema.required ?? []).includes(name),
     forms: formsOf(s),
+    kind: typeof s["x-input-kind"] === "string" ? s["x-input-kind"] : undefined,
     description: String(s.description ?? ""),
   }));
   const parameters: TDocsParameter[] = Object.entries(paramsSchema.properties ?? {}).map(([name, s]) => ({
@@ -158,7 +180,7 @@ export function docsModel(doc: TOpenApiDocument, apiKeyPlaceholder = "YOUR_API_K
   const errorCodes = problem.properties.code["x-error-codes"].map((c) => ({ code: c.code, description: `${c.status} - ${c.title}` }));
 
   const exampleBody: Record<string, unknown> = {
-    inputs: Object.fromEntries(inputs.map((i) => [i.name, exampleInput(i.forms[0])])),
+    inputs: Object.fromEntries(inputs.map((i) => [i.name, exampleInput(i.forms, i.kind, layers)])),
   };
   const withDefaults = parameters.filter((p) => p.default !== "");
   if (withDefaults.length) exampleBody.parameters = Object.fromEntries(withDefaults.map((p) => [p.name, JSON.parse(p.default)]));
@@ -234,6 +256,7 @@ export function docsModel(doc: TOpenApiDocument, apiKeyPlaceholder = "YOUR_API_K
     results,
     operations,
     errorCodes,
+    layers: [...layers],
     exampleBody,
     examples: { curl, python, javascript },
   };

@@ -21,6 +21,11 @@ const PROBLEM_RESPONSES = {
     description:
       "Not found (problem `not_found`): the API is not published in this environment, or the run does not exist or belongs to another consumer (indistinguishable).",
   },
+  MethodNotAllowed: {
+    status: 405,
+    description:
+      "The resource does not answer this method (problem `method_not_allowed`); `Allow` lists the methods it does. Every path answers it for methods it does not list.",
+  },
   Conflict: { status: 409, description: "The run's state does not allow this (problem `conflict`)." },
   PayloadTooLarge: { status: 413, description: "The body exceeds the request size limit (problem `payload_too_large`)." },
   UnsupportedMediaType: { status: 415, description: "Content-Type is not application/json (problem `unsupported_media_type`)." },
@@ -29,6 +34,11 @@ const PROBLEM_RESPONSES = {
     description:
       "The request is invalid (problem `validation_failed`, or `idempotency_key_reused` for an Idempotency-Key sent before with a different body). `errors` names every faulty field by JSON Pointer. No run is started and nothing is counted.",
   },
+  InvalidQuery: {
+    status: 422,
+    codes: ["validation_failed"],
+    description: "A query parameter is invalid (problem `validation_failed`). `errors` names each one as `/query/<name>`. Nothing is counted.",
+  },
   TooManyRequests: { status: 429, description: "The key's rate limit is exhausted (problem `rate_limited`); retry after `Retry-After` seconds. Not counted." },
   InternalError: { status: 500, description: "An unexpected error (problem `internal`); no internals are disclosed." },
   ServiceUnavailable: {
@@ -36,7 +46,7 @@ const PROBLEM_RESPONSES = {
     description:
       "The service is temporarily unavailable (problem `service_unavailable`): database unreachable, or no worker to run flows (POST /runs only). Retry after `Retry-After` seconds.",
   },
-} satisfies Record<string, { status: number; description: string }>;
+} satisfies Record<string, { status: number; description: string; codes?: TErrorCode[] }>;
 
 export type TProblemResponse = keyof typeof PROBLEM_RESPONSES;
 
@@ -65,7 +75,7 @@ export function problemResponseComponents(stdHeaders: Record<string, unknown>): 
       name,
       {
         description: r.description,
-        "x-error-codes": codesWithStatus(r.status),
+        "x-error-codes": "codes" in r ? r.codes : codesWithStatus(r.status),
         headers:
           r.status === 429 || r.status === 503
             ? { ...stdHeaders, "Retry-After": ref("headers", "Retry-After") }

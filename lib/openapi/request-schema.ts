@@ -18,6 +18,10 @@ function embeddable(schema: TJsonSchema): TJsonSchema {
 export function requestSchema(flow: TFlowVersion): TJsonSchema {
   const s = embeddable(runRequestJsonSchema(flow)) as { properties: Record<string, TJsonSchema> } & TJsonSchema;
   const props = s.properties;
+  // Each input says which kind of layer it takes (`x-input-kind`: layer, table or area), so a
+  // reader (the docs page) can offer a readable layer of that kind in its examples.
+  const inputProps = (props.inputs?.properties ?? {}) as Record<string, TJsonSchema>;
+  for (const input of flow.inputs) if (inputProps[input.name]) inputProps[input.name] = { ...inputProps[input.name], "x-input-kind": input.kind };
   props.inputs = {
     ...props.inputs,
     description:

@@ -3,7 +3,7 @@ import type { CSSProperties, ReactNode } from "react";
 import { headers } from "next/headers";
 import { notFound } from "next/navigation";
 import { ZApiPath } from "@/lib/http/public-route";
-import { publishedOpenApi } from "@/lib/openapi/published-api";
+import { publishedOpenApi, readableLayers } from "@/lib/openapi/published-api";
 import { docsModel } from "@/lib/openapi/docs-model";
 import { requestOrigin } from "@/lib/http/request-origin";
 
@@ -57,7 +57,7 @@ export default async function ApiDocsPage({ params }: TParams) {
   if (!path.success) notFound();
   const doc = await publishedOpenApi(path.data, await origin());
   if (!doc) notFound();
-  const m = docsModel(doc);
+  const m = docsModel(doc, "YOUR_API_KEY", await readableLayers(path.data));
   const openapiHref = `/public/api/${path.data.organization}/${path.data.environment}/${path.data.api}/openapi.json`;
 
   return (
@@ -87,6 +87,16 @@ export default async function ApiDocsPage({ params }: TParams) {
           i.description,
         ])}
       />
+
+      <h3 id="layers">Layers you can use</h3>
+      {m.layers.length === 0 ? (
+        <p>This environment may read no layers; send your own data (geojson, rows or area).</p>
+      ) : (
+        <Table
+          head={["layer_id", "Name", "Kind"]}
+          rows={m.layers.map((l) => [<code key="id">{l.id}</code>, l.name, l.kind === "table" ? "table (for table inputs)" : "features (for layer inputs)"])}
+        />
+      )}
 
       <h2 id="parameters">Parameters</h2>
       {m.parameters.length === 0 ? (

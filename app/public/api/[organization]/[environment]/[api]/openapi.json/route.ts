@@ -1,4 +1,4 @@
-import { ZApiPath, errorResponse } from "@/lib/http/public-route";
+import { ZApiPath, errorResponse, otherMethods } from "@/lib/http/public-route";
 import { problem } from "@/lib/http/problem";
 import { publishedOpenApi } from "@/lib/openapi/published-api";
 import { requestOrigin } from "@/lib/http/request-origin";
@@ -20,3 +20,6 @@ export async function GET(req: Request, ctx: { params: Promise<Record<string, st
     return errorResponse(err, url.pathname);
   }
 }
+
+// OPTIONS and 405 for the other methods
+export const { OPTIONS, POST, PUT, PATCH, DELETE } = otherMethods(ZApiPath, ["GET"]);

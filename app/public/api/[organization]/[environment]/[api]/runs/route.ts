@@ -1,4 +1,4 @@
-import { publicRoute, ZApiPath } from "@/lib/http/public-route";
+import { otherMethods, publicRoute, ZApiPath } from "@/lib/http/public-route";
 import { readJsonBody } from "@/lib/http/read-json-body";
 import { keyRunLinks, nextLink, runResponse } from "@/lib/http/run-response";
 import { validateRunRequest } from "@/lib/runs/validate-request";
@@ -25,3 +25,6 @@ export const GET = publicRoute({ params: ZApiPath }, async ({ req, caller }) => 
   if (link) headers.link = link;
   return new Response(JSON.stringify(page), { status: 200, headers });
 });
+
+// OPTIONS (CORS preflight) and 405 for the other methods
+export const { OPTIONS, PUT, PATCH, DELETE } = otherMethods(ZApiPath, ["GET", "POST"]);

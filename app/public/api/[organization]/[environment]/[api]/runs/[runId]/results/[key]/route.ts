@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { publicRoute, ZApiPath } from "@/lib/http/public-route";
+import { otherMethods, publicRoute, ZApiPath } from "@/lib/http/public-route";
 import { getResultFile } from "@/lib/runs/get-result-file";
 import { ifNoneMatchMatches } from "@/lib/http/conditional";
 
@@ -21,3 +21,6 @@ export const GET = publicRoute({ params: ZParams }, async ({ req, params, caller
   if (ifNoneMatchMatches(req.headers.get("if-none-match"), etag)) return new Response(null, { status: 304, headers });
   return new Response(new Uint8Array(file.content), { status: 200, headers: { ...headers, "content-length": String(file.sizeBytes) } });
 });
+
+// OPTIONS (CORS preflight) and 405 for the other methods
+export const { OPTIONS, POST, PUT, PATCH, DELETE } = otherMethods(ZParams, ["GET"]);
