@@ -97,7 +97,10 @@ function stopChild(child: ChildProcess, graceMs: number): Promise<void> {
  */
 export function startApp(opts: { port: number; host: string; env: NodeJS.ProcessEnv; dev?: boolean; quiet?: boolean; worker?: boolean }): TAppProcesses {
   const env = { ...opts.env, NEXT_TELEMETRY_DISABLED: "1", PORT: String(opts.port) };
-  const web = spawn(process.execPath, [NEXT_BIN, opts.dev ? "dev" : "start", "-p", String(opts.port), "-H", opts.host], {
+  // Idle keep-alive connections are kept 65 s (Node's default is 5 s): longer than the usual
+  // 60 s of proxies and clients, so a client never reuses a socket the server is closing.
+  const mode = opts.dev ? ["dev"] : ["start", "--keepAliveTimeout", "65000"];
+  const web = spawn(process.execPath, [NEXT_BIN, ...mode, "-p", String(opts.port), "-H", opts.host], {
     cwd: PROJECT_ROOT,
     env: { ...env, NODE_ENV: opts.dev ? "development" : "production" },
     stdio: ["ignore", "pipe", "pipe"],

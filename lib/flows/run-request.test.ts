@@ -137,7 +137,7 @@ describe("parseRunRequest", () => {
     expect(r.errors.map((e) => `${e.field} ${e.code}`).sort()).toEqual(
       [
         "/inputs/cities invalid_form",
-        "/inputs/area/area/coordinates self_intersection",
+        "/inputs/area/area/coordinates/0 self_intersection",
         "/inputs/places/rows/1/bad invalid_type",
         "/parameters/mode required",
       ].sort(),

@@ -1,10 +1,13 @@
 /**
  * GeoJSON writer: a layer as one RFC 7946 FeatureCollection, UTF-8 JSON without BOM.
+ * Polygon rings follow RFC 7946's right-hand rule (exterior counterclockwise, holes
+ * clockwise; lib/geo/right-hand-rule.ts), whatever the order of the source data.
  *
  * The text is built feature by feature (one JSON.stringify per feature, gathered into bounded
  * UTF-8 chunks), never as one JSON.stringify of the whole collection.
  */
 import type { TFeature, TFeatureSet } from "@/lib/engine/types";
+import { rightHandRule } from "@/lib/geo/right-hand-rule";
 import { Utf8Chunks, yieldToEventLoop } from "./byte-chunks";
 import { EncodeError } from "./errors";
 
@@ -24,13 +27,14 @@ function bigintReplacer(_key: string, value: unknown): unknown {
 
 /**
  * One feature as JSON text: `{"type":"Feature"[,"id":…][,"bbox":…],"geometry":…,"properties":…}`.
- * Other foreign members are dropped. Coordinates are written as given (no rounding).
+ * Other foreign members are dropped. Coordinates are written as given (no rounding), rings
+ * reordered where the right-hand rule needs it.
  */
 function featureJson(feature: TFeature): string {
   const out: Record<string, unknown> = { type: "Feature" };
   if (feature.id !== undefined && feature.id !== null) out.id = feature.id;
   if (feature.bbox !== undefined) out.bbox = feature.bbox;
-  out.geometry = feature.geometry ?? null;
+  out.geometry = rightHandRule(feature.geometry ?? null);
   out.properties = feature.properties ?? null;
   try {
     return JSON.stringify(out);

@@ -150,7 +150,7 @@ describe("validateArea / validateGeometry", () => {
           ],
         ],
       })[0],
-    ).toMatchObject({ path: ["coordinates"], code: "self_intersection" });
+    ).toMatchObject({ path: ["coordinates", 0], code: "self_intersection" });
     expect(
       validateArea({
         type: "Polygon",
@@ -180,5 +180,98 @@ describe("validateArea / validateGeometry", () => {
       })[0],
     ).toMatchObject({ path: ["coordinates", 0], code: "unclosed_ring" });
     expect(validateGeometry({ type: "MultiLineString", coordinates: [[[0, 0]]] })[0].path).toEqual(["coordinates", 0]);
+  });
+
+  it("names the ring that has no area, too few distinct positions, or crosses itself", () => {
+    const outer = ring;
+    const cases: [string, number[][][], (string | number)[], string][] = [
+      [
+        "a zero-area triangle",
+        [
+          [
+            [0, 0],
+            [1, 1],
+            [2, 2],
+            [0, 0],
+          ],
+        ],
+        ["coordinates", 0],
+        "zero_area",
+      ],
+      [
+        "a flat ring along a parallel",
+        [
+          [
+            [8.4, 47.3],
+            [8.7, 47.3],
+            [8.55, 47.3],
+            [8.4, 47.3],
+          ],
+        ],
+        ["coordinates", 0],
+        "zero_area",
+      ],
+      [
+        "a ring with a repeated position",
+        [
+          [
+            [0, 0],
+            [1, 0],
+            [1, 0],
+            [0, 0],
+          ],
+        ],
+        ["coordinates", 0],
+        "too_few_positions",
+      ],
+      [
+        "a flat hole",
+        [
+          outer,
+          [
+            [1, 1],
+            [2, 2],
+            [3, 3],
+            [1, 1],
+          ],
+        ],
+        ["coordinates", 1],
+        "zero_area",
+      ],
+      [
+        "a hole that crosses itself",
+        [
+          outer,
+          [
+            [1, 1],
+            [3, 3],
+            [3, 1],
+            [1, 3],
+            [1, 1],
+          ],
+        ],
+        ["coordinates", 1],
+        "self_intersection",
+      ],
+      [
+        "a hole that crosses the outer ring",
+        [
+          outer,
+          [
+            [1, 1],
+            [20, 1],
+            [20, 2],
+            [1, 1],
+          ],
+        ],
+        ["coordinates"],
+        "self_intersection",
+      ],
+    ];
+    for (const [what, coordinates, path, code] of cases) {
+      const issues = validateArea({ type: "Polygon", coordinates });
+      expect(issues[0], what).toMatchObject({ path, code });
+      expect(issues[0]!.message, what).toMatch(path.length === 2 ? (path[1] === 0 ? /outer ring/ : /Hole 1/) : /rings cross/);
+    }
   });
 });

@@ -7,9 +7,12 @@
  * -90..90 degrees, WGS 84), LineStrings with >= 2 positions, linear rings closed with >= 4
  * positions (§3.1.6). Ring winding order is not enforced (§3.1.6 says parsers SHOULD NOT reject).
  *
- * `validateArea` additionally requires a valid simple polygon: no self-intersections or ring
- * crossings (found with Turf `kinks`) and every hole inside the outer ring (Turf
- * `booleanPointInPolygon` on the hole's vertices).
+ * `validateArea` additionally requires a valid simple polygon (OGC Simple Features): every
+ * ring with at least 3 distinct positions and a non-zero area (planar shoelace area in
+ * degrees², as the engine reads coordinates), no ring that intersects itself (Turf `kinks`
+ * per ring), no rings that cross each other (Turf `kinks` on the whole polygon), and every
+ * hole inside the outer ring (Turf `booleanPointInPolygon` on the hole's vertices). Each of
+ * these faults names its ring (`["coordinates", r]`).
  *
  * Every function returns a list of faults (empty = valid), never throws. Paths are relative to
  * the value checked (e.g. `["features", 3, "geometry", "coordinates", 0, 5]`); callers prefix
@@ -17,7 +20,7 @@
  * last fault with code `too_many_errors` says that more were omitted.
  */
 import { booleanPointInPolygon, kinks } from "@turf/turf";
-import type { Polygon } from "geojson";
+import type { Polygon, Position } from "geojson";
 
 /** Most features accepted in one `geojson` input value (design.md "Validation"). */
 export const MAX_GEOJSON_FEATURES = 5_000;
@@ -36,6 +39,7 @@ export interface TGeoJsonIssue {
     | "too_few_positions"
     | "too_many_features"
     | "self_intersection"
+    | "zero_area"
     | "hole_outside_shell"
     | "too_many_errors";
   message: string;
@@ -203,10 +207,31 @@ export function validateFeatureCollection(fc: unknown, maxFeatures = MAX_GEOJSON
   return c.issues;
 }
 
+/** Areas at or below this (degrees², about 0.01 m² at the equator) count as zero: rounding of collinear positions. */
+const ZERO_AREA_DEG2 = 1e-12;
+
+/** Signed planar area of a closed ring in degrees² (shoelace formula); positive when counterclockwise. */
+function planarRingArea(ring: Position[]): number {
+  let sum = 0;
+  for (let i = 1; i < ring.length; i++) sum += ring[i - 1]![0]! * ring[i]![1]! - ring[i]![0]! * ring[i - 1]![1]!;
+  return sum / 2;
+}
+
+function kinkList(points: { geometry: { coordinates: Position } }[]): string {
+  return points
+    .slice(0, 3)
+    .map((k) => JSON.stringify(k.geometry.coordinates))
+    .join(", ");
+}
+
 /**
- * Faults of an area: one GeoJSON Polygon geometry that is structurally valid (see above),
- * simple (no self-intersection, rings do not cross: Turf `kinks`) and whose holes lie inside
- * its outer ring.
+ * Faults of an area: one GeoJSON Polygon geometry that is structurally valid (see above) and
+ * a valid simple polygon (see the module comment); each fault names its ring.
+ *
+ * Longitudes are read as given, on a plane: an area is not split at the antimeridian, so a
+ * polygon from 170° to -170° covers the 340° between them, not the 20° across the 180th
+ * meridian. Longitudes beyond ±180 are refused, so an area across the antimeridian is sent
+ * as two runs, one per side.
  */
 export function validateArea(g: unknown): TGeoJsonIssue[] {
   const c = new Collector();
@@ -224,13 +249,24 @@ export function validateArea(g: unknown): TGeoJsonIssue[] {
     c.add(["coordinates"], "too_few_positions", "A Polygon needs an outer ring");
     return c.issues;
   }
+  for (let r = 0; r < poly.coordinates.length; r++) {
+    const ring = poly.coordinates[r]!;
+    const which = r === 0 ? "The outer ring" : `Hole ${r}`;
+    const distinct = new Set(ring.map((p) => `${p[0]},${p[1]}`)).size;
+    if (distinct < 3) {
+      c.add(["coordinates", r], "too_few_positions", `${which} has ${distinct} distinct position(s); a ring needs at least 3`);
+    } else {
+      // Self-intersection first: a bow tie's two lobes cancel to zero planar area.
+      const own = kinks({ type: "Polygon", coordinates: [ring] }).features;
+      if (own.length > 0) c.add(["coordinates", r], "self_intersection", `${which} intersects itself (${own.length} point(s), e.g. at ${kinkList(own)})`);
+      else if (Math.abs(planarRingArea(ring)) <= ZERO_AREA_DEG2)
+        c.add(["coordinates", r], "zero_area", `${which} encloses no area (its positions lie on one line)`);
+    }
+  }
+  if (c.issues.length > 0) return c.issues;
   const found = kinks(poly).features;
   if (found.length > 0) {
-    const at = found
-      .slice(0, 3)
-      .map((k) => JSON.stringify(k.geometry.coordinates))
-      .join(", ");
-    c.add(["coordinates"], "self_intersection", `The polygon intersects itself (${found.length} point(s), e.g. at ${at})`);
+    c.add(["coordinates"], "self_intersection", `The polygon's rings cross each other (${found.length} point(s), e.g. at ${kinkList(found)})`);
     return c.issues;
   }
   const shell: Polygon = { type: "Polygon", coordinates: [poly.coordinates[0]] };

@@ -26,8 +26,8 @@ describe("docsModel", () => {
   it("lists inputs with their forms and parameters with type, default and range", () => {
     const { model } = modelFor("nearby-cities");
     expect(model.inputs).toEqual([
-      { name: "places", required: true, forms: ["layer_id", "rows"], description: "Rows with id, lon, lat (WGS 84 degrees)" },
-      { name: "cities", required: true, forms: ["layer_id", "geojson"], description: expect.any(String) },
+      { name: "places", kind: "table", required: true, forms: ["layer_id", "rows"], description: "Rows with id, lon, lat (WGS 84 degrees)" },
+      { name: "cities", kind: "layer", required: true, forms: ["layer_id", "geojson"], description: expect.any(String) },
     ]);
     expect(model.parameters).toContainEqual({
       name: "radius_km",

@@ -5,8 +5,8 @@
  * with hyparquet (geometry decoded by a WKB decoder of the tests, not the writer's).
  */
 import { beforeAll, describe, expect, it } from "vitest";
-import { distance } from "@turf/turf";
-import type { Polygon } from "geojson";
+import { booleanClockwise, distance, rewind } from "@turf/turf";
+import type { MultiPolygon, Polygon } from "geojson";
 import { loadWorldCapitals } from "@/lib/demo/real-data";
 import { apiPath, citiesInPolygon, http, referenceCities, referenceCountries, resetRuns } from "./helpers";
 import { expectGeoMetadata, layerFiles, postRun, seededRandom, tableFiles } from "./engine-helpers";
@@ -103,11 +103,22 @@ describe("country-stats in all four formats", () => {
   it("countries: every country with its geometry and counts, in GeoJSON and GeoParquet", async () => {
     const files = await layerFiles(run, "countries");
     const countries = referenceCountries();
-    for (const got of [files.geojson, files.geoparquet]) {
+    for (const [format, got] of [
+      ["geojson", files.geojson],
+      ["geoparquet", files.geoparquet],
+    ] as const) {
       expect(got).toHaveLength(241);
       expect(got.map((f) => f.properties)).toEqual(reference);
-      got.forEach((f, i) => expect(f.geometry, reference[i]!.name).toEqual(countries[i]!.geometry));
+      // GeoJSON follows RFC 7946's right-hand rule (Turf rewind as the reference); GeoParquet keeps the source's rings.
+      const expected = (i: number) => (format === "geojson" ? rewind(countries[i]!.geometry as Polygon) : countries[i]!.geometry);
+      got.forEach((f, i) => expect(f.geometry, `${format} ${reference[i]!.name}`).toEqual(expected(i)));
     }
+    const exteriors = files.geojson.flatMap((f) => {
+      const g = f.geometry as Polygon | MultiPolygon;
+      return (g.type === "Polygon" ? [g.coordinates] : g.coordinates).map((p) => p[0]!);
+    });
+    expect(exteriors.length).toBeGreaterThan(1000);
+    expect(exteriors.filter((r: any) => booleanClockwise(r))).toEqual([]);
     expect(files.types).toMatchObject({ name: "BYTE_ARRAY/UTF8", city_count: "INT32" });
     expect(["INT32", "INT64"]).toContain(files.types.city_population);
     expectGeoMetadata(files, ["MultiPolygon", "Polygon"]);
