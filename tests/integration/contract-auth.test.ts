@@ -17,21 +17,10 @@ import {
   expectProblem,
   TINY_FLOW,
   workspaceUsage,
+  ZURICH_AREA as AREA,
 } from "./contract-helpers";
 
 const CITIES = apiPath("cities-in-area");
-const AREA = {
-  type: "Polygon",
-  coordinates: [
-    [
-      [8.4, 47.3],
-      [8.7, 47.3],
-      [8.7, 47.45],
-      [8.4, 47.45],
-      [8.4, 47.3],
-    ],
-  ],
-};
 const BODY = { inputs: { ...CITIES_BODY.inputs, area: { area: AREA } } };
 const RUN = "00000000-0000-4000-8000-000000000000";
 

@@ -7,21 +7,9 @@
  */
 import { afterAll, describe, expect, it } from "vitest";
 import { apiPath, http, runCount, resetRuns, sql } from "./helpers";
-import { expectProblem, sleep } from "./contract-helpers";
+import { expectProblem, sleep, ZURICH_AREA as AREA } from "./contract-helpers";
 
 const CITIES = apiPath("cities-in-area");
-const AREA = {
-  type: "Polygon",
-  coordinates: [
-    [
-      [8.4, 47.3],
-      [8.7, 47.3],
-      [8.7, 47.45],
-      [8.4, 47.45],
-      [8.4, 47.3],
-    ],
-  ],
-};
 const BODY = { inputs: { cities: { layer_id: "world-cities" }, area: { area: AREA } } };
 
 async function restoreHeartbeats(): Promise<void> {

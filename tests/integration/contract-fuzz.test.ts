@@ -14,19 +14,8 @@ import { ZFlowVersion } from "@/lib/flows/definition";
 import { parseRunRequest } from "@/lib/flows/run-request";
 import { DEMO_FLOWS } from "@/lib/demo/flows";
 import { apiPath, BASE_URL, DEMO_KEY, demoUsage, resetRuns, runCount } from "./helpers";
+import { ZURICH_AREA as AREA } from "./contract-helpers";
 
-const AREA = {
-  type: "Polygon",
-  coordinates: [
-    [
-      [8.4, 47.3],
-      [8.7, 47.3],
-      [8.7, 47.45],
-      [8.4, 47.45],
-      [8.4, 47.3],
-    ],
-  ],
-};
 const VALID: Record<string, Record<string, any>> = {
   "cities-in-area": {
     inputs: { cities: { layer_id: "world-cities" }, area: { area: AREA } },

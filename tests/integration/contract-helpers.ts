@@ -168,6 +168,20 @@ export const TINY_FLOW = {
 
 export const CITIES_BODY = { inputs: { cities: { layer_id: "world-cities" } } };
 
+/** A small area over Zurich (a few dozen cities): quick runs with real results. */
+export const ZURICH_AREA = {
+  type: "Polygon",
+  coordinates: [
+    [
+      [8.4, 47.3],
+      [8.7, 47.3],
+      [8.7, 47.45],
+      [8.4, 47.45],
+      [8.4, 47.3],
+    ],
+  ],
+};
+
 export async function layerCount(): Promise<number> {
   return (await one(`SELECT count(*)::int AS n FROM layer`)).n;
 }

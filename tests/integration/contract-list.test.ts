@@ -5,21 +5,9 @@
  */
 import { beforeAll, describe, expect, it } from "vitest";
 import { apiPath, http, OTHER_KEY, resetRuns, sql } from "./helpers";
-import { expectProblem } from "./contract-helpers";
+import { expectProblem, ZURICH_AREA as AREA } from "./contract-helpers";
 
 const CITIES = apiPath("cities-in-area");
-const AREA = {
-  type: "Polygon",
-  coordinates: [
-    [
-      [8.4, 47.3],
-      [8.7, 47.3],
-      [8.7, 47.45],
-      [8.4, 47.45],
-      [8.4, 47.3],
-    ],
-  ],
-};
 const ids: string[] = []; // newest first
 
 beforeAll(async () => {

@@ -7,21 +7,9 @@
  */
 import { afterAll, beforeEach, describe, expect, it } from "vitest";
 import { apiPath, demoUsage, download, http, OTHER_KEY, pollRun, resetRuns, runCount, sql } from "./helpers";
-import { CITIES_BODY, expectProblem, sleep } from "./contract-helpers";
+import { CITIES_BODY, expectProblem, sleep, ZURICH_AREA as AREA } from "./contract-helpers";
 
 const CITIES = apiPath("cities-in-area");
-const AREA = {
-  type: "Polygon",
-  coordinates: [
-    [
-      [8.4, 47.3],
-      [8.7, 47.3],
-      [8.7, 47.45],
-      [8.4, 47.45],
-      [8.4, 47.3],
-    ],
-  ],
-};
 const BODY = { inputs: { ...CITIES_BODY.inputs, area: { area: AREA } } };
 
 beforeEach(resetRuns);

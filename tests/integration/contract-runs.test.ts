@@ -7,22 +7,10 @@
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { apiPath, demoUsage, http, OTHER_KEY, pollRun, resetRuns, runCount, sql } from "./helpers";
-import { CITIES_BODY, createFlowApi, expectProblem, FAILING_FLOW, layerCount, sleep, SLOW_FLOW } from "./contract-helpers";
+import { CITIES_BODY, createFlowApi, expectProblem, FAILING_FLOW, layerCount, sleep, SLOW_FLOW, ZURICH_AREA as AREA } from "./contract-helpers";
 
 const CITIES = apiPath("cities-in-area");
 const NEARBY = apiPath("nearby-cities");
-const AREA = {
-  type: "Polygon",
-  coordinates: [
-    [
-      [8.4, 47.3],
-      [8.7, 47.3],
-      [8.7, 47.45],
-      [8.4, 47.45],
-      [8.4, 47.3],
-    ],
-  ],
-};
 let failing: string;
 let slow: string;
 const started: string[] = [];

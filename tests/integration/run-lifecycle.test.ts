@@ -8,20 +8,7 @@ import { describe, expect, it } from "vitest";
 import { failLostRun } from "@/lib/runs/fail-lost-run";
 import { purgeExpiredCounted } from "@/lib/runs/purge";
 import { apiPath, http, sql, waitFor } from "./helpers";
-import { createFlowApi, createWorkspace, workspaceUsage } from "./contract-helpers";
-
-const AREA = {
-  type: "Polygon",
-  coordinates: [
-    [
-      [8.4, 47.3],
-      [8.7, 47.3],
-      [8.7, 47.45],
-      [8.4, 47.45],
-      [8.4, 47.3],
-    ],
-  ],
-};
+import { createFlowApi, createWorkspace, workspaceUsage, ZURICH_AREA as AREA } from "./contract-helpers";
 
 /** Slow (every city x every city within 2,000 km) unless `quick`, and always holding caller data (an area). */
 const flowWithCallerData = (quick: boolean) => ({
