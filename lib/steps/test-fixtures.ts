@@ -6,7 +6,6 @@
  * the equator has 12,363.7 km² (Turf area, spherical).
  */
 import { distance } from "@turf/turf";
-import type { MultiPolygon } from "geojson";
 import { pt } from "@/lib/steps/test-helpers";
 import type { TFeature } from "@/lib/steps/dataset";
 

@@ -3,7 +3,6 @@
  * Its row in the step reference of docs/flow-format.md is generated from `docs` below.
  */
 import { buffer as turfBuffer } from "@turf/turf";
-import type { MultiPolygon, Polygon } from "geojson";
 import { z } from "zod";
 import { mapGeometry } from "@/lib/steps/items";
 import { splitAtAntimeridian } from "@/lib/geo/antimeridian";

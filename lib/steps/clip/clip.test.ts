@@ -1,7 +1,7 @@
 /** Tests of the `clip` step, on small inputs whose answers are worked out by hand (moved from lib/engine/steps*.test.ts). */
 import { describe, expect, it } from "vitest";
 import { area as turfArea } from "@turf/turf";
-import type { MultiPolygon, Polygon } from "geojson";
+import type { Polygon } from "geojson";
 import { box, fs, pt, runStep, F } from "@/lib/steps/test-helpers";
 import { donutUnicode, nullGeom } from "@/lib/steps/test-fixtures";
 

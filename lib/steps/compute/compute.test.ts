@@ -1,7 +1,6 @@
 /** Tests of the `compute` step, on small inputs whose answers are worked out by hand (moved from lib/engine/steps*.test.ts). */
 import { describe, expect, it } from "vitest";
 import { fs, pt, runStep, table, P } from "@/lib/steps/test-helpers";
-import { rows } from "@/lib/steps/test-fixtures";
 
 describe("compute", () => {
   it("compute adds a field and does not mutate the source", async () => {

@@ -1,7 +1,7 @@
 /** Tests of the `filter` step, on small inputs whose answers are worked out by hand (moved from lib/engine/steps*.test.ts). */
 import { describe, expect, it } from "vitest";
 import { fs, runStep, table, F, R, P } from "@/lib/steps/test-helpers";
-import { cities, rows, rowsEdge } from "@/lib/steps/test-fixtures";
+import { cities, rowsEdge } from "@/lib/steps/test-fixtures";
 
 describe("filter", () => {
   it("filters features and rows with an expression and a parameter", async () => {

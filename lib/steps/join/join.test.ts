@@ -1,7 +1,7 @@
 /** Tests of the `join` step, on small inputs whose answers are worked out by hand (moved from lib/engine/steps*.test.ts). */
 import { describe, expect, it } from "vitest";
 import { fs, pt, runStep, table, F, R, P } from "@/lib/steps/test-helpers";
-import { nullGeom, rows, rowsEdge } from "@/lib/steps/test-fixtures";
+import { nullGeom } from "@/lib/steps/test-fixtures";
 
 describe("join", () => {
   it("join (left and inner) and union", async () => {

@@ -1,7 +1,7 @@
 /** Tests of the `length` step, on small inputs whose answers are worked out by hand (moved from lib/engine/steps*.test.ts). */
 import { describe, expect, it } from "vitest";
 import { distance } from "@turf/turf";
-import type { MultiPolygon, Polygon } from "geojson";
+import type { MultiPolygon } from "geojson";
 import { box, fs, runStep, P } from "@/lib/steps/test-helpers";
 import { DEG_KM, donutUnicode, nullGeom } from "@/lib/steps/test-fixtures";
 import type { TFeature } from "@/lib/steps/dataset";

@@ -1,8 +1,8 @@
 /** Tests of the `nearest` step, on small inputs whose answers are worked out by hand (moved from lib/engine/steps*.test.ts). */
 import { describe, expect, it } from "vitest";
 import { distance } from "@turf/turf";
-import { fs, pt, runStep, table, R, P } from "@/lib/steps/test-helpers";
-import { DEG_KM, dB, nullGeom, places, rows, targets } from "@/lib/steps/test-fixtures";
+import { fs, pt, runStep, R, P } from "@/lib/steps/test-helpers";
+import { DEG_KM, dB, nullGeom, places, targets } from "@/lib/steps/test-fixtures";
 
 const dA = distance([0, 0], [0, 0.1]);
 

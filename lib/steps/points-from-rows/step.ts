@@ -2,7 +2,6 @@
  * The `points_from_rows` step. A Point per row from `lon`/`lat` columns (null geometry when not valid).
  * Its row in the step reference of docs/flow-format.md is generated from `docs` below.
  */
-import type { Feature } from "geojson";
 import { asRows, EVERY } from "@/lib/steps/items";
 import type { TFeature } from "@/lib/steps/dataset";
 import { ZRef, ZField } from "@/lib/steps/options";

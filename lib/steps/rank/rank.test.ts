@@ -1,7 +1,7 @@
 /** Tests of the `rank` step, on small inputs whose answers are worked out by hand (moved from lib/engine/steps*.test.ts). */
 import { describe, expect, it } from "vitest";
 import { fs, pt, runStep, table, R } from "@/lib/steps/test-helpers";
-import { nullGeom, rows, rowsEdge } from "@/lib/steps/test-fixtures";
+import { nullGeom, rowsEdge } from "@/lib/steps/test-fixtures";
 import type { TTable } from "@/lib/steps/dataset";
 
 describe("rank edge cases: attribute steps with unicode, spaces, nulls and empty input", () => {

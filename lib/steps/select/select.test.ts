@@ -1,7 +1,7 @@
 /** Tests of the `select` step, on small inputs whose answers are worked out by hand (moved from lib/engine/steps*.test.ts). */
 import { describe, expect, it } from "vitest";
 import { fs, runStep, table, P } from "@/lib/steps/test-helpers";
-import { cities, rows } from "@/lib/steps/test-fixtures";
+import { cities } from "@/lib/steps/test-fixtures";
 
 describe("select", () => {
   it("select keeps, renames and orders fields; missing ones become null", async () => {

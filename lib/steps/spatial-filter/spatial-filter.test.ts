@@ -1,6 +1,5 @@
 /** Tests of the `spatial_filter` step, on small inputs whose answers are worked out by hand (moved from lib/engine/steps*.test.ts). */
 import { describe, expect, it } from "vitest";
-import type { MultiPolygon } from "geojson";
 import { box, fs, pt, runStep, P } from "@/lib/steps/test-helpers";
 import { donut, donutUnicode, fiji, nullGeom, pts, ptsEdge } from "@/lib/steps/test-fixtures";
 import type { TFeature } from "@/lib/steps/dataset";

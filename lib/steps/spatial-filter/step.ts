@@ -3,7 +3,7 @@
  * Its row in the step reference of docs/flow-format.md is generated from `docs` below.
  */
 import { bbox as turfBbox, booleanContains, booleanIntersects, booleanWithin } from "@turf/turf";
-import type { Geometry, MultiPolygon, Polygon } from "geojson";
+import type { Geometry } from "geojson";
 import { z } from "zod";
 import { asFeatures } from "@/lib/steps/items";
 import { isPolygonal, pointHits } from "@/lib/steps/geometry";

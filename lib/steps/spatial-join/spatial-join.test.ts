@@ -1,8 +1,7 @@
 /** Tests of the `spatial_join` step, on small inputs whose answers are worked out by hand (moved from lib/engine/steps*.test.ts). */
 import { describe, expect, it } from "vitest";
-import type { MultiPolygon } from "geojson";
 import { box, fs, pt, runStep, F, P } from "@/lib/steps/test-helpers";
-import { donut, donutUnicode, fiji, nullGeom, pts, ptsEdge } from "@/lib/steps/test-fixtures";
+import { donut, donutUnicode, fiji, nullGeom, ptsEdge } from "@/lib/steps/test-fixtures";
 import type { TFeature } from "@/lib/steps/dataset";
 
 describe("spatial_join", () => {

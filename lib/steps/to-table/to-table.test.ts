@@ -1,7 +1,7 @@
 /** Tests of the `to_table` step, on small inputs whose answers are worked out by hand (moved from lib/engine/steps*.test.ts). */
 import { describe, expect, it } from "vitest";
-import { fs, runStep, table } from "@/lib/steps/test-helpers";
-import { cities, rows } from "@/lib/steps/test-fixtures";
+import { fs, runStep } from "@/lib/steps/test-helpers";
+import { cities } from "@/lib/steps/test-fixtures";
 import type { TTable } from "@/lib/steps/dataset";
 
 describe("to_table", () => {
