@@ -1,4 +1,4 @@
-/** runFlow: order, progress, cancellation and step failures (moved from lib/engine/steps.test.ts). */
+/** runFlow: order, progress, cancellation and step failures. */
 import { describe, expect, it } from "vitest";
 import { fs, pt, mustValidate, P } from "@/lib/steps/test-helpers";
 import { runFlow } from "@/lib/engine/run-flow";

@@ -40,6 +40,10 @@ export function stepCatalogue(): TStepCatalogueEntry[] {
   }));
 }
 
+/** Markers around the generated step tables in docs/flow-format.md. */
+export const STEP_REFERENCE_BEGIN = "<!-- step-reference:begin (generated from lib/steps by npm run docs:steps; do not edit by hand) -->";
+export const STEP_REFERENCE_END = "<!-- step-reference:end -->";
+
 const SECTIONS = [
   { category: "attribute", title: "Table and attribute steps" },
   { category: "spatial", title: "Spatial steps" },

@@ -1,4 +1,4 @@
-/** Tests of the `area` step, on small inputs whose answers are worked out by hand (moved from lib/engine/steps*.test.ts). */
+/** Tests of the `area` step, on small inputs whose answers are worked out by hand. */
 import { describe, expect, it } from "vitest";
 import { area as turfArea } from "@turf/turf";
 import type { MultiPolygon } from "geojson";

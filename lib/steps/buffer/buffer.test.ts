@@ -1,4 +1,4 @@
-/** Tests of the `buffer` step, on small inputs whose answers are worked out by hand (moved from lib/engine/steps*.test.ts). */
+/** Tests of the `buffer` step, on small inputs whose answers are worked out by hand. */
 import { describe, expect, it } from "vitest";
 import { area as turfArea, distance } from "@turf/turf";
 import type { MultiPolygon, Polygon } from "geojson";

@@ -1,4 +1,4 @@
-/** Tests of the `centroid` step, on small inputs whose answers are worked out by hand (moved from lib/engine/steps*.test.ts). */
+/** Tests of the `centroid` step, on small inputs whose answers are worked out by hand. */
 import { describe, expect, it } from "vitest";
 import type { MultiPolygon } from "geojson";
 import { box, fs, runStep, F } from "@/lib/steps/test-helpers";

@@ -1,4 +1,4 @@
-/** Tests of the `filter` step, on small inputs whose answers are worked out by hand (moved from lib/engine/steps*.test.ts). */
+/** Tests of the `filter` step, on small inputs whose answers are worked out by hand. */
 import { describe, expect, it } from "vitest";
 import { fs, runStep, table, F, R, P } from "@/lib/steps/test-helpers";
 import { cities, rowsEdge } from "@/lib/steps/test-fixtures";

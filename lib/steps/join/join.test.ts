@@ -1,4 +1,4 @@
-/** Tests of the `join` step, on small inputs whose answers are worked out by hand (moved from lib/engine/steps*.test.ts). */
+/** Tests of the `join` step, on small inputs whose answers are worked out by hand. */
 import { describe, expect, it } from "vitest";
 import { fs, pt, runStep, table, F, R, P } from "@/lib/steps/test-helpers";
 import { nullGeom } from "@/lib/steps/test-fixtures";

@@ -1,4 +1,4 @@
-/** Tests of the `nearest` step, on small inputs whose answers are worked out by hand (moved from lib/engine/steps*.test.ts). */
+/** Tests of the `nearest` step, on small inputs whose answers are worked out by hand. */
 import { describe, expect, it } from "vitest";
 import { distance } from "@turf/turf";
 import { fs, pt, runStep, R, P } from "@/lib/steps/test-helpers";

@@ -1,4 +1,4 @@
-/** Tests of the `points_from_rows` step, on small inputs whose answers are worked out by hand (moved from lib/engine/steps*.test.ts). */
+/** Tests of the `points_from_rows` step, on small inputs whose answers are worked out by hand. */
 import { describe, expect, it } from "vitest";
 import { runStep, table, F } from "@/lib/steps/test-helpers";
 

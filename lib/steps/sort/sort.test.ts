@@ -1,4 +1,4 @@
-/** Tests of the `sort` step, on small inputs whose answers are worked out by hand (moved from lib/engine/steps*.test.ts). */
+/** Tests of the `sort` step, on small inputs whose answers are worked out by hand. */
 import { describe, expect, it } from "vitest";
 import { runStep, table, R } from "@/lib/steps/test-helpers";
 import { rows, rowsEdge } from "@/lib/steps/test-fixtures";

@@ -1,4 +1,4 @@
-/** Tests of the `spatial_join` step, on small inputs whose answers are worked out by hand (moved from lib/engine/steps*.test.ts). */
+/** Tests of the `spatial_join` step, on small inputs whose answers are worked out by hand. */
 import { describe, expect, it } from "vitest";
 import { box, fs, pt, runStep, F, P } from "@/lib/steps/test-helpers";
 import { donut, donutUnicode, fiji, nullGeom, ptsEdge } from "@/lib/steps/test-fixtures";

@@ -1,4 +1,4 @@
-/** Tests of the `within_distance` step, on small inputs whose answers are worked out by hand (moved from lib/engine/steps*.test.ts). */
+/** Tests of the `within_distance` step, on small inputs whose answers are worked out by hand. */
 import { describe, expect, it } from "vitest";
 import { fs, runStep, P } from "@/lib/steps/test-helpers";
 import { dB, places, targets } from "@/lib/steps/test-fixtures";
