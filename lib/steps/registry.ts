@@ -27,6 +27,7 @@ import { simplify } from "@/lib/steps/simplify/step";
 import { dissolve } from "@/lib/steps/dissolve/step";
 import { areaStep } from "@/lib/steps/area/step";
 import { lengthStep } from "@/lib/steps/length/step";
+import { bbox } from "@/lib/steps/bbox/step";
 
 export const STEP_DEFINITIONS = [
   filter,
@@ -52,4 +53,5 @@ export const STEP_DEFINITIONS = [
   dissolve,
   areaStep,
   lengthStep,
+  bbox,
 ] as const;
