@@ -144,3 +144,18 @@ export async function waitFor<T>(what: string, fn: () => Promise<T | undefined |
   }
   throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
 }
+
+// A pentagon over Switzerland and its neighbours (not a rectangle, so the polygon test matters).
+export const SWISS_AREA: Polygon = {
+  type: "Polygon",
+  coordinates: [
+    [
+      [5.9, 45.8],
+      [10.5, 45.8],
+      [10.5, 47.8],
+      [8.0, 48.2],
+      [5.9, 47.0],
+      [5.9, 45.8],
+    ],
+  ],
+};

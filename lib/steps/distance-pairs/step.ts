@@ -3,11 +3,12 @@
  * Its row in the step reference of docs/flow-format.md is generated from `docs` below.
  */
 import { z } from "zod";
-import { asFeatures, props, specAs, pick } from "@/lib/steps/items";
-import { pointIndex, pointsWithinKm, representativePoint } from "@/lib/geo/spatial-index";
+import { props, specAs, pick } from "@/lib/steps/items";
+import { pointsWithinKm } from "@/lib/geo/spatial-index";
 import type { TRow } from "@/lib/steps/dataset";
 import { ZRef, ZField, ZFieldSpec, ZMaxKm, ACCEPTS_PARAM } from "@/lib/steps/options";
-import { ACCEPTS, defineStep } from "@/lib/steps/define-step";
+import { defineStep } from "@/lib/steps/define-step";
+import { eachSourcePoint, SOURCE_AND_TARGET, sourcesAndTargets } from "@/lib/steps/distance";
 
 export const distancePairs = defineStep({
   type: "distance_pairs",
@@ -23,32 +24,25 @@ export const distancePairs = defineStep({
     distance_field: ZField.default("distance_km"),
   },
   params: { max_km: ACCEPTS_PARAM.number },
-  inputs: [
-    { key: "source", accepts: ACCEPTS.features },
-    { key: "target", accepts: ACCEPTS.features },
-  ],
+  inputs: SOURCE_AND_TARGET,
   output: "rows",
   docs: {
     options: "`max_km` *param*; `source_fields`, `target_fields`: field specs; `distance_field` (default `distance_km`)",
     semantics: "One row per (source, target) pair within `max_km`, per source nearest first",
   },
   run: async (step, ctx) => {
-    const source = asFeatures(ctx.get(step.source)).features;
-    const target = asFeatures(ctx.get(step.target), "`target` source").features;
-    const idx = pointIndex(target);
+    const { source, target, index } = sourcesAndTargets(ctx, step);
     const rows: TRow[] = [];
-    for (let i = 0; i < source.length; i++) {
-      if (i % 16 === 0) await ctx.checkpoint();
-      const pos = representativePoint(source[i].geometry);
-      if (!pos) continue;
-      const sp = pick(props(source[i]), step.source_fields);
-      const near = pointsWithinKm(idx, pos, step.max_km);
+    await eachSourcePoint(ctx, source, (f, pos) => {
+      if (!pos) return;
+      const sp = pick(props(f), step.source_fields);
+      const near = pointsWithinKm(index, pos, step.max_km);
       for (let k = 0; k < near.feature.length; k++) {
         const row = pick(props(target[near.feature[k]]), step.target_fields, { ...sp });
         row[step.distance_field] = near.km[k];
         rows.push(row);
       }
-    }
+    });
     const columns = [...new Set([...step.source_fields.map(specAs), ...step.target_fields.map(specAs), step.distance_field])];
     return { kind: "rows", columns, rows };
   },

@@ -3,11 +3,12 @@
  * Its row in the step reference of docs/flow-format.md is generated from `docs` below.
  */
 import { z } from "zod";
-import { asFeatures, props, specAs, pick, withProps } from "@/lib/steps/items";
-import { nearestWithinKm, pointIndex, representativePoint } from "@/lib/geo/spatial-index";
+import { props, specAs, pick, withProps } from "@/lib/steps/items";
+import { nearestWithinKm } from "@/lib/geo/spatial-index";
 import type { TFeature } from "@/lib/steps/dataset";
 import { ZRef, ZField, ZFieldSpec, ZMaxKm, ACCEPTS_PARAM } from "@/lib/steps/options";
-import { ACCEPTS, defineStep } from "@/lib/steps/define-step";
+import { defineStep } from "@/lib/steps/define-step";
+import { eachSourcePoint, SOURCE_AND_TARGET, sourcesAndTargets } from "@/lib/steps/distance";
 
 export const nearest = defineStep({
   type: "nearest",
@@ -22,25 +23,17 @@ export const nearest = defineStep({
     distance_field: ZField.default("distance_km"),
   },
   params: { max_km: ACCEPTS_PARAM.number },
-  inputs: [
-    { key: "source", accepts: ACCEPTS.features },
-    { key: "target", accepts: ACCEPTS.features },
-  ],
+  inputs: SOURCE_AND_TARGET,
   output: "features",
   docs: {
     options: "`max_km` *param* (> 0, ≤ 20,037); `fields`: field specs of the target; `distance_field` (default `distance_km`)",
     semantics: "Copy `fields` of the nearest target within `max_km` and the distance in km; nulls when none (ties: first target in data order)",
   },
   run: async (step, ctx) => {
-    const source = asFeatures(ctx.get(step.source)).features;
-    const target = asFeatures(ctx.get(step.target), "`target` source").features;
-    const idx = pointIndex(target);
+    const { source, target, index } = sourcesAndTargets(ctx, step);
     const out = new Array<TFeature>(source.length);
-    for (let i = 0; i < source.length; i++) {
-      if (i % 16 === 0) await ctx.checkpoint();
-      const f = source[i];
-      const pos = representativePoint(f.geometry);
-      const best = pos ? nearestWithinKm(idx, pos, step.max_km) : null;
+    await eachSourcePoint(ctx, source, (f, pos, i) => {
+      const best = pos ? nearestWithinKm(index, pos, step.max_km) : null;
       const p: Record<string, unknown> = { ...props(f) };
       if (best) {
         pick(props(target[best.feature]), step.fields, p);
@@ -50,7 +43,7 @@ export const nearest = defineStep({
         p[step.distance_field] = null;
       }
       out[i] = withProps(f, p);
-    }
+    });
     return { kind: "features", features: out };
   },
 });

@@ -3,12 +3,13 @@
  * Its row in the step reference of docs/flow-format.md is generated from `docs` below.
  */
 import { z } from "zod";
-import { asFeatures, props, withProps } from "@/lib/steps/items";
+import { props, withProps } from "@/lib/steps/items";
 import { accs, accValues } from "@/lib/steps/aggregations";
-import { pointIndex, pointsWithinKm, representativePoint } from "@/lib/geo/spatial-index";
+import { pointsWithinKm } from "@/lib/geo/spatial-index";
 import type { TFeature } from "@/lib/steps/dataset";
 import { ZRef, ZAggregation, ZMaxKm, ACCEPTS_PARAM } from "@/lib/steps/options";
-import { ACCEPTS, defineStep } from "@/lib/steps/define-step";
+import { defineStep } from "@/lib/steps/define-step";
+import { eachSourcePoint, SOURCE_AND_TARGET, sourcesAndTargets } from "@/lib/steps/distance";
 
 export const withinDistance = defineStep({
   type: "within_distance",
@@ -17,31 +18,23 @@ export const withinDistance = defineStep({
   category: "spatial",
   options: { source: ZRef, target: ZRef, max_km: ZMaxKm, aggregations: z.array(ZAggregation).min(1) },
   params: { max_km: ACCEPTS_PARAM.number },
-  inputs: [
-    { key: "source", accepts: ACCEPTS.features },
-    { key: "target", accepts: ACCEPTS.features },
-  ],
+  inputs: SOURCE_AND_TARGET,
   output: "features",
   docs: {
     options: "`max_km` *param*; `aggregations` (≥ 1)",
     semantics: "Aggregate the targets within `max_km` (inclusive) of each source feature",
   },
   run: async (step, ctx) => {
-    const source = asFeatures(ctx.get(step.source)).features;
-    const target = asFeatures(ctx.get(step.target), "`target` source").features;
-    const idx = pointIndex(target);
+    const { source, target, index } = sourcesAndTargets(ctx, step);
     const out = new Array<TFeature>(source.length);
-    for (let i = 0; i < source.length; i++) {
-      if (i % 16 === 0) await ctx.checkpoint();
-      const f = source[i];
-      const pos = representativePoint(f.geometry);
+    await eachSourcePoint(ctx, source, (f, pos, i) => {
       const list = accs(step.aggregations);
       if (pos) {
-        const near = pointsWithinKm(idx, pos, step.max_km);
+        const near = pointsWithinKm(index, pos, step.max_km);
         for (let k = 0; k < near.feature.length; k++) for (const a of list) a.add(props(target[near.feature[k]]));
       }
       out[i] = withProps(f, accValues(list, { ...props(f) }));
-    }
+    });
     return { kind: "features", features: out };
   },
 });
