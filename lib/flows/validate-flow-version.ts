@@ -6,7 +6,7 @@
  */
 import { z } from "zod";
 import { checkExpression } from "@/lib/expressions/expression";
-import { jsonPointer } from "@/lib/errors/field-error";
+import { jsonPointer, type TFieldError } from "@/lib/errors/field-error";
 import { flattenZodIssues } from "@/lib/errors/zod-issues";
 import {
   paramDecls,
@@ -24,14 +24,8 @@ import type { TDataKind } from "@/lib/steps/define-step";
 import { isParamRef } from "@/lib/steps/options";
 import { STEP_TYPES, stepDefinition, stepSources, type TStep } from "@/lib/steps/step-schema";
 
-/** One fault of a flow document: where (RFC 6901 pointer), a stable code and a message. */
-export interface TPointerError {
-  pointer: string;
-  code: string;
-  message: string;
-}
-
-export type TFlowValidation = { ok: true; flow: TFlowVersion } | { ok: false; errors: TPointerError[] };
+/** Each fault of a flow document is a field error (`field` = JSON Pointer into the document), as for a run request. */
+export type TFlowValidation = { ok: true; flow: TFlowVersion } | { ok: false; errors: TFieldError[] };
 
 const ZTop = z.strictObject({
   description: z.string().optional(),
@@ -59,8 +53,8 @@ const ZTop = z.strictObject({
  * On success returns the parsed document with defaults filled in.
  */
 export function validateFlowVersion(doc: unknown): TFlowValidation {
-  const errors: TPointerError[] = [];
-  const push = (path: readonly PropertyKey[], code: string, message: string) => errors.push({ pointer: jsonPointer(path), code, message });
+  const errors: TFieldError[] = [];
+  const push = (path: readonly PropertyKey[], code: string, message: string) => errors.push({ field: jsonPointer(path), code, message });
   const pushZod = (issues: readonly z.core.$ZodIssue[], root: unknown, prefix: PropertyKey[], inStep = false) => {
     for (const e of flattenZodIssues(issues, root, prefix)) {
       const code = inStep && e.code === "unknown_field" ? "unknown_option" : inStep && e.code === "required" ? "missing_option" : e.code;
