@@ -2,13 +2,15 @@
  * The step catalogue, derived from the registry (lib/steps/registry.ts):
  * - `stepCatalogue()`: machine-readable, for the design tool's palette and the MCP tool
  *   descriptions: `[{type, label, summary, category, options (JSON Schema 2020-12 of the
- *   options as a flow writes them), params, inputs: [{key, accepts, many}], output}]`;
+ *   options as a flow writes them), params, inputs: [{key, accepts, many}], output,
+ *   expressions}]`;
  * - `stepReferenceMarkdown()`: the step tables of docs/flow-format.md (between the
  *   `step-reference` markers; `npm run docs:steps` writes them, a test keeps them in step).
  */
 import { z } from "zod";
 import type { TDataKind, TStepDefinition, TStepOutput } from "@/lib/steps/define-step";
 import type { TParamAccept } from "@/lib/steps/options";
+import type { TExpressionRole } from "@/lib/expressions/expression";
 import { STEP_DEFINITIONS } from "@/lib/steps/registry";
 
 export interface TStepCatalogueEntry {
@@ -22,6 +24,8 @@ export interface TStepCatalogueEntry {
   params: Record<string, readonly TParamAccept[]>;
   inputs: { key: string; accepts: readonly TDataKind[]; many: boolean }[];
   output: TStepOutput;
+  /** Options holding a MapLibre expression, and whether it is a predicate or a value. */
+  expressions: Record<string, TExpressionRole>;
 }
 
 const definitions = STEP_DEFINITIONS as unknown as readonly TStepDefinition[];
@@ -37,6 +41,7 @@ export function stepCatalogue(): TStepCatalogueEntry[] {
     params: { ...d.paramable },
     inputs: d.inputs.map((i) => ({ key: i.key, accepts: [...i.accepts], many: i.many ?? false })),
     output: d.output,
+    expressions: { ...d.expressions },
   }));
 }
 

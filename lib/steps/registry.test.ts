@@ -30,14 +30,15 @@ function deepFreeze<T>(value: T): T {
 }
 
 describe("the step registry", () => {
-  it("has one folder per registered step type, each with step.ts and fixtures.ts, and nothing unregistered", () => {
+  it("has one folder per registered step type, each with step.ts, its tests and fixtures.ts, and nothing unregistered", () => {
     const folders = fs
       .readdirSync(DIR, { withFileTypes: true })
       .filter((d) => d.isDirectory())
       .map((d) => d.name)
       .sort();
     expect(folders).toEqual(STEP_TYPES.map(folderOf).sort());
-    for (const f of folders) for (const file of ["step.ts", "fixtures.ts"]) expect(fs.existsSync(path.join(DIR, f, file)), `${f}/${file}`).toBe(true);
+    for (const f of folders)
+      for (const file of ["step.ts", `${f}.test.ts`, "fixtures.ts"]) expect(fs.existsSync(path.join(DIR, f, file)), `${f}/${file}`).toBe(true);
     expect(new Set(STEP_TYPES).size).toBe(STEP_TYPES.length);
   });
 
@@ -95,6 +96,7 @@ describe("the step registry", () => {
       for (const input of entry.inputs) expect(schema.properties, `${entry.type}.${input.key}`).toHaveProperty(input.key);
       for (const p of Object.keys(entry.params)) expect(JSON.stringify(schema.properties[p]), `${entry.type}.${p}`).toContain('"param"');
       expect(["features", "rows", "same"]).toContain(entry.output);
+      for (const e of Object.keys(entry.expressions)) expect(schema.properties, `${entry.type}.${e}`).toHaveProperty(e);
     }
     expect(JSON.parse(JSON.stringify(catalogue))).toEqual(catalogue);
   });
