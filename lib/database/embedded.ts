@@ -139,7 +139,8 @@ export function embeddedLayout(opts: { dataDir: string; identity: TIdentity | nu
   const movedData = path.join(stateDir, slug, path.basename(dataDir));
   fs.mkdirSync(path.dirname(movedData), { recursive: true, mode: 0o755 });
   fs.mkdirSync(path.dirname(dataDir), { recursive: true });
-  fs.writeFileSync(`${dataDir}.location`, `${movedData}\n`);
+  const pointer = `${dataDir}.location`;
+  if (!fs.existsSync(pointer) || fs.readFileSync(pointer, "utf8") !== `${movedData}\n`) fs.writeFileSync(pointer, `${movedData}\n`);
   return { nativeDir: binCopy, dataDir: movedData, relocated: true };
 }
 

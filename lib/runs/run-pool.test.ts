@@ -103,9 +103,9 @@ describe("RunPool", () => {
 
   it("fails a run over its memory budget with resources_exhausted naming it, and keeps serving", async () => {
     const p = newPool({ memoryMb: 64 });
-    // 600 places x 5,000 cities all within 500 km: 3 million matches, far beyond 64 MB
+    // 200 places x 5,000 cities all within 500 km: a million matches, far beyond 64 MB
     const layer = cities(5000);
-    const places = Array.from({ length: 600 }, (_, i) => ({ id: `p${i}`, lon: 8 + (i % 30) * 0.02, lat: 47 + Math.floor(i / 30) * 0.02 }));
+    const places = Array.from({ length: 200 }, (_, i) => ({ id: `p${i}`, lon: 8 + (i % 20) * 0.02, lat: 47 + Math.floor(i / 20) * 0.02 }));
     const heavy = task(layer, places, 500);
     const small = task(layer, [{ id: "a", lon: 8.1, lat: 47.01 }], 2);
     const [t1, t2] = [await p.acquire(), await p.acquire()];

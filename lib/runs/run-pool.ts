@@ -17,6 +17,9 @@
  *   lacks it. Idle processes are reused most-recently-used first, so sequential runs land on a
  *   warm cache. The pool starts its processes up front (`warm`) and replaces one that died at
  *   once, so no run waits for a process to boot.
+ * - Preloading: the pool keeps the stored content of the layers runs used lately (the last
+ *   `RECENT_LAYERS`, a few MB gzipped) and sends it to idle processes that lack it, so a run that
+ *   arrives while another one is busy does not wait for a layer to be decoded.
  * - Files: each encoded file is sent to the worker as soon as it is written.
  */
 import { fork, type ChildProcess } from "node:child_process";
@@ -33,6 +36,9 @@ import {
   type TProcessInput,
   type TToProcess,
 } from "@/lib/runs/run-process-protocol";
+
+/** Layers whose content the pool keeps for preloading. */
+const RECENT_LAYERS = 4;
 
 /** Time a process gets to stop after `abort` before it is killed. */
 const ABORT_GRACE_MS = 5_000;
@@ -193,7 +199,10 @@ export class RunProcess {
       if (this.cached.get(l.id) === l.version || send.some((s) => s.id === l.id)) continue;
       send.push({ id: l.id, version: l.version, kind: l.kind, content: await task.loadLayer(l.id) });
     }
-    for (const l of send) this.cached.set(l.id, l.version);
+    for (const l of send) {
+      this.cached.set(l.id, l.version);
+      this.pool.remember(l);
+    }
     return this.request(
       {
         type: "run",
@@ -213,6 +222,15 @@ export class RunProcess {
   async encode(files: TFileRequest[], opts: { onFile: (file: TEncodedFile) => void; signal?: AbortSignal }): Promise<void> {
     if (files.length === 0) return;
     await this.request({ type: "encode", id: nextRequestId++, files }, opts);
+  }
+
+  /** Sends the layers of `recent` this process lacks (while it is idle). */
+  preload(recent: Iterable<TLayerContent>): void {
+    if (this.dead || this.pending) return;
+    const layers = [...recent].filter((l) => this.cached.get(l.id) !== l.version);
+    if (layers.length === 0) return;
+    for (const l of layers) this.cached.set(l.id, l.version);
+    this.post({ type: "preload", layers });
   }
 
   /** Gives the process back to the pool (its last results are dropped). */
@@ -238,10 +256,21 @@ export class RunPool {
 
   constructor(readonly limits: TPoolLimits) {}
 
+  private readonly recent = new Map<string, TLayerContent>();
+
   private spawn(): RunProcess {
     const t = new RunProcess(this, this.limits);
     this.all.add(t);
+    t.preload(this.recent.values());
     return t;
+  }
+
+  /** @internal a layer's content a run needed: kept for preloading, and sent to the idle processes now. */
+  remember(layer: TLayerContent): void {
+    this.recent.delete(layer.id);
+    this.recent.set(layer.id, layer);
+    while (this.recent.size > RECENT_LAYERS) this.recent.delete(this.recent.keys().next().value!);
+    for (const t of this.idle) t.preload(this.recent.values());
   }
 
   /** Starts every process of the pool now, so that no run waits for one to boot. */

@@ -48,6 +48,8 @@ export type TToProcess =
     }
   /** Encode more files of the last run's results (the formats not requested). */
   | { type: "encode"; id: number; files: TFileRequest[] }
+  /** Decode and cache layers ahead of the runs that will need them (no answer). */
+  | { type: "preload"; layers: TLayerContent[] }
   /** Forget the last run's results. */
   | { type: "release" }
   /** Cancel what the run process is doing (the run or the encoding); it answers `failed` with an abort. */

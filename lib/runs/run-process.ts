@@ -10,7 +10,8 @@
  * requested files and answers `progress`..., `file`... (one message per file, sent as soon as
  * it is written), then `done` or `failed`. `encode` writes more files of the same results (the
  * formats the caller did not ask for, after the run is final); `release` drops them.
- * `abort` cancels the current work.
+ * `abort` cancels the current work. `preload` fills the layer cache ahead of the runs (the pool
+ * sends an idle process the layers other runs used lately, so a second run at once finds them).
  *
  * Layers are cached by (layer id, data version): the 135,233-city layer is decoded once per
  * process, and the engine's spatial indexes (cached per features array) survive across runs.
@@ -78,6 +79,10 @@ async function handle(msg: TToProcess): Promise<void> {
   if (msg.type === "abort") return current?.abort();
   if (msg.type === "release") {
     last = null;
+    return;
+  }
+  if (msg.type === "preload") {
+    for (const l of msg.layers) if (layers.get(l.id)?.version !== l.version) layers.set(l.id, { version: l.version, data: decodeLayerData(l.kind, l.content) });
     return;
   }
   const abort = new AbortController();
