@@ -99,7 +99,7 @@ describe("RunPool", () => {
     await again.run(t);
     again.release();
     expect(loads()).toBe(1);
-  });
+  }, 60_000);
 
   it("fails a run over its memory budget with resources_exhausted naming it, and keeps serving", async () => {
     const p = newPool({ memoryMb: 64 });
