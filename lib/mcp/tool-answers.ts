@@ -34,7 +34,8 @@ const TEXT_FORMATS: ReadonlySet<string> = new Set(["geojson", "csv"]);
 export type TLoadFile = (key: string, format: string) => Promise<{ content: Uint8Array; mediaType: string }>;
 
 function kib(bytes: number): string {
-  return bytes < 1024 ? `${bytes} B` : `${(bytes / 1024).toFixed(1)} KiB`;
+  if (bytes < 1024) return `${bytes} B`;
+  return bytes < 1024 * 1024 ? `${(bytes / 1024).toFixed(1)} KiB` : `${(bytes / 1024 / 1024).toFixed(1)} MiB`;
 }
 
 /** What to call next for a run that has not finished; undefined once it has. */
