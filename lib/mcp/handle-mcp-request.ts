@@ -40,19 +40,20 @@ export function allowedHostnames(): string[] {
   return [...names];
 }
 
-const globalForMcp = globalThis as unknown as { mcpHandler?: McpHttpHandler };
+let mcpHandler: McpHttpHandler | undefined;
 
+/** The process's handler, made on first use (with its tool-list change watch). */
 function handler(): McpHttpHandler {
-  if (!globalForMcp.mcpHandler) {
+  if (!mcpHandler) {
     const h = createMcpHandler((ctx) => buildMcpServer(ctx.authInfo?.extra?.flowApi as TMcpRequestContext, ctx.era), {
       onerror: (err) => {
         if (process.env.MCP_DEBUG) console.error("[mcp]", err);
       },
     });
-    globalForMcp.mcpHandler = h;
+    mcpHandler = h;
     watchToolListChanges(() => h.notify.toolsChanged());
   }
-  return globalForMcp.mcpHandler;
+  return mcpHandler;
 }
 
 /** The key from `X-Api-Key`, else from `Authorization: Bearer`. */

@@ -49,6 +49,7 @@ import {
   toolDescription,
   toolInputSchema,
   toolName,
+  withArgumentPointers,
 } from "@/lib/mcp/tool-definitions";
 
 /** What the route hands the factory for one request. */
@@ -169,7 +170,9 @@ export function buildMcpServer(ctx: TMcpRequestContext, era: "legacy" | "modern"
         if (!(await workerAlive())) {
           throw new AppError("service_unavailable", "No worker is available to run flows right now; nothing was started. Retry shortly.", { retryAfterSeconds: 5 });
         }
-        const { runId } = await createRun(api.scope, api.target, request);
+        const { runId } = await createRun(api.scope, api.target, request).catch((err) => {
+          throw withArgumentPointers(err); // e.g. a layer_id this environment may not read
+        });
         const run = await waitForRunWithProgress(runId, waitSeconds * 1000, { signal: reqCtx.mcpReq.signal, onProgress: progressReporter(reqCtx) });
         return runAnswer(ctx, api, run);
       }),

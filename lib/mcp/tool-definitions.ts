@@ -172,8 +172,14 @@ export interface TToolRunRequest {
 }
 
 /** Maps a request-body pointer (`/inputs/area/...`, `/parameters/top`) to a tool-argument pointer (`/area/...`, `/top`). */
-function argumentPointer(field: string): string {
+export function argumentPointer(field: string): string {
   return field.replace(/^\/(inputs|parameters)(?=\/)/, "");
+}
+
+/** The same AppError with its field pointers into the tool's arguments (for errors the domain reports on the request). */
+export function withArgumentPointers(err: unknown): unknown {
+  if (!(err instanceof AppError) || !err.errors) return err;
+  return new AppError(err.code, err.detail, { errors: err.errors.map((e) => ({ ...e, field: argumentPointer(e.field) })), retryAfterSeconds: err.retryAfterSeconds });
 }
 
 /** Reads `wait_seconds` of a tool call (integer 0..55, `fallback` when absent). Throws `validation_failed`. */
