@@ -96,7 +96,10 @@ const noSuchRun = () => new AppError("not_found", "No such run: no run with this
 
 /** The tool (API) a run of this key belongs to, or "No such run". */
 async function runApi(caller: TAiCaller, runId: unknown): Promise<{ api: TAiApi; runId: string }> {
-  if (typeof runId !== "string") throw new AppError("validation_failed", "run_id is required.", { errors: [{ field: "/run_id", code: "required", message: "Give the run_id a tool answered with." }] });
+  if (typeof runId !== "string")
+    throw new AppError("validation_failed", "run_id is required.", {
+      errors: [{ field: "/run_id", code: "required", message: "Give the run_id a tool answered with." }],
+    });
   const flowApiId = await findRunApiId(caller.consumerId, caller.environmentId, runId);
   const api = flowApiId ? caller.apis.find((a) => a.target.flowApiId === flowApiId) : undefined;
   if (!api) throw noSuchRun();
@@ -148,7 +151,7 @@ export function buildMcpServer(ctx: TMcpRequestContext, era: "legacy" | "modern"
       cacheHints: { "tools/list": { ttlMs: TOOLS_LIST_TTL_MS, cacheScope: "private" } },
       instructions:
         `Each tool runs one published geospatial Flow API of environment "${caller.environment}" and answers with its results. ` +
-        "Pass inputs as {\"layer_id\"}, {\"geojson\"}, {\"rows\"} or {\"area\"} objects as each tool's schema says. " +
+        'Pass inputs as {"layer_id"}, {"geojson"}, {"rows"} or {"area"} objects as each tool\'s schema says. ' +
         "A run that takes longer than wait_seconds answers with a run_id: use run_status, run_result and run_cancel with it.",
     },
   );
@@ -168,7 +171,9 @@ export function buildMcpServer(ctx: TMcpRequestContext, era: "legacy" | "modern"
         await spendQuota(caller, api);
         const { request, waitSeconds } = toolArgumentsToRunRequest(api.target.flow, args);
         if (!(await workerAlive())) {
-          throw new AppError("service_unavailable", "No worker is available to run flows right now; nothing was started. Retry shortly.", { retryAfterSeconds: 5 });
+          throw new AppError("service_unavailable", "No worker is available to run flows right now; nothing was started. Retry shortly.", {
+            retryAfterSeconds: 5,
+          });
         }
         const { runId } = await createRun(api.scope, api.target, request).catch((err) => {
           throw withArgumentPointers(err); // e.g. a layer_id this environment may not read
@@ -195,7 +200,8 @@ export function buildMcpServer(ctx: TMcpRequestContext, era: "legacy" | "modern"
       const waitSeconds = parseWaitSeconds(args.wait_seconds, 0);
       await spendQuota(caller, api);
       let run = await getRunOrThrow(api.scope, runId);
-      if (waitSeconds > 0) run = await waitForRunWithProgress(runId, waitSeconds * 1000, { signal: reqCtx.mcpReq.signal, onProgress: progressReporter(reqCtx) });
+      if (waitSeconds > 0)
+        run = await waitForRunWithProgress(runId, waitSeconds * 1000, { signal: reqCtx.mcpReq.signal, onProgress: progressReporter(reqCtx) });
       const answer = await runAnswer(ctx, api, run);
       await addUsage(api.target.workspaceId, { apiRequests: 1 });
       return answer;
@@ -216,7 +222,9 @@ export function buildMcpServer(ctx: TMcpRequestContext, era: "legacy" | "modern"
     guarded(async (args) => {
       const { api, runId } = await runApi(caller, args.run_id);
       if (typeof args.key !== "string" || !args.key) {
-        throw new AppError("validation_failed", "key is required.", { errors: [{ field: "/key", code: "required", message: "Give a result key of the run." }] });
+        throw new AppError("validation_failed", "key is required.", {
+          errors: [{ field: "/key", code: "required", message: "Give a result key of the run." }],
+        });
       }
       await spendQuota(caller, api);
       const format = typeof args.format === "string" ? args.format : null;

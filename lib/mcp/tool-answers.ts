@@ -86,7 +86,10 @@ export async function answerWithRun(doc: TRunDocument, baseUrl: string, loadFile
 }
 
 /** Answers `run_result` with one file (see module doc). */
-export function answerWithFile(file: { runId: string; key: string; format: TResultFormat; mediaType: string; content: Uint8Array; href: string }, baseUrl: string): CallToolResult {
+export function answerWithFile(
+  file: { runId: string; key: string; format: TResultFormat; mediaType: string; content: Uint8Array; href: string },
+  baseUrl: string,
+): CallToolResult {
   const url = `${baseUrl}${file.href}?format=${file.format}`;
   const size = file.content.byteLength;
   const inline = size <= RUN_RESULT_INLINE_MAX_BYTES;

@@ -65,7 +65,9 @@ export function toolInputSchema(flow: TFlowVersion): TJsonSchema {
   for (const input of flow.inputs) {
     const piece = inputs.properties?.[input.name] ?? {};
     const forms = INPUT_FORMS[input.kind];
-    const described = [input.description, `Input (${input.kind}): ${forms}.`, input.optional ? "Optional: omit it or send null." : ""].filter(Boolean).join(" ");
+    const described = [input.description, `Input (${input.kind}): ${forms}.`, input.optional ? "Optional: omit it or send null." : ""]
+      .filter(Boolean)
+      .join(" ");
     properties[input.name] = { ...piece, description: described };
   }
   for (const p of flow.parameters) properties[p.name] = { ...(params.properties?.[p.name] ?? {}) };
@@ -97,10 +99,16 @@ function parameterSummary(p: TFlowVersion["parameters"][number]): string {
 }
 
 /** The description of a Flow API tool: what it does, its inputs, parameters, results, waiting and retention. */
-export function toolDescription(api: { name: string; description: string | null; flowName: string | null; flow: TFlowVersion }, retentionHours: number): string {
+export function toolDescription(
+  api: { name: string; description: string | null; flowName: string | null; flow: TFlowVersion },
+  retentionHours: number,
+): string {
   const { flow } = api;
   const lines = [
-    [api.description ?? api.name, flow.description && flow.description !== api.description ? `Flow${api.flowName ? ` "${api.flowName}"` : ""}: ${flow.description}.` : ""]
+    [
+      api.description ?? api.name,
+      flow.description && flow.description !== api.description ? `Flow${api.flowName ? ` "${api.flowName}"` : ""}: ${flow.description}.` : "",
+    ]
       .filter(Boolean)
       .join(" ")
       .replace(/\.\./g, "."),
@@ -179,7 +187,10 @@ export function argumentPointer(field: string): string {
 /** The same AppError with its field pointers into the tool's arguments (for errors the domain reports on the request). */
 export function withArgumentPointers(err: unknown): unknown {
   if (!(err instanceof AppError) || !err.errors) return err;
-  return new AppError(err.code, err.detail, { errors: err.errors.map((e) => ({ ...e, field: argumentPointer(e.field) })), retryAfterSeconds: err.retryAfterSeconds });
+  return new AppError(err.code, err.detail, {
+    errors: err.errors.map((e) => ({ ...e, field: argumentPointer(e.field) })),
+    retryAfterSeconds: err.retryAfterSeconds,
+  });
 }
 
 /** Reads `wait_seconds` of a tool call (integer 0..55, `fallback` when absent). Throws `validation_failed`. */

@@ -91,9 +91,7 @@ async function loadAiCaller(path: Pick<TApiPath, "organization" | "environment">
       "AI access (MCP) is not included in the plan of this environment's workspace. Upgrade to a plan with AI access, or use the HTTP API.",
     );
   }
-  const granted = new Set(
-    (await db.accessGrant.findMany({ where: { consumerId: key.consumerId }, select: { flowApiId: true } })).map((g) => g.flowApiId),
-  );
+  const granted = new Set((await db.accessGrant.findMany({ where: { consumerId: key.consumerId }, select: { flowApiId: true } })).map((g) => g.flowApiId));
   const apis: TAiApi[] = [];
   for (const s of served) {
     if (!s.aiAccess || !s.flowApi.workspace.plan.aiAccess || !granted.has(s.flowApiId)) continue;

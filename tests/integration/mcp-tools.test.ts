@@ -19,7 +19,12 @@ import { runRequestJsonSchema } from "@/lib/flows/run-request";
 const DEMO_TOOLS = ["cities_in_area", "country_stats", "nearby_cities"];
 const RUN_TOOLS = ["run_status", "run_result", "run_cancel"];
 const CITIES_ARGS = { cities: { layer_id: "world-cities" }, area: { area: ZURICH_AREA }, min_population: 10000 };
-const INITIALIZE = { jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "t", version: "1" } } };
+const INITIALIZE = {
+  jsonrpc: "2.0",
+  id: 1,
+  method: "initialize",
+  params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "t", version: "1" } },
+};
 
 let slowSlug: string;
 
@@ -42,7 +47,11 @@ async function toolNames(opts: Parameters<typeof mcpClient>[0] = {}): Promise<st
 }
 
 /** POST /public/mcp/... with raw headers (node:http, so that Host can be set). */
-function rawPost(headers: Record<string, string>, body: unknown = INITIALIZE, url = new URL(MCP_URL)): Promise<{ status: number; headers: Record<string, unknown>; body: string }> {
+function rawPost(
+  headers: Record<string, string>,
+  body: unknown = INITIALIZE,
+  url = new URL(MCP_URL),
+): Promise<{ status: number; headers: Record<string, unknown>; body: string }> {
   return new Promise((resolve, reject) => {
     const req = httpRequest(
       {
@@ -113,15 +122,17 @@ describe("tools of a key", () => {
   it("exposes an API only through the switch, which refuses name collisions and plans without AI access", async () => {
     const tiny = await createFlowApi({ definition: TINY_FLOW });
     expect(await toolNames()).not.toContain(tiny.replace(/-/g, "_"));
-    const { rows } = await sql().query(`SELECT ea."environmentId", ea."flowApiId" FROM environment_api ea JOIN flow_api f ON f.id = ea."flowApiId" WHERE f.slug = $1`, [
-      tiny,
-    ]);
+    const { rows } = await sql().query(
+      `SELECT ea."environmentId", ea."flowApiId" FROM environment_api ea JOIN flow_api f ON f.id = ea."flowApiId" WHERE f.slug = $1`,
+      [tiny],
+    );
     await setAiAccess({ environmentId: rows[0].environmentId, flowApiId: rows[0].flowApiId, enabled: true });
     await waitFor("the new tool", async () => (await toolNames()).includes(tiny.replace(/-/g, "_")), 10_000);
 
     const clash = await createFlowApi({ definition: { ...TINY_FLOW, parameters: [{ name: "area", type: "integer", default: 1 }] } });
-    const clashIds = (await sql().query(`SELECT ea."environmentId", ea."flowApiId" FROM environment_api ea JOIN flow_api f ON f.id = ea."flowApiId" WHERE f.slug = $1`, [clash]))
-      .rows[0];
+    const clashIds = (
+      await sql().query(`SELECT ea."environmentId", ea."flowApiId" FROM environment_api ea JOIN flow_api f ON f.id = ea."flowApiId" WHERE f.slug = $1`, [clash])
+    ).rows[0];
     const refused = await setAiAccess({ ...clashIds, enabled: true }).catch((e) => e);
     expect(refused).toBeInstanceOf(AppError);
     expect(refused.code).toBe("validation_failed");
@@ -134,8 +145,9 @@ describe("tools of a key", () => {
 
     const { workspaceId } = await createWorkspace(600); // its plan has no AI access
     const free = await createFlowApi({ definition: TINY_FLOW, workspaceId });
-    const freeIds = (await sql().query(`SELECT ea."environmentId", ea."flowApiId" FROM environment_api ea JOIN flow_api f ON f.id = ea."flowApiId" WHERE f.slug = $1`, [free]))
-      .rows[0];
+    const freeIds = (
+      await sql().query(`SELECT ea."environmentId", ea."flowApiId" FROM environment_api ea JOIN flow_api f ON f.id = ea."flowApiId" WHERE f.slug = $1`, [free])
+    ).rows[0];
     const noPlan = await setAiAccess({ ...freeIds, enabled: true }).catch((e) => e);
     expect(noPlan).toMatchObject({ code: "forbidden" });
     expect(noPlan.detail).toMatch(/does not include AI access/);
@@ -294,7 +306,20 @@ describe("bad arguments", () => {
         name: "cities_in_area",
         arguments: {
           cities: { layer_id: "no-such-layer" },
-          area: { area: { type: "Polygon", coordinates: [[[0, 0], [1, 1], [1, 0], [0, 1], [0, 0]]] } },
+          area: {
+            area: {
+              type: "Polygon",
+              coordinates: [
+                [
+                  [0, 0],
+                  [1, 1],
+                  [1, 0],
+                  [0, 1],
+                  [0, 0],
+                ],
+              ],
+            },
+          },
           min_population: -1,
           colour: "red",
           wait_seconds: 99,
@@ -350,7 +375,13 @@ describe("metering", () => {
 
 describe("refusals", () => {
   it("answers a missing or invalid key with 401 and a JSON body, without an OAuth challenge", async () => {
-    const refusedHeaders: Record<string, string>[] = [{}, { "x-api-key": "fapi_" + "Z".repeat(32) }, { "x-api-key": "nonsense" }, { authorization: "Bearer fapi_" + "Z".repeat(32) }, { authorization: "Basic abc" }];
+    const refusedHeaders: Record<string, string>[] = [
+      {},
+      { "x-api-key": "fapi_" + "Z".repeat(32) },
+      { "x-api-key": "nonsense" },
+      { authorization: "Bearer fapi_" + "Z".repeat(32) },
+      { authorization: "Basic abc" },
+    ];
     for (const headers of refusedHeaders) {
       const r = await rawPost(headers);
       expect(r.status, JSON.stringify(headers)).toBe(401);
@@ -384,7 +415,10 @@ describe("refusals", () => {
     expect(r.status).toBe(403);
     expect(JSON.parse(r.body).detail).toMatch(/not included in the plan/);
     // The HTTP API of the same key keeps working.
-    const viaHttp = await http("POST", `/public/api/demo/${env.slug}/${slug}/runs`, { key: consumer.secret, body: { inputs: { area: { area: ZURICH_AREA } }, wait_seconds: 30 } });
+    const viaHttp = await http("POST", `/public/api/demo/${env.slug}/${slug}/runs`, {
+      key: consumer.secret,
+      body: { inputs: { area: { area: ZURICH_AREA } }, wait_seconds: 30 },
+    });
     expect(viaHttp.status).toBe(200);
   });
 
