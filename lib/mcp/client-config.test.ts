@@ -38,3 +38,16 @@ describe("mcpClientConfigs", () => {
     expect(mcpClientConfigs({ url, name })[1].text).toContain(API_KEY_PLACEHOLDER);
   });
 });
+
+describe("the README's snippets", () => {
+  it("are exactly what the generator (and so the console) gives for the demo", async () => {
+    const { readFileSync } = await import("node:fs");
+    const readme = readFileSync(new URL("../../README.md", import.meta.url), "utf8");
+    const demo = mcpClientConfigs({
+      url: mcpEndpointUrl("http://127.0.0.1:3000", "demo", "production"),
+      name: mcpServerName("demo", "production"),
+      apiKey: "fapi_...",
+    });
+    for (const c of demo) expect(readme, c.id).toContain(c.text);
+  });
+});
