@@ -46,6 +46,8 @@ let mcpHandler: McpHttpHandler | undefined;
 function handler(): McpHttpHandler {
   if (!mcpHandler) {
     const h = createMcpHandler((ctx) => buildMcpServer(ctx.authInfo?.extra?.flowApi as TMcpRequestContext, ctx.era), {
+      // The same body limit as POST /runs: a tool call carries the same caller data.
+      maxRequestBodySize: env().MAX_BODY_BYTES,
       onerror: (err) => {
         if (process.env.MCP_DEBUG) console.error("[mcp]", err);
       },

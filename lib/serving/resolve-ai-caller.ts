@@ -80,8 +80,9 @@ async function loadAiCaller(path: Pick<TApiPath, "organization" | "environment">
       release: { include: { flowVersion: true } },
       flowApi: { include: { workspace: { include: { plan: true } }, flow: { select: { name: true } } } },
     },
-    orderBy: { flowApi: { slug: "asc" } },
   });
+  // Code-point order of the slugs: stable whatever the database's collation.
+  served.sort((a, b) => (a.flowApi.slug < b.flowApi.slug ? -1 : a.flowApi.slug > b.flowApi.slug ? 1 : 0));
   const planAllows = served.length
     ? served.some((s) => s.flowApi.workspace.plan.aiAccess)
     : (await db.workspace.count({ where: { organizationId: key.consumer.environment.organizationId, plan: { aiAccess: true } } })) > 0;

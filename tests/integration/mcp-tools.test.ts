@@ -9,7 +9,7 @@
 import { request as httpRequest } from "node:http";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { apiPath, BASE_URL, citiesInPolygon, DEMO_KEY, demoUsage, download, http, OTHER_KEY, parseCsv, resetRuns, runCount, sql, waitFor } from "./helpers";
-import { createConsumer, createEnvironment, createFlowApi, createWorkspace, SLOW_FLOW, TINY_FLOW, ZURICH_AREA } from "./contract-helpers";
+import { awayFromMinuteEnd, createConsumer, createEnvironment, createFlowApi, createWorkspace, SLOW_FLOW, TINY_FLOW, ZURICH_AREA } from "./contract-helpers";
 import { MCP_PATH, MCP_URL, mcpClient, setAiSwitch, textOf, withClient, type TEra } from "./mcp-helpers";
 import { AppError } from "@/lib/errors";
 import { setAiAccess } from "@/lib/serving/set-ai-access";
@@ -41,6 +41,32 @@ afterAll(async () => {
 });
 
 beforeEach(resetRuns);
+
+/**
+ * The Flow API tools a key should see, computed in SQL and plain JS from the rules (published
+ * in its environment, switch on, plan with AI access, granted, no input/parameter name clash),
+ * ordered by slug.
+ */
+async function expectedTools(key: string): Promise<string[]> {
+  const { rows } = await sql().query(
+    `SELECT f.slug, v.definition FROM api_key k
+       JOIN consumer c ON c.id = k."consumerId"
+       JOIN environment_api ea ON ea."environmentId" = c."environmentId" AND ea."aiAccess"
+       JOIN flow_api f ON f.id = ea."flowApiId"
+       JOIN workspace w ON w.id = f."workspaceId" JOIN plan p ON p.id = w."planId" AND p."aiAccess"
+       JOIN access_grant g ON g."consumerId" = c.id AND g."flowApiId" = f.id
+       JOIN release r ON r.id = ea."releaseId" JOIN flow_version v ON v.id = r."flowVersionId"
+     WHERE k.hash = encode(sha256(convert_to($1, 'UTF8')), 'hex')
+     ORDER BY f.slug COLLATE "C"`,
+    [key],
+  );
+  return rows
+    .filter((r) => {
+      const names = [...r.definition.inputs.map((i: { name: string }) => i.name), ...(r.definition.parameters ?? []).map((p: { name: string }) => p.name)];
+      return new Set(names).size === names.length && !names.includes("wait_seconds") && !names.includes("formats");
+    })
+    .map((r) => r.slug.replace(/-/g, "_"));
+}
 
 async function toolNames(opts: Parameters<typeof mcpClient>[0] = {}): Promise<string[]> {
   return withClient(opts, async (c) => (await c.listTools()).tools.map((t) => t.name));
@@ -77,7 +103,8 @@ describe("tools of a key", () => {
     await withClient({ era }, async (c) => {
       const { tools } = await c.listTools();
       const names = tools.map((t) => t.name);
-      expect(names).toEqual([...DEMO_TOOLS, ...[slowSlug].map((s) => s.replace(/-/g, "_"))].sort().concat(RUN_TOOLS));
+      expect(names).toEqual((await expectedTools(DEMO_KEY)).concat(RUN_TOOLS));
+      for (const name of [...DEMO_TOOLS, slowSlug.replace(/-/g, "_")]) expect(names).toContain(name);
       const cities = tools.find((t) => t.name === "cities_in_area")!;
       expect(cities.title).toBe("Cities in area");
       expect(cities.description).toContain("run_id");
@@ -370,6 +397,40 @@ describe("metering", () => {
     await rawPost({});
     await rawPost({ "x-api-key": "fapi_" + "Z".repeat(32) });
     expect((await demoUsage()).apiRequests).toBe(start.apiRequests + 3);
+  });
+});
+
+describe("rate limit", () => {
+  it("spends the key's per-minute quota shared with HTTP calls; over it a tool call is a tool error and starts nothing", async () => {
+    const planId = `ai-tight-${Date.now()}`;
+    await sql().query(`INSERT INTO plan (id, name, "maxFlowApis", "aiAccess", "rateLimitPerMinute") VALUES ($1, 'AI tight', 10, true, 3)`, [planId]);
+    const { organizationId } = (await sql().query(`SELECT id AS "organizationId" FROM organization WHERE slug = 'demo'`)).rows[0];
+    const ws = (
+      await sql().query(`INSERT INTO workspace (id, "organizationId", slug, name, "planId") VALUES (gen_random_uuid(), $1, $2, $2, $3) RETURNING id`, [
+        organizationId,
+        planId,
+        planId,
+      ])
+    ).rows[0];
+    const slug = await createFlowApi({ definition: TINY_FLOW, workspaceId: ws.id });
+    await setAiSwitch(slug, true);
+    const consumer = await createConsumer({ grants: [slug] });
+    const tool = slug.replace(/-/g, "_");
+    await awayFromMinuteEnd();
+    await waitFor("the tool", async () => (await toolNames({ key: consumer.secret })).includes(tool), 10_000);
+    const args = { area: { area: ZURICH_AREA }, wait_seconds: 10 };
+    const viaHttp = await http("POST", `${apiPath(slug)}/runs`, { key: consumer.secret, body: { inputs: { area: args.area }, wait_seconds: 10 } }); // 1 of 3
+    expect(viaHttp.status).toBe(200);
+    await withClient({ key: consumer.secret }, async (c) => {
+      expect((await c.callTool({ name: tool, arguments: args })).isError).toBeFalsy(); // 2
+      expect((await c.callTool({ name: tool, arguments: args })).isError).toBeFalsy(); // 3
+      await c.listTools(); // housekeeping spends nothing
+      const limited = await c.callTool({ name: tool, arguments: args });
+      expect(limited.isError).toBe(true);
+      expect(textOf(limited)).toMatch(/3 calls per minute[\s\S]*Retry after \d+ s/);
+    });
+    expect((await sql().query(`SELECT count(*)::int AS n FROM run WHERE "flowApiId" = (SELECT id FROM flow_api WHERE slug = $1)`, [slug])).rows[0].n).toBe(3);
+    expect((await http("POST", `${apiPath(slug)}/runs`, { key: consumer.secret, body: { inputs: { area: args.area } } })).status).toBe(429);
   });
 });
 
