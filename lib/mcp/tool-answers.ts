@@ -78,8 +78,9 @@ export async function answerWithRun(doc: TRunDocument, baseUrl: string, loadFile
     const name = `${r.key}.${FORMAT_INFO[r.format].extension}`;
     content.push({ type: "resource_link", uri, name, title: `${r.key} (${r.kind}, ${r.format})`, mimeType: r.media_type, size: r.size_bytes });
     if (loadFile && TEXT_FORMATS.has(r.format) && r.size_bytes <= INLINE_RESULT_MAX_BYTES) {
-      const file = await loadFile(r.key, r.format);
-      content.push({ type: "resource", resource: { uri, mimeType: r.media_type, text: new TextDecoder().decode(file.content) } });
+      // A file purged after its retention is still listed (as over HTTP); it is just not inlined.
+      const file = await loadFile(r.key, r.format).catch(() => null);
+      if (file) content.push({ type: "resource", resource: { uri, mimeType: r.media_type, text: new TextDecoder().decode(file.content) } });
     }
   }
   return { content, structuredContent: structured as unknown as Record<string, unknown> };

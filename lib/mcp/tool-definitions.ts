@@ -104,18 +104,17 @@ export function toolDescription(
   retentionHours: number,
 ): string {
   const { flow } = api;
+  const sentence = (t: string) => (/[.!?]$/.test(t.trim()) ? t.trim() : `${t.trim()}.`);
+  const what = [sentence(api.description ?? api.name)];
+  if (flow.description && flow.description !== api.description) what.push(sentence(`Flow${api.flowName ? ` "${api.flowName}"` : ""}: ${flow.description}`));
   const lines = [
-    [
-      api.description ?? api.name,
-      flow.description && flow.description !== api.description ? `Flow${api.flowName ? ` "${api.flowName}"` : ""}: ${flow.description}.` : "",
-    ]
-      .filter(Boolean)
-      .join(" ")
-      .replace(/\.\./g, "."),
-    `Inputs: ${flow.inputs.map((i) => `${i.name} (${i.kind}${i.optional ? ", optional" : ""}${i.description ? `: ${i.description}` : ""})`).join("; ")}.`,
+    what.join(" "),
+    sentence(
+      `Inputs: ${flow.inputs.map((i) => `${i.name} (${i.kind}${i.optional ? ", optional" : ""}${i.description ? `: ${i.description}` : ""})`).join("; ")}`,
+    ),
   ];
-  if (flow.parameters.length) lines.push(`Parameters: ${flow.parameters.map(parameterSummary).join("; ")}.`);
-  lines.push(`Results: ${flow.results.map((r) => `${r.key} (${r.kind}${r.description ? `: ${r.description}` : ""})`).join("; ")}.`);
+  if (flow.parameters.length) lines.push(sentence(`Parameters: ${flow.parameters.map(parameterSummary).join("; ")}`));
+  lines.push(sentence(`Results: ${flow.results.map((r) => `${r.key} (${r.kind}${r.description ? `: ${r.description}` : ""})`).join("; ")}`));
   lines.push(
     `Waits up to wait_seconds (default ${TOOL_WAIT_DEFAULT_SECONDS}, at most ${TOOL_WAIT_MAX_SECONDS}) and answers with the finished run and links to its result files (small ones inline). ` +
       `A longer run is answered with its run_id: call run_status until it is completed, then run_result for a file. ` +
