@@ -34,8 +34,12 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
-  // Nothing long may outlive the file: cancel what is still going.
-  await sql().query(`UPDATE run SET state = 'cancelled', "finishedAt" = now() WHERE state IN ('queued', 'running')`);
+  // Nothing long may outlive the file: cancel what is still going (as its caller would).
+  const { rows } = await sql().query(
+    `SELECT r.id, f.slug FROM run r JOIN flow_api f ON f.id = r."flowApiId" JOIN consumer c ON c.id = r."consumerId"
+     WHERE r.state IN ('queued', 'running') AND c.slug = 'demo-consumer'`,
+  );
+  for (const r of rows) await http("POST", `${apiPath(r.slug)}/runs/${r.id}/cancel`);
   const { db } = await import("@/lib/db");
   await db.$disconnect();
 });
