@@ -8,11 +8,14 @@ try {
   process.env.DATABASE_URL = database.url;
   await prepareSchema(database.url, log);
   const { seedDemo } = await import("@/lib/demo/seed");
+  const { forcedDemoUsersFromEnv } = await import("@/lib/users/demo-users");
   const result = await seedDemo({
     keyFile: path.join(DATA_DIR, "demo-keys.json"),
     forcedKeys: { "demo-consumer": process.env.DEMO_API_KEY, "other-consumer": process.env.DEMO_OTHER_API_KEY },
+    forcedUsers: forcedDemoUsersFromEnv(process.env),
   });
   log(`demo APIs: ${result.apis.join(", ")}`);
+  for (const u of result.users) log(`${u.role}: ${u.email} ${u.password ?? "(password changed since)"}`);
   for (const [consumer, key] of Object.entries(result.keys)) log(`${consumer}: ${key ?? "(key exists; secret not stored here)"}`);
   const { db } = await import("@/lib/db");
   await db.$disconnect();

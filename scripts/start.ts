@@ -2,7 +2,7 @@
 // migrations, demo seed, the Next.js server on PORT (default 3000) and the worker.
 // Ctrl-C or SIGTERM stops all of it.
 import path from "node:path";
-import { DATA_DIR, openDatabase, prepareSchema } from "@/lib/database/bootstrap";
+import { DATA_DIR, PROJECT_ROOT, openDatabase, prepareSchema } from "@/lib/database/bootstrap";
 import { buildIfNeeded, startApp, waitHealthy } from "./app-processes";
 
 const dev = process.argv.includes("--dev");
@@ -35,12 +35,16 @@ try {
   await prepareSchema(database.url, log);
   const { seedDemo } = await import("@/lib/demo/seed");
   const t0 = Date.now();
+  const { forcedDemoUsersFromEnv } = await import("@/lib/users/demo-users");
   const seeded = await seedDemo({
     keyFile: path.join(DATA_DIR, "demo-keys.json"),
     forcedKeys: { "demo-consumer": process.env.DEMO_API_KEY, "other-consumer": process.env.DEMO_OTHER_API_KEY },
+    forcedUsers: forcedDemoUsersFromEnv(process.env),
   });
   log(`demo workspace ready in ${Date.now() - t0} ms (APIs: ${seeded.apis.join(", ")})`);
-  const env = { ...process.env, DATABASE_URL: database.url };
+  // Sessions are signed with AUTH_SECRET; generated once into .data/auth-secret when unset.
+  const { authSecret } = await import("@/lib/auth/secret");
+  const env = { ...process.env, DATABASE_URL: database.url, AUTH_SECRET: authSecret(PROJECT_ROOT) };
   if (!dev) buildIfNeeded(log, env);
   app = startApp({ port, host, env, dev });
   const { web } = app;
@@ -53,6 +57,9 @@ try {
   Health:        ${base}/api/health
   Demo API key:  ${key ?? "(already created; set DEMO_API_KEY or delete .data to get a new one)"}
   Other key:     ${seeded.keys["other-consumer"] ?? "(already created)"}
+
+  Sign in at ${base}/sign-in
+${seeded.users.map((u) => `    ${u.role === "admin" ? "Admin:   " : "Designer:"}  ${u.email}  ${u.password ?? "(password changed since; set DEMO_" + u.role.toUpperCase() + "_PASSWORD to reset it)"}`).join("\n")}
 
   Try it:
     curl -s -X POST ${base}/public/api/demo/production/country-stats/runs \\
