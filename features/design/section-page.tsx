@@ -13,10 +13,10 @@ export function designSectionPage(section: TDesignSection, empty: { icon: Lucide
   const meta = DESIGN_SECTIONS.find((s) => s.slug === section)!;
   return async function DesignSectionPage({ params }: { params: Promise<TDesignParams> }) {
     const p = await params;
-    const scope = await pageWorkspace(designPath(p.organization, p.workspace, section), p);
+    await pageWorkspace(designPath(p.organization, p.workspace, section), p);
     return (
       <>
-        <PageHeader title={meta.label} description={`${meta.description} Workspace ${scope.workspace.name}.`} />
+        <PageHeader title={meta.label} description={meta.description} />
         <EmptyState icon={empty.icon} title={empty.title} description={empty.description} />
       </>
     );

@@ -46,20 +46,26 @@ async function ensureLayer(workspaceId: string, environmentId: string, id: strin
   const existing = await db.layer.findUnique({ where: { id }, select: { id: true, itemCount: true } });
   if (!existing) {
     const data = load();
-    await db.$transaction(async (tx) => {
-      await tx.layer.create({
-        data: {
-          id,
-          workspaceId,
-          name,
-          description,
-          kind: data.kind === "features" ? "features" : "table",
-          itemCount: data.kind === "features" ? data.features.length : data.rows.length,
-          bbox: data.kind === "features" ? bboxOf(data.features) : [],
-        },
-      });
-      await tx.layerData.create({ data: { layerId: id, content: new Uint8Array(encodeLayerData(data)) } });
-    });
+    // Encoded before the transaction, which gets time to spare: on a busy machine gzipping the
+    // 135,233 cities alone took longer than Prisma's default 5 s and the first start failed.
+    const content = new Uint8Array(encodeLayerData(data));
+    await db.$transaction(
+      async (tx) => {
+        await tx.layer.create({
+          data: {
+            id,
+            workspaceId,
+            name,
+            description,
+            kind: data.kind === "features" ? "features" : "table",
+            itemCount: data.kind === "features" ? data.features.length : data.rows.length,
+            bbox: data.kind === "features" ? bboxOf(data.features) : [],
+          },
+        });
+        await tx.layerData.create({ data: { layerId: id, content } });
+      },
+      { timeout: 60_000 },
+    );
   }
   await db.environmentLayer.upsert({
     where: { environmentId_layerId: { environmentId, layerId: id } },
