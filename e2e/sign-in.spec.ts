@@ -89,6 +89,7 @@ test("signing in works with the keyboard alone", async ({ page }) => {
 });
 
 test("repeated failures are throttled per email and address, also for unknown emails, while others still sign in", async ({ browser }) => {
+  test.setTimeout(480_000); // thirteen sign-ins through the form; each takes seconds on a loaded machine
   const user = await createUser("designer", "throttle");
   const context = await browser.newContext();
   const page = await context.newPage();
