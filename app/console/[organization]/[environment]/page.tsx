@@ -1,0 +1,1 @@
+export { ConsoleEnvironmentPage as default } from "@/features/console/console-entry";

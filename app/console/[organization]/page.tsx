@@ -1,0 +1,1 @@
+export { ConsoleOrganizationPage as default } from "@/features/console/console-entry";

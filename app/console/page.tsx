@@ -1,0 +1,1 @@
+export { ConsoleEntryPage as default } from "@/features/console/console-entry";

@@ -1,0 +1,1 @@
+export { DesignWorkspacePage as default } from "@/features/design/design-entry";

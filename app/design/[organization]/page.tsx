@@ -1,0 +1,1 @@
+export { DesignOrganizationPage as default } from "@/features/design/design-entry";

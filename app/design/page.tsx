@@ -1,0 +1,1 @@
+export { DesignEntryPage as default } from "@/features/design/design-entry";
