@@ -44,20 +44,24 @@ async function ensureLayer(workspaceId: string, environmentId: string, id: strin
   const existing = await db.layer.findUnique({ where: { id }, select: { id: true, itemCount: true } });
   if (!existing) {
     const data = load();
-    await db.$transaction(async (tx) => {
-      await tx.layer.create({
-        data: {
-          id,
-          workspaceId,
-          name,
-          description,
-          kind: data.kind === "features" ? "features" : "table",
-          itemCount: data.kind === "features" ? data.features.length : data.rows.length,
-          bbox: data.kind === "features" ? bboxOf(data.features) : [],
-        },
-      });
-      await tx.layerData.create({ data: { layerId: id, content: new Uint8Array(encodeLayerData(data)) } });
-    });
+    await db.$transaction(
+      async (tx) => {
+        await tx.layer.create({
+          data: {
+            id,
+            workspaceId,
+            name,
+            description,
+            kind: data.kind === "features" ? "features" : "table",
+            itemCount: data.kind === "features" ? data.features.length : data.rows.length,
+            bbox: data.kind === "features" ? bboxOf(data.features) : [],
+          },
+        });
+        await tx.layerData.create({ data: { layerId: id, content: new Uint8Array(encodeLayerData(data)) } });
+        // Writing the encoded 135,233 cities can outlast Prisma's 5 s default on a loaded machine.
+      },
+      { timeout: 120_000 },
+    );
   }
   await db.environmentLayer.upsert({
     where: { environmentId_layerId: { environmentId, layerId: id } },
