@@ -66,7 +66,7 @@ async function ensureLayer(workspaceId: string, environmentId: string, id: strin
         });
         await tx.layerData.create({ data: { layerId: id, content } });
       },
-      { timeout: 60_000 },
+      { timeout: 120_000 },
     );
   }
   await db.environmentLayer.upsert({
