@@ -11,6 +11,8 @@ export const ZEnv = z.object({
   NODE_ENV: z.enum(["development", "production", "test"]).default("development"),
   /** Public base URL used in printed examples and OpenAPI servers. */
   PUBLIC_BASE_URL: z.string().url().optional(),
+  /** More host names the MCP endpoint answers to (comma-separated), besides localhost and PUBLIC_BASE_URL's host (DNS-rebinding protection). */
+  MCP_ALLOWED_HOSTS: z.string().optional(),
   /** Hours result files are kept after a run is final. */
   RESULT_RETENTION_HOURS: z.coerce
     .number()

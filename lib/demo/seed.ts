@@ -6,7 +6,9 @@
  * - Layers `world-cities` (135,233 GeoNames points), `world-countries` (241 Natural
  *   Earth polygons) and the table `world-capitals` (241 rows id, name, country, lon, lat),
  *   all readable by `production`.
- * - Published APIs `cities-in-area`, `country-stats` (and `nearby-cities`), one flow each.
+ * - Published APIs `cities-in-area`, `country-stats` (and `nearby-cities`), one flow each,
+ *   with "Available to AI assistants" on when first published (so the demo key sees them as
+ *   MCP tools); a later republish keeps whatever the switch was set to.
  *   If a demo flow's definition in code changes, a new flow version is saved and published.
  * - Consumers `demo-consumer` and `other-consumer`, each with a key and grants to every demo
  *   API. `DEMO_API_KEY` / `DEMO_OTHER_API_KEY` force those exact secrets; otherwise keys are
