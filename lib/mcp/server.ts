@@ -32,14 +32,14 @@ import { isAllowed } from "@/lib/rate-limit/headers";
 import { cancelRun } from "@/lib/runs/cancel-run";
 import { createRun } from "@/lib/runs/create-run";
 import { findRunApiId } from "@/lib/runs/find-run-api";
-import { getResultFile } from "@/lib/runs/get-result-file";
+import { getResultFile, getResultFileContents } from "@/lib/runs/get-result-file";
 import { getRunOrThrow } from "@/lib/runs/get-run-or-throw";
 import { runDocument } from "@/lib/runs/run-document";
 import { apiBasePath } from "@/lib/runs/scope";
 import { waitForRunWithProgress, type TRunProgress } from "@/lib/runs/wait-for-run";
 import type { TAiApi, TAiCaller } from "@/lib/serving/resolve-ai-caller";
 import type { TResultFormat } from "@/lib/formats/types";
-import { answerWithFile, answerWithRun, toolError, type TLoadFile } from "@/lib/mcp/tool-answers";
+import { answerWithFile, answerWithRun, toolError, type TLoadFiles } from "@/lib/mcp/tool-answers";
 import {
   parseWaitSeconds,
   RUN_CANCEL_INPUT,
@@ -123,10 +123,8 @@ function progressReporter(ctx: ServerContext): ((p: TRunProgress) => Promise<voi
 
 async function runAnswer(ctx: TMcpRequestContext, api: TAiApi, run: Parameters<typeof runDocument>[0] & { flowVersion?: { version: number } }) {
   const doc = runDocument(run, { base: apiBasePath(api.path), api: api.path.api }, run.flowVersion?.version ?? api.target.flowVersionNumber);
-  const load: TLoadFile = async (key, format) => {
-    const f = await getResultFile(api.scope, doc.run_id, key, format);
-    return { content: f.file.content, mediaType: f.mediaType };
-  };
+  // `run` was loaded for this key's scope (createRun, getRunOrThrow, cancelRun), so its files are too.
+  const load: TLoadFiles = (wanted) => getResultFileContents(doc.run_id, wanted);
   return answerWithRun(doc, ctx.baseUrl, doc.state === "completed" ? load : null);
 }
 

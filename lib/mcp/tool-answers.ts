@@ -30,8 +30,8 @@ export const RUN_RESULT_INLINE_MAX_BYTES = 1024 * 1024;
 
 const TEXT_FORMATS: ReadonlySet<string> = new Set(["geojson", "csv"]);
 
-/** A result file's bytes, as the domain returns them (lib/runs/get-result-file.ts). */
-export type TLoadFile = (key: string, format: string) => Promise<{ content: Uint8Array; mediaType: string }>;
+/** Reads several result files of the run at once (lib/runs/get-result-file.ts `getResultFileContents`). */
+export type TLoadFiles = (wanted: { key: string; format: string }[]) => Promise<{ key: string; format: string; content: Uint8Array }[]>;
 
 function kib(bytes: number): string {
   if (bytes < 1024) return `${bytes} B`;
@@ -69,19 +69,19 @@ export function runSummary(doc: TRunDocument): string {
 }
 
 /** Answers with a run document (see module doc). `loadFile` reads a small result for inlining. */
-export async function answerWithRun(doc: TRunDocument, baseUrl: string, loadFile: TLoadFile | null): Promise<CallToolResult> {
+export async function answerWithRun(doc: TRunDocument, baseUrl: string, loadFiles: TLoadFiles | null): Promise<CallToolResult> {
   const next = nextStep(doc);
   const structured: TToolRun = next ? { ...doc, next } : doc;
   const content: ContentBlock[] = [{ type: "text", text: runSummary(doc) }];
+  const small = (doc.results ?? []).filter((r) => TEXT_FORMATS.has(r.format) && r.size_bytes <= INLINE_RESULT_MAX_BYTES);
+  // A file purged after its retention is still listed (as over HTTP); it is just not inlined.
+  const files = loadFiles && small.length ? await loadFiles(small.map((r) => ({ key: r.key, format: r.format }))) : [];
   for (const r of doc.results ?? []) {
     const uri = baseUrl + r.href;
     const name = `${r.key}.${FORMAT_INFO[r.format].extension}`;
     content.push({ type: "resource_link", uri, name, title: `${r.key} (${r.kind}, ${r.format})`, mimeType: r.media_type, size: r.size_bytes });
-    if (loadFile && TEXT_FORMATS.has(r.format) && r.size_bytes <= INLINE_RESULT_MAX_BYTES) {
-      // A file purged after its retention is still listed (as over HTTP); it is just not inlined.
-      const file = await loadFile(r.key, r.format).catch(() => null);
-      if (file) content.push({ type: "resource", resource: { uri, mimeType: r.media_type, text: new TextDecoder().decode(file.content) } });
-    }
+    const file = files.find((f) => f.key === r.key && f.format === r.format);
+    if (file) content.push({ type: "resource", resource: { uri, mimeType: r.media_type, text: new TextDecoder().decode(file.content) } });
   }
   return { content, structuredContent: structured as unknown as Record<string, unknown> };
 }

@@ -31,3 +31,19 @@ export async function getResultFile(scope: TRunScope, runId: string, key: string
   const info = FORMAT_INFO[chosen as TResultFormat];
   return { file, filename: `${key}.${info.extension}`, mediaType: info.mediaType };
 }
+
+/**
+ * Several result files of a run the caller already loaded through `getRunOrThrow` (so it is
+ * visible to them), in one query: for answers that carry small results inline (MCP). Files
+ * purged after their retention are simply absent from the answer.
+ */
+export async function getResultFileContents(
+  runId: string,
+  wanted: { key: string; format: string }[],
+): Promise<{ key: string; format: string; content: Uint8Array }[]> {
+  if (wanted.length === 0) return [];
+  return db.resultFile.findMany({
+    where: { runId, OR: wanted.map((w) => ({ key: w.key, format: w.format })) },
+    select: { key: true, format: true, content: true },
+  });
+}

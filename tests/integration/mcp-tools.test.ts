@@ -10,6 +10,7 @@ import { request as httpRequest } from "node:http";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { apiPath, BASE_URL, citiesInPolygon, DEMO_KEY, demoUsage, download, http, OTHER_KEY, parseCsv, resetRuns, runCount, sql, waitFor } from "./helpers";
 import { awayFromMinuteEnd, createConsumer, createEnvironment, createFlowApi, createWorkspace, SLOW_FLOW, TINY_FLOW, ZURICH_AREA } from "./contract-helpers";
+import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
 import { MCP_PATH, MCP_URL, mcpClient, setAiSwitch, textOf, withClient, type TEra } from "./mcp-helpers";
 import { AppError } from "@/lib/errors";
 import { setAiAccess } from "@/lib/serving/set-ai-access";
@@ -34,8 +35,12 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
-  // Nothing long may outlive the file: cancel what is still going.
-  await sql().query(`UPDATE run SET state = 'cancelled', "finishedAt" = now() WHERE state IN ('queued', 'running')`);
+  // Nothing long may outlive the file: cancel what is still going (as its caller would).
+  const { rows } = await sql().query(
+    `SELECT r.id, f.slug FROM run r JOIN flow_api f ON f.id = r."flowApiId" JOIN consumer c ON c.id = r."consumerId"
+     WHERE r.state IN ('queued', 'running') AND c.slug = 'demo-consumer'`,
+  );
+  for (const r of rows) await http("POST", `${apiPath(r.slug)}/runs/${r.id}/cancel`);
   const { db } = await import("@/lib/db");
   await db.$disconnect();
 });
@@ -144,6 +149,31 @@ describe("tools of a key", () => {
     expect(await toolNames({ key: onlyCities.secret })).toEqual(["cities_in_area", ...RUN_TOOLS]);
     const none = await createConsumer({ grants: [] });
     expect(await toolNames({ key: none.secret })).toEqual(RUN_TOOLS);
+  });
+
+  it("tells 2026-07-28 clients on their listen stream when the tool list changes", async () => {
+    const lists: string[][] = [];
+    const client = new Client(
+      { name: "flow-api-tests", version: "1.0.0" },
+      {
+        versionNegotiation: { mode: { pin: "2026-07-28" } },
+        listChanged: { tools: { debounceMs: 0, onChanged: (err, tools) => void (!err && tools && lists.push(tools.map((t) => t.name))) } },
+      },
+    );
+    await client.connect(new StreamableHTTPClientTransport(new URL(MCP_URL), { requestInit: { headers: { "x-api-key": DEMO_KEY } } }));
+    try {
+      expect(client.getServerCapabilities()?.tools?.listChanged).toBe(true);
+      await new Promise((r) => setTimeout(r, 500)); // the listen stream opens in the background
+      await setAiSwitch("country-stats", false);
+      await waitFor("a list without country_stats", async () => lists.some((l) => !l.includes("country_stats")), 10_000);
+    } finally {
+      await setAiSwitch("country-stats", true);
+      await client.close();
+    }
+  });
+
+  it("tells 2025-era clients, served without sessions, that it sends no list changes", async () => {
+    await withClient({ era: "legacy" }, async (c) => expect(c.getServerCapabilities()?.tools?.listChanged).toBe(false));
   });
 
   it("exposes an API only through the switch, which refuses name collisions and plans without AI access", async () => {
