@@ -48,20 +48,23 @@ async function ensureLayer(workspaceId: string, environmentId: string, id: strin
   const existing = await db.layer.findUnique({ where: { id }, select: { id: true, itemCount: true } });
   if (!existing) {
     const data = load();
-    await db.$transaction(async (tx) => {
-      await tx.layer.create({
-        data: {
-          id,
-          workspaceId,
-          name,
-          description,
-          kind: data.kind === "features" ? "features" : "table",
-          itemCount: data.kind === "features" ? data.features.length : data.rows.length,
-          bbox: data.kind === "features" ? bboxOf(data.features) : [],
-        },
-      });
-      await tx.layerData.create({ data: { layerId: id, content: new Uint8Array(encodeLayerData(data)) } });
-    });
+    await db.$transaction(
+      async (tx) => {
+        await tx.layer.create({
+          data: {
+            id,
+            workspaceId,
+            name,
+            description,
+            kind: data.kind === "features" ? "features" : "table",
+            itemCount: data.kind === "features" ? data.features.length : data.rows.length,
+            bbox: data.kind === "features" ? bboxOf(data.features) : [],
+          },
+        });
+        await tx.layerData.create({ data: { layerId: id, content: new Uint8Array(encodeLayerData(data)) } });
+      },
+      { timeout: 120_000 },
+    ); // writing 135k cities takes >5 s (Prisma's default) on a busy machine
   }
   await db.environmentLayer.upsert({
     where: { environmentId_layerId: { environmentId, layerId: id } },
