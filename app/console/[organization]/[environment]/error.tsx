@@ -1,1 +1,2 @@
+"use client";
 export { default } from "@/features/shell/error-page";
