@@ -49,12 +49,18 @@ export default async function AiAccessPage({ params }: { params: Promise<TConsol
   const url = mcpEndpointUrl(await publicBaseUrl(), organization, environment);
   return (
     <>
-      <PageHeader title="AI access" description={`Which APIs of environment ${scope.environment.name} AI assistants may use over MCP, and how to connect a client.`} />
+      <PageHeader
+        title="AI access"
+        description={`Which APIs of environment ${scope.environment.name} AI assistants may use over MCP, and how to connect a client.`}
+      />
       <div className="grid gap-8">
         <Card>
           <CardHeader>
             <CardTitle>APIs as tools</CardTitle>
-            <CardDescription>An AI client sees an API as a tool while its switch is on and the client&apos;s key&apos;s consumer is granted the API; changes apply to its next request.</CardDescription>
+            <CardDescription>
+              An AI client sees an API as a tool while its switch is on and the client&apos;s key&apos;s consumer is granted the API; changes apply to its next
+              request.
+            </CardDescription>
           </CardHeader>
           <CardContent>
             {apis.length === 0 ? (
@@ -78,7 +84,14 @@ export default async function AiAccessPage({ params }: { params: Promise<TConsol
                       </TableCell>
                       <TableCell className="font-mono text-xs">{toolName(a.slug)}</TableCell>
                       <TableCell>
-                        <AiSwitch organization={organization} environment={environment} flowApiId={a.flowApiId} apiName={a.name} checked={a.aiAccess} blockedReason={a.aiBlockedReason} />
+                        <AiSwitch
+                          organization={organization}
+                          environment={environment}
+                          flowApiId={a.flowApiId}
+                          apiName={a.name}
+                          checked={a.aiAccess}
+                          blockedReason={a.aiBlockedReason}
+                        />
                       </TableCell>
                     </TableRow>
                   ))}

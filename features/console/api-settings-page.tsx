@@ -56,7 +56,9 @@ export default async function ApiSettingsPage({ params }: { params: Promise<TCon
         <Card>
           <CardHeader>
             <CardTitle>Settings</CardTitle>
-            <CardDescription>AI assistants (MCP clients) see this API as a tool when the switch is on and their key&apos;s consumer is granted the API.</CardDescription>
+            <CardDescription>
+              AI assistants (MCP clients) see this API as a tool when the switch is on and their key&apos;s consumer is granted the API.
+            </CardDescription>
           </CardHeader>
           <CardContent className="grid gap-4">
             <AiSwitch

@@ -76,7 +76,9 @@ export default async function ApisPage({ params }: { params: Promise<TConsolePar
         <Card>
           <CardHeader>
             <CardTitle>Readable layers</CardTitle>
-            <CardDescription>Callers of this environment may name these layers as inputs (`layer_id`). A removed layer is refused from the next call on.</CardDescription>
+            <CardDescription>
+              Callers of this environment may name these layers as inputs (`layer_id`). A removed layer is refused from the next call on.
+            </CardDescription>
           </CardHeader>
           <CardContent>
             <LayersEditor organization={organization} environment={environment} layers={layers} />

@@ -75,7 +75,8 @@ export function ConnectAiClient({ url, serverName, consumers }: { url: string; s
           </div>
         </div>
         <p className="text-sm text-muted-foreground">
-          Keys are shown only once, when created: the snippets hold {key ? `the prefix ${key.prefix}… of the chosen key` : "a placeholder"}; replace it with the full key you stored.
+          Keys are shown only once, when created: the snippets hold {key ? `the prefix ${key.prefix}… of the chosen key` : "a placeholder"}; replace it with the
+          full key you stored.
         </p>
         <section aria-labelledby="tools-heading" className="grid gap-2">
           <h3 id="tools-heading" className="font-medium">

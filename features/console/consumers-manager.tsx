@@ -41,7 +41,11 @@ export function ConsumersManager({ place, consumers, apis }: { place: TPlace; co
     <div className="grid gap-6">
       <CreateConsumerForm place={place} />
       {consumers.length === 0 ? (
-        <EmptyState icon={UsersIcon} title="No consumers yet" description="Create a consumer for each caller (a team, an app, a customer), then give it keys and access to APIs." />
+        <EmptyState
+          icon={UsersIcon}
+          title="No consumers yet"
+          description="Create a consumer for each caller (a team, an app, a customer), then give it keys and access to APIs."
+        />
       ) : (
         <ul className="grid gap-4" aria-label="Consumers">
           {consumers.map((c) => (
@@ -184,7 +188,8 @@ function DeleteDialog({ place, consumer, open, onOpenChange }: { place: TPlace; 
         <DialogHeader>
           <DialogTitle>Delete {consumer.name}?</DialogTitle>
           <DialogDescription>
-            Its {consumer.activeKeys} active {consumer.activeKeys === 1 ? "key stops" : "keys stop"} working at once, and its grants and runs are removed. This cannot be undone.
+            Its {consumer.activeKeys} active {consumer.activeKeys === 1 ? "key stops" : "keys stop"} working at once, and its grants and runs are removed. This
+            cannot be undone.
           </DialogDescription>
         </DialogHeader>
         <DialogFooter>

@@ -13,7 +13,10 @@ export default async function ConsumersPage({ params }: { params: Promise<TConso
   const [consumers, apis] = await Promise.all([listConsumers(ref), listServedApis(ref)]);
   return (
     <>
-      <PageHeader title="Consumers" description={`Who may call which API of environment ${scope.environment.name}. A removed grant takes effect on the next call.`} />
+      <PageHeader
+        title="Consumers"
+        description={`Who may call which API of environment ${scope.environment.name}. A removed grant takes effect on the next call.`}
+      />
       <ConsumersManager
         place={{ organization, environment, keysHref: consolePath(organization, environment, "keys") }}
         consumers={consumers.map((c) => ({

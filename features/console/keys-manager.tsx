@@ -43,7 +43,17 @@ const STATE_BADGE = {
 } as const;
 
 /** API keys: create for a consumer (secret shown once), revoke, rotate with an overlap. */
-export function KeysManager({ place, keys, consumers, selectedConsumer }: { place: TPlace; keys: TKeyItem[]; consumers: { id: string; name: string }[]; selectedConsumer?: string }) {
+export function KeysManager({
+  place,
+  keys,
+  consumers,
+  selectedConsumer,
+}: {
+  place: TPlace;
+  keys: TKeyItem[];
+  consumers: { id: string; name: string }[];
+  selectedConsumer?: string;
+}) {
   const [shown, setShown] = useState<TShownSecret | null>(null);
   const [rotating, setRotating] = useState<TKeyItem | null>(null);
   const [revoking, setRevoking] = useState<TKeyItem | null>(null);
@@ -62,7 +72,11 @@ export function KeysManager({ place, keys, consumers, selectedConsumer }: { plac
         </CardContent>
       </Card>
       {keys.length === 0 ? (
-        <EmptyState icon={KeyRoundIcon} title="No keys yet" description="A key lets a consumer call the APIs it is granted. Its secret is shown once, when it is created." />
+        <EmptyState
+          icon={KeyRoundIcon}
+          title="No keys yet"
+          description="A key lets a consumer call the APIs it is granted. Its secret is shown once, when it is created."
+        />
       ) : (
         <Table>
           <TableHeader>
@@ -175,7 +189,17 @@ const OVERLAPS = [
   { minutes: 7 * 24 * 60, label: "7 days" },
 ];
 
-function RotateDialog({ place, keyItem, onClose, onRotated }: { place: TPlace; keyItem: TKeyItem | null; onClose: () => void; onRotated: (s: TShownSecret) => void }) {
+function RotateDialog({
+  place,
+  keyItem,
+  onClose,
+  onRotated,
+}: {
+  place: TPlace;
+  keyItem: TKeyItem | null;
+  onClose: () => void;
+  onRotated: (s: TShownSecret) => void;
+}) {
   const router = useRouter();
   const { executeAsync, isPending } = useAction(rotateKeyAction);
   const [overlap, setOverlap] = useState(24 * 60);

@@ -28,8 +28,16 @@ export default async function KeysPage({ params, searchParams }: { params: Promi
     .sort((a, b) => (a.createdAt < b.createdAt ? 1 : -1));
   return (
     <>
-      <PageHeader title="Keys" description={`API keys of the consumers of environment ${scope.environment.name}. Secrets are shown once; afterwards only the prefix.`} />
-      <KeysManager place={{ organization, environment }} keys={keys} consumers={consumers.map((c) => ({ id: c.id, name: c.name }))} selectedConsumer={consumer} />
+      <PageHeader
+        title="Keys"
+        description={`API keys of the consumers of environment ${scope.environment.name}. Secrets are shown once; afterwards only the prefix.`}
+      />
+      <KeysManager
+        place={{ organization, environment }}
+        keys={keys}
+        consumers={consumers.map((c) => ({ id: c.id, name: c.name }))}
+        selectedConsumer={consumer}
+      />
     </>
   );
 }

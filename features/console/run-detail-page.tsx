@@ -73,7 +73,9 @@ export default async function RunDetailPage({ params }: { params: Promise<TConso
           </CardHeader>
           <CardContent>
             {run.results.length === 0 ? (
-              <p className="text-sm text-muted-foreground">{run.state === "completed" ? "The run produced no results." : "Results are listed once the run has completed."}</p>
+              <p className="text-sm text-muted-foreground">
+                {run.state === "completed" ? "The run produced no results." : "Results are listed once the run has completed."}
+              </p>
             ) : (
               <Table>
                 <TableHeader>
@@ -103,7 +105,9 @@ export default async function RunDetailPage({ params }: { params: Promise<TConso
         <Card className="lg:col-span-2">
           <CardHeader>
             <CardTitle>Request</CardTitle>
-            <CardDescription>{final ? "Caller data (features, rows, areas) was removed when the run finished; what remains is shown." : "As validated."}</CardDescription>
+            <CardDescription>
+              {final ? "Caller data (features, rows, areas) was removed when the run finished; what remains is shown." : "As validated."}
+            </CardDescription>
           </CardHeader>
           <CardContent>
             <pre tabIndex={0} aria-label="Request body" className="max-h-96 overflow-auto rounded-md bg-muted p-3 text-xs">

@@ -32,7 +32,8 @@ export const STATE_VARIANT: Record<TRunState, "success" | "destructive" | "outli
   cancelled: "outline",
 };
 
-const dateOf = (s: string | undefined, endOfDay = false) => (s && /^\d{4}-\d{2}-\d{2}$/.test(s) ? new Date(`${s}T00:00:00Z`).getTime() + (endOfDay ? 86_400_000 : 0) : null);
+const dateOf = (s: string | undefined, endOfDay = false) =>
+  s && /^\d{4}-\d{2}-\d{2}$/.test(s) ? new Date(`${s}T00:00:00Z`).getTime() + (endOfDay ? 86_400_000 : 0) : null;
 const UUID = /^[0-9a-f-]{36}$/i;
 
 export default async function RunsPage({ params, searchParams }: { params: Promise<TConsoleParams>; searchParams: Promise<TSearch> }) {

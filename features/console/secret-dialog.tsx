@@ -26,7 +26,9 @@ export function SecretDialog({ shown, onClose }: { shown: TShownSecret | null; o
         <Alert variant="destructive">
           <TriangleAlertIcon aria-hidden="true" />
           <AlertTitle>This is the only time the key is shown</AlertTitle>
-          <AlertDescription>After you close this window only its prefix {shown?.prefix}… is visible. A lost key cannot be recovered: rotate or revoke it.</AlertDescription>
+          <AlertDescription>
+            After you close this window only its prefix {shown?.prefix}… is visible. A lost key cannot be recovered: rotate or revoke it.
+          </AlertDescription>
         </Alert>
         <div className="grid gap-1.5">
           <Label htmlFor="new-key-secret">API key</Label>
