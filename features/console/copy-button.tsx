@@ -4,7 +4,7 @@ import { CheckIcon, CopyIcon } from "lucide-react";
 import { toast } from "sonner";
 import { Button } from "@/components/ui/button";
 
-/** Copies `text` to the clipboard; says so for a moment. `label` names what is copied (for screen readers too). */
+/** Copies `text` to the clipboard; says so for a moment. `label` names what is copied (its accessible name); the button shows "Copy". */
 export function CopyButton({ text, label = "Copy" }: { text: string; label?: string }) {
   const [copied, setCopied] = useState(false);
   return (
@@ -12,6 +12,7 @@ export function CopyButton({ text, label = "Copy" }: { text: string; label?: str
       type="button"
       variant="outline"
       size="sm"
+      aria-label={copied ? `${label}: copied` : label}
       onClick={async () => {
         try {
           await navigator.clipboard.writeText(text);
@@ -23,7 +24,7 @@ export function CopyButton({ text, label = "Copy" }: { text: string; label?: str
       }}
     >
       {copied ? <CheckIcon aria-hidden="true" /> : <CopyIcon aria-hidden="true" />}
-      {copied ? "Copied" : label}
+      {copied ? "Copied" : "Copy"}
     </Button>
   );
 }

@@ -30,7 +30,9 @@ export async function createApiKey(
 ): Promise<TCreatedKey> {
   const name = ZKeyName.safeParse(input.name ?? "");
   if (!name.success) {
-    throw new AppError("validation_failed", name.error.issues[0].message, { errors: [{ field: "/name", code: "too_long", message: name.error.issues[0].message }] });
+    throw new AppError("validation_failed", name.error.issues[0].message, {
+      errors: [{ field: "/name", code: "too_long", message: name.error.issues[0].message }],
+    });
   }
   if (input.expiresAt && input.expiresAt.getTime() <= Date.now()) {
     throw new AppError("validation_failed", "The expiry must be in the future.", {

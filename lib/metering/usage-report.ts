@@ -166,5 +166,8 @@ function zero(): TUsageTotals {
 }
 
 function sumTotals(rows: TUsageTotals[]): TUsageTotals {
-  return rows.reduce((t, r) => ({ etlRuns: t.etlRuns + r.etlRuns, processingMs: t.processingMs + r.processingMs, apiRequests: t.apiRequests + r.apiRequests }), zero());
+  return rows.reduce(
+    (t, r) => ({ etlRuns: t.etlRuns + r.etlRuns, processingMs: t.processingMs + r.processingMs, apiRequests: t.apiRequests + r.apiRequests }),
+    zero(),
+  );
 }

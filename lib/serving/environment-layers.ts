@@ -21,10 +21,24 @@ export interface TConsoleLayer {
 export async function listEnvironmentLayers(scope: TEnvironmentRef): Promise<TConsoleLayer[]> {
   const layers = await db.layer.findMany({
     where: { workspace: { organizationId: scope.organizationId } },
-    select: { id: true, name: true, kind: true, itemCount: true, workspace: { select: { name: true } }, environments: { where: { environmentId: scope.environmentId } } },
+    select: {
+      id: true,
+      name: true,
+      kind: true,
+      itemCount: true,
+      workspace: { select: { name: true } },
+      environments: { where: { environmentId: scope.environmentId } },
+    },
     orderBy: { name: "asc" },
   });
-  return layers.map((l) => ({ id: l.id, name: l.name, kind: l.kind, itemCount: l.itemCount, workspaceName: l.workspace.name, readable: l.environments.length > 0 }));
+  return layers.map((l) => ({
+    id: l.id,
+    name: l.name,
+    kind: l.kind,
+    itemCount: l.itemCount,
+    workspaceName: l.workspace.name,
+    readable: l.environments.length > 0,
+  }));
 }
 
 export async function setLayerReadable(scope: TEnvironmentRef, input: { layerId: string; readable: boolean }): Promise<void> {

@@ -28,3 +28,24 @@ CREATE TRIGGER "api_key_auth_changed" AFTER INSERT OR DELETE OR TRUNCATE ON "api
   FOR EACH STATEMENT EXECUTE FUNCTION "flowapi_notify_auth_changed"();
 CREATE TRIGGER "api_key_access_changed" AFTER UPDATE OF "consumerId", "hash", "expiresAt", "revokedAt" ON "api_key"
   FOR EACH STATEMENT EXECUTE FUNCTION "flowapi_notify_auth_changed"();
+
+-- 3. "The very next call" across processes: NOTIFY alone is not enough, because a web process
+--    may serve a request before the notification of a change committed just before it has
+--    reached it (seen under load: a grant removed, the next call still 200). Every change that
+--    sends auth_changed also bumps one counter row in its own transaction; the caller cache
+--    (lib/keys/caller-cache.ts) compares it on every hit, a one-row primary-key read, so a
+--    cached answer older than a committed change is never used.
+CREATE TABLE "auth_version" (
+    "id" SMALLINT NOT NULL,
+    "version" BIGINT NOT NULL DEFAULT 0,
+    CONSTRAINT "auth_version_pkey" PRIMARY KEY ("id")
+);
+INSERT INTO "auth_version" ("id", "version") VALUES (1, 0);
+
+CREATE OR REPLACE FUNCTION "flowapi_notify_auth_changed"() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+  UPDATE "auth_version" SET "version" = "version" + 1 WHERE "id" = 1;
+  PERFORM pg_notify('auth_changed', TG_TABLE_NAME);
+  RETURN NULL;
+END;
+$$;
