@@ -159,19 +159,35 @@ test("on a plan without AI access the switch is disabled and says why", async ({
   const db = new pg.Client({ connectionString: process.env.DATABASE_URL });
   await db.connect();
   try {
-    const def = (await db.query(`SELECT v.id, v.definition FROM flow_api f JOIN flow_version v ON v.id = f."selectedFlowVersionId" WHERE f.slug = 'cities-in-area'`)).rows[0];
+    const def = (
+      await db.query(`SELECT v.id, v.definition FROM flow_api f JOIN flow_version v ON v.id = f."selectedFlowVersionId" WHERE f.slug = 'cities-in-area'`)
+    ).rows[0];
     const o = (await db.query(`INSERT INTO organization (id, slug, name) VALUES (gen_random_uuid(), $1, $1) RETURNING id`, [org])).rows[0].id;
-    const w = (await db.query(`INSERT INTO workspace (id, "organizationId", slug, name, "planId") VALUES (gen_random_uuid(), $1, 'main', 'Main', 'free') RETURNING id`, [o])).rows[0].id;
-    const e = (await db.query(`INSERT INTO environment (id, "organizationId", slug, name) VALUES (gen_random_uuid(), $1, 'production', 'Production') RETURNING id`, [o])).rows[0].id;
+    const w = (
+      await db.query(`INSERT INTO workspace (id, "organizationId", slug, name, "planId") VALUES (gen_random_uuid(), $1, 'main', 'Main', 'free') RETURNING id`, [
+        o,
+      ])
+    ).rows[0].id;
+    const e = (
+      await db.query(`INSERT INTO environment (id, "organizationId", slug, name) VALUES (gen_random_uuid(), $1, 'production', 'Production') RETURNING id`, [o])
+    ).rows[0].id;
     const f = (await db.query(`INSERT INTO flow (id, "workspaceId", name) VALUES (gen_random_uuid(), $1, 'Cities') RETURNING id`, [w])).rows[0].id;
-    const v = (await db.query(`INSERT INTO flow_version (id, "flowId", version, definition) VALUES (gen_random_uuid(), $1, 1, $2) RETURNING id`, [f, def.definition])).rows[0].id;
+    const v = (
+      await db.query(`INSERT INTO flow_version (id, "flowId", version, definition) VALUES (gen_random_uuid(), $1, 1, $2) RETURNING id`, [f, def.definition])
+    ).rows[0].id;
     const a = (
       await db.query(
         `INSERT INTO flow_api (id, "organizationId", "workspaceId", "flowId", "selectedFlowVersionId", slug, name, status) VALUES (gen_random_uuid(), $1, $2, $3, $4, 'cities', 'Cities', 'published') RETURNING id`,
         [o, w, f, v],
       )
     ).rows[0].id;
-    const r = (await db.query(`INSERT INTO release (id, "flowApiId", "environmentId", "flowVersionId", number) VALUES (gen_random_uuid(), $1, $2, $3, 1) RETURNING id`, [a, e, v])).rows[0].id;
+    const r = (
+      await db.query(`INSERT INTO release (id, "flowApiId", "environmentId", "flowVersionId", number) VALUES (gen_random_uuid(), $1, $2, $3, 1) RETURNING id`, [
+        a,
+        e,
+        v,
+      ])
+    ).rows[0].id;
     await db.query(`INSERT INTO environment_api ("environmentId", "flowApiId", "releaseId", "updatedAt") VALUES ($1, $2, $3, now())`, [e, a, r]);
     await db.query(`INSERT INTO membership ("userId", "organizationId", role) SELECT id, $1, 'admin' FROM app_user WHERE email = $2`, [o, ADMIN.email]);
   } finally {

@@ -15,7 +15,6 @@
  */
 import "server-only";
 import { db } from "@/lib/db";
-import type { TEnvironmentRef } from "@/lib/runs/scope";
 
 export interface TUsageDay {
   day: string; // YYYY-MM-DD (UTC)
@@ -63,7 +62,11 @@ export interface TUsageReport {
 
 const dayString = (d: Date) => d.toISOString().slice(0, 10);
 
-export async function usageReport(scope: TEnvironmentRef & { organization: string; environment: string }, opts: { days?: number } = {}): Promise<TUsageReport> {
+/** `scope`: the environment (ids and slugs), as lib/runs/scope.ts `TEnvironmentRef` plus slugs (not imported: lib/runs depends on lib/metering). */
+export async function usageReport(
+  scope: { organizationId: string; environmentId: string; organization: string; environment: string },
+  opts: { days?: number } = {},
+): Promise<TUsageReport> {
   const days = Math.min(Math.max(opts.days ?? 30, 1), 366);
   const today = new Date(`${dayString(new Date())}T00:00:00Z`);
   const from = new Date(today.getTime() - (days - 1) * 86_400_000);

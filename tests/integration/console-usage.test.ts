@@ -89,7 +89,7 @@ describe("usage report", () => {
     expect((await http("GET", `${CITIES}/runs`, { key: "fapi_" + "Q".repeat(32) })).status).toBe(401);
     expect((await http("POST", `${CITIES}/runs`, { key: key.secret, body: { inputs: {} } })).status).toBe(422);
     await setGrant(scope, { consumerId: consumer.id, flowApiId: citiesApiId, granted: false });
-    expect((await http("GET", `${CITIES}/runs`, { key: key.secret })).status).toBe(403);
+    expect((await http("GET", `${CITIES}/runs`, { key: key.secret })).status).toBe(403); // the very next call
     // 429: the demo plan allows this key one call a minute for a moment.
     const planId = (await sql().query(`SELECT "planId" FROM workspace WHERE slug = 'demo'`)).rows[0].planId;
     const limit = (await sql().query(`SELECT "rateLimitPerMinute" FROM plan WHERE id = $1`, [planId])).rows[0].rateLimitPerMinute;
