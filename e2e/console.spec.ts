@@ -54,6 +54,8 @@ async function readSecretOnce(page: Page): Promise<string> {
 }
 
 test.describe.configure({ mode: "serial" });
+// Each journey signs in, runs axe on every page and waits for real HTTP calls: minutes on a busy 2-core machine.
+test.setTimeout(300_000);
 
 test("an admin manages a consumer's access end to end", async ({ page, request }) => {
   const name = `E2E consumer ${randomBytes(3).toString("hex")}`;
