@@ -19,6 +19,9 @@ export default defineConfig({
           name: "unit",
           include: ["lib/**/*.test.ts", "worker/**/*.test.ts", "scripts/**/*.test.ts"],
           environment: "node",
+          // Some unit tests check every Natural Earth country against Turf: seconds on a quiet
+          // machine, many more on a loaded one. Speed is measured by npm run bench, not here.
+          testTimeout: 60_000,
         },
       },
       {
