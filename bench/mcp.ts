@@ -50,51 +50,57 @@ export async function bench(ctx: TBenchContext): Promise<TBenchRow[]> {
       unit: "ms",
     });
   }
-  const client = await connect(url, key, "legacy");
-  const list = await timeRuns(() => client.listTools(), RUNS * 2);
-  rows.push({
-    group: "mcp",
-    metric: `tools/list on a connected client (median of ${RUNS * 2})`,
-    value: median(list),
-    unit: "ms",
-    target: "< 100 ms",
-    ok: median(list) < 100,
-  });
-
   const args = { cities: { layer_id: "world-cities" }, area: { area: AREA }, min_population: 10000 };
   const body = JSON.stringify({ inputs: { cities: args.cities, area: args.area }, parameters: { min_population: 10000 }, wait_seconds: 30 });
-  const viaMcp: number[] = [];
-  const viaHttp: number[] = [];
-  for (let i = 0; i < RUNS + 1; i++) {
-    let t0 = performance.now();
-    const r = await client.callTool({ name: "cities_in_area", arguments: { ...args, wait_seconds: 30 } });
-    const mcpMs = performance.now() - t0;
-    if ((r.structuredContent as { state?: string } | undefined)?.state !== "completed") throw new Error(`MCP call did not complete: ${JSON.stringify(r)}`);
-    t0 = performance.now();
-    const res = await fetch(`${base}/public/api/demo/production/cities-in-area/runs`, {
-      method: "POST",
-      headers: { "x-api-key": key, "content-type": "application/json" },
-      body,
+  for (const era of ["legacy", "modern"] as const) {
+    const client = await connect(url, key, era);
+    const list = await timeRuns(() => client.listTools(), RUNS * 2);
+    rows.push({
+      group: "mcp",
+      metric: `tools/list on a connected ${era} client (median of ${RUNS * 2})`,
+      value: median(list),
+      unit: "ms",
+      target: "< 100 ms",
+      ok: median(list) < 100,
+      // A 2026-07-28 client reuses the answer for its ttlMs (60 s): repeats come from its cache.
+      note: era === "modern" ? "from the client's cache (ttlMs 60 s)" : undefined,
     });
-    await res.text();
-    const httpMs = performance.now() - t0;
-    if (res.status !== 200) throw new Error(`HTTP call answered ${res.status}`);
-    if (i > 0) {
-      viaMcp.push(mcpMs);
-      viaHttp.push(httpMs);
+
+    // Alternating calls, so both doors see the same worker and cache state.
+    const viaMcp: number[] = [];
+    const viaHttp: number[] = [];
+    for (let i = 0; i < RUNS + 1; i++) {
+      let t0 = performance.now();
+      const r = await client.callTool({ name: "cities_in_area", arguments: { ...args, wait_seconds: 30 } });
+      const mcpMs = performance.now() - t0;
+      if ((r.structuredContent as { state?: string } | undefined)?.state !== "completed") throw new Error(`MCP call did not complete: ${JSON.stringify(r)}`);
+      t0 = performance.now();
+      const res = await fetch(`${base}/public/api/demo/production/cities-in-area/runs`, {
+        method: "POST",
+        headers: { "x-api-key": key, "content-type": "application/json" },
+        body,
+      });
+      await res.text();
+      const httpMs = performance.now() - t0;
+      if (res.status !== 200) throw new Error(`HTTP call answered ${res.status}`);
+      if (i > 0) {
+        viaMcp.push(mcpMs);
+        viaHttp.push(httpMs);
+      }
     }
+    await client.close();
+    const overhead = median(viaMcp.map((m, i) => m - viaHttp[i]!));
+    rows.push({ group: "mcp", metric: `POST /runs, wait until done (median of ${RUNS})`, value: median(viaHttp), unit: "ms" });
+    rows.push({ group: "mcp", metric: `tool call cities_in_area, same input, ${era} client (median of ${RUNS})`, value: median(viaMcp), unit: "ms" });
+    rows.push({
+      group: "mcp",
+      metric: `tool call overhead over the HTTP call, ${era} client (median of ${RUNS} paired differences)`,
+      value: overhead,
+      unit: "ms",
+      target: "< 50 ms",
+      ok: overhead < 50,
+      note: "includes reading the small result files answered inline",
+    });
   }
-  await client.close();
-  rows.push({ group: "mcp", metric: `POST /runs, wait until done (median of ${RUNS})`, value: median(viaHttp), unit: "ms" });
-  rows.push({ group: "mcp", metric: `tool call cities_in_area, same input (median of ${RUNS})`, value: median(viaMcp), unit: "ms" });
-  rows.push({
-    group: "mcp",
-    metric: "tool call overhead over the HTTP call (difference of medians)",
-    value: median(viaMcp) - median(viaHttp),
-    unit: "ms",
-    target: "< 50 ms",
-    ok: median(viaMcp) - median(viaHttp) < 50,
-    note: "includes reading the small result files answered inline",
-  });
   return rows;
 }
