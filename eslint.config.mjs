@@ -18,8 +18,10 @@ const DOMAIN = [
   "lib/jobs",
   "lib/rate-limit",
   "lib/demo",
-  "lib/serving",
   "lib/users",
+  "lib/serving",
+  "lib/consumers",
+  "lib/grants",
   "lib/health.ts",
 ];
 /** The front doors' edges. */

@@ -1,8 +1,107 @@
+/**
+ * `/console/{org}/{env}/ai-access`: the "Available to AI assistants" switch of every served
+ * API and the "Connect an AI client" view: the environment's real MCP address
+ * (`/public/mcp/{org}/{env}`), the client configurations, and the tools each consumer's keys
+ * see (lib/serving/resolve-ai-caller.ts `aiApisOfConsumer`, what the MCP door itself lists).
+ */
+import Link from "next/link";
 import { BotIcon } from "lucide-react";
-import { consoleSectionPage } from "@/features/console/section-page";
+import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "@/components/ui/card";
+import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "@/components/ui/table";
+import { EmptyState } from "@/features/shell/empty-state";
+import { PageHeader } from "@/features/shell/page-header";
+import { consolePath } from "@/features/shell/routes";
+import { listConsumers } from "@/lib/consumers/list-consumers";
+import { mcpEndpointUrl, mcpServerName } from "@/lib/mcp/client-config";
+import { toolName } from "@/lib/mcp/tool-definitions";
+import { aiApisOfConsumer } from "@/lib/serving/resolve-ai-caller";
+import { listServedApis } from "@/lib/serving/list-served-apis";
+import { consolePage, publicBaseUrl } from "@/features/console/data";
+import { AiSwitch } from "@/features/console/ai-switch";
+import { ConnectAiClient } from "@/features/console/connect-ai-client";
+import type { TConsoleParams } from "@/features/console/console-layout";
 
-export default consoleSectionPage("ai-access", {
-  icon: BotIcon,
-  title: "AI access is not set up here yet",
-  description: "Which APIs AI assistants may use over MCP, and how to connect a client, arrive here.",
-});
+const RUN_TOOLS = [
+  { name: "run_status", title: "Run status" },
+  { name: "run_result", title: "Run result" },
+  { name: "run_cancel", title: "Cancel a run" },
+];
+
+export default async function AiAccessPage({ params }: { params: Promise<TConsoleParams> }) {
+  const p = await params;
+  const { scope, ref, organization, environment } = await consolePage(consolePath(p.organization, p.environment, "ai-access"), p);
+  const [apis, consumers] = await Promise.all([listServedApis(ref), listConsumers(ref)]);
+  const connect = await Promise.all(
+    consumers.map(async (c) => {
+      const { planAllows, apis: toolApis } = await aiApisOfConsumer(
+        { id: c.id, environmentId: ref.environmentId, organizationId: ref.organizationId },
+        { organization, environment },
+      );
+      return {
+        id: c.id,
+        name: c.name,
+        keys: c.keys.filter((k) => k.state === "active" || k.state === "expiring").map((k) => ({ id: k.id, name: k.name, prefix: k.prefix })),
+        tools: [...toolApis.map((a) => ({ name: toolName(a.path.api), title: a.name })), ...RUN_TOOLS],
+        planAllows,
+      };
+    }),
+  );
+  const url = mcpEndpointUrl(await publicBaseUrl(), organization, environment);
+  return (
+    <>
+      <PageHeader
+        title="AI access"
+        description={`Which APIs of environment ${scope.environment.name} AI assistants may use over MCP, and how to connect a client.`}
+      />
+      <div className="grid gap-8">
+        <Card>
+          <CardHeader>
+            <CardTitle>APIs as tools</CardTitle>
+            <CardDescription>
+              An AI client sees an API as a tool while its switch is on and the client&apos;s key&apos;s consumer is granted the API; changes apply to its next
+              request.
+            </CardDescription>
+          </CardHeader>
+          <CardContent>
+            {apis.length === 0 ? (
+              <EmptyState icon={BotIcon} title="No APIs served yet" description="Publish a Flow API into this environment first." />
+            ) : (
+              <Table>
+                <TableHeader>
+                  <TableRow>
+                    <TableHead>API</TableHead>
+                    <TableHead>Tool name</TableHead>
+                    <TableHead>Setting</TableHead>
+                  </TableRow>
+                </TableHeader>
+                <TableBody>
+                  {apis.map((a) => (
+                    <TableRow key={a.flowApiId}>
+                      <TableCell>
+                        <Link className="font-medium underline underline-offset-4" href={`${consolePath(organization, environment, "apis")}/${a.slug}`}>
+                          {a.name}
+                        </Link>
+                      </TableCell>
+                      <TableCell className="font-mono text-xs">{toolName(a.slug)}</TableCell>
+                      <TableCell>
+                        <AiSwitch
+                          organization={organization}
+                          environment={environment}
+                          flowApiId={a.flowApiId}
+                          apiName={a.name}
+                          checked={a.aiAccess}
+                          blockedReason={a.aiBlockedReason}
+                        />
+                      </TableCell>
+                    </TableRow>
+                  ))}
+                </TableBody>
+              </Table>
+            )}
+          </CardContent>
+        </Card>
+        <ConnectAiClient url={url} serverName={mcpServerName(organization, environment)} consumers={connect} />
+      </div>
+    </>
+  );
+}

@@ -1,8 +1,33 @@
-import { UsersIcon } from "lucide-react";
-import { consoleSectionPage } from "@/features/console/section-page";
+/** `/console/{org}/{env}/consumers`: the environment's consumers and their access grants. */
+import { PageHeader } from "@/features/shell/page-header";
+import { consolePath } from "@/features/shell/routes";
+import { listConsumers } from "@/lib/consumers/list-consumers";
+import { listServedApis } from "@/lib/serving/list-served-apis";
+import { consolePage } from "@/features/console/data";
+import { ConsumersManager } from "@/features/console/consumers-manager";
+import type { TConsoleParams } from "@/features/console/console-layout";
 
-export default consoleSectionPage("consumers", {
-  icon: UsersIcon,
-  title: "No consumers to show yet",
-  description: "Consumers are the callers of this environment's APIs; creating, renaming and granting access arrive here.",
-});
+export default async function ConsumersPage({ params }: { params: Promise<TConsoleParams> }) {
+  const p = await params;
+  const { scope, ref, organization, environment } = await consolePage(consolePath(p.organization, p.environment, "consumers"), p);
+  const [consumers, apis] = await Promise.all([listConsumers(ref), listServedApis(ref)]);
+  return (
+    <>
+      <PageHeader
+        title="Consumers"
+        description={`Who may call which API of environment ${scope.environment.name}. A removed grant takes effect on the next call.`}
+      />
+      <ConsumersManager
+        place={{ organization, environment, keysHref: consolePath(organization, environment, "keys") }}
+        consumers={consumers.map((c) => ({
+          id: c.id,
+          slug: c.slug,
+          name: c.name,
+          activeKeys: c.keys.filter((k) => k.state === "active" || k.state === "expiring").length,
+          grantedApiIds: c.grantedApiIds,
+        }))}
+        apis={apis.map((a) => ({ id: a.flowApiId, slug: a.slug, name: a.name }))}
+      />
+    </>
+  );
+}

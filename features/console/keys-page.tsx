@@ -1,8 +1,43 @@
-import { KeyRoundIcon } from "lucide-react";
-import { consoleSectionPage } from "@/features/console/section-page";
+/** `/console/{org}/{env}/keys`: the consumers' API keys (prefix only), create, revoke, rotate. */
+import { PageHeader } from "@/features/shell/page-header";
+import { consolePath } from "@/features/shell/routes";
+import { listConsumers } from "@/lib/consumers/list-consumers";
+import { consolePage } from "@/features/console/data";
+import { KeysManager } from "@/features/console/keys-manager";
+import type { TConsoleParams } from "@/features/console/console-layout";
 
-export default consoleSectionPage("keys", {
-  icon: KeyRoundIcon,
-  title: "No keys to show yet",
-  description: "API keys belong to consumers; creating, revoking and rotating them arrive here.",
-});
+export default async function KeysPage({ params, searchParams }: { params: Promise<TConsoleParams>; searchParams: Promise<{ consumer?: string }> }) {
+  const p = await params;
+  const { consumer } = await searchParams;
+  const { scope, ref, organization, environment } = await consolePage(consolePath(p.organization, p.environment, "keys"), p);
+  const consumers = await listConsumers(ref);
+  const keys = consumers
+    .flatMap((c) =>
+      c.keys.map((k) => ({
+        id: k.id,
+        name: k.name,
+        prefix: k.prefix,
+        consumerId: c.id,
+        consumerName: c.name,
+        state: k.state,
+        createdAt: k.createdAt.toISOString(),
+        expiresAt: k.expiresAt?.toISOString() ?? null,
+        lastUsedAt: k.lastUsedAt?.toISOString() ?? null,
+      })),
+    )
+    .sort((a, b) => (a.createdAt < b.createdAt ? 1 : -1));
+  return (
+    <>
+      <PageHeader
+        title="Keys"
+        description={`API keys of the consumers of environment ${scope.environment.name}. Secrets are shown once; afterwards only the prefix.`}
+      />
+      <KeysManager
+        place={{ organization, environment }}
+        keys={keys}
+        consumers={consumers.map((c) => ({ id: c.id, name: c.name }))}
+        selectedConsumer={consumer}
+      />
+    </>
+  );
+}

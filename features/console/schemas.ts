@@ -1,4 +1,25 @@
+/**
+ * zod schemas of the console's forms, shared by the form (react-hook-form + zodResolver) and
+ * its server action. The domain checks the same rules again (lib/consumers/consumer-name.ts,
+ * lib/keys/key-input.ts).
+ */
 import { z } from "zod";
+import { ZConsumerName } from "@/lib/consumers/consumer-name";
+import { ZKeyName, ZOverlapMinutes } from "@/lib/keys/key-input";
+
+export const ZEnvironmentInput = z.object({ organization: z.string().min(1), environment: z.string().min(1) });
+
+export const ZConsumerForm = z.object({ name: ZConsumerName });
+export const ZCreateConsumer = ZEnvironmentInput.extend({ name: ZConsumerName });
+export const ZRenameConsumer = ZEnvironmentInput.extend({ consumerId: z.uuid(), name: ZConsumerName });
+
+/** `expiresAt`: an ISO date-time or "" (no expiry). */
+export const ZKeyForm = z.object({ consumerId: z.uuid("Choose a consumer."), name: ZKeyName, expiresAt: z.string() });
+export const ZCreateKey = ZEnvironmentInput.extend({ consumerId: z.uuid(), name: ZKeyName, expiresAt: z.string().optional() });
+export const ZRotateKey = ZEnvironmentInput.extend({ keyId: z.uuid(), overlapMinutes: ZOverlapMinutes });
+
+export type TConsumerForm = z.infer<typeof ZConsumerForm>;
+export type TKeyForm = z.infer<typeof ZKeyForm>;
 
 /** The environment's CORS origins form: one origin per line. */
 export const ZCorsOriginsForm = z.object({ origins: z.string().max(10_000) });

@@ -1,8 +1,148 @@
-import { ChartColumnIcon } from "lucide-react";
-import { consoleSectionPage } from "@/features/console/section-page";
+/**
+ * `/console/{org}/{env}/usage`: the metering of the last 30 UTC days (lib/metering/usage-report.ts):
+ * per workspace its plan's limits and use and its billed ETL runs, processing time and API
+ * requests per day (chart and totals); this environment's share per API and per consumer;
+ * refused calls by reason (never billed).
+ */
+import { Badge } from "@/components/ui/badge";
+import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "@/components/ui/card";
+import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "@/components/ui/table";
+import { PageHeader } from "@/features/shell/page-header";
+import { consolePath } from "@/features/shell/routes";
+import { usageReport, type TUsageRow } from "@/lib/metering/usage-report";
+import { consolePage } from "@/features/console/data";
+import { formatDuration, REFUSAL_REASONS } from "@/features/console/format";
+import { UsageChart } from "@/features/console/usage-chart";
+import type { TConsoleParams } from "@/features/console/console-layout";
 
-export default consoleSectionPage("usage", {
-  icon: ChartColumnIcon,
-  title: "No usage to show yet",
-  description: "ETL runs, processing time and API requests per day, per API and per consumer arrive here.",
-});
+export default async function UsagePage({ params }: { params: Promise<TConsoleParams> }) {
+  const p = await params;
+  const { scope, ref, organization, environment } = await consolePage(consolePath(p.organization, p.environment, "usage"), p);
+  const report = await usageReport({ ...ref, organization, environment }, { days: 30 });
+  return (
+    <>
+      <PageHeader title="Usage" description={`Metering from ${report.from} to ${report.to} (UTC days). Environment ${scope.environment.name}.`} />
+      <div className="grid gap-8">
+        {report.workspaces.map((w) => (
+          <section key={w.id} aria-labelledby={`ws-${w.id}`} className="grid gap-4">
+            <h2 id={`ws-${w.id}`} className="text-lg font-semibold">
+              Workspace {w.name}
+            </h2>
+            <div className="grid gap-4 md:grid-cols-4">
+              <Stat label="ETL runs" value={w.totals.etlRuns.toLocaleString("en")} testId="usage-etl-runs" />
+              <Stat label="Processing time" value={formatDuration(w.totals.processingMs)} testId="usage-processing" />
+              <Stat label="API requests" value={w.totals.apiRequests.toLocaleString("en")} testId="usage-api-requests" />
+              <Card>
+                <CardHeader>
+                  <CardDescription>Plan {w.plan.name}</CardDescription>
+                  <CardTitle className="text-base">
+                    <span data-testid="plan-apis">
+                      {w.flowApis} of {w.plan.maxFlowApis} APIs
+                    </span>
+                  </CardTitle>
+                </CardHeader>
+                <CardContent className="text-sm">
+                  AI access: {w.plan.aiAccess ? <Badge variant="success">Yes</Badge> : <Badge variant="outline">No</Badge>}
+                  <div className="mt-1 text-muted-foreground">{w.plan.rateLimitPerMinute} calls per minute per key</div>
+                </CardContent>
+              </Card>
+            </div>
+            <Card>
+              <CardHeader>
+                <CardTitle>Per day</CardTitle>
+                <CardDescription>Billed to the workspace: runs and requests of all its environments and Try it.</CardDescription>
+              </CardHeader>
+              <CardContent>
+                <UsageChart days={w.days} label={`API requests and ETL runs per day, workspace ${w.name}`} />
+              </CardContent>
+            </Card>
+          </section>
+        ))}
+        <div className="grid gap-6 lg:grid-cols-2">
+          <Breakdown title="Per API" rows={report.perApi} empty="No calls to this environment's APIs yet." />
+          <Breakdown title="Per consumer" rows={report.perConsumer} empty="No calls by this environment's consumers yet." />
+        </div>
+        <Card>
+          <CardHeader>
+            <CardTitle>Refused calls</CardTitle>
+            <CardDescription>Calls to this environment that were refused. They count as neither an ETL run nor an API request.</CardDescription>
+          </CardHeader>
+          <CardContent>
+            {report.refused.length === 0 ? (
+              <p className="text-sm text-muted-foreground">No refused calls.</p>
+            ) : (
+              <Table>
+                <TableHeader>
+                  <TableRow>
+                    <TableHead>Status</TableHead>
+                    <TableHead>Reason</TableHead>
+                    <TableHead className="text-right">Calls</TableHead>
+                  </TableRow>
+                </TableHeader>
+                <TableBody>
+                  {report.refused.map((r) => (
+                    <TableRow key={r.status} data-testid={`refused-${r.status}`}>
+                      <TableCell className="tabular-nums">{r.status}</TableCell>
+                      <TableCell>{REFUSAL_REASONS[r.status] ?? "Other"}</TableCell>
+                      <TableCell className="text-right tabular-nums">{r.count.toLocaleString("en")}</TableCell>
+                    </TableRow>
+                  ))}
+                </TableBody>
+              </Table>
+            )}
+          </CardContent>
+        </Card>
+      </div>
+    </>
+  );
+}
+
+function Stat({ label, value, testId }: { label: string; value: string; testId: string }) {
+  return (
+    <Card>
+      <CardHeader>
+        <CardDescription>{label}</CardDescription>
+        <CardTitle className="text-2xl tabular-nums" data-testid={testId}>
+          {value}
+        </CardTitle>
+      </CardHeader>
+    </Card>
+  );
+}
+
+function Breakdown({ title, rows, empty }: { title: string; rows: TUsageRow[]; empty: string }) {
+  return (
+    <Card>
+      <CardHeader>
+        <CardTitle>{title}</CardTitle>
+        <CardDescription>This environment&apos;s share.</CardDescription>
+      </CardHeader>
+      <CardContent>
+        {rows.length === 0 ? (
+          <p className="text-sm text-muted-foreground">{empty}</p>
+        ) : (
+          <Table>
+            <TableHeader>
+              <TableRow>
+                <TableHead>Name</TableHead>
+                <TableHead className="text-right">ETL runs</TableHead>
+                <TableHead className="text-right">Processing</TableHead>
+                <TableHead className="text-right">API requests</TableHead>
+              </TableRow>
+            </TableHeader>
+            <TableBody>
+              {rows.map((r) => (
+                <TableRow key={r.id}>
+                  <TableCell>{r.name}</TableCell>
+                  <TableCell className="text-right tabular-nums">{r.etlRuns.toLocaleString("en")}</TableCell>
+                  <TableCell className="text-right tabular-nums">{formatDuration(r.processingMs)}</TableCell>
+                  <TableCell className="text-right tabular-nums">{r.apiRequests.toLocaleString("en")}</TableCell>
+                </TableRow>
+              ))}
+            </TableBody>
+          </Table>
+        )}
+      </CardContent>
+    </Card>
+  );
+}

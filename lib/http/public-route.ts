@@ -12,7 +12,10 @@
  *   is missing (start-up or migration failure),
  * - meters every 2xx answer as one API request, unless the handler metered it itself
  *   inside its own transaction (POST /runs),
- * - adds the CORS header fields for a browser origin the environment allows (lib/http/cors.ts).
+ * - adds the CORS header fields for a browser origin the environment allows (lib/http/cors.ts),
+ * - records the call for the console without making the answer wait (lib/metering/call-counter.ts:
+ *   2xx per API and consumer, refusals by status, never billed) and the key's last use
+ *   (lib/keys/touch-api-key.ts).
  *
  * `otherMethods` answers the methods a route does not serve: `OPTIONS` (a CORS preflight, or
  * plain `Allow`) and 405 problems with `Allow` (RFC 9110 section 15.5.6) for the rest.
@@ -29,6 +32,8 @@ import { workerAlive } from "@/lib/health";
 import { consumeRateLimit } from "@/lib/rate-limit/rate-limit";
 import { isAllowed, rateLimitHeaders } from "@/lib/rate-limit/headers";
 import { allowHeader, corsHeaders, preflight } from "@/lib/http/cors";
+import { recordCall } from "@/lib/metering/call-counter";
+import { touchApiKey } from "@/lib/keys/touch-api-key";
 
 const ZSlug = z.string().regex(/^[a-z0-9-]{1,64}$/);
 export const ZApiPath = z.object({ organization: ZSlug, environment: ZSlug, api: ZSlug });
@@ -78,12 +83,20 @@ export function publicRoute<P extends z.ZodType<TApiPath>>(opts: TPublicRouteOpt
   return async (req: Request, ctx: TRouteContext): Promise<Response> => {
     const instance = new URL(req.url).pathname;
     let limitHeaders: Record<string, string> = {};
+    let path: TApiPath | null = null;
+    let consumerId: string | null = null;
+    const record = (status: number) => {
+      if (path) void recordCall({ organization: path.organization, environment: path.environment, door: "http", api: path.api, consumerId, status });
+    };
     try {
       const parsed = opts.params.safeParse(await ctx.params);
       if (!parsed.success) throw new AppError("not_found", "No such resource.");
       const params = parsed.data as z.infer<P>;
+      path = params;
       limitHeaders = await corsHeaders(req.headers.get("origin"), params);
       const caller = await resolveKeyCaller(params, req.headers.get("x-api-key"));
+      consumerId = caller.scope.consumerId;
+      touchApiKey(caller.keyId);
       const limit = await consumeRateLimit(caller.keyId, caller.target.workspaceId, caller.plan.rateLimitPerMinute);
       limitHeaders = { ...limitHeaders, ...rateLimitHeaders(limit) };
       if (!isAllowed(limit)) {
@@ -101,9 +114,12 @@ export function publicRoute<P extends z.ZodType<TApiPath>>(opts: TPublicRouteOpt
       if (res.status >= 200 && res.status < 300 && opts.metering !== "handler") {
         await addUsage(caller.target.workspaceId, { apiRequests: 1 });
       }
+      record(res.status);
       return withHeaders(res, limitHeaders);
     } catch (err) {
-      return withHeaders(errorResponse(err, instance), limitHeaders);
+      const res = errorResponse(err, instance);
+      record(res.status);
+      return withHeaders(res, limitHeaders);
     }
   };
 }

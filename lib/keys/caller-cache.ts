@@ -9,8 +9,15 @@
  * A generation counter stops a lookup that raced with an invalidation from storing its
  * (possibly stale) answer. Key expiry is checked on every use; entries also age out after
  * `TTL_MS` as a last safety net.
+ *
+ * A notification can arrive after the next request (the listening connection's backend is
+ * scheduled later than the caller's next call, seen under load), so each entry also keeps
+ * the `auth_version` it was loaded at: the triggers bump that row in the changing
+ * transaction, and a hit is used only while the row still holds the entry's version (one
+ * primary-key read per hit instead of the three lookups a miss makes).
  */
 import "server-only";
+import { db } from "@/lib/db";
 import { listening, subscribe } from "@/lib/database/pg-listener";
 
 export const AUTH_CHANGED_CHANNEL = "auth_changed";
@@ -21,6 +28,13 @@ interface TEntry<T> {
   value: T;
   keyExpiresAt: Date | null;
   storedAt: number;
+  authVersion: bigint;
+}
+
+/** The committed `auth_version` (see module doc). */
+async function authVersion(): Promise<bigint> {
+  const rows = await db.$queryRaw<{ version: bigint }[]>`SELECT "version" FROM "auth_version" WHERE "id" = 1`;
+  return rows[0]?.version ?? 0n;
 }
 
 interface TCacheState {
@@ -56,15 +70,18 @@ function invalidate(s: TCacheState): void {
 export async function cachedCaller<T>(key: string, load: () => Promise<{ value: T; keyExpiresAt: Date | null }>): Promise<T> {
   const s = state();
   const now = Date.now();
+  // Read before loading: a change committed during the load makes the stored entry's version
+  // stale, so the next hit reloads (never the other way round).
+  const version = await authVersion();
   if (listening(AUTH_CHANGED_CHANNEL)) {
     const hit = s.entries.get(key) as TEntry<T> | undefined;
-    if (hit && now - hit.storedAt < TTL_MS && (!hit.keyExpiresAt || hit.keyExpiresAt.getTime() > now)) return hit.value;
+    if (hit && hit.authVersion === version && now - hit.storedAt < TTL_MS && (!hit.keyExpiresAt || hit.keyExpiresAt.getTime() > now)) return hit.value;
   }
   const generation = s.generation;
   const loaded = await load();
   if (listening(AUTH_CHANGED_CHANNEL) && s.generation === generation) {
     if (s.entries.size >= MAX_ENTRIES) s.entries.clear();
-    s.entries.set(key, { value: loaded.value, keyExpiresAt: loaded.keyExpiresAt, storedAt: now });
+    s.entries.set(key, { value: loaded.value, keyExpiresAt: loaded.keyExpiresAt, storedAt: now, authVersion: version });
   }
   return loaded.value;
 }

@@ -28,6 +28,8 @@ import { requestOrigin } from "@/lib/http/request-origin";
 import { resolveAiCaller } from "@/lib/serving/resolve-ai-caller";
 import { buildMcpServer, type TMcpRequestContext } from "@/lib/mcp/server";
 import { watchToolListChanges } from "@/lib/mcp/list-changed";
+import { recordCall } from "@/lib/metering/call-counter";
+import { touchApiKey } from "@/lib/keys/touch-api-key";
 
 const SLUG = /^[a-z0-9-]{1,64}$/;
 
@@ -92,9 +94,15 @@ export async function handleMcpRequest(req: Request, path: { organization?: stri
       throw new AppError("not_found", "No MCP endpoint is served at this address.");
     }
     const caller = await resolveAiCaller({ organization: path.organization, environment: path.environment }, apiKeyOf(req));
+    touchApiKey(caller.keyId);
     const context: TMcpRequestContext = { caller, baseUrl: env().PUBLIC_BASE_URL?.replace(/\/$/, "") ?? requestOrigin(req.headers, new URL(req.url).origin) };
     return await handler().fetch(req, { authInfo: { token: caller.keyId, clientId: caller.consumerId, scopes: [], extra: { flowApi: context } } });
   } catch (err) {
-    return refusal(err, instance);
+    const res = refusal(err, instance);
+    // Refused before any tool ran: shown in the console by status, never billed.
+    if (path.organization && path.environment && SLUG.test(path.organization) && SLUG.test(path.environment) && res.status < 500) {
+      void recordCall({ organization: path.organization, environment: path.environment, door: "mcp", api: "", consumerId: null, status: res.status });
+    }
+    return res;
   }
 }

@@ -25,6 +25,8 @@ import { env } from "@/lib/env";
 import { AppError } from "@/lib/errors";
 import { workerAlive } from "@/lib/health";
 import { addUsage } from "@/lib/metering/usage";
+import { recordCall } from "@/lib/metering/call-counter";
+import { ERROR_STATUS } from "@/lib/http/problem";
 import { consumeRateLimit } from "@/lib/rate-limit/rate-limit";
 import { isAllowed } from "@/lib/rate-limit/headers";
 import { cancelRun } from "@/lib/runs/cancel-run";
@@ -126,12 +128,21 @@ async function runAnswer(ctx: TMcpRequestContext, api: TAiApi, run: Parameters<t
   return answerWithRun(doc, ctx.baseUrl, doc.state === "completed" ? load : null);
 }
 
-/** Wraps a handler: any throw becomes a tool error. */
-function guarded(fn: (args: TArgs, ctx: ServerContext) => Promise<CallToolResult>) {
+/**
+ * Records a tool call for the console (lib/metering/call-counter.ts): `200` next to each
+ * metered call, a refusal's status (422, 429 ...) when a tool answers with a client error.
+ */
+function countCall(caller: TAiCaller, api: string, status: number): void {
+  void recordCall({ organization: caller.organization, environment: caller.environment, door: "mcp", api, consumerId: caller.consumerId, status });
+}
+
+/** Wraps a handler: any throw becomes a tool error (and a refusal a counted one, see `countCall`). */
+function guarded(caller: TAiCaller, api: string, fn: (args: TArgs, ctx: ServerContext) => Promise<CallToolResult>) {
   return async (args: TArgs, ctx: ServerContext): Promise<CallToolResult> => {
     try {
       return await fn(args ?? {}, ctx);
     } catch (err) {
+      if (err instanceof AppError && ERROR_STATUS[err.code] < 500) countCall(caller, api, ERROR_STATUS[err.code]);
       return toolError(err);
     }
   };
@@ -165,7 +176,7 @@ export function buildMcpServer(ctx: TMcpRequestContext, era: "legacy" | "modern"
         outputSchema: advertised(TOOL_RUN_OUTPUT),
         annotations: { title: api.name, readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
       },
-      guarded(async (args, reqCtx) => {
+      guarded(caller, api.path.api, async (args, reqCtx) => {
         await spendQuota(caller, api);
         const { request, waitSeconds } = toolArgumentsToRunRequest(api.target.flow, args);
         if (!(await workerAlive())) {
@@ -176,6 +187,7 @@ export function buildMcpServer(ctx: TMcpRequestContext, era: "legacy" | "modern"
         const { runId } = await createRun(api.scope, api.target, request).catch((err) => {
           throw withArgumentPointers(err); // e.g. a layer_id this environment may not read
         });
+        countCall(caller, api.path.api, 200); // createRun metered the ETL run and the API request
         const run = await waitForRunWithProgress(runId, waitSeconds * 1000, { signal: reqCtx.mcpReq.signal, onProgress: progressReporter(reqCtx) });
         return runAnswer(ctx, api, run);
       }),
@@ -193,7 +205,7 @@ export function buildMcpServer(ctx: TMcpRequestContext, era: "legacy" | "modern"
       outputSchema: advertised(TOOL_RUN_OUTPUT),
       annotations: { title: "Run status", readOnlyHint: true, openWorldHint: false },
     },
-    guarded(async (args, reqCtx) => {
+    guarded(caller, "", async (args, reqCtx) => {
       const { api, runId } = await runApi(caller, args.run_id);
       const waitSeconds = parseWaitSeconds(args.wait_seconds, 0);
       await spendQuota(caller, api);
@@ -202,6 +214,7 @@ export function buildMcpServer(ctx: TMcpRequestContext, era: "legacy" | "modern"
         run = await waitForRunWithProgress(runId, waitSeconds * 1000, { signal: reqCtx.mcpReq.signal, onProgress: progressReporter(reqCtx) });
       const answer = await runAnswer(ctx, api, run);
       await addUsage(api.target.workspaceId, { apiRequests: 1 });
+      countCall(caller, api.path.api, 200);
       return answer;
     }),
   );
@@ -217,7 +230,7 @@ export function buildMcpServer(ctx: TMcpRequestContext, era: "legacy" | "modern"
       outputSchema: advertised(TOOL_RESULT_FILE_OUTPUT),
       annotations: { title: "Run result", readOnlyHint: true, openWorldHint: false },
     },
-    guarded(async (args) => {
+    guarded(caller, "", async (args) => {
       const { api, runId } = await runApi(caller, args.run_id);
       if (typeof args.key !== "string" || !args.key) {
         throw new AppError("validation_failed", "key is required.", {
@@ -246,6 +259,7 @@ export function buildMcpServer(ctx: TMcpRequestContext, era: "legacy" | "modern"
         ctx.baseUrl,
       );
       await addUsage(api.target.workspaceId, { apiRequests: 1 });
+      countCall(caller, api.path.api, 200);
       return answer;
     }),
   );
@@ -259,12 +273,13 @@ export function buildMcpServer(ctx: TMcpRequestContext, era: "legacy" | "modern"
       outputSchema: advertised(TOOL_RUN_OUTPUT),
       annotations: { title: "Cancel a run", readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
     },
-    guarded(async (args) => {
+    guarded(caller, "", async (args) => {
       const { api, runId } = await runApi(caller, args.run_id);
       await spendQuota(caller, api);
       const run = await cancelRun(api.scope, runId);
       const answer = await runAnswer(ctx, api, run);
       await addUsage(api.target.workspaceId, { apiRequests: 1 });
+      countCall(caller, api.path.api, 200);
       return answer;
     }),
   );

@@ -50,3 +50,13 @@ export interface TApiPath {
 export function apiBasePath(p: TApiPath): string {
   return `/public/api/${p.organization}/${p.environment}/${p.api}`;
 }
+
+/**
+ * A console admin's place: one environment of one organization (the serving console).
+ * Console domain functions (lib/consumers, lib/keys, lib/grants, ...) take this and treat
+ * anything of another environment as not found.
+ */
+export interface TEnvironmentRef {
+  organizationId: string;
+  environmentId: string;
+}

@@ -74,8 +74,38 @@ async function loadAiCaller(path: Pick<TApiPath, "organization" | "environment">
     throw invalidKey();
   }
   const environmentId = key.consumer.environmentId;
+  const { planAllows, apis } = await aiApisOfConsumer({ id: key.consumerId, environmentId, organizationId: key.consumer.environment.organizationId }, path);
+  if (!planAllows) {
+    throw new AppError(
+      "forbidden",
+      "AI access (MCP) is not included in the plan of this environment's workspace. Upgrade to a plan with AI access, or use the HTTP API.",
+    );
+  }
+  return {
+    keyExpiresAt: key.expiresAt,
+    value: {
+      keyId: key.id,
+      consumerId: key.consumerId,
+      environmentId,
+      organization: path.organization,
+      environment: path.environment,
+      apis,
+    },
+  };
+}
+
+/**
+ * The Flow APIs a consumer's keys see as MCP tools (see module doc), and whether any
+ * workspace behind the environment has a plan with AI access (`planAllows`; when false the
+ * MCP door refuses the key with 403). Also what the console's "Connect an AI client" view
+ * lists for a consumer.
+ */
+export async function aiApisOfConsumer(
+  consumer: { id: string; environmentId: string; organizationId: string },
+  path: Pick<TApiPath, "organization" | "environment">,
+): Promise<{ planAllows: boolean; apis: TAiApi[] }> {
   const served = await db.environmentApi.findMany({
-    where: { environmentId },
+    where: { environmentId: consumer.environmentId },
     include: {
       release: { include: { flowVersion: true } },
       flowApi: { include: { workspace: { include: { plan: true } }, flow: { select: { name: true } } } },
@@ -85,14 +115,8 @@ async function loadAiCaller(path: Pick<TApiPath, "organization" | "environment">
   served.sort((a, b) => (a.flowApi.slug < b.flowApi.slug ? -1 : a.flowApi.slug > b.flowApi.slug ? 1 : 0));
   const planAllows = served.length
     ? served.some((s) => s.flowApi.workspace.plan.aiAccess)
-    : (await db.workspace.count({ where: { organizationId: key.consumer.environment.organizationId, plan: { aiAccess: true } } })) > 0;
-  if (!planAllows) {
-    throw new AppError(
-      "forbidden",
-      "AI access (MCP) is not included in the plan of this environment's workspace. Upgrade to a plan with AI access, or use the HTTP API.",
-    );
-  }
-  const granted = new Set((await db.accessGrant.findMany({ where: { consumerId: key.consumerId }, select: { flowApiId: true } })).map((g) => g.flowApiId));
+    : (await db.workspace.count({ where: { organizationId: consumer.organizationId, plan: { aiAccess: true } } })) > 0;
+  const granted = new Set((await db.accessGrant.findMany({ where: { consumerId: consumer.id }, select: { flowApiId: true } })).map((g) => g.flowApiId));
   const apis: TAiApi[] = [];
   for (const s of served) {
     if (!s.aiAccess || !s.flowApi.workspace.plan.aiAccess || !granted.has(s.flowApiId)) continue;
@@ -100,7 +124,7 @@ async function loadAiCaller(path: Pick<TApiPath, "organization" | "environment">
     if (aiToolCollisions(flow).length > 0) continue;
     apis.push({
       path: { organization: path.organization, environment: path.environment, api: s.flowApi.slug },
-      scope: { kind: "key", consumerId: key.consumerId, flowApiId: s.flowApiId, environmentId },
+      scope: { kind: "key", consumerId: consumer.id, flowApiId: s.flowApiId, environmentId: consumer.environmentId },
       target: {
         workspaceId: s.flowApi.workspaceId,
         flowApiId: s.flowApiId,
@@ -115,15 +139,5 @@ async function loadAiCaller(path: Pick<TApiPath, "organization" | "environment">
       plan: { rateLimitPerMinute: s.flowApi.workspace.plan.rateLimitPerMinute },
     });
   }
-  return {
-    keyExpiresAt: key.expiresAt,
-    value: {
-      keyId: key.id,
-      consumerId: key.consumerId,
-      environmentId,
-      organization: path.organization,
-      environment: path.environment,
-      apis,
-    },
-  };
+  return { planAllows, apis };
 }

@@ -1,0 +1,80 @@
+/**
+ * `/console/{org}/{env}/apis/{api}`: one served API's Settings: its release and the switch
+ * "Available to AI assistants" (disabled with the reason where it cannot be on).
+ */
+import Link from "next/link";
+import { notFound } from "next/navigation";
+import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "@/components/ui/card";
+import { PageHeader } from "@/features/shell/page-header";
+import { consolePath, docsPath } from "@/features/shell/routes";
+import { listServedApis } from "@/lib/serving/list-served-apis";
+import { consolePage } from "@/features/console/data";
+import { formatTime } from "@/features/console/format";
+import { AiSwitch } from "@/features/console/ai-switch";
+import type { TConsoleParams } from "@/features/console/console-layout";
+
+export default async function ApiSettingsPage({ params }: { params: Promise<TConsoleParams & { api: string }> }) {
+  const p = await params;
+  const { ref, organization, environment } = await consolePage(`${consolePath(p.organization, p.environment, "apis")}/${p.api}`, p);
+  const api = (await listServedApis(ref)).find((a) => a.slug === p.api);
+  if (!api) notFound();
+  return (
+    <>
+      <PageHeader title={api.name} description={`Settings of API ${api.slug} in this environment.`} />
+      <div className="grid gap-6 md:grid-cols-2">
+        <Card>
+          <CardHeader>
+            <CardTitle>Release</CardTitle>
+            <CardDescription>What callers of this environment run.</CardDescription>
+          </CardHeader>
+          <CardContent>
+            <dl className="grid grid-cols-[auto_1fr] gap-x-6 gap-y-2 text-sm">
+              <dt className="text-muted-foreground">Release</dt>
+              <dd>#{api.release.number}</dd>
+              <dt className="text-muted-foreground">Flow version</dt>
+              <dd>
+                v{api.release.flowVersion}
+                {api.flowName ? ` of ${api.flowName}` : ""}
+              </dd>
+              <dt className="text-muted-foreground">Published</dt>
+              <dd>{formatTime(api.release.publishedAt)}</dd>
+              <dt className="text-muted-foreground">Workspace</dt>
+              <dd>
+                {api.workspace.name} ({api.workspace.planName} plan)
+              </dd>
+            </dl>
+            <div className="mt-4 flex gap-4 text-sm">
+              <Link className="underline underline-offset-4" href={`/design/${organization}/${api.workspace.slug}/apis/${api.slug}`}>
+                Open in the design tool
+              </Link>
+              <Link className="underline underline-offset-4" href={docsPath(organization, environment, api.slug)}>
+                Public docs
+              </Link>
+            </div>
+          </CardContent>
+        </Card>
+        <Card>
+          <CardHeader>
+            <CardTitle>Settings</CardTitle>
+            <CardDescription>
+              AI assistants (MCP clients) see this API as a tool when the switch is on and their key&apos;s consumer is granted the API.
+            </CardDescription>
+          </CardHeader>
+          <CardContent className="grid gap-4">
+            <AiSwitch
+              organization={organization}
+              environment={environment}
+              flowApiId={api.flowApiId}
+              apiName={api.name}
+              checked={api.aiAccess}
+              blockedReason={api.aiBlockedReason}
+            />
+            <Link className="text-sm underline underline-offset-4" href={consolePath(organization, environment, "ai-access")}>
+              Connect an AI client
+            </Link>
+          </CardContent>
+        </Card>
+      </div>
+    </>
+  );
+}

@@ -1,0 +1,216 @@
+"use client";
+import { useState } from "react";
+import Link from "next/link";
+import { useRouter } from "next/navigation";
+import { useForm } from "react-hook-form";
+import { zodResolver } from "@hookform/resolvers/zod";
+import { useAction } from "next-safe-action/hooks";
+import { toast } from "sonner";
+import { UsersIcon } from "lucide-react";
+import { Button } from "@/components/ui/button";
+import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "@/components/ui/card";
+import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle } from "@/components/ui/dialog";
+import { FormField } from "@/components/ui/form-field";
+import { Input } from "@/components/ui/input";
+import { Switch } from "@/components/ui/switch";
+import { Label } from "@/components/ui/label";
+import { EmptyState } from "@/features/shell/empty-state";
+import { applyServerError } from "@/features/shell/action-errors";
+import { createConsumerAction, deleteConsumerAction, renameConsumerAction, setGrantAction } from "@/features/console/actions";
+import { ZConsumerForm, type TConsumerForm } from "@/features/console/schemas";
+
+export interface TConsumerItem {
+  id: string;
+  slug: string;
+  name: string;
+  activeKeys: number;
+  grantedApiIds: string[];
+}
+
+export interface TApiItem {
+  id: string;
+  slug: string;
+  name: string;
+}
+
+type TPlace = { organization: string; environment: string; keysHref: string };
+
+/** Consumers of the environment: create, rename, delete, and their grants per served API. */
+export function ConsumersManager({ place, consumers, apis }: { place: TPlace; consumers: TConsumerItem[]; apis: TApiItem[] }) {
+  return (
+    <div className="grid gap-6">
+      <CreateConsumerForm place={place} />
+      {consumers.length === 0 ? (
+        <EmptyState
+          icon={UsersIcon}
+          title="No consumers yet"
+          description="Create a consumer for each caller (a team, an app, a customer), then give it keys and access to APIs."
+        />
+      ) : (
+        <ul className="grid gap-4" aria-label="Consumers">
+          {consumers.map((c) => (
+            <li key={c.id}>
+              <ConsumerCard place={place} consumer={c} apis={apis} />
+            </li>
+          ))}
+        </ul>
+      )}
+    </div>
+  );
+}
+
+function CreateConsumerForm({ place }: { place: TPlace }) {
+  const router = useRouter();
+  const { executeAsync, isPending } = useAction(createConsumerAction);
+  const form = useForm<TConsumerForm>({ resolver: zodResolver(ZConsumerForm), defaultValues: { name: "" } });
+  return (
+    <form
+      className="flex flex-wrap items-start gap-2"
+      onSubmit={form.handleSubmit(async (values) => {
+        const r = await executeAsync({ ...values, organization: place.organization, environment: place.environment });
+        if (r?.serverError) return applyServerError(r.serverError, (f, m) => form.setError(f as "name", { message: m }));
+        toast.success(`Consumer ${r?.data?.name} created.`);
+        form.reset();
+        router.refresh();
+      })}
+    >
+      <FormField id="new-consumer-name" label="New consumer" error={form.formState.errors.name?.message} className="w-80">
+        <Input placeholder="e.g. Acme mobile app" {...form.register("name")} />
+      </FormField>
+      <Button type="submit" disabled={isPending} className="mt-6">
+        Create consumer
+      </Button>
+    </form>
+  );
+}
+
+function ConsumerCard({ place, consumer, apis }: { place: TPlace; consumer: TConsumerItem; apis: TApiItem[] }) {
+  const router = useRouter();
+  const grant = useAction(setGrantAction);
+  const [renaming, setRenaming] = useState(false);
+  const [deleting, setDeleting] = useState(false);
+  const granted = new Set(consumer.grantedApiIds);
+  return (
+    <Card>
+      <CardHeader className="flex flex-row flex-wrap items-start justify-between gap-2">
+        <div className="grid gap-1">
+          <CardTitle>{consumer.name}</CardTitle>
+          <CardDescription>
+            <span className="font-mono">{consumer.slug}</span> · {consumer.activeKeys} active {consumer.activeKeys === 1 ? "key" : "keys"} ·{" "}
+            <Link className="underline underline-offset-4" href={`${place.keysHref}?consumer=${consumer.id}`}>
+              Keys<span className="sr-only"> of {consumer.name}</span>
+            </Link>
+          </CardDescription>
+        </div>
+        <div className="flex gap-2">
+          <Button variant="outline" size="sm" onClick={() => setRenaming(true)} aria-label={`Rename ${consumer.name}`}>
+            Rename
+          </Button>
+          <Button variant="outline" size="sm" onClick={() => setDeleting(true)} aria-label={`Delete ${consumer.name}`}>
+            Delete
+          </Button>
+        </div>
+      </CardHeader>
+      <CardContent>
+        <fieldset className="grid gap-2">
+          <legend className="mb-2 text-sm font-medium">Access to APIs</legend>
+          {apis.length === 0 ? <p className="text-sm text-muted-foreground">This environment serves no APIs yet.</p> : null}
+          {apis.map((a) => {
+            const id = `grant-${consumer.id}-${a.id}`;
+            return (
+              <div key={a.id} className="flex items-center gap-3">
+                <Switch
+                  id={id}
+                  checked={granted.has(a.id)}
+                  disabled={grant.isPending}
+                  onCheckedChange={async (value) => {
+                    const r = await grant.executeAsync({ ...place, consumerId: consumer.id, flowApiId: a.id, granted: value });
+                    if (r?.serverError) return void toast.error(r.serverError.message);
+                    toast.success(value ? `${consumer.name} may call ${a.name}.` : `${consumer.name} may no longer call ${a.name}.`);
+                    router.refresh();
+                  }}
+                />
+                <Label htmlFor={id}>
+                  {a.name} <span className="font-mono text-xs text-muted-foreground">{a.slug}</span>
+                </Label>
+              </div>
+            );
+          })}
+        </fieldset>
+      </CardContent>
+      <RenameDialog place={place} consumer={consumer} open={renaming} onOpenChange={setRenaming} />
+      <DeleteDialog place={place} consumer={consumer} open={deleting} onOpenChange={setDeleting} />
+    </Card>
+  );
+}
+
+function RenameDialog({ place, consumer, open, onOpenChange }: { place: TPlace; consumer: TConsumerItem; open: boolean; onOpenChange: (o: boolean) => void }) {
+  const router = useRouter();
+  const { executeAsync, isPending } = useAction(renameConsumerAction);
+  const form = useForm<TConsumerForm>({ resolver: zodResolver(ZConsumerForm), values: { name: consumer.name } });
+  return (
+    <Dialog open={open} onOpenChange={onOpenChange}>
+      <DialogContent>
+        <form
+          className="grid gap-4"
+          onSubmit={form.handleSubmit(async (values) => {
+            const r = await executeAsync({ ...values, organization: place.organization, environment: place.environment, consumerId: consumer.id });
+            if (r?.serverError) return applyServerError(r.serverError, (f, m) => form.setError(f as "name", { message: m }));
+            toast.success("Consumer renamed.");
+            onOpenChange(false);
+            router.refresh();
+          })}
+        >
+          <DialogHeader>
+            <DialogTitle>Rename {consumer.name}</DialogTitle>
+            <DialogDescription>Keys and grants stay as they are.</DialogDescription>
+          </DialogHeader>
+          <FormField id={`rename-${consumer.id}`} label="Name" error={form.formState.errors.name?.message}>
+            <Input {...form.register("name")} />
+          </FormField>
+          <DialogFooter>
+            <Button type="submit" disabled={isPending}>
+              Save name
+            </Button>
+          </DialogFooter>
+        </form>
+      </DialogContent>
+    </Dialog>
+  );
+}
+
+function DeleteDialog({ place, consumer, open, onOpenChange }: { place: TPlace; consumer: TConsumerItem; open: boolean; onOpenChange: (o: boolean) => void }) {
+  const router = useRouter();
+  const { executeAsync, isPending } = useAction(deleteConsumerAction);
+  return (
+    <Dialog open={open} onOpenChange={onOpenChange}>
+      <DialogContent>
+        <DialogHeader>
+          <DialogTitle>Delete {consumer.name}?</DialogTitle>
+          <DialogDescription>
+            Its {consumer.activeKeys} active {consumer.activeKeys === 1 ? "key stops" : "keys stop"} working at once, and its grants and runs are removed. This
+            cannot be undone.
+          </DialogDescription>
+        </DialogHeader>
+        <DialogFooter>
+          <Button variant="outline" onClick={() => onOpenChange(false)}>
+            Cancel
+          </Button>
+          <Button
+            variant="destructive"
+            disabled={isPending}
+            onClick={async () => {
+              const r = await executeAsync({ ...place, consumerId: consumer.id });
+              if (r?.serverError) return void toast.error(r.serverError.message);
+              toast.success(`${consumer.name} deleted.`);
+              onOpenChange(false);
+              router.refresh();
+            }}
+          >
+            Delete consumer
+          </Button>
+        </DialogFooter>
+      </DialogContent>
+    </Dialog>
+  );
+}

@@ -1,0 +1,25 @@
+/**
+ * What every console page starts with: the admin check of the page (`pageEnvironment`,
+ * redirect / "not allowed" / 404) and the plain `TEnvironmentRef` the console's domain
+ * functions take.
+ */
+import "server-only";
+import { headers } from "next/headers";
+import { pageEnvironment } from "@/lib/auth/page-guard";
+import { env } from "@/lib/env";
+import { requestOrigin } from "@/lib/http/request-origin";
+import type { TEnvironmentRef } from "@/lib/runs/scope";
+import type { TConsoleParams } from "@/features/console/console-layout";
+
+export async function consolePage(path: string, p: TConsoleParams) {
+  const scope = await pageEnvironment(path, p);
+  const ref: TEnvironmentRef = { organizationId: scope.organizationId, environmentId: scope.environment.id };
+  return { scope, ref, organization: scope.organizationSlug, environment: scope.environment.slug };
+}
+
+/** The base URL callers use (PUBLIC_BASE_URL, else the request's origin), for absolute addresses shown to admins. */
+export async function publicBaseUrl(): Promise<string> {
+  const base = env().PUBLIC_BASE_URL;
+  if (base) return base.replace(/\/$/, "");
+  return requestOrigin(await headers(), "http://localhost:3000");
+}

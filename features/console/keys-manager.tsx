@@ -1,0 +1,288 @@
+"use client";
+import { useState } from "react";
+import { useRouter } from "next/navigation";
+import { useForm } from "react-hook-form";
+import { zodResolver } from "@hookform/resolvers/zod";
+import { useAction } from "next-safe-action/hooks";
+import { toast } from "sonner";
+import { KeyRoundIcon } from "lucide-react";
+import { Badge } from "@/components/ui/badge";
+import { Button } from "@/components/ui/button";
+import { Card, CardContent, CardHeader, CardTitle } from "@/components/ui/card";
+import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle } from "@/components/ui/dialog";
+import { FormField } from "@/components/ui/form-field";
+import { Input } from "@/components/ui/input";
+import { NativeSelect } from "@/components/ui/native-select";
+import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "@/components/ui/table";
+import { EmptyState } from "@/features/shell/empty-state";
+import { applyServerError } from "@/features/shell/action-errors";
+import { createKeyAction, revokeKeyAction, rotateKeyAction } from "@/features/console/actions";
+import { ZKeyForm, type TKeyForm } from "@/features/console/schemas";
+import { formatTime } from "@/features/console/format";
+import { SecretDialog, type TShownSecret } from "@/features/console/secret-dialog";
+
+export interface TKeyItem {
+  id: string;
+  name: string;
+  prefix: string;
+  consumerId: string;
+  consumerName: string;
+  state: "active" | "expiring" | "expired" | "revoked";
+  createdAt: string;
+  expiresAt: string | null;
+  lastUsedAt: string | null;
+}
+
+type TPlace = { organization: string; environment: string };
+
+const STATE_BADGE = {
+  active: <Badge variant="success">Active</Badge>,
+  expiring: <Badge variant="warning">Expires</Badge>,
+  expired: <Badge variant="outline">Expired</Badge>,
+  revoked: <Badge variant="destructive">Revoked</Badge>,
+} as const;
+
+/** API keys: create for a consumer (secret shown once), revoke, rotate with an overlap. */
+export function KeysManager({
+  place,
+  keys,
+  consumers,
+  selectedConsumer,
+}: {
+  place: TPlace;
+  keys: TKeyItem[];
+  consumers: { id: string; name: string }[];
+  selectedConsumer?: string;
+}) {
+  const [shown, setShown] = useState<TShownSecret | null>(null);
+  const [rotating, setRotating] = useState<TKeyItem | null>(null);
+  const [revoking, setRevoking] = useState<TKeyItem | null>(null);
+  return (
+    <div className="grid gap-6">
+      <Card>
+        <CardHeader>
+          <CardTitle>Create a key</CardTitle>
+        </CardHeader>
+        <CardContent>
+          {consumers.length === 0 ? (
+            <p className="text-sm text-muted-foreground">Create a consumer first: every key belongs to one.</p>
+          ) : (
+            <CreateKeyForm place={place} consumers={consumers} selectedConsumer={selectedConsumer} onCreated={setShown} />
+          )}
+        </CardContent>
+      </Card>
+      {keys.length === 0 ? (
+        <EmptyState
+          icon={KeyRoundIcon}
+          title="No keys yet"
+          description="A key lets a consumer call the APIs it is granted. Its secret is shown once, when it is created."
+        />
+      ) : (
+        <Table>
+          <TableHeader>
+            <TableRow>
+              <TableHead>Key</TableHead>
+              <TableHead>Consumer</TableHead>
+              <TableHead>State</TableHead>
+              <TableHead>Created</TableHead>
+              <TableHead>Expires</TableHead>
+              <TableHead>Last used</TableHead>
+              <TableHead>
+                <span className="sr-only">Actions</span>
+              </TableHead>
+            </TableRow>
+          </TableHeader>
+          <TableBody>
+            {keys.map((k) => (
+              <TableRow key={k.id} data-key-prefix={k.prefix}>
+                <TableCell>
+                  <div className="font-medium">{k.name}</div>
+                  <div className="font-mono text-xs text-muted-foreground">{k.prefix}…</div>
+                </TableCell>
+                <TableCell>{k.consumerName}</TableCell>
+                <TableCell>{STATE_BADGE[k.state]}</TableCell>
+                <TableCell>{formatTime(k.createdAt)}</TableCell>
+                <TableCell>{k.expiresAt ? formatTime(k.expiresAt) : "Never"}</TableCell>
+                <TableCell>{k.lastUsedAt ? formatTime(k.lastUsedAt) : "Never"}</TableCell>
+                <TableCell className="text-right">
+                  {k.state === "active" || k.state === "expiring" ? (
+                    <div className="flex justify-end gap-2">
+                      <Button variant="outline" size="sm" onClick={() => setRotating(k)} aria-label={`Rotate key ${k.prefix}`}>
+                        Rotate
+                      </Button>
+                      <Button variant="outline" size="sm" onClick={() => setRevoking(k)} aria-label={`Revoke key ${k.prefix}`}>
+                        Revoke
+                      </Button>
+                    </div>
+                  ) : null}
+                </TableCell>
+              </TableRow>
+            ))}
+          </TableBody>
+        </Table>
+      )}
+      <RotateDialog place={place} keyItem={rotating} onClose={() => setRotating(null)} onRotated={setShown} />
+      <RevokeDialog place={place} keyItem={revoking} onClose={() => setRevoking(null)} />
+      <SecretDialog shown={shown} onClose={() => setShown(null)} />
+    </div>
+  );
+}
+
+function CreateKeyForm({
+  place,
+  consumers,
+  selectedConsumer,
+  onCreated,
+}: {
+  place: TPlace;
+  consumers: { id: string; name: string }[];
+  selectedConsumer?: string;
+  onCreated: (s: TShownSecret) => void;
+}) {
+  const router = useRouter();
+  const { executeAsync, isPending } = useAction(createKeyAction);
+  const form = useForm<TKeyForm>({
+    resolver: zodResolver(ZKeyForm),
+    defaultValues: { consumerId: consumers.some((c) => c.id === selectedConsumer) ? selectedConsumer : consumers[0].id, name: "", expiresAt: "" },
+  });
+  const errors = form.formState.errors;
+  return (
+    <form
+      className="grid gap-4 md:grid-cols-[1fr_1fr_1fr_auto] md:items-start"
+      onSubmit={form.handleSubmit(async (values) => {
+        const expiresAt = values.expiresAt ? new Date(`${values.expiresAt}T23:59:59Z`).toISOString() : undefined;
+        const r = await executeAsync({ ...place, consumerId: values.consumerId, name: values.name, expiresAt });
+        if (r?.serverError) return applyServerError(r.serverError, (f, m) => form.setError(f as keyof TKeyForm, { message: m }));
+        if (!r?.data) return;
+        const consumer = consumers.find((c) => c.id === values.consumerId)?.name;
+        onCreated({ title: `New key for ${consumer}`, secret: r.data.secret, prefix: r.data.prefix });
+        form.reset({ consumerId: values.consumerId, name: "", expiresAt: "" });
+        router.refresh();
+      })}
+    >
+      <FormField id="key-consumer" label="Consumer" error={errors.consumerId?.message}>
+        <NativeSelect {...form.register("consumerId")}>
+          {consumers.map((c) => (
+            <option key={c.id} value={c.id}>
+              {c.name}
+            </option>
+          ))}
+        </NativeSelect>
+      </FormField>
+      <FormField id="key-name" label="Key name (optional)" error={errors.name?.message}>
+        <Input placeholder="e.g. production server" {...form.register("name")} />
+      </FormField>
+      <FormField id="key-expires" label="Expires (optional, end of day UTC)" error={errors.expiresAt?.message}>
+        <Input type="date" {...form.register("expiresAt")} />
+      </FormField>
+      <Button type="submit" disabled={isPending} className="md:mt-6">
+        Create key
+      </Button>
+    </form>
+  );
+}
+
+const OVERLAPS = [
+  { minutes: 0, label: "None: the old key stops now" },
+  { minutes: 60, label: "1 hour" },
+  { minutes: 24 * 60, label: "1 day" },
+  { minutes: 7 * 24 * 60, label: "7 days" },
+];
+
+function RotateDialog({
+  place,
+  keyItem,
+  onClose,
+  onRotated,
+}: {
+  place: TPlace;
+  keyItem: TKeyItem | null;
+  onClose: () => void;
+  onRotated: (s: TShownSecret) => void;
+}) {
+  const router = useRouter();
+  const { executeAsync, isPending } = useAction(rotateKeyAction);
+  const [overlap, setOverlap] = useState(24 * 60);
+  return (
+    <Dialog open={keyItem !== null} onOpenChange={(o) => (!o ? onClose() : undefined)}>
+      <DialogContent>
+        <DialogHeader>
+          <DialogTitle>Rotate key {keyItem?.prefix}…</DialogTitle>
+          <DialogDescription>
+            A new key replaces this one. During the overlap both work, so {keyItem?.consumerName} can switch without an outage; then the old key is refused.
+          </DialogDescription>
+        </DialogHeader>
+        <div className="grid gap-1.5">
+          <label htmlFor="rotate-overlap" className="text-sm font-medium">
+            Overlap
+          </label>
+          <NativeSelect id="rotate-overlap" value={overlap} onChange={(e) => setOverlap(Number(e.target.value))}>
+            {OVERLAPS.map((o) => (
+              <option key={o.minutes} value={o.minutes}>
+                {o.label}
+              </option>
+            ))}
+          </NativeSelect>
+        </div>
+        <DialogFooter>
+          <Button variant="outline" onClick={onClose}>
+            Cancel
+          </Button>
+          <Button
+            disabled={isPending}
+            onClick={async () => {
+              if (!keyItem) return;
+              const r = await executeAsync({ ...place, keyId: keyItem.id, overlapMinutes: overlap });
+              if (r?.serverError) return void toast.error(r.serverError.message);
+              if (!r?.data) return;
+              onClose();
+              onRotated({
+                title: `New key for ${keyItem.consumerName}`,
+                secret: r.data.secret,
+                prefix: r.data.prefix,
+                note: `The old key ${keyItem.prefix}… works until ${formatTime(r.data.oldKeyExpiresAt)}.`,
+              });
+              router.refresh();
+            }}
+          >
+            Rotate key
+          </Button>
+        </DialogFooter>
+      </DialogContent>
+    </Dialog>
+  );
+}
+
+function RevokeDialog({ place, keyItem, onClose }: { place: TPlace; keyItem: TKeyItem | null; onClose: () => void }) {
+  const router = useRouter();
+  const { executeAsync, isPending } = useAction(revokeKeyAction);
+  return (
+    <Dialog open={keyItem !== null} onOpenChange={(o) => (!o ? onClose() : undefined)}>
+      <DialogContent>
+        <DialogHeader>
+          <DialogTitle>Revoke key {keyItem?.prefix}…?</DialogTitle>
+          <DialogDescription>The next call with this key is refused (401). This cannot be undone.</DialogDescription>
+        </DialogHeader>
+        <DialogFooter>
+          <Button variant="outline" onClick={onClose}>
+            Cancel
+          </Button>
+          <Button
+            variant="destructive"
+            disabled={isPending}
+            onClick={async () => {
+              if (!keyItem) return;
+              const r = await executeAsync({ ...place, keyId: keyItem.id });
+              if (r?.serverError) return void toast.error(r.serverError.message);
+              toast.success(`Key ${keyItem.prefix}… revoked.`);
+              onClose();
+              router.refresh();
+            }}
+          >
+            Revoke key
+          </Button>
+        </DialogFooter>
+      </DialogContent>
+    </Dialog>
+  );
+}

@@ -1,0 +1,97 @@
+"use client";
+import { useState } from "react";
+import { useRouter } from "next/navigation";
+import { useAction } from "next-safe-action/hooks";
+import { toast } from "sonner";
+import { Button } from "@/components/ui/button";
+import { Label } from "@/components/ui/label";
+import { NativeSelect } from "@/components/ui/native-select";
+import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "@/components/ui/table";
+import { setLayerReadableAction } from "@/features/console/actions";
+
+export interface TLayerItem {
+  id: string;
+  name: string;
+  kind: string;
+  itemCount: number;
+  workspaceName: string;
+  readable: boolean;
+}
+
+/** The layers the environment may read (callers name them by `layer_id`): remove one, add another. */
+export function LayersEditor({ organization, environment, layers }: { organization: string; environment: string; layers: TLayerItem[] }) {
+  const router = useRouter();
+  const { executeAsync, isPending } = useAction(setLayerReadableAction);
+  const readable = layers.filter((l) => l.readable);
+  const others = layers.filter((l) => !l.readable);
+  const [choice, setChoice] = useState("");
+  const change = async (layerId: string, value: boolean) => {
+    const r = await executeAsync({ organization, environment, layerId, readable: value });
+    if (r?.serverError) return void toast.error(r.serverError.message);
+    toast.success(value ? "Layer added." : "Layer removed.");
+    setChoice("");
+    router.refresh();
+  };
+  return (
+    <div className="grid gap-4">
+      {readable.length === 0 ? (
+        <p className="text-sm text-muted-foreground">This environment may read no layers: callers must send their own data.</p>
+      ) : (
+        <Table>
+          <TableHeader>
+            <TableRow>
+              <TableHead>Layer id</TableHead>
+              <TableHead>Name</TableHead>
+              <TableHead>Kind</TableHead>
+              <TableHead className="text-right">Items</TableHead>
+              <TableHead>Workspace</TableHead>
+              <TableHead>
+                <span className="sr-only">Actions</span>
+              </TableHead>
+            </TableRow>
+          </TableHeader>
+          <TableBody>
+            {readable.map((l) => (
+              <TableRow key={l.id}>
+                <TableCell className="font-mono text-xs">{l.id}</TableCell>
+                <TableCell>{l.name}</TableCell>
+                <TableCell>{l.kind}</TableCell>
+                <TableCell className="text-right tabular-nums">{l.itemCount.toLocaleString("en")}</TableCell>
+                <TableCell>{l.workspaceName}</TableCell>
+                <TableCell className="text-right">
+                  <Button variant="outline" size="sm" disabled={isPending} onClick={() => change(l.id, false)} aria-label={`Remove layer ${l.name}`}>
+                    Remove
+                  </Button>
+                </TableCell>
+              </TableRow>
+            ))}
+          </TableBody>
+        </Table>
+      )}
+      {others.length > 0 ? (
+        <form
+          className="flex flex-wrap items-end gap-2"
+          onSubmit={(e) => {
+            e.preventDefault();
+            if (choice) void change(choice, true);
+          }}
+        >
+          <div className="grid gap-1.5">
+            <Label htmlFor="add-layer">Add a readable layer</Label>
+            <NativeSelect id="add-layer" value={choice} onChange={(e) => setChoice(e.target.value)} className="w-72">
+              <option value="">Choose a layer…</option>
+              {others.map((l) => (
+                <option key={l.id} value={l.id}>
+                  {l.name} ({l.id})
+                </option>
+              ))}
+            </NativeSelect>
+          </div>
+          <Button type="submit" disabled={!choice || isPending}>
+            Add layer
+          </Button>
+        </form>
+      ) : null}
+    </div>
+  );
+}

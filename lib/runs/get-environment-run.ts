@@ -1,0 +1,57 @@
+/**
+ * One run of an environment for the console: what the list shows plus its request as
+ * stored (the validated body; caller data is removed once the run is final, so a final
+ * run's request shows only what remains), its formats and results (key, kind, format,
+ * counts, file size). Errors: `not_found` (not a published call of this environment).
+ */
+import "server-only";
+import { db } from "@/lib/db";
+import { AppError } from "@/lib/errors";
+import { runError, type TEnvironmentRun } from "@/lib/runs/list-environment-runs";
+import type { TEnvironmentRef } from "@/lib/runs/scope";
+
+export interface TEnvironmentRunDetail extends TEnvironmentRun {
+  request: unknown;
+  formats: unknown;
+  results: { key: string; kind: string; format: string; featureCount: number | null; rowCount: number | null; sizeBytes: number | null }[];
+}
+
+export async function getEnvironmentRun(scope: TEnvironmentRef, runId: string): Promise<TEnvironmentRunDetail> {
+  const isUuid = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(runId);
+  const r = isUuid
+    ? await db.run.findFirst({
+        where: { id: runId, environmentId: scope.environmentId, mode: "api" },
+        include: {
+          flowApi: { select: { id: true, slug: true, name: true } },
+          consumer: { select: { id: true, name: true } },
+          flowVersion: { select: { version: true } },
+          results: true,
+          files: { select: { key: true, format: true, sizeBytes: true } },
+        },
+      })
+    : null;
+  if (!r) throw new AppError("not_found", "No such run in this environment.");
+  return {
+    id: r.id,
+    state: r.state,
+    api: r.flowApi,
+    consumer: r.consumer,
+    flowVersion: r.flowVersion.version,
+    createdAt: r.createdAt,
+    startedAt: r.startedAt,
+    finishedAt: r.finishedAt,
+    durationMs: r.startedAt ? (r.finishedAt ?? new Date()).getTime() - r.startedAt.getTime() : null,
+    processingMs: r.processingMs,
+    error: runError(r.error),
+    request: r.request,
+    formats: r.formats,
+    results: r.results.map((x) => ({
+      key: x.key,
+      kind: x.kind,
+      format: x.format,
+      featureCount: x.featureCount,
+      rowCount: x.rowCount,
+      sizeBytes: r.files.find((f) => f.key === x.key && f.format === x.format)?.sizeBytes ?? null,
+    })),
+  };
+}

@@ -1,0 +1,80 @@
+/**
+ * The console's view of an environment's runs (published calls, mode `api`), newest first,
+ * at most `limit` (default 50, at most 200), filtered by API, consumer, state and a time
+ * window on the start (`from` inclusive, `to` exclusive). Each with its duration (ms, from
+ * start to finish, or so far), the flow version it ran, its error code and message.
+ */
+import "server-only";
+import { db } from "@/lib/db";
+import type { Prisma } from "@/lib/generated/prisma/client";
+import type { TRunState } from "@/lib/runs/run-state-names";
+import type { TEnvironmentRef } from "@/lib/runs/scope";
+
+export interface TEnvironmentRunFilter {
+  apiId?: string;
+  consumerId?: string;
+  state?: TRunState;
+  from?: Date;
+  to?: Date;
+  limit?: number;
+}
+
+export interface TEnvironmentRun {
+  id: string;
+  state: TRunState;
+  api: { id: string; slug: string; name: string };
+  consumer: { id: string; name: string } | null;
+  flowVersion: number;
+  createdAt: Date;
+  startedAt: Date | null;
+  finishedAt: Date | null;
+  durationMs: number | null;
+  processingMs: number | null;
+  error: { code: string; message: string } | null;
+}
+
+export async function listEnvironmentRuns(scope: TEnvironmentRef, filter: TEnvironmentRunFilter = {}): Promise<TEnvironmentRun[]> {
+  const where: Prisma.RunWhereInput = { environmentId: scope.environmentId, mode: "api" };
+  if (filter.apiId) where.flowApiId = filter.apiId;
+  if (filter.consumerId) where.consumerId = filter.consumerId;
+  if (filter.state) where.state = filter.state;
+  if (filter.from || filter.to) where.createdAt = { ...(filter.from ? { gte: filter.from } : {}), ...(filter.to ? { lt: filter.to } : {}) };
+  const rows = await db.run.findMany({
+    where,
+    orderBy: [{ createdAt: "desc" }, { id: "desc" }],
+    take: Math.min(Math.max(filter.limit ?? 50, 1), 200),
+    select: {
+      id: true,
+      state: true,
+      createdAt: true,
+      startedAt: true,
+      finishedAt: true,
+      processingMs: true,
+      error: true,
+      flowApi: { select: { id: true, slug: true, name: true } },
+      consumer: { select: { id: true, name: true } },
+      flowVersion: { select: { version: true } },
+    },
+  });
+  const now = Date.now();
+  return rows.map((r) => ({
+    id: r.id,
+    state: r.state,
+    api: r.flowApi,
+    consumer: r.consumer,
+    flowVersion: r.flowVersion.version,
+    createdAt: r.createdAt,
+    startedAt: r.startedAt,
+    finishedAt: r.finishedAt,
+    durationMs: r.startedAt ? (r.finishedAt ?? new Date(now)).getTime() - r.startedAt.getTime() : null,
+    processingMs: r.processingMs,
+    error: runError(r.error),
+  }));
+}
+
+/** `{code, message}` of a stored run error, or null. */
+export function runError(error: unknown): { code: string; message: string } | null {
+  if (!error || typeof error !== "object") return null;
+  const e = error as { code?: unknown; message?: unknown };
+  return { code: typeof e.code === "string" ? e.code : "error", message: typeof e.message === "string" ? e.message : "" };
+}
