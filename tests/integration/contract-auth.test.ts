@@ -41,7 +41,21 @@ beforeEach(resetRuns);
  * POST over its own connection (no keep-alive pool): the server answers 413 before reading
  * the whole body and closes the connection, which must not break other tests' sockets.
  */
-function rawPost(path: string, headers: Record<string, string>, body: Buffer): Promise<{ status: number; contentType: string; text: string }> {
+async function rawPost(path: string, headers: Record<string, string>, body: Buffer): Promise<{ status: number; contentType: string; text: string }> {
+  // A server may answer 413 and close while the client is still sending (RFC 9110 15.5.14);
+  // the client's next write then fails with EPIPE / ECONNRESET and the answer sitting in its
+  // socket is lost with it. That is a property of TCP, not of the contract: try again.
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await rawPostOnce(path, headers, body);
+    } catch (err) {
+      const code = (err as NodeJS.ErrnoException).code;
+      if (attempt >= 5 || (code !== "EPIPE" && code !== "ECONNRESET")) throw err;
+    }
+  }
+}
+
+function rawPostOnce(path: string, headers: Record<string, string>, body: Buffer): Promise<{ status: number; contentType: string; text: string }> {
   return new Promise((resolve, reject) => {
     const req = httpRequest(
       BASE_URL + path,
