@@ -3,7 +3,7 @@
 import path from "node:path";
 import { DATA_DIR, openDatabase } from "@/lib/database/bootstrap";
 import { freshDemoDatabase } from "../scripts/fresh-demo-database";
-import { buildIfNeeded, startApp, stopOnSignals, waitHealthy } from "../scripts/app-processes";
+import { buildIfNeeded, runThenStop, startApp, waitHealthy } from "../scripts/app-processes";
 import { printTable, type TBenchContext, type TBenchRow } from "./harness";
 
 const SECTIONS = ["engine", "api"] as const;
@@ -12,12 +12,11 @@ const log = (m: string) => console.error(`[bench] ${m}`);
 
 const database = await openDatabase({ name: "bench-postgres", port: Number(process.env.BENCH_PG_PORT ?? 54331), log });
 let app: ReturnType<typeof startApp> | undefined;
-let code = 0;
-stopOnSignals(async () => {
+const stop = async () => {
   await app?.stop();
   await database.stop();
-});
-try {
+};
+await runThenStop(stop, async () => {
   const keys = await freshDemoDatabase(database.url, path.join(DATA_DIR, "bench-keys.json"), log);
 
   // Every section may start app processes; build once up front.
@@ -54,11 +53,5 @@ try {
   }
   console.log(`\nFlow API service benchmarks (${new Date().toISOString()}, ${(await import("node:os")).cpus().length} cores, Node ${process.version})\n`);
   printTable(rows);
-} catch (err) {
-  console.error(err);
-  code = 1;
-} finally {
-  await app?.stop();
-  await database.stop();
-}
-process.exit(code);
+  return 0;
+});

@@ -167,3 +167,22 @@ export function stopOnSignals(stop: () => Promise<void>): void {
   process.on("SIGINT", () => void interrupt());
   process.on("SIGTERM", () => void interrupt());
 }
+
+/**
+ * The life of a process that owns a database and perhaps the app (npm test, npm run bench):
+ * `stop` runs on Ctrl-C / SIGTERM (exit 130) and after `main`, whether it returned or threw;
+ * then the process exits with `main`'s code (1 when it threw, after logging the error).
+ */
+export async function runThenStop(stop: () => Promise<void>, main: () => Promise<number>): Promise<never> {
+  stopOnSignals(stop);
+  let code = 1;
+  try {
+    code = await main();
+  } catch (err) {
+    console.error(err);
+    code = 1;
+  } finally {
+    await stop();
+  }
+  process.exit(code);
+}

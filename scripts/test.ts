@@ -10,7 +10,7 @@ import net from "node:net";
 import path from "node:path";
 import { DATA_DIR, PROJECT_ROOT, openDatabase } from "@/lib/database/bootstrap";
 import { freshDemoDatabase } from "./fresh-demo-database";
-import { buildIfNeeded, startApp, stopOnSignals, waitHealthy } from "./app-processes";
+import { buildIfNeeded, runThenStop, startApp, waitHealthy } from "./app-processes";
 
 const log = (m: string) => console.log(`[test] ${m}`);
 const REPORT = path.join(DATA_DIR, "vitest-report.json");
@@ -50,12 +50,11 @@ for (const check of process.env.TEST_SKIP_CHECKS === "1" ? [] : ["typecheck", "l
 
 const database = await openDatabase({ name: "test-postgres", port: Number(process.env.TEST_PG_PORT ?? (await freePort())), log });
 let app: ReturnType<typeof startApp> | undefined;
-let code = 1;
-stopOnSignals(async () => {
+const stop = async () => {
   await app?.stop();
   await database.stop();
-});
-try {
+};
+await runThenStop(stop, async () => {
   const { demo, other } = await freshDemoDatabase(database.url, path.join(DATA_DIR, "test-keys.json"), log);
   const keys = { "demo-consumer": demo, "other-consumer": other };
   const { db } = await import("@/lib/db");
@@ -95,13 +94,7 @@ try {
       },
     },
   );
-  code = await new Promise<number>((resolve) => vitest.once("exit", (c) => resolve(c ?? 1)));
+  const code = await new Promise<number>((resolve) => vitest.once("exit", (c) => resolve(c ?? 1)));
   printSummary();
-} catch (err) {
-  console.error(err);
-  code = 1;
-} finally {
-  await app?.stop();
-  await database.stop();
-}
-process.exit(code);
+  return code;
+});

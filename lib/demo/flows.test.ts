@@ -3,17 +3,14 @@ import { describe, expect, it } from "vitest";
 import { booleanPointInPolygon, distance } from "@turf/turf";
 import { feature } from "topojson-client";
 import type { MultiPolygon, Polygon } from "geojson";
-import { validateFlowVersion, type TFlowVersion } from "@/lib/flows/definition";
+import { validateFlowVersion } from "@/lib/flows/definition";
 import { applyParameterDefaults } from "@/lib/flows/run-request";
 import { runFlow } from "@/lib/engine/run-flow";
 import type { TFeature, TFeatureSet, TTable } from "@/lib/engine/types";
+import { donut } from "@/lib/steps/test-fixtures";
+import { mustValidate as flowOf } from "@/lib/steps/test-helpers";
 import { CITIES_IN_AREA, DEMO_FLOWS, NEARBY_CITIES, POPULATION_BY_COUNTRY } from "./flows";
 
-function flowOf(doc: unknown): TFlowVersion {
-  const r = validateFlowVersion(doc);
-  if (!r.ok) throw new Error(JSON.stringify(r.errors));
-  return r.flow;
-}
 const city = (geonameid: number, name: string, country: string, population: number, lon: number, lat: number): TFeature => ({
   type: "Feature",
   geometry: { type: "Point", coordinates: [lon, lat] },
@@ -27,40 +24,7 @@ const cities: TFeature[] = [
   city(5, "Island", "XX", 70, 10.5, 10.5),
   city(6, "Far", "YY", 99, 30, 30),
 ];
-const countryA: TFeature = {
-  type: "Feature",
-  geometry: {
-    type: "MultiPolygon",
-    coordinates: [
-      [
-        [
-          [0, 0],
-          [4, 0],
-          [4, 4],
-          [0, 4],
-          [0, 0],
-        ],
-        [
-          [1, 1],
-          [3, 1],
-          [3, 3],
-          [1, 3],
-          [1, 1],
-        ],
-      ],
-      [
-        [
-          [10, 10],
-          [11, 10],
-          [11, 11],
-          [10, 11],
-          [10, 10],
-        ],
-      ],
-    ],
-  },
-  properties: { name: "Ä Land" },
-};
+const countryA: TFeature = { ...donut, properties: { name: "Ä Land" } };
 const countryB: TFeature = {
   type: "Feature",
   geometry: {

@@ -33,6 +33,3 @@ export function isAbortError(err: unknown): boolean {
 export function throwIfAborted(signal: AbortSignal | undefined): void {
   if (signal?.aborted) throw new AbortError();
 }
-
-/** How many items a step loop handles between two abort checks. */
-export const ABORT_CHECK_EVERY = 4096;

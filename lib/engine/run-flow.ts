@@ -16,10 +16,13 @@
  *
  * Inputs are never mutated; results may share feature objects with inputs.
  */
-import { paramDecls, resolveStep, topologicalOrder, type TFlowVersion } from "../flows/definition";
-import { AbortError, StepError, isAbortError, throwIfAborted } from "./errors";
-import { STEP_RUNNERS, asFeatures, columnsOf, type TStepContext } from "./steps";
-import type { TDataset, TEngineResult, TResolvedInputs, TRunFlowOptions } from "./types";
+import { paramDecls, topologicalOrder, type TFlowVersion } from "@/lib/engine/flow-document";
+import { AbortError, StepError, isAbortError, throwIfAborted } from "@/lib/engine/errors";
+import type { TEngineResult, TResolvedInputs, TRunFlowOptions } from "@/lib/engine/types";
+import type { TStepContext, TStepDefinition } from "@/lib/steps/define-step";
+import type { TDataset } from "@/lib/steps/dataset";
+import { asFeatures, columnsOf } from "@/lib/steps/items";
+import { resolveStep, stepDefinition } from "@/lib/steps/step-schema";
 
 export { StepError, AbortError, isAbortError };
 
@@ -77,8 +80,8 @@ export async function runFlow(
     let out: TDataset;
     try {
       const resolved = resolveStep(step, params);
-      const runner = STEP_RUNNERS[resolved.type] as (s: typeof resolved, c: TStepContext) => Promise<TDataset>;
-      out = await runner(resolved, ctx);
+      const definition = stepDefinition(resolved.type) as TStepDefinition;
+      out = await definition.run(resolved as Parameters<TStepDefinition["run"]>[0], ctx);
     } catch (err) {
       if (isAbortError(err)) throw err;
       throw new StepError(step.id, step.type, err);

@@ -21,7 +21,7 @@ const base = () => ({
 function errs(doc: unknown) {
   const r = validateFlowVersion(doc);
   if (r.ok) return [];
-  return r.errors.map((e) => `${e.pointer} ${e.code}`);
+  return r.errors.map((e) => `${e.field} ${e.code}`);
 }
 
 describe("validateFlowVersion", () => {

@@ -55,7 +55,7 @@ export interface TDocsModel {
 }
 
 /** A small valid polygon for examples (around Zurich). */
-const EXAMPLE_AREA = {
+export const EXAMPLE_AREA = {
   type: "Polygon",
   coordinates: [
     [

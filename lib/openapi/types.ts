@@ -1,10 +1,8 @@
 /** Shapes of the OpenAPI 3.1 document of a published Flow API (lib/openapi/build-openapi.ts). */
 import type { TFlowVersion } from "@/lib/flows/definition";
+import type { TApiPath } from "@/lib/runs/scope";
 
-export interface TOpenApiSource {
-  organization: string;
-  environment: string;
-  api: string;
+export interface TOpenApiSource extends TApiPath {
   /** Display name of the API. */
   name: string;
   description: string | null;

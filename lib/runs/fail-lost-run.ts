@@ -7,9 +7,9 @@
 import "server-only";
 import { db } from "@/lib/db";
 import type { TRunJob } from "@/lib/jobs/schemas";
-import { finalizeRun } from "@/lib/runs/run-state";
+import { finalizeRun, type TRunError } from "@/lib/runs/run-state";
 
-const WORKER_LOST_ERROR = {
+const WORKER_LOST_ERROR: TRunError = {
   code: "worker_lost",
   message: "Every attempt to run this flow ended without a result (the worker stopped, or the database could not be reached); the run was abandoned.",
 };

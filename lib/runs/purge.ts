@@ -14,12 +14,12 @@ import "server-only";
 import { db } from "@/lib/db";
 import { env } from "@/lib/env";
 import { purgeRateLimitWindows } from "@/lib/rate-limit/rate-limit";
-import { finalizeRun, WITHOUT_CALLER_DATA_SQL } from "@/lib/runs/run-state";
+import { finalizeRun, WITHOUT_CALLER_DATA_SQL, type TRunError } from "@/lib/runs/run-state";
 
 /** Longest a run can legitimately stay unfinished: 2 attempts x 30 min + margin. */
 const STUCK_AFTER_MS = 65 * 60_000;
 
-const RUN_EXPIRED_ERROR = { code: "run_expired", message: "The run did not finish in time and was stopped." };
+const RUN_EXPIRED_ERROR: TRunError = { code: "run_expired", message: "The run did not finish in time and was stopped." };
 
 export interface TPurgeCounts {
   idempotencyRecords: number;

@@ -9,6 +9,7 @@
  * (lib/openapi) and the MCP output schema are all derived from them.
  */
 import { z } from "zod";
+import { RUN_ERROR_CODES } from "@/lib/errors/run-failure";
 import { FORMAT_INFO, type TResultFormat } from "@/lib/formats/types";
 import { RUN_STATES, type TRunState } from "@/lib/runs/run-state-names";
 
@@ -18,7 +19,11 @@ export const LIST_LIMIT_MAX = 100;
 
 export const ZRunError = z
   .object({
-    code: z.string().describe("step_failed, invalid_input, resources_exhausted, internal_error, worker_lost or run_expired."),
+    code: z
+      .enum(RUN_ERROR_CODES)
+      .describe(
+        "Why, as a stable code (lib/errors/run-failure.ts): a step failed on valid data, the caller's data cannot be used, a limit was exceeded, a bug, the worker was lost, or the run expired.",
+      ),
     message: z.string(),
     step: z.string().optional().describe("Id of the step that failed."),
     limit: z.string().optional().describe("The limit that was exceeded (resources_exhausted)."),

@@ -8,6 +8,7 @@ import { randomBytes } from "node:crypto";
 import { expect } from "vitest";
 import { generateApiKey, hashApiKey, keyPrefix } from "@/lib/keys/api-key";
 import { sql, type THttpResult } from "./helpers";
+import { EXAMPLE_AREA } from "@/lib/openapi/docs-model";
 
 export const suffix = () => randomBytes(4).toString("hex");
 
@@ -169,18 +170,7 @@ export const TINY_FLOW = {
 export const CITIES_BODY = { inputs: { cities: { layer_id: "world-cities" } } };
 
 /** A small area over Zurich (a few dozen cities): quick runs with real results. */
-export const ZURICH_AREA = {
-  type: "Polygon",
-  coordinates: [
-    [
-      [8.4, 47.3],
-      [8.7, 47.3],
-      [8.7, 47.45],
-      [8.4, 47.45],
-      [8.4, 47.3],
-    ],
-  ],
-};
+export const ZURICH_AREA = EXAMPLE_AREA;
 
 export async function layerCount(): Promise<number> {
   return (await one(`SELECT count(*)::int AS n FROM layer`)).n;

@@ -4,23 +4,11 @@
  * 404 for an unknown key, 422 for a format that does not fit the kind.
  */
 import { beforeAll, describe, expect, it } from "vitest";
-import { apiPath, BASE_URL, DEMO_KEY, download, http, parseCsv, resetRuns } from "./helpers";
+import { apiPath, BASE_URL, SWISS_AREA, DEMO_KEY, download, http, parseCsv, resetRuns } from "./helpers";
 import { expectProblem } from "./contract-helpers";
 
 const CITIES = apiPath("cities-in-area");
-const AREA = {
-  type: "Polygon",
-  coordinates: [
-    [
-      [5.9, 45.8],
-      [10.5, 45.8],
-      [10.5, 47.8],
-      [8.0, 48.2],
-      [5.9, 47.0],
-      [5.9, 45.8],
-    ],
-  ],
-};
+const AREA = SWISS_AREA;
 const PAR1 = Buffer.from("PAR1");
 
 let requested: any; // run with formats {cities: geoparquet, summary: parquet}

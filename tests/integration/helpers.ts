@@ -10,13 +10,14 @@ import type { Feature, MultiPolygon, Polygon } from "geojson";
 import { assertLocalDatabase } from "@/lib/database/test-guard";
 import { loadWorldCities, loadWorldCountries } from "@/lib/demo/real-data";
 import type { TFeature } from "@/lib/engine/types";
+import { apiBasePath } from "@/lib/runs/scope";
 
 export const BASE_URL = process.env.TEST_BASE_URL!;
 export const DEMO_KEY = process.env.TEST_DEMO_API_KEY!;
 export const OTHER_KEY = process.env.TEST_OTHER_API_KEY!;
 
 export function apiPath(api: string): string {
-  return `/public/api/demo/production/${api}`;
+  return apiBasePath({ organization: "demo", environment: "production", api });
 }
 
 export interface THttpResult<T = any> {
@@ -144,3 +145,18 @@ export async function waitFor<T>(what: string, fn: () => Promise<T | undefined |
   }
   throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
 }
+
+// A pentagon over Switzerland and its neighbours (not a rectangle, so the polygon test matters).
+export const SWISS_AREA: Polygon = {
+  type: "Polygon",
+  coordinates: [
+    [
+      [5.9, 45.8],
+      [10.5, 45.8],
+      [10.5, 47.8],
+      [8.0, 48.2],
+      [5.9, 47.0],
+      [5.9, 45.8],
+    ],
+  ],
+};

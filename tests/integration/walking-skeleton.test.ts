@@ -5,22 +5,22 @@
  */
 import { beforeEach, describe, expect, it } from "vitest";
 import type { Polygon } from "geojson";
-import { apiPath, citiesInPolygon, demoUsage, download, http, OTHER_KEY, parseCsv, pollRun, referenceCountries, resetRuns, runCount } from "./helpers";
+import {
+  apiPath,
+  citiesInPolygon,
+  SWISS_AREA,
+  demoUsage,
+  download,
+  http,
+  OTHER_KEY,
+  parseCsv,
+  pollRun,
+  referenceCountries,
+  resetRuns,
+  runCount,
+} from "./helpers";
 
-// A pentagon over Switzerland and its neighbours (not a rectangle, so the polygon test matters).
-const AREA: Polygon = {
-  type: "Polygon",
-  coordinates: [
-    [
-      [5.9, 45.8],
-      [10.5, 45.8],
-      [10.5, 47.8],
-      [8.0, 48.2],
-      [5.9, 47.0],
-      [5.9, 45.8],
-    ],
-  ],
-};
+const AREA = SWISS_AREA;
 const CITIES_IN_AREA = apiPath("cities-in-area");
 const COUNTRY_STATS = apiPath("country-stats");
 

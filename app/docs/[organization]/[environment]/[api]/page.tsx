@@ -6,10 +6,11 @@ import { ZApiPath } from "@/lib/http/public-route";
 import { publishedOpenApi, readableLayers } from "@/lib/openapi/published-api";
 import { docsModel } from "@/lib/openapi/docs-model";
 import { requestOrigin } from "@/lib/http/request-origin";
+import { apiBasePath, type TApiPath } from "@/lib/runs/scope";
 
 export const dynamic = "force-dynamic";
 
-type TParams = { params: Promise<{ organization: string; environment: string; api: string }> };
+type TParams = { params: Promise<TApiPath> };
 
 const table: CSSProperties = { borderCollapse: "collapse", width: "100%", margin: "0.5rem 0 1.5rem" };
 const cell: CSSProperties = { border: "1px solid #ccc", padding: "0.3rem 0.5rem", textAlign: "left", verticalAlign: "top" };
@@ -58,7 +59,7 @@ export default async function ApiDocsPage({ params }: TParams) {
   const doc = await publishedOpenApi(path.data, await origin());
   if (!doc) notFound();
   const m = docsModel(doc, "YOUR_API_KEY", await readableLayers(path.data));
-  const openapiHref = `/public/api/${path.data.organization}/${path.data.environment}/${path.data.api}/openapi.json`;
+  const openapiHref = `${apiBasePath(path.data)}/openapi.json`;
 
   return (
     <main>

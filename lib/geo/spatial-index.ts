@@ -18,8 +18,10 @@ import { bbox as turfBbox, centroid } from "@turf/turf";
 import { around } from "geokdbush";
 import Flatbush from "flatbush";
 import KDBush from "kdbush";
-import type { Geometry, Position } from "geojson";
-import type { TFeature } from "./types";
+import type { Feature, Geometry, Position } from "geojson";
+
+/** A GeoJSON feature whose geometry may be null (RFC 7946 §3.2). */
+type TFeature = Feature<Geometry | null>;
 
 export interface TGeometryEntry {
   /** Index of the feature in the indexed array. */

@@ -1,7 +1,17 @@
-/** Test helpers: tiny flows around one step, and feature builders. Used only by *.test.ts. */
-import { validateFlowVersion, type TFlowVersion } from "../flows/definition";
-import { runFlow } from "./run-flow";
-import type { TDataset, TEngineResult, TFeature, TResolvedInputs } from "./types";
+/**
+ * Test helpers: feature and table builders, tiny flows around one step (`runStep`), and the
+ * shape of a step folder's `fixtures.ts`. Used only by tests and fixtures (they may cross
+ * layers: a step's test runs it through flow validation and the engine).
+ */
+import { validateFlowVersion, type TFlowVersion } from "@/lib/flows/definition";
+import { runFlow } from "@/lib/engine/run-flow";
+import type { TEngineResult, TResolvedInputs } from "@/lib/engine/types";
+import type { TDataset, TFeature, TFeatureSet, TTable } from "@/lib/steps/dataset";
+
+/** Features of a layer result, rows of a table result, properties of each feature. */
+export const F = (d: unknown) => (d as TFeatureSet).features;
+export const R = (d: unknown) => (d as TTable).rows;
+export const P = (d: unknown) => F(d).map((f) => f.properties);
 
 export function pt(lon: number, lat: number, properties: Record<string, unknown> = {}): TFeature {
   return { type: "Feature", geometry: { type: "Point", coordinates: [lon, lat] }, properties };
@@ -63,4 +73,17 @@ export async function runStep(
   const flow = mustValidate(doc);
   const [r] = await runFlow(flow, inputs as TResolvedInputs, opts.params ?? {});
   return r.data;
+}
+
+/**
+ * One example run of a step, in its folder's `fixtures.ts`: the step (without `id`), its
+ * inputs by source name and the result kind, as `runStep` takes them. lib/steps/registry.test.ts
+ * runs every fixture of every registered step with frozen inputs.
+ */
+export interface TStepFixture {
+  name: string;
+  step: Record<string, unknown>;
+  inputs: Record<string, TDataset | null>;
+  kind: "layer" | "table";
+  opts?: { parameters?: unknown[]; params?: Record<string, unknown>; optional?: string[] };
 }

@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { distance } from "@turf/turf";
-import { pt } from "./test-helpers";
+import { pt } from "@/lib/steps/test-helpers";
 import { haversineKm, nearestWithinKm, pointIndex, pointsWithinKm } from "./spatial-index";
-import type { TFeature } from "./types";
+import type { TFeature } from "@/lib/steps/dataset";
 
 function rng(seed: number): () => number {
   return () => {

@@ -1,0 +1,118 @@
+/**
+ * The flow version document as the engine runs it: schema (`ZFlowVersion`, from the step
+ * registry's `ZStep` and the inputs, parameters and results below), its JSON Schema, the
+ * parameters' value schemas, and the order in which steps run. Validation of a whole
+ * document (references, kinds, cycles, expressions) is lib/flows/validate-flow-version.ts.
+ *
+ * Document shape:
+ * ```json
+ * { "description"?: "...",
+ *   "inputs":     [{ "name", "kind": "layer"|"table"|"area", "optional"?: false, "description"? }],
+ *   "parameters": [{ "name", "type": "string"|"number"|"integer"|"boolean"|"enum",
+ *                    "required"?, "default"?, "minimum"?, "maximum"?, "exclusiveMinimum"?,
+ *                    "exclusiveMaximum"?, "values"? (enum), "description"? }],
+ *   "steps":      [{ "id", "type", ...options, "description"? }],
+ *   "results":    [{ "key", "kind": "layer"|"table", "from": <step id or input name>, "description"? }] }
+ * ```
+ * Input names and step ids share one namespace: a step names its sources by input name or
+ * step id. A param-able step option (`params` of its definition, lib/steps/<type>/step.ts)
+ * may be written `{"param": "<parameter name>"}`; expressions read a parameter with
+ * `["var", "<parameter name>"]` (lib/expressions/expression.ts).
+ */
+import { z } from "zod";
+import type { TParamDecl } from "@/lib/expressions/expression";
+import { ZName, ZRef } from "@/lib/steps/options";
+import { stepSources, ZStep, type TStep } from "@/lib/steps/step-schema";
+
+export const ZInput = z.strictObject({
+  name: ZName,
+  kind: z.enum(["layer", "table", "area"]),
+  optional: z.boolean().default(false),
+  description: z.string().optional(),
+});
+export type TInput = z.infer<typeof ZInput>;
+
+const paramBase = { name: ZName, required: z.boolean().default(false), description: z.string().optional() };
+export const ZParameter = z.discriminatedUnion("type", [
+  z.strictObject({ ...paramBase, type: z.literal("string"), default: z.string().optional(), max_length: z.number().int().positive().optional() }),
+  z.strictObject({
+    ...paramBase,
+    type: z.enum(["number", "integer"]),
+    default: z.number().optional(),
+    minimum: z.number().optional(),
+    maximum: z.number().optional(),
+    exclusiveMinimum: z.number().optional(),
+    exclusiveMaximum: z.number().optional(),
+  }),
+  z.strictObject({ ...paramBase, type: z.literal("boolean"), default: z.boolean().optional() }),
+  z.strictObject({ ...paramBase, type: z.literal("enum"), values: z.array(z.string()).min(1), default: z.string().optional() }),
+]);
+export type TParameter = z.infer<typeof ZParameter>;
+
+export const ZResult = z.strictObject({
+  key: ZName,
+  kind: z.enum(["layer", "table"]),
+  from: ZRef,
+  description: z.string().optional(),
+});
+export type TResult = z.infer<typeof ZResult>;
+
+export const ZFlowVersion = z.strictObject({
+  description: z.string().optional(),
+  inputs: z.array(ZInput),
+  parameters: z.array(ZParameter).default([]),
+  steps: z.array(ZStep),
+  results: z.array(ZResult).min(1),
+});
+export type TFlowVersion = z.infer<typeof ZFlowVersion>;
+/** A flow version document as written (defaults not yet filled in). */
+export type TFlowVersionInput = z.input<typeof ZFlowVersion>;
+
+/** JSON Schema (draft 2020-12) of a flow version document. */
+export function flowVersionJsonSchema(): Record<string, unknown> {
+  return z.toJSONSchema(ZFlowVersion, { io: "input", unrepresentable: "any" }) as Record<string, unknown>;
+}
+
+/** The JSON Schema-like type of a parameter's value; used by run-request.ts and here for defaults. */
+export function parameterValueSchema(p: TParameter): z.ZodType {
+  switch (p.type) {
+    case "string":
+      return p.max_length !== undefined ? z.string().max(p.max_length) : z.string();
+    case "boolean":
+      return z.boolean();
+    case "enum":
+      return z.enum(p.values as [string, ...string[]]);
+    default: {
+      let s = p.type === "integer" ? z.number().int() : z.number();
+      if (p.minimum !== undefined) s = s.min(p.minimum);
+      if (p.maximum !== undefined) s = s.max(p.maximum);
+      if (p.exclusiveMinimum !== undefined) s = s.gt(p.exclusiveMinimum);
+      if (p.exclusiveMaximum !== undefined) s = s.lt(p.exclusiveMaximum);
+      return s;
+    }
+  }
+}
+
+/** Parameter declarations as expressions need them. */
+export function paramDecls(params: readonly TParameter[]): TParamDecl[] {
+  return params.map((p) => ({ name: p.name, type: p.type, values: p.type === "enum" ? p.values : undefined, default: p.default }));
+}
+
+/** Step ids in an order where every step comes after the steps it reads (flow must be valid). */
+export function topologicalOrder(flow: TFlowVersion): TStep[] {
+  const byId = new Map(flow.steps.map((s) => [s.id, s]));
+  const done = new Set<string>();
+  const out: TStep[] = [];
+  const visit = (s: TStep, depth: number) => {
+    if (done.has(s.id)) return;
+    if (depth > byId.size) throw new Error(`Cycle at step "${s.id}"`);
+    for (const src of stepSources(s)) {
+      const dep = byId.get(src.name);
+      if (dep) visit(dep, depth + 1);
+    }
+    done.add(s.id);
+    out.push(s);
+  };
+  for (const s of flow.steps) visit(s, 0);
+  return out;
+}

@@ -1,0 +1,268 @@
+/**
+ * Validation of a whole flow version document (`validateFlowVersion`): every problem, each
+ * with an RFC 6901 pointer into the document and a code (listed below and in
+ * docs/flow-format.md, "Validation"). Step options, sources, output kinds and expressions are
+ * read from the step registry (lib/steps), so a new step type is validated without edits here.
+ */
+import { z } from "zod";
+import { checkExpression } from "@/lib/expressions/expression";
+import { jsonPointer, type TFieldError } from "@/lib/errors/field-error";
+import { flattenZodIssues } from "@/lib/errors/zod-issues";
+import {
+  paramDecls,
+  parameterValueSchema,
+  ZFlowVersion,
+  ZInput,
+  ZParameter,
+  ZResult,
+  type TFlowVersion,
+  type TInput,
+  type TParameter,
+  type TResult,
+} from "@/lib/engine/flow-document";
+import type { TDataKind } from "@/lib/steps/define-step";
+import { isParamRef } from "@/lib/steps/options";
+import { STEP_TYPES, stepDefinition, stepSources, type TStep } from "@/lib/steps/step-schema";
+
+/** Each fault of a flow document is a field error (`field` = JSON Pointer into the document), as for a run request. */
+export type TFlowValidation = { ok: true; flow: TFlowVersion } | { ok: false; errors: TFieldError[] };
+
+const ZTop = z.strictObject({
+  description: z.string().optional(),
+  inputs: z.array(z.unknown()),
+  parameters: z.array(z.unknown()).default([]),
+  steps: z.array(z.unknown()),
+  results: z.array(z.unknown()).min(1),
+});
+
+/**
+ * Validates a flow version document. Reports every problem, each with an RFC 6901 pointer
+ * into the document and a code:
+ * - schema faults: `required`, `unknown_field` (`unknown_option` inside a step), `invalid_type`,
+ *   `too_small`, `invalid_value`, `invalid_format`, `missing_option`, ...;
+ * - `unknown_step_type` (at `/steps/i/type`);
+ * - `duplicate_name` (input names + step ids share one namespace), `duplicate_parameter`,
+ *   `duplicate_result`;
+ * - `unknown_reference` (source/`from` naming no input or step), `unknown_parameter`,
+ *   `parameter_type_mismatch` (e.g. a string parameter for a numeric option);
+ * - `invalid_expression` (pointer into the expression array), `invalid_default`,
+ *   `invalid_range`;
+ * - `cycle` (at each step on a cycle of the step graph);
+ * - `kind_mismatch` (a table fed from features, features from rows, a layer result from rows, ...);
+ * - `unused_input` (an input that no step or result reads).
+ * On success returns the parsed document with defaults filled in.
+ */
+export function validateFlowVersion(doc: unknown): TFlowValidation {
+  const errors: TFieldError[] = [];
+  const push = (path: readonly PropertyKey[], code: string, message: string) => errors.push({ field: jsonPointer(path), code, message });
+  const pushZod = (issues: readonly z.core.$ZodIssue[], root: unknown, prefix: PropertyKey[], inStep = false) => {
+    for (const e of flattenZodIssues(issues, root, prefix)) {
+      const code = inStep && e.code === "unknown_field" ? "unknown_option" : inStep && e.code === "required" ? "missing_option" : e.code;
+      const message =
+        code === "unknown_option"
+          ? `Unknown option "${String(e.path[e.path.length - 1])}"`
+          : code === "missing_option"
+            ? `Missing option "${String(e.path[e.path.length - 1])}"`
+            : e.message;
+      push(e.path, code, message);
+    }
+  };
+
+  const top = ZTop.safeParse(doc);
+  let sections: z.infer<typeof ZTop>;
+  if (!top.success) {
+    pushZod(top.error.issues, doc, []);
+    if (typeof doc !== "object" || doc === null || Array.isArray(doc)) return { ok: false, errors };
+    const d = doc as Record<string, unknown>;
+    const arr = (v: unknown) => (Array.isArray(v) ? v : []);
+    sections = { inputs: arr(d.inputs), parameters: arr(d.parameters), steps: arr(d.steps), results: arr(d.results) };
+  } else sections = top.data;
+
+  // Items, one by one, so that one bad item does not hide the faults of the others.
+  const inputs: { item: TInput; i: number }[] = [];
+  sections.inputs.forEach((raw, i) => {
+    const r = ZInput.safeParse(raw);
+    if (r.success) inputs.push({ item: r.data, i });
+    else pushZod(r.error.issues, raw, ["inputs", i]);
+  });
+  const params: { item: TParameter; i: number }[] = [];
+  sections.parameters.forEach((raw, i) => {
+    const r = ZParameter.safeParse(raw);
+    if (r.success) params.push({ item: r.data, i });
+    else pushZod(r.error.issues, raw, ["parameters", i]);
+  });
+  const steps: { item: TStep; i: number }[] = [];
+  sections.steps.forEach((raw, i) => {
+    const t = (raw as { type?: unknown } | null)?.type;
+    if (typeof raw !== "object" || raw === null || Array.isArray(raw)) return push(["steps", i], "invalid_type", "A step must be an object");
+    const def = typeof t === "string" ? stepDefinition(t) : undefined;
+    const r = def?.flowSchema.safeParse(raw);
+    if (r?.success) return steps.push({ item: r.data as TStep, i });
+    if (typeof t !== "string") push(["steps", i, "type"], t === undefined ? "required" : "invalid_type", "A step needs a type (string)");
+    else if (!r) push(["steps", i, "type"], "unknown_step_type", `Unknown step type "${t}"; known: ${STEP_TYPES.join(", ")}`);
+    else pushZod(r.error.issues, raw, ["steps", i], true);
+    // Keep the id known so that references to this step are not reported as unknown as well.
+    const id = (raw as { id?: unknown }).id;
+    if (typeof id === "string") steps.push({ item: { id, type: t } as TStep, i: -1 - i });
+  });
+  const results: { item: TResult; i: number }[] = [];
+  sections.results.forEach((raw, i) => {
+    const r = ZResult.safeParse(raw);
+    if (r.success) results.push({ item: r.data, i });
+    else pushZod(r.error.issues, raw, ["results", i]);
+  });
+
+  // Parameters: unique names, defaults of the right type and in range, sane ranges.
+  const paramByName = new Map<string, TParameter>();
+  for (const { item: p, i } of params) {
+    if (paramByName.has(p.name)) push(["parameters", i, "name"], "duplicate_parameter", `Parameter "${p.name}" is declared twice`);
+    else paramByName.set(p.name, p);
+    if (p.default !== undefined) {
+      const r = parameterValueSchema(p).safeParse(p.default);
+      if (!r.success) push(["parameters", i, "default"], "invalid_default", `Default does not fit the parameter: ${r.error.issues[0]?.message}`);
+    }
+    if ((p.type === "number" || p.type === "integer") && p.minimum !== undefined && p.maximum !== undefined && p.minimum > p.maximum)
+      push(["parameters", i, "maximum"], "invalid_range", "maximum is below minimum");
+    if (p.type === "enum" && new Set(p.values).size !== p.values.length) push(["parameters", i, "values"], "invalid_value", "Enum values must be unique");
+  }
+  const decls = paramDecls([...paramByName.values()]);
+
+  // Names: inputs and steps share one namespace.
+  const kindOf = new Map<string, TDataKind>();
+  const stepById = new Map<string, { item: TStep; i: number }>();
+  const inputIndex = new Map<string, number>();
+  for (const { item, i } of inputs) {
+    if (kindOf.has(item.name)) push(["inputs", i, "name"], "duplicate_name", `Name "${item.name}" is used twice`);
+    else {
+      kindOf.set(item.name, item.kind === "layer" ? "features" : item.kind === "table" ? "rows" : "area");
+      inputIndex.set(item.name, i);
+    }
+  }
+  for (const s of steps) {
+    const at = s.i >= 0 ? s.i : -1 - s.i;
+    if (kindOf.has(s.item.id) || stepById.has(s.item.id))
+      push(["steps", at, "id"], "duplicate_name", `Name "${s.item.id}" is already used by an input or step`);
+    else stepById.set(s.item.id, s);
+  }
+  const known = (n: string) => inputIndex.has(n) || stepById.has(n);
+  const used = new Set<string>();
+
+  // Per valid step: references, parameters, expressions.
+  for (const { item: step, i } of steps) {
+    if (i < 0) continue;
+    for (const src of stepSources(step)) {
+      used.add(src.name);
+      if (!known(src.name)) push(["steps", i, ...src.path], "unknown_reference", `"${src.name}" is neither an input nor a step`);
+    }
+    const paramable = stepDefinition(step.type)!.paramable;
+    for (const [k, v] of Object.entries(step)) {
+      if (!isParamRef(v)) continue;
+      const p = paramByName.get(v.param);
+      if (!p) push(["steps", i, k, "param"], "unknown_parameter", `Unknown parameter "${v.param}"`);
+      else if (!paramable[k]?.includes(p.type))
+        push(
+          ["steps", i, k, "param"],
+          "parameter_type_mismatch",
+          `Option "${k}" cannot take the ${p.type} parameter "${p.name}" (accepts ${paramable[k]?.join(", ")})`,
+        );
+    }
+    for (const [k, role] of Object.entries(stepDefinition(step.type)!.expressions ?? {})) {
+      for (const e of checkExpression((step as Record<string, unknown>)[k], decls, role)) {
+        const unknownVar = /Unknown variable/.test(e.message);
+        push(["steps", i, k, ...e.path], unknownVar ? "unknown_parameter" : "invalid_expression", e.message);
+      }
+    }
+  }
+
+  // Results.
+  const resultKeys = new Set<string>();
+  for (const { item: r, i } of results) {
+    used.add(r.from);
+    if (resultKeys.has(r.key)) push(["results", i, "key"], "duplicate_result", `Result key "${r.key}" is used twice`);
+    resultKeys.add(r.key);
+    if (!known(r.from)) push(["results", i, "from"], "unknown_reference", `"${r.from}" is neither an input nor a step`);
+  }
+
+  // Cycles (iterative DFS over step → step edges) and kinds in topological order.
+  const state = new Map<string, 1 | 2>();
+  const inCycle = new Set<string>();
+  const order: string[] = [];
+  const visit = (id: string, stack: string[]) => {
+    const st = state.get(id);
+    if (st === 2) return;
+    if (st === 1) {
+      const cyc = stack.slice(stack.indexOf(id));
+      for (const c of cyc) {
+        if (inCycle.has(c)) continue;
+        inCycle.add(c);
+        const s = stepById.get(c)!;
+        push(["steps", s.i >= 0 ? s.i : -1 - s.i], "cycle", `Step "${c}" is on a cycle: ${[...cyc, id].join(" → ")}`);
+      }
+      return;
+    }
+    state.set(id, 1);
+    const s = stepById.get(id)!;
+    if (s.i >= 0) for (const src of stepSources(s.item)) if (stepById.has(src.name)) visit(src.name, [...stack, id]);
+    state.set(id, 2);
+    order.push(id);
+  };
+  for (const id of stepById.keys()) visit(id, []);
+
+  const describeKind = (k: TDataKind) => (k === "rows" ? "a table" : k === "area" ? "an area" : "features");
+  for (const id of order) {
+    const { item: step, i } = stepById.get(id)!;
+    if (i < 0 || inCycle.has(id)) continue;
+    const def = stepDefinition(step.type)!;
+    let ok = true;
+    const srcKinds: TDataKind[] = [];
+    for (const src of stepSources(step)) {
+      const k = kindOf.get(src.name);
+      if (k === undefined) {
+        ok = false;
+        continue;
+      }
+      srcKinds.push(k);
+      if (!src.spec.accepts.includes(k)) {
+        ok = false;
+        push(
+          ["steps", i, ...src.path],
+          "kind_mismatch",
+          `Option "${src.spec.key}" of a ${step.type} step needs ${src.spec.accepts.includes("rows") ? "a table" : "features"}, but "${src.name}" yields ${describeKind(k)}`,
+        );
+      }
+    }
+    if (!ok) continue;
+    let out: TDataKind;
+    if (def.output === "same") {
+      const first = srcKinds[0] === "area" ? "features" : srcKinds[0];
+      out = first;
+      // A list of sources (`many`) yielding "same" must be of one kind (union).
+      if (def.inputs.some((s) => s.many)) {
+        stepSources(step).forEach((src, j) => {
+          const k = srcKinds[j] === "area" ? "features" : srcKinds[j];
+          if (k !== first)
+            push(["steps", i, ...src.path], "kind_mismatch", `All sources of a ${step.type} must be of one kind; "${src.name}" yields ${describeKind(k)}`);
+        });
+      }
+    } else out = def.output;
+    kindOf.set(id, out);
+  }
+  for (const { item: r, i } of results) {
+    const k = kindOf.get(r.from);
+    if (k === undefined) continue;
+    if (r.kind === "table" && k !== "rows")
+      push(["results", i, "from"], "kind_mismatch", `A table result needs rows, but "${r.from}" yields ${describeKind(k)} (add a to_table or aggregate step)`);
+    if (r.kind === "layer" && k === "rows") push(["results", i, "from"], "kind_mismatch", `A layer result needs features, but "${r.from}" yields a table`);
+  }
+  for (const { item, i } of inputs) {
+    if (!used.has(item.name) && inputIndex.get(item.name) === i) push(["inputs", i], "unused_input", `Input "${item.name}" is not used by any step or result`);
+  }
+
+  if (errors.length > 0) return { ok: false, errors };
+  const full = ZFlowVersion.safeParse(doc);
+  if (!full.success) {
+    pushZod(full.error.issues, doc, []);
+    return { ok: false, errors };
+  }
+  return { ok: true, flow: full.data };
+}

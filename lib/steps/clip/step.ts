@@ -1,0 +1,58 @@
+/**
+ * The `clip` step. Cut polygons to `by` (Turf intersect); points outside are dropped, lines are kept whole when they intersect.
+ * Its row in the step reference of docs/flow-format.md is generated from `docs` below.
+ */
+import { bbox as turfBbox, booleanIntersects, featureCollection, intersect, union as turfUnion } from "@turf/turf";
+import type { Feature, MultiPolygon, Polygon } from "geojson";
+import { asFeatures, withGeometry } from "@/lib/steps/items";
+import { isPolygonal } from "@/lib/steps/geometry";
+import { pointInPolygonal } from "@/lib/geo/point-in-polygon";
+import type { TFeature } from "@/lib/steps/dataset";
+import { ZRef } from "@/lib/steps/options";
+import { ACCEPTS, defineStep } from "@/lib/steps/define-step";
+
+export const clip = defineStep({
+  type: "clip",
+  label: "Clip",
+  summary: "Cut polygons to `by` (Turf intersect); points outside are dropped, lines are kept whole when they intersect",
+  category: "spatial",
+  options: { source: ZRef, by: ZRef },
+  inputs: [
+    { key: "source", accepts: ACCEPTS.features },
+    { key: "by", accepts: ACCEPTS.features },
+  ],
+  output: "features",
+  docs: {
+    options: "",
+    semantics:
+      "Cut polygons to the union of `by`'s polygons (Turf `intersect`); points outside are dropped; lines that intersect are kept whole; null geometry is dropped. Omitted optional `by`: unchanged",
+  },
+  run: async (step, ctx) => {
+    const source = asFeatures(ctx.get(step.source)).features;
+    const byDs = ctx.get(step.by);
+    if (byDs === null) return { kind: "features", features: source };
+    const polys = asFeatures(byDs, "`by` source").features.filter((f) => isPolygonal(f.geometry)) as Feature<Polygon | MultiPolygon>[];
+    const clipper = polys.length === 0 ? null : polys.length === 1 ? polys[0] : turfUnion(featureCollection(polys));
+    if (!clipper) return { kind: "features", features: [] };
+    const [cx0, cy0, cx1, cy1] = turfBbox(clipper);
+    const out: TFeature[] = [];
+    for (let i = 0; i < source.length; i++) {
+      await ctx.checkpoint(); // one geometry operation can take milliseconds
+      const f = source[i];
+      const g = f.geometry;
+      if (!g) continue;
+      const [x0, y0, x1, y1] = turfBbox(g);
+      if (x0 > cx1 || x1 < cx0 || y0 > cy1 || y1 < cy0) continue;
+      if (g.type === "Point") {
+        if (pointInPolygonal(clipper.geometry, g.coordinates[0], g.coordinates[1]) !== "outside") out.push(f);
+      } else if (g.type === "MultiPoint") {
+        const kept = g.coordinates.filter((p) => pointInPolygonal(clipper.geometry, p[0], p[1]) !== "outside");
+        if (kept.length) out.push(withGeometry(f, { type: "MultiPoint", coordinates: kept }));
+      } else if (isPolygonal(g)) {
+        const cut = intersect(featureCollection([{ type: "Feature", geometry: g, properties: {} }, clipper]));
+        if (cut) out.push(withGeometry(f, cut.geometry));
+      } else if (booleanIntersects(g, clipper)) out.push(f);
+    }
+    return { kind: "features", features: out };
+  },
+});

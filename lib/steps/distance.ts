@@ -1,0 +1,36 @@
+/**
+ * The loop shared by the distance steps (nearest, within_distance, distance_pairs): the
+ * source features, a point index of the target features (lib/geo/spatial-index.ts), and
+ * each source feature's representative point (null when it has no geometry), with a
+ * cancellation check every 16 sources (each one queries the index).
+ */
+import type { Position } from "geojson";
+import { pointIndex, representativePoint, type TPointIndex } from "@/lib/geo/spatial-index";
+import type { TFeature } from "@/lib/steps/dataset";
+import { ACCEPTS, type TStepContext, type TStepInput } from "@/lib/steps/define-step";
+import { asFeatures } from "@/lib/steps/items";
+
+/** The sources of every distance step: features `source` measured against features `target`. */
+export const SOURCE_AND_TARGET: readonly TStepInput[] = [
+  { key: "source", accepts: ACCEPTS.features },
+  { key: "target", accepts: ACCEPTS.features },
+];
+
+export interface TSourcesAndTargets {
+  source: TFeature[];
+  target: TFeature[];
+  index: TPointIndex;
+}
+
+export function sourcesAndTargets(ctx: TStepContext, step: { source: string; target: string }): TSourcesAndTargets {
+  const source = asFeatures(ctx.get(step.source)).features;
+  const target = asFeatures(ctx.get(step.target), "`target` source").features;
+  return { source, target, index: pointIndex(target) };
+}
+
+export async function eachSourcePoint(ctx: TStepContext, source: TFeature[], visit: (f: TFeature, pos: Position | null, i: number) => void): Promise<void> {
+  for (let i = 0; i < source.length; i++) {
+    if (i % 16 === 0) await ctx.checkpoint();
+    visit(source[i], representativePoint(source[i].geometry), i);
+  }
+}

@@ -1,0 +1,130 @@
+/**
+ * Helpers every runner shares: reading a source as features, rows or either, copying
+ * features with new properties or geometry (never mutating the source), picking fields by
+ * field spec, and loops that check for cancellation.
+ */
+import type { Feature, Geometry } from "geojson";
+import type { TStepContext } from "@/lib/steps/define-step";
+import type { TDataset, TFeature, TFeatureSet, TRow, TTable } from "@/lib/steps/dataset";
+import type { TFieldSpec } from "@/lib/steps/options";
+
+export type TItems = TFeatureSet | TTable;
+
+/**
+ * Items between two `checkpoint()` calls in cheap per-item loops. Loops whose items cost more
+ * (index queries, geometry operations) check every 16 items or every item, so that a cancel is
+ * noticed within a few tens of milliseconds (checkpoint itself only reads a clock).
+ */
+export const EVERY = 4096;
+
+/** Features of a dataset: an area is one feature without properties; null is empty. */
+export function asFeatures(ds: TDataset | null, what = "source"): TFeatureSet {
+  if (ds === null) return { kind: "features", features: [] };
+  if (ds.kind === "features") return ds;
+  if (ds.kind === "area") return { kind: "features", features: [{ type: "Feature", geometry: ds.geometry, properties: {} }] };
+  throw new Error(`The ${what} is a table, features are needed`);
+}
+
+export function asRows(ds: TDataset | null, what = "source"): TTable {
+  if (ds === null) return { kind: "rows", columns: [], rows: [] };
+  if (ds.kind === "rows") return ds;
+  throw new Error(`The ${what} is not a table`);
+}
+
+export function asItems(ds: TDataset | null): TItems {
+  if (ds !== null && ds.kind === "rows") return ds;
+  return asFeatures(ds);
+}
+
+export function props(f: TFeature): Record<string, unknown> {
+  return f.properties ?? {};
+}
+
+export function specFrom(s: TFieldSpec): string {
+  return typeof s === "string" ? s : s.from;
+}
+export function specAs(s: TFieldSpec): string {
+  return typeof s === "string" ? s : s.as;
+}
+
+/** Copies the fields `specs` of `p` into `into` (renamed as the specs say); a missing field becomes null. */
+export function pick(p: Record<string, unknown>, specs: readonly TFieldSpec[], into: Record<string, unknown> = {}): Record<string, unknown> {
+  for (const s of specs) {
+    const v = p[specFrom(s)];
+    into[specAs(s)] = v === undefined ? null : v;
+  }
+  return into;
+}
+
+/** Ordered union of the property names of `records` (first appearance order). */
+export function columnsOf(records: Iterable<Record<string, unknown>>): string[] {
+  const seen = new Set<string>();
+  for (const r of records) for (const k of Object.keys(r)) seen.add(k);
+  return [...seen];
+}
+
+export function withProps(f: TFeature, properties: Record<string, unknown>): TFeature {
+  return f.id === undefined ? { type: "Feature", geometry: f.geometry, properties } : { type: "Feature", id: f.id, geometry: f.geometry, properties };
+}
+
+export function withGeometry(f: TFeature, geometry: Geometry | null): TFeature {
+  return f.id === undefined ? { type: "Feature", geometry, properties: props(f) } : { type: "Feature", id: f.id, geometry, properties: props(f) };
+}
+
+/** Maps properties of features or rows; `columns` gives the new column list for tables. */
+export async function mapItems(
+  items: TItems,
+  ctx: TStepContext,
+  fn: (p: Record<string, unknown>, f?: TFeature, index?: number) => Record<string, unknown>,
+  columns: (old: string[]) => string[],
+): Promise<TItems> {
+  if (items.kind === "rows") {
+    const rows = new Array<TRow>(items.rows.length);
+    for (let i = 0; i < rows.length; i++) {
+      if (i % EVERY === 0) await ctx.checkpoint();
+      rows[i] = fn(items.rows[i], undefined, i);
+    }
+    return { kind: "rows", columns: columns(items.columns), rows };
+  }
+  const features = new Array<TFeature>(items.features.length);
+  for (let i = 0; i < features.length; i++) {
+    if (i % EVERY === 0) await ctx.checkpoint();
+    const f = items.features[i];
+    features[i] = withProps(f, fn(props(f), f, i));
+  }
+  return { kind: "features", features };
+}
+
+/** Replaces each feature's geometry by `fn(feature)` (null geometry stays null). */
+export async function mapGeometry(
+  ctx: TStepContext,
+  source: string,
+  fn: (f: Feature<Geometry, Record<string, unknown>>) => Geometry | null | undefined,
+): Promise<TFeatureSet> {
+  const fs = asFeatures(ctx.get(source)).features;
+  const out = new Array<TFeature>(fs.length);
+  for (let i = 0; i < fs.length; i++) {
+    await ctx.checkpoint(); // one geometry operation can take milliseconds
+    const f = fs[i];
+    out[i] = withGeometry(f, f.geometry ? (fn(f as Feature<Geometry, Record<string, unknown>>) ?? null) : null);
+  }
+  return { kind: "features", features: out };
+}
+
+/** Adds `field` = `fn(geometry)` to every feature (null for null geometry), checking for cancellation every `every` features. */
+export async function addGeometryMeasure(
+  ctx: TStepContext,
+  source: string,
+  field: string,
+  every: number,
+  fn: (f: Feature<Geometry>) => number,
+): Promise<TFeatureSet> {
+  const fs = asFeatures(ctx.get(source)).features;
+  const out = new Array<TFeature>(fs.length);
+  for (let i = 0; i < fs.length; i++) {
+    if (i % every === 0) await ctx.checkpoint();
+    const f = fs[i];
+    out[i] = withProps(f, { ...props(f), [field]: f.geometry ? fn(f as Feature<Geometry>) : null });
+  }
+  return { kind: "features", features: out };
+}

@@ -1,0 +1,17 @@
+/** Tests of the `select` step, on small inputs whose answers are worked out by hand. */
+import { describe, expect, it } from "vitest";
+import { fs, runStep, table, P } from "@/lib/steps/test-helpers";
+import { cities } from "@/lib/steps/test-fixtures";
+
+describe("select", () => {
+  it("select keeps, renames and orders fields; missing ones become null", async () => {
+    const out = await runStep({ type: "select", source: "c", fields: [{ from: "max pop", as: "größe x" }, "name"] }, { c: fs(cities.slice(0, 2)) }, "layer");
+    expect(P(out)).toEqual([
+      { "größe x": 1, name: "Zürich Nord" },
+      { "größe x": null, name: "B" },
+    ]);
+    expect(Object.keys(P(out)[0])).toEqual(["größe x", "name"]);
+    const t = await runStep({ type: "select", source: "t", fields: ["b"] }, { t: table([{ a: 1, b: 2 }]) }, "table");
+    expect(t).toEqual({ kind: "rows", columns: ["b"], rows: [{ b: 2 }] });
+  });
+});

@@ -1,0 +1,29 @@
+/**
+ * The `select` step. Keep (and rename) the listed fields, in that order; missing fields become null.
+ * Its row in the step reference of docs/flow-format.md is generated from `docs` below.
+ */
+import { z } from "zod";
+import { asItems, specAs, pick, mapItems } from "@/lib/steps/items";
+import { ZRef, ZFieldSpec } from "@/lib/steps/options";
+import { ACCEPTS, defineStep } from "@/lib/steps/define-step";
+
+export const select = defineStep({
+  type: "select",
+  label: "Select fields",
+  summary: "Keep (and rename) the listed fields, in that order; missing fields become null",
+  category: "attribute",
+  options: { source: ZRef, fields: z.array(ZFieldSpec).min(1) },
+  inputs: [{ key: "source", accepts: ACCEPTS.any }],
+  output: "same",
+  docs: {
+    options: "`fields`: field specs (≥ 1)",
+    semantics: "Keep, rename and order fields; a missing field becomes null",
+  },
+  run: (step, ctx) =>
+    mapItems(
+      asItems(ctx.get(step.source)),
+      ctx,
+      (p) => pick(p, step.fields),
+      () => step.fields.map(specAs),
+    ),
+});

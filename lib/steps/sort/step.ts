@@ -1,0 +1,60 @@
+/**
+ * The `sort` step. Stable sort by `field`, `order` asc|desc; nulls last; numbers before text.
+ * Its row in the step reference of docs/flow-format.md is generated from `docs` below.
+ */
+import { z } from "zod";
+import { asItems, props } from "@/lib/steps/items";
+import type { TFeature, TRow } from "@/lib/steps/dataset";
+import { ZRef, ZField, ACCEPTS_PARAM } from "@/lib/steps/options";
+import { ACCEPTS, defineStep } from "@/lib/steps/define-step";
+
+/** Orders values: numbers (numeric), then text (code-unit order), then booleans (false < true), then other; null/undefined last. */
+function rankOfType(v: unknown): number {
+  if (typeof v === "number") return Number.isNaN(v) ? 4 : 0;
+  if (typeof v === "string") return 1;
+  if (typeof v === "boolean") return 2;
+  if (v === null || v === undefined) return 5;
+  return 3;
+}
+
+function compareValues(a: unknown, b: unknown): number {
+  const ta = rankOfType(a);
+  const tb = rankOfType(b);
+  if (ta !== tb) return ta - tb;
+  if (ta === 0 || ta === 1 || ta === 2) return (a as number) < (b as number) ? -1 : (a as number) > (b as number) ? 1 : 0;
+  if (ta === 3) return JSON.stringify(a) < JSON.stringify(b) ? -1 : JSON.stringify(a) > JSON.stringify(b) ? 1 : 0;
+  return 0;
+}
+
+export const sort = defineStep({
+  type: "sort",
+  label: "Sort",
+  summary: "Stable sort by `field`, `order` asc|desc; nulls last; numbers before text",
+  category: "attribute",
+  options: { source: ZRef, field: ZField, order: z.enum(["asc", "desc"]).default("asc") },
+  params: { field: ACCEPTS_PARAM.string, order: ACCEPTS_PARAM.string },
+  inputs: [{ key: "source", accepts: ACCEPTS.any }],
+  output: "same",
+  docs: {
+    options: "`field` *param*; `order` *param* `asc` (default) | `desc`",
+    semantics: "Stable sort; numbers before text before booleans; nulls last in both orders",
+  },
+  run: async (step, ctx) => {
+    const items = asItems(ctx.get(step.source));
+    const list: (TFeature | TRow)[] = items.kind === "rows" ? items.rows : items.features;
+    const keys = list.map((x) => (items.kind === "rows" ? (x as TRow) : props(x as TFeature))[step.field]);
+    await ctx.checkpoint();
+    const sign = step.order === "desc" ? -1 : 1;
+    const idx = keys.map((_, i) => i);
+    idx.sort((a, b) => {
+      const ka = keys[a];
+      const kb = keys[b];
+      const na = ka === null || ka === undefined;
+      const nb = kb === null || kb === undefined;
+      if (na || nb) return na === nb ? a - b : na ? 1 : -1; // nulls last in both orders
+      return sign * compareValues(ka, kb) || a - b;
+    });
+    if (items.kind === "rows") return { kind: "rows", columns: items.columns, rows: idx.map((i) => items.rows[i]) };
+    return { kind: "features", features: idx.map((i) => items.features[i]) };
+  },
+});

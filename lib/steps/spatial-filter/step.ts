@@ -1,0 +1,120 @@
+/**
+ * The `spatial_filter` step. Keep features that intersect / are within / contain / are disjoint from any feature of `by` (an omitted optional `by` keeps all).
+ * Its row in the step reference of docs/flow-format.md is generated from `docs` below.
+ */
+import { bbox as turfBbox, booleanContains, booleanIntersects, booleanWithin } from "@turf/turf";
+import type { Geometry } from "geojson";
+import { z } from "zod";
+import { asFeatures } from "@/lib/steps/items";
+import { isPolygonal, pointHits } from "@/lib/steps/geometry";
+import { geometryIndex } from "@/lib/geo/spatial-index";
+import type { TFeature } from "@/lib/steps/dataset";
+import { ZRef, ACCEPTS_PARAM } from "@/lib/steps/options";
+import { ACCEPTS, defineStep } from "@/lib/steps/define-step";
+
+/** `container` contains `g` (Turf booleanContains; a MultiPolygon contains what one of its polygons contains). */
+function contains(container: Geometry, g: Geometry): boolean {
+  if (g.type === "Point" && isPolygonal(container)) return pointHits(g.coordinates, container, true);
+  try {
+    return booleanContains(container, g);
+  } catch {
+    if (container.type === "MultiPolygon")
+      return container.coordinates.some((c) => {
+        try {
+          return booleanContains({ type: "Polygon", coordinates: c }, g);
+        } catch {
+          return false;
+        }
+      });
+    throw new Error(`"contains" is not supported for ${container.type} containing ${g.type}`);
+  }
+}
+
+function within(g: Geometry, container: Geometry): boolean {
+  if (g.type === "Point") return pointHits(g.coordinates, container, true);
+  try {
+    return booleanWithin(g, container);
+  } catch {
+    // Turf does not support this pair of types; fall back to "within one of its polygons".
+    if (container.type === "MultiPolygon")
+      return container.coordinates.some((c) => {
+        try {
+          return booleanWithin(g, { type: "Polygon", coordinates: c });
+        } catch {
+          return false;
+        }
+      });
+    throw new Error(`"within" is not supported for ${g.type} in ${container.type}`);
+  }
+}
+
+export const spatialFilter = defineStep({
+  type: "spatial_filter",
+  label: "Spatial filter",
+  summary: "Keep features that intersect / are within / contain / are disjoint from any feature of `by` (an omitted optional `by` keeps all)",
+  category: "spatial",
+  options: { source: ZRef, by: ZRef, predicate: z.enum(["intersects", "within", "contains", "disjoint"]).default("intersects") },
+  params: { predicate: ACCEPTS_PARAM.string },
+  inputs: [
+    { key: "source", accepts: ACCEPTS.features },
+    { key: "by", accepts: ACCEPTS.features },
+  ],
+  output: "features",
+  docs: {
+    options: "`predicate` *param*: `intersects` (default) | `within` | `contains` | `disjoint`",
+    semantics:
+      "Keep features that intersect / are within / contain / are disjoint from any feature of `by`. Boundaries: `intersects` includes them, `within` and `contains` exclude them (a point on an edge is not within). Null geometry never hits (so it is kept only by `disjoint`). An omitted optional `by` keeps everything",
+  },
+  run: async (step, ctx) => {
+    const source = asFeatures(ctx.get(step.source));
+    const byDs = ctx.get(step.by);
+    if (byDs === null) return source; // omitted optional area: no restriction
+    const by = asFeatures(byDs, "`by` source");
+    const { index, entries } = geometryIndex(by.features);
+    const keepIfHit = step.predicate !== "disjoint";
+    const out: TFeature[] = [];
+    for (let i = 0; i < source.features.length; i++) {
+      if (i % 16 === 0) await ctx.checkpoint();
+      const f = source.features[i];
+      const g = f.geometry;
+      let hit = false;
+      if (g && index) {
+        if (g.type === "Point" && step.predicate !== "contains") {
+          const [x, y] = g.coordinates;
+          const cand = index.search(x, y, x, y);
+          const ignoreBoundary = step.predicate === "within";
+          for (const c of cand)
+            if (pointHits(g.coordinates, entries[c].geometry, ignoreBoundary)) {
+              hit = true;
+              break;
+            }
+        } else {
+          const [x0, y0, x1, y1] = turfBbox(g);
+          const cand = index.search(x0, y0, x1, y1);
+          if (step.predicate === "within" || step.predicate === "contains") {
+            // Whole features of `by` (not their polygon parts): within / contains need all of it.
+            const seen = new Set<number>();
+            for (const c of cand) {
+              const fi = entries[c].feature;
+              if (seen.has(fi)) continue;
+              seen.add(fi);
+              const other = by.features[fi].geometry!;
+              if (step.predicate === "within" ? within(g, other) : contains(g, other)) {
+                hit = true;
+                break;
+              }
+            }
+          } else {
+            for (const c of cand)
+              if (booleanIntersects(g, entries[c].geometry)) {
+                hit = true;
+                break;
+              }
+          }
+        }
+      }
+      if (hit === keepIfHit) out.push(f);
+    }
+    return { kind: "features", features: out };
+  },
+});

@@ -1,0 +1,60 @@
+/**
+ * The `spatial_join` step. Every polygon with `aggregations` over the points inside it (boundary included).
+ * Its row in the step reference of docs/flow-format.md is generated from `docs` below.
+ */
+import type { Position } from "geojson";
+import { z } from "zod";
+import { asFeatures, props, withProps } from "@/lib/steps/items";
+import { accs, accValues } from "@/lib/steps/aggregations";
+import { isPolygonal } from "@/lib/steps/geometry";
+import { pointInPolygonal } from "@/lib/geo/point-in-polygon";
+import { geometryIndex, representativePoint } from "@/lib/geo/spatial-index";
+import { ZRef, ZAggregation } from "@/lib/steps/options";
+import { ACCEPTS, defineStep } from "@/lib/steps/define-step";
+
+export const spatialJoin = defineStep({
+  type: "spatial_join",
+  label: "Spatial join",
+  summary: "Every polygon with `aggregations` over the points inside it (boundary included)",
+  category: "spatial",
+  options: { points: ZRef, polygons: ZRef, aggregations: z.array(ZAggregation).min(1) },
+  inputs: [
+    { key: "points", accepts: ACCEPTS.features },
+    { key: "polygons", accepts: ACCEPTS.features },
+  ],
+  output: "features",
+  docs: {
+    options: "`aggregations` (≥ 1)",
+    semantics:
+      "Every polygon feature with the aggregations over the points inside it (boundary included, holes excluded; a point counts once per polygon feature; MultiPoints count each point, other geometries their centroid)",
+  },
+  run: async (step, ctx) => {
+    const points = asFeatures(ctx.get(step.points), "`points` source").features;
+    const polys = asFeatures(ctx.get(step.polygons), "`polygons` source").features;
+    const { index, entries } = geometryIndex(polys);
+    const perPoly = polys.map(() => accs(step.aggregations));
+    const lastPoint = new Int32Array(polys.length).fill(-1);
+    if (index) {
+      for (let i = 0; i < points.length; i++) {
+        if (i % 512 === 0) await ctx.checkpoint();
+        const g = points[i].geometry;
+        if (!g) continue;
+        const positions: Position[] =
+          g.type === "Point" ? [g.coordinates] : g.type === "MultiPoint" ? g.coordinates : [representativePoint(g)].filter((p): p is Position => p !== null);
+        const p = props(points[i]);
+        for (const pos of positions) {
+          const cand = index.search(pos[0], pos[1], pos[0], pos[1]);
+          for (const c of cand) {
+            const e = entries[c];
+            if (lastPoint[e.feature] === i || !isPolygonal(e.geometry)) continue;
+            if (pointInPolygonal(e.geometry, pos[0], pos[1]) !== "outside") {
+              lastPoint[e.feature] = i; // a point counts once per polygon feature
+              for (const a of perPoly[e.feature]) a.add(p);
+            }
+          }
+        }
+      }
+    }
+    return { kind: "features", features: polys.map((f, i) => withProps(f, accValues(perPoly[i], { ...props(f) }))) };
+  },
+});

@@ -1,0 +1,34 @@
+/**
+ * The `union` step. Concatenate the sources (all of one kind), like SQL UNION ALL.
+ * Its row in the step reference of docs/flow-format.md is generated from `docs` below.
+ */
+import { z } from "zod";
+import { asItems } from "@/lib/steps/items";
+import type { TFeatureSet, TTable } from "@/lib/steps/dataset";
+import { ZRef } from "@/lib/steps/options";
+import { ACCEPTS, defineStep } from "@/lib/steps/define-step";
+
+export const union = defineStep({
+  type: "union",
+  label: "Union",
+  summary: "Concatenate the sources (all of one kind), like SQL UNION ALL",
+  category: "attribute",
+  options: { sources: z.array(ZRef).min(2) },
+  inputs: [{ key: "sources", accepts: ACCEPTS.any, many: true }],
+  output: "same",
+  docs: {
+    sources: "`sources` (≥ 2, all features or all rows) → same",
+    options: "",
+    semantics: "Concatenate (SQL UNION ALL); table columns are the union in order",
+  },
+  run: async (step, ctx) => {
+    const parts = step.sources.map((s) => asItems(ctx.get(s)));
+    if (parts.every((p) => p.kind === "features")) return { kind: "features", features: parts.flatMap((p) => (p as TFeatureSet).features) };
+    if (parts.every((p) => p.kind === "rows")) {
+      const tables = parts as TTable[];
+      const columns = [...new Set(tables.flatMap((t) => t.columns))];
+      return { kind: "rows", columns, rows: tables.flatMap((t) => t.rows) };
+    }
+    throw new Error("All sources of a union must be of one kind");
+  },
+});

@@ -1,0 +1,40 @@
+/**
+ * The `within_distance` step. Aggregate the `target` features within `max_km` of each source feature.
+ * Its row in the step reference of docs/flow-format.md is generated from `docs` below.
+ */
+import { z } from "zod";
+import { props, withProps } from "@/lib/steps/items";
+import { accs, accValues } from "@/lib/steps/aggregations";
+import { pointsWithinKm } from "@/lib/geo/spatial-index";
+import type { TFeature } from "@/lib/steps/dataset";
+import { ZRef, ZAggregation, ZMaxKm, ACCEPTS_PARAM } from "@/lib/steps/options";
+import { defineStep } from "@/lib/steps/define-step";
+import { eachSourcePoint, SOURCE_AND_TARGET, sourcesAndTargets } from "@/lib/steps/distance";
+
+export const withinDistance = defineStep({
+  type: "within_distance",
+  label: "Within distance",
+  summary: "Aggregate the `target` features within `max_km` of each source feature",
+  category: "spatial",
+  options: { source: ZRef, target: ZRef, max_km: ZMaxKm, aggregations: z.array(ZAggregation).min(1) },
+  params: { max_km: ACCEPTS_PARAM.number },
+  inputs: SOURCE_AND_TARGET,
+  output: "features",
+  docs: {
+    options: "`max_km` *param*; `aggregations` (≥ 1)",
+    semantics: "Aggregate the targets within `max_km` (inclusive) of each source feature",
+  },
+  run: async (step, ctx) => {
+    const { source, target, index } = sourcesAndTargets(ctx, step);
+    const out = new Array<TFeature>(source.length);
+    await eachSourcePoint(ctx, source, (f, pos, i) => {
+      const list = accs(step.aggregations);
+      if (pos) {
+        const near = pointsWithinKm(index, pos, step.max_km);
+        for (let k = 0; k < near.feature.length; k++) for (const a of list) a.add(props(target[near.feature[k]]));
+      }
+      out[i] = withProps(f, accValues(list, { ...props(f) }));
+    });
+    return { kind: "features", features: out };
+  },
+});
