@@ -1,7 +1,7 @@
 /**
  * Everything the API page shows about one Flow API of a workspace:
  * - the API (name, slug, status), its source flow with state, label and why publishing is
- *   blocked, the flow's versions (newest first, numbers only) and the latest one;
+ *   blocked, the flow's versions (newest first, with their documents) and the latest one;
  * - per environment of the organization: the serving release (number, pinned flow version,
  *   when published) or nothing (draft there);
  * - `availableVersion`: the flow's latest version when it is newer than what any
@@ -21,7 +21,7 @@ export async function getFlowApiOrThrow(scope: { organizationId: string; workspa
     ? await db.flowApi.findFirst({
         where: { id: flowApiId, workspaceId: scope.workspaceId },
         include: {
-          flow: { include: { versions: { select: { id: true, version: true, createdAt: true }, orderBy: { version: "desc" } } } },
+          flow: { include: { versions: { select: { id: true, version: true, createdAt: true, definition: true }, orderBy: { version: "desc" } } } },
           selectedFlowVersion: { select: { id: true, version: true } },
           deployments: { include: { release: { include: { flowVersion: { select: { id: true, version: true } } } } } },
         },
