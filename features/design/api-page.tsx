@@ -17,7 +17,7 @@ import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "@/com
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "@/components/ui/table";
 import { PageHeader } from "@/features/shell/page-header";
 import { designPath, docsPath } from "@/features/shell/routes";
-import { formatDate } from "@/features/design/flows-page";
+import { formatDate } from "@/features/design/format";
 import { PublishPanel } from "@/features/design/publish-panel";
 import { TryItPanel } from "@/features/design/try-it-panel";
 import type { TDesignParams } from "@/features/design/design-layout";
@@ -58,7 +58,7 @@ export default async function ApiPage({ params }: { params: Promise<TDesignParam
         }
       />
       <div className="grid gap-6">
-        <div className="grid gap-6 lg:grid-cols-2">
+        <div className="grid gap-6 lg:grid-cols-[1fr_2fr]">
           <Card>
             <CardHeader>
               <CardTitle>Source flow</CardTitle>

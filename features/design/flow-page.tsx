@@ -16,7 +16,8 @@ import { designPath } from "@/features/shell/routes";
 import { FlowEditor } from "@/features/design/flow-editor";
 import { FlowGraph } from "@/features/design/flow-graph";
 import { FlowStateActions } from "@/features/design/flow-state-actions";
-import { formatDate } from "@/features/design/flows-page";
+import { formatDate } from "@/features/design/format";
+import { flowDocumentText } from "@/features/design/flow-document-text";
 import type { TDesignParams } from "@/features/design/design-layout";
 
 export default async function FlowPage({ params }: { params: Promise<TDesignParams & { flowId: string }> }) {
@@ -70,7 +71,7 @@ export default async function FlowPage({ params }: { params: Promise<TDesignPara
             organization={scope.organizationSlug}
             workspace={scope.workspace.slug}
             flowId={flow.id}
-            initialText={JSON.stringify(latest?.definition ?? {}, null, 2)}
+            initialText={flowDocumentText(latest?.definition ?? {})}
             nextVersion={(latest?.version ?? 0) + 1}
             disabledReason={state === "trashed" ? "Restore the flow to save new versions." : null}
             flowsHref={base}

@@ -13,6 +13,7 @@ import { EmptyState } from "@/features/shell/empty-state";
 import { PageHeader } from "@/features/shell/page-header";
 import { designPath } from "@/features/shell/routes";
 import type { TDesignParams } from "@/features/design/design-layout";
+import { formatDate } from "@/features/design/format";
 
 export default async function FlowsPage({ params }: { params: Promise<TDesignParams> }) {
   const p = await params;
@@ -100,8 +101,4 @@ function FlowTable({ flows, base, apisBase, caption }: { flows: TFlowListEntry[]
       </Table>
     </div>
   );
-}
-
-export function formatDate(d: Date): string {
-  return d.toISOString().replace("T", " ").slice(0, 16) + " UTC";
 }
