@@ -108,7 +108,10 @@ export default async function ApiPage({ params }: { params: Promise<TDesignParam
                       </TableCell>
                       <TableCell>
                         {s.release ? (
-                          <Link className="inline-flex items-center gap-1 underline underline-offset-4" href={docsPath(scope.organizationSlug, s.environment.slug, api.slug)}>
+                          <Link
+                            className="inline-flex items-center gap-1 underline underline-offset-4"
+                            href={docsPath(scope.organizationSlug, s.environment.slug, api.slug)}
+                          >
                             Public docs <ExternalLinkIcon aria-hidden="true" className="size-3" />
                           </Link>
                         ) : (

@@ -20,7 +20,9 @@ export default async function ApisPage({ params }: { params: Promise<TDesignPara
   const scope = await pageWorkspace(designPath(p.organization, p.workspace, "apis"), p);
   const base = designPath(scope.organizationSlug, scope.workspace.slug, "apis");
   const [{ apis, plan }, flows] = await Promise.all([listFlowApis(scope.designer), listFlows(scope.designer)]);
-  const activeFlows = flows.filter((f) => f.state === "active" && f.versions.length > 0).map((f) => ({ id: f.id, name: f.name, latest: f.versions[0]!.version }));
+  const activeFlows = flows
+    .filter((f) => f.state === "active" && f.versions.length > 0)
+    .map((f) => ({ id: f.id, name: f.name, latest: f.versions[0]!.version }));
   return (
     <>
       <PageHeader
@@ -37,7 +39,11 @@ export default async function ApisPage({ params }: { params: Promise<TDesignPara
         actions={<NewApiDialog organization={scope.organizationSlug} workspace={scope.workspace.slug} flows={activeFlows} apisHref={base} />}
       />
       {apis.length === 0 ? (
-        <EmptyState icon={PlugZapIcon} title="No APIs yet" description="A Flow API turns a flow into an HTTP API. Create a draft with New API, Try it, then publish it." />
+        <EmptyState
+          icon={PlugZapIcon}
+          title="No APIs yet"
+          description="A Flow API turns a flow into an HTTP API. Create a draft with New API, Try it, then publish it."
+        />
       ) : (
         <div className="rounded-md border">
           <Table aria-label="Flow APIs">

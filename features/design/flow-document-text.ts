@@ -19,7 +19,8 @@ export function flowDocumentText(definition: unknown): string {
   const top = ordered(definition as Record<string, unknown>, TOP);
   for (const section of ["inputs", "parameters", "steps", "results"]) {
     const items = top[section];
-    if (Array.isArray(items)) top[section] = items.map((x) => (x && typeof x === "object" && !Array.isArray(x) ? ordered(x as Record<string, unknown>, ITEM_FIRST) : x));
+    if (Array.isArray(items))
+      top[section] = items.map((x) => (x && typeof x === "object" && !Array.isArray(x) ? ordered(x as Record<string, unknown>, ITEM_FIRST) : x));
   }
   return JSON.stringify(top, null, 2);
 }

@@ -96,7 +96,12 @@ export function FlowEditor(props: TFlowEditorProps) {
     const diagnostics: Diagnostic[] = problems.map((p) => {
       const span = locate(positions, p.field, v.state.doc.length);
       const len = v.state.doc.length;
-      return { from: Math.min(span.from, len), to: Math.min(Math.max(span.to, span.from + 1), len), severity: "error", message: `${p.field || "/"}: ${p.message}` };
+      return {
+        from: Math.min(span.from, len),
+        to: Math.min(Math.max(span.to, span.from + 1), len),
+        severity: "error",
+        message: `${p.field || "/"}: ${p.message}`,
+      };
     });
     v.dispatch(setDiagnostics(v.state, diagnostics));
   }, [problems, positions]);
@@ -179,7 +184,11 @@ export function FlowEditor(props: TFlowEditorProps) {
         <ul className="grid gap-1 rounded-md border p-2 text-sm" aria-label="Problems" data-testid="flow-problems">
           {problems.map((p, i) => (
             <li key={`${p.field}-${i}`}>
-              <button type="button" className="w-full rounded px-2 py-1 text-left hover:bg-muted focus-visible:ring-2 focus-visible:outline-none" onClick={() => goTo(p.field)}>
+              <button
+                type="button"
+                className="w-full rounded px-2 py-1 text-left hover:bg-muted focus-visible:ring-2 focus-visible:outline-none"
+                onClick={() => goTo(p.field)}
+              >
                 <code className="mr-2 rounded bg-muted px-1 font-mono text-xs">{p.field || "/"}</code>
                 {p.message}
               </button>

@@ -4,7 +4,15 @@ import { ArchiveRestoreIcon, Trash2Icon } from "lucide-react";
 import { ConfirmButton } from "@/features/design/confirm-button";
 import { deleteFlowAction, restoreFlowAction, trashFlowAction } from "@/features/design/actions";
 
-export function FlowStateActions(p: { organization: string; workspace: string; flowId: string; flowName: string; state: "active" | "trashed"; apiCount: number; flowsHref: string }) {
+export function FlowStateActions(p: {
+  organization: string;
+  workspace: string;
+  flowId: string;
+  flowName: string;
+  state: "active" | "trashed";
+  apiCount: number;
+  flowsHref: string;
+}) {
   const ref = { organization: p.organization, workspace: p.workspace, flowId: p.flowId };
   const apis = p.apiCount === 0 ? "No API uses this flow." : `${p.apiCount} API${p.apiCount === 1 ? " uses" : "s use"} this flow.`;
   if (p.state === "active") {

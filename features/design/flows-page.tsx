@@ -32,7 +32,11 @@ export default async function FlowsPage({ params }: { params: Promise<TDesignPar
   );
   return (
     <>
-      <PageHeader title="Flows" description={`Reusable flows with their numbered, immutable versions. Workspace ${scope.workspace.name}.`} actions={newButton} />
+      <PageHeader
+        title="Flows"
+        description={`Reusable flows with their numbered, immutable versions. Workspace ${scope.workspace.name}.`}
+        actions={newButton}
+      />
       {active.length === 0 ? (
         <EmptyState
           icon={WorkflowIcon}

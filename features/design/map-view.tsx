@@ -91,8 +91,20 @@ export function MapView(props: { data?: FeatureCollection; label: string; onDraw
             layers: [
               { id: "bg", type: "background", paint: { "background-color": "#eef2f6" } },
               { id: "graticule", type: "line", source: "graticule", paint: { "line-color": "#c8d0da", "line-width": 0.6 } },
-              { id: "fill", type: "fill", source: "data", filter: ["==", ["geometry-type"], "Polygon"], paint: { "fill-color": "#2563eb", "fill-opacity": 0.25 } },
-              { id: "outline", type: "line", source: "data", filter: ["!=", ["geometry-type"], "Point"], paint: { "line-color": "#1d4ed8", "line-width": 1.2 } },
+              {
+                id: "fill",
+                type: "fill",
+                source: "data",
+                filter: ["==", ["geometry-type"], "Polygon"],
+                paint: { "fill-color": "#2563eb", "fill-opacity": 0.25 },
+              },
+              {
+                id: "outline",
+                type: "line",
+                source: "data",
+                filter: ["!=", ["geometry-type"], "Point"],
+                paint: { "line-color": "#1d4ed8", "line-width": 1.2 },
+              },
               {
                 id: "points",
                 type: "circle",
@@ -100,9 +112,21 @@ export function MapView(props: { data?: FeatureCollection; label: string; onDraw
                 filter: ["==", ["geometry-type"], "Point"],
                 paint: { "circle-radius": 3.5, "circle-color": "#dc2626", "circle-stroke-color": "#fff", "circle-stroke-width": 1 },
               },
-              { id: "draw-fill", type: "fill", source: "draw", filter: ["==", ["geometry-type"], "Polygon"], paint: { "fill-color": "#f59e0b", "fill-opacity": 0.3 } },
+              {
+                id: "draw-fill",
+                type: "fill",
+                source: "draw",
+                filter: ["==", ["geometry-type"], "Polygon"],
+                paint: { "fill-color": "#f59e0b", "fill-opacity": 0.3 },
+              },
               { id: "draw-line", type: "line", source: "draw", paint: { "line-color": "#b45309", "line-width": 2 } },
-              { id: "draw-points", type: "circle", source: "draw", filter: ["==", ["geometry-type"], "Point"], paint: { "circle-radius": 4, "circle-color": "#b45309" } },
+              {
+                id: "draw-points",
+                type: "circle",
+                source: "draw",
+                filter: ["==", ["geometry-type"], "Point"],
+                paint: { "circle-radius": 4, "circle-color": "#b45309" },
+              },
             ],
           },
           center: [8, 47],
@@ -177,7 +201,14 @@ export function MapView(props: { data?: FeatureCollection; label: string; onDraw
 
   return (
     <div className={props.className}>
-      <div ref={host} role="img" aria-label={props.label} className="h-72 w-full overflow-hidden rounded-md border" data-testid="map" data-ready={ready ? "true" : "false"} />
+      <div
+        ref={host}
+        role="img"
+        aria-label={props.label}
+        className="h-72 w-full overflow-hidden rounded-md border"
+        data-testid="map"
+        data-ready={ready ? "true" : "false"}
+      />
       {failed ? <p className="mt-1 text-sm text-destructive">The map could not start: {failed}</p> : null}
       {drawing ? (
         <div className="mt-2 flex flex-wrap items-center gap-2 text-sm">

@@ -11,7 +11,10 @@ export default async function NewFlowPage({ params }: { params: Promise<TDesignP
   const scope = await pageWorkspace(`${designPath(p.organization, p.workspace, "flows")}/new`, p);
   return (
     <>
-      <PageHeader title="New flow" description="Name the flow and write its first version. The example below finds cities inside an area; change it as you need." />
+      <PageHeader
+        title="New flow"
+        description="Name the flow and write its first version. The example below finds cities inside an area; change it as you need."
+      />
       <FlowEditor
         organization={scope.organizationSlug}
         workspace={scope.workspace.slug}

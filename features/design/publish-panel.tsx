@@ -73,7 +73,9 @@ export function PublishPanel(p: TPublishPanelProps) {
       </div>
       <div className="rounded-md border p-3 text-sm" data-testid="release-diff" aria-live="polite">
         {!env?.serving ? (
-          <p>First release in {env?.name}: callers will get version {version?.version} as it is.</p>
+          <p>
+            First release in {env?.name}: callers will get version {version?.version} as it is.
+          </p>
         ) : same ? (
           <p>
             {env.name} already serves version {version?.version}. Publishing again changes nothing for callers.
@@ -102,8 +104,8 @@ export function PublishPanel(p: TPublishPanelProps) {
           title={`Publish version ${version?.version} to ${env?.name}?`}
           description={
             <p>
-              The release pins exactly flow version {version?.version}. Callers of {env?.name} get it on their next call; saving newer flow versions later changes
-              nothing until you publish again.
+              The release pins exactly flow version {version?.version}. Callers of {env?.name} get it on their next call; saving newer flow versions later
+              changes nothing until you publish again.
             </p>
           }
           confirmLabel="Publish"

@@ -31,5 +31,11 @@ export function ResultPreview({ kind, href, name }: { kind: "layer" | "table"; h
   }
   const rows = parse(q.data, { columns: true, skip_empty_lines: true }) as Record<string, string>[];
   const columns = rows.length > 0 ? Object.keys(rows[0]!) : [];
-  return <DataTable columns={columns} rows={rows.slice(0, MAX_ROWS)} caption={`Result ${name}: ${rows.length} rows${rows.length > MAX_ROWS ? ` (first ${MAX_ROWS} shown)` : ""}`} />;
+  return (
+    <DataTable
+      columns={columns}
+      rows={rows.slice(0, MAX_ROWS)}
+      caption={`Result ${name}: ${rows.length} rows${rows.length > MAX_ROWS ? ` (first ${MAX_ROWS} shown)` : ""}`}
+    />
+  );
 }

@@ -66,7 +66,9 @@ export function TryItPanel(p: TTryItProps) {
   const [params, setParams] = useState<Record<string, string | boolean>>(() =>
     Object.fromEntries(flow.parameters.map((x) => [x.name, x.type === "boolean" ? (x.default ?? false) : x.default === undefined ? "" : String(x.default)])),
   );
-  const [formats, setFormats] = useState<Record<string, string>>(() => Object.fromEntries(flow.results.map((r) => [r.key, r.kind === "layer" ? "geojson" : "csv"])));
+  const [formats, setFormats] = useState<Record<string, string>>(() =>
+    Object.fromEntries(flow.results.map((r) => [r.key, r.kind === "layer" ? "geojson" : "csv"])),
+  );
   const [errors, setErrors] = useState<Record<string, string>>({});
   const [runId, setRunId] = useState<string | null>(null);
   const start = useAction(startTryAction);
@@ -183,7 +185,12 @@ export function TryItPanel(p: TTryItProps) {
                 <div className="grid gap-2 sm:grid-cols-2">
                   <div className="grid gap-1">
                     <Label htmlFor={`input-${i.name}-mode`}>Source of {i.name}</Label>
-                    <select id={`input-${i.name}-mode`} className={selectClass} value={s.mode} onChange={(e) => set({ mode: e.target.value as TInputState["mode"] })}>
+                    <select
+                      id={`input-${i.name}-mode`}
+                      className={selectClass}
+                      value={s.mode}
+                      onChange={(e) => set({ mode: e.target.value as TInputState["mode"] })}
+                    >
                       {modes.map((m) => (
                         <option key={m.value} value={m.value}>
                           {m.label}
@@ -215,8 +222,12 @@ export function TryItPanel(p: TTryItProps) {
                 {s.mode === "paste" ? (
                   <div className="grid gap-1">
                     <Label htmlFor={`input-${i.name}-text`}>
-                      {i.kind === "area" ? "Polygon (GeoJSON geometry or feature)" : i.kind === "table" ? "Rows (JSON array of objects)" : "GeoJSON FeatureCollection"} for{" "}
-                      {i.name}
+                      {i.kind === "area"
+                        ? "Polygon (GeoJSON geometry or feature)"
+                        : i.kind === "table"
+                          ? "Rows (JSON array of objects)"
+                          : "GeoJSON FeatureCollection"}{" "}
+                      for {i.name}
                     </Label>
                     <textarea
                       id={`input-${i.name}-text`}
@@ -317,7 +328,12 @@ export function TryItPanel(p: TTryItProps) {
               <Label htmlFor={`format-${r.key}`}>
                 Format of {r.key} ({r.kind})
               </Label>
-              <select id={`format-${r.key}`} className={selectClass} value={formats[r.key]} onChange={(e) => setFormats((all) => ({ ...all, [r.key]: e.target.value }))}>
+              <select
+                id={`format-${r.key}`}
+                className={selectClass}
+                value={formats[r.key]}
+                onChange={(e) => setFormats((all) => ({ ...all, [r.key]: e.target.value }))}
+              >
                 {(r.kind === "layer" ? ["geojson", "geoparquet"] : ["csv", "parquet"]).map((f) => (
                   <option key={f} value={f}>
                     {f}
@@ -336,7 +352,9 @@ export function TryItPanel(p: TTryItProps) {
           <Button type="submit" disabled={start.isPending || Boolean(doc && !FINAL.has(doc.state))}>
             <PlayIcon aria-hidden="true" /> Run
           </Button>
-          <span className="text-sm text-muted-foreground">Runs flow version {p.flowVersion} as you, on this workspace&apos;s data. Counts as one ETL run; publishes nothing.</span>
+          <span className="text-sm text-muted-foreground">
+            Runs flow version {p.flowVersion} as you, on this workspace&apos;s data. Counts as one ETL run; publishes nothing.
+          </span>
         </div>
       </form>
 
@@ -390,7 +408,8 @@ export function TryItPanel(p: TTryItProps) {
                       <span className="font-medium">{r.key}</span>
                       <Badge variant="outline">{r.kind}</Badge>
                       <span className="text-sm text-muted-foreground">
-                        {"feature_count" in r ? `${r.feature_count} features` : `${(r as { row_count?: number }).row_count ?? 0} rows`}, {r.format}, {r.size_bytes} bytes
+                        {"feature_count" in r ? `${r.feature_count} features` : `${(r as { row_count?: number }).row_count ?? 0} rows`}, {r.format},{" "}
+                        {r.size_bytes} bytes
                       </span>
                       <Button asChild size="sm" variant="outline">
                         <a href={href} download>
@@ -398,7 +417,11 @@ export function TryItPanel(p: TTryItProps) {
                         </a>
                       </Button>
                     </div>
-                    <ResultPreview kind={r.kind} href={`${runUrl}/results/${encodeURIComponent(r.key)}?format=${r.kind === "layer" ? "geojson" : "csv"}`} name={r.key} />
+                    <ResultPreview
+                      kind={r.kind}
+                      href={`${runUrl}/results/${encodeURIComponent(r.key)}?format=${r.kind === "layer" ? "geojson" : "csv"}`}
+                      name={r.key}
+                    />
                   </div>
                 );
               })

@@ -31,7 +31,10 @@ export interface TCreateFlowApiInput {
 
 const slugTaken = (slug: string) => validationError([{ field: "/slug", code: "slug_taken", message: `The slug "${slug}" is already used by another API.` }]);
 
-export async function createFlowApi(scope: { organizationId: string; workspaceId: string }, input: TCreateFlowApiInput): Promise<{ flowApiId: string; slug: string }> {
+export async function createFlowApi(
+  scope: { organizationId: string; workspaceId: string },
+  input: TCreateFlowApiInput,
+): Promise<{ flowApiId: string; slug: string }> {
   const name = input.name.trim();
   const slug = input.slug.trim();
   const errors = [];

@@ -37,7 +37,13 @@ export async function getFlowApiOrThrow(scope: { organizationId: string; workspa
     return {
       environment: { id: e.id, slug: e.slug, name: e.name },
       release: d
-        ? { id: d.release.id, number: d.release.number, publishedAt: d.release.publishedAt, flowVersion: d.release.flowVersion.version, flowVersionId: d.release.flowVersion.id }
+        ? {
+            id: d.release.id,
+            number: d.release.number,
+            publishedAt: d.release.publishedAt,
+            flowVersion: d.release.flowVersion.version,
+            flowVersionId: d.release.flowVersion.id,
+          }
         : null,
     };
   });

@@ -17,7 +17,9 @@ export interface TFlowApiListEntry {
   serving: { environment: string; flowVersion: number; releaseNumber: number }[];
 }
 
-export async function listFlowApis(scope: { workspaceId: string }): Promise<{ apis: TFlowApiListEntry[]; plan: { name: string; maxFlowApis: number; used: number } }> {
+export async function listFlowApis(scope: {
+  workspaceId: string;
+}): Promise<{ apis: TFlowApiListEntry[]; plan: { name: string; maxFlowApis: number; used: number } }> {
   const [apis, workspace] = await Promise.all([
     db.flowApi.findMany({
       where: { workspaceId: scope.workspaceId },

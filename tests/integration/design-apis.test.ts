@@ -149,7 +149,10 @@ describe("publishing, republishing and source labels", () => {
     const wrong = await expectAppError(publishRelease(ws, { flowApiId, environmentId, flowVersionId: await versionId(b.flowId, 1) }), "validation_failed");
     expect(wrong.errors![0]!.field).toBe("/flowVersionId");
     await expectAppError(
-      publishRelease({ ...ws, organizationId: "00000000-0000-4000-8000-000000000000" }, { flowApiId, environmentId, flowVersionId: await versionId(a.flowId, 1) }),
+      publishRelease(
+        { ...ws, organizationId: "00000000-0000-4000-8000-000000000000" },
+        { flowApiId, environmentId, flowVersionId: await versionId(a.flowId, 1) },
+      ),
       "not_found",
     );
   });

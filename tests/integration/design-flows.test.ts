@@ -77,9 +77,10 @@ describe("trash, restore, delete permanently", () => {
     expect(await listFlows(ws)).toEqual([]);
     await expectAppError(getFlowOrThrow(ws, flowId), "not_found");
     await expectAppError(restoreFlow(ws, flowId), "not_found");
-    const { rows } = await sql().query(`SELECT f.state, count(v.*)::int AS versions FROM flow f JOIN flow_version v ON v."flowId" = f.id WHERE f.id = $1 GROUP BY f.state`, [
-      flowId,
-    ]);
+    const { rows } = await sql().query(
+      `SELECT f.state, count(v.*)::int AS versions FROM flow f JOIN flow_version v ON v."flowId" = f.id WHERE f.id = $1 GROUP BY f.state`,
+      [flowId],
+    );
     expect(rows[0]).toEqual({ state: "deleted", versions: 2 });
   });
 });

@@ -13,7 +13,11 @@ export async function designWorkspace(maxFlowApis = 10): Promise<{ organizationI
   const { organizationId } = await demoIds();
   const planId = `design-${suffix()}`;
   const planName = `Plan ${planId}`;
-  await sql().query(`INSERT INTO plan (id, name, "maxFlowApis", "aiAccess", "rateLimitPerMinute") VALUES ($1, $2, $3, false, 600)`, [planId, planName, maxFlowApis]);
+  await sql().query(`INSERT INTO plan (id, name, "maxFlowApis", "aiAccess", "rateLimitPerMinute") VALUES ($1, $2, $3, false, 600)`, [
+    planId,
+    planName,
+    maxFlowApis,
+  ]);
   const { rows } = await sql().query(
     `INSERT INTO workspace (id, "organizationId", slug, name, "planId") VALUES (gen_random_uuid(), $1, $2, $2, $3) RETURNING id`,
     [organizationId, `ws-${suffix()}`, planId],

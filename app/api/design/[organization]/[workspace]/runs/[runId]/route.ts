@@ -9,5 +9,7 @@ export const dynamic = "force-dynamic";
 export const GET = sessionRoute(async ({ params }) => {
   const scope = await requireWorkspace({ organization: params.organization!, workspace: params.workspace! });
   const run = await getRunOrThrow(scope.designer, params.runId!);
-  return Response.json(runDocument(run, { base: `/api/design/${scope.organizationSlug}/${scope.workspace.slug}`, api: run.flowApiId }, run.flowVersion.version));
+  return Response.json(
+    runDocument(run, { base: `/api/design/${scope.organizationSlug}/${scope.workspace.slug}`, api: run.flowApiId }, run.flowVersion.version),
+  );
 });
