@@ -13,6 +13,7 @@ import { PlusIcon } from "lucide-react";
 import { Button } from "@/components/ui/button";
 import { Input } from "@/components/ui/input";
 import { FormField } from "@/components/ui/form-field";
+import { Label } from "@/components/ui/label";
 import { Alert, AlertDescription } from "@/components/ui/alert";
 import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from "@/components/ui/select";
 import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle, DialogTrigger } from "@/components/ui/dialog";
@@ -72,9 +73,15 @@ export function NewApiDialog(p: { organization: string; workspace: string; flows
             control={form.control}
             name="flowId"
             render={({ field }) => (
-              <FormField id="api-flow" label="Flow" error={errors.flowId?.message}>
+              <div className="grid gap-2">
+                <Label htmlFor="api-flow">Flow</Label>
                 <Select value={field.value} onValueChange={field.onChange}>
-                  <SelectTrigger className="w-full">
+                  <SelectTrigger
+                    id="api-flow"
+                    className="w-full"
+                    aria-invalid={errors.flowId ? true : undefined}
+                    aria-describedby={errors.flowId ? "api-flow-error" : undefined}
+                  >
                     <SelectValue placeholder={p.flows.length === 0 ? "No active flow: create one first" : "Choose an active flow"} />
                   </SelectTrigger>
                   <SelectContent>
@@ -85,7 +92,12 @@ export function NewApiDialog(p: { organization: string; workspace: string; flows
                     ))}
                   </SelectContent>
                 </Select>
-              </FormField>
+                {errors.flowId ? (
+                  <p id="api-flow-error" className="text-sm text-destructive">
+                    {errors.flowId.message}
+                  </p>
+                ) : null}
+              </div>
             )}
           />
           <FormField id="api-name" label="Name" error={errors.name?.message}>
@@ -102,7 +114,7 @@ export function NewApiDialog(p: { organization: string; workspace: string; flows
             <Input {...form.register("slug", { onChange: () => setSlugTouched(true) })} placeholder="cities-in-area" />
           </FormField>
           {refusal ? (
-            <Alert variant="destructive" role="alert">
+            <Alert variant="destructive" role="alert" data-testid="create-refusal">
               <AlertDescription>{refusal}</AlertDescription>
             </Alert>
           ) : null}
