@@ -9,6 +9,12 @@
  * - Writing 135,233 points as GeoParquet and as GeoJSON: MB/s of output.
  * - Peak memory: of the app's worker process (VmHWM after all the runs above), and of the
  *   engine + writers alone in a fresh process (bench/engine-isolated.ts via runIsolated).
+ * - One heavy run must not take the service down (issue 8): the issue's request (5,000 caller
+ *   rows for nearby-cities at 500 km) must end `failed` with `resources_exhausted` (or complete)
+ *   within 30 s, while a small run sent 200 ms after it completes within 2 s; the worker's
+ *   resident memory (its threads included) is sampled every 50 ms through the whole section.
+ * - The format a caller did not ask for is written after the run is final: how long its first
+ *   download waits.
  * - The simplest alternative a user might write (plain nested loops with Turf, no index) for
  *   both flows, so the table shows the ratio. The nearby loop is timed on a sample of the
  *   places and scaled up (it would take minutes in full); the note says so.
@@ -104,6 +110,55 @@ function workerPid(databaseUrl: string): number | null {
   return null;
 }
 
+function statusField(pid: number | string, field: string): number | null {
+  try {
+    const m = new RegExp(`${field}:\\s+(\\d+)`).exec(fs.readFileSync(`/proc/${pid}/status`, "utf8"));
+    return m ? Number(m[1]) : null;
+  } catch {
+    return null;
+  }
+}
+
+/** The worker's run processes (its children). */
+function childPids(pid: number): number[] {
+  const out: number[] = [];
+  for (const name of fs.readdirSync("/proc")) {
+    if (/^\d+$/.test(name) && statusField(name, "PPid") === pid) out.push(Number(name));
+  }
+  return out;
+}
+
+/**
+ * Samples the resident memory (VmRSS) of the worker process plus its run processes every 50 ms
+ * until stopped: the whole worker, as the OS sees it (pages the processes share, such as the
+ * Node binary, are counted once per process, so the sum errs high).
+ */
+function rssSampler(databaseUrl: string): { stop: () => { peakMb: number; peakMainMb: number; samples: number } } {
+  let peak = 0;
+  let peakMain = 0;
+  let samples = 0;
+  let pid: number | null = null;
+  const timer = setInterval(() => {
+    pid ??= workerPid(databaseUrl);
+    if (!pid) return;
+    const main = statusField(pid, "VmRSS");
+    if (main === null) {
+      pid = null; // restarted
+      return;
+    }
+    const total = main + childPids(pid).reduce((sum, c) => sum + (statusField(c, "VmRSS") ?? 0), 0);
+    peak = Math.max(peak, total / 1024);
+    peakMain = Math.max(peakMain, main / 1024);
+    samples++;
+  }, 50);
+  return {
+    stop: () => {
+      clearInterval(timer);
+      return { peakMb: peak, peakMainMb: peakMain, samples };
+    },
+  };
+}
+
 function vmHwmMb(pid: number): number | null {
   try {
     const m = /VmHWM:\s+(\d+) kB/.exec(fs.readFileSync(`/proc/${pid}/status`, "utf8"));
@@ -127,8 +182,23 @@ async function viaApp(ctx: TBenchContext, api: string, body: object): Promise<{ 
   return { processingMs: Date.parse(doc.finished_at) - Date.parse(doc.started_at), totalMs };
 }
 
+/** POST with wait_seconds 60; the final run document (or the 202 one) and the time to the answer. */
+async function postAndWait(ctx: TBenchContext, api: string, body: object): Promise<{ doc: any; status: number; ms: number }> {
+  const base = await ctx.app();
+  const t0 = performance.now();
+  const res = await fetch(`${base}/public/api/demo/production/${api}/runs`, {
+    method: "POST",
+    headers: { "x-api-key": ctx.keys.demo, "content-type": "application/json" },
+    body: JSON.stringify({ ...body, wait_seconds: 60 }),
+  });
+  const doc = await res.json();
+  return { doc, status: res.status, ms: performance.now() - t0 };
+}
+
 export async function bench(ctx: TBenchContext): Promise<TBenchRow[]> {
   const rows: TBenchRow[] = [];
+  await ctx.app();
+  const rss = rssSampler(ctx.databaseUrl);
   const cities = loadWorldCities();
   const countries = loadWorldCountries();
   const places = benchPlaces(cities.features);
@@ -224,6 +294,65 @@ export async function bench(ctx: TBenchContext): Promise<TBenchRow[]> {
     note: `every place × every city, Turf distance; ${(naiveNc / median(nc)).toFixed(0)}× the engine`,
   });
 
+  // --- the other format, written after the run is final
+  ctx.log("engine: first download of the format not asked for...");
+  {
+    const base = await ctx.app();
+    const r = await postAndWait(ctx, "nearby-cities", ncBody);
+    const href = (r.doc.results as { key: string; href: string }[]).find((x) => x.key === "matches")!.href;
+    const t0 = performance.now();
+    const dl = await fetch(`${base}${href}?format=parquet`, { headers: { "x-api-key": ctx.keys.demo } });
+    const bytes = (await dl.arrayBuffer()).byteLength;
+    const waited = performance.now() - t0;
+    rows.push({
+      group: G,
+      metric: "nearby-cities r=30 km: first ?format=parquet download of matches right after the 200",
+      value: waited,
+      unit: "ms",
+      note: `${dl.status}, ${(bytes / 1e6).toFixed(1)} MB; CSV was written with the final state, Parquet right after`,
+    });
+  }
+
+  // --- one heavy run beside a small one
+  ctx.log("engine: a heavy run (5,000 rows at 500 km) and a small run beside it...");
+  const heavyBody = { inputs: { places: { rows: places }, cities: { layer_id: "world-cities" } }, parameters: { radius_km: 500 } };
+  const smallBody = { inputs: { places: { rows: places.slice(0, 2) }, cities: { layer_id: "world-cities" } }, parameters: { radius_km: 30 } };
+  const [heavy, small] = await Promise.all([
+    postAndWait(ctx, "nearby-cities", heavyBody),
+    new Promise((r) => setTimeout(r, 200)).then(() => postAndWait(ctx, "nearby-cities", smallBody)),
+  ]);
+  const heavyFinal =
+    heavy.status === 200 && (heavy.doc.state === "completed" || (heavy.doc.state === "failed" && heavy.doc.error?.code === "resources_exhausted"));
+  const heavyRunMs = heavy.doc.finished_at ? Date.parse(heavy.doc.finished_at) - Date.parse(heavy.doc.created_at) : NaN;
+  rows.push({
+    group: G,
+    metric: "heavy run: nearby-cities 5,000 rows r=500 km, created_at → finished_at",
+    value: heavyRunMs,
+    unit: "ms",
+    target: "failed (resources_exhausted) or completed, < 30000 ms",
+    ok: heavyFinal && heavyRunMs < 30_000,
+    note: `${heavy.status} ${heavy.doc.state}${heavy.doc.error ? ` ${heavy.doc.error.code} (limit: ${heavy.doc.error.limit})` : ""}; POST→answer ${heavy.ms.toFixed(0)} ms`,
+  });
+  rows.push({
+    group: G,
+    metric: "small run sent 200 ms after the heavy one (2 rows r=30 km), POST→200",
+    value: small.ms,
+    unit: "ms",
+    target: "completed, < 2000 ms",
+    ok: small.status === 200 && small.doc.state === "completed" && small.ms < 2000,
+    note: `${small.status} ${small.doc.state}; started_at→finished_at ${small.doc.finished_at ? Date.parse(small.doc.finished_at) - Date.parse(small.doc.started_at) : NaN} ms`,
+  });
+  const afterHeavy = await postAndWait(ctx, "nearby-cities", smallBody);
+  rows.push({
+    group: G,
+    metric: "the worker keeps serving after the heavy run (same small run, POST→200)",
+    value: afterHeavy.ms,
+    unit: "ms",
+    ok: afterHeavy.doc.state === "completed",
+    target: "completed",
+    note: `a fresh run thread loads the cities layer when the heavy run's thread was stopped`,
+  });
+
   // --- writers
   ctx.log("engine: writers...");
   let gpBytes = 0;
@@ -247,17 +376,25 @@ export async function bench(ctx: TBenchContext): Promise<TBenchRow[]> {
   });
 
   // --- memory
+  const sampled = rss.stop();
+  rows.push({
+    group: G,
+    metric: "worker resident memory through the engine section (VmRSS of the worker + its run processes, max of 50 ms samples)",
+    value: sampled.peakMb,
+    unit: "MB",
+    target: "< 512 MB",
+    ok: sampled.peakMb < 512,
+    note: `${sampled.samples} samples; worker process alone ≤ ${sampled.peakMainMb.toFixed(0)} MB; RUN_MEMORY_MB ${process.env.RUN_MEMORY_MB ?? "256 (default)"} × ${process.env.WORKER_CONCURRENCY ?? 2} run processes`,
+  });
   const pid = workerPid(ctx.databaseUrl);
   const hwm = pid ? vmHwmMb(pid) : null;
   if (hwm !== null) {
     rows.push({
       group: G,
-      metric: "peak worker memory (VmHWM after all runs above)",
+      metric: "peak memory of the worker process itself (VmHWM after all runs above; runs execute in its run processes)",
       value: hwm,
       unit: "MB",
-      target: "< 512 MB",
-      ok: hwm < 512,
-      note: `${1 + RUNS} country-stats + ${1 + RUNS} nearby-cities runs; ${hwmAfterCs?.toFixed(0)} MB after the country-stats runs`,
+      note: `all runs above, the heavy one included; ${hwmAfterCs?.toFixed(0)} MB after the country-stats runs`,
     });
   } else {
     rows.push({ group: G, metric: "peak worker memory", value: NaN, unit: "MB", target: "< 512 MB", note: "worker process not found" });

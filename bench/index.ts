@@ -6,7 +6,7 @@ import { freshDemoDatabase } from "../scripts/fresh-demo-database";
 import { buildIfNeeded, runThenStop, startApp, waitHealthy } from "../scripts/app-processes";
 import { printTable, type TBenchContext, type TBenchRow } from "./harness";
 
-const SECTIONS = ["engine", "api"] as const;
+const SECTIONS = ["engine", "api", "mcp"] as const;
 const wanted = process.argv.slice(2).filter((a) => !a.startsWith("-"));
 const log = (m: string) => console.error(`[bench] ${m}`);
 

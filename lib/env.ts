@@ -11,6 +11,8 @@ export const ZEnv = z.object({
   NODE_ENV: z.enum(["development", "production", "test"]).default("development"),
   /** Public base URL used in printed examples and OpenAPI servers. */
   PUBLIC_BASE_URL: z.string().url().optional(),
+  /** More host names the MCP endpoint answers to (comma-separated), besides localhost and PUBLIC_BASE_URL's host (DNS-rebinding protection). */
+  MCP_ALLOWED_HOSTS: z.string().optional(),
   /** Hours result files are kept after a run is final. */
   RESULT_RETENTION_HOURS: z.coerce
     .number()
@@ -27,6 +29,12 @@ export const ZEnv = z.object({
     .default(20 * 1024 * 1024),
   /** Worker: runs executed at once per worker process. */
   WORKER_CONCURRENCY: z.coerce.number().int().min(1).max(32).default(2),
+  /** Worker: memory budget of one run (the JS heap of its run thread, cached layers included), MB. */
+  RUN_MEMORY_MB: z.coerce.number().int().min(64).max(65_536).default(256),
+  /** Worker: longest a run may compute (engine and the files written before it is final), seconds. */
+  RUN_TIME_LIMIT_SECONDS: z.coerce.number().int().min(1).max(3_600).default(20),
+  /** Worker: most bytes all result files of one run may take, MB. */
+  RUN_MAX_RESULT_MB: z.coerce.number().int().min(1).max(4_096).default(200),
 });
 export type TEnv = z.infer<typeof ZEnv>;
 

@@ -1,8 +1,12 @@
 // npm run db:migrate - apply SQL migrations and the pg-boss schema to DATABASE_URL (or the embedded database).
 import { openDatabase, prepareSchema } from "@/lib/database/bootstrap";
+import { reportStartupFailure } from "./start-checks";
 
 const log = (m: string) => console.log(`[migrate] ${m}`);
-const database = await openDatabase({ name: "postgres", port: Number(process.env.EMBEDDED_PG_PORT ?? 54329), log });
+const database = await openDatabase({ name: "postgres", port: Number(process.env.EMBEDDED_PG_PORT ?? 54329), log }).catch((err: unknown) => {
+  reportStartupFailure(err, "[migrate]");
+  process.exit(1);
+});
 try {
   await prepareSchema(database.url, log);
 } finally {

@@ -1,9 +1,18 @@
 // npm run db:seed - (re)seed the demo workspace; idempotent.
 import path from "node:path";
 import { DATA_DIR, openDatabase, prepareSchema } from "@/lib/database/bootstrap";
+import { demoKeysFromEnv, reportStartupFailure } from "./start-checks";
 
 const log = (m: string) => console.log(`[seed] ${m}`);
-const database = await openDatabase({ name: "postgres", port: Number(process.env.EMBEDDED_PG_PORT ?? 54329), log });
+let forcedKeys: ReturnType<typeof demoKeysFromEnv>;
+let database: Awaited<ReturnType<typeof openDatabase>>;
+try {
+  forcedKeys = demoKeysFromEnv(process.env);
+  database = await openDatabase({ name: "postgres", port: Number(process.env.EMBEDDED_PG_PORT ?? 54329), log });
+} catch (err) {
+  reportStartupFailure(err, "[seed]");
+  process.exit(1);
+}
 try {
   process.env.DATABASE_URL = database.url;
   await prepareSchema(database.url, log);
@@ -11,7 +20,7 @@ try {
   const { forcedDemoUsersFromEnv } = await import("@/lib/users/demo-users");
   const result = await seedDemo({
     keyFile: path.join(DATA_DIR, "demo-keys.json"),
-    forcedKeys: { "demo-consumer": process.env.DEMO_API_KEY, "other-consumer": process.env.DEMO_OTHER_API_KEY },
+    forcedKeys,
     forcedUsers: forcedDemoUsersFromEnv(process.env),
   });
   log(`demo APIs: ${result.apis.join(", ")}`);

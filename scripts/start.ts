@@ -1,16 +1,23 @@
 // npm start - one command for everything: database (embedded unless DATABASE_URL is set),
 // migrations, demo seed, the Next.js server on PORT (default 3000) and the worker.
 // Ctrl-C or SIGTERM stops all of it.
+//
+// Whatever a user can get wrong (a malformed DEMO_API_KEY, a port in use, a second start in the
+// same checkout, an unreachable DATABASE_URL, a directory the postgres user cannot enter) ends
+// in one sentence with the fix (StartupError), checked before anything is started where it can
+// be. A database that stops while the app runs is restarted, or the app stops saying why.
 import path from "node:path";
-import { DATA_DIR, PROJECT_ROOT, openDatabase, prepareSchema } from "@/lib/database/bootstrap";
+import { DATA_DIR, PROJECT_ROOT, openDatabase, prepareSchema, type TDatabaseHandle } from "@/lib/database/bootstrap";
+import { StartupError } from "@/lib/database/startup-error";
 import { buildIfNeeded, startApp, waitHealthy } from "./app-processes";
+import { checkPortFree, demoKeysFromEnv, reportStartupFailure } from "./start-checks";
 
 const dev = process.argv.includes("--dev");
 const port = Number(process.env.PORT ?? 3000);
 const host = process.env.HOST ?? "127.0.0.1";
 const log = (m: string) => console.log(`[start] ${m}`);
 
-const database = await openDatabase({ name: "postgres", port: Number(process.env.EMBEDDED_PG_PORT ?? 54329), log });
+let database: TDatabaseHandle | undefined;
 let app: ReturnType<typeof startApp> | undefined;
 let stopping = false;
 
@@ -21,9 +28,11 @@ async function shutdown(code: number, why: string): Promise<void> {
   stopping = true;
   log(`${why}; stopping...`);
   await app?.stop();
-  const { db } = await import("@/lib/db");
-  await db.$disconnect().catch(() => {});
-  await database.stop();
+  if (database) {
+    const { db } = await import("@/lib/db");
+    await db.$disconnect().catch(() => {});
+    await database.stop();
+  }
   log("stopped");
   process.exit(code);
 }
@@ -31,21 +40,30 @@ process.on("SIGINT", () => void shutdown(0, "SIGINT"));
 process.on("SIGTERM", () => void shutdown(0, "SIGTERM"));
 
 try {
+  const forcedKeys = demoKeysFromEnv(process.env);
+  await checkPortFree(port, host);
+  database = await openDatabase({
+    name: "postgres",
+    port: Number(process.env.EMBEDDED_PG_PORT ?? 54329),
+    log,
+    onFatal: (err) => {
+      console.error(`[start] ${err.message}`);
+      void shutdown(1, "the database is gone");
+    },
+  });
   process.env.DATABASE_URL = database.url;
   await prepareSchema(database.url, log);
   const { seedDemo } = await import("@/lib/demo/seed");
   const t0 = Date.now();
   const { forcedDemoUsersFromEnv } = await import("@/lib/users/demo-users");
-  const seeded = await seedDemo({
-    keyFile: path.join(DATA_DIR, "demo-keys.json"),
-    forcedKeys: { "demo-consumer": process.env.DEMO_API_KEY, "other-consumer": process.env.DEMO_OTHER_API_KEY },
-    forcedUsers: forcedDemoUsersFromEnv(process.env),
-  });
+  const seeded = await seedDemo({ keyFile: path.join(DATA_DIR, "demo-keys.json"), forcedKeys, forcedUsers: forcedDemoUsersFromEnv(process.env) });
   log(`demo workspace ready in ${Date.now() - t0} ms (APIs: ${seeded.apis.join(", ")})`);
   // Sessions are signed with AUTH_SECRET; generated once into .data/auth-secret when unset.
   const { authSecret } = await import("@/lib/auth/secret");
   const env = { ...process.env, DATABASE_URL: database.url, AUTH_SECRET: authSecret(PROJECT_ROOT) };
   if (!dev) buildIfNeeded(log, env);
+  // The database start and the build take a while: the port may have been taken meanwhile.
+  await checkPortFree(port, host);
   app = startApp({ port, host, env, dev });
   const { web } = app;
   web.on("exit", (c) => void shutdown(c ?? 1, `web server exited (${c})`));
@@ -69,6 +87,6 @@ ${seeded.users.map((u) => `    ${u.role === "admin" ? "Admin:   " : "Designer:"}
   Press Ctrl-C to stop.
 `);
 } catch (err) {
-  console.error(err);
-  await shutdown(1, `start-up failed: ${(err as Error).message}`);
+  reportStartupFailure(err, "[start]");
+  await shutdown(1, err instanceof StartupError ? "start-up failed" : `start-up failed: ${(err as Error).message}`);
 }

@@ -4,6 +4,8 @@
  *
  * - Every job payload is parsed with its registry schema before the handler sees it.
  * - A heartbeat row every 5 s tells /api/health that a worker is alive.
+ * - Runs execute in the run pool's child processes (lib/runs/run-pool.ts), started here up
+ *   front (one per `WORKER_CONCURRENCY` slot), each within its run's memory and time budget.
  * - SIGTERM/SIGINT: stop taking jobs, let running ones finish (up to 25 s), then exit;
  *   anything unfinished is retried by pg-boss after expiry.
  */
@@ -13,6 +15,7 @@ import { PgBoss } from "pg-boss";
 import { env } from "@/lib/env";
 import { db } from "@/lib/db";
 import { JOB_NAMES, jobs } from "@/lib/jobs/registry";
+import { runPool } from "@/lib/runs/execute-run";
 import { JOB_HANDLERS } from "./job-handlers";
 
 const HEARTBEAT_MS = 5_000;
@@ -31,6 +34,7 @@ async function main(): Promise<void> {
   });
   boss.on("error", (err) => console.error("[worker] pg-boss error:", err.message));
   await boss.start();
+  runPool().warm();
 
   for (const name of JOB_NAMES) {
     const def = jobs[name];
@@ -74,7 +78,10 @@ async function main(): Promise<void> {
       .catch((err: Error) => console.error("[worker] heartbeat failed:", err.message));
   await beat();
   const timer = setInterval(beat, HEARTBEAT_MS);
-  console.log(`[worker] ready (pid ${process.pid}, concurrency ${env().WORKER_CONCURRENCY})`);
+  const e = env();
+  console.log(
+    `[worker] ready (pid ${process.pid}, concurrency ${e.WORKER_CONCURRENCY}; per run: ${e.RUN_MEMORY_MB} MB, ${e.RUN_TIME_LIMIT_SECONDS} s, results ${e.RUN_MAX_RESULT_MB} MB)`,
+  );
 
   let stopping = false;
   const stop = async (signal: string) => {
@@ -83,6 +90,7 @@ async function main(): Promise<void> {
     console.log(`[worker] ${signal}: finishing running jobs...`);
     clearInterval(timer);
     await boss.stop({ graceful: true, timeout: 25_000, close: true }).catch(() => {});
+    await runPool().close();
     await db.workerHeartbeat.delete({ where: { id } }).catch(() => {});
     await db.$disconnect().catch(() => {});
     console.log("[worker] stopped");

@@ -4,8 +4,10 @@
  * Shared by `npm start`, `npm run db:migrate` and the test runner.
  */
 import path from "node:path";
+import pg from "pg";
 import { startEmbeddedDatabase } from "@/lib/database/embedded";
 import { migrate } from "@/lib/database/migrate";
+import { StartupError } from "@/lib/database/startup-error";
 
 export const PROJECT_ROOT = path.resolve(import.meta.dirname, "../..");
 export const DATA_DIR = path.join(PROJECT_ROOT, ".data");
@@ -16,20 +18,63 @@ export interface TDatabaseHandle {
   stop: () => Promise<void>;
 }
 
-/** Opens the configured database, starting the embedded one when `DATABASE_URL` is unset. */
-export async function openDatabase(opts: { name: string; port: number; log: (m: string) => void }): Promise<TDatabaseHandle> {
+/** `url` without its password, for messages. */
+function redacted(url: string): string {
+  try {
+    const u = new URL(url);
+    if (u.password) u.password = "***";
+    return u.toString();
+  } catch {
+    return "(not a URL)";
+  }
+}
+
+/** @throws StartupError naming the database and what to do when `url` does not answer. */
+export async function checkReachable(url: string): Promise<void> {
+  const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: 5_000 });
+  client.on("error", () => {});
+  try {
+    await client.connect();
+    await client.query("SELECT 1");
+  } catch (err) {
+    const e = err as Error & { code?: string };
+    throw new StartupError(
+      `The database in DATABASE_URL (${redacted(url)}) cannot be used: ${e.code ? `${e.code} ` : ""}${e.message}. Start that database or fix DATABASE_URL, or unset DATABASE_URL to use the embedded one.`,
+    );
+  } finally {
+    await client.end().catch(() => {});
+  }
+}
+
+/**
+ * Opens the configured database, starting the embedded one when `DATABASE_URL` is unset.
+ * `onFatal`: the embedded database stopped and could not be restarted (default: logged).
+ *
+ * @throws StartupError (one sentence with the fix) for what the user can fix.
+ */
+export async function openDatabase(opts: {
+  name: string;
+  port: number;
+  log: (m: string) => void;
+  onFatal?: (err: StartupError) => void;
+}): Promise<TDatabaseHandle> {
   const fromEnv = process.env.DATABASE_URL;
-  if (fromEnv) return { url: fromEnv, embedded: false, stop: async () => {} };
+  if (fromEnv) {
+    await checkReachable(fromEnv);
+    return { url: fromEnv, embedded: false, stop: async () => {} };
+  }
   opts.log(`starting embedded PostgreSQL (.data/${opts.name}, port ${opts.port})`);
-  const pg = await startEmbeddedDatabase({
+  const embedded = await startEmbeddedDatabase({
     dir: path.join(DATA_DIR, opts.name),
     port: opts.port,
     database: "flowapi",
-    log: (line) => {
+    log: opts.log,
+    serverLog: (line) => {
       if (/ERROR|FATAL|PANIC/.test(line)) opts.log(`[postgres] ${line}`);
     },
+    onFatal: opts.onFatal,
   });
-  return { url: pg.url, embedded: true, stop: pg.stop };
+  return { url: embedded.url, embedded: true, stop: embedded.stop };
 }
 
 /** Applies migrations and prepares the job queues. */

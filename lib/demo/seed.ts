@@ -6,7 +6,9 @@
  * - Layers `world-cities` (135,233 GeoNames points), `world-countries` (241 Natural
  *   Earth polygons) and the table `world-capitals` (241 rows id, name, country, lon, lat),
  *   all readable by `production`.
- * - Published APIs `cities-in-area`, `country-stats` (and `nearby-cities`), one flow each.
+ * - Published APIs `cities-in-area`, `country-stats` (and `nearby-cities`), one flow each,
+ *   with "Available to AI assistants" on when first published (so the demo key sees them as
+ *   MCP tools); a later republish keeps whatever the switch was set to.
  *   If a demo flow's definition in code changes, a new flow version is saved and published.
  * - Consumers `demo-consumer` and `other-consumer`, each with a key and grants to every demo
  *   API. `DEMO_API_KEY` / `DEMO_OTHER_API_KEY` force those exact secrets; otherwise keys are
@@ -46,20 +48,26 @@ async function ensureLayer(workspaceId: string, environmentId: string, id: strin
   const existing = await db.layer.findUnique({ where: { id }, select: { id: true, itemCount: true } });
   if (!existing) {
     const data = load();
-    await db.$transaction(async (tx) => {
-      await tx.layer.create({
-        data: {
-          id,
-          workspaceId,
-          name,
-          description,
-          kind: data.kind === "features" ? "features" : "table",
-          itemCount: data.kind === "features" ? data.features.length : data.rows.length,
-          bbox: data.kind === "features" ? bboxOf(data.features) : [],
-        },
-      });
-      await tx.layerData.create({ data: { layerId: id, content: new Uint8Array(encodeLayerData(data)) } });
-    });
+    // Encoded before the transaction, which gets time to spare: on a busy machine gzipping the
+    // 135,233 cities alone took longer than Prisma's default 5 s and the first start failed.
+    const content = new Uint8Array(encodeLayerData(data));
+    await db.$transaction(
+      async (tx) => {
+        await tx.layer.create({
+          data: {
+            id,
+            workspaceId,
+            name,
+            description,
+            kind: data.kind === "features" ? "features" : "table",
+            itemCount: data.kind === "features" ? data.features.length : data.rows.length,
+            bbox: data.kind === "features" ? bboxOf(data.features) : [],
+          },
+        });
+        await tx.layerData.create({ data: { layerId: id, content } });
+      },
+      { timeout: 60_000 },
+    );
   }
   await db.environmentLayer.upsert({
     where: { environmentId_layerId: { environmentId, layerId: id } },

@@ -2,30 +2,85 @@
  * Executes one run (worker side), through the lifecycle of lib/runs/run-state.ts:
  * `claimRun` (queued -> running), progress while the engine works, then `finalizeRun` to
  * `completed` (with its result files, in the same transaction) or `failed`.
+ *
+ * The engine and the encoders run in a child process of the worker's run pool
+ * (lib/runs/run-pool.ts), within the run's budgets (`RUN_MEMORY_MB`, `RUN_TIME_LIMIT_SECONDS`,
+ * `RUN_MAX_RESULT_MB`): a run over a budget fails at once with `resources_exhausted` naming
+ * the limit, is not retried, and the worker and its other runs go on.
+ *
+ * Files: the format the caller asked for (or the kind's default) of every result is written
+ * with the run's final state, in one transaction; the other format of each result is written
+ * by the same process right after the run is final (downloads of it wait for it briefly, see
+ * lib/runs/get-result-file.ts), so the caller's run is not held up by a file it may never fetch.
+ *
  * Cancellation is a `finalizeRun` by the API (lib/runs/cancel-run.ts); the worker polls the
- * state every 250 ms while the run works and aborts the engine, and a finish that loses
- * the race to a cancel is rolled back.
+ * state every 250 ms while the run works and aborts the run process's work, and a finish that
+ * loses the race to a cancel is rolled back.
  *
  * Failures are classified by error class (lib/runs/classify-failure.ts): the caller's data,
  * a failing step, an exceeded limit and a bug each fail the run at once with their own
  * code; only an unreachable database is thrown back to pg-boss to retry.
  */
 import "server-only";
-import { createHash } from "node:crypto";
 import { db, type TTx } from "@/lib/db";
-import { ZFlowVersion } from "@/lib/flows/definition";
-import { runFlow } from "@/lib/engine/run-flow";
+import { env } from "@/lib/env";
+import { InputDataError } from "@/lib/errors";
+import { ZFlowVersion, type TFlowVersion } from "@/lib/flows/definition";
 import { isAbortError } from "@/lib/engine/errors";
-import { encodeResult } from "@/lib/formats/encode-result";
-import { FORMATS_BY_KIND, FORMAT_INFO, DEFAULT_FORMAT } from "@/lib/formats/types";
-import { resolveInputs } from "@/lib/runs/resolve-inputs";
+import { FORMATS_BY_KIND, FORMAT_INFO, DEFAULT_FORMAT, type TResultFormat } from "@/lib/formats/types";
 import { claimRun, finalizeRun, recordProgress, type TRunError } from "@/lib/runs/run-state";
 import { classifyRunFailure } from "@/lib/runs/classify-failure";
+import { RunPool, type RunProcess, type TEncodedFile, type TRunTask } from "@/lib/runs/run-pool";
+import type { TFileRequest, TProcessInput } from "@/lib/runs/run-process-protocol";
 import type { TRunJob } from "@/lib/jobs/schemas";
 
 const CANCEL_POLL_MS = 250;
 
 class RunCancelled extends Error {}
+
+let pool: RunPool | undefined;
+
+/** The worker's run pool: one process per run slot (`WORKER_CONCURRENCY`), limits from the environment. */
+export function runPool(): RunPool {
+  const e = env();
+  pool ??= new RunPool({ size: e.WORKER_CONCURRENCY, memoryMb: e.RUN_MEMORY_MB, timeLimitMs: e.RUN_TIME_LIMIT_SECONDS * 1000 });
+  return pool;
+}
+
+/** The inputs as the run process takes them, and the layers they name (with their current data version). */
+async function describeInputs(flow: TFlowVersion, values: Record<string, unknown>): Promise<Pick<TRunTask, "inputs" | "layers">> {
+  const inputs: Record<string, TProcessInput> = {};
+  const layers: TRunTask["layers"] = [];
+  for (const input of flow.inputs) {
+    const v = values[input.name] ?? null;
+    if (v !== null && typeof v === "object" && "layer_id" in v) {
+      const id = String(v.layer_id);
+      const layer = await db.layer.findUnique({ where: { id }, select: { kind: true, dataVersion: true } });
+      if (!layer) throw new InputDataError(`Layer "${id}" does not exist (any more).`, input.name);
+      inputs[input.name] = { layer: { id, version: layer.dataVersion } };
+      layers.push({ id, version: layer.dataVersion, kind: layer.kind });
+    } else inputs[input.name] = v === null ? null : { value: v };
+  }
+  return { inputs, layers };
+}
+
+async function loadLayerContent(id: string): Promise<Uint8Array> {
+  const row = await db.layerData.findUnique({ where: { layerId: id }, select: { content: true } });
+  if (!row) throw new InputDataError(`Layer "${id}" has no data.`);
+  return row.content;
+}
+
+function fileRow(runId: string, f: TEncodedFile) {
+  return {
+    runId,
+    key: f.key,
+    format: f.format,
+    mediaType: FORMAT_INFO[f.format].mediaType,
+    sizeBytes: f.body.byteLength,
+    sha256: f.sha256,
+    content: f.body as Uint8Array<ArrayBuffer>,
+  };
+}
 
 /** Job handler of "run-execute". */
 export async function executeRunJob(data: TRunJob, ctx: { signal: AbortSignal }): Promise<void> {
@@ -49,45 +104,47 @@ export async function executeRunJob(data: TRunJob, ctx: { signal: AbortSignal })
   }, CANCEL_POLL_MS);
   let lastProgress = Promise.resolve();
 
+  const chosen = (key: string, kind: "layer" | "table"): TResultFormat => {
+    const f = run.formats[key];
+    return f && (FORMATS_BY_KIND[kind] as readonly string[]).includes(f) ? (f as TResultFormat) : DEFAULT_FORMAT[kind];
+  };
+  const requested: TFileRequest[] = flow.results.map((r) => ({ key: r.key, format: chosen(r.key, r.kind) }));
+  const others: TFileRequest[] = flow.results.flatMap((r) =>
+    FORMATS_BY_KIND[r.kind].filter((f) => f !== chosen(r.key, r.kind)).map((format) => ({ key: r.key, format })),
+  );
+
+  let proc: RunProcess | undefined;
+  let completed = false;
   try {
-    const inputs = await resolveInputs(flow, run.request?.inputs ?? {});
-    const results = await runFlow(flow, inputs, run.request?.parameters ?? {}, {
+    const described = await describeInputs(flow, run.request?.inputs ?? {});
+    proc = await runPool().acquire();
+    const files: TEncodedFile[] = [];
+    const results = await proc.run({
+      flow,
+      ...described,
+      params: run.request?.parameters ?? {},
+      loadLayer: loadLayerContent,
+      files: requested,
+      maxResultBytes: env().RUN_MAX_RESULT_MB * 1024 * 1024,
       signal: abort.signal,
       onProgress: (done, total) => {
         lastProgress = lastProgress.then(() => recordProgress(run.id, done, total));
       },
+      onFile: (f) => files.push(f),
     });
     await lastProgress.catch(() => {});
-    // Both formats of every result are written (so `?format=` never waits), one file at a time
-    // inside the finishing transaction: each file is encoded, stored and dropped before the
-    // next one is encoded, so a large result never has all its files in memory at once. A
-    // cancel aborts the encoder (signal) and rolls the transaction back.
-    await finish(run.id, "completed", null, async (tx) => {
-      for (const r of results) {
-        for (const format of FORMATS_BY_KIND[r.kind]) {
-          if (abort.signal.aborted) throw new RunCancelled();
-          const { body } = await encodeResult(r, format, { signal: abort.signal });
-          await tx.resultFile.create({
-            data: {
-              runId: run.id,
-              key: r.key,
-              format,
-              mediaType: FORMAT_INFO[format].mediaType,
-              sizeBytes: body.byteLength,
-              sha256: createHash("sha256").update(body).digest("hex"),
-              content: body as Uint8Array<ArrayBuffer>,
-            },
-          });
-        }
-      }
+    if (abort.signal.aborted) throw new RunCancelled();
+    completed = await finish(run.id, "completed", null, async (tx) => {
+      for (const f of files) await tx.resultFile.create({ data: fileRow(run.id, f) });
+      files.length = 0;
       await tx.runResult.createMany({
         data: results.map((r) => ({
           runId: run.id,
           key: r.key,
           kind: r.kind,
-          format: run.formats[r.key] ?? DEFAULT_FORMAT[r.kind],
-          featureCount: r.kind === "layer" ? r.data.features.length : null,
-          rowCount: r.kind === "table" ? r.data.rows.length : null,
+          format: chosen(r.key, r.kind),
+          featureCount: r.featureCount,
+          rowCount: r.rowCount,
         })),
       });
     });
@@ -101,26 +158,49 @@ export async function executeRunJob(data: TRunJob, ctx: { signal: AbortSignal })
   } finally {
     clearInterval(poll);
     ctx.signal.removeEventListener("abort", onJobAbort);
+    if (!completed) proc?.release();
+  }
+
+  if (completed && proc) await writeOtherFormats(run.id, proc, others, ctx.signal);
+}
+
+/**
+ * After the run is final (and its waiters woken): the formats nobody asked for yet, each stored
+ * as soon as it is written. A failure here only leaves that format missing; the run stays completed.
+ */
+async function writeOtherFormats(runId: string, proc: RunProcess, files: TFileRequest[], signal: AbortSignal): Promise<void> {
+  const stored: Promise<unknown>[] = [];
+  try {
+    await proc.encode(files, {
+      signal,
+      onFile: (f) => stored.push(db.resultFile.create({ data: fileRow(runId, f) })),
+    });
+  } catch (err) {
+    console.error(`[worker] run ${runId}: writing the other result formats failed:`, err);
+  } finally {
+    proc.release();
+  }
+  for (const r of await Promise.allSettled(stored)) {
+    if (r.status === "rejected") console.error(`[worker] run ${runId}: storing a result file failed:`, (r.reason as Error).message);
   }
 }
 
 /**
  * Finishes a claimed run: `extra` (the result files) and `finalizeRun` in one transaction.
- * Lost race to a cancel (the run is final already): everything is rolled back.
+ * Lost race to a cancel (the run is final already): everything is rolled back and false returned.
  */
-async function finish(runId: string, state: "completed" | "failed", error: TRunError | null, extra?: (tx: TTx) => Promise<void>): Promise<void> {
-  await db
+async function finish(runId: string, state: "completed" | "failed", error: TRunError | null, extra?: (tx: TTx) => Promise<void>): Promise<boolean> {
+  return db
     .$transaction(
       async (tx) => {
         if (extra) await extra(tx);
         if (!(await finalizeRun(tx, { runId, to: state, error }))) throw new RunCancelled();
+        return true;
       },
-      // The result files are encoded inside the transaction (see above): allow for large ones,
-      // well within the job's 30-minute expiry.
-      { timeout: 10 * 60_000, maxWait: 10_000 },
+      { timeout: 60_000, maxWait: 10_000 },
     )
     .catch((err) => {
-      if (err instanceof RunCancelled) return;
+      if (err instanceof RunCancelled) return false;
       throw err;
     });
 }

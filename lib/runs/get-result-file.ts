@@ -3,6 +3,10 @@
  * `?format=` asks for the other format of the result's kind. AppError `conflict` when the run has not
  * completed; `not_found` for an unknown key; `validation_failed` for a format that does not
  * fit the kind.
+ *
+ * The worker writes the requested format with the run's final state and the other format right
+ * after (lib/runs/execute-run.ts): a download of the other format that comes first waits for it,
+ * up to `PENDING_FORMAT_WAIT_MS`, while the requested file is there (once both are purged, 404 at once).
  */
 import "server-only";
 import { db } from "@/lib/db";
@@ -10,6 +14,14 @@ import { AppError, validationError } from "@/lib/errors";
 import type { TRunScope } from "@/lib/runs/scope";
 import { getRunOrThrow } from "@/lib/runs/get-run-or-throw";
 import { FORMAT_INFO, FORMATS_BY_KIND, type TResultFormat } from "@/lib/formats/types";
+
+/** Longest a download waits for the format the worker writes after the run is final. */
+const PENDING_FORMAT_WAIT_MS = 30_000;
+const PENDING_FORMAT_POLL_MS = 150;
+
+async function findFile(runId: string, key: string, format: string) {
+  return db.resultFile.findUnique({ where: { runId_key_format: { runId, key, format } } });
+}
 
 export async function getResultFile(scope: TRunScope, runId: string, key: string, format: string | null) {
   const run = await getRunOrThrow(scope, runId);
@@ -26,8 +38,32 @@ export async function getResultFile(scope: TRunScope, runId: string, key: string
       `Format "${chosen}" does not fit a ${result.kind} result.`,
     );
   }
-  const file = await db.resultFile.findUnique({ where: { runId_key_format: { runId: run.id, key, format: chosen } } });
+  let file = await findFile(run.id, key, chosen);
+  if (!file && chosen !== result.format) {
+    const requested = await db.resultFile.findUnique({ where: { runId_key_format: { runId: run.id, key, format: result.format } }, select: { key: true } });
+    const deadline = Date.now() + PENDING_FORMAT_WAIT_MS;
+    while (requested && !file && Date.now() < deadline) {
+      await new Promise((r) => setTimeout(r, PENDING_FORMAT_POLL_MS));
+      file = await findFile(run.id, key, chosen);
+    }
+  }
   if (!file) throw new AppError("not_found", `The ${chosen} file of result "${key}" is no longer available.`);
   const info = FORMAT_INFO[chosen as TResultFormat];
   return { file, filename: `${key}.${info.extension}`, mediaType: info.mediaType };
+}
+
+/**
+ * Several result files of a run the caller already loaded through `getRunOrThrow` (so it is
+ * visible to them), in one query: for answers that carry small results inline (MCP). Files
+ * purged after their retention are simply absent from the answer.
+ */
+export async function getResultFileContents(
+  runId: string,
+  wanted: { key: string; format: string }[],
+): Promise<{ key: string; format: string; content: Uint8Array }[]> {
+  if (wanted.length === 0) return [];
+  return db.resultFile.findMany({
+    where: { runId, OR: wanted.map((w) => ({ key: w.key, format: w.format })) },
+    select: { key: true, format: true, content: true },
+  });
 }

@@ -22,3 +22,45 @@ export async function waitForRun(runId: string, waitMs: number): Promise<TRunWit
   }
   return db.run.findUniqueOrThrow({ where: { id: runId }, include: RUN_INCLUDE });
 }
+
+/** Progress of a run while it is waited on. */
+export interface TRunProgress {
+  state: string;
+  stepsDone: number;
+  stepsTotal: number;
+}
+
+/**
+ * Like `waitForRun`, for callers that also report progress or may go away: every
+ * `intervalMs` while the run is not final, `onProgress` gets its steps when they changed;
+ * the wait ends early, without touching the run, when `signal` aborts (a client that drops
+ * its request does not cancel the run). The final state still wakes it by notification.
+ */
+export async function waitForRunWithProgress(
+  runId: string,
+  waitMs: number,
+  opts: { signal?: AbortSignal; onProgress?: (p: TRunProgress) => Promise<void> | void; intervalMs?: number } = {},
+): Promise<TRunWithResults> {
+  const deadline = Date.now() + waitMs;
+  const slice = opts.onProgress ? (opts.intervalMs ?? 500) : 5_000;
+  let lastDone = -1;
+  const read = () => db.run.findUnique({ where: { id: runId }, select: { state: true, stepsDone: true, stepsTotal: true } });
+  while (!opts.signal?.aborted) {
+    const left = deadline - Date.now();
+    if (left <= 0) break;
+    let final = false;
+    const done = await waitForRunFinal(runId, Math.min(left, slice), async () => {
+      const r = await read();
+      final = !!r && FINAL_STATES.has(r.state);
+      if (r && opts.onProgress && r.stepsDone > lastDone) {
+        lastDone = r.stepsDone;
+        await opts.onProgress(r);
+      }
+      return final;
+    });
+    if (done) break;
+  }
+  const run = await db.run.findUniqueOrThrow({ where: { id: runId }, include: RUN_INCLUDE });
+  if (opts.onProgress && run.stepsDone > lastDone) await opts.onProgress(run);
+  return run;
+}

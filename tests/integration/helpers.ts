@@ -96,7 +96,17 @@ export async function runCount(): Promise<number> {
 
 /** Removes runs, results, idempotency records and usage: a clean slate between tests. */
 export async function resetRuns(): Promise<void> {
-  await sql().query(`TRUNCATE run, run_result, result_file, idempotency_record, usage_counter`);
+  // A run of the previous test may still be finishing in the worker; TRUNCATE can then lose a
+  // deadlock against its transaction (40P01). Postgres rolled ours back: try again.
+  for (let attempt = 1; ; attempt++) {
+    try {
+      await sql().query(`TRUNCATE run, run_result, result_file, idempotency_record, usage_counter`);
+      return;
+    } catch (err) {
+      if ((err as { code?: string }).code !== "40P01" || attempt >= 5) throw err;
+      await new Promise((r) => setTimeout(r, 100 * attempt));
+    }
+  }
 }
 
 let cities: TFeature[] | undefined;

@@ -1,0 +1,273 @@
+/**
+ * The MCP server of one request (the transport is stateless: `createMcpHandler` builds one
+ * per HTTP request from this factory, for the 2026-07-28 revision and for 2025-era clients
+ * alike). Its tools are those of the calling key (lib/serving/resolve-ai-caller.ts): one per
+ * Flow API, built by lib/mcp/tool-definitions.ts, plus `run_status`, `run_result` and
+ * `run_cancel`.
+ *
+ * A tool call goes through the same domain functions as the HTTP door: `validateRunRequest`
+ * and `createRun` (which meters one ETL run and one API request in the run's transaction),
+ * `getRunOrThrow`, `getResultFile`, `cancelRun`; `run_status` / `run_result` / `run_cancel`
+ * meter one API request each when they succeed. Every tool call spends the key's per-minute
+ * quota of the API's workspace, the one HTTP calls spend (lib/rate-limit); `initialize`,
+ * `tools/list` and `ping` neither spend nor meter anything. Errors become tool errors
+ * (lib/mcp/tool-answers.ts): invalid arguments name each argument and start nothing; a run
+ * of another consumer, of an API that is not a tool of this key, or an unknown one is
+ * "No such run".
+ *
+ * Waiting: a Flow API tool waits up to `wait_seconds` (default 20, at most 55), woken by the
+ * run's final notification; with a progress token it sends `notifications/progress` (steps
+ * done of total). A client that drops the request stops the wait, never the run.
+ */
+import "server-only";
+import { McpServer, type CallToolResult, type ServerContext, type StandardSchemaWithJSON } from "@modelcontextprotocol/server";
+import { env } from "@/lib/env";
+import { AppError } from "@/lib/errors";
+import { workerAlive } from "@/lib/health";
+import { addUsage } from "@/lib/metering/usage";
+import { consumeRateLimit } from "@/lib/rate-limit/rate-limit";
+import { isAllowed } from "@/lib/rate-limit/headers";
+import { cancelRun } from "@/lib/runs/cancel-run";
+import { createRun } from "@/lib/runs/create-run";
+import { findRunApiId } from "@/lib/runs/find-run-api";
+import { getResultFile, getResultFileContents } from "@/lib/runs/get-result-file";
+import { getRunOrThrow } from "@/lib/runs/get-run-or-throw";
+import { runDocument } from "@/lib/runs/run-document";
+import { apiBasePath } from "@/lib/runs/scope";
+import { waitForRunWithProgress, type TRunProgress } from "@/lib/runs/wait-for-run";
+import type { TAiApi, TAiCaller } from "@/lib/serving/resolve-ai-caller";
+import type { TResultFormat } from "@/lib/formats/types";
+import { answerWithFile, answerWithRun, toolError, type TLoadFiles } from "@/lib/mcp/tool-answers";
+import {
+  parseWaitSeconds,
+  RUN_CANCEL_INPUT,
+  RUN_RESULT_INPUT,
+  RUN_STATUS_INPUT,
+  TOOL_RESULT_FILE_OUTPUT,
+  TOOL_RUN_OUTPUT,
+  toolArgumentsToRunRequest,
+  toolDescription,
+  toolInputSchema,
+  toolName,
+  withArgumentPointers,
+} from "@/lib/mcp/tool-definitions";
+
+/** What the route hands the factory for one request. */
+export interface TMcpRequestContext {
+  caller: TAiCaller;
+  /** `scheme://host[:port]` of the public address, for absolute download URLs. */
+  baseUrl: string;
+}
+
+export const MCP_SERVER_NAME = "flow-api";
+export const MCP_SERVER_VERSION = "0.1.0";
+/** How long a client may reuse a `tools/list` answer (2026-07-28 `ttlMs`); private: it is per key. */
+export const TOOLS_LIST_TTL_MS = 60_000;
+
+type TArgs = Record<string, unknown>;
+
+/**
+ * A JSON Schema as the SDK's Standard Schema: advertised as is in `tools/list`, validated by
+ * the domain in the handler (so errors name the argument our way, and nothing is validated
+ * twice with different rules).
+ */
+function advertised(schema: Record<string, unknown>): StandardSchemaWithJSON<TArgs, TArgs> {
+  return {
+    "~standard": {
+      version: 1,
+      vendor: "flow-api",
+      validate: (value: unknown) => ({ value: (value ?? {}) as TArgs }),
+      jsonSchema: { input: () => schema, output: () => schema },
+    },
+  };
+}
+
+/** Spends one call of the key's per-minute quota for `api`'s workspace; throws `rate_limited` over it. */
+async function spendQuota(caller: TAiCaller, api: TAiApi): Promise<void> {
+  const state = await consumeRateLimit(caller.keyId, api.target.workspaceId, api.plan.rateLimitPerMinute);
+  if (!isAllowed(state)) {
+    throw new AppError("rate_limited", `This API key may make ${state.limit} calls per minute to APIs of this workspace.`, {
+      retryAfterSeconds: state.resetSeconds,
+    });
+  }
+}
+
+const noSuchRun = () => new AppError("not_found", "No such run: no run with this run_id belongs to your API key's tools in this environment.");
+
+/** The tool (API) a run of this key belongs to, or "No such run". */
+async function runApi(caller: TAiCaller, runId: unknown): Promise<{ api: TAiApi; runId: string }> {
+  if (typeof runId !== "string")
+    throw new AppError("validation_failed", "run_id is required.", {
+      errors: [{ field: "/run_id", code: "required", message: "Give the run_id a tool answered with." }],
+    });
+  const flowApiId = await findRunApiId(caller.consumerId, caller.environmentId, runId);
+  const api = flowApiId ? caller.apis.find((a) => a.target.flowApiId === flowApiId) : undefined;
+  if (!api) throw noSuchRun();
+  return { api, runId };
+}
+
+function progressReporter(ctx: ServerContext): ((p: TRunProgress) => Promise<void>) | undefined {
+  const token = ctx.mcpReq._meta?.progressToken;
+  if (token === undefined) return undefined;
+  return async (p) => {
+    await ctx.mcpReq
+      .notify({
+        method: "notifications/progress",
+        params: { progressToken: token, progress: p.stepsDone, total: p.stepsTotal, message: `${p.state}: ${p.stepsDone} of ${p.stepsTotal} steps done` },
+      })
+      .catch(() => {}); // the client may have gone; the run goes on
+  };
+}
+
+async function runAnswer(ctx: TMcpRequestContext, api: TAiApi, run: Parameters<typeof runDocument>[0] & { flowVersion?: { version: number } }) {
+  const doc = runDocument(run, { base: apiBasePath(api.path), api: api.path.api }, run.flowVersion?.version ?? api.target.flowVersionNumber);
+  // `run` was loaded for this key's scope (createRun, getRunOrThrow, cancelRun), so its files are too.
+  const load: TLoadFiles = (wanted) => getResultFileContents(doc.run_id, wanted);
+  return answerWithRun(doc, ctx.baseUrl, doc.state === "completed" ? load : null);
+}
+
+/** Wraps a handler: any throw becomes a tool error. */
+function guarded(fn: (args: TArgs, ctx: ServerContext) => Promise<CallToolResult>) {
+  return async (args: TArgs, ctx: ServerContext): Promise<CallToolResult> => {
+    try {
+      return await fn(args ?? {}, ctx);
+    } catch (err) {
+      return toolError(err);
+    }
+  };
+}
+
+/** Builds the per-request server (see module doc). `listChanged` is declared where it can be delivered. */
+export function buildMcpServer(ctx: TMcpRequestContext, era: "legacy" | "modern"): McpServer {
+  const { caller } = ctx;
+  const server = new McpServer(
+    { name: MCP_SERVER_NAME, title: `Flow APIs of ${caller.organization}/${caller.environment}`, version: MCP_SERVER_VERSION },
+    {
+      // 2026-07-28 clients hold a `subscriptions/listen` stream on which tool-list changes
+      // arrive (lib/mcp/list-changed.ts); stateless 2025-era serving has no stream to send them on.
+      capabilities: { tools: { listChanged: era === "modern" } },
+      cacheHints: { "tools/list": { ttlMs: TOOLS_LIST_TTL_MS, cacheScope: "private" } },
+      instructions:
+        `Each tool runs one published geospatial Flow API of environment "${caller.environment}" and answers with its results. ` +
+        'Pass inputs as {"layer_id"}, {"geojson"}, {"rows"} or {"area"} objects as each tool\'s schema says. ' +
+        "A run that takes longer than wait_seconds answers with a run_id: use run_status, run_result and run_cancel with it.",
+    },
+  );
+  const retention = env().RESULT_RETENTION_HOURS;
+
+  for (const api of caller.apis) {
+    server.registerTool(
+      toolName(api.path.api),
+      {
+        title: api.name,
+        description: toolDescription({ name: api.name, description: api.description, flowName: api.flowName, flow: api.target.flow }, retention),
+        inputSchema: advertised(toolInputSchema(api.target.flow)),
+        outputSchema: advertised(TOOL_RUN_OUTPUT),
+        annotations: { title: api.name, readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
+      },
+      guarded(async (args, reqCtx) => {
+        await spendQuota(caller, api);
+        const { request, waitSeconds } = toolArgumentsToRunRequest(api.target.flow, args);
+        if (!(await workerAlive())) {
+          throw new AppError("service_unavailable", "No worker is available to run flows right now; nothing was started. Retry shortly.", {
+            retryAfterSeconds: 5,
+          });
+        }
+        const { runId } = await createRun(api.scope, api.target, request).catch((err) => {
+          throw withArgumentPointers(err); // e.g. a layer_id this environment may not read
+        });
+        const run = await waitForRunWithProgress(runId, waitSeconds * 1000, { signal: reqCtx.mcpReq.signal, onProgress: progressReporter(reqCtx) });
+        return runAnswer(ctx, api, run);
+      }),
+    );
+  }
+
+  server.registerTool(
+    "run_status",
+    {
+      title: "Run status",
+      description:
+        "The state of a run a Flow API tool started (queued, running, completed, failed or cancelled), with its results once completed. " +
+        "wait_seconds (default 0) waits for it to finish first.",
+      inputSchema: advertised(RUN_STATUS_INPUT),
+      outputSchema: advertised(TOOL_RUN_OUTPUT),
+      annotations: { title: "Run status", readOnlyHint: true, openWorldHint: false },
+    },
+    guarded(async (args, reqCtx) => {
+      const { api, runId } = await runApi(caller, args.run_id);
+      const waitSeconds = parseWaitSeconds(args.wait_seconds, 0);
+      await spendQuota(caller, api);
+      let run = await getRunOrThrow(api.scope, runId);
+      if (waitSeconds > 0)
+        run = await waitForRunWithProgress(runId, waitSeconds * 1000, { signal: reqCtx.mcpReq.signal, onProgress: progressReporter(reqCtx) });
+      const answer = await runAnswer(ctx, api, run);
+      await addUsage(api.target.workspaceId, { apiRequests: 1 });
+      return answer;
+    }),
+  );
+
+  server.registerTool(
+    "run_result",
+    {
+      title: "Run result",
+      description:
+        "One result file of a completed run: its content (up to 1 MiB; GeoJSON and CSV as text, Parquet as base64) and its download link. " +
+        "format picks the other format of the result's kind (geojson or geoparquet for layers, csv or parquet for tables).",
+      inputSchema: advertised(RUN_RESULT_INPUT),
+      outputSchema: advertised(TOOL_RESULT_FILE_OUTPUT),
+      annotations: { title: "Run result", readOnlyHint: true, openWorldHint: false },
+    },
+    guarded(async (args) => {
+      const { api, runId } = await runApi(caller, args.run_id);
+      if (typeof args.key !== "string" || !args.key) {
+        throw new AppError("validation_failed", "key is required.", {
+          errors: [{ field: "/key", code: "required", message: "Give a result key of the run." }],
+        });
+      }
+      await spendQuota(caller, api);
+      const format = typeof args.format === "string" ? args.format : null;
+      let file;
+      try {
+        file = await getResultFile(api.scope, runId, args.key, format);
+      } catch (err) {
+        // The HTTP door reports the format as a query parameter; here it is an argument.
+        if (err instanceof AppError && err.errors) throw new AppError(err.code, err.detail, { errors: err.errors.map((e) => ({ ...e, field: "/format" })) });
+        throw err;
+      }
+      const answer = answerWithFile(
+        {
+          runId,
+          key: args.key,
+          format: file.file.format as TResultFormat,
+          mediaType: file.mediaType,
+          content: file.file.content,
+          href: `${apiBasePath(api.path)}/runs/${runId}/results/${encodeURIComponent(args.key)}`,
+        },
+        ctx.baseUrl,
+      );
+      await addUsage(api.target.workspaceId, { apiRequests: 1 });
+      return answer;
+    }),
+  );
+
+  server.registerTool(
+    "run_cancel",
+    {
+      title: "Cancel a run",
+      description: "Cancels a run that is queued or running; its work stops. A run that already finished cannot be cancelled.",
+      inputSchema: advertised(RUN_CANCEL_INPUT),
+      outputSchema: advertised(TOOL_RUN_OUTPUT),
+      annotations: { title: "Cancel a run", readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
+    },
+    guarded(async (args) => {
+      const { api, runId } = await runApi(caller, args.run_id);
+      await spendQuota(caller, api);
+      const run = await cancelRun(api.scope, runId);
+      const answer = await runAnswer(ctx, api, run);
+      await addUsage(api.target.workspaceId, { apiRequests: 1 });
+      return answer;
+    }),
+  );
+
+  return server;
+}

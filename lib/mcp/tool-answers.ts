@@ -1,0 +1,133 @@
+/**
+ * What a tool call answers (MCP `CallToolResult`), for AI clients:
+ *
+ * - a run (`answerWithRun`): `structuredContent` is the HTTP API's run document plus `next`
+ *   (the output schema is `ZToolRun`), the first text block a short summary (state, counts,
+ *   what to call next), one `resource_link` per result file (the public download URL; the
+ *   same API key in `X-Api-Key` downloads it), and each result file of at most
+ *   `INLINE_RESULT_MAX_BYTES` (16 KiB) in a text format (GeoJSON, CSV) inline as an embedded
+ *   resource, so a small answer needs no second call;
+ * - a result file (`answerWithFile`, `run_result`): the file inline up to
+ *   `RUN_RESULT_INLINE_MAX_BYTES` (1 MiB; text formats as text, Parquet as base64 `blob`),
+ *   always with its `resource_link`;
+ * - an error (`toolError`): `isError: true` with one text block. Domain errors (AppError)
+ *   keep their detail and list each faulty argument by JSON Pointer; anything else is logged
+ *   and answered without internals. Tool errors are for the model to read and act on
+ *   (MCP "Error handling": tool execution errors, not protocol errors).
+ */
+import "server-only";
+import type { CallToolResult, ContentBlock } from "@modelcontextprotocol/server";
+import { AppError } from "@/lib/errors";
+import { isDatabaseUnavailable } from "@/lib/database/unavailable";
+import { FORMAT_INFO, type TResultFormat } from "@/lib/formats/types";
+import type { TRunDocument } from "@/lib/runs/run-document";
+import { TOOL_WAIT_MAX_SECONDS, type TToolResultFile, type TToolRun } from "@/lib/mcp/tool-definitions";
+
+/** Result files up to this size (bytes) in a text format come inline with a finished run. */
+export const INLINE_RESULT_MAX_BYTES = 16 * 1024;
+/** `run_result` inlines a file up to this size (bytes); larger ones are answered with their link only. */
+export const RUN_RESULT_INLINE_MAX_BYTES = 1024 * 1024;
+
+const TEXT_FORMATS: ReadonlySet<string> = new Set(["geojson", "csv"]);
+
+/** Reads several result files of the run at once (lib/runs/get-result-file.ts `getResultFileContents`). */
+export type TLoadFiles = (wanted: { key: string; format: string }[]) => Promise<{ key: string; format: string; content: Uint8Array }[]>;
+
+function kib(bytes: number): string {
+  if (bytes < 1024) return `${bytes} B`;
+  return bytes < 1024 * 1024 ? `${(bytes / 1024).toFixed(1)} KiB` : `${(bytes / 1024 / 1024).toFixed(1)} MiB`;
+}
+
+/** What to call next for a run that has not finished; undefined once it has. */
+export function nextStep(doc: TRunDocument): string | undefined {
+  if (doc.state !== "queued" && doc.state !== "running") return undefined;
+  return (
+    `The run continues on the server. Call run_status with run_id "${doc.run_id}" (optionally wait_seconds up to ${TOOL_WAIT_MAX_SECONDS}) until its state is completed, ` +
+    `then run_result with the run_id and a result key for a file; run_cancel stops it.`
+  );
+}
+
+/** One line per run: state, progress, results or error. */
+export function runSummary(doc: TRunDocument): string {
+  const head = `Run ${doc.run_id} of ${doc.api} is ${doc.state}`;
+  switch (doc.state) {
+    case "completed": {
+      const seconds = doc.started_at && doc.finished_at ? ((Date.parse(doc.finished_at) - Date.parse(doc.started_at)) / 1000).toFixed(1) : null;
+      const results = (doc.results ?? []).map(
+        (r) =>
+          `${r.key} (${r.kind}, ${r.kind === "layer" ? `${r.feature_count} feature${r.feature_count === 1 ? "" : "s"}` : `${r.row_count} row${r.row_count === 1 ? "" : "s"}`}, ${r.format}, ${kib(r.size_bytes)})`,
+      );
+      return `${head}${seconds ? ` after ${seconds} s` : ""}. Results: ${results.join("; ")}.`;
+    }
+    case "failed":
+      return `${head}: ${doc.error?.code ?? "error"}: ${doc.error?.message ?? ""}${doc.error?.step ? ` (step ${doc.error.step})` : ""}`;
+    case "cancelled":
+      return `${head}.`;
+    default:
+      return `${head} (step ${doc.progress.steps_done} of ${doc.progress.steps_total} done). ${nextStep(doc)}`;
+  }
+}
+
+/** Answers with a run document (see module doc). `loadFile` reads a small result for inlining. */
+export async function answerWithRun(doc: TRunDocument, baseUrl: string, loadFiles: TLoadFiles | null): Promise<CallToolResult> {
+  const next = nextStep(doc);
+  const structured: TToolRun = next ? { ...doc, next } : doc;
+  const content: ContentBlock[] = [{ type: "text", text: runSummary(doc) }];
+  const small = (doc.results ?? []).filter((r) => TEXT_FORMATS.has(r.format) && r.size_bytes <= INLINE_RESULT_MAX_BYTES);
+  // A file purged after its retention is still listed (as over HTTP); it is just not inlined.
+  const files = loadFiles && small.length ? await loadFiles(small.map((r) => ({ key: r.key, format: r.format }))) : [];
+  for (const r of doc.results ?? []) {
+    const uri = baseUrl + r.href;
+    const name = `${r.key}.${FORMAT_INFO[r.format].extension}`;
+    content.push({ type: "resource_link", uri, name, title: `${r.key} (${r.kind}, ${r.format})`, mimeType: r.media_type, size: r.size_bytes });
+    const file = files.find((f) => f.key === r.key && f.format === r.format);
+    if (file) content.push({ type: "resource", resource: { uri, mimeType: r.media_type, text: new TextDecoder().decode(file.content) } });
+  }
+  return { content, structuredContent: structured as unknown as Record<string, unknown> };
+}
+
+/** Answers `run_result` with one file (see module doc). */
+export function answerWithFile(
+  file: { runId: string; key: string; format: TResultFormat; mediaType: string; content: Uint8Array; href: string },
+  baseUrl: string,
+): CallToolResult {
+  const url = `${baseUrl}${file.href}?format=${file.format}`;
+  const size = file.content.byteLength;
+  const inline = size <= RUN_RESULT_INLINE_MAX_BYTES;
+  const name = `${file.key}.${FORMAT_INFO[file.format].extension}`;
+  const structured: TToolResultFile = { run_id: file.runId, key: file.key, format: file.format, media_type: file.mediaType, size_bytes: size, url, inline };
+  const content: ContentBlock[] = [
+    {
+      type: "text",
+      text: inline
+        ? `Result "${file.key}" of run ${file.runId} as ${file.format} (${kib(size)}).`
+        : `Result "${file.key}" of run ${file.runId} as ${file.format} is ${kib(size)}, more than the ${kib(RUN_RESULT_INLINE_MAX_BYTES)} answered inline: download it from ${url} with the same API key in X-Api-Key.`,
+    },
+    { type: "resource_link", uri: url, name, mimeType: file.mediaType, size },
+  ];
+  if (inline) {
+    content.push({
+      type: "resource",
+      resource: TEXT_FORMATS.has(file.format)
+        ? { uri: url, mimeType: file.mediaType, text: new TextDecoder().decode(file.content) }
+        : { uri: url, mimeType: file.mediaType, blob: Buffer.from(file.content).toString("base64") },
+    });
+  }
+  return { content, structuredContent: structured as unknown as Record<string, unknown> };
+}
+
+/** A tool error from anything thrown while serving a call (see module doc). */
+export function toolError(err: unknown): CallToolResult {
+  let text: string;
+  if (err instanceof AppError) {
+    text = err.detail;
+    for (const e of err.errors ?? []) text += `\n- ${e.field || "/"}: ${e.message} (${e.code})`;
+    if (err.retryAfterSeconds !== undefined) text += `\nRetry after ${Math.max(1, Math.ceil(err.retryAfterSeconds))} s.`;
+  } else if (isDatabaseUnavailable(err)) {
+    text = "The service is temporarily unavailable; retry shortly.";
+  } else {
+    console.error(`[${new Date().toISOString()}] unexpected error in an MCP tool call:`, err);
+    text = "An unexpected error occurred. It has been logged.";
+  }
+  return { isError: true, content: [{ type: "text", text }] };
+}

@@ -1,0 +1,241 @@
+/**
+ * The MCP tools of a key (design.md "MCP"): one per Flow API it may use, plus `run_status`,
+ * `run_result` and `run_cancel`. This module builds what `tools/list` shows (names, titles,
+ * descriptions, argument and output JSON Schemas) and turns a tool call's arguments back
+ * into the run request of `POST /runs`, so both doors validate with the same code.
+ *
+ * - Name: the API slug with `-` → `_` (`country-stats` → `country_stats`), within the MCP
+ *   tool-name rules (`[A-Za-z0-9_.-]`, 1..128).
+ * - Arguments: the flow's inputs and parameters side by side at the top level, each with the
+ *   JSON Schema piece of the HTTP request body (lib/flows/run-request.ts
+ *   `runRequestJsonSchema`: forms, descriptions, defaults, ranges, enums), plus optional
+ *   `formats` (as over HTTP) and `wait_seconds` (integer 0..55, default 20: under the 60 s
+ *   request time-out most clients use). Flows whose input and parameter names collide are
+ *   never offered (lib/flows/ai-tool-collisions.ts).
+ * - Output: the run document of the HTTP API (`ZRunDocument`) plus `next`, a sentence saying
+ *   what to call next while the run is not finished.
+ *
+ * Argument errors name the argument by JSON Pointer into the arguments (`/area/area/coordinates/0`,
+ * `/min_population`, `/wait_seconds`), mapped from the request pointers the domain reports.
+ */
+import { z } from "zod";
+import { AppError, validationError, type TFieldError } from "@/lib/errors";
+import { AI_TOOL_RESERVED_ARGUMENTS } from "@/lib/flows/ai-tool-collisions";
+import type { TFlowVersion } from "@/lib/flows/definition";
+import { MAX_INPUT_ROWS, runRequestJsonSchema } from "@/lib/flows/run-request";
+import { DEFAULT_FORMAT } from "@/lib/formats/types";
+import { ZRunDocument } from "@/lib/runs/run-document";
+import { validateRunRequest, type TValidRunRequest } from "@/lib/runs/validate-request";
+
+/** `wait_seconds` of a tool call: default and maximum (under the common 60 s client time-out). */
+export const TOOL_WAIT_DEFAULT_SECONDS = 20;
+export const TOOL_WAIT_MAX_SECONDS = 55;
+
+type TJsonSchema = Record<string, unknown>;
+
+/** Tool name of an API slug. */
+export function toolName(slug: string): string {
+  return slug.replace(/-/g, "_");
+}
+
+const INPUT_FORMS: Record<"layer" | "table" | "area", string> = {
+  layer: '{"layer_id": "<a layer this environment may read>"} or {"geojson": <GeoJSON FeatureCollection, RFC 7946>}',
+  table: `{"layer_id": "<a table this environment may read>"} or {"rows": [<objects>, at most ${MAX_INPUT_ROWS}]}`,
+  area: '{"area": <one valid GeoJSON Polygon, WGS 84 lon/lat>}',
+};
+
+const waitSecondsSchema = (defaultSeconds: number): TJsonSchema => ({
+  type: "integer",
+  minimum: 0,
+  maximum: TOOL_WAIT_MAX_SECONDS,
+  default: defaultSeconds,
+  description: `Seconds to wait for the run to finish (0..${TOOL_WAIT_MAX_SECONDS}, default ${defaultSeconds}). A run still going after that keeps running; the answer then carries its run_id.`,
+});
+
+const schemaCache = new WeakMap<TFlowVersion, TJsonSchema>();
+
+/** The argument JSON Schema of a Flow API tool (see module doc). */
+export function toolInputSchema(flow: TFlowVersion): TJsonSchema {
+  const cached = schemaCache.get(flow);
+  if (cached) return cached;
+  const request = runRequestJsonSchema(flow) as { properties: Record<string, { properties?: Record<string, TJsonSchema>; required?: string[] }> };
+  const inputs = request.properties.inputs ?? {};
+  const params = request.properties.parameters ?? {};
+  const properties: Record<string, TJsonSchema> = {};
+  for (const input of flow.inputs) {
+    const piece = inputs.properties?.[input.name] ?? {};
+    const forms = INPUT_FORMS[input.kind];
+    const described = [input.description, `Input (${input.kind}): ${forms}.`, input.optional ? "Optional: omit it or send null." : ""]
+      .filter(Boolean)
+      .join(" ");
+    properties[input.name] = { ...piece, description: described };
+  }
+  for (const p of flow.parameters) properties[p.name] = { ...(params.properties?.[p.name] ?? {}) };
+  if (request.properties.formats) {
+    properties.formats = {
+      ...request.properties.formats,
+      description: `File format per result key. Defaults: ${DEFAULT_FORMAT.layer} for layers, ${DEFAULT_FORMAT.table} for tables.`,
+    };
+  }
+  properties.wait_seconds = waitSecondsSchema(TOOL_WAIT_DEFAULT_SECONDS);
+  const required = [...(inputs.required ?? []), ...(params.required ?? [])];
+  const schema: TJsonSchema = { type: "object", properties, ...(required.length ? { required } : {}), additionalProperties: false };
+  schemaCache.set(flow, schema);
+  return schema;
+}
+
+/** What the description says about a parameter: type, range, enum, default. */
+function parameterSummary(p: TFlowVersion["parameters"][number]): string {
+  const bits: string[] = [p.type === "enum" ? `one of ${p.values.map((v) => JSON.stringify(v)).join(", ")}` : p.type];
+  if (p.type === "number" || p.type === "integer") {
+    if (p.minimum !== undefined) bits.push(`>= ${p.minimum}`);
+    if (p.exclusiveMinimum !== undefined) bits.push(`> ${p.exclusiveMinimum}`);
+    if (p.maximum !== undefined) bits.push(`<= ${p.maximum}`);
+    if (p.exclusiveMaximum !== undefined) bits.push(`< ${p.exclusiveMaximum}`);
+  }
+  if (p.default !== undefined) bits.push(`default ${JSON.stringify(p.default)}`);
+  else if (p.required) bits.push("required");
+  return `${p.name} (${bits.join(", ")})${p.description ? `: ${p.description}` : ""}`;
+}
+
+/** The description of a Flow API tool: what it does, its inputs, parameters, results, waiting and retention. */
+export function toolDescription(
+  api: { name: string; description: string | null; flowName: string | null; flow: TFlowVersion },
+  retentionHours: number,
+): string {
+  const { flow } = api;
+  const sentence = (t: string) => (/[.!?]$/.test(t.trim()) ? t.trim() : `${t.trim()}.`);
+  const what = [sentence(api.description ?? api.name)];
+  if (flow.description && flow.description !== api.description) what.push(sentence(`Flow${api.flowName ? ` "${api.flowName}"` : ""}: ${flow.description}`));
+  const lines = [
+    what.join(" "),
+    sentence(
+      `Inputs: ${flow.inputs.map((i) => `${i.name} (${i.kind}${i.optional ? ", optional" : ""}${i.description ? `: ${i.description}` : ""})`).join("; ")}`,
+    ),
+  ];
+  if (flow.parameters.length) lines.push(sentence(`Parameters: ${flow.parameters.map(parameterSummary).join("; ")}`));
+  lines.push(sentence(`Results: ${flow.results.map((r) => `${r.key} (${r.kind}${r.description ? `: ${r.description}` : ""})`).join("; ")}`));
+  lines.push(
+    `Waits up to wait_seconds (default ${TOOL_WAIT_DEFAULT_SECONDS}, at most ${TOOL_WAIT_MAX_SECONDS}) and answers with the finished run and links to its result files (small ones inline). ` +
+      `A longer run is answered with its run_id: call run_status until it is completed, then run_result for a file. ` +
+      `Result files are kept ${retentionHours} hours after the run finished.`,
+  );
+  return lines.join("\n");
+}
+
+/** The argument schemas of `run_status`, `run_result` and `run_cancel`. */
+export const RUN_ID_SCHEMA: TJsonSchema = { type: "string", format: "uuid", description: "The run_id a Flow API tool answered with." };
+
+export const RUN_STATUS_INPUT: TJsonSchema = {
+  type: "object",
+  properties: { run_id: RUN_ID_SCHEMA, wait_seconds: waitSecondsSchema(0) },
+  required: ["run_id"],
+  additionalProperties: false,
+};
+export const RUN_RESULT_INPUT: TJsonSchema = {
+  type: "object",
+  properties: {
+    run_id: RUN_ID_SCHEMA,
+    key: { type: "string", minLength: 1, description: "A result key of the run (its results list them)." },
+    format: {
+      type: "string",
+      enum: ["geojson", "geoparquet", "csv", "parquet"],
+      description: "geojson or geoparquet for layers, csv or parquet for tables; default: the format the run was asked for.",
+    },
+  },
+  required: ["run_id", "key"],
+  additionalProperties: false,
+};
+export const RUN_CANCEL_INPUT: TJsonSchema = { type: "object", properties: { run_id: RUN_ID_SCHEMA }, required: ["run_id"], additionalProperties: false };
+
+/** Structured content of every tool that answers with a run: the HTTP run document plus `next`. */
+export const ZToolRun = ZRunDocument.extend({
+  next: z.string().optional().describe("While the run is not finished: what to call next."),
+});
+export type TToolRun = z.infer<typeof ZToolRun>;
+
+export const ZToolResultFile = z.object({
+  run_id: z.uuid(),
+  key: z.string(),
+  format: z.enum(["geojson", "geoparquet", "csv", "parquet"]),
+  media_type: z.string(),
+  size_bytes: z.int().min(0),
+  url: z.string().describe("Download URL; send the same API key in X-Api-Key."),
+  inline: z.boolean().describe("Whether the file's content is in this answer."),
+});
+export type TToolResultFile = z.infer<typeof ZToolResultFile>;
+
+function jsonSchemaOf(schema: z.ZodType): TJsonSchema {
+  const { $schema: _drop, ...rest } = z.toJSONSchema(schema, { io: "output", unrepresentable: "any" }) as TJsonSchema;
+  return rest;
+}
+export const TOOL_RUN_OUTPUT: TJsonSchema = jsonSchemaOf(ZToolRun);
+export const TOOL_RESULT_FILE_OUTPUT: TJsonSchema = jsonSchemaOf(ZToolResultFile);
+
+/** A run request of `flow` from a tool call's arguments, and the seconds to wait. */
+export interface TToolRunRequest {
+  request: TValidRunRequest;
+  waitSeconds: number;
+}
+
+/** Maps a request-body pointer (`/inputs/area/...`, `/parameters/top`) to a tool-argument pointer (`/area/...`, `/top`). */
+export function argumentPointer(field: string): string {
+  return field.replace(/^\/(inputs|parameters)(?=\/)/, "");
+}
+
+/** The same AppError with its field pointers into the tool's arguments (for errors the domain reports on the request). */
+export function withArgumentPointers(err: unknown): unknown {
+  if (!(err instanceof AppError) || !err.errors) return err;
+  return new AppError(err.code, err.detail, {
+    errors: err.errors.map((e) => ({ ...e, field: argumentPointer(e.field) })),
+    retryAfterSeconds: err.retryAfterSeconds,
+  });
+}
+
+/** Reads `wait_seconds` of a tool call (integer 0..55, `fallback` when absent). Throws `validation_failed`. */
+export function parseWaitSeconds(value: unknown, fallback: number): number {
+  if (value === undefined || value === null) return fallback;
+  if (typeof value !== "number" || !Number.isInteger(value) || value < 0 || value > TOOL_WAIT_MAX_SECONDS) {
+    throw validationError([{ field: "/wait_seconds", code: "out_of_range", message: `Use an integer from 0 to ${TOOL_WAIT_MAX_SECONDS}.` }]);
+  }
+  return value;
+}
+
+/**
+ * Validates a Flow API tool call and builds its run request with the HTTP door's validator.
+ * Throws AppError `validation_failed` listing every faulty argument (nothing is started).
+ */
+export function toolArgumentsToRunRequest(flow: TFlowVersion, args: Record<string, unknown>): TToolRunRequest {
+  const errors: TFieldError[] = [];
+  const inputNames = new Set(flow.inputs.map((i) => i.name));
+  const paramNames = new Set(flow.parameters.map((p) => p.name));
+  const inputs: Record<string, unknown> = {};
+  const parameters: Record<string, unknown> = {};
+  for (const [name, value] of Object.entries(args)) {
+    if (inputNames.has(name)) inputs[name] = value;
+    else if (paramNames.has(name)) parameters[name] = value;
+    else if (!(AI_TOOL_RESERVED_ARGUMENTS as readonly string[]).includes(name)) {
+      errors.push({ field: `/${name}`, code: "unknown_argument", message: `Unknown argument "${name}".` });
+    }
+  }
+  let waitSeconds = TOOL_WAIT_DEFAULT_SECONDS;
+  try {
+    waitSeconds = parseWaitSeconds(args.wait_seconds, TOOL_WAIT_DEFAULT_SECONDS);
+  } catch (err) {
+    if (err instanceof AppError && err.errors) errors.push(...err.errors);
+    else throw err;
+  }
+  const body: Record<string, unknown> = { inputs, parameters };
+  if (args.formats !== undefined) body.formats = args.formats;
+  let request: TValidRunRequest | undefined;
+  try {
+    request = validateRunRequest(flow, body);
+  } catch (err) {
+    if (err instanceof AppError && err.errors) errors.push(...err.errors.map((e) => ({ ...e, field: argumentPointer(e.field) })));
+    else throw err;
+  }
+  if (errors.length || !request) {
+    throw validationError(errors, `The arguments have ${errors.length} fault${errors.length === 1 ? "" : "s"}; nothing was started.`);
+  }
+  return { request, waitSeconds };
+}

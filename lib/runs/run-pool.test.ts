@@ -1,0 +1,190 @@
+// The run pool with real child processes: results and files of a small run, a run over its memory
+// budget or its time limit failing with ResourceLimitError naming the limit while the pool
+// keeps serving, cancellation, and the layer cache (content sent once per process).
+import { afterEach, describe, expect, it } from "vitest";
+import { NEARBY_CITIES } from "@/lib/demo/flows";
+import { validateFlowVersion, type TFlowVersion } from "@/lib/flows/definition";
+import { applyParameterDefaults } from "@/lib/flows/run-request";
+import { encodeLayerData } from "@/lib/layers/layer-data";
+import { ResourceLimitError } from "@/lib/errors";
+import { classifyRunFailure } from "@/lib/runs/classify-failure";
+import { RunPool, type TEncodedFile, type TPoolLimits, type TRunTask } from "@/lib/runs/run-pool";
+import type { TFeature } from "@/lib/engine/types";
+
+function flow(): TFlowVersion {
+  const r = validateFlowVersion(NEARBY_CITIES);
+  if (!r.ok) throw new Error(JSON.stringify(r.errors));
+  return r.flow;
+}
+
+/** `n` cities on a grid of 0.01° around (lon0, lat0). */
+function cities(n: number, lon0 = 8, lat0 = 47): TFeature[] {
+  return Array.from({ length: n }, (_, i) => ({
+    type: "Feature",
+    geometry: { type: "Point", coordinates: [lon0 + (i % 100) * 0.01, lat0 + Math.floor(i / 100) * 0.01] },
+    properties: { geonameid: i, name: `c${i}`, country: "CH", population: 1000 + i },
+  }));
+}
+
+function haversineKm(a: number[], b: number[]): number {
+  const rad = Math.PI / 180;
+  const dLat = (b[1]! - a[1]!) * rad;
+  const dLon = (b[0]! - a[0]!) * rad;
+  const h = Math.sin(dLat / 2) ** 2 + Math.cos(a[1]! * rad) * Math.cos(b[1]! * rad) * Math.sin(dLon / 2) ** 2;
+  return 2 * 6371.0088 * Math.asin(Math.sqrt(h));
+}
+
+let pool: RunPool | undefined;
+afterEach(async () => {
+  await pool?.close();
+  pool = undefined;
+});
+
+function newPool(limits: Partial<TPoolLimits> = {}): RunPool {
+  pool = new RunPool({ size: 2, memoryMb: 128, timeLimitMs: 60_000, ...limits });
+  return pool;
+}
+
+function task(layer: TFeature[], places: { id: string; lon: number; lat: number }[], radius: number, extra: Partial<TRunTask> = {}) {
+  const f = flow();
+  const files: TEncodedFile[] = [];
+  let loads = 0;
+  const content = encodeLayerData({ kind: "features", features: layer });
+  const t: TRunTask = {
+    flow: f,
+    inputs: { places: { value: { rows: places } }, cities: { layer: { id: "cities", version: 1 } } },
+    params: applyParameterDefaults(f, { radius_km: radius }),
+    layers: [{ id: "cities", version: 1, kind: "features" }],
+    loadLayer: async () => {
+      loads++;
+      return content;
+    },
+    files: [
+      { key: "places", format: "geojson" },
+      { key: "matches", format: "csv" },
+    ],
+    maxResultBytes: 50 * 1024 * 1024,
+    onFile: (file) => files.push(file),
+    ...extra,
+  };
+  return { t, files, loads: () => loads };
+}
+
+describe("RunPool", () => {
+  it("runs a flow in a process and sends the requested files; the layer is sent once per process", async () => {
+    const p = newPool();
+    const layer = cities(500);
+    const places = [
+      { id: "a", lon: 8.1, lat: 47.01 },
+      { id: "b", lon: 9.5, lat: 48 },
+    ];
+    const expected = places.map((pl) => layer.filter((c) => haversineKm([pl.lon, pl.lat], (c.geometry as { coordinates: number[] }).coordinates) <= 5).length);
+    const { t, files, loads } = task(layer, places, 5);
+    const proc = await p.acquire();
+    const results = await proc.run(t);
+    expect(results.find((r) => r.key === "matches")?.rowCount).toBe(expected[0]! + expected[1]!);
+    expect(results.find((r) => r.key === "places")?.featureCount).toBe(2);
+    expect(files.map((f) => `${f.key}.${f.format}`)).toEqual(["places.geojson", "matches.csv"]);
+    const csv = Buffer.from(files[1]!.body).toString("utf8").trim().split("\r\n");
+    expect(csv.length - 1).toBe(expected[0]! + expected[1]!);
+    // the other formats of the same results, later
+    const more: TEncodedFile[] = [];
+    await proc.encode([{ key: "matches", format: "parquet" }], { onFile: (f) => more.push(f) });
+    expect(more).toHaveLength(1);
+    expect(Buffer.from(more[0]!.body.subarray(0, 4)).toString()).toBe("PAR1");
+    proc.release();
+    // the same process is reused, with its cached layer
+    const again = await p.acquire();
+    expect(again).toBe(proc);
+    await again.run(t);
+    again.release();
+    expect(loads()).toBe(1);
+  }, 60_000);
+
+  it("fails a run over its memory budget with resources_exhausted naming it, and keeps serving", async () => {
+    const p = newPool({ memoryMb: 64 });
+    // 200 places x 5,000 cities all within 500 km: a million matches, far beyond 64 MB
+    const layer = cities(5000);
+    const places = Array.from({ length: 200 }, (_, i) => ({ id: `p${i}`, lon: 8 + (i % 20) * 0.02, lat: 47 + Math.floor(i / 20) * 0.02 }));
+    const heavy = task(layer, places, 500);
+    const small = task(layer, [{ id: "a", lon: 8.1, lat: 47.01 }], 2);
+    const [t1, t2] = [await p.acquire(), await p.acquire()];
+    const [heavyOutcome, smallOutcome] = await Promise.allSettled([t1.run(heavy.t), t2.run(small.t)]);
+    expect(heavyOutcome.status).toBe("rejected");
+    const err = (heavyOutcome as PromiseRejectedResult).reason;
+    expect(err).toBeInstanceOf(ResourceLimitError);
+    expect(classifyRunFailure(err)).toMatchObject({ kind: "fail", error: { code: "resources_exhausted", limit: "memory 64 MB" } });
+    expect(smallOutcome.status).toBe("fulfilled");
+    t1.release();
+    t2.release();
+    // a fresh process replaces the dead one
+    const t3 = await p.acquire();
+    const t4 = await p.acquire();
+    expect(p.processes).toBe(2);
+    const ok = await Promise.all([t3.run(small.t), t4.run(small.t)]);
+    expect(ok.every((r) => r.length === 2)).toBe(true);
+  }, 60_000);
+
+  it("ends only the run's process when one huge allocation outgrows the budget (a union of millions)", async () => {
+    const p = newPool({ memoryMb: 64, size: 1 });
+    const copies = (s: string, n: number) => Array.from({ length: n }, () => s);
+    const r = validateFlowVersion({
+      inputs: [{ name: "places", kind: "table" }],
+      steps: [
+        { id: "u1", type: "union", sources: copies("places", 50) },
+        { id: "u2", type: "union", sources: copies("u1", 50) },
+        { id: "u3", type: "union", sources: copies("u2", 10) },
+      ],
+      results: [{ key: "all", kind: "table", from: "u3" }],
+    });
+    if (!r.ok) throw new Error(JSON.stringify(r.errors));
+    const rows = Array.from({ length: 500 }, (_, i) => ({ id: `p${i}` }));
+    const proc = await p.acquire();
+    const err = await proc
+      .run({
+        flow: r.flow,
+        inputs: { places: { value: { rows } } },
+        params: {},
+        layers: [],
+        loadLayer: async () => new Uint8Array(),
+        files: [{ key: "all", format: "csv" }],
+        maxResultBytes: 1e9,
+        onFile: () => {},
+      })
+      .catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(ResourceLimitError);
+    expect((err as ResourceLimitError).limit).toBe("memory 64 MB");
+    proc.release();
+    const small = task(cities(10), [{ id: "a", lon: 8, lat: 47 }], 2);
+    const next = await p.acquire();
+    await expect(next.run(small.t)).resolves.toHaveLength(2);
+    next.release();
+  }, 60_000);
+
+  it("stops a run over its time limit with resources_exhausted naming it", async () => {
+    const p = newPool({ timeLimitMs: 300 });
+    const layer = cities(5000);
+    const places = Array.from({ length: 2000 }, (_, i) => ({ id: `p${i}`, lon: 8, lat: 47 }));
+    const { t } = task(layer, places, 500);
+    const proc = await p.acquire();
+    const err = await proc.run(t).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(ResourceLimitError);
+    expect((err as ResourceLimitError).limit).toBe("run time 0.3 s");
+    proc.release();
+  }, 60_000);
+
+  it("cancels a run through its signal (AbortError), and the process stays usable", async () => {
+    const p = newPool({ size: 1 });
+    const layer = cities(5000);
+    const places = Array.from({ length: 2000 }, () => ({ id: "p", lon: 8, lat: 47 }));
+    const ac = new AbortController();
+    const { t } = task(layer, places, 500, { signal: ac.signal, onProgress: () => ac.abort() });
+    const proc = await p.acquire();
+    const err = await proc.run(t).catch((e: unknown) => e);
+    expect((err as Error).name).toBe("AbortError");
+    const small = task(layer, [{ id: "a", lon: 8.1, lat: 47.01 }], 2);
+    await expect(proc.run(small.t)).resolves.toHaveLength(2);
+    proc.release();
+    expect(p.processes).toBe(1);
+  }, 60_000);
+});

@@ -1,0 +1,320 @@
+/**
+ * The run pool of a worker process: long-lived child processes (lib/runs/run-process.ts), one
+ * run per process at a time, so each run's memory and time are bounded on their own and a
+ * heavy run cannot starve or crash another one:
+ *
+ * - Memory: each process runs with `--max-old-space-size=<memoryMb>` (its JS heap, the layers it
+ *   caches included). A run that outgrows it ends that process only (V8 aborts it); the run
+ *   gets `ResourceLimitError` "memory <N> MB" at once, and the worker process and the other runs
+ *   go on. Processes, not `worker_threads`: a thread's `resourceLimits` cannot stop one huge
+ *   allocation inside a builtin (a `flatMap` over millions of items), which aborts the whole
+ *   process; a child process is the unit the OS and V8 can end alone.
+ * - Time: a run (engine and the files written before it is final) that takes longer than
+ *   `timeLimitMs` has its process killed: `ResourceLimitError` "run time <N> s".
+ * - Cancel: the signal sends `abort`; a process that has not answered 5 s later is killed.
+ * - Layers: a process caches the layers it decoded by (id, data version); the pool remembers which
+ *   versions each process holds and sends a layer's stored (gzipped) content only to one that
+ *   lacks it. Idle processes are reused most-recently-used first, so sequential runs land on a
+ *   warm cache. The pool starts its processes up front (`warm`) and replaces one that died at
+ *   once, so no run waits for a process to boot.
+ * - Preloading: the pool keeps the stored content of the layers runs used lately (the last
+ *   `RECENT_LAYERS`, a few MB gzipped) and sends it to idle processes that lack it, so a run that
+ *   arrives while another one is busy does not wait for a layer to be decoded.
+ * - Files: each encoded file is sent to the worker as soon as it is written.
+ */
+import { fork, type ChildProcess } from "node:child_process";
+import { fileURLToPath } from "node:url";
+import { ResourceLimitError } from "@/lib/errors";
+import type { TFlowVersion } from "@/lib/flows/definition";
+import type { TResultFormat } from "@/lib/formats/types";
+import {
+  failureToError,
+  type TFileRequest,
+  type TFromProcess,
+  type TLayerContent,
+  type TResultSummary,
+  type TProcessInput,
+  type TToProcess,
+} from "@/lib/runs/run-process-protocol";
+
+/** Layers whose content the pool keeps for preloading. */
+const RECENT_LAYERS = 4;
+
+/** Time a process gets to stop after `abort` before it is killed. */
+const ABORT_GRACE_MS = 5_000;
+
+export interface TPoolLimits {
+  /** Processes (= runs at once). */
+  size: number;
+  /** Old-generation heap (`--max-old-space-size`) of each process, MB. */
+  memoryMb: number;
+  /** Longest a run may work before it is stopped, ms. */
+  timeLimitMs: number;
+}
+
+/** One encoded result file, as the process sent it. */
+export interface TEncodedFile {
+  key: string;
+  format: TResultFormat;
+  body: Uint8Array;
+  sha256: string;
+}
+
+export interface TRunTask {
+  flow: TFlowVersion;
+  inputs: Record<string, TProcessInput>;
+  params: Record<string, unknown>;
+  /** Every layer the inputs name, with its version; `loadLayer` is called for those the process lacks. */
+  layers: { id: string; version: number; kind: "features" | "table" }[];
+  loadLayer: (id: string) => Promise<Uint8Array>;
+  files: TFileRequest[];
+  maxResultBytes: number;
+  onProgress?: (done: number, total: number) => void;
+  onFile: (file: TEncodedFile) => void;
+  signal?: AbortSignal;
+}
+
+const ENTRY = fileURLToPath(new URL("./run-process.ts", import.meta.url));
+
+let nextRequestId = 1;
+
+/** One run process and what it holds. Obtained from `RunPool.acquire`, given back with `release`. */
+export class RunProcess {
+  private readonly child: ChildProcess;
+  /** Layer id -> data version this process has cached. */
+  private readonly cached = new Map<string, number>();
+  private pending: {
+    id: number;
+    resolve: (results: TResultSummary[]) => void;
+    reject: (err: Error) => void;
+    onFile: (file: TEncodedFile) => void;
+    onProgress?: (done: number, total: number) => void;
+  } | null = null;
+  /** Set once the process is gone (or going): never reused. */
+  dead = false;
+  /** Why we killed it, when we did (time limit). */
+  private killedFor: Error | null = null;
+  /** V8 said the heap was full before the process ended. */
+  private outOfMemory = false;
+
+  constructor(
+    private readonly pool: RunPool,
+    private readonly limits: TPoolLimits,
+  ) {
+    this.child = fork(ENTRY, [], {
+      execArgv: ["--conditions=react-server", "--import", "tsx", `--max-old-space-size=${limits.memoryMb}`],
+      serialization: "advanced",
+      stdio: ["ignore", "inherit", "pipe", "ipc"],
+    });
+    this.child.on("message", (msg: TFromProcess) => this.onMessage(msg));
+    this.child.stderr?.on("data", (chunk: Buffer) => {
+      // V8's own report of a full heap, printed just before it aborts the process.
+      if (chunk.includes("heap out of memory") || chunk.includes("Reached heap limit")) this.outOfMemory = true;
+      process.stderr.write(chunk);
+    });
+    this.child.on("error", (err) => {
+      this.dead = true;
+      this.fail(err);
+    });
+    this.child.on("exit", (code, signal) => {
+      this.dead = true;
+      if (this.killedFor) this.fail(this.killedFor);
+      else if (this.outOfMemory || signal === "SIGABRT" || code === 134) {
+        this.fail(
+          new ResourceLimitError(
+            `The run needed more than the ${limits.memoryMb} MB of memory a run may use and was stopped; narrow the request (fewer rows, a smaller radius or area, a higher threshold).`,
+            `memory ${limits.memoryMb} MB`,
+          ),
+        );
+      } else this.fail(new Error(`The run process exited (${signal ?? `exit code ${code}`})`));
+      this.pool.forget(this);
+    });
+  }
+
+  private fail(err: Error): void {
+    const p = this.pending;
+    this.pending = null;
+    p?.reject(err);
+  }
+
+  private onMessage(msg: TFromProcess): void {
+    const p = this.pending;
+    if (!p || msg.id !== p.id) return;
+    if (msg.type === "progress") p.onProgress?.(msg.done, msg.total);
+    else if (msg.type === "file") p.onFile({ key: msg.key, format: msg.format, body: msg.body, sha256: msg.sha256 });
+    else {
+      this.pending = null;
+      if (msg.type === "done") p.resolve(msg.results);
+      else p.reject(failureToError(msg.failure));
+    }
+  }
+
+  /** Sends one request and settles with the process's answer, the time limit, or the process's death. */
+  private request(
+    msg: Extract<TToProcess, { type: "run" | "encode" }>,
+    opts: { onFile: (file: TEncodedFile) => void; onProgress?: (done: number, total: number) => void; signal?: AbortSignal },
+  ): Promise<TResultSummary[]> {
+    if (this.dead) return Promise.reject(new Error("The run process is gone"));
+    if (this.pending) return Promise.reject(new Error("The run process is busy"));
+    return new Promise<TResultSummary[]>((resolve, reject) => {
+      let graceTimer: NodeJS.Timeout | undefined;
+      const onAbort = () => {
+        this.post({ type: "abort" });
+        graceTimer = setTimeout(() => this.terminate(), ABORT_GRACE_MS);
+      };
+      const timer = setTimeout(() => {
+        const seconds = Number((this.limits.timeLimitMs / 1000).toFixed(1));
+        this.fail(new ResourceLimitError(`The run took longer than the ${seconds} s a run may take and was stopped.`, `run time ${seconds} s`));
+        this.terminate();
+      }, this.limits.timeLimitMs);
+      const settle = () => {
+        clearTimeout(timer);
+        clearTimeout(graceTimer);
+        opts.signal?.removeEventListener("abort", onAbort);
+      };
+      this.pending = {
+        id: msg.id,
+        resolve: (r) => (settle(), resolve(r)),
+        reject: (e) => (settle(), reject(e)),
+        onFile: opts.onFile,
+        onProgress: opts.onProgress,
+      };
+      if (opts.signal?.aborted) onAbort();
+      else opts.signal?.addEventListener("abort", onAbort, { once: true });
+      this.post(msg);
+    });
+  }
+
+  private post(msg: TToProcess): void {
+    if (this.dead || !this.child.connected) return;
+    this.child.send(msg, (err) => {
+      if (err) this.fail(err);
+    });
+  }
+
+  /** Runs a flow in this process: engine, then the requested files (`task.onFile` for each). */
+  async run(task: TRunTask): Promise<TResultSummary[]> {
+    const send: TLayerContent[] = [];
+    for (const l of task.layers) {
+      if (this.cached.get(l.id) === l.version || send.some((s) => s.id === l.id)) continue;
+      send.push({ id: l.id, version: l.version, kind: l.kind, content: await task.loadLayer(l.id) });
+    }
+    for (const l of send) {
+      this.cached.set(l.id, l.version);
+      this.pool.remember(l);
+    }
+    return this.request(
+      {
+        type: "run",
+        id: nextRequestId++,
+        flow: task.flow,
+        inputs: task.inputs,
+        params: task.params,
+        layers: send,
+        files: task.files,
+        maxResultBytes: task.maxResultBytes,
+      },
+      { onFile: task.onFile, onProgress: task.onProgress, signal: task.signal },
+    );
+  }
+
+  /** Writes more files of the last run's results (same limits). */
+  async encode(files: TFileRequest[], opts: { onFile: (file: TEncodedFile) => void; signal?: AbortSignal }): Promise<void> {
+    if (files.length === 0) return;
+    await this.request({ type: "encode", id: nextRequestId++, files }, opts);
+  }
+
+  /** Sends the layers of `recent` this process lacks (while it is idle). */
+  preload(recent: Iterable<TLayerContent>): void {
+    if (this.dead || this.pending) return;
+    const layers = [...recent].filter((l) => this.cached.get(l.id) !== l.version);
+    if (layers.length === 0) return;
+    for (const l of layers) this.cached.set(l.id, l.version);
+    this.post({ type: "preload", layers });
+  }
+
+  /** Gives the process back to the pool (its last results are dropped). */
+  release(): void {
+    this.post({ type: "release" });
+    this.pool.giveBack(this);
+  }
+
+  /** Kills the process (its run, if any, fails with `reason` or as stopped). */
+  terminate(reason?: Error): void {
+    this.dead = true;
+    this.killedFor ??= reason ?? null;
+    this.child.kill("SIGKILL");
+  }
+}
+
+/** A bounded set of run processes; see the module doc. */
+export class RunPool {
+  private readonly idle: RunProcess[] = [];
+  private readonly all = new Set<RunProcess>();
+  private readonly waiting: ((t: RunProcess) => void)[] = [];
+  private closed = false;
+
+  constructor(readonly limits: TPoolLimits) {}
+
+  private readonly recent = new Map<string, TLayerContent>();
+
+  private spawn(): RunProcess {
+    const t = new RunProcess(this, this.limits);
+    this.all.add(t);
+    t.preload(this.recent.values());
+    return t;
+  }
+
+  /** @internal a layer's content a run needed: kept for preloading, and sent to the idle processes now. */
+  remember(layer: TLayerContent): void {
+    this.recent.delete(layer.id);
+    this.recent.set(layer.id, layer);
+    while (this.recent.size > RECENT_LAYERS) this.recent.delete(this.recent.keys().next().value!);
+    for (const t of this.idle) t.preload(this.recent.values());
+  }
+
+  /** Starts every process of the pool now, so that no run waits for one to boot. */
+  warm(): void {
+    while (!this.closed && this.all.size < this.limits.size) this.idle.unshift(this.spawn());
+  }
+
+  /** A process for one run: the most recently used idle one, a new one, or the next one given back. */
+  acquire(): Promise<RunProcess> {
+    for (let t = this.idle.pop(); t; t = this.idle.pop()) if (!t.dead) return Promise.resolve(t);
+    if (this.all.size < this.limits.size) return Promise.resolve(this.spawn());
+    return new Promise((resolve) => this.waiting.push(resolve));
+  }
+
+  /** @internal called by RunProcess.release */
+  giveBack(t: RunProcess): void {
+    if (t.dead) return this.forget(t);
+    const next = this.waiting.shift();
+    if (next) next(t);
+    else this.idle.push(t);
+  }
+
+  /** @internal a process that died: it leaves the pool, and a new one takes its place at once. */
+  forget(t: RunProcess): void {
+    if (!this.all.delete(t)) return;
+    const i = this.idle.indexOf(t);
+    if (i >= 0) this.idle.splice(i, 1);
+    if (this.closed) return;
+    const fresh = this.spawn();
+    const next = this.waiting.shift();
+    if (next) next(fresh);
+    else this.idle.unshift(fresh); // a cold process: used after the warm ones
+  }
+
+  /** Number of live processes (for tests and logs). */
+  get processes(): number {
+    return this.all.size;
+  }
+
+  /** Stops every process. */
+  async close(): Promise<void> {
+    this.closed = true;
+    for (const t of this.all) t.terminate();
+    this.all.clear();
+    this.idle.length = 0;
+  }
+}

@@ -1,0 +1,126 @@
+/**
+ * A run process: a child process of the worker, one of its run pool (lib/runs/run-pool.ts).
+ * It executes one run at a time, engine and result encoding, inside the memory budget the
+ * pool gave it (`--max-old-space-size`): a run that outgrows it ends this process only, never
+ * the worker process or another run.
+ *
+ * Messages (lib/runs/run-process-protocol.ts): `run` resolves the inputs (layers from this
+ * process's own cache, filled from the content the pool sends with the first run that needs
+ * a layer version; caller data as in the request), runs the flow (`runFlow`), encodes the
+ * requested files and answers `progress`..., `file`... (one message per file, sent as soon as
+ * it is written), then `done` or `failed`. `encode` writes more files of the same results (the
+ * formats the caller did not ask for, after the run is final); `release` drops them.
+ * `abort` cancels the current work. `preload` fills the layer cache ahead of the runs (the pool
+ * sends an idle process the layers other runs used lately, so a second run at once finds them).
+ *
+ * Layers are cached by (layer id, data version): the 135,233-city layer is decoded once per
+ * process, and the engine's spatial indexes (cached per features array) survive across runs.
+ */
+import { createHash } from "node:crypto";
+import { runFlow } from "@/lib/engine/run-flow";
+import type { TDataset, TEngineResult, TFeatureSet, TResolvedInputs, TTable } from "@/lib/engine/types";
+import { callerDataToDataset, type TInputValue } from "@/lib/flows/run-request";
+import { encodeResult } from "@/lib/formats/encode-result";
+import { decodeLayerData } from "@/lib/layers/layer-data";
+import { InputDataError, ResourceLimitError } from "@/lib/errors";
+import { errorToFailure, type TFileRequest, type TFromProcess, type TToProcess } from "@/lib/runs/run-process-protocol";
+
+if (!process.send) throw new Error("run-process.ts runs only as a child process of the run pool (lib/runs/run-pool.ts)");
+
+const layers = new Map<string, { version: number; data: TFeatureSet | TTable }>();
+let current: AbortController | null = null;
+/** Bytes the run's result files may still take, of `limit`. */
+interface TByteBudget {
+  bytesLeft: number;
+  limit: number;
+}
+let last: { results: TEngineResult[]; budget: TByteBudget } | null = null;
+
+function send(msg: TFromProcess): void {
+  process.send!(msg);
+}
+
+function resolveInputs(inputs: Record<string, { layer: { id: string; version: number } } | { value: unknown } | null>): TResolvedInputs {
+  const out: Record<string, TDataset | null> = {};
+  for (const [name, input] of Object.entries(inputs)) {
+    if (input === null) out[name] = null;
+    else if ("layer" in input) {
+      const hit = layers.get(input.layer.id);
+      if (!hit || hit.version !== input.layer.version) throw new InputDataError(`Layer "${input.layer.id}" has no data.`, name);
+      out[name] = hit.data;
+    } else out[name] = callerDataToDataset(input.value as TInputValue | null);
+  }
+  return out;
+}
+
+/** Encodes `files` of `results`, sends each one, and keeps the run's result bytes within its limit. */
+async function encodeFiles(id: number, results: TEngineResult[], files: TFileRequest[], budget: TByteBudget, signal: AbortSignal): Promise<void> {
+  for (const f of files) {
+    const result = results.find((r) => r.key === f.key);
+    if (!result) continue;
+    const { body } = await encodeResult(result, f.format, { signal });
+    budget.bytesLeft -= body.byteLength;
+    if (budget.bytesLeft < 0) {
+      throw new ResourceLimitError(
+        `The run's result files exceed ${formatMb(budget.limit)}; narrow the request (fewer rows, a smaller radius or area, a higher threshold).`,
+        `result size ${formatMb(budget.limit)}`,
+      );
+    }
+    const sha256 = createHash("sha256").update(body).digest("hex");
+    send({ type: "file", id, key: f.key, format: f.format, body, sha256 });
+  }
+}
+
+function formatMb(bytes: number): string {
+  return `${Math.round(bytes / (1024 * 1024))} MB`;
+}
+
+async function handle(msg: TToProcess): Promise<void> {
+  if (msg.type === "abort") return current?.abort();
+  if (msg.type === "release") {
+    last = null;
+    return;
+  }
+  if (msg.type === "preload") {
+    for (const l of msg.layers) if (layers.get(l.id)?.version !== l.version) layers.set(l.id, { version: l.version, data: decodeLayerData(l.kind, l.content) });
+    return;
+  }
+  const abort = new AbortController();
+  current = abort;
+  try {
+    if (msg.type === "run") {
+      last = null;
+      for (const l of msg.layers) layers.set(l.id, { version: l.version, data: decodeLayerData(l.kind, l.content) });
+      const inputs = resolveInputs(msg.inputs);
+      const results = await runFlow(msg.flow, inputs, msg.params, {
+        signal: abort.signal,
+        onProgress: (done, total) => send({ type: "progress", id: msg.id, done, total }),
+      });
+      const budget = { bytesLeft: msg.maxResultBytes, limit: msg.maxResultBytes };
+      await encodeFiles(msg.id, results, msg.files, budget, abort.signal);
+      last = { results, budget };
+      send({
+        type: "done",
+        id: msg.id,
+        results: results.map((r) => ({
+          key: r.key,
+          kind: r.kind,
+          featureCount: r.kind === "layer" ? r.data.features.length : null,
+          rowCount: r.kind === "table" ? r.data.rows.length : null,
+        })),
+      });
+    } else {
+      if (!last) throw new Error("encode: no results of a previous run in this process");
+      await encodeFiles(msg.id, last.results, msg.files, last.budget, abort.signal);
+      send({ type: "done", id: msg.id, results: [] });
+    }
+  } catch (err) {
+    send({ type: "failed", id: msg.id, failure: errorToFailure(err) });
+  } finally {
+    if (current === abort) current = null;
+  }
+}
+
+process.on("message", (msg: TToProcess) => void handle(msg));
+// The worker is gone (it died or stopped): nothing left to do for.
+process.on("disconnect", () => process.exit(0));

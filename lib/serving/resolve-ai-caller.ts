@@ -1,0 +1,129 @@
+/**
+ * Who an AI client's API key is, and which Flow APIs it may use as tools, for the MCP door
+ * (`/public/mcp/{organization}/{environment}` with the key in `X-Api-Key` or
+ * `Authorization: Bearer`; design.md "MCP").
+ *
+ * The tools of a key: every Flow API published in the key's environment whose "Available to
+ * AI assistants" switch is on, whose workspace's plan includes AI access, that the key's
+ * consumer is granted, and whose served flow version has no input/parameter name collision
+ * (lib/flows/ai-tool-collisions.ts). Ordered by slug, so the list is stable.
+ *
+ * Errors (AppError): `unauthorized` for a missing, malformed, unknown, revoked or expired
+ * key, or one of another environment (one answer for all, as over HTTP); `forbidden` when no
+ * workspace publishing into this environment (or, while it serves nothing, no workspace of
+ * the organization) has a plan with AI access.
+ *
+ * Resolutions are cached per process with the HTTP door's caller cache
+ * (lib/keys/caller-cache.ts), so a switch flip, a grant, a revoked key or a new release
+ * (all send NOTIFY `auth_changed`) takes effect on the next request.
+ */
+import "server-only";
+import { db } from "@/lib/db";
+import { AppError } from "@/lib/errors";
+import { aiToolCollisions } from "@/lib/flows/ai-tool-collisions";
+import { ZFlowVersion } from "@/lib/flows/definition";
+import { hashApiKey, KEY_PATTERN } from "@/lib/keys/api-key";
+import { cachedCaller } from "@/lib/keys/caller-cache";
+import type { TApiPath, TKeyScope, TRunTarget } from "@/lib/runs/scope";
+
+/** One Flow API an AI client may call as a tool. */
+export interface TAiApi {
+  path: TApiPath;
+  scope: TKeyScope;
+  target: TRunTarget;
+  name: string;
+  description: string | null;
+  flowName: string | null;
+  plan: { rateLimitPerMinute: number };
+}
+
+export interface TAiCaller {
+  keyId: string;
+  consumerId: string;
+  environmentId: string;
+  organization: string;
+  environment: string;
+  apis: TAiApi[];
+}
+
+function invalidKey(): AppError {
+  return new AppError("unauthorized", "The API key is not valid for this environment (unknown, revoked or expired).");
+}
+
+/** Resolves the key and its tools (see module doc). */
+export async function resolveAiCaller(path: Pick<TApiPath, "organization" | "environment">, apiKey: string | null): Promise<TAiCaller> {
+  if (!apiKey) throw new AppError("unauthorized", "Send your API key in the X-Api-Key header or as Authorization: Bearer <key>.");
+  if (!KEY_PATTERN.test(apiKey)) throw invalidKey();
+  const hash = hashApiKey(apiKey);
+  return cachedCaller(`ai|${hash}|${path.organization}|${path.environment}`, () => loadAiCaller(path, hash));
+}
+
+async function loadAiCaller(path: Pick<TApiPath, "organization" | "environment">, hash: string): Promise<{ value: TAiCaller; keyExpiresAt: Date | null }> {
+  const key = await db.apiKey.findUnique({
+    where: { hash },
+    include: { consumer: { include: { environment: { include: { organization: true } } } } },
+  });
+  const now = new Date();
+  if (
+    !key ||
+    key.revokedAt ||
+    (key.expiresAt && key.expiresAt <= now) ||
+    key.consumer.environment.slug !== path.environment ||
+    key.consumer.environment.organization.slug !== path.organization
+  ) {
+    throw invalidKey();
+  }
+  const environmentId = key.consumer.environmentId;
+  const served = await db.environmentApi.findMany({
+    where: { environmentId },
+    include: {
+      release: { include: { flowVersion: true } },
+      flowApi: { include: { workspace: { include: { plan: true } }, flow: { select: { name: true } } } },
+    },
+  });
+  // Code-point order of the slugs: stable whatever the database's collation.
+  served.sort((a, b) => (a.flowApi.slug < b.flowApi.slug ? -1 : a.flowApi.slug > b.flowApi.slug ? 1 : 0));
+  const planAllows = served.length
+    ? served.some((s) => s.flowApi.workspace.plan.aiAccess)
+    : (await db.workspace.count({ where: { organizationId: key.consumer.environment.organizationId, plan: { aiAccess: true } } })) > 0;
+  if (!planAllows) {
+    throw new AppError(
+      "forbidden",
+      "AI access (MCP) is not included in the plan of this environment's workspace. Upgrade to a plan with AI access, or use the HTTP API.",
+    );
+  }
+  const granted = new Set((await db.accessGrant.findMany({ where: { consumerId: key.consumerId }, select: { flowApiId: true } })).map((g) => g.flowApiId));
+  const apis: TAiApi[] = [];
+  for (const s of served) {
+    if (!s.aiAccess || !s.flowApi.workspace.plan.aiAccess || !granted.has(s.flowApiId)) continue;
+    const flow = ZFlowVersion.parse(s.release.flowVersion.definition);
+    if (aiToolCollisions(flow).length > 0) continue;
+    apis.push({
+      path: { organization: path.organization, environment: path.environment, api: s.flowApi.slug },
+      scope: { kind: "key", consumerId: key.consumerId, flowApiId: s.flowApiId, environmentId },
+      target: {
+        workspaceId: s.flowApi.workspaceId,
+        flowApiId: s.flowApiId,
+        flowVersionId: s.release.flowVersionId,
+        flowVersionNumber: s.release.flowVersion.version,
+        releaseId: s.releaseId,
+        flow,
+      },
+      name: s.flowApi.name,
+      description: s.flowApi.description,
+      flowName: s.flowApi.flow?.name ?? null,
+      plan: { rateLimitPerMinute: s.flowApi.workspace.plan.rateLimitPerMinute },
+    });
+  }
+  return {
+    keyExpiresAt: key.expiresAt,
+    value: {
+      keyId: key.id,
+      consumerId: key.consumerId,
+      environmentId,
+      organization: path.organization,
+      environment: path.environment,
+      apis,
+    },
+  };
+}

@@ -1,0 +1,531 @@
+/**
+ * MCP over real HTTP with the official SDK client (2025-era `initialize` clients and the
+ * 2026-07-28 revision): the tools a key sees (switch, grants, plan), a quick call whose
+ * results equal the HTTP API's on the same input (and an independent count), a long call
+ * answered with a run_id and completed with run_status / run_result / run_cancel, progress,
+ * a dropped request that does not cancel its run, visibility across consumers, bad
+ * arguments, metering, and the 401 / 403 / Host / Origin refusals.
+ */
+import { request as httpRequest } from "node:http";
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { apiPath, BASE_URL, citiesInPolygon, DEMO_KEY, demoUsage, download, http, OTHER_KEY, parseCsv, resetRuns, runCount, sql, waitFor } from "./helpers";
+import { awayFromMinuteEnd, createConsumer, createEnvironment, createFlowApi, createWorkspace, SLOW_FLOW, TINY_FLOW, ZURICH_AREA } from "./contract-helpers";
+import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
+import { MCP_PATH, MCP_URL, mcpClient, setAiSwitch, textOf, withClient, type TEra } from "./mcp-helpers";
+import { AppError } from "@/lib/errors";
+import { setAiAccess } from "@/lib/serving/set-ai-access";
+import { ZFlowVersion } from "@/lib/flows/definition";
+import { runRequestJsonSchema } from "@/lib/flows/run-request";
+
+const DEMO_TOOLS = ["cities_in_area", "country_stats", "nearby_cities"];
+const RUN_TOOLS = ["run_status", "run_result", "run_cancel"];
+const CITIES_ARGS = { cities: { layer_id: "world-cities" }, area: { area: ZURICH_AREA }, min_population: 10000 };
+const INITIALIZE = {
+  jsonrpc: "2.0",
+  id: 1,
+  method: "initialize",
+  params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "t", version: "1" } },
+};
+
+let slowSlug: string;
+
+beforeAll(async () => {
+  slowSlug = await createFlowApi({ definition: SLOW_FLOW });
+  await setAiSwitch(slowSlug, true);
+});
+
+afterAll(async () => {
+  // Nothing long may outlive the file: cancel what is still going (as its caller would).
+  const { rows } = await sql().query(
+    `SELECT r.id, f.slug FROM run r JOIN flow_api f ON f.id = r."flowApiId" JOIN consumer c ON c.id = r."consumerId"
+     WHERE r.state IN ('queued', 'running') AND c.slug = 'demo-consumer'`,
+  );
+  for (const r of rows) await http("POST", `${apiPath(r.slug)}/runs/${r.id}/cancel`);
+  const { db } = await import("@/lib/db");
+  await db.$disconnect();
+});
+
+beforeEach(resetRuns);
+
+/**
+ * The Flow API tools a key should see, computed in SQL and plain JS from the rules (published
+ * in its environment, switch on, plan with AI access, granted, no input/parameter name clash),
+ * ordered by slug.
+ */
+async function expectedTools(key: string): Promise<string[]> {
+  const { rows } = await sql().query(
+    `SELECT f.slug, v.definition FROM api_key k
+       JOIN consumer c ON c.id = k."consumerId"
+       JOIN environment_api ea ON ea."environmentId" = c."environmentId" AND ea."aiAccess"
+       JOIN flow_api f ON f.id = ea."flowApiId"
+       JOIN workspace w ON w.id = f."workspaceId" JOIN plan p ON p.id = w."planId" AND p."aiAccess"
+       JOIN access_grant g ON g."consumerId" = c.id AND g."flowApiId" = f.id
+       JOIN release r ON r.id = ea."releaseId" JOIN flow_version v ON v.id = r."flowVersionId"
+     WHERE k.hash = encode(sha256(convert_to($1, 'UTF8')), 'hex')
+     ORDER BY f.slug COLLATE "C"`,
+    [key],
+  );
+  return rows
+    .filter((r) => {
+      const names = [...r.definition.inputs.map((i: { name: string }) => i.name), ...(r.definition.parameters ?? []).map((p: { name: string }) => p.name)];
+      return new Set(names).size === names.length && !names.includes("wait_seconds") && !names.includes("formats");
+    })
+    .map((r) => r.slug.replace(/-/g, "_"));
+}
+
+async function toolNames(opts: Parameters<typeof mcpClient>[0] = {}): Promise<string[]> {
+  return withClient(opts, async (c) => (await c.listTools()).tools.map((t) => t.name));
+}
+
+/** POST /public/mcp/... with raw headers (node:http, so that Host can be set). */
+function rawPost(
+  headers: Record<string, string>,
+  body: unknown = INITIALIZE,
+  url = new URL(MCP_URL),
+): Promise<{ status: number; headers: Record<string, unknown>; body: string }> {
+  return new Promise((resolve, reject) => {
+    const req = httpRequest(
+      {
+        host: url.hostname,
+        port: url.port,
+        path: url.pathname,
+        method: "POST",
+        headers: { "content-type": "application/json", accept: "application/json, text/event-stream", ...headers },
+      },
+      (res) => {
+        let text = "";
+        res.on("data", (d) => (text += d));
+        res.on("end", () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: text }));
+      },
+    );
+    req.on("error", reject);
+    req.end(JSON.stringify(body));
+  });
+}
+
+describe("tools of a key", () => {
+  it.each<TEra>(["legacy", "modern"])("lists one tool per AI-enabled, granted API plus the run tools, in slug order (%s client)", async (era) => {
+    await withClient({ era }, async (c) => {
+      const { tools } = await c.listTools();
+      const names = tools.map((t) => t.name);
+      expect(names).toEqual((await expectedTools(DEMO_KEY)).concat(RUN_TOOLS));
+      for (const name of [...DEMO_TOOLS, slowSlug.replace(/-/g, "_")]) expect(names).toContain(name);
+      const cities = tools.find((t) => t.name === "cities_in_area")!;
+      expect(cities.title).toBe("Cities in area");
+      expect(cities.description).toContain("run_id");
+      expect(cities.description).toMatch(/kept 168 hours/);
+      const props = cities.inputSchema.properties as Record<string, any>;
+      expect(Object.keys(props).sort()).toEqual(["area", "cities", "formats", "min_population", "wait_seconds"]);
+      expect(props.min_population).toMatchObject({ type: "integer", minimum: 0, default: 0 });
+      expect(props.wait_seconds).toMatchObject({ type: "integer", minimum: 0, maximum: 55, default: 20 });
+      expect(cities.inputSchema.required).toEqual(["cities", "area"]);
+      expect(cities.outputSchema?.properties).toHaveProperty("run_id");
+      // The same JSON Schema pieces as the HTTP request body (what POST /runs validates and OpenAPI shows).
+      const { rows } = await sql().query(
+        `SELECT v.definition FROM flow_api f JOIN environment_api ea ON ea."flowApiId" = f.id JOIN release r ON r.id = ea."releaseId" JOIN flow_version v ON v.id = r."flowVersionId" WHERE f.slug = 'cities-in-area'`,
+      );
+      const request = runRequestJsonSchema(ZFlowVersion.parse(rows[0].definition)) as any;
+      expect(props.min_population).toEqual(request.properties.parameters.properties.min_population);
+      for (const input of ["cities", "area"]) {
+        const { description: _a, ...tool } = props[input];
+        const { description: _b, ...body } = request.properties.inputs.properties[input];
+        expect(tool).toEqual(body);
+      }
+      expect(props.formats.properties).toEqual(request.properties.formats.properties);
+      const country = tools.find((t) => t.name === "country_stats")!;
+      expect((country.inputSchema.properties as any).top).toMatchObject({ type: "integer", minimum: 1, maximum: 250, default: 10 });
+    });
+  });
+
+  it("follows the switch and the grants, and says so at once", async () => {
+    try {
+      await setAiSwitch("country-stats", false);
+      await waitFor("country_stats to disappear", async () => !(await toolNames()).includes("country_stats"), 10_000);
+    } finally {
+      await setAiSwitch("country-stats", true);
+    }
+    await waitFor("country_stats to come back", async () => (await toolNames()).includes("country_stats"), 10_000);
+    const onlyCities = await createConsumer({ grants: ["cities-in-area"] });
+    expect(await toolNames({ key: onlyCities.secret })).toEqual(["cities_in_area", ...RUN_TOOLS]);
+    const none = await createConsumer({ grants: [] });
+    expect(await toolNames({ key: none.secret })).toEqual(RUN_TOOLS);
+  });
+
+  it("tells 2026-07-28 clients on their listen stream when the tool list changes", async () => {
+    const lists: string[][] = [];
+    const client = new Client(
+      { name: "flow-api-tests", version: "1.0.0" },
+      {
+        versionNegotiation: { mode: { pin: "2026-07-28" } },
+        listChanged: { tools: { debounceMs: 0, onChanged: (err, tools) => void (!err && tools && lists.push(tools.map((t) => t.name))) } },
+      },
+    );
+    await client.connect(new StreamableHTTPClientTransport(new URL(MCP_URL), { requestInit: { headers: { "x-api-key": DEMO_KEY } } }));
+    try {
+      expect(client.getServerCapabilities()?.tools?.listChanged).toBe(true);
+      await new Promise((r) => setTimeout(r, 500)); // the listen stream opens in the background
+      await setAiSwitch("country-stats", false);
+      await waitFor("a list without country_stats", async () => lists.some((l) => !l.includes("country_stats")), 10_000);
+    } finally {
+      await setAiSwitch("country-stats", true);
+      await client.close();
+    }
+  });
+
+  it("tells 2025-era clients, served without sessions, that it sends no list changes", async () => {
+    await withClient({ era: "legacy" }, async (c) => expect(c.getServerCapabilities()?.tools?.listChanged).toBe(false));
+  });
+
+  it("exposes an API only through the switch, which refuses name collisions and plans without AI access", async () => {
+    const tiny = await createFlowApi({ definition: TINY_FLOW });
+    expect(await toolNames()).not.toContain(tiny.replace(/-/g, "_"));
+    const { rows } = await sql().query(
+      `SELECT ea."environmentId", ea."flowApiId" FROM environment_api ea JOIN flow_api f ON f.id = ea."flowApiId" WHERE f.slug = $1`,
+      [tiny],
+    );
+    await setAiAccess({ environmentId: rows[0].environmentId, flowApiId: rows[0].flowApiId, enabled: true });
+    await waitFor("the new tool", async () => (await toolNames()).includes(tiny.replace(/-/g, "_")), 10_000);
+
+    const clash = await createFlowApi({ definition: { ...TINY_FLOW, parameters: [{ name: "area", type: "integer", default: 1 }] } });
+    const clashIds = (
+      await sql().query(`SELECT ea."environmentId", ea."flowApiId" FROM environment_api ea JOIN flow_api f ON f.id = ea."flowApiId" WHERE f.slug = $1`, [clash])
+    ).rows[0];
+    const refused = await setAiAccess({ ...clashIds, enabled: true }).catch((e) => e);
+    expect(refused).toBeInstanceOf(AppError);
+    expect(refused.code).toBe("validation_failed");
+    expect(refused.detail).toContain('"area"');
+    expect(refused.errors.map((e: { field: string }) => e.field)).toEqual(["/inputs/0/name", "/parameters/0/name"]);
+    // Even switched on behind the domain's back, a colliding flow is never offered.
+    await setAiSwitch(clash, true);
+    await sleepForNotify();
+    expect(await toolNames()).not.toContain(clash.replace(/-/g, "_"));
+
+    const { workspaceId } = await createWorkspace(600); // its plan has no AI access
+    const free = await createFlowApi({ definition: TINY_FLOW, workspaceId });
+    const freeIds = (
+      await sql().query(`SELECT ea."environmentId", ea."flowApiId" FROM environment_api ea JOIN flow_api f ON f.id = ea."flowApiId" WHERE f.slug = $1`, [free])
+    ).rows[0];
+    const noPlan = await setAiAccess({ ...freeIds, enabled: true }).catch((e) => e);
+    expect(noPlan).toMatchObject({ code: "forbidden" });
+    expect(noPlan.detail).toMatch(/does not include AI access/);
+    expect(await setAiAccess({ ...freeIds, enabled: false })).toEqual({ aiAccess: false });
+  });
+});
+
+async function sleepForNotify(): Promise<void> {
+  await new Promise((r) => setTimeout(r, 500));
+}
+
+describe("a quick call", () => {
+  it.each<TEra>(["legacy", "modern"])("answers with the same run, results and files as POST /runs on the same input (%s client)", async (era) => {
+    const mcp = await withClient({ era }, (c) => c.callTool({ name: "cities_in_area", arguments: CITIES_ARGS }));
+    expect(mcp.isError).toBeFalsy();
+    const doc = mcp.structuredContent as any;
+    expect(doc.state).toBe("completed");
+    expect(doc.next).toBeUndefined();
+    expect(doc.links.self).toBe(`${apiPath("cities-in-area")}/runs/${doc.run_id}`);
+
+    const viaHttp = await http("POST", `${apiPath("cities-in-area")}/runs`, {
+      body: { inputs: { cities: CITIES_ARGS.cities, area: CITIES_ARGS.area }, parameters: { min_population: 10000 }, wait_seconds: 30 },
+    });
+    expect(viaHttp.status).toBe(200);
+    const strip = (r: any[]) => r.map(({ href: _h, ...rest }) => rest);
+    expect(strip(doc.results)).toEqual(strip(viaHttp.body.results));
+    // An independent count: a plain loop over the real data.
+    expect(doc.results.find((r: any) => r.key === "cities").feature_count).toBe(citiesInPolygon(ZURICH_AREA as any, 10000).length);
+
+    // Same files; the small ones come inline, every one as a link to the public download.
+    for (const r of doc.results) {
+      const [a, b] = await Promise.all([download(r.href), download(viaHttp.body.results.find((x: any) => x.key === r.key).href)]);
+      expect(a.status).toBe(200);
+      expect(a.bytes.equals(b.bytes)).toBe(true);
+      const link = (mcp.content as any[]).find((c) => c.type === "resource_link" && c.uri === BASE_URL + r.href);
+      expect(link).toMatchObject({ mimeType: r.media_type, size: r.size_bytes });
+      const inline = (mcp.content as any[]).find((c) => c.type === "resource" && c.resource.uri === BASE_URL + r.href);
+      expect(inline?.resource.text).toBe(a.bytes.toString("utf8"));
+    }
+    expect(textOf(mcp)).toMatch(/is completed/);
+  });
+
+  it("sends progress (steps done of total) when the client asks for it", async () => {
+    const seen: { progress: number; total?: number }[] = [];
+    const result = await withClient({}, (c) =>
+      c.callTool(
+        { name: "country_stats", arguments: { cities: { layer_id: "world-cities" }, countries: { layer_id: "world-countries" }, top: 3 } },
+        { onprogress: (p) => void seen.push(p) },
+      ),
+    );
+    const doc = result.structuredContent as any;
+    expect(doc.state).toBe("completed");
+    expect(seen.length).toBeGreaterThan(0);
+    for (const p of seen) expect(p.total).toBe(doc.progress.steps_total);
+    for (let i = 1; i < seen.length; i++) expect(seen[i].progress).toBeGreaterThan(seen[i - 1].progress);
+    expect(seen.at(-1)!.progress).toBe(doc.progress.steps_total);
+  });
+});
+
+describe("a long call", () => {
+  it("answers with the run_id and what to call next; run_status, run_result and run_cancel complete it", async () => {
+    await withClient({}, async (c) => {
+      const started = await c.callTool({ name: slowSlug.replace(/-/g, "_"), arguments: { cities: { layer_id: "world-cities" }, wait_seconds: 1 } });
+      expect(started.isError).toBeFalsy();
+      const doc = started.structuredContent as any;
+      expect(["queued", "running"]).toContain(doc.state);
+      expect(doc.next).toMatch(/run_status/);
+      expect(textOf(started)).toContain(doc.run_id);
+
+      const status = await c.callTool({ name: "run_status", arguments: { run_id: doc.run_id } });
+      expect((status.structuredContent as any).run_id).toBe(doc.run_id);
+      expect(["queued", "running"]).toContain((status.structuredContent as any).state);
+
+      const early = await c.callTool({ name: "run_result", arguments: { run_id: doc.run_id, key: "out" } });
+      expect(early.isError).toBe(true);
+      expect(textOf(early)).toMatch(/results exist only for completed runs/);
+
+      const cancelled = await c.callTool({ name: "run_cancel", arguments: { run_id: doc.run_id } });
+      expect((cancelled.structuredContent as any).state).toBe("cancelled");
+      const again = await c.callTool({ name: "run_cancel", arguments: { run_id: doc.run_id } });
+      expect(again.isError).toBe(true);
+      expect(textOf(again)).toMatch(/already finished/);
+      // The HTTP door sees the same run in the same state.
+      expect((await http("GET", doc.links.self)).body.state).toBe("cancelled");
+    });
+  });
+
+  it("run_result answers a file inline, in either format of its kind, equal to the download", async () => {
+    await withClient({}, async (c) => {
+      const run = (await c.callTool({ name: "cities_in_area", arguments: CITIES_ARGS })).structuredContent as any;
+      const csv = await c.callTool({ name: "run_result", arguments: { run_id: run.run_id, key: "summary" } });
+      const file = await download(`${run.links.self}/results/summary`);
+      const embedded = (csv.content as any[]).find((x) => x.type === "resource").resource;
+      expect(embedded.text).toBe(file.bytes.toString("utf8"));
+      expect(parseCsv(file.bytes)[0].city_count).toBe(String(citiesInPolygon(ZURICH_AREA as any, 10000).length));
+      expect(csv.structuredContent).toMatchObject({ run_id: run.run_id, key: "summary", format: "csv", inline: true, size_bytes: file.bytes.length });
+
+      const parquet = await c.callTool({ name: "run_result", arguments: { run_id: run.run_id, key: "summary", format: "parquet" } });
+      const pq = await download(`${run.links.self}/results/summary?format=parquet`);
+      const blob = (parquet.content as any[]).find((x) => x.type === "resource").resource.blob;
+      expect(Buffer.from(blob, "base64").equals(pq.bytes)).toBe(true);
+
+      const wrong = await c.callTool({ name: "run_result", arguments: { run_id: run.run_id, key: "summary", format: "geojson" } });
+      expect(wrong.isError).toBe(true);
+      expect(textOf(wrong)).toContain("/format");
+      const unknown = await c.callTool({ name: "run_result", arguments: { run_id: run.run_id, key: "nope" } });
+      expect(unknown.isError).toBe(true);
+    });
+  });
+
+  it("keeps running when the client drops the request", async () => {
+    const client = await mcpClient();
+    const abort = new AbortController();
+    const call = client
+      .callTool({ name: slowSlug.replace(/-/g, "_"), arguments: { cities: { layer_id: "world-cities" }, wait_seconds: 30 } }, { signal: abort.signal })
+      .catch((e) => e);
+    const runId = await waitFor("the run to start", async () => (await sql().query(`SELECT id FROM run`)).rows[0]?.id as string | undefined, 10_000);
+    abort.abort();
+    await call;
+    await client.close();
+    await new Promise((r) => setTimeout(r, 1500));
+    const { rows } = await sql().query(`SELECT state FROM run WHERE id = $1`, [runId]);
+    expect(["queued", "running"]).toContain(rows[0].state);
+    await http("POST", `${apiPath(slowSlug)}/runs/${runId}/cancel`);
+  });
+});
+
+describe("visibility", () => {
+  it("answers 'No such run' for another consumer's run, an unknown one and a malformed id", async () => {
+    const run = await withClient({}, (c) => c.callTool({ name: "cities_in_area", arguments: CITIES_ARGS }));
+    const runId = (run.structuredContent as any).run_id;
+    await withClient({ key: OTHER_KEY }, async (c) => {
+      for (const [name, args] of [
+        ["run_status", { run_id: runId }],
+        ["run_result", { run_id: runId, key: "cities" }],
+        ["run_cancel", { run_id: runId }],
+        ["run_status", { run_id: "00000000-0000-4000-8000-000000000000" }],
+        ["run_status", { run_id: "not-a-uuid" }],
+      ] as const) {
+        const r = await c.callTool({ name, arguments: args });
+        expect(r.isError, name).toBe(true);
+        expect(textOf(r)).toMatch(/^No such run/);
+      }
+    });
+    // The owner still sees it.
+    const own = await withClient({}, (c) => c.callTool({ name: "run_status", arguments: { run_id: runId } }));
+    expect((own.structuredContent as any).state).toBe("completed");
+  });
+});
+
+describe("bad arguments", () => {
+  it("are tool errors naming each argument, and start and count nothing", async () => {
+    const before = await demoUsage();
+    await withClient({}, async (c) => {
+      const r = await c.callTool({
+        name: "cities_in_area",
+        arguments: {
+          cities: { layer_id: "no-such-layer" },
+          area: {
+            area: {
+              type: "Polygon",
+              coordinates: [
+                [
+                  [0, 0],
+                  [1, 1],
+                  [1, 0],
+                  [0, 1],
+                  [0, 0],
+                ],
+              ],
+            },
+          },
+          min_population: -1,
+          colour: "red",
+          wait_seconds: 99,
+        },
+      });
+      expect(r.isError).toBe(true);
+      const text = textOf(r);
+      expect(text).toMatch(/nothing was started/);
+      for (const pointer of ["/colour", "/wait_seconds", "/min_population", "/area/area/coordinates/0"]) expect(text).toContain(pointer);
+      const missing = await c.callTool({ name: "country_stats", arguments: { top: "ten" } });
+      expect(textOf(missing)).toContain("/cities");
+      expect(textOf(missing)).toContain("/countries");
+      expect(textOf(missing)).toContain("/top");
+      const layer = await c.callTool({ name: "cities_in_area", arguments: { ...CITIES_ARGS, cities: { layer_id: "no-such-layer" } } });
+      expect(layer.isError).toBe(true);
+      expect(textOf(layer)).toContain("/cities/layer_id");
+      expect(textOf(layer)).not.toContain("/inputs/");
+    });
+    expect(await runCount()).toBe(0);
+    expect(await demoUsage()).toEqual(before);
+  });
+});
+
+describe("metering", () => {
+  it("counts a run-starting call as one ETL run and one API request, each run tool as one request, and housekeeping, refusals and errors as nothing", async () => {
+    const start = await demoUsage();
+    await withClient({}, async (c) => {
+      await c.listTools();
+      await c.ping();
+      expect(await demoUsage()).toEqual(start);
+
+      const run = (await c.callTool({ name: "cities_in_area", arguments: CITIES_ARGS })).structuredContent as any;
+      const afterRun = await demoUsage();
+      expect(afterRun.etlRuns).toBe(start.etlRuns + 1);
+      expect(afterRun.apiRequests).toBe(start.apiRequests + 1);
+
+      await c.callTool({ name: "run_status", arguments: { run_id: run.run_id } });
+      await c.callTool({ name: "run_result", arguments: { run_id: run.run_id, key: "summary" } });
+      const afterReads = await demoUsage();
+      expect(afterReads.apiRequests).toBe(afterRun.apiRequests + 2);
+
+      await c.callTool({ name: "run_cancel", arguments: { run_id: run.run_id } }); // finished: error
+      await c.callTool({ name: "run_status", arguments: { run_id: "00000000-0000-4000-8000-000000000000" } });
+      await c.callTool({ name: "cities_in_area", arguments: {} });
+      const afterErrors = await demoUsage();
+      expect([afterErrors.etlRuns, afterErrors.apiRequests]).toEqual([afterReads.etlRuns, afterReads.apiRequests]);
+    });
+    await rawPost({});
+    await rawPost({ "x-api-key": "fapi_" + "Z".repeat(32) });
+    expect((await demoUsage()).apiRequests).toBe(start.apiRequests + 3);
+  });
+});
+
+describe("rate limit", () => {
+  it("spends the key's per-minute quota shared with HTTP calls; over it a tool call is a tool error and starts nothing", async () => {
+    const planId = `ai-tight-${Date.now()}`;
+    await sql().query(`INSERT INTO plan (id, name, "maxFlowApis", "aiAccess", "rateLimitPerMinute") VALUES ($1, 'AI tight', 10, true, 3)`, [planId]);
+    const { organizationId } = (await sql().query(`SELECT id AS "organizationId" FROM organization WHERE slug = 'demo'`)).rows[0];
+    const ws = (
+      await sql().query(`INSERT INTO workspace (id, "organizationId", slug, name, "planId") VALUES (gen_random_uuid(), $1, $2, $2, $3) RETURNING id`, [
+        organizationId,
+        planId,
+        planId,
+      ])
+    ).rows[0];
+    const slug = await createFlowApi({ definition: TINY_FLOW, workspaceId: ws.id });
+    await setAiSwitch(slug, true);
+    const consumer = await createConsumer({ grants: [slug] });
+    const tool = slug.replace(/-/g, "_");
+    await awayFromMinuteEnd();
+    await waitFor("the tool", async () => (await toolNames({ key: consumer.secret })).includes(tool), 10_000);
+    const args = { area: { area: ZURICH_AREA }, wait_seconds: 10 };
+    const viaHttp = await http("POST", `${apiPath(slug)}/runs`, { key: consumer.secret, body: { inputs: { area: args.area }, wait_seconds: 10 } }); // 1 of 3
+    expect(viaHttp.status).toBe(200);
+    await withClient({ key: consumer.secret }, async (c) => {
+      expect((await c.callTool({ name: tool, arguments: args })).isError).toBeFalsy(); // 2
+      expect((await c.callTool({ name: tool, arguments: args })).isError).toBeFalsy(); // 3
+      await c.listTools(); // housekeeping spends nothing
+      const limited = await c.callTool({ name: tool, arguments: args });
+      expect(limited.isError).toBe(true);
+      expect(textOf(limited)).toMatch(/3 calls per minute[\s\S]*Retry after \d+ s/);
+    });
+    expect((await sql().query(`SELECT count(*)::int AS n FROM run WHERE "flowApiId" = (SELECT id FROM flow_api WHERE slug = $1)`, [slug])).rows[0].n).toBe(3);
+    expect((await http("POST", `${apiPath(slug)}/runs`, { key: consumer.secret, body: { inputs: { area: args.area } } })).status).toBe(429);
+  });
+});
+
+describe("refusals", () => {
+  it("answers a missing or invalid key with 401 and a JSON body, without an OAuth challenge", async () => {
+    const refusedHeaders: Record<string, string>[] = [
+      {},
+      { "x-api-key": "fapi_" + "Z".repeat(32) },
+      { "x-api-key": "nonsense" },
+      { authorization: "Bearer fapi_" + "Z".repeat(32) },
+      { authorization: "Basic abc" },
+    ];
+    for (const headers of refusedHeaders) {
+      const r = await rawPost(headers);
+      expect(r.status, JSON.stringify(headers)).toBe(401);
+      expect(r.headers["www-authenticate"]).toBeUndefined();
+      expect(String(r.headers["content-type"])).toMatch(/json/);
+      expect(JSON.parse(r.body)).toMatchObject({ status: 401, code: "unauthorized" });
+    }
+    const other = await createEnvironment();
+    const elsewhere = await createConsumer({ environmentId: other.id });
+    expect((await rawPost({ "x-api-key": elsewhere.secret })).status).toBe(401);
+    const revoked = await createConsumer({ grants: ["cities-in-area"], revokedAt: new Date() });
+    expect((await rawPost({ "x-api-key": revoked.secret })).status).toBe(401);
+  });
+
+  it("accepts the key as Authorization: Bearer", async () => {
+    expect(await toolNames({ bearer: true })).toContain("cities_in_area");
+  });
+
+  it("answers 403 with a clear message when the environment's plan has no AI access", async () => {
+    const env = await createEnvironment();
+    const { workspaceId } = await createWorkspace(600);
+    const slug = await createFlowApi({ definition: TINY_FLOW, workspaceId, publish: false, grantDemo: false });
+    await sql().query(
+      `WITH v AS (SELECT "selectedFlowVersionId" AS vid, id AS aid FROM flow_api WHERE slug = $1),
+            r AS (INSERT INTO release (id, "flowApiId", "environmentId", "flowVersionId", number) SELECT gen_random_uuid(), aid, $2, vid, 1 FROM v RETURNING id, "flowApiId")
+       INSERT INTO environment_api ("environmentId", "flowApiId", "releaseId", "aiAccess", "updatedAt") SELECT $2, "flowApiId", id, true, now() FROM r`,
+      [slug, env.id],
+    );
+    const consumer = await createConsumer({ environmentId: env.id, grants: [slug] });
+    const r = await rawPost({ "x-api-key": consumer.secret }, INITIALIZE, new URL(`${BASE_URL}/public/mcp/demo/${env.slug}`));
+    expect(r.status).toBe(403);
+    expect(JSON.parse(r.body).detail).toMatch(/not included in the plan/);
+    // The HTTP API of the same key keeps working.
+    const viaHttp = await http("POST", `/public/api/demo/${env.slug}/${slug}/runs`, {
+      key: consumer.secret,
+      body: { inputs: { area: { area: ZURICH_AREA } }, wait_seconds: 30 },
+    });
+    expect(viaHttp.status).toBe(200);
+  });
+
+  it("refuses foreign Host and Origin headers (DNS rebinding) and serves its own", async () => {
+    const key = { "x-api-key": DEMO_KEY };
+    expect((await rawPost({ ...key, host: "evil.example.com" })).status).toBe(403);
+    expect((await rawPost({ ...key, origin: "http://evil.example.com" })).status).toBe(403);
+    expect((await rawPost({ ...key, origin: `http://localhost:${new URL(BASE_URL).port}` })).status).toBe(200);
+    expect((await rawPost(key)).status).toBe(200);
+  });
+
+  it("has no sessions: GET and DELETE are 405", async () => {
+    for (const method of ["GET", "DELETE"]) {
+      const r = await fetch(MCP_URL, { method, headers: { "x-api-key": DEMO_KEY, accept: "text/event-stream" } });
+      expect(r.status, method).toBe(405);
+    }
+    expect((await fetch(BASE_URL + MCP_PATH.replace("production", "nope"), { method: "POST", headers: { "x-api-key": DEMO_KEY } })).status).toBe(401);
+  });
+});
