@@ -13,10 +13,10 @@ export function consoleSectionPage(section: TConsoleSection, empty: { icon: Luci
   const meta = CONSOLE_SECTIONS.find((s) => s.slug === section)!;
   return async function ConsoleSectionPage({ params }: { params: Promise<TConsoleParams> }) {
     const p = await params;
-    const scope = await pageEnvironment(consolePath(p.organization, p.environment, section), p);
+    await pageEnvironment(consolePath(p.organization, p.environment, section), p);
     return (
       <>
-        <PageHeader title={meta.label} description={`${meta.description} Environment ${scope.environment.name}.`} />
+        <PageHeader title={meta.label} description={meta.description} />
         <EmptyState icon={empty.icon} title={empty.title} description={empty.description} />
       </>
     );

@@ -2,7 +2,7 @@
  * The route map of the design tool and the serving console (features/README.md lists it):
  *
  *   /design/{organization}/{workspace}/{flows|layers|apis}          designers and admins
- *   /console/{organization}/{environment}/{apis|consumers|keys|usage|runs|ai-access}   admins
+ *   /console/{organization}/{environment}/{apis|consumers|keys|usage|runs|ai-access|settings}   admins
  *
  * Shared by server and client components: plain data and path builders only.
  */
@@ -19,6 +19,7 @@ export const CONSOLE_SECTIONS = [
   { slug: "usage", label: "Usage", description: "ETL runs, processing time and API requests." },
   { slug: "runs", label: "Runs", description: "The environment's runs, with filters and details." },
   { slug: "ai-access", label: "AI access", description: "MCP: which APIs AI assistants may use, and how to connect a client." },
+  { slug: "settings", label: "Settings", description: "The environment's settings: which web pages may call its API from a browser." },
 ] as const;
 
 export type TDesignSection = (typeof DESIGN_SECTIONS)[number]["slug"];

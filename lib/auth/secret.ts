@@ -15,10 +15,17 @@ export function authSecretFile(root = process.cwd()): string {
   return path.join(root, ".data", "auth-secret");
 }
 
+let remembered: string | undefined;
+
 /** `AUTH_SECRET` when set, else the remembered or a newly generated secret. */
 export function authSecret(root?: string): string {
   const fromEnv = process.env.AUTH_SECRET;
   if (fromEnv) return fromEnv;
+  remembered ??= secretFromFile(root);
+  return remembered;
+}
+
+function secretFromFile(root?: string): string {
   const file = authSecretFile(root);
   try {
     const saved = fs.readFileSync(file, "utf8").trim();

@@ -1,0 +1,153 @@
+/**
+ * The shell as people use it: every page reachable from its tab, every page accessible
+ * (axe: no serious or critical violation) in the light theme and the main ones in the dark
+ * theme, switchers and menus by keyboard, the landing page's links; screenshots of the
+ * signed-in shell in both themes land in .data/screenshots/.
+ */
+import path from "node:path";
+import { expect, test } from "@playwright/test";
+import { DEMO, ROOT, STORAGE, type TRole } from "./support/env";
+import { expectAccessible } from "./support/a11y";
+
+const CONSOLE = `/console/${DEMO.organization}/${DEMO.environment}`;
+const DESIGN = `/design/${DEMO.organization}/${DEMO.workspace}`;
+const DESIGN_SECTIONS = [
+  ["flows", "Flows"],
+  ["layers", "Layers"],
+  ["apis", "APIs"],
+] as const;
+const CONSOLE_SECTIONS = [
+  ["apis", "APIs"],
+  ["consumers", "Consumers"],
+  ["keys", "Keys"],
+  ["usage", "Usage"],
+  ["runs", "Runs"],
+  ["ai-access", "AI access"],
+  ["settings", "Settings"],
+] as const;
+
+/** [path, h1, who, also checked in the dark theme] */
+const PAGES: [string, string, TRole | null, boolean][] = [
+  ...DESIGN_SECTIONS.map(([slug, label]): [string, string, TRole, boolean] => [`${DESIGN}/${slug}`, label, "designer", slug === "flows"]),
+  ...CONSOLE_SECTIONS.map(([slug, label]): [string, string, TRole, boolean] => [`${CONSOLE}/${slug}`, label, "admin", slug === "apis" || slug === "settings"]),
+  ["/account", "Account", "admin", true],
+  ["/", "Flow API service", "admin", true],
+  ["/", "Flow API service", null, false],
+  ["/sign-in", "Sign in", null, true],
+  ["/no/such/page", "Page not found", "designer", false],
+  [CONSOLE, "Not allowed", "designer", true],
+];
+
+for (const [pagePath, h1, role, dark] of PAGES) {
+  for (const colorScheme of dark ? (["light", "dark"] as const) : (["light"] as const)) {
+    test.describe(`${pagePath} as ${role ?? "a visitor"} (${colorScheme})`, () => {
+      test.use({ colorScheme, storageState: role ? STORAGE[role] : { cookies: [], origins: [] } });
+      test("is accessible", async ({ page }) => {
+        await page.goto(pagePath);
+        await expect(page.getByRole("heading", { level: 1, name: h1 })).toBeVisible();
+        await expect(page.locator("html")).toHaveClass(new RegExp(`\\b${colorScheme}\\b`));
+        if (pagePath === "/account") await expect(page.getByText("Demo", { exact: true })).toBeVisible(); // loaded through GET /api/me
+        await expectAccessible(page, `${pagePath} (${colorScheme})`);
+      });
+    });
+  }
+}
+
+test.describe("an admin", () => {
+  test.use({ storageState: STORAGE.admin });
+
+  test("reaches every section from its tab, the current one marked", async ({ page }) => {
+    await page.goto(`${DESIGN}/flows`);
+    for (const [slug, label] of DESIGN_SECTIONS) {
+      await page.getByRole("navigation", { name: "Design sections" }).getByRole("link", { name: label }).click();
+      await expect(page).toHaveURL(`${DESIGN}/${slug}`);
+      await expect(page.getByRole("heading", { level: 1, name: label })).toBeVisible();
+      await expect(page.getByRole("navigation", { name: "Design sections" }).getByRole("link", { name: label })).toHaveAttribute("aria-current", "page");
+    }
+    await page.getByRole("navigation", { name: "Tools" }).getByRole("link", { name: "Console" }).click();
+    await expect(page).toHaveURL(`${CONSOLE}/apis`);
+    for (const [slug, label] of CONSOLE_SECTIONS) {
+      await page.getByRole("navigation", { name: "Console sections" }).getByRole("link", { name: label }).click();
+      await expect(page).toHaveURL(`${CONSOLE}/${slug}`);
+      await expect(page.getByRole("heading", { level: 1, name: label })).toBeVisible();
+    }
+  });
+
+  for (const colorScheme of ["light", "dark"] as const) {
+    test(`screenshots of the signed-in shell (${colorScheme})`, async ({ browser }) => {
+      const context = await browser.newContext({ colorScheme, storageState: STORAGE.admin });
+      const page = await context.newPage();
+      const dir = path.join(ROOT, ".data/screenshots");
+      await page.goto(`${DESIGN}/flows`);
+      await expect(page.getByRole("heading", { level: 1, name: "Flows" })).toBeVisible();
+      await page.screenshot({ path: path.join(dir, `design-${colorScheme}.png`) });
+      await page.goto(`${CONSOLE}/apis`);
+      await page.getByRole("button", { name: /User menu/ }).click();
+      await expect(page.getByRole("menuitem", { name: "Account" })).toBeVisible();
+      await page.screenshot({ path: path.join(dir, `console-${colorScheme}.png`) });
+      await page.keyboard.press("Escape");
+      await page.goto(`${CONSOLE}/settings`);
+      await expect(page.getByLabel("Allowed browser origins")).toBeVisible();
+      await page.screenshot({ path: path.join(dir, `settings-${colorScheme}.png`) });
+      await page.goto("/account");
+      await expect(page.getByText("Admin", { exact: true })).toBeVisible();
+      await page.screenshot({ path: path.join(dir, `account-${colorScheme}.png`), fullPage: true });
+      await context.close();
+    });
+  }
+
+  test("the skip link, the environment switcher, the theme menu and the user menu work without a mouse", async ({ page }) => {
+    await page.goto(`${CONSOLE}/keys`);
+    await expect(page.getByRole("heading", { level: 1, name: "Keys" })).toBeVisible();
+    await page.keyboard.press("Tab");
+    await expect(page.getByRole("link", { name: "Skip to content" })).toBeFocused();
+
+    const switcher = page.getByRole("button", { name: /Environment: Production/ });
+    await switcher.focus();
+    await page.keyboard.press("Enter");
+    const item = page.getByRole("menuitem", { name: "Production" });
+    await expect(item).toBeVisible();
+    await expect(item).toHaveAttribute("href", `${CONSOLE}/keys`); // the switcher keeps the section
+    await page.keyboard.press("Escape");
+    await expect(switcher).toBeFocused();
+
+    await page.getByRole("button", { name: "Theme" }).focus();
+    await page.keyboard.press("Enter");
+    await page.getByRole("menuitemradio", { name: "Dark" }).focus();
+    await page.keyboard.press("Enter");
+    await expect(page.locator("html")).toHaveClass(/\bdark\b/);
+
+    await page.getByRole("button", { name: /User menu/ }).focus();
+    await page.keyboard.press("Enter");
+    await expect(page.getByRole("menuitem", { name: "Account" })).toBeFocused(); // opened by keyboard: the first item has focus
+    await page.keyboard.press("ArrowDown");
+    await expect(page.getByRole("menuitem", { name: "Sign out" })).toBeFocused();
+    await page.keyboard.press("ArrowUp");
+    await page.keyboard.press("Enter");
+    await expect(page).toHaveURL("/account");
+  });
+
+  test("the workspace switcher lists the organization's workspaces and keeps the section", async ({ page }) => {
+    await page.goto(`${DESIGN}/layers`);
+    await page.getByRole("button", { name: /Workspace: Demo workspace/ }).click();
+    await expect(page.getByRole("menuitem", { name: "Demo workspace" })).toHaveAttribute("href", `${DESIGN}/layers`);
+  });
+});
+
+test("the landing page leads to the design tool, the console and each published API's docs", async ({ page }) => {
+  await page.goto("/");
+  await expect(page.getByRole("link", { name: "Sign in" })).toBeVisible();
+  await expect(page.getByRole("link", { name: "Open the design tool" })).toHaveAttribute("href", "/design");
+  await expect(page.getByRole("link", { name: "Open the console" })).toHaveAttribute("href", "/console");
+  for (const api of ["cities-in-area", "country-stats", "nearby-cities"]) {
+    await expect(page.locator(`a[href="/docs/${DEMO.organization}/${DEMO.environment}/${api}"]`)).toBeVisible();
+  }
+  await page
+    .getByRole("link", { name: /^Docs of / })
+    .first()
+    .click();
+  await expect(page).toHaveURL(/\/docs\/demo\/production\//);
+  await page.goto("/");
+  await page.getByRole("link", { name: "Open the console" }).click();
+  await expect(page).toHaveURL(/\/sign-in\?callbackUrl=%2Fconsole$/);
+});
