@@ -11,7 +11,9 @@ import { readFile } from "node:fs/promises";
 import { randomBytes } from "node:crypto";
 import { expect, test, type Page } from "@playwright/test";
 import { CITIES_IN_AREA } from "../lib/demo/flows";
-import { callPublished, closeDb, db, demoUsage, eventually, expectAccessible, grantDemoConsumer, signInAsDesigner } from "./design-helpers";
+import { callPublished, closeDb, db, demoUsage, eventually, grantDemoConsumer } from "./design-helpers";
+import { expectAccessible } from "./support/a11y";
+import { STORAGE } from "./support/env";
 
 test.describe.configure({ mode: "serial" });
 
@@ -41,7 +43,7 @@ let apiUrl = "";
 let flowUrl = "";
 
 test.beforeAll(async ({ browser }) => {
-  page = await (await browser.newContext()).newPage();
+  page = await (await browser.newContext({ storageState: STORAGE.designer, acceptDownloads: true })).newPage();
 });
 test.afterAll(async () => {
   await page.context().close();
@@ -74,14 +76,15 @@ async function download(name: RegExp): Promise<Buffer> {
   return readFile((await dl.path())!);
 }
 
-test("sign in as the designer", async () => {
-  await signInAsDesigner(page);
+test("the designer opens the design tool", async () => {
+  await page.goto("/design");
+  await page.waitForURL(/\/design\/demo\/demo\/flows$/);
   await expect(page.getByRole("heading", { level: 1, name: "Flows" })).toBeVisible();
   await expectAccessible(page, "flows list");
 });
 
 test("upload a CSV layer of places and see it on the map", async () => {
-  await page.getByRole("link", { name: "Layers" }).click();
+  await page.getByRole("navigation", { name: "Design sections" }).getByRole("link", { name: "Layers" }).click();
   await expect(page.getByRole("heading", { level: 1, name: "Layers" })).toBeVisible();
   await expectAccessible(page, "layers list");
   await page.getByRole("button", { name: "Add layer" }).click();
@@ -105,7 +108,7 @@ test("upload a CSV layer of places and see it on the map", async () => {
 });
 
 test("create a flow: live validation names the problem by JSON Pointer, then version 1 is saved", async () => {
-  await page.getByRole("link", { name: "Flows" }).click();
+  await page.getByRole("navigation", { name: "Design sections" }).getByRole("link", { name: "Flows" }).click();
   await page.getByRole("link", { name: "New flow" }).click();
   await expect(page.getByText("No problems: the document is a valid flow version.")).toBeVisible();
   await expectAccessible(page, "new flow page");
@@ -130,7 +133,7 @@ test("create a flow: live validation names the problem by JSON Pointer, then ver
 });
 
 test("create the API as a draft", async () => {
-  await page.getByRole("link", { name: "APIs" }).click();
+  await page.getByRole("navigation", { name: "Design sections" }).getByRole("link", { name: "APIs" }).click();
   await expectAccessible(page, "APIs list");
   await page.getByRole("button", { name: "New API" }).click();
   await expect(page.getByRole("radio", { name: /Flow API/ })).toBeChecked();
