@@ -9,7 +9,20 @@ import prettier from "eslint-config-prettier";
 /** Pure computation: no I/O, no domain. */
 const PURE = ["lib/steps", "lib/engine", "lib/expressions", "lib/formats", "lib/geo"];
 /** The domain: flows, runs, keys, metering, layers, jobs ... free of any front door. */
-const DOMAIN = ["lib/runs", "lib/flows", "lib/apis", "lib/keys", "lib/metering", "lib/layers", "lib/jobs", "lib/rate-limit", "lib/demo", "lib/serving", "lib/users", "lib/health.ts"];
+const DOMAIN = [
+  "lib/runs",
+  "lib/flows",
+  "lib/apis",
+  "lib/keys",
+  "lib/metering",
+  "lib/layers",
+  "lib/jobs",
+  "lib/rate-limit",
+  "lib/demo",
+  "lib/serving",
+  "lib/users",
+  "lib/health.ts",
+];
 /** The front doors' edges. */
 const DOORS = ["lib/http", "lib/mcp", "lib/auth", "lib/openapi"];
 /** Ground: database access, environment, errors. */
