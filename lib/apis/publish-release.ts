@@ -6,16 +6,21 @@
  * `environment_api` empties every process's caller cache, so the next call runs the new
  * version.
  *
- * Refused while the source flow is in the trash or deleted (lib/apis/source-label.ts).
+ * Refused while the source flow is in the trash or deleted (lib/apis/source-label.ts), and,
+ * where the API is "Available to AI assistants" in that environment, for a flow version whose
+ * input and parameter names collide as one tool's arguments (lib/flows/ai-tool-collisions.ts).
  *
  * @throws AppError `not_found` (API not in the workspace, environment not of the
- *   organization), `validation_failed` (`/flowVersionId` not a version of the API's flow),
+ *   organization), `validation_failed` (`/flowVersionId` not a version of the API's flow; an
+ *   AI tool name collision, named by JSON Pointer into the flow version),
  *   `conflict` (source in trash / needs a source, with the reason).
  */
 import "server-only";
 import { db } from "@/lib/db";
 import { AppError, validationError } from "@/lib/errors";
 import { sourceStatus } from "@/lib/apis/source-label";
+import { assertAiToolCompatible } from "@/lib/flows/ai-tool-collisions";
+import { ZFlowVersion } from "@/lib/flows/definition";
 
 export interface TPublishInput {
   flowApiId: string;
@@ -38,6 +43,8 @@ export async function publishRelease(
     if (!environment) throw new AppError("not_found", "No such environment in this organization.");
     const version = await tx.flowVersion.findFirst({ where: { id: input.flowVersionId, flowId: api.flowId! } });
     if (!version) throw validationError([{ field: "/flowVersionId", code: "invalid_value", message: "Choose a version of this API's flow." }]);
+    const serving = await tx.environmentApi.findUnique({ where: { environmentId_flowApiId: { environmentId: environment.id, flowApiId: api.id } } });
+    if (serving?.aiAccess) assertAiToolCompatible(ZFlowVersion.parse(version.definition));
     const last = await tx.release.findFirst({ where: { flowApiId: api.id, environmentId: environment.id }, orderBy: { number: "desc" } });
     const release = await tx.release.create({
       data: { flowApiId: api.id, environmentId: environment.id, flowVersionId: version.id, number: (last?.number ?? 0) + 1 },

@@ -179,3 +179,18 @@ describe("Try it on a draft", () => {
     expect(api.serving.every((s) => s.release === null)).toBe(true);
   });
 });
+
+describe("publishing where AI assistants may call the API", () => {
+  it("refuses a version whose input and parameter names collide as one tool's arguments, naming both", async () => {
+    const { environmentId } = await demoIds();
+    const ws = await designWorkspace();
+    const { flowId } = await createFlow(ws, { name: "Echo", definition: AREA_ECHO_V1 });
+    const { flowApiId } = await createFlowApi(ws, { kind: "flow", flowId, name: "Echo", slug: `ai-${suffix()}` });
+    await publishRelease(ws, { flowApiId, environmentId, flowVersionId: await versionId(flowId, 1) });
+    await sql().query(`UPDATE environment_api SET "aiAccess" = true WHERE "flowApiId" = $1`, [flowApiId]);
+    await saveFlowVersion(ws, flowId, { ...AREA_ECHO_V1, parameters: [{ name: "area", type: "string" }] });
+    const err = await expectAppError(publishRelease(ws, { flowApiId, environmentId, flowVersionId: await versionId(flowId, 2) }), "validation_failed");
+    expect(err.errors!.map((e) => e.field).sort()).toEqual(["/inputs/0/name", "/parameters/0/name"]);
+    expect((await getFlowApiOrThrow(ws, flowApiId)).serving.find((s) => s.environment.id === environmentId)!.release!.flowVersion).toBe(1);
+  });
+});
