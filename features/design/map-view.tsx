@@ -203,7 +203,7 @@ export function MapView(props: { data?: FeatureCollection; label: string; onDraw
     <div className={props.className}>
       <div
         ref={host}
-        role="img"
+        role="region"
         aria-label={props.label}
         className="h-72 w-full overflow-hidden rounded-md border"
         data-testid="map"
