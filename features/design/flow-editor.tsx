@@ -65,7 +65,8 @@ export function FlowEditor(props: TFlowEditorProps) {
           lintGutter(),
           linter(null),
           keymap.of([]),
-          EditorView.contentAttributes.of({ "aria-label": "Flow version document (JSON)" }),
+          // tabindex: axe counts a contenteditable as keyboard-reachable only with it (scrollable-region-focusable).
+          EditorView.contentAttributes.of({ "aria-label": "Flow version document (JSON)", tabindex: "0" }),
           EditorView.updateListener.of((u) => {
             if (u.docChanged) setText(u.state.doc.toString());
           }),
