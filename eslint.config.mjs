@@ -12,6 +12,7 @@ const PURE = ["lib/steps", "lib/engine", "lib/expressions", "lib/formats", "lib/
 const DOMAIN = [
   "lib/runs",
   "lib/flows",
+  "lib/apis",
   "lib/keys",
   "lib/metering",
   "lib/layers",

@@ -17,7 +17,7 @@ export default defineConfig({
         extends: true,
         test: {
           name: "unit",
-          include: ["lib/**/*.test.ts", "worker/**/*.test.ts", "scripts/**/*.test.ts"],
+          include: ["lib/**/*.test.ts", "features/**/*.test.ts", "worker/**/*.test.ts", "scripts/**/*.test.ts"],
           environment: "node",
           // Some unit tests check every Natural Earth country against Turf: seconds on a quiet
           // machine, many more on a loaded one. Speed is measured by npm run bench, not here.

@@ -1,8 +1,91 @@
+/**
+ * `/design/{organization}/{workspace}/apis`: the workspace's Flow APIs (status, source flow,
+ * source label, what each environment serves), the plan's limit and "New API".
+ */
+import Link from "next/link";
 import { PlugZapIcon } from "lucide-react";
-import { designSectionPage } from "@/features/design/section-page";
+import { pageWorkspace } from "@/lib/auth/page-guard";
+import { listFlowApis } from "@/lib/apis/list-flow-apis";
+import { listFlows } from "@/lib/flows/list-flows";
+import { Badge } from "@/components/ui/badge";
+import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "@/components/ui/table";
+import { EmptyState } from "@/features/shell/empty-state";
+import { PageHeader } from "@/features/shell/page-header";
+import { designPath } from "@/features/shell/routes";
+import { NewApiDialog } from "@/features/design/new-api-dialog";
+import type { TDesignParams } from "@/features/design/design-layout";
 
-export default designSectionPage("apis", {
-  icon: PlugZapIcon,
-  title: "No APIs to show yet",
-  description: "Flow APIs turn a flow into an HTTP API: create a draft, Try it, publish. The API list arrives here.",
-});
+export default async function ApisPage({ params }: { params: Promise<TDesignParams> }) {
+  const p = await params;
+  const scope = await pageWorkspace(designPath(p.organization, p.workspace, "apis"), p);
+  const base = designPath(scope.organizationSlug, scope.workspace.slug, "apis");
+  const [{ apis, plan }, flows] = await Promise.all([listFlowApis(scope.designer), listFlows(scope.designer)]);
+  const activeFlows = flows
+    .filter((f) => f.state === "active" && f.versions.length > 0)
+    .map((f) => ({ id: f.id, name: f.name, latest: f.versions[0]!.version }));
+  return (
+    <>
+      <PageHeader
+        title="APIs"
+        description={
+          <>
+            Flow APIs: drafts, Try it, publish and republish. Plan {plan.name}:{" "}
+            <span data-testid="plan-usage">
+              {plan.used} of {plan.maxFlowApis} APIs used
+            </span>{" "}
+            (drafts count).
+          </>
+        }
+        actions={<NewApiDialog organization={scope.organizationSlug} workspace={scope.workspace.slug} flows={activeFlows} apisHref={base} />}
+      />
+      {apis.length === 0 ? (
+        <EmptyState
+          icon={PlugZapIcon}
+          title="No APIs yet"
+          description="A Flow API turns a flow into an HTTP API. Create a draft with New API, Try it, then publish it."
+        />
+      ) : (
+        <div className="rounded-md border">
+          <Table aria-label="Flow APIs">
+            <TableHeader>
+              <TableRow>
+                <TableHead>Name</TableHead>
+                <TableHead>Status</TableHead>
+                <TableHead>Source flow</TableHead>
+                <TableHead>Serving</TableHead>
+              </TableRow>
+            </TableHeader>
+            <TableBody>
+              {apis.map((a) => (
+                <TableRow key={a.id}>
+                  <TableCell className="font-medium">
+                    <Link className="underline-offset-4 hover:underline" href={`${base}/${a.id}`}>
+                      {a.name}
+                    </Link>
+                    <span className="block font-mono text-xs text-muted-foreground">{a.slug}</span>
+                  </TableCell>
+                  <TableCell>{a.status === "published" ? <Badge variant="success">Published</Badge> : <Badge variant="secondary">Draft</Badge>}</TableCell>
+                  <TableCell>
+                    <span className="mr-2">{a.flow && a.flow.state !== "deleted" ? a.flow.name : "—"}</span>
+                    {a.sourceLabel ? <Badge variant="warning">{a.sourceLabel}</Badge> : null}
+                  </TableCell>
+                  <TableCell>
+                    {a.serving.length === 0 ? (
+                      <span className="text-muted-foreground">nowhere</span>
+                    ) : (
+                      a.serving.map((s) => (
+                        <span key={s.environment} className="mr-3">
+                          {s.environment}: flow v{s.flowVersion}
+                        </span>
+                      ))
+                    )}
+                  </TableCell>
+                </TableRow>
+              ))}
+            </TableBody>
+          </Table>
+        </div>
+      )}
+    </>
+  );
+}

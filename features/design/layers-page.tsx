@@ -1,8 +1,74 @@
+/**
+ * `/design/{organization}/{workspace}/layers`: the workspace's layers with kind, item count,
+ * bbox, data version and the environments that may read each; "Add layer".
+ */
+import Link from "next/link";
 import { LayersIcon } from "lucide-react";
-import { designSectionPage } from "@/features/design/section-page";
+import { pageWorkspace } from "@/lib/auth/page-guard";
+import { listLayers } from "@/lib/layers/list-layers";
+import { Badge } from "@/components/ui/badge";
+import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "@/components/ui/table";
+import { EmptyState } from "@/features/shell/empty-state";
+import { PageHeader } from "@/features/shell/page-header";
+import { designPath } from "@/features/shell/routes";
+import { UploadLayerDialog } from "@/features/design/upload-layer-dialog";
+import type { TDesignParams } from "@/features/design/design-layout";
 
-export default designSectionPage("layers", {
-  icon: LayersIcon,
-  title: "No layers to show yet",
-  description: "Layers are the workspace's feature collections and tables. Their list, previews and uploads arrive here.",
-});
+export function formatBbox(b: number[]): string {
+  return b.length === 4 ? b.map((x) => x.toFixed(2)).join(", ") : "—";
+}
+
+export default async function LayersPage({ params }: { params: Promise<TDesignParams> }) {
+  const p = await params;
+  const scope = await pageWorkspace(designPath(p.organization, p.workspace, "layers"), p);
+  const base = designPath(scope.organizationSlug, scope.workspace.slug, "layers");
+  const layers = await listLayers(scope.designer);
+  return (
+    <>
+      <PageHeader
+        title="Layers"
+        description={`The workspace's feature layers and tables; requests name them by id. Workspace ${scope.workspace.name}.`}
+        actions={<UploadLayerDialog organization={scope.organizationSlug} workspace={scope.workspace.slug} />}
+      />
+      {layers.length === 0 ? (
+        <EmptyState icon={LayersIcon} title="No layers yet" description="Add a layer from a GeoJSON, CSV or GeoParquet file." />
+      ) : (
+        <div className="rounded-md border">
+          <Table aria-label="Layers">
+            <TableHeader>
+              <TableRow>
+                <TableHead>Name</TableHead>
+                <TableHead>Kind</TableHead>
+                <TableHead className="text-right">Items</TableHead>
+                <TableHead>Bbox (W, S, E, N)</TableHead>
+                <TableHead>Readable in</TableHead>
+                <TableHead>Data version</TableHead>
+              </TableRow>
+            </TableHeader>
+            <TableBody>
+              {layers.map((l) => (
+                <TableRow key={l.id}>
+                  <TableCell className="font-medium">
+                    <Link className="underline-offset-4 hover:underline" href={`${base}/${l.id}`}>
+                      {l.name}
+                    </Link>
+                    <span className="block font-mono text-xs text-muted-foreground">{l.id}</span>
+                  </TableCell>
+                  <TableCell>
+                    <Badge variant="outline">{l.kind === "features" ? "features" : "table"}</Badge>
+                  </TableCell>
+                  <TableCell className="text-right tabular-nums">{l.itemCount.toLocaleString("en")}</TableCell>
+                  <TableCell className="font-mono text-xs">{formatBbox(l.bbox)}</TableCell>
+                  <TableCell>
+                    {l.environments.length === 0 ? <span className="text-muted-foreground">no environment</span> : l.environments.join(", ")}
+                  </TableCell>
+                  <TableCell>{l.dataVersion}</TableCell>
+                </TableRow>
+              ))}
+            </TableBody>
+          </Table>
+        </div>
+      )}
+    </>
+  );
+}

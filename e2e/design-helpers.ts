@@ -1,0 +1,61 @@
+/**
+ * Helpers of the design tool's browser tests (design-*.spec.ts): direct database access
+ * (DATABASE_URL from scripts/test.ts) for what the design tool does not do itself (an access
+ * grant for the demo consumer, which the serving console gives) and for usage counters, and
+ * calls of the published API over HTTP with the demo key (TEST_DEMO_API_KEY).
+ */
+import pg from "pg";
+
+const BASE_URL = process.env.TEST_BASE_URL ?? "http://127.0.0.1:3000";
+const API_KEY = process.env.TEST_DEMO_API_KEY ?? "";
+
+let pool: pg.Pool | undefined;
+export function db(): pg.Pool {
+  pool ??= new pg.Pool({ connectionString: process.env.DATABASE_URL, max: 2 });
+  return pool;
+}
+
+export async function closeDb(): Promise<void> {
+  await pool?.end();
+  pool = undefined;
+}
+
+/** The serving console's part: the demo consumer may call `slug` in production. */
+export async function grantDemoConsumer(slug: string): Promise<void> {
+  await db().query(
+    `INSERT INTO access_grant ("consumerId", "flowApiId")
+     SELECT c.id, a.id FROM consumer c JOIN environment e ON e.id = c."environmentId" AND e.slug = 'production'
+     JOIN flow_api a ON a.slug = $1 WHERE c.slug = 'demo-consumer' ON CONFLICT DO NOTHING`,
+    [slug],
+  );
+}
+
+/** Usage of the demo workspace, all days together. */
+export async function demoUsage(): Promise<{ etlRuns: number; apiRequests: number; processingMs: number }> {
+  const { rows } = await db().query(
+    `SELECT COALESCE(sum(u."etlRuns"), 0)::int AS "etlRuns", COALESCE(sum(u."apiRequests"), 0)::int AS "apiRequests", COALESCE(sum(u."processingMs"), 0)::int AS "processingMs"
+     FROM usage_counter u JOIN workspace w ON w.id = u."workspaceId" JOIN organization o ON o.id = w."organizationId" WHERE o.slug = 'demo' AND w.slug = 'demo'`,
+  );
+  return rows[0];
+}
+
+/** Runs the published API in production over HTTP with the demo key; answers the status and run document. */
+export async function callPublished(slug: string, body: object): Promise<{ status: number; doc: any }> {
+  const res = await fetch(`${BASE_URL}/public/api/demo/production/${slug}/runs`, {
+    method: "POST",
+    headers: { "x-api-key": API_KEY, "content-type": "application/json" },
+    body: JSON.stringify({ ...body, wait_seconds: 60 }),
+  });
+  return { status: res.status, doc: await res.json() };
+}
+
+/** Polls `fn` until it returns something truthy. */
+export async function eventually<T>(what: string, fn: () => Promise<T | null | undefined | false>, timeoutMs = 20_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const v = await fn().catch(() => null);
+    if (v) return v;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 300));
+  }
+}

@@ -1,0 +1,119 @@
+"use server";
+/**
+ * Server actions of the design tool. Each goes through `designerAction` (the session and the
+ * membership are checked in the database), then `requireWorkspace` for the workspace named
+ * in the input, and calls one domain function with the workspace's plain scope. Domain
+ * errors come back as `serverError` with field errors keyed by JSON Pointer.
+ */
+import { designerAction } from "@/lib/auth/action-client";
+import { requireWorkspace } from "@/lib/auth/session";
+import { validationError } from "@/lib/errors";
+import { validateFlowVersion } from "@/lib/flows/validate-flow-version";
+import { createFlow, saveFlowVersion } from "@/lib/flows/save-flow-version";
+import { deleteFlowPermanently, restoreFlow, trashFlow } from "@/lib/flows/trash-flow";
+import { createFlowApi } from "@/lib/apis/create-flow-api";
+import { publishRelease } from "@/lib/apis/publish-release";
+import { tryItTarget } from "@/lib/runs/try-it-target";
+import { validateRunRequest } from "@/lib/runs/validate-request";
+import { createRun } from "@/lib/runs/create-run";
+import { cancelRun } from "@/lib/runs/cancel-run";
+import type { TFieldError } from "@/lib/errors/field-error";
+import { ZCreateApi, ZCreateFlow, ZFlowDocumentText, ZFlowRef, ZPublish, ZRunRef, ZSaveFlowVersion, ZStartTry } from "@/features/design/schemas";
+
+/** JSON text → value, or a field error at the document root naming line and column. */
+function parseDocument(text: string): { ok: true; value: unknown } | { ok: false; errors: TFieldError[] } {
+  try {
+    return { ok: true, value: JSON.parse(text) };
+  } catch (e) {
+    return { ok: false, errors: [{ field: "", code: "invalid_json", message: `Not valid JSON: ${(e as Error).message}` }] };
+  }
+}
+
+function documentOrThrow(text: string): unknown {
+  const parsed = parseDocument(text);
+  if (!parsed.ok) throw validationError(parsed.errors, "The flow document is not valid JSON.");
+  return parsed.value;
+}
+
+/** Live validation for the editor: every problem of the document, by the server's validator. Never throws for a faulty document. */
+export const validateFlowDocumentAction = designerAction
+  .metadata({ name: "validate-flow-document" })
+  .inputSchema(ZFlowDocumentText)
+  .action(async ({ parsedInput }) => {
+    await requireWorkspace(parsedInput);
+    const parsed = parseDocument(parsedInput.text);
+    if (!parsed.ok) return { errors: parsed.errors };
+    const v = validateFlowVersion(parsed.value);
+    return { errors: v.ok ? [] : v.errors };
+  });
+
+export const createFlowAction = designerAction
+  .metadata({ name: "create-flow" })
+  .inputSchema(ZCreateFlow)
+  .action(async ({ parsedInput }) => {
+    const scope = await requireWorkspace(parsedInput);
+    return createFlow(scope.designer, { name: parsedInput.name, description: parsedInput.description, definition: documentOrThrow(parsedInput.text) });
+  });
+
+export const saveFlowVersionAction = designerAction
+  .metadata({ name: "save-flow-version" })
+  .inputSchema(ZSaveFlowVersion)
+  .action(async ({ parsedInput }) => {
+    const scope = await requireWorkspace(parsedInput);
+    return saveFlowVersion(scope.designer, parsedInput.flowId, documentOrThrow(parsedInput.text));
+  });
+
+export const trashFlowAction = designerAction
+  .metadata({ name: "trash-flow" })
+  .inputSchema(ZFlowRef)
+  .action(async ({ parsedInput }) => trashFlow((await requireWorkspace(parsedInput)).designer, parsedInput.flowId));
+
+export const restoreFlowAction = designerAction
+  .metadata({ name: "restore-flow" })
+  .inputSchema(ZFlowRef)
+  .action(async ({ parsedInput }) => restoreFlow((await requireWorkspace(parsedInput)).designer, parsedInput.flowId));
+
+export const deleteFlowAction = designerAction
+  .metadata({ name: "delete-flow" })
+  .inputSchema(ZFlowRef)
+  .action(async ({ parsedInput }) => deleteFlowPermanently((await requireWorkspace(parsedInput)).designer, parsedInput.flowId));
+
+export const createApiAction = designerAction
+  .metadata({ name: "create-api" })
+  .inputSchema(ZCreateApi)
+  .action(async ({ parsedInput }) => {
+    const scope = await requireWorkspace(parsedInput);
+    return createFlowApi(
+      { organizationId: scope.organizationId, workspaceId: scope.workspace.id },
+      { kind: parsedInput.kind, flowId: parsedInput.flowId, name: parsedInput.name, slug: parsedInput.slug },
+    );
+  });
+
+export const publishAction = designerAction
+  .metadata({ name: "publish-api" })
+  .inputSchema(ZPublish)
+  .action(async ({ parsedInput }) => {
+    const scope = await requireWorkspace(parsedInput);
+    return publishRelease({ organizationId: scope.organizationId, workspaceId: scope.workspace.id }, parsedInput);
+  });
+
+/** Try it: the same request validation and layer checks as a published call, run as the designer. */
+export const startTryAction = designerAction
+  .metadata({ name: "start-try-it" })
+  .inputSchema(ZStartTry)
+  .action(async ({ parsedInput }) => {
+    const scope = await requireWorkspace(parsedInput);
+    const target = await tryItTarget(scope.designer, parsedInput.flowApiId, parsedInput.flowVersionId);
+    const request = validateRunRequest(target.flow, parsedInput.request);
+    const { runId } = await createRun(scope.designer, target, request);
+    return { runId };
+  });
+
+export const cancelTryAction = designerAction
+  .metadata({ name: "cancel-try-it" })
+  .inputSchema(ZRunRef)
+  .action(async ({ parsedInput }) => {
+    const scope = await requireWorkspace(parsedInput);
+    const run = await cancelRun(scope.designer, parsedInput.runId);
+    return { state: run.state };
+  });

@@ -1,0 +1,209 @@
+/**
+ * `/design/{organization}/{workspace}/apis/{apiId}`: one Flow API. Status per environment
+ * (draft, or the serving release with its pinned flow version and when), the source flow and
+ * its latest version, source labels, "Version N available", Publish (with what changes for
+ * callers), Try it, the public docs link and the designer's recent Try-it runs.
+ */
+import Link from "next/link";
+import { notFound } from "next/navigation";
+import { ExternalLinkIcon } from "lucide-react";
+import { pageWorkspace } from "@/lib/auth/page-guard";
+import { AppError } from "@/lib/errors";
+import { getFlowApiOrThrow } from "@/lib/apis/get-flow-api";
+import { listTryRuns } from "@/lib/apis/list-try-runs";
+import { listLayers } from "@/lib/layers/list-layers";
+import { Badge } from "@/components/ui/badge";
+import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "@/components/ui/card";
+import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "@/components/ui/table";
+import { PageHeader } from "@/features/shell/page-header";
+import { designPath, docsPath } from "@/features/shell/routes";
+import { formatDate } from "@/features/design/format";
+import { PublishPanel } from "@/features/design/publish-panel";
+import { TryItPanel } from "@/features/design/try-it-panel";
+import type { TDesignParams } from "@/features/design/design-layout";
+
+export default async function ApiPage({ params }: { params: Promise<TDesignParams & { apiId: string }> }) {
+  const p = await params;
+  const scope = await pageWorkspace(`${designPath(p.organization, p.workspace, "apis")}/${p.apiId}`, p);
+  const org = { organizationId: scope.organizationId, workspaceId: scope.workspace.id };
+  const api = await getFlowApiOrThrow(org, p.apiId).catch((e) => {
+    if (e instanceof AppError && e.code === "not_found") notFound();
+    throw e;
+  });
+  const [runs, layers] = await Promise.all([listTryRuns(scope.designer, api.id), listLayers(scope.designer)]);
+  const flowsBase = designPath(scope.organizationSlug, scope.workspace.slug, "flows");
+  const tryVersion = api.latestVersion ?? api.selectedVersion;
+  const tryDefinition = api.versions.find((v) => v.id === tryVersion?.id)?.definition;
+  const servingEnv = api.serving.find((s) => s.release)?.environment.slug ?? "production";
+  return (
+    <>
+      <PageHeader
+        title={api.name}
+        description={
+          <span className="flex flex-wrap items-center gap-2">
+            <span className="font-mono">{api.slug}</span>
+            <Badge variant="outline">Flow API</Badge>
+            {api.status === "published" ? <Badge variant="success">Published</Badge> : <Badge variant="secondary">Draft</Badge>}
+            {api.source.label ? (
+              <Badge variant="warning" data-testid="source-label">
+                {api.source.label}
+              </Badge>
+            ) : null}
+            {api.availableVersion ? (
+              <Badge variant="default" data-testid="version-available">
+                Version {api.availableVersion.version} available
+              </Badge>
+            ) : null}
+          </span>
+        }
+      />
+      <div className="grid gap-6">
+        <div className="grid gap-6 lg:grid-cols-[1fr_2fr]">
+          <Card>
+            <CardHeader>
+              <CardTitle>Source flow</CardTitle>
+              <CardDescription>The flow this API publishes, and its latest version.</CardDescription>
+            </CardHeader>
+            <CardContent className="grid gap-2 text-sm">
+              {api.flow && api.flow.state !== "deleted" ? (
+                <p>
+                  <Link className="font-medium underline underline-offset-4" href={`${flowsBase}/${api.flow.id}`}>
+                    {api.flow.name}
+                  </Link>{" "}
+                  {api.flow.state === "trashed" ? <Badge variant="warning">In trash</Badge> : null}
+                </p>
+              ) : (
+                <p>The source flow was deleted permanently.</p>
+              )}
+              <p data-testid="latest-version">Latest version: {api.latestVersion ? `v${api.latestVersion.version}` : "none"}</p>
+              {api.source.publishBlockedReason ? <p className="text-muted-foreground">{api.source.publishBlockedReason}</p> : null}
+            </CardContent>
+          </Card>
+          <Card>
+            <CardHeader>
+              <CardTitle>Status per environment</CardTitle>
+              <CardDescription>What callers get in each environment: the release keeps exactly the flow version that was published.</CardDescription>
+            </CardHeader>
+            <CardContent>
+              <Table aria-label="Status per environment">
+                <TableHeader>
+                  <TableRow>
+                    <TableHead>Environment</TableHead>
+                    <TableHead>Status</TableHead>
+                    <TableHead>Docs</TableHead>
+                  </TableRow>
+                </TableHeader>
+                <TableBody>
+                  {api.serving.map((s) => (
+                    <TableRow key={s.environment.id} data-testid={`status-${s.environment.slug}`}>
+                      <TableCell className="font-medium">{s.environment.name}</TableCell>
+                      <TableCell>
+                        {s.release ? (
+                          <span>
+                            Published: flow version {s.release.flowVersion} (release {s.release.number}), {formatDate(s.release.publishedAt)}
+                          </span>
+                        ) : (
+                          <span className="text-muted-foreground">Draft (not published)</span>
+                        )}
+                      </TableCell>
+                      <TableCell>
+                        {s.release ? (
+                          <Link
+                            className="inline-flex items-center gap-1 underline underline-offset-4"
+                            href={docsPath(scope.organizationSlug, s.environment.slug, api.slug)}
+                          >
+                            Public docs <ExternalLinkIcon aria-hidden="true" className="size-3" />
+                          </Link>
+                        ) : (
+                          "—"
+                        )}
+                      </TableCell>
+                    </TableRow>
+                  ))}
+                </TableBody>
+              </Table>
+            </CardContent>
+          </Card>
+        </div>
+
+        <Card>
+          <CardHeader>
+            <CardTitle>Publish</CardTitle>
+            <CardDescription>Publishing pins the chosen flow version in an environment.</CardDescription>
+          </CardHeader>
+          <CardContent>
+            <PublishPanel
+              organization={scope.organizationSlug}
+              workspace={scope.workspace.slug}
+              flowApiId={api.id}
+              blockedReason={api.source.publishBlockedReason}
+              environments={api.serving.map((s) => ({
+                ...s.environment,
+                serving: s.release ? { flowVersion: s.release.flowVersion, flowVersionId: s.release.flowVersionId } : null,
+              }))}
+              versions={api.versions.map((v) => ({ id: v.id, version: v.version, definition: v.definition }))}
+            />
+          </CardContent>
+        </Card>
+
+        <Card>
+          <CardHeader>
+            <CardTitle>Try it</CardTitle>
+            <CardDescription>
+              Run flow version {tryVersion?.version} now, as you, on this workspace&apos;s data: the same request checks as a published call.
+            </CardDescription>
+          </CardHeader>
+          <CardContent>
+            {tryVersion && tryDefinition ? (
+              <TryItPanel
+                organization={scope.organizationSlug}
+                workspace={scope.workspace.slug}
+                flowApiId={api.id}
+                apiSlug={api.slug}
+                flowVersionId={tryVersion.id}
+                flowVersion={tryVersion.version}
+                definition={tryDefinition}
+                layers={layers.map((l) => ({ id: l.id, name: l.name, kind: l.kind }))}
+                curlEnvironment={servingEnv}
+              />
+            ) : (
+              <p className="text-sm text-muted-foreground">This API has no flow version to try.</p>
+            )}
+          </CardContent>
+        </Card>
+
+        <Card>
+          <CardHeader>
+            <CardTitle>Your recent Try-it runs</CardTitle>
+          </CardHeader>
+          <CardContent>
+            {runs.length === 0 ? (
+              <p className="text-sm text-muted-foreground">No Try-it runs yet.</p>
+            ) : (
+              <Table aria-label="Recent Try-it runs">
+                <TableHeader>
+                  <TableRow>
+                    <TableHead>Started</TableHead>
+                    <TableHead>Flow version</TableHead>
+                    <TableHead>State</TableHead>
+                    <TableHead>Processing time</TableHead>
+                  </TableRow>
+                </TableHeader>
+                <TableBody>
+                  {runs.map((r) => (
+                    <TableRow key={r.id}>
+                      <TableCell>{formatDate(r.createdAt)}</TableCell>
+                      <TableCell>v{r.flowVersion}</TableCell>
+                      <TableCell>{r.state}</TableCell>
+                      <TableCell>{r.processingMs === null ? "—" : `${r.processingMs} ms`}</TableCell>
+                    </TableRow>
+                  ))}
+                </TableBody>
+              </Table>
+            )}
+          </CardContent>
+        </Card>
+      </div>
+    </>
+  );
+}

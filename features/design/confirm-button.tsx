@@ -1,0 +1,66 @@
+"use client";
+/**
+ * A button that asks first (a dialog with what will happen) and then runs a server action;
+ * on success it refreshes the page or goes to `then`. Used for trash, restore, delete and
+ * publish, so every consequential step in the design tool is explained before it happens.
+ */
+import { useState, type ReactNode } from "react";
+import { useRouter } from "next/navigation";
+import { toast } from "sonner";
+import { Button, type TButtonProps } from "@/components/ui/button";
+import { Dialog, DialogClose, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle, DialogTrigger } from "@/components/ui/dialog";
+import type { TActionError } from "@/lib/auth/action-client";
+
+export function ConfirmButton(props: {
+  label: ReactNode;
+  title: string;
+  description: ReactNode;
+  confirmLabel: string;
+  variant?: TButtonProps["variant"];
+  disabled?: boolean;
+  run: () => Promise<{ serverError?: TActionError; data?: unknown } | undefined>;
+  success: string;
+  then?: string;
+}) {
+  const router = useRouter();
+  const [open, setOpen] = useState(false);
+  const [pending, setPending] = useState(false);
+  const confirm = async () => {
+    setPending(true);
+    const r = await props.run();
+    setPending(false);
+    if (r?.serverError) {
+      toast.error(r.serverError.message);
+      return;
+    }
+    setOpen(false);
+    toast.success(props.success);
+    if (props.then) router.push(props.then);
+    else router.refresh();
+  };
+  return (
+    <Dialog open={open} onOpenChange={setOpen}>
+      <DialogTrigger asChild>
+        <Button variant={props.variant ?? "outline"} disabled={props.disabled}>
+          {props.label}
+        </Button>
+      </DialogTrigger>
+      <DialogContent>
+        <DialogHeader>
+          <DialogTitle>{props.title}</DialogTitle>
+          <DialogDescription asChild>
+            <div>{props.description}</div>
+          </DialogDescription>
+        </DialogHeader>
+        <DialogFooter>
+          <DialogClose asChild>
+            <Button variant="outline">Cancel</Button>
+          </DialogClose>
+          <Button variant={props.variant === "destructive" ? "destructive" : "default"} onClick={confirm} disabled={pending}>
+            {props.confirmLabel}
+          </Button>
+        </DialogFooter>
+      </DialogContent>
+    </Dialog>
+  );
+}

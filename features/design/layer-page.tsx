@@ -1,0 +1,58 @@
+/** `/design/{organization}/{workspace}/layers/{layerId}`: one layer with its facts and a map or table preview. */
+import Link from "next/link";
+import { notFound } from "next/navigation";
+import { pageWorkspace } from "@/lib/auth/page-guard";
+import { listLayers } from "@/lib/layers/list-layers";
+import { Badge } from "@/components/ui/badge";
+import { PageHeader } from "@/features/shell/page-header";
+import { designPath } from "@/features/shell/routes";
+import { LayerPreview } from "@/features/design/layer-preview";
+import { formatBbox } from "@/features/design/layers-page";
+import { formatDate } from "@/features/design/format";
+import type { TDesignParams } from "@/features/design/design-layout";
+
+export default async function LayerPage({ params }: { params: Promise<TDesignParams & { layerId: string }> }) {
+  const p = await params;
+  const scope = await pageWorkspace(`${designPath(p.organization, p.workspace, "layers")}/${p.layerId}`, p);
+  const layer = (await listLayers(scope.designer)).find((l) => l.id === p.layerId);
+  if (!layer) notFound();
+  return (
+    <>
+      <PageHeader
+        title={layer.name}
+        description={
+          <span className="flex flex-wrap items-center gap-2">
+            <span className="font-mono">{layer.id}</span>
+            <Badge variant="outline">{layer.kind}</Badge>
+            <Link className="underline underline-offset-4" href={designPath(scope.organizationSlug, scope.workspace.slug, "layers")}>
+              All layers
+            </Link>
+          </span>
+        }
+      />
+      <dl className="mb-6 grid grid-cols-2 gap-4 text-sm sm:grid-cols-5">
+        <div>
+          <dt className="text-muted-foreground">{layer.kind === "features" ? "Features" : "Rows"}</dt>
+          <dd className="font-medium">{layer.itemCount.toLocaleString("en")}</dd>
+        </div>
+        <div>
+          <dt className="text-muted-foreground">Bbox (W, S, E, N)</dt>
+          <dd className="font-mono text-xs">{formatBbox(layer.bbox)}</dd>
+        </div>
+        <div>
+          <dt className="text-muted-foreground">Readable in</dt>
+          <dd>{layer.environments.length === 0 ? "no environment" : layer.environments.join(", ")}</dd>
+        </div>
+        <div>
+          <dt className="text-muted-foreground">Data version</dt>
+          <dd>{layer.dataVersion}</dd>
+        </div>
+        <div>
+          <dt className="text-muted-foreground">Updated</dt>
+          <dd>{formatDate(layer.updatedAt)}</dd>
+        </div>
+      </dl>
+      <LayerPreview url={`/api/design/${scope.organizationSlug}/${scope.workspace.slug}/layers/${layer.id}/preview`} name={layer.name} />
+    </>
+  );
+}

@@ -1,0 +1,130 @@
+"use client";
+/**
+ * "New API": kind (Flow API, the only kind for now, shown as a choice), an active flow, a
+ * name and a slug (suggested from the name, checked for uniqueness by the server). Created
+ * as a draft; at the plan's limit the server's refusal (naming the limit) is shown.
+ */
+import { useState } from "react";
+import { useRouter } from "next/navigation";
+import { useForm, Controller } from "react-hook-form";
+import { zodResolver } from "@hookform/resolvers/zod";
+import { useAction } from "next-safe-action/hooks";
+import { PlusIcon } from "lucide-react";
+import { Button } from "@/components/ui/button";
+import { Input } from "@/components/ui/input";
+import { FormField } from "@/components/ui/form-field";
+import { Label } from "@/components/ui/label";
+import { Alert, AlertDescription } from "@/components/ui/alert";
+import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from "@/components/ui/select";
+import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle, DialogTrigger } from "@/components/ui/dialog";
+import { createApiAction } from "@/features/design/actions";
+import { slugify, ZCreateApi, type TCreateApi } from "@/features/design/schemas";
+
+export function NewApiDialog(p: { organization: string; workspace: string; flows: { id: string; name: string; latest: number }[]; apisHref: string }) {
+  const router = useRouter();
+  const [open, setOpen] = useState(false);
+  const [refusal, setRefusal] = useState<string | null>(null);
+  const [slugTouched, setSlugTouched] = useState(false);
+  const { executeAsync, isPending } = useAction(createApiAction);
+  const form = useForm<TCreateApi>({
+    resolver: zodResolver(ZCreateApi),
+    defaultValues: { organization: p.organization, workspace: p.workspace, kind: "flow", flowId: "", name: "", slug: "" },
+  });
+  const errors = form.formState.errors;
+  const onSubmit = form.handleSubmit(async (values) => {
+    setRefusal(null);
+    const r = await executeAsync(values);
+    if (r?.data) {
+      setOpen(false);
+      router.push(`${p.apisHref}/${r.data.flowApiId}`);
+      return;
+    }
+    const se = r?.serverError;
+    if (se) {
+      const fields = Object.entries(se.fieldErrors);
+      for (const [pointer, message] of fields) form.setError(pointer.slice(1) as keyof TCreateApi, { message });
+      if (fields.length === 0) setRefusal(se.message);
+    }
+  });
+  return (
+    <Dialog open={open} onOpenChange={setOpen}>
+      <DialogTrigger asChild>
+        <Button>
+          <PlusIcon aria-hidden="true" /> New API
+        </Button>
+      </DialogTrigger>
+      <DialogContent>
+        <form onSubmit={onSubmit} className="grid gap-4" noValidate>
+          <DialogHeader>
+            <DialogTitle>New API</DialogTitle>
+            <DialogDescription>The API is created as a draft. Try it, then publish it to an environment.</DialogDescription>
+          </DialogHeader>
+          <fieldset className="grid gap-2">
+            <legend className="mb-2 text-sm font-medium">Kind</legend>
+            <label className="flex items-start gap-3 rounded-md border p-3">
+              <input type="radio" name="kind" value="flow" defaultChecked className="mt-1" />
+              <span>
+                <span className="font-medium">Flow API</span>
+                <span className="block text-sm text-muted-foreground">Runs a reusable flow on the caller&apos;s inputs and returns its results as files.</span>
+              </span>
+            </label>
+          </fieldset>
+          <Controller
+            control={form.control}
+            name="flowId"
+            render={({ field }) => (
+              <div className="grid gap-2">
+                <Label htmlFor="api-flow">Flow</Label>
+                <Select value={field.value} onValueChange={field.onChange}>
+                  <SelectTrigger
+                    id="api-flow"
+                    className="w-full"
+                    aria-invalid={errors.flowId ? true : undefined}
+                    aria-describedby={errors.flowId ? "api-flow-error" : undefined}
+                  >
+                    <SelectValue placeholder={p.flows.length === 0 ? "No active flow: create one first" : "Choose an active flow"} />
+                  </SelectTrigger>
+                  <SelectContent>
+                    {p.flows.map((f) => (
+                      <SelectItem key={f.id} value={f.id}>
+                        {f.name} (latest v{f.latest})
+                      </SelectItem>
+                    ))}
+                  </SelectContent>
+                </Select>
+                {errors.flowId ? (
+                  <p id="api-flow-error" className="text-sm text-destructive">
+                    {errors.flowId.message}
+                  </p>
+                ) : null}
+              </div>
+            )}
+          />
+          <FormField id="api-name" label="Name" error={errors.name?.message}>
+            <Input
+              {...form.register("name", {
+                onChange: (e) => {
+                  if (!slugTouched) form.setValue("slug", slugify(e.target.value));
+                },
+              })}
+              placeholder="Cities in area"
+            />
+          </FormField>
+          <FormField id="api-slug" label="Slug" hint="Part of the public address: /public/api/{organization}/{environment}/{slug}" error={errors.slug?.message}>
+            <Input {...form.register("slug", { onChange: () => setSlugTouched(true) })} placeholder="cities-in-area" />
+          </FormField>
+          {refusal ? (
+            <Alert variant="destructive" role="alert" data-testid="create-refusal">
+              <AlertDescription>{refusal}</AlertDescription>
+            </Alert>
+          ) : null}
+          <DialogFooter>
+            <Button type="submit" disabled={isPending}>
+              Create draft
+            </Button>
+          </DialogFooter>
+        </form>
+      </DialogContent>
+    </Dialog>
+  );
+}

@@ -1,0 +1,27 @@
+/** `/design/{organization}/{workspace}/flows/new`: a new flow, starting from an example document. */
+import { pageWorkspace } from "@/lib/auth/page-guard";
+import { CITIES_IN_AREA } from "@/lib/demo/flows";
+import { PageHeader } from "@/features/shell/page-header";
+import { designPath } from "@/features/shell/routes";
+import { FlowEditor } from "@/features/design/flow-editor";
+import type { TDesignParams } from "@/features/design/design-layout";
+
+export default async function NewFlowPage({ params }: { params: Promise<TDesignParams> }) {
+  const p = await params;
+  const scope = await pageWorkspace(`${designPath(p.organization, p.workspace, "flows")}/new`, p);
+  return (
+    <>
+      <PageHeader
+        title="New flow"
+        description="Name the flow and write its first version. The example below finds cities inside an area; change it as you need."
+      />
+      <FlowEditor
+        organization={scope.organizationSlug}
+        workspace={scope.workspace.slug}
+        initialText={JSON.stringify(CITIES_IN_AREA, null, 2)}
+        nextVersion={1}
+        flowsHref={designPath(scope.organizationSlug, scope.workspace.slug, "flows")}
+      />
+    </>
+  );
+}

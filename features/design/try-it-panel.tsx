@@ -1,0 +1,442 @@
+"use client";
+/**
+ * Try it: a form derived from the flow version, nothing mapped by hand.
+ * - Each input: a workspace layer of the right kind, or pasted GeoJSON (layer inputs) /
+ *   pasted rows (table inputs); an area input: a polygon drawn on the map or pasted.
+ * - Each parameter by its type, with default, range and allowed values.
+ * - A format per result.
+ * The body is checked in the browser with the same schema the server uses
+ * (`parseRunRequest`, lib/flows/run-request.ts); server errors (e.g. an unreadable layer)
+ * are shown next to the field they name. "Run" starts the designer's run (server action),
+ * progress is polled, the run can be cancelled, each result is downloadable in its format,
+ * a layer result is shown on a map and a table result as a table. The equivalent `curl` call
+ * of a published API is shown.
+ */
+import { useMemo, useState } from "react";
+import { useRouter } from "next/navigation";
+import { useQuery } from "@tanstack/react-query";
+import { useAction } from "next-safe-action/hooks";
+import { toast } from "sonner";
+import type { FeatureCollection, Polygon } from "geojson";
+import { DownloadIcon, LoaderCircleIcon, PlayIcon, SquareIcon } from "lucide-react";
+import { ZFlowVersion } from "@/lib/flows/definition";
+import { parseRunRequest } from "@/lib/flows/run-request";
+import { Button } from "@/components/ui/button";
+import { Input } from "@/components/ui/input";
+import { Label } from "@/components/ui/label";
+import { Badge } from "@/components/ui/badge";
+import { Alert, AlertDescription } from "@/components/ui/alert";
+import { fetchJson } from "@/features/shell/fetch-json";
+import { cancelTryAction, startTryAction } from "@/features/design/actions";
+import { MapView } from "@/features/design/map-view";
+import { ResultPreview } from "@/features/design/result-preview";
+import type { TRunDocument } from "@/lib/runs/run-document";
+
+export interface TTryItProps {
+  organization: string;
+  workspace: string;
+  flowApiId: string;
+  apiSlug: string;
+  flowVersionId: string;
+  flowVersion: number;
+  definition: unknown;
+  layers: { id: string; name: string; kind: "features" | "table" }[];
+  /** Environment used in the `curl` example (a serving one when there is). */
+  curlEnvironment: string;
+}
+
+type TInputState = { mode: "layer" | "paste" | "draw" | "none"; layerId: string; text: string; polygon: Polygon | null };
+
+const FINAL = new Set(["completed", "failed", "cancelled"]);
+const selectClass = "h-9 w-full rounded-md border bg-background px-3 text-sm focus-visible:ring-2 focus-visible:ring-ring focus-visible:outline-none";
+
+export function TryItPanel(p: TTryItProps) {
+  const router = useRouter();
+  const flow = useMemo(() => ZFlowVersion.parse(p.definition), [p.definition]);
+  const ref = { organization: p.organization, workspace: p.workspace };
+  const [inputs, setInputs] = useState<Record<string, TInputState>>(() =>
+    Object.fromEntries(
+      flow.inputs.map((i) => {
+        const layer = p.layers.find((l) => l.kind === (i.kind === "table" ? "table" : "features"));
+        const mode = i.kind === "area" ? "draw" : layer ? "layer" : "paste";
+        return [i.name, { mode, layerId: layer?.id ?? "", text: "", polygon: null }];
+      }),
+    ),
+  );
+  const [params, setParams] = useState<Record<string, string | boolean>>(() =>
+    Object.fromEntries(flow.parameters.map((x) => [x.name, x.type === "boolean" ? (x.default ?? false) : x.default === undefined ? "" : String(x.default)])),
+  );
+  const [formats, setFormats] = useState<Record<string, string>>(() =>
+    Object.fromEntries(flow.results.map((r) => [r.key, r.kind === "layer" ? "geojson" : "csv"])),
+  );
+  const [errors, setErrors] = useState<Record<string, string>>({});
+  const [runId, setRunId] = useState<string | null>(null);
+  const start = useAction(startTryAction);
+  const cancel = useAction(cancelTryAction);
+
+  const runUrl = runId ? `/api/design/${p.organization}/${p.workspace}/runs/${runId}` : null;
+  const run = useQuery({
+    queryKey: ["design", p.organization, p.workspace, "runs", runId],
+    queryFn: () => fetchJson<TRunDocument>(runUrl!),
+    enabled: Boolean(runId),
+    refetchInterval: (q) => (q.state.data && FINAL.has(q.state.data.state) ? false : 600),
+  });
+
+  const body = (): { ok: true; value: unknown } | { ok: false; errors: Record<string, string> } => {
+    const errs: Record<string, string> = {};
+    const inputValues: Record<string, unknown> = {};
+    for (const i of flow.inputs) {
+      const s = inputs[i.name]!;
+      if (s.mode === "none") continue;
+      if (s.mode === "layer") inputValues[i.name] = { layer_id: s.layerId };
+      else if (s.mode === "draw") {
+        if (s.polygon) inputValues[i.name] = { area: s.polygon };
+        else errs[`/inputs/${i.name}`] = "Draw a polygon on the map (at least three corners, then Close polygon), or paste one.";
+      } else {
+        try {
+          const v = JSON.parse(s.text);
+          if (i.kind === "area") {
+            const g = v?.type === "Feature" ? v.geometry : v?.type === "FeatureCollection" ? v.features?.[0]?.geometry : v;
+            inputValues[i.name] = { area: g };
+          } else if (i.kind === "table") inputValues[i.name] = { rows: v };
+          else inputValues[i.name] = { geojson: v };
+        } catch (e) {
+          errs[`/inputs/${i.name}`] = `Not valid JSON: ${(e as Error).message}`;
+        }
+      }
+    }
+    const parameters: Record<string, unknown> = {};
+    for (const x of flow.parameters) {
+      const v = params[x.name];
+      if (x.type === "boolean") parameters[x.name] = Boolean(v);
+      else if (v === "" || v === undefined) continue;
+      else if (x.type === "number" || x.type === "integer") parameters[x.name] = Number(v);
+      else parameters[x.name] = v;
+    }
+    if (Object.keys(errs).length > 0) return { ok: false, errors: errs };
+    const value = { inputs: inputValues, parameters, formats };
+    const checked = parseRunRequest(flow, value);
+    if (!checked.ok) return { ok: false, errors: Object.fromEntries(checked.errors.map((e) => [e.field, e.message])) };
+    return { ok: true, value };
+  };
+
+  const onRun = async (e: React.FormEvent) => {
+    e.preventDefault();
+    const b = body();
+    if (!b.ok) {
+      setErrors(b.errors);
+      return;
+    }
+    setErrors({});
+    const r = await start.executeAsync({ ...ref, flowApiId: p.flowApiId, flowVersionId: p.flowVersionId, request: b.value });
+    if (r?.data) {
+      setRunId(r.data.runId);
+      router.refresh();
+    } else if (r?.serverError) {
+      setErrors(r.serverError.fieldErrors);
+      if (Object.keys(r.serverError.fieldErrors).length === 0) toast.error(r.serverError.message);
+    }
+  };
+
+  const errorFor = (prefix: string) =>
+    Object.entries(errors)
+      .filter(([k]) => k === prefix || k.startsWith(`${prefix}/`))
+      .map(([k, m]) => (k === prefix ? m : `${k.slice(prefix.length + 1)}: ${m}`))
+      .join(" ");
+
+  const curlBody = (() => {
+    const b = body();
+    return b.ok ? JSON.stringify(b.value) : "{ ... }";
+  })();
+  const origin = typeof window === "undefined" ? "" : window.location.origin;
+  const curl = `curl -X POST "${origin}/public/api/${p.organization}/${p.curlEnvironment}/${p.apiSlug}/runs" \\\n  -H "X-Api-Key: $API_KEY" -H "Content-Type: application/json" \\\n  -d '${curlBody.replaceAll("'", "'\\''")}'`;
+
+  const doc = run.data;
+  return (
+    <div className="grid gap-6">
+      <form onSubmit={onRun} className="grid gap-6" noValidate aria-label="Try it">
+        <fieldset className="grid gap-4">
+          <legend className="mb-2 font-semibold">Inputs</legend>
+          {flow.inputs.map((i) => {
+            const s = inputs[i.name]!;
+            const set = (patch: Partial<TInputState>) => setInputs((all) => ({ ...all, [i.name]: { ...all[i.name]!, ...patch } }));
+            const err = errorFor(`/inputs/${i.name}`);
+            const layers = p.layers.filter((l) => l.kind === (i.kind === "table" ? "table" : "features"));
+            const modes: { value: TInputState["mode"]; label: string }[] =
+              i.kind === "area"
+                ? [
+                    { value: "draw", label: "Draw on the map" },
+                    { value: "paste", label: "Paste a GeoJSON polygon" },
+                  ]
+                : [
+                    { value: "layer", label: `A workspace ${i.kind === "table" ? "table" : "layer"}` },
+                    { value: "paste", label: i.kind === "table" ? "Paste rows (JSON array)" : "Paste GeoJSON" },
+                  ];
+            if (i.optional) modes.push({ value: "none", label: "Leave out" });
+            const errId = `input-${i.name}-error`;
+            return (
+              <div key={i.name} className="grid gap-2 rounded-md border p-3" data-testid={`input-${i.name}`}>
+                <div className="flex flex-wrap items-center gap-2">
+                  <span className="font-medium">{i.name}</span>
+                  <Badge variant="outline">{i.kind}</Badge>
+                  {i.optional ? <Badge variant="secondary">optional</Badge> : null}
+                  {i.description ? <span className="text-sm text-muted-foreground">{i.description}</span> : null}
+                </div>
+                <div className="grid gap-2 sm:grid-cols-2">
+                  <div className="grid gap-1">
+                    <Label htmlFor={`input-${i.name}-mode`}>Source of {i.name}</Label>
+                    <select
+                      id={`input-${i.name}-mode`}
+                      className={selectClass}
+                      value={s.mode}
+                      onChange={(e) => set({ mode: e.target.value as TInputState["mode"] })}
+                    >
+                      {modes.map((m) => (
+                        <option key={m.value} value={m.value}>
+                          {m.label}
+                        </option>
+                      ))}
+                    </select>
+                  </div>
+                  {s.mode === "layer" ? (
+                    <div className="grid gap-1">
+                      <Label htmlFor={`input-${i.name}-layer`}>Layer for {i.name}</Label>
+                      <select
+                        id={`input-${i.name}-layer`}
+                        className={selectClass}
+                        value={s.layerId}
+                        onChange={(e) => set({ layerId: e.target.value })}
+                        aria-invalid={err ? true : undefined}
+                        aria-describedby={err ? errId : undefined}
+                      >
+                        {layers.length === 0 ? <option value="">No {i.kind === "table" ? "table" : "feature"} layer in this workspace</option> : null}
+                        {layers.map((l) => (
+                          <option key={l.id} value={l.id}>
+                            {l.name} ({l.id})
+                          </option>
+                        ))}
+                      </select>
+                    </div>
+                  ) : null}
+                </div>
+                {s.mode === "paste" ? (
+                  <div className="grid gap-1">
+                    <Label htmlFor={`input-${i.name}-text`}>
+                      {i.kind === "area"
+                        ? "Polygon (GeoJSON geometry or feature)"
+                        : i.kind === "table"
+                          ? "Rows (JSON array of objects)"
+                          : "GeoJSON FeatureCollection"}{" "}
+                      for {i.name}
+                    </Label>
+                    <textarea
+                      id={`input-${i.name}-text`}
+                      className="min-h-28 rounded-md border bg-background p-2 font-mono text-xs focus-visible:ring-2 focus-visible:ring-ring focus-visible:outline-none"
+                      value={s.text}
+                      onChange={(e) => set({ text: e.target.value })}
+                      aria-invalid={err ? true : undefined}
+                      aria-describedby={err ? errId : undefined}
+                    />
+                  </div>
+                ) : null}
+                {s.mode === "draw" ? <MapView label={`Map to draw the ${i.name} polygon`} onDraw={(polygon) => set({ polygon })} /> : null}
+                {err ? (
+                  <p id={errId} className="text-sm text-destructive" data-testid={`error-input-${i.name}`}>
+                    {err}
+                  </p>
+                ) : null}
+              </div>
+            );
+          })}
+        </fieldset>
+
+        {flow.parameters.length > 0 ? (
+          <fieldset className="grid gap-4 sm:grid-cols-2">
+            <legend className="mb-2 font-semibold">Parameters</legend>
+            {flow.parameters.map((x) => {
+              const id = `param-${x.name}`;
+              const err = errorFor(`/parameters/${x.name}`);
+              const hint = [
+                x.type,
+                "minimum" in x && x.minimum !== undefined ? `≥ ${x.minimum}` : null,
+                "maximum" in x && x.maximum !== undefined ? `≤ ${x.maximum}` : null,
+                x.default !== undefined ? `default ${String(x.default)}` : null,
+                x.required ? "required" : null,
+              ]
+                .filter(Boolean)
+                .join(", ");
+              const describedBy = [`${id}-hint`, err ? `${id}-error` : null].filter(Boolean).join(" ");
+              return (
+                <div key={x.name} className="grid gap-1">
+                  <Label htmlFor={id}>{x.name}</Label>
+                  {x.type === "boolean" ? (
+                    <input
+                      id={id}
+                      type="checkbox"
+                      className="size-4"
+                      checked={Boolean(params[x.name])}
+                      onChange={(e) => setParams((all) => ({ ...all, [x.name]: e.target.checked }))}
+                      aria-describedby={describedBy}
+                    />
+                  ) : x.type === "enum" ? (
+                    <select
+                      id={id}
+                      className={selectClass}
+                      value={String(params[x.name] ?? "")}
+                      onChange={(e) => setParams((all) => ({ ...all, [x.name]: e.target.value }))}
+                      aria-describedby={describedBy}
+                    >
+                      {x.default === undefined ? <option value="">(none)</option> : null}
+                      {x.values.map((v) => (
+                        <option key={v} value={v}>
+                          {v}
+                        </option>
+                      ))}
+                    </select>
+                  ) : (
+                    <Input
+                      id={id}
+                      type={x.type === "string" ? "text" : "number"}
+                      step={x.type === "integer" ? 1 : "any"}
+                      min={"minimum" in x ? x.minimum : undefined}
+                      max={"maximum" in x ? x.maximum : undefined}
+                      value={String(params[x.name] ?? "")}
+                      onChange={(e) => setParams((all) => ({ ...all, [x.name]: e.target.value }))}
+                      aria-invalid={err ? true : undefined}
+                      aria-describedby={describedBy}
+                    />
+                  )}
+                  <p id={`${id}-hint`} className="text-xs text-muted-foreground">
+                    {x.description ? `${x.description}. ` : ""}
+                    {hint}
+                  </p>
+                  {err ? (
+                    <p id={`${id}-error`} className="text-sm text-destructive" data-testid={`error-param-${x.name}`}>
+                      {err}
+                    </p>
+                  ) : null}
+                </div>
+              );
+            })}
+          </fieldset>
+        ) : null}
+
+        <fieldset className="grid gap-4 sm:grid-cols-2">
+          <legend className="mb-2 font-semibold">Result formats</legend>
+          {flow.results.map((r) => (
+            <div key={r.key} className="grid gap-1">
+              <Label htmlFor={`format-${r.key}`}>
+                Format of {r.key} ({r.kind})
+              </Label>
+              <select
+                id={`format-${r.key}`}
+                className={selectClass}
+                value={formats[r.key]}
+                onChange={(e) => setFormats((all) => ({ ...all, [r.key]: e.target.value }))}
+              >
+                {(r.kind === "layer" ? ["geojson", "geoparquet"] : ["csv", "parquet"]).map((f) => (
+                  <option key={f} value={f}>
+                    {f}
+                  </option>
+                ))}
+              </select>
+            </div>
+          ))}
+        </fieldset>
+        {Object.keys(errors).length > 0 ? (
+          <Alert variant="destructive" role="alert">
+            <AlertDescription>The request has {Object.keys(errors).length} problem(s); see the fields above.</AlertDescription>
+          </Alert>
+        ) : null}
+        <div className="flex items-center gap-3">
+          <Button type="submit" disabled={start.isPending || Boolean(doc && !FINAL.has(doc.state))}>
+            <PlayIcon aria-hidden="true" /> Run
+          </Button>
+          <span className="text-sm text-muted-foreground">
+            Runs flow version {p.flowVersion} as you, on this workspace&apos;s data. Counts as one ETL run; publishes nothing.
+          </span>
+        </div>
+      </form>
+
+      {runId ? (
+        <section className="grid gap-3 rounded-md border p-4" aria-label="Run" data-testid="try-run">
+          <div className="flex flex-wrap items-center gap-3" role="status" aria-live="polite">
+            <span className="font-medium">Run</span>
+            <code className="text-xs">{runId}</code>
+            {doc ? (
+              <Badge variant={doc.state === "completed" ? "success" : doc.state === "failed" ? "destructive" : "secondary"} data-testid="run-state">
+                {doc.state}
+              </Badge>
+            ) : (
+              <LoaderCircleIcon aria-hidden="true" className="size-4 animate-spin" />
+            )}
+            {doc ? (
+              <span className="text-sm" data-testid="run-progress">
+                {doc.progress.steps_done} of {doc.progress.steps_total} steps done
+              </span>
+            ) : null}
+            {doc && !FINAL.has(doc.state) ? (
+              <Button
+                size="sm"
+                variant="outline"
+                onClick={async () => {
+                  const r = await cancel.executeAsync({ ...ref, runId });
+                  if (r?.serverError) toast.error(r.serverError.message);
+                  run.refetch();
+                }}
+              >
+                <SquareIcon aria-hidden="true" /> Cancel
+              </Button>
+            ) : null}
+          </div>
+          {doc?.progress.steps_total ? (
+            <progress className="h-2 w-full" max={doc.progress.steps_total} value={doc.progress.steps_done} aria-label="Steps done" />
+          ) : null}
+          {doc?.state === "failed" && doc.error ? (
+            <Alert variant="destructive">
+              <AlertDescription>
+                {doc.error.code}: {doc.error.message}
+              </AlertDescription>
+            </Alert>
+          ) : null}
+          {doc?.state === "completed"
+            ? (doc.results ?? []).map((r) => {
+                const href = `${runUrl}/results/${encodeURIComponent(r.key)}?format=${r.format}`;
+                return (
+                  <div key={r.key} className="grid gap-2 border-t pt-3" data-testid={`result-${r.key}`}>
+                    <div className="flex flex-wrap items-center gap-3">
+                      <span className="font-medium">{r.key}</span>
+                      <Badge variant="outline">{r.kind}</Badge>
+                      <span className="text-sm text-muted-foreground">
+                        {"feature_count" in r ? `${r.feature_count} features` : `${(r as { row_count?: number }).row_count ?? 0} rows`}, {r.format},{" "}
+                        {r.size_bytes} bytes
+                      </span>
+                      <Button asChild size="sm" variant="outline">
+                        <a href={href} download>
+                          <DownloadIcon aria-hidden="true" /> Download {r.key}.{r.format === "geoparquet" || r.format === "parquet" ? "parquet" : r.format}
+                        </a>
+                      </Button>
+                    </div>
+                    <ResultPreview
+                      kind={r.kind}
+                      href={`${runUrl}/results/${encodeURIComponent(r.key)}?format=${r.kind === "layer" ? "geojson" : "csv"}`}
+                      name={r.key}
+                    />
+                  </div>
+                );
+              })
+            : null}
+        </section>
+      ) : null}
+
+      <section className="grid gap-2">
+        <h3 className="font-semibold">The same call on a published API</h3>
+        <pre className="overflow-x-auto rounded-md bg-muted p-3 font-mono text-xs" data-testid="curl">
+          {curl}
+        </pre>
+      </section>
+    </div>
+  );
+}
+
+export type { FeatureCollection };

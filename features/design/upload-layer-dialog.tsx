@@ -1,0 +1,176 @@
+"use client";
+/**
+ * "Add layer": a GeoJSON, CSV (optional longitude/latitude columns) or GeoParquet file, sent
+ * to the layers route with a progress bar (XMLHttpRequest upload progress). The server's
+ * validation names what is wrong (feature index, row, column); each fault is listed. An
+ * existing id of this workspace is replaced (its data version goes up).
+ */
+import { useRef, useState } from "react";
+import { useRouter } from "next/navigation";
+import { toast } from "sonner";
+import { UploadIcon } from "lucide-react";
+import { Button } from "@/components/ui/button";
+import { Input } from "@/components/ui/input";
+import { FormField } from "@/components/ui/form-field";
+import { Alert, AlertDescription, AlertTitle } from "@/components/ui/alert";
+import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle, DialogTrigger } from "@/components/ui/dialog";
+import { slugify } from "@/features/design/schemas";
+
+const MAX_MIB = 25;
+
+function formatOf(name: string): "geojson" | "csv" | "geoparquet" | null {
+  const n = name.toLowerCase();
+  if (n.endsWith(".geojson") || n.endsWith(".json")) return "geojson";
+  if (n.endsWith(".csv")) return "csv";
+  if (n.endsWith(".parquet") || n.endsWith(".geoparquet")) return "geoparquet";
+  return null;
+}
+
+export function UploadLayerDialog({ organization, workspace }: { organization: string; workspace: string }) {
+  const router = useRouter();
+  const [open, setOpen] = useState(false);
+  const [file, setFile] = useState<File | null>(null);
+  const [name, setName] = useState("");
+  const [id, setId] = useState("");
+  const [lon, setLon] = useState("");
+  const [lat, setLat] = useState("");
+  const [progress, setProgress] = useState<number | null>(null);
+  const [problem, setProblem] = useState<{ title: string; items: { field: string; message: string }[] } | null>(null);
+  const [fieldErrors, setFieldErrors] = useState<Record<string, string>>({});
+  const xhr = useRef<XMLHttpRequest | null>(null);
+  const format = file ? formatOf(file.name) : null;
+
+  const submit = (e: React.FormEvent) => {
+    e.preventDefault();
+    setProblem(null);
+    const errs: Record<string, string> = {};
+    if (!file) errs.file = "Choose a file.";
+    else if (!format) errs.file = "Use a .geojson, .json, .csv or .parquet file.";
+    else if (file.size > MAX_MIB * 1024 * 1024) errs.file = `The file is ${(file.size / 1024 / 1024).toFixed(1)} MiB; at most ${MAX_MIB} MiB are accepted.`;
+    if (!name.trim()) errs.name = "A layer needs a name.";
+    if (!/^[a-z0-9]+(?:-[a-z0-9]+)*$/.test(id)) errs.id = "Lower-case letters, digits and single hyphens.";
+    setFieldErrors(errs);
+    if (Object.keys(errs).length > 0) return;
+    const q = new URLSearchParams({ id, name, format: format! });
+    if (format === "csv" && lon) q.set("lon", lon);
+    if (format === "csv" && lat) q.set("lat", lat);
+    const req = new XMLHttpRequest();
+    xhr.current = req;
+    req.open("POST", `/api/design/${organization}/${workspace}/layers?${q}`);
+    req.upload.onprogress = (ev) => ev.lengthComputable && setProgress(Math.round((ev.loaded / ev.total) * 100));
+    req.onload = () => {
+      setProgress(null);
+      const body = (() => {
+        try {
+          return JSON.parse(req.responseText);
+        } catch {
+          return null;
+        }
+      })();
+      if (req.status === 200 || req.status === 201) {
+        toast.success(`${body.replaced ? "Replaced" : "Added"} layer ${id}: ${body.itemCount} ${body.kind === "table" ? "rows" : "features"}.`);
+        setOpen(false);
+        setFile(null);
+        router.refresh();
+        return;
+      }
+      const items: { field: string; message: string }[] = body?.errors ?? [];
+      const own: Record<string, string> = {};
+      for (const it of items) if (["/id", "/name", "/lonColumn", "/latColumn"].includes(it.field)) own[it.field.slice(1)] = it.message;
+      setFieldErrors(own);
+      setProblem({ title: body?.detail ?? `Upload failed (${req.status}).`, items: items.filter((it) => it.field.startsWith("/file")) });
+    };
+    req.onerror = () => {
+      setProgress(null);
+      setProblem({ title: "The upload did not reach the server.", items: [] });
+    };
+    setProgress(0);
+    req.send(file);
+  };
+
+  return (
+    <Dialog open={open} onOpenChange={setOpen}>
+      <DialogTrigger asChild>
+        <Button>
+          <UploadIcon aria-hidden="true" /> Add layer
+        </Button>
+      </DialogTrigger>
+      <DialogContent className="max-h-[90vh] overflow-y-auto">
+        <form onSubmit={submit} className="grid gap-4" noValidate>
+          <DialogHeader>
+            <DialogTitle>Add a layer</DialogTitle>
+            <DialogDescription>
+              GeoJSON (a FeatureCollection), CSV (a header row; longitude/latitude columns make points) or GeoParquet. At most {MAX_MIB} MiB. An id already in
+              this workspace replaces that layer.
+            </DialogDescription>
+          </DialogHeader>
+          <FormField id="layer-file" label="File" error={fieldErrors.file}>
+            <Input
+              type="file"
+              accept=".geojson,.json,.csv,.parquet,.geoparquet"
+              onChange={(e) => {
+                const f = e.target.files?.[0] ?? null;
+                setFile(f);
+                if (f && !name) {
+                  const base = f.name.replace(/\.[^.]+$/, "");
+                  setName(base);
+                  setId(slugify(base));
+                }
+              }}
+            />
+          </FormField>
+          <FormField id="layer-name" label="Name" error={fieldErrors.name}>
+            <Input value={name} onChange={(e) => setName(e.target.value)} />
+          </FormField>
+          <FormField id="layer-id" label="Layer id" hint='What requests send as {"layer_id": "..."}' error={fieldErrors.id}>
+            <Input value={id} onChange={(e) => setId(e.target.value)} />
+          </FormField>
+          {format === "csv" ? (
+            <div className="grid gap-4 sm:grid-cols-2">
+              <FormField
+                id="layer-lon"
+                label="Longitude column (optional)"
+                hint="Found by name (lon, lng, longitude, x) when empty"
+                error={fieldErrors.lonColumn}
+              >
+                <Input value={lon} onChange={(e) => setLon(e.target.value)} />
+              </FormField>
+              <FormField id="layer-lat" label="Latitude column (optional)" hint="lat, latitude, y" error={fieldErrors.latColumn}>
+                <Input value={lat} onChange={(e) => setLat(e.target.value)} />
+              </FormField>
+            </div>
+          ) : null}
+          {progress !== null ? (
+            <div className="grid gap-1">
+              <progress className="h-2 w-full" max={100} value={progress} aria-label="Upload progress" />
+              <span className="text-sm text-muted-foreground" aria-live="polite">
+                {progress < 100 ? `Uploading… ${progress}%` : "Checking the file…"}
+              </span>
+            </div>
+          ) : null}
+          {problem ? (
+            <Alert variant="destructive" role="alert" data-testid="upload-problem">
+              <AlertTitle>{problem.title}</AlertTitle>
+              {problem.items.length > 0 ? (
+                <AlertDescription>
+                  <ul className="ml-4 list-disc">
+                    {problem.items.map((it, i) => (
+                      <li key={i}>
+                        {it.message} <code className="text-xs">{it.field.replace(/^\/file/, "") || "/"}</code>
+                      </li>
+                    ))}
+                  </ul>
+                </AlertDescription>
+              ) : null}
+            </Alert>
+          ) : null}
+          <DialogFooter>
+            <Button type="submit" disabled={progress !== null}>
+              Upload
+            </Button>
+          </DialogFooter>
+        </form>
+      </DialogContent>
+    </Dialog>
+  );
+}

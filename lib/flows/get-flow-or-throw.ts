@@ -1,0 +1,26 @@
+/**
+ * One flow of a workspace with all its versions (documents included, newest first) and the
+ * Flow APIs that use it. A permanently deleted flow, or one of another workspace, is
+ * AppError `not_found`.
+ */
+import "server-only";
+import { db } from "@/lib/db";
+import { AppError } from "@/lib/errors";
+
+export async function getFlowOrThrow(scope: { workspaceId: string }, flowId: string) {
+  const flow = UUID.test(flowId)
+    ? await db.flow.findFirst({
+        where: { id: flowId, workspaceId: scope.workspaceId, state: { not: "deleted" } },
+        include: {
+          versions: { orderBy: { version: "desc" } },
+          flowApis: { select: { id: true, slug: true, name: true, status: true }, orderBy: { name: "asc" } },
+        },
+      })
+    : null;
+  if (!flow) throw new AppError("not_found", "No such flow in this workspace.");
+  return flow;
+}
+
+export type TFlowWithVersions = Awaited<ReturnType<typeof getFlowOrThrow>>;
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;

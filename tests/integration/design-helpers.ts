@@ -1,0 +1,59 @@
+/**
+ * Helpers for the design-tool domain tests (tests/integration/design-*.test.ts): a fresh
+ * workspace on its own plan in the demo organization, so plan limits and lists start empty,
+ * and small valid flow documents.
+ */
+import { expect } from "vitest";
+import { AppError } from "@/lib/errors";
+import { sql } from "./helpers";
+import { demoIds, suffix } from "./contract-helpers";
+
+/** A new workspace of the demo organization on a new plan allowing `maxFlowApis` APIs. */
+export async function designWorkspace(maxFlowApis = 10): Promise<{ organizationId: string; workspaceId: string; planName: string }> {
+  const { organizationId } = await demoIds();
+  const planId = `design-${suffix()}`;
+  const planName = `Plan ${planId}`;
+  await sql().query(`INSERT INTO plan (id, name, "maxFlowApis", "aiAccess", "rateLimitPerMinute") VALUES ($1, $2, $3, false, 600)`, [
+    planId,
+    planName,
+    maxFlowApis,
+  ]);
+  const { rows } = await sql().query(
+    `INSERT INTO workspace (id, "organizationId", slug, name, "planId") VALUES (gen_random_uuid(), $1, $2, $2, $3) RETURNING id`,
+    [organizationId, `ws-${suffix()}`, planId],
+  );
+  return { organizationId, workspaceId: rows[0].id, planName };
+}
+
+/** Version 1 of the test flow: the caller's area returned as layer `out`. */
+export const AREA_ECHO_V1 = {
+  description: "Echoes an area",
+  inputs: [{ name: "area", kind: "area" }],
+  parameters: [],
+  steps: [],
+  results: [{ key: "out", kind: "layer", from: "area" }],
+};
+
+/** Version 2: adds the table result `summary` (one row: count) and a parameter. */
+export const AREA_ECHO_V2 = {
+  description: "Echoes an area, with a summary",
+  inputs: [{ name: "area", kind: "area" }],
+  parameters: [{ name: "label", type: "string", default: "x" }],
+  steps: [{ id: "counted", type: "aggregate", source: "area", aggregations: [{ op: "count", as: "n" }] }],
+  results: [
+    { key: "out", kind: "layer", from: "area" },
+    { key: "summary", kind: "table", from: "counted" },
+  ],
+};
+
+export async function expectAppError(p: Promise<unknown> | (() => unknown), code: string): Promise<AppError> {
+  const err = await Promise.resolve()
+    .then(typeof p === "function" ? p : () => p)
+    .then(
+      () => null,
+      (e: unknown) => e,
+    );
+  expect(err).toBeInstanceOf(AppError);
+  expect((err as AppError).code).toBe(code);
+  return err as AppError;
+}

@@ -1,0 +1,128 @@
+/**
+ * Adding layers in the design tool, without the browser: GeoJSON, CSV (points from lon/lat
+ * columns, or a table) and GeoParquet; faults named by feature index, row and column; the
+ * size limit; ids unique across workspaces; replacing a layer raises its data version; the
+ * preview samples large layers.
+ */
+import { describe, expect, it } from "vitest";
+import { importLayer, MAX_LAYER_UPLOAD_BYTES } from "@/lib/layers/import-layer";
+import { listLayers } from "@/lib/layers/list-layers";
+import { layerPreview, PREVIEW_MAX_FEATURES } from "@/lib/layers/layer-preview";
+import { loadLayer } from "@/lib/layers/load-layer";
+import { encodeGeoParquet } from "@/lib/formats/parquet";
+import { suffix } from "./contract-helpers";
+import { designWorkspace, expectAppError } from "./design-helpers";
+
+const enc = (s: string) => new TextEncoder().encode(s);
+const point = (x: number, y: number, props: Record<string, unknown> = {}) => ({
+  type: "Feature",
+  properties: props,
+  geometry: { type: "Point", coordinates: [x, y] },
+});
+
+describe("importing layers", () => {
+  it("adds a GeoJSON layer with item count and bbox, and names a faulty feature by index", async () => {
+    const ws = await designWorkspace();
+    const id = `lakes-${suffix()}`;
+    const fc = { type: "FeatureCollection", features: [point(8.5, 47.3, { name: "a" }), point(6.6, 46.5, { name: "b" })] };
+    const r = await importLayer(ws, { id, name: "Lakes", format: "geojson", bytes: enc(JSON.stringify(fc)) });
+    expect(r).toEqual({ layerId: id, kind: "features", itemCount: 2, dataVersion: 1, replaced: false });
+    const [listed] = await listLayers(ws);
+    expect(listed).toMatchObject({ id, kind: "features", itemCount: 2, bbox: [6.6, 46.5, 8.5, 47.3], environments: [] });
+    expect(await loadLayer(id)).toEqual({ kind: "features", features: fc.features });
+
+    const bad = { type: "FeatureCollection", features: [point(1, 1), { type: "Feature", properties: {}, geometry: { type: "Point", coordinates: ["x", 1] } }] };
+    const err = await expectAppError(
+      importLayer(ws, { id: `bad-${suffix()}`, name: "Bad", format: "geojson", bytes: enc(JSON.stringify(bad)) }),
+      "validation_failed",
+    );
+    expect(err.errors![0]!.field).toMatch(/^\/file\/features\/1\/geometry/);
+    expect(err.errors![0]!.message).toMatch(/^Feature 1:/);
+    await expectAppError(importLayer(ws, { id: `bad-${suffix()}`, name: "Bad", format: "geojson", bytes: enc("{not json") }), "validation_failed");
+  });
+
+  it("reads CSV as points (lon/lat found by name or given) or as a table, and names a faulty row and column", async () => {
+    const ws = await designWorkspace();
+    const points = await importLayer(ws, {
+      id: `pts-${suffix()}`,
+      name: "Places",
+      format: "csv",
+      bytes: enc("id,name,lon,lat\n1,Bern,7.44,46.95\n2,Basel,7.59,47.56\n"),
+    });
+    expect(points).toMatchObject({ kind: "features", itemCount: 2 });
+    const data = await loadLayer(points.layerId);
+    expect(data.kind === "features" && data.features[1]).toEqual(point(7.59, 47.56, { id: 2, name: "Basel" }));
+
+    const named = await importLayer(ws, { id: `xy-${suffix()}`, name: "XY", format: "csv", bytes: enc("E,N,v\n8,47,a\n"), lonColumn: "E", latColumn: "N" });
+    expect(named).toMatchObject({ kind: "features", itemCount: 1 });
+
+    const table = await importLayer(ws, { id: `tbl-${suffix()}`, name: "Table", format: "csv", bytes: enc("country,count\nCH,3\nFR,\n") });
+    expect(table).toMatchObject({ kind: "table", itemCount: 2 });
+    expect(await loadLayer(table.layerId)).toEqual({
+      kind: "rows",
+      columns: ["country", "count"],
+      rows: [
+        { country: "CH", count: 3 },
+        { country: "FR", count: null },
+      ],
+    });
+
+    const err = await expectAppError(
+      importLayer(ws, { id: `bad-${suffix()}`, name: "Bad", format: "csv", bytes: enc("name,lon,lat\nA,7,46\nB,east,46\nC,7,95\n") }),
+      "validation_failed",
+    );
+    expect(err.errors!.map((e) => e.message)).toEqual([
+      'Row 2, column "lon": "east" is not a longitude (-180..180).',
+      'Row 3, column "lat": "95" is not a latitude (-90..90).',
+    ]);
+    const missing = await expectAppError(
+      importLayer(ws, { id: `m-${suffix()}`, name: "M", format: "csv", bytes: enc("a,b\n1,2\n"), lonColumn: "lon", latColumn: "b" }),
+      "validation_failed",
+    );
+    expect(missing.errors![0]!.field).toBe("/lonColumn");
+  });
+
+  it("reads GeoParquet written by the service's own encoder", async () => {
+    const ws = await designWorkspace();
+    const features = [point(8.5, 47.3, { name: "Zurich", pop: 400000 }), point(6.1, 46.2, { name: "Geneva", pop: 200000 })];
+    const { body } = await encodeGeoParquet({ kind: "features", features } as never);
+    const r = await importLayer(ws, { id: `gp-${suffix()}`, name: "From parquet", format: "geoparquet", bytes: body });
+    expect(r).toMatchObject({ kind: "features", itemCount: 2 });
+    const data = await loadLayer(r.layerId);
+    expect(data.kind === "features" && data.features.map((f) => [f.geometry, f.properties.name, Number(f.properties.pop)])).toEqual([
+      [features[0]!.geometry, "Zurich", 400000],
+      [features[1]!.geometry, "Geneva", 200000],
+    ]);
+  });
+
+  it("replaces a layer of the workspace with a higher data version; refuses another workspace's id and oversized files", async () => {
+    const ws = await designWorkspace();
+    const other = await designWorkspace();
+    const id = `rep-${suffix()}`;
+    await importLayer(ws, { id, name: "V", format: "csv", bytes: enc("lon,lat\n1,1\n") });
+    const again = await importLayer(ws, { id, name: "V", format: "csv", bytes: enc("lon,lat\n1,1\n2,2\n3,3\n") });
+    expect(again).toMatchObject({ replaced: true, dataVersion: 2, itemCount: 3 });
+    const data = await loadLayer(id);
+    expect(data.kind === "features" && data.features.length).toBe(3);
+    const taken = await expectAppError(importLayer(other, { id, name: "Mine", format: "csv", bytes: enc("lon,lat\n1,1\n") }), "validation_failed");
+    expect(taken.errors![0]!.field).toBe("/id");
+    await expectAppError(
+      importLayer(ws, { id: `big-${suffix()}`, name: "Big", format: "csv", bytes: new Uint8Array(MAX_LAYER_UPLOAD_BYTES + 1) }),
+      "payload_too_large",
+    );
+  });
+
+  it("previews a large layer by an even sample and a table by its first rows", async () => {
+    const ws = await designWorkspace();
+    const n = PREVIEW_MAX_FEATURES * 2 + 5;
+    const rows = Array.from({ length: n }, (_, i) => `${(i % 360) - 180 + 0.5},${(i % 170) - 85}`).join("\n");
+    const { layerId } = await importLayer(ws, { id: `many-${suffix()}`, name: "Many", format: "csv", bytes: enc(`lon,lat\n${rows}\n`) });
+    const preview = await layerPreview(ws, layerId);
+    expect(preview.kind).toBe("features");
+    if (preview.kind !== "features") return;
+    expect(preview.total).toBe(n);
+    expect(preview.sampled).toBe(true);
+    expect(preview.geojson.features.length).toBe(Math.ceil(n / Math.ceil(n / PREVIEW_MAX_FEATURES)));
+    await expectAppError(layerPreview(await designWorkspace(), layerId), "not_found");
+  });
+});
