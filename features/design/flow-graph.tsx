@@ -49,7 +49,7 @@ export function FlowGraph({ definition, catalogue }: { definition: unknown; cata
           <div className="grid gap-2">
             <h3 className="font-semibold">{selected.title}</h3>
             <p className="text-muted-foreground">{selected.subtitle}</p>
-            <pre className="max-h-80 overflow-auto rounded bg-muted p-2 font-mono text-xs" data-testid="node-options">
+            <pre className="max-h-80 overflow-auto rounded bg-muted p-2 font-mono text-xs" data-testid="node-options" tabIndex={0} aria-label="Options">
               {JSON.stringify(selected.details, null, 2)}
             </pre>
           </div>

@@ -431,7 +431,7 @@ export function TryItPanel(p: TTryItProps) {
 
       <section className="grid gap-2">
         <h3 className="font-semibold">The same call on a published API</h3>
-        <pre className="overflow-x-auto rounded-md bg-muted p-3 font-mono text-xs" data-testid="curl">
+        <pre className="overflow-x-auto rounded-md bg-muted p-3 font-mono text-xs" data-testid="curl" tabIndex={0} aria-label="curl call">
           {curl}
         </pre>
       </section>
