@@ -185,7 +185,12 @@ function bestLocale(): string {
 
 /** initdb into `dir` (created, owned by the server's user), with the password of `USER`. */
 async function initialise(layout: TEmbeddedLayout, who: TIdentity | null, log?: (line: string) => void): Promise<void> {
-  fs.mkdirSync(layout.dataDir, { recursive: true, mode: 0o700 });
+  // The parents first, searchable by everyone: with `recursive` a 0700 mode would also apply to
+  // a missing .data/, which the postgres user then could not enter (initdb: Permission denied).
+  // An earlier run may have left that folder 0700: it is ours (.data/ or the state folder), open it.
+  fs.mkdirSync(path.dirname(layout.dataDir), { recursive: true, mode: 0o755 });
+  fs.chmodSync(path.dirname(layout.dataDir), 0o755);
+  if (!fs.existsSync(layout.dataDir)) fs.mkdirSync(layout.dataDir, { mode: 0o700 });
   if (who) fs.chownSync(layout.dataDir, who.uid, who.gid);
   const pwDir = fs.mkdtempSync(path.join(os.tmpdir(), "flow-api-pg-"));
   const pwFile = path.join(pwDir, "pw");
