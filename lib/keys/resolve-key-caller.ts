@@ -36,11 +36,16 @@ export async function resolveKeyCaller(path: TApiPath, apiKey: string | null): P
   return cachedCaller(`${hash}|${path.organization}|${path.environment}|${path.api}`, () => loadCaller(path, hash));
 }
 
-function invalidKey(): AppError {
+/** The one 401 for a key that is unknown, revoked, expired or of another environment (all alike, so none is revealed). */
+export function invalidKey(): AppError {
   return new AppError("unauthorized", "The API key is not valid for this environment (unknown, revoked or expired).");
 }
 
-async function loadCaller(path: TApiPath, hash: string): Promise<{ value: TKeyCaller; keyExpiresAt: Date | null }> {
+/**
+ * The key with this SHA-256 `hash`, when it is live (not revoked, not expired) and belongs to a
+ * consumer of `path`'s environment; throws `invalidKey()` otherwise. Shared by the HTTP and MCP doors.
+ */
+export async function findEnvironmentKey(path: Pick<TApiPath, "organization" | "environment">, hash: string) {
   const key = await db.apiKey.findUnique({
     where: { hash },
     include: { consumer: { include: { environment: { include: { organization: true } } } } },
@@ -55,6 +60,11 @@ async function loadCaller(path: TApiPath, hash: string): Promise<{ value: TKeyCa
   ) {
     throw invalidKey();
   }
+  return key;
+}
+
+async function loadCaller(path: TApiPath, hash: string): Promise<{ value: TKeyCaller; keyExpiresAt: Date | null }> {
+  const key = await findEnvironmentKey(path, hash);
   const environmentId = key.consumer.environmentId;
 
   const served = await db.environmentApi.findFirst({

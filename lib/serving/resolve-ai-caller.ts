@@ -24,6 +24,7 @@ import { aiToolCollisions } from "@/lib/flows/ai-tool-collisions";
 import { ZFlowVersion } from "@/lib/flows/definition";
 import { hashApiKey, KEY_PATTERN } from "@/lib/keys/api-key";
 import { cachedCaller } from "@/lib/keys/caller-cache";
+import { findEnvironmentKey, invalidKey } from "@/lib/keys/resolve-key-caller";
 import type { TApiPath, TKeyScope, TRunTarget } from "@/lib/runs/scope";
 
 /** One Flow API an AI client may call as a tool. */
@@ -46,10 +47,6 @@ export interface TAiCaller {
   apis: TAiApi[];
 }
 
-function invalidKey(): AppError {
-  return new AppError("unauthorized", "The API key is not valid for this environment (unknown, revoked or expired).");
-}
-
 /** Resolves the key and its tools (see module doc). */
 export async function resolveAiCaller(path: Pick<TApiPath, "organization" | "environment">, apiKey: string | null): Promise<TAiCaller> {
   if (!apiKey) throw new AppError("unauthorized", "Send your API key in the X-Api-Key header or as Authorization: Bearer <key>.");
@@ -59,20 +56,7 @@ export async function resolveAiCaller(path: Pick<TApiPath, "organization" | "env
 }
 
 async function loadAiCaller(path: Pick<TApiPath, "organization" | "environment">, hash: string): Promise<{ value: TAiCaller; keyExpiresAt: Date | null }> {
-  const key = await db.apiKey.findUnique({
-    where: { hash },
-    include: { consumer: { include: { environment: { include: { organization: true } } } } },
-  });
-  const now = new Date();
-  if (
-    !key ||
-    key.revokedAt ||
-    (key.expiresAt && key.expiresAt <= now) ||
-    key.consumer.environment.slug !== path.environment ||
-    key.consumer.environment.organization.slug !== path.organization
-  ) {
-    throw invalidKey();
-  }
+  const key = await findEnvironmentKey(path, hash);
   const environmentId = key.consumer.environmentId;
   const { planAllows, apis } = await aiApisOfConsumer({ id: key.consumerId, environmentId, organizationId: key.consumer.environment.organizationId }, path);
   if (!planAllows) {
