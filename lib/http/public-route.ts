@@ -25,7 +25,7 @@ import { z } from "zod";
 import { AppError } from "@/lib/errors";
 import { isDatabaseUnavailable } from "@/lib/database/unavailable";
 import { problem } from "@/lib/http/problem";
-import { resolveKeyCaller, type TKeyCaller } from "@/lib/keys/resolve-key-caller";
+import { resolveKeyCaller, resolveKeyCallerDeferred, type TKeyCaller } from "@/lib/keys/resolve-key-caller";
 import type { TApiPath } from "@/lib/runs/scope";
 import { addUsage } from "@/lib/metering/usage";
 import { workerAlive } from "@/lib/health";
@@ -86,7 +86,7 @@ export function publicRoute<P extends z.ZodType<TApiPath>>(opts: TPublicRouteOpt
     let path: TApiPath | null = null;
     let consumerId: string | null = null;
     const record = (status: number) => {
-      if (path) void recordCall({ organization: path.organization, environment: path.environment, door: "http", api: path.api, consumerId, status });
+      if (path) recordCall({ organization: path.organization, environment: path.environment, door: "http", api: path.api, consumerId, status });
     };
     try {
       const parsed = opts.params.safeParse(await ctx.params);
@@ -94,10 +94,15 @@ export function publicRoute<P extends z.ZodType<TApiPath>>(opts: TPublicRouteOpt
       const params = parsed.data as z.infer<P>;
       path = params;
       limitHeaders = await corsHeaders(req.headers.get("origin"), params);
-      const caller = await resolveKeyCaller(params, req.headers.get("x-api-key"));
+      const cached = await resolveKeyCallerDeferred(params, req.headers.get("x-api-key"));
+      let caller = cached.value;
+      const counted = await consumeRateLimit(caller.keyId, caller.target.workspaceId, caller.plan.rateLimitPerMinute);
+      // A key, grant, release or plan changed since the cached caller was loaded: resolve again
+      // (a revoked key is refused here, its call counted in a window nobody reads).
+      if (!cached.fresh && counted.authVersion !== cached.authVersion) caller = await resolveKeyCaller(params, req.headers.get("x-api-key"));
+      const limit = { ...counted, limit: caller.plan.rateLimitPerMinute };
       consumerId = caller.scope.consumerId;
       touchApiKey(caller.keyId);
-      const limit = await consumeRateLimit(caller.keyId, caller.target.workspaceId, caller.plan.rateLimitPerMinute);
       limitHeaders = { ...limitHeaders, ...rateLimitHeaders(limit) };
       if (!isAllowed(limit)) {
         throw new AppError(

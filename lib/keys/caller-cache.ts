@@ -14,7 +14,11 @@
  * scheduled later than the caller's next call, seen under load), so each entry also keeps
  * the `auth_version` it was loaded at: the triggers bump that row in the changing
  * transaction, and a hit is used only while the row still holds the entry's version (one
- * primary-key read per hit instead of the three lookups a miss makes).
+ * primary-key read per hit instead of the three lookups a miss makes). The HTTP door saves
+ * even that round trip: `cachedCallerDeferred` returns a hit with the version it was loaded
+ * at, the rate-limit statement that every call makes anyway returns the committed version
+ * (lib/rate-limit/rate-limit.ts), and the door reloads through `cachedCaller` when the two
+ * differ, before the handler runs.
  */
 import "server-only";
 import { db } from "@/lib/db";
@@ -77,6 +81,16 @@ export async function cachedCaller<T>(key: string, load: () => Promise<{ value: 
     const hit = s.entries.get(key) as TEntry<T> | undefined;
     if (hit && hit.authVersion === version && now - hit.storedAt < TTL_MS && (!hit.keyExpiresAt || hit.keyExpiresAt.getTime() > now)) return hit.value;
   }
+  return loadAndStore(s, key, load, now, version);
+}
+
+async function loadAndStore<T>(
+  s: TCacheState,
+  key: string,
+  load: () => Promise<{ value: T; keyExpiresAt: Date | null }>,
+  now: number,
+  version: bigint,
+): Promise<T> {
   const generation = s.generation;
   const loaded = await load();
   if (listening(AUTH_CHANGED_CHANNEL) && s.generation === generation) {
@@ -84,4 +98,32 @@ export async function cachedCaller<T>(key: string, load: () => Promise<{ value: 
     s.entries.set(key, { value: loaded.value, keyExpiresAt: loaded.keyExpiresAt, storedAt: now, authVersion: version });
   }
   return loaded.value;
+}
+
+/** A cached caller whose `auth_version` the caller checks itself (see module doc). */
+export interface TDeferredCaller<T> {
+  value: T;
+  /** The `auth_version` the value was loaded at; compare with the committed one before use. */
+  authVersion: bigint;
+  /** Loaded just now (and so checked against the committed version already). */
+  fresh: boolean;
+}
+
+/**
+ * Like `cachedCaller`, but a hit costs no query: the caller must compare `authVersion` with
+ * the committed `auth_version` read in a statement that starts after this call (the rate-limit
+ * upsert does) and call `cachedCaller` for the same key when they differ.
+ */
+export async function cachedCallerDeferred<T>(key: string, load: () => Promise<{ value: T; keyExpiresAt: Date | null }>): Promise<TDeferredCaller<T>> {
+  const s = state();
+  const now = Date.now();
+  if (listening(AUTH_CHANGED_CHANNEL)) {
+    const hit = s.entries.get(key) as TEntry<T> | undefined;
+    if (hit && now - hit.storedAt < TTL_MS && (!hit.keyExpiresAt || hit.keyExpiresAt.getTime() > now)) {
+      return { value: hit.value, authVersion: hit.authVersion, fresh: false };
+    }
+  }
+  const version = await authVersion();
+  const value = await loadAndStore(s, key, load, now, version);
+  return { value, authVersion: version, fresh: true };
 }

@@ -12,7 +12,7 @@ import { db } from "@/lib/db";
 import { AppError } from "@/lib/errors";
 import { hashApiKey, KEY_PATTERN } from "@/lib/keys/api-key";
 import { ZFlowVersion } from "@/lib/flows/definition";
-import { cachedCaller } from "@/lib/keys/caller-cache";
+import { cachedCaller, cachedCallerDeferred, type TDeferredCaller } from "@/lib/keys/caller-cache";
 import type { TApiPath, TKeyScope, TRunTarget } from "@/lib/runs/scope";
 
 /** A resolved key caller: who calls (scope), what it runs (target), and its limits. */
@@ -34,6 +34,18 @@ export async function resolveKeyCaller(path: TApiPath, apiKey: string | null): P
   if (!KEY_PATTERN.test(apiKey)) throw invalidKey();
   const hash = hashApiKey(apiKey);
   return cachedCaller(`${hash}|${path.organization}|${path.environment}|${path.api}`, () => loadCaller(path, hash));
+}
+
+/**
+ * `resolveKeyCaller` for the HTTP door, whose cache hits cost no query: the door compares the
+ * returned `authVersion` with the one its rate-limit statement reads and, when they differ,
+ * resolves again with `resolveKeyCaller` (lib/keys/caller-cache.ts). Same errors.
+ */
+export async function resolveKeyCallerDeferred(path: TApiPath, apiKey: string | null): Promise<TDeferredCaller<TKeyCaller>> {
+  if (!apiKey) throw new AppError("unauthorized", "Send your API key in the X-Api-Key header.");
+  if (!KEY_PATTERN.test(apiKey)) throw invalidKey();
+  const hash = hashApiKey(apiKey);
+  return cachedCallerDeferred(`${hash}|${path.organization}|${path.environment}|${path.api}`, () => loadCaller(path, hash));
 }
 
 /** The one 401 for a key that is unknown, revoked, expired or of another environment (all alike, so none is revealed). */

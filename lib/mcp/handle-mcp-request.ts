@@ -101,7 +101,7 @@ export async function handleMcpRequest(req: Request, path: { organization?: stri
     const res = refusal(err, instance);
     // Refused before any tool ran: shown in the console by status, never billed.
     if (path.organization && path.environment && SLUG.test(path.organization) && SLUG.test(path.environment) && res.status < 500) {
-      void recordCall({ organization: path.organization, environment: path.environment, door: "mcp", api: "", consumerId: null, status: res.status });
+      recordCall({ organization: path.organization, environment: path.environment, door: "mcp", api: "", consumerId: null, status: res.status });
     }
     return res;
   }

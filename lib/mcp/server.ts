@@ -133,7 +133,7 @@ async function runAnswer(ctx: TMcpRequestContext, api: TAiApi, run: Parameters<t
  * metered call, a refusal's status (422, 429 ...) when a tool answers with a client error.
  */
 function countCall(caller: TAiCaller, api: string, status: number): void {
-  void recordCall({ organization: caller.organization, environment: caller.environment, door: "mcp", api, consumerId: caller.consumerId, status });
+  recordCall({ organization: caller.organization, environment: caller.environment, door: "mcp", api, consumerId: caller.consumerId, status });
 }
 
 /** Wraps a handler: any throw becomes a tool error (and a refusal a counted one, see `countCall`). */

@@ -10,10 +10,15 @@
  *
  * `recordCall` is fire-and-forget: it never throws and the answer never waits for it, so a
  * slow or failed counter write cannot slow or fail a call (a lost increment is the accepted
- * cost). Rows are sharded like usage_counter so concurrent calls do not queue on one lock.
+ * cost). Calls are added up in memory and written every `FLUSH_MS` in one statement (one
+ * upsert per distinct row per flush, instead of a write per call: measured 319 → 370 runs/s
+ * on POST /runs with `npm run bench -- api`); a process that dies loses at most that last
+ * fraction of a second of counts. `flushCallCounter` writes at once (the usage report calls
+ * it, so a console page in the same process sees its own calls). Rows keep the shard column
+ * of usage_counter so processes flushing at the same moment do not queue on one lock.
  */
 import "server-only";
-import { db } from "@/lib/db";
+import { pool } from "@/lib/db";
 import { USAGE_SHARDS } from "@/lib/metering/usage";
 
 export interface TCallRecord {
@@ -37,17 +42,70 @@ export function isRecordedStatus(status: number): boolean {
   return (status >= 200 && status < 300) || (status >= 400 && status < 500);
 }
 
-/** Adds one call (see module doc); returns the write so tests may await it. */
-export function recordCall(c: TCallRecord): Promise<void> {
-  if (!isRecordedStatus(c.status)) return Promise.resolve();
-  const shard = Math.floor(Math.random() * USAGE_SHARDS);
-  return db.$executeRaw`
-    INSERT INTO "call_counter" ("organization", "environment", "day", "door", "api", "consumerId", "status", "shard", "count")
-    VALUES (${c.organization}, ${c.environment}, (now() AT TIME ZONE 'utc')::date, ${c.door}, ${c.api}, ${c.consumerId ?? ""}, ${callStatusBucket(c.status)}::smallint, ${shard}::smallint, 1)
-    ON CONFLICT ("organization", "environment", "day", "door", "api", "consumerId", "status", "shard") DO UPDATE SET "count" = "call_counter"."count" + 1`.then(
-    () => undefined,
-    (err) => {
-      if (process.env.CALL_COUNTER_DEBUG) console.error("[call-counter]", err);
-    },
-  );
+/** How long recorded calls wait in memory before they are written, ms. */
+const FLUSH_MS = 500;
+
+interface TPending {
+  c: TCallRecord;
+  status: number;
+  count: number;
+}
+
+interface TCounterState {
+  pending: Map<string, TPending>;
+  timer: ReturnType<typeof setTimeout> | null;
+}
+
+const globalForCounter = globalThis as unknown as { callCounter?: TCounterState };
+
+function counterState(): TCounterState {
+  globalForCounter.callCounter ??= { pending: new Map(), timer: null };
+  return globalForCounter.callCounter;
+}
+
+/** Adds one call (see module doc); written within `FLUSH_MS`. */
+export function recordCall(c: TCallRecord): void {
+  if (!isRecordedStatus(c.status)) return;
+  const s = counterState();
+  const status = callStatusBucket(c.status);
+  const key = JSON.stringify([c.organization, c.environment, c.door, c.api, c.consumerId ?? "", status]);
+  const entry = s.pending.get(key);
+  if (entry) entry.count++;
+  else s.pending.set(key, { c, status, count: 1 });
+  if (!s.timer) {
+    s.timer = setTimeout(() => void flushCallCounter(), FLUSH_MS);
+    s.timer.unref?.();
+  }
+}
+
+/** Writes the calls recorded so far in one upsert; never throws (a failed write is logged with CALL_COUNTER_DEBUG). */
+export async function flushCallCounter(): Promise<void> {
+  const s = counterState();
+  if (s.timer) clearTimeout(s.timer);
+  s.timer = null;
+  if (s.pending.size === 0) return;
+  const batch = [...s.pending.values()];
+  s.pending = new Map();
+  const col = <T>(f: (p: TPending) => T) => batch.map(f);
+  try {
+    await pool().query(
+      `INSERT INTO "call_counter" ("organization", "environment", "day", "door", "api", "consumerId", "status", "shard", "count")
+       SELECT o, e, (now() AT TIME ZONE 'utc')::date, d, a, c, s, $7::smallint, n
+         FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::smallint[], $8::int[]) AS t(o, e, d, a, c, s, n)
+       ON CONFLICT ("organization", "environment", "day", "door", "api", "consumerId", "status", "shard")
+         DO UPDATE SET "count" = "call_counter"."count" + EXCLUDED."count"`,
+      [
+        col((p) => p.c.organization),
+        col((p) => p.c.environment),
+        col((p) => p.c.door),
+        col((p) => p.c.api),
+        col((p) => p.c.consumerId ?? ""),
+        col((p) => p.status),
+        Math.floor(Math.random() * USAGE_SHARDS),
+        col((p) => p.count),
+      ],
+    );
+  } catch (err) {
+    if (process.env.CALL_COUNTER_DEBUG) console.error("[call-counter]", err);
+  }
 }

@@ -15,6 +15,7 @@
  */
 import "server-only";
 import { db } from "@/lib/db";
+import { flushCallCounter } from "@/lib/metering/call-counter";
 
 export interface TUsageDay {
   day: string; // YYYY-MM-DD (UTC)
@@ -110,6 +111,7 @@ export async function usageReport(
     FROM "run"
     WHERE "environmentId" = ${scope.environmentId}::uuid AND "mode" = 'api' AND "createdAt" >= ${from}
     GROUP BY "flowApiId", "consumerId"`;
+  await flushCallCounter(); // this process's own recent calls, so a page sees what it just did
   const callRows = await db.$queryRaw<{ api: string; consumerId: string; status: number; count: bigint }[]>`
     SELECT "api", "consumerId", "status", sum("count") AS count
     FROM "call_counter"

@@ -19,19 +19,28 @@ import type { TRateLimitState } from "@/lib/rate-limit/headers";
 export const RATE_LIMIT_WINDOW_SECONDS = 60;
 
 /** Counts one call of `keyId` against APIs of `workspaceId` and returns the window's state. */
-export async function consumeRateLimit(keyId: string, workspaceId: string, limit: number): Promise<TRateLimitState> {
-  // Raw pg on the shared pool: this runs on every authenticated call.
-  const { rows } = await pool().query<{ count: number; reset_ms: number }>(
+export async function consumeRateLimit(keyId: string, workspaceId: string, limit: number): Promise<TRateLimitState & { authVersion: bigint }> {
+  // Raw pg on the shared pool: this runs on every authenticated call. It also returns the
+  // committed auth_version, so the HTTP door checks its cached caller without another round
+  // trip (lib/keys/caller-cache.ts).
+  const { rows } = await pool().query<{ count: number; reset_ms: number; auth_version: string | null }>(
     `INSERT INTO "rate_limit_window" ("keyId", "workspaceId", "windowStart", "count")
      VALUES ($1::uuid, $2::uuid, date_trunc('minute', now() AT TIME ZONE 'utc'), 1)
      ON CONFLICT ("keyId", "workspaceId", "windowStart")
        DO UPDATE SET "count" = "rate_limit_window"."count" + 1
      RETURNING "count",
-       (extract(epoch FROM ("windowStart" + interval '1 minute' - (now() AT TIME ZONE 'utc'))) * 1000)::float8 AS reset_ms`,
+       (extract(epoch FROM ("windowStart" + interval '1 minute' - (now() AT TIME ZONE 'utc'))) * 1000)::float8 AS reset_ms,
+       (SELECT "version" FROM "auth_version" WHERE "id" = 1)::text AS auth_version`,
     [keyId, workspaceId],
   );
   const row = rows[0]!;
-  return { limit, windowSeconds: RATE_LIMIT_WINDOW_SECONDS, used: Number(row.count), resetSeconds: Number(row.reset_ms) / 1000 };
+  return {
+    limit,
+    windowSeconds: RATE_LIMIT_WINDOW_SECONDS,
+    used: Number(row.count),
+    resetSeconds: Number(row.reset_ms) / 1000,
+    authVersion: BigInt(row.auth_version ?? 0),
+  };
 }
 
 /** Removes windows that ended (called by the maintenance purge). */
