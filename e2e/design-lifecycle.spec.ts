@@ -294,23 +294,33 @@ test("the plan limit refuses a new API with a message naming it", async () => {
     [ws, `Free ${tag}`],
   );
   const { id: workspaceId, organizationId } = rows[0];
-  const flow = await db().query(`INSERT INTO flow (id, "workspaceId", name) VALUES (gen_random_uuid(), $1, 'Free flow') RETURNING id`, [workspaceId]);
-  const version = await db().query(`INSERT INTO flow_version (id, "flowId", version, definition) VALUES (gen_random_uuid(), $1, 1, $2) RETURNING id`, [
-    flow.rows[0].id,
-    JSON.stringify(CITIES_IN_AREA),
-  ]);
-  for (const n of [1, 2, 3])
-    await db().query(
-      `INSERT INTO flow_api (id, "organizationId", "workspaceId", "flowId", "selectedFlowVersionId", slug, name) VALUES (gen_random_uuid(), $1, $2, $3, $4, $5, $5)`,
-      [organizationId, workspaceId, flow.rows[0].id, version.rows[0].id, `free-${tag}-${n}`],
-    );
-  await page.goto(`/design/demo/${ws}/apis`);
-  await expect(page.getByTestId("plan-usage")).toHaveText("3 of 3 APIs used");
-  await page.getByRole("button", { name: "New API" }).click();
-  await page.getByRole("combobox", { name: "Flow" }).click();
-  await page.getByRole("option", { name: /Free flow/ }).click();
-  await page.getByLabel("Name").fill(`Fourth ${tag}`);
-  await page.getByRole("button", { name: "Create draft" }).click();
-  await expect(page.getByTestId("create-refusal")).toContainText('Your plan "Free" allows 3 APIs in this workspace, drafts included');
-  await expectAccessible(page, "New API refused at the plan limit");
+  // Other specs sign in to the same demo organization: the extra workspace leaves with the step.
+  try {
+    const flow = await db().query(`INSERT INTO flow (id, "workspaceId", name) VALUES (gen_random_uuid(), $1, 'Free flow') RETURNING id`, [workspaceId]);
+    const version = await db().query(`INSERT INTO flow_version (id, "flowId", version, definition) VALUES (gen_random_uuid(), $1, 1, $2) RETURNING id`, [
+      flow.rows[0].id,
+      JSON.stringify(CITIES_IN_AREA),
+    ]);
+    for (const n of [1, 2, 3])
+      await db().query(
+        `INSERT INTO flow_api (id, "organizationId", "workspaceId", "flowId", "selectedFlowVersionId", slug, name) VALUES (gen_random_uuid(), $1, $2, $3, $4, $5, $5)`,
+        [organizationId, workspaceId, flow.rows[0].id, version.rows[0].id, `free-${tag}-${n}`],
+      );
+    await page.goto(`/design/demo/${ws}/apis`);
+    await expect(page.getByTestId("plan-usage")).toHaveText("3 of 3 APIs used");
+    await page.getByRole("button", { name: "New API" }).click();
+    await page.getByRole("combobox", { name: "Flow" }).click();
+    await page.getByRole("option", { name: /Free flow/ }).click();
+    await page.getByLabel("Name").fill(`Fourth ${tag}`);
+    await page.getByRole("button", { name: "Create draft" }).click();
+    await expect(page.getByTestId("create-refusal")).toContainText('Your plan "Free" allows 3 APIs in this workspace, drafts included');
+    await expectAccessible(page, "New API refused at the plan limit");
+    const { rows: left } = await db().query(`SELECT count(*)::int AS n FROM flow_api WHERE "workspaceId" = $1`, [workspaceId]);
+    expect(left[0].n).toBe(3);
+  } finally {
+    // Flow versions are immutable (their foreign key restricts deletes): removed first.
+    await db().query(`DELETE FROM flow_api WHERE "workspaceId" = $1`, [workspaceId]);
+    await db().query(`DELETE FROM flow_version WHERE "flowId" IN (SELECT id FROM flow WHERE "workspaceId" = $1)`, [workspaceId]);
+    await db().query(`DELETE FROM workspace WHERE id = $1`, [workspaceId]);
+  }
 });
