@@ -11,7 +11,7 @@ import { readFile } from "node:fs/promises";
 import { randomBytes } from "node:crypto";
 import { expect, test, type Page } from "@playwright/test";
 import { CITIES_IN_AREA } from "../lib/demo/flows";
-import { callPublished, closeDb, db, demoUsage, eventually, grantDemoConsumer } from "./design-helpers";
+import { callPublished, closeDb, db, demoUsage, eventually, grantDemoConsumer, screenshotBothThemes } from "./design-helpers";
 import { expectAccessible } from "./support/a11y";
 import { STORAGE } from "./support/env";
 
@@ -95,6 +95,7 @@ test("upload a CSV layer of places and see it on the map", async () => {
   await page.getByRole("button", { name: "Upload" }).click();
   await expect(page.getByTestId("upload-problem")).toContainText('Row 2, column "lon": "east" is not a longitude');
   await expectAccessible(page, "upload dialog with a fault");
+  await screenshotBothThemes(page, "upload-dialog", page.getByRole("dialog"));
   await page.getByLabel("File").setInputFiles({ name: "places.csv", mimeType: "text/csv", buffer: Buffer.from(CSV) });
   await page.getByLabel("Name").fill(`E2E places ${tag}`);
   await page.getByLabel("Layer id").fill(LAYER_ID);
@@ -174,6 +175,7 @@ test("Try it with a layer input and a pasted area, download each result, check u
   await expect(page.getByTestId("result-summary").getByRole("region")).toContainText(String(count));
   await expect(page.getByTestId("curl")).toContainText(`/public/api/demo/production/${API_SLUG}/runs`);
   await expectAccessible(page, "API page with Try-it results");
+  await screenshotBothThemes(page, "try-it-result", page.getByTestId("try-run"));
   const after = await demoUsage();
   expect(after.etlRuns - before.etlRuns).toBe(1);
   expect(after.apiRequests - before.apiRequests).toBe(0);
@@ -246,7 +248,12 @@ test("a newer flow version changes nothing until it is published again", async (
   await expect(diff).toContainText("What changes for callers from version 1 to version 2");
   await expect(diff).toContainText("all_cities added");
   await expectAccessible(page, "API page with a newer version");
-  await confirmInDialog("Publish", "Publish");
+  await screenshotBothThemes(page, "publish-diff", page.getByTestId("publish-panel"));
+  await page.getByRole("button", { name: "Publish" }).click();
+  await expect(page.getByRole("dialog")).toBeVisible();
+  await screenshotBothThemes(page, "publish-dialog", "viewport");
+  await page.getByRole("dialog").getByRole("button", { name: "Publish" }).click();
+  await expect(page.getByRole("dialog")).toBeHidden();
   await expect(page.getByTestId("status-production")).toContainText("Published: flow version 2 (release 2)");
   await expect(page.getByTestId("version-available")).toHaveCount(0);
   await eventually("v2 served", async () => (await servedVersion()).version === 2);

@@ -220,7 +220,10 @@ export function MapView(props: { data?: FeatureCollection; label: string; onDraw
         />
         {drawing && !closed ? (
           // The centre the keyboard adds a corner at; it lets clicks through to the map.
-          <span aria-hidden="true" className="pointer-events-none absolute top-1/2 left-1/2 -translate-x-1/2 -translate-y-1/2 text-lg leading-none text-amber-700">
+          <span
+            aria-hidden="true"
+            className="pointer-events-none absolute top-1/2 left-1/2 -translate-x-1/2 -translate-y-1/2 text-lg leading-none text-amber-700"
+          >
             +
           </span>
         ) : null}
