@@ -192,6 +192,13 @@ test("Try it with a drawn area on the uploaded layer", async () => {
   await expect(map).toHaveAttribute("data-ready", "true");
   // page.mouse works in viewport coordinates: the map sits below the fold of the API page.
   await map.scrollIntoViewIfNeeded();
+  // The keyboard path: pan the focused map with the arrow keys, add its centre as a corner.
+  await map.locator("canvas").focus();
+  await page.keyboard.press("ArrowRight");
+  await page.getByRole("button", { name: "Add corner at the centre" }).press("Enter");
+  await expect(page.getByText("(1 so far)")).toBeVisible();
+  await page.getByRole("button", { name: "Clear" }).press("Enter");
+  await expect(page.getByText("(0 so far)")).toBeVisible();
   const box = (await map.boundingBox())!;
   const cx = box.x + box.width / 2;
   const cy = box.y + box.height / 2;

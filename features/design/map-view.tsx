@@ -14,8 +14,15 @@
 import { useEffect, useRef, useState } from "react";
 import type { Map as TMap, GeoJSONSource } from "maplibre-gl";
 import type { FeatureCollection, Polygon } from "geojson";
+import { useTheme } from "next-themes";
 import "maplibre-gl/dist/maplibre-gl.css";
 import { Button } from "@/components/ui/button";
+
+/** Background and graticule per theme (a light block in the dark theme glared in screenshots). */
+const PALETTE = {
+  light: { background: "#eef2f6", graticule: "#c8d0da" },
+  dark: { background: "#1c2430", graticule: "#3a4656" },
+} as const;
 
 function graticule(): FeatureCollection {
   const features: FeatureCollection["features"] = [];
@@ -72,6 +79,8 @@ export function MapView(props: { data?: FeatureCollection; label: string; onDraw
   const [corners, setCorners] = useState<[number, number][]>([]);
   const [closed, setClosed] = useState(false);
   const drawing = Boolean(props.onDraw);
+  const { resolvedTheme } = useTheme();
+  const palette = PALETTE[resolvedTheme === "dark" ? "dark" : "light"];
 
   useEffect(() => {
     let cancelled = false;
@@ -152,6 +161,13 @@ export function MapView(props: { data?: FeatureCollection; label: string; onDraw
     };
   }, []);
 
+  useEffect(() => {
+    const m = map.current;
+    if (!ready || !m) return;
+    m.setPaintProperty("bg", "background-color", palette.background);
+    m.setPaintProperty("graticule", "line-color", palette.graticule);
+  }, [ready, palette]);
+
   // Show the data and fit the view to it.
   useEffect(() => {
     const m = map.current;
@@ -222,7 +238,7 @@ export function MapView(props: { data?: FeatureCollection; label: string; onDraw
           // The centre the keyboard adds a corner at; it lets clicks through to the map.
           <span
             aria-hidden="true"
-            className="pointer-events-none absolute top-1/2 left-1/2 -translate-x-1/2 -translate-y-1/2 text-lg leading-none text-amber-700"
+            className="pointer-events-none absolute top-1/2 left-1/2 -translate-x-1/2 -translate-y-1/2 text-lg leading-none text-amber-700 dark:text-amber-400"
           >
             +
           </span>
