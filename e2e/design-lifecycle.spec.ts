@@ -5,7 +5,9 @@
  * usage after Try it, publish, call the published API over HTTP with a key, save a newer
  * flow version (serving unchanged, "Version 2 available"), republish (serving changes),
  * trash ("Source in trash", publishing blocked, serving on), restore, delete permanently
- * ("Needs a source", serving on), and the plan limit. axe checks every page on the way.
+ * ("Needs a source", serving on), and the plan limit. axe checks every page on the way;
+ * screenshots of the upload dialog, the Try-it result and the publish diff (light and dark)
+ * land in .data/screenshots/design-*.png.
  */
 import { readFile } from "node:fs/promises";
 import { randomBytes } from "node:crypto";
@@ -15,8 +17,8 @@ import { callPublished, closeDb, db, demoUsage, eventually, grantDemoConsumer, s
 import { expectAccessible } from "./support/a11y";
 import { STORAGE } from "./support/env";
 
-// Steps marked fixme are written but have not yet passed in a browser (issue 10 stays open until
-// they do); the same rules pass as domain tests over HTTP in tests/integration/design-apis.test.ts.
+// One designer's story, step after step (each builds on the last); the same rules are also
+// domain tests over HTTP in tests/integration/design-apis.test.ts.
 test.describe.configure({ mode: "serial" });
 
 const tag = randomBytes(3).toString("hex");
