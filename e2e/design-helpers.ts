@@ -4,7 +4,12 @@
  * grant for the demo consumer, which the serving console gives) and for usage counters, and
  * calls of the published API over HTTP with the demo key (TEST_DEMO_API_KEY).
  */
+import { mkdir } from "node:fs/promises";
+import path from "node:path";
+import { expect, type Locator, type Page } from "@playwright/test";
 import pg from "pg";
+import { expectAccessible } from "./support/a11y";
+import { ROOT } from "./support/env";
 
 const BASE_URL = process.env.TEST_BASE_URL ?? "http://127.0.0.1:3000";
 const API_KEY = process.env.TEST_DEMO_API_KEY ?? "";
@@ -57,5 +62,27 @@ export async function eventually<T>(what: string, fn: () => Promise<T | null | u
     if (v) return v;
     if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
     await new Promise((r) => setTimeout(r, 300));
+  }
+}
+
+/**
+ * Screenshots of what `target` shows now in the light and the dark theme, into
+ * .data/screenshots/design-<name>-<theme>.png (looked at by hand; see the report of issue 10).
+ * `target` is an element, or "viewport" for what the window shows (a modal dialog). The theme follows the system's: emulating the colour scheme flips it. Each theme is also
+ * checked with axe; the page is left in the light theme.
+ */
+export async function screenshotBothThemes(page: Page, name: string, target: Locator | "viewport"): Promise<void> {
+  const dir = path.join(ROOT, ".data/screenshots");
+  await mkdir(dir, { recursive: true });
+  for (const colorScheme of ["dark", "light"] as const) {
+    await page.emulateMedia({ colorScheme });
+    await expect(page.locator("html")).toHaveClass(new RegExp(`\\b${colorScheme}\\b`));
+    const file = path.join(dir, `design-${name}-${colorScheme}.png`);
+    if (target === "viewport") await page.screenshot({ path: file, animations: "disabled" });
+    else {
+      await target.scrollIntoViewIfNeeded();
+      await target.screenshot({ path: file, animations: "disabled" });
+    }
+    if (colorScheme === "dark") await expectAccessible(page, `${name} (dark)`);
   }
 }

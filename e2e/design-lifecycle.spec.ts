@@ -5,18 +5,20 @@
  * usage after Try it, publish, call the published API over HTTP with a key, save a newer
  * flow version (serving unchanged, "Version 2 available"), republish (serving changes),
  * trash ("Source in trash", publishing blocked, serving on), restore, delete permanently
- * ("Needs a source", serving on), and the plan limit. axe checks every page on the way.
+ * ("Needs a source", serving on), and the plan limit. axe checks every page on the way;
+ * screenshots of the upload dialog, the Try-it result and the publish diff (light and dark)
+ * land in .data/screenshots/design-*.png.
  */
 import { readFile } from "node:fs/promises";
 import { randomBytes } from "node:crypto";
 import { expect, test, type Page } from "@playwright/test";
 import { CITIES_IN_AREA } from "../lib/demo/flows";
-import { callPublished, closeDb, db, demoUsage, eventually, grantDemoConsumer } from "./design-helpers";
+import { callPublished, closeDb, db, demoUsage, eventually, grantDemoConsumer, screenshotBothThemes } from "./design-helpers";
 import { expectAccessible } from "./support/a11y";
 import { STORAGE } from "./support/env";
 
-// Steps marked fixme are written but have not yet passed in a browser (issue 10 stays open until
-// they do); the same rules pass as domain tests over HTTP in tests/integration/design-apis.test.ts.
+// One designer's story, step after step (each builds on the last); the same rules are also
+// domain tests over HTTP in tests/integration/design-apis.test.ts.
 test.describe.configure({ mode: "serial" });
 
 const tag = randomBytes(3).toString("hex");
@@ -95,6 +97,7 @@ test("upload a CSV layer of places and see it on the map", async () => {
   await page.getByRole("button", { name: "Upload" }).click();
   await expect(page.getByTestId("upload-problem")).toContainText('Row 2, column "lon": "east" is not a longitude');
   await expectAccessible(page, "upload dialog with a fault");
+  await screenshotBothThemes(page, "upload-dialog", page.getByRole("dialog"));
   await page.getByLabel("File").setInputFiles({ name: "places.csv", mimeType: "text/csv", buffer: Buffer.from(CSV) });
   await page.getByLabel("Name").fill(`E2E places ${tag}`);
   await page.getByLabel("Layer id").fill(LAYER_ID);
@@ -174,6 +177,7 @@ test("Try it with a layer input and a pasted area, download each result, check u
   await expect(page.getByTestId("result-summary").getByRole("region")).toContainText(String(count));
   await expect(page.getByTestId("curl")).toContainText(`/public/api/demo/production/${API_SLUG}/runs`);
   await expectAccessible(page, "API page with Try-it results");
+  await screenshotBothThemes(page, "try-it-result", page.getByTestId("try-run"));
   const after = await demoUsage();
   expect(after.etlRuns - before.etlRuns).toBe(1);
   expect(after.apiRequests - before.apiRequests).toBe(0);
@@ -182,12 +186,21 @@ test("Try it with a layer input and a pasted area, download each result, check u
   expect(rows[0].n).toBe(0);
 });
 
-test.fixme("Try it with a drawn area on the uploaded layer", async () => {
+test("Try it with a drawn area on the uploaded layer", async () => {
   await page.reload();
   await page.getByLabel("Layer for cities").selectOption(LAYER_ID);
   await expect(page.getByLabel("Source of area")).toHaveValue("draw");
   const map = page.getByTestId("map");
   await expect(map).toHaveAttribute("data-ready", "true");
+  // page.mouse works in viewport coordinates: the map sits below the fold of the API page.
+  await map.scrollIntoViewIfNeeded();
+  // The keyboard path: pan the focused map with the arrow keys, add its centre as a corner.
+  await map.locator("canvas").focus();
+  await page.keyboard.press("ArrowRight");
+  await page.getByRole("button", { name: "Add corner at the centre" }).press("Enter");
+  await expect(page.getByText("(1 so far)")).toBeVisible();
+  await page.getByRole("button", { name: "Clear" }).press("Enter");
+  await expect(page.getByText("(0 so far)")).toBeVisible();
   const box = (await map.boundingBox())!;
   const cx = box.x + box.width / 2;
   const cy = box.y + box.height / 2;
@@ -198,7 +211,9 @@ test.fixme("Try it with a drawn area on the uploaded layer", async () => {
     [-150, 100],
   ])
     await page.mouse.click(cx + dx!, cy + dy!);
+  await expect(page.getByText("(4 so far)")).toBeVisible();
   await page.getByRole("button", { name: "Close polygon" }).click();
+  await expect(page.getByText("Polygon closed.")).toBeVisible();
   await page.getByLabel("min_population").fill("0");
   await runTryIt();
   await expect(page.getByTestId("result-cities")).toContainText("3 features");
@@ -207,7 +222,7 @@ test.fixme("Try it with a drawn area on the uploaded layer", async () => {
   await expect(page.getByRole("table", { name: "Recent Try-it runs" }).getByRole("row")).toHaveCount(3);
 });
 
-test.fixme("publish version 1 and call it over HTTP with a key", async () => {
+test("publish version 1 and call it over HTTP with a key", async () => {
   await page.reload();
   await expect(page.getByTestId("release-diff")).toContainText("First release in Production");
   await confirmInDialog("Publish", "Publish");
@@ -227,7 +242,7 @@ async function servedVersion(): Promise<{ version: number; results: string[] }> 
   return { version: c.doc.flow_version, results: c.doc.results.map((x: any) => x.key).sort() };
 }
 
-test.fixme("a newer flow version changes nothing until it is published again", async () => {
+test("a newer flow version changes nothing until it is published again", async () => {
   await page.goto(flowUrl);
   await setEditorText(JSON.stringify(V2, null, 2));
   await expect(page.getByText("No problems: the document is a valid flow version.")).toBeVisible();
@@ -242,14 +257,19 @@ test.fixme("a newer flow version changes nothing until it is published again", a
   await expect(diff).toContainText("What changes for callers from version 1 to version 2");
   await expect(diff).toContainText("all_cities added");
   await expectAccessible(page, "API page with a newer version");
-  await confirmInDialog("Publish", "Publish");
+  await screenshotBothThemes(page, "publish-diff", page.getByTestId("publish-panel"));
+  await page.getByRole("button", { name: "Publish" }).click();
+  await expect(page.getByRole("dialog")).toBeVisible();
+  await screenshotBothThemes(page, "publish-dialog", "viewport");
+  await page.getByRole("dialog").getByRole("button", { name: "Publish" }).click();
+  await expect(page.getByRole("dialog")).toBeHidden();
   await expect(page.getByTestId("status-production")).toContainText("Published: flow version 2 (release 2)");
   await expect(page.getByTestId("version-available")).toHaveCount(0);
   await eventually("v2 served", async () => (await servedVersion()).version === 2);
   expect(await servedVersion()).toEqual({ version: 2, results: ["all_cities", "cities", "summary"] });
 });
 
-test.fixme("trash the flow: Source in trash, publishing blocked, serving on; restore", async () => {
+test("trash the flow: Source in trash, publishing blocked, serving on; restore", async () => {
   await page.goto(flowUrl);
   await confirmInDialog("Move to trash", "Move to trash");
   await expect(page.getByText("In trash").first()).toBeVisible();
@@ -267,7 +287,7 @@ test.fixme("trash the flow: Source in trash, publishing blocked, serving on; res
   await expect(page.getByRole("button", { name: "Publish" })).toBeVisible();
 });
 
-test.fixme("delete the flow permanently: Needs a source, serving on", async () => {
+test("delete the flow permanently: Needs a source, serving on", async () => {
   await page.goto(flowUrl);
   await confirmInDialog("Move to trash", "Move to trash");
   await page.getByRole("button", { name: "Delete permanently" }).click();
@@ -282,7 +302,7 @@ test.fixme("delete the flow permanently: Needs a source, serving on", async () =
   expect(await servedVersion()).toEqual({ version: 2, results: ["all_cities", "cities", "summary"] });
 });
 
-test.fixme("the plan limit refuses a new API with a message naming it", async () => {
+test("the plan limit refuses a new API with a message naming it", async () => {
   // A workspace on the Free plan (3 APIs) that already has three drafts.
   const ws = `e2e-free-${tag}`;
   const { rows } = await db().query(
@@ -290,23 +310,33 @@ test.fixme("the plan limit refuses a new API with a message naming it", async ()
     [ws, `Free ${tag}`],
   );
   const { id: workspaceId, organizationId } = rows[0];
-  const flow = await db().query(`INSERT INTO flow (id, "workspaceId", name) VALUES (gen_random_uuid(), $1, 'Free flow') RETURNING id`, [workspaceId]);
-  const version = await db().query(`INSERT INTO flow_version (id, "flowId", version, definition) VALUES (gen_random_uuid(), $1, 1, $2) RETURNING id`, [
-    flow.rows[0].id,
-    JSON.stringify(CITIES_IN_AREA),
-  ]);
-  for (const n of [1, 2, 3])
-    await db().query(
-      `INSERT INTO flow_api (id, "organizationId", "workspaceId", "flowId", "selectedFlowVersionId", slug, name) VALUES (gen_random_uuid(), $1, $2, $3, $4, $5, $5)`,
-      [organizationId, workspaceId, flow.rows[0].id, version.rows[0].id, `free-${tag}-${n}`],
-    );
-  await page.goto(`/design/demo/${ws}/apis`);
-  await expect(page.getByTestId("plan-usage")).toHaveText("3 of 3 APIs used");
-  await page.getByRole("button", { name: "New API" }).click();
-  await page.getByRole("combobox", { name: "Flow" }).click();
-  await page.getByRole("option", { name: /Free flow/ }).click();
-  await page.getByLabel("Name").fill(`Fourth ${tag}`);
-  await page.getByRole("button", { name: "Create draft" }).click();
-  await expect(page.getByTestId("create-refusal")).toContainText('Your plan "Free" allows 3 APIs in this workspace, drafts included');
-  await expectAccessible(page, "New API refused at the plan limit");
+  // Other specs sign in to the same demo organization: the extra workspace leaves with the step.
+  try {
+    const flow = await db().query(`INSERT INTO flow (id, "workspaceId", name) VALUES (gen_random_uuid(), $1, 'Free flow') RETURNING id`, [workspaceId]);
+    const version = await db().query(`INSERT INTO flow_version (id, "flowId", version, definition) VALUES (gen_random_uuid(), $1, 1, $2) RETURNING id`, [
+      flow.rows[0].id,
+      JSON.stringify(CITIES_IN_AREA),
+    ]);
+    for (const n of [1, 2, 3])
+      await db().query(
+        `INSERT INTO flow_api (id, "organizationId", "workspaceId", "flowId", "selectedFlowVersionId", slug, name) VALUES (gen_random_uuid(), $1, $2, $3, $4, $5, $5)`,
+        [organizationId, workspaceId, flow.rows[0].id, version.rows[0].id, `free-${tag}-${n}`],
+      );
+    await page.goto(`/design/demo/${ws}/apis`);
+    await expect(page.getByTestId("plan-usage")).toHaveText("3 of 3 APIs used");
+    await page.getByRole("button", { name: "New API" }).click();
+    await page.getByRole("combobox", { name: "Flow" }).click();
+    await page.getByRole("option", { name: /Free flow/ }).click();
+    await page.getByLabel("Name").fill(`Fourth ${tag}`);
+    await page.getByRole("button", { name: "Create draft" }).click();
+    await expect(page.getByTestId("create-refusal")).toContainText('Your plan "Free" allows 3 APIs in this workspace, drafts included');
+    await expectAccessible(page, "New API refused at the plan limit");
+    const { rows: left } = await db().query(`SELECT count(*)::int AS n FROM flow_api WHERE "workspaceId" = $1`, [workspaceId]);
+    expect(left[0].n).toBe(3);
+  } finally {
+    // Flow versions are immutable (their foreign key restricts deletes): removed first.
+    await db().query(`DELETE FROM flow_api WHERE "workspaceId" = $1`, [workspaceId]);
+    await db().query(`DELETE FROM flow_version WHERE "flowId" IN (SELECT id FROM flow WHERE "workspaceId" = $1)`, [workspaceId]);
+    await db().query(`DELETE FROM workspace WHERE id = $1`, [workspaceId]);
+  }
 });

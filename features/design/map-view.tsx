@@ -5,15 +5,24 @@
  * only, its worker served by /maplibre/maplibre-gl-worker.mjs (design.md: under Turbopack the
  * worker must be served apart and named with `setWorkerUrl`).
  *
- * With `onDraw`, clicks add the corners of a polygon; "Close polygon" (or a click on the
- * first corner) closes the ring and reports it (a GeoJSON Polygon, lon/lat, RFC 7946
- * right-hand rule is applied by the server). Keyboard users paste the polygon instead.
+ * With `onDraw`, clicks add the corners of a polygon; "Close polygon" closes the ring and
+ * reports it (a GeoJSON Polygon, lon/lat; the server applies the RFC 7946 right-hand rule).
+ * From the keyboard: focus the map, move it with the arrow keys (+/- zoom; MapLibre's own
+ * keyboard handler) and press "Add corner at the centre", marked by a cross on the map.
+ * Pasting the polygon stays the other keyboard path.
  */
 import { useEffect, useRef, useState } from "react";
 import type { Map as TMap, GeoJSONSource } from "maplibre-gl";
 import type { FeatureCollection, Polygon } from "geojson";
+import { useTheme } from "next-themes";
 import "maplibre-gl/dist/maplibre-gl.css";
 import { Button } from "@/components/ui/button";
+
+/** Background and graticule per theme (a light block in the dark theme glared in screenshots). */
+const PALETTE = {
+  light: { background: "#eef2f6", graticule: "#c8d0da" },
+  dark: { background: "#1c2430", graticule: "#3a4656" },
+} as const;
 
 function graticule(): FeatureCollection {
   const features: FeatureCollection["features"] = [];
@@ -70,6 +79,8 @@ export function MapView(props: { data?: FeatureCollection; label: string; onDraw
   const [corners, setCorners] = useState<[number, number][]>([]);
   const [closed, setClosed] = useState(false);
   const drawing = Boolean(props.onDraw);
+  const { resolvedTheme } = useTheme();
+  const palette = PALETTE[resolvedTheme === "dark" ? "dark" : "light"];
 
   useEffect(() => {
     let cancelled = false;
@@ -150,6 +161,13 @@ export function MapView(props: { data?: FeatureCollection; label: string; onDraw
     };
   }, []);
 
+  useEffect(() => {
+    const m = map.current;
+    if (!ready || !m) return;
+    m.setPaintProperty("bg", "background-color", palette.background);
+    m.setPaintProperty("graticule", "line-color", palette.graticule);
+  }, [ready, palette]);
+
   // Show the data and fit the view to it.
   useEffect(() => {
     const m = map.current;
@@ -193,6 +211,12 @@ export function MapView(props: { data?: FeatureCollection; label: string; onDraw
     setClosed(true);
     props.onDraw?.({ type: "Polygon", coordinates: [[...corners, corners[0]!]] });
   };
+  const addCentre = () => {
+    const m = map.current;
+    if (!m || closed) return;
+    const c = m.getCenter();
+    setCorners((all) => [...all, [Number(c.lng.toFixed(5)), Number(c.lat.toFixed(5))]]);
+  };
   const clear = () => {
     setCorners([]);
     setClosed(false);
@@ -201,20 +225,34 @@ export function MapView(props: { data?: FeatureCollection; label: string; onDraw
 
   return (
     <div className={props.className}>
-      <div
-        ref={host}
-        role="region"
-        aria-label={props.label}
-        className="h-72 w-full overflow-hidden rounded-md border"
-        data-testid="map"
-        data-ready={ready ? "true" : "false"}
-      />
+      <div className="relative">
+        <div
+          ref={host}
+          role="region"
+          aria-label={props.label}
+          className="h-72 w-full overflow-hidden rounded-md border"
+          data-testid="map"
+          data-ready={ready ? "true" : "false"}
+        />
+        {drawing && !closed ? (
+          // The centre the keyboard adds a corner at; it lets clicks through to the map.
+          <span
+            aria-hidden="true"
+            className="pointer-events-none absolute top-1/2 left-1/2 -translate-x-1/2 -translate-y-1/2 text-lg leading-none text-amber-700 dark:text-amber-400"
+          >
+            +
+          </span>
+        ) : null}
+      </div>
       {failed ? <p className="mt-1 text-sm text-destructive">The map could not start: {failed}</p> : null}
       {drawing ? (
         <div className="mt-2 flex flex-wrap items-center gap-2 text-sm">
           <span className="text-muted-foreground" aria-live="polite">
-            {closed ? "Polygon closed." : `Click the map to add corners (${corners.length} so far).`}
+            {closed ? "Polygon closed." : `Click the map to add corners, or move it with the arrow keys and add its centre (${corners.length} so far).`}
           </span>
+          <Button type="button" size="sm" variant="outline" onClick={addCentre} disabled={!ready || closed}>
+            Add corner at the centre
+          </Button>
           <Button type="button" size="sm" variant="outline" onClick={close} disabled={closed || corners.length < 3}>
             Close polygon
           </Button>

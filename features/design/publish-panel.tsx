@@ -47,7 +47,7 @@ export function PublishPanel(p: TPublishPanelProps) {
   }
   const same = env?.serving?.flowVersionId === versionId;
   return (
-    <div className="grid gap-4">
+    <div className="grid gap-4" data-testid="publish-panel">
       <div className="grid gap-4 sm:grid-cols-2">
         <div className="grid gap-1">
           <Label htmlFor="publish-environment">Environment</Label>

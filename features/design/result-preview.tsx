@@ -8,6 +8,7 @@ import { parse } from "csv-parse/browser/esm/sync";
 import type { FeatureCollection } from "geojson";
 import { MapView } from "@/features/design/map-view";
 import { DataTable } from "@/features/design/data-table";
+import { countOf } from "@/features/design/format";
 
 const MAX_FEATURES = 5_000;
 const MAX_ROWS = 100;
@@ -35,7 +36,7 @@ export function ResultPreview({ kind, href, name }: { kind: "layer" | "table"; h
     <DataTable
       columns={columns}
       rows={rows.slice(0, MAX_ROWS)}
-      caption={`Result ${name}: ${rows.length} rows${rows.length > MAX_ROWS ? ` (first ${MAX_ROWS} shown)` : ""}`}
+      caption={`Result ${name}: ${countOf(rows.length, "row")}${rows.length > MAX_ROWS ? ` (first ${MAX_ROWS} shown)` : ""}`}
     />
   );
 }

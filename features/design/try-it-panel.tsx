@@ -31,6 +31,7 @@ import { cancelTryAction, startTryAction } from "@/features/design/actions";
 import { MapView } from "@/features/design/map-view";
 import { ResultPreview } from "@/features/design/result-preview";
 import type { TRunDocument } from "@/lib/runs/run-document";
+import { countOf } from "@/features/design/format";
 
 export interface TTryItProps {
   organization: string;
@@ -408,8 +409,8 @@ export function TryItPanel(p: TTryItProps) {
                       <span className="font-medium">{r.key}</span>
                       <Badge variant="outline">{r.kind}</Badge>
                       <span className="text-sm text-muted-foreground">
-                        {"feature_count" in r ? `${r.feature_count} features` : `${(r as { row_count?: number }).row_count ?? 0} rows`}, {r.format},{" "}
-                        {r.size_bytes} bytes
+                        {"feature_count" in r ? countOf(r.feature_count ?? 0, "feature") : countOf((r as { row_count?: number }).row_count ?? 0, "row")},{" "}
+                        {r.format}, {r.size_bytes} bytes
                       </span>
                       <Button asChild size="sm" variant="outline">
                         <a href={href} download>

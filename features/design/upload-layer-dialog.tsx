@@ -126,7 +126,8 @@ export function UploadLayerDialog({ organization, workspace }: { organization: s
             <Input value={id} onChange={(e) => setId(e.target.value)} />
           </FormField>
           {format === "csv" ? (
-            <div className="grid gap-4 sm:grid-cols-2">
+            // items-start: the two hints differ in length; stretched cells put the inputs at different heights.
+            <div className="grid items-start gap-4 sm:grid-cols-2">
               <FormField
                 id="layer-lon"
                 label="Longitude column (optional)"
@@ -135,7 +136,7 @@ export function UploadLayerDialog({ organization, workspace }: { organization: s
               >
                 <Input value={lon} onChange={(e) => setLon(e.target.value)} />
               </FormField>
-              <FormField id="layer-lat" label="Latitude column (optional)" hint="lat, latitude, y" error={fieldErrors.latColumn}>
+              <FormField id="layer-lat" label="Latitude column (optional)" hint="Found by name (lat, latitude, y) when empty" error={fieldErrors.latColumn}>
                 <Input value={lat} onChange={(e) => setLat(e.target.value)} />
               </FormField>
             </div>
