@@ -91,7 +91,16 @@ export const POPULATION_BY_COUNTRY = {
 export const NEARBY_CITIES = {
   description: "Cities near each of the caller's places",
   inputs: [
-    { name: "places", kind: "table", description: "Rows with id, lon, lat (WGS 84 degrees)" },
+    {
+      name: "places",
+      kind: "table",
+      description: "Rows with id, lon, lat (WGS 84 degrees)",
+      columns: [
+        { name: "id", type: "any", required: true, description: "Your id of the place (text or number), repeated in the results" },
+        { name: "lon", type: "number", required: true, minimum: -180, maximum: 180, description: "Longitude, WGS 84 degrees" },
+        { name: "lat", type: "number", required: true, minimum: -90, maximum: 90, description: "Latitude, WGS 84 degrees" },
+      ],
+    },
     { name: "cities", kind: "layer", description: "Point features with geonameid, name, country, population" },
   ],
   parameters: [{ name: "radius_km", type: "number", exclusiveMinimum: 0, maximum: 500, default: 25, description: "Search radius in km" }, minPopulation],

@@ -25,7 +25,7 @@ import type { FeatureCollection, Polygon } from "geojson";
 import { LAYER_FORMATS, TABLE_FORMATS, type TResultFormat } from "../formats/types";
 import { MAX_GEOJSON_FEATURES, validateArea, validateFeatureCollection, type TGeoJsonIssue } from "../geo/validate-geojson";
 import type { TDataset, TRow } from "../engine/types";
-import { flattenZodIssues, parameterValueSchema, toJsonPointer, type TFlowVersion, type TInput, type TParameter } from "./definition";
+import { columnValueSchema, flattenZodIssues, parameterValueSchema, toJsonPointer, type TFlowVersion, type TInput, type TParameter } from "./definition";
 
 /** Most rows accepted in one `rows` input value (spec "Limits"). */
 export const MAX_INPUT_ROWS = 5_000;
@@ -49,9 +49,20 @@ export interface TFieldError {
 
 const ZLayerId = z.strictObject({ layer_id: z.string().min(1).max(200) });
 const ZScalar = z.union([z.string(), z.number(), z.boolean(), z.null()]);
-const ZRows = z.strictObject({
-  rows: z.array(z.record(z.string(), ZScalar)).max(MAX_INPUT_ROWS, `At most ${MAX_INPUT_ROWS} rows are accepted`),
-});
+const rowsMax = `At most ${MAX_INPUT_ROWS} rows are accepted`;
+const ZRows = z.strictObject({ rows: z.array(z.record(z.string(), ZScalar)).max(MAX_INPUT_ROWS, rowsMax) });
+
+/**
+ * `{"rows": [...]}` of a table input: with declared columns each row is an object whose
+ * declared cells have their type and range (errors name the cell, e.g.
+ * `/inputs/places/rows/17/lon`) and whose other cells are JSON scalars.
+ */
+function rowsSchema(input: TInput): z.ZodType {
+  if (!input.columns?.length) return ZRows;
+  const shape: Record<string, z.ZodType> = {};
+  for (const c of input.columns) shape[c.name] = columnValueSchema(c);
+  return z.strictObject({ rows: z.array(z.object(shape).catchall(ZScalar)).max(MAX_INPUT_ROWS, rowsMax) });
+}
 
 // Structural shapes for documentation (JSON Schema); the real checks are in validate-geojson.ts.
 const ZPositionDoc = z.array(z.number()).min(2).max(3);
@@ -81,7 +92,7 @@ function formsOf(input: TInput, checked: boolean): Record<string, z.ZodType> {
     case "layer":
       return { layer_id: ZLayerId, geojson: checked ? ZGeoJsonChecked : z.strictObject({ geojson: ZFeatureCollectionDoc }) };
     case "table":
-      return { layer_id: ZLayerId, rows: ZRows };
+      return { layer_id: ZLayerId, rows: rowsSchema(input) };
     case "area":
       return { area: checked ? ZAreaChecked : z.strictObject({ area: ZPolygonDoc }) };
   }
