@@ -8,7 +8,7 @@
  * ```json
  * { "description"?: "...",
  *   "inputs":     [{ "name", "kind": "layer"|"table"|"area", "optional"?: false, "description"?,
- *                    "columns"? (table only): [{ "name", "type": "number"|"integer"|"string"|"boolean"|"any",
+ *                    "columns"? (table, layer): [{ "name", "type": "number"|"integer"|"string"|"boolean"|"any",
  *                                 "required"?: false, "minimum"?, "maximum"?, "description"? }] }],
  *   "parameters": [{ "name", "type": "string"|"number"|"integer"|"boolean"|"enum",
  *                    "required"?, "default"?, "minimum"?, "maximum"?, "exclusiveMinimum"?,
@@ -27,9 +27,10 @@ import { ZName, ZRef } from "@/lib/steps/options";
 import { stepSources, ZStep, type TStep } from "@/lib/steps/step-schema";
 
 /**
- * A declared column of a table input: caller rows are checked against it (type, presence,
- * inclusive range for numbers) and a value of a declared `number`/`integer` column is a JSON
- * number, never numeric text (422 otherwise; see docs/flow-format.md "Table columns").
+ * A declared column of a table input (or property of a layer input's features): caller rows
+ * (features) are checked against it (type, presence, inclusive range for numbers) and a value
+ * of a declared `number`/`integer` column is a JSON number, never numeric text (422 otherwise;
+ * see docs/flow-format.md "Declared columns"). Results derive their columns from them.
  */
 export const ZColumn = z.strictObject({
   name: z.string().min(1).max(200),
@@ -47,7 +48,7 @@ export const ZInput = z.strictObject({
   kind: z.enum(["layer", "table", "area"]),
   optional: z.boolean().default(false),
   description: z.string().optional(),
-  /** Table inputs only: the columns rows must have (undeclared extra columns are allowed). */
+  /** Table and layer inputs: the columns rows (feature properties) must have; undeclared extra ones are allowed. */
   columns: z.array(ZColumn).optional(),
 });
 export type TInput = z.infer<typeof ZInput>;

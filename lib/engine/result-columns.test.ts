@@ -9,34 +9,34 @@ const shape = (c: { fields: { name: string; type: string }[]; open: boolean }) =
 });
 
 describe("resultColumns", () => {
-  it("derives the demo flows' result columns through the graph", () => {
+  it("derives the demo flows' result columns through the graph from the inputs' declarations", () => {
     const nearby = resultColumns(mustValidate(NEARBY_CITIES));
     expect(shape(nearby.places)).toEqual({
       id: "any",
       city_count: "integer",
-      population_within: "number",
-      nearest_city: "any",
+      population_within: "integer",
+      nearest_city: "string",
       nearest_km: "number",
       "…": false,
     });
     expect(nearby.places.fields.map((f) => f.name)).toEqual(["id", "city_count", "population_within", "nearest_city", "nearest_km"]);
     expect(shape(nearby.matches)).toEqual({
       place_id: "any",
-      geonameid: "any",
-      name: "any",
-      country: "any",
-      population: "any",
+      geonameid: "integer",
+      name: "string",
+      country: "string",
+      population: "integer",
       distance_km: "number",
       "…": false,
     });
     const inArea = resultColumns(mustValidate(CITIES_IN_AREA));
-    expect(shape(inArea.summary)).toEqual({ city_count: "integer", total_population: "number", "…": false });
+    expect(shape(inArea.summary)).toEqual({ city_count: "integer", total_population: "integer", "…": false });
     const byCountry = resultColumns(mustValidate(POPULATION_BY_COUNTRY));
     expect(byCountry.ranking.fields.map((f) => [f.name, f.type])).toEqual([
       ["rank", "integer"],
-      ["name", "any"],
+      ["name", "string"],
       ["city_count", "integer"],
-      ["city_population", "number"],
+      ["city_population", "integer"],
     ]);
   });
 

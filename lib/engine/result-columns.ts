@@ -1,8 +1,8 @@
 /**
  * The columns of every result of a flow, derived through the step graph before any run
- * (lib/steps/columns.ts): the start is each input — a table input's declared `columns` (typed,
- * more may follow), a layer input or undeclared table: unknown (`open`, nothing named), an
- * area: no columns — and each step's definition maps its sources' columns to its own
+ * (lib/steps/columns.ts): the start is each input — a table or layer input's declared
+ * `columns` (typed, more may follow), an input without declarations: unknown (`open`, nothing
+ * named), an area: no columns — and each step's definition maps its sources' columns to its own
  * (`columns` in lib/steps/<type>/step.ts; absent = its first source's).
  *
  * `resultColumns(flow)` → `{ <result key>: TColumns }` (the flow must be valid). Pure; cached
@@ -16,7 +16,7 @@ import { stepDefinition, stepSources } from "@/lib/steps/step-schema";
 /** Columns an input starts with. */
 export function inputColumns(input: TInput): TColumns {
   if (input.kind === "area") return NO_COLUMNS;
-  if (input.kind === "table" && input.columns?.length) return { fields: input.columns.map((c) => ({ name: c.name, type: c.type })), open: true };
+  if (input.columns?.length) return { fields: input.columns.map((c) => ({ name: c.name, type: c.type })), open: true };
   return UNKNOWN_COLUMNS;
 }
 

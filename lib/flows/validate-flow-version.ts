@@ -50,7 +50,7 @@ const ZTop = z.strictObject({
  * - `cycle` (at each step on a cycle of the step graph);
  * - `kind_mismatch` (a table fed from features, features from rows, a layer result from rows, ...);
  * - `unused_input` (an input that no step or result reads);
- * - declared table columns: `invalid_value` (columns on a non-table input, a range on a
+ * - declared columns: `invalid_value` (columns on an area input, a range on a
  *   string/boolean column), `duplicate_column`, `invalid_range`.
  * On success returns the parsed document with defaults filled in.
  */
@@ -273,7 +273,7 @@ export function validateFlowVersion(doc: unknown): TFlowValidation {
 /** Checks the declared `columns` of one input (see `validateFlowVersion` for the codes). */
 function checkColumns(input: TInput, i: number, push: (path: readonly PropertyKey[], code: string, message: string) => void): void {
   if (!input.columns) return;
-  if (input.kind !== "table") return push(["inputs", i, "columns"], "invalid_value", `Only table inputs declare columns; "${input.name}" is a ${input.kind}`);
+  if (input.kind === "area") return push(["inputs", i, "columns"], "invalid_value", `An area has no columns; only table and layer inputs declare them`);
   const seen = new Set<string>();
   input.columns.forEach((c, j) => {
     if (seen.has(c.name)) push(["inputs", i, "columns", j, "name"], "duplicate_column", `Column "${c.name}" is declared twice`);

@@ -38,7 +38,14 @@ describe("docsModel", () => {
           expect.objectContaining({ name: "lat", type: "number", required: true, range: "≥ -90, ≤ 90" }),
         ],
       },
-      { name: "cities", kind: "layer", required: true, forms: ["layer_id", "geojson"], description: expect.any(String), columns: [] },
+      {
+        name: "cities",
+        kind: "layer",
+        required: true,
+        forms: ["layer_id", "geojson"],
+        description: expect.any(String),
+        columns: ["geonameid", "name", "country", "population"].map((name) => expect.objectContaining({ name, required: false })),
+      },
     ]);
     expect(model.parameters).toContainEqual({
       name: "radius_km",
@@ -84,10 +91,10 @@ describe("docsModel", () => {
     const matches = model.results.find((r) => r.key === "matches")!;
     expect(matches.columns.map((c) => [c.name, c.type, c.parquetType])).toEqual([
       ["place_id", "any", "from the data"],
-      ["geonameid", "any", "from the data"],
-      ["name", "any", "from the data"],
-      ["country", "any", "from the data"],
-      ["population", "any", "from the data"],
+      ["geonameid", "integer", "INT64"],
+      ["name", "string", "UTF8"],
+      ["country", "string", "UTF8"],
+      ["population", "integer", "INT64"],
       ["distance_km", "number", "DOUBLE"],
     ]);
     expect(matches.moreColumns).toBe(false);
