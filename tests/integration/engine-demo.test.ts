@@ -76,8 +76,8 @@ describe("cities-in-area in all four formats", () => {
     expect(files.csv).toEqual([{ city_count: String(want.length), total_population: String(total) }]);
     expect(files.parquetColumns).toEqual(["city_count", "total_population"]);
     expect(files.parquet).toEqual([{ city_count: want.length, total_population: total }]);
-    // Types derived from the flow: a count is an integer, a sum of a layer's (untyped) property a number.
-    expect(files.types).toMatchObject({ city_count: "INT64", total_population: "DOUBLE" });
+    // Types derived from the flow: a count is an integer, a sum of the declared integer population too.
+    expect(files.types).toMatchObject({ city_count: "INT64", total_population: "INT64" });
   });
 });
 
@@ -119,7 +119,7 @@ describe("country-stats in all four formats", () => {
     });
     expect(exteriors.length).toBeGreaterThan(1000);
     expect(exteriors.filter((r: any) => booleanClockwise(r))).toEqual([]);
-    expect(files.types).toMatchObject({ name: "BYTE_ARRAY/UTF8", city_count: "INT64", city_population: "DOUBLE" });
+    expect(files.types).toMatchObject({ name: "BYTE_ARRAY/UTF8", city_count: "INT64", city_population: "INT64" });
     expectGeoMetadata(files, ["MultiPolygon", "Polygon"]);
   });
 
@@ -129,7 +129,7 @@ describe("country-stats in all four formats", () => {
     expect(files.csvHeader).toEqual(["rank", "name", "city_count", "city_population"]);
     expect(files.csv).toEqual(ranked.map((r) => Object.fromEntries(Object.entries(r).map(([k, v]) => [k, csvText(v)]))));
     expect(files.parquet).toEqual(ranked);
-    expect(files.types).toMatchObject({ rank: "INT64", name: "BYTE_ARRAY/UTF8", city_count: "INT64", city_population: "DOUBLE" });
+    expect(files.types).toMatchObject({ rank: "INT64", name: "BYTE_ARRAY/UTF8", city_count: "INT64", city_population: "INT64" });
   });
 });
 
@@ -208,7 +208,7 @@ describe("nearby-cities in all four formats", () => {
     expect(layer.types).toMatchObject({
       id: "BYTE_ARRAY/UTF8",
       city_count: "INT64",
-      population_within: "DOUBLE",
+      population_within: "INT64",
       nearest_city: "BYTE_ARRAY/UTF8",
       nearest_km: "DOUBLE",
     });
