@@ -28,6 +28,7 @@ import { Badge } from "@/components/ui/badge";
 import { Alert, AlertDescription } from "@/components/ui/alert";
 import { fetchJson } from "@/features/shell/fetch-json";
 import { cancelTryAction, startTryAction } from "@/features/design/actions";
+import { DeclaredColumns } from "@/features/design/declared-columns";
 import { MapView } from "@/features/design/map-view";
 import { ResultPreview } from "@/features/design/result-preview";
 import type { TRunDocument } from "@/lib/runs/run-document";
@@ -183,6 +184,7 @@ export function TryItPanel(p: TTryItProps) {
                   {i.optional ? <Badge variant="secondary">optional</Badge> : null}
                   {i.description ? <span className="text-sm text-muted-foreground">{i.description}</span> : null}
                 </div>
+                <DeclaredColumns columns={i.columns} />
                 <div className="grid gap-2 sm:grid-cols-2">
                   <div className="grid gap-1">
                     <Label htmlFor={`input-${i.name}-mode`}>Source of {i.name}</Label>

@@ -20,6 +20,14 @@ import type { TFlowVersionInput } from "@/lib/flows/definition";
 
 type TDoc = TFlowVersionInput;
 
+/** The properties a cities layer's features have (typed, so results keep their types on every run). */
+const CITY_COLUMNS: { name: string; type: "integer" | "string"; minimum?: number; description?: string }[] = [
+  { name: "geonameid", type: "integer", description: "GeoNames id" },
+  { name: "name", type: "string" },
+  { name: "country", type: "string", description: "ISO 3166-1 alpha-2 code" },
+  { name: "population", type: "integer", minimum: 0 },
+];
+
 const minPopulation = {
   type: "integer",
   name: "min_population",
@@ -31,7 +39,7 @@ const minPopulation = {
 export const CITIES_IN_AREA = {
   description: "Cities inside an area, with a summary",
   inputs: [
-    { name: "cities", kind: "layer", description: "Point features with geonameid, name, country, population" },
+    { name: "cities", kind: "layer", description: "Point features with geonameid, name, country, population", columns: CITY_COLUMNS },
     { name: "area", kind: "area", description: "The polygon to search in" },
   ],
   parameters: [minPopulation],
@@ -60,8 +68,8 @@ export const CITIES_IN_AREA = {
 export const POPULATION_BY_COUNTRY = {
   description: "City count and city population per country, and a top-N ranking",
   inputs: [
-    { name: "cities", kind: "layer", description: "Point features with population" },
-    { name: "countries", kind: "layer", description: "(Multi)Polygon features with name" },
+    { name: "cities", kind: "layer", description: "Point features with population", columns: CITY_COLUMNS },
+    { name: "countries", kind: "layer", description: "(Multi)Polygon features with name", columns: [{ name: "name", type: "string" }] },
   ],
   parameters: [minPopulation, { name: "top", type: "integer", minimum: 1, maximum: 250, default: 10, description: "Number of countries in the ranking" }],
   steps: [
@@ -91,8 +99,17 @@ export const POPULATION_BY_COUNTRY = {
 export const NEARBY_CITIES = {
   description: "Cities near each of the caller's places",
   inputs: [
-    { name: "places", kind: "table", description: "Rows with id, lon, lat (WGS 84 degrees)" },
-    { name: "cities", kind: "layer", description: "Point features with geonameid, name, country, population" },
+    {
+      name: "places",
+      kind: "table",
+      description: "Rows with id, lon, lat (WGS 84 degrees)",
+      columns: [
+        { name: "id", type: "any", required: true, description: "Your id of the place (text or number), repeated in the results" },
+        { name: "lon", type: "number", required: true, minimum: -180, maximum: 180, description: "Longitude, WGS 84 degrees" },
+        { name: "lat", type: "number", required: true, minimum: -90, maximum: 90, description: "Latitude, WGS 84 degrees" },
+      ],
+    },
+    { name: "cities", kind: "layer", description: "Point features with geonameid, name, country, population", columns: CITY_COLUMNS },
   ],
   parameters: [{ name: "radius_km", type: "number", exclusiveMinimum: 0, maximum: 500, default: 25, description: "Search radius in km" }, minPopulation],
   steps: [

@@ -7,7 +7,9 @@
  * Document shape:
  * ```json
  * { "description"?: "...",
- *   "inputs":     [{ "name", "kind": "layer"|"table"|"area", "optional"?: false, "description"? }],
+ *   "inputs":     [{ "name", "kind": "layer"|"table"|"area", "optional"?: false, "description"?,
+ *                    "columns"? (table, layer): [{ "name", "type": "number"|"integer"|"string"|"boolean"|"any",
+ *                                 "required"?: false, "minimum"?, "maximum"?, "description"? }] }],
  *   "parameters": [{ "name", "type": "string"|"number"|"integer"|"boolean"|"enum",
  *                    "required"?, "default"?, "minimum"?, "maximum"?, "exclusiveMinimum"?,
  *                    "exclusiveMaximum"?, "values"? (enum), "description"? }],
@@ -24,11 +26,30 @@ import type { TParamDecl } from "@/lib/expressions/expression";
 import { ZName, ZRef } from "@/lib/steps/options";
 import { stepSources, ZStep, type TStep } from "@/lib/steps/step-schema";
 
+/**
+ * A declared column of a table input (or property of a layer input's features): caller rows
+ * (features) are checked against it (type, presence, inclusive range for numbers) and a value
+ * of a declared `number`/`integer` column is a JSON number, never numeric text (422 otherwise;
+ * see docs/flow-format.md "Declared columns"). Results derive their columns from them.
+ */
+export const ZColumn = z.strictObject({
+  name: z.string().min(1).max(200),
+  /** `any`: any JSON scalar (Parquet results write it as text). */
+  type: z.enum(["number", "integer", "string", "boolean", "any"]),
+  required: z.boolean().default(false),
+  minimum: z.number().optional(),
+  maximum: z.number().optional(),
+  description: z.string().optional(),
+});
+export type TColumn = z.infer<typeof ZColumn>;
+
 export const ZInput = z.strictObject({
   name: ZName,
   kind: z.enum(["layer", "table", "area"]),
   optional: z.boolean().default(false),
   description: z.string().optional(),
+  /** Table and layer inputs: the columns rows (feature properties) must have; undeclared extra ones are allowed. */
+  columns: z.array(ZColumn).optional(),
 });
 export type TInput = z.infer<typeof ZInput>;
 
@@ -91,6 +112,29 @@ export function parameterValueSchema(p: TParameter): z.ZodType {
       return s;
     }
   }
+}
+
+/** Zod schema of one cell of a declared column (null only when the column is not required). */
+export function columnValueSchema(c: TColumn): z.ZodType {
+  let s: z.ZodType;
+  if (c.type === "number" || c.type === "integer") {
+    let n = c.type === "integer" ? z.number().int() : z.number();
+    if (c.minimum !== undefined) n = n.min(c.minimum);
+    if (c.maximum !== undefined) n = n.max(c.maximum);
+    s = n;
+  } else if (c.type === "any") {
+    // Not a zod union: a missing cell must be reported as `required`, not as "no union member matched".
+    s = z
+      .unknown()
+      .superRefine((v, ctx) => {
+        if (v === undefined) ctx.addIssue({ code: "custom", message: "Required", params: { code: "required" } });
+        else if (v !== null && !["string", "number", "boolean"].includes(typeof v))
+          ctx.addIssue({ code: "custom", message: "Expected a string, number or boolean", params: { code: "invalid_type" } });
+      })
+      .meta({ type: ["string", "number", "boolean"] });
+  } else s = c.type === "string" ? z.string() : z.boolean();
+  if (c.description) s = s.describe(c.description);
+  return c.required ? s : s.nullable().optional();
 }
 
 /** Parameter declarations as expressions need them. */

@@ -12,12 +12,14 @@
  * - Results: one `TEngineResult` per flow result, in the flow's order; a layer result is a
  *   `TFeatureSet` (an area input becomes one feature), a table result a `TTable`. An omitted
  *   optional input (null) reads as an empty dataset, except as `by` of spatial_filter/clip,
- *   where it means "no restriction".
+ *   where it means "no restriction". Each result carries `columns`, its columns as derived
+ *   from the flow (lib/engine/result-columns.ts), for the writers.
  *
  * Inputs are never mutated; results may share feature objects with inputs.
  */
 import { paramDecls, topologicalOrder, type TFlowVersion } from "@/lib/engine/flow-document";
 import { AbortError, StepError, isAbortError, throwIfAborted } from "@/lib/engine/errors";
+import { resultColumns } from "@/lib/engine/result-columns";
 import type { TEngineResult, TResolvedInputs, TRunFlowOptions } from "@/lib/engine/types";
 import type { TStepContext, TStepDefinition } from "@/lib/steps/define-step";
 import type { TDataset } from "@/lib/steps/dataset";
@@ -91,11 +93,13 @@ export async function runFlow(
     await checkpoint();
   }
 
+  const derived = resultColumns(flow);
   return flow.results.map((r): TEngineResult => {
     const ds = data.get(r.from) ?? null;
-    if (r.kind === "layer") return { key: r.key, kind: "layer", data: asFeatures(ds) };
-    if (ds === null) return { key: r.key, kind: "table", data: { kind: "rows", columns: [], rows: [] } };
+    const columns = derived[r.key];
+    if (r.kind === "layer") return { key: r.key, kind: "layer", data: asFeatures(ds), columns };
+    if (ds === null) return { key: r.key, kind: "table", data: { kind: "rows", columns: [], rows: [] }, columns };
     if (ds.kind !== "rows") throw new Error(`Result "${r.key}" needs a table`);
-    return { key: r.key, kind: "table", data: ds.columns.length || !ds.rows.length ? ds : { ...ds, columns: columnsOf(ds.rows) } };
+    return { key: r.key, kind: "table", data: ds.columns.length || !ds.rows.length ? ds : { ...ds, columns: columnsOf(ds.rows) }, columns };
   });
 }

@@ -3,6 +3,7 @@
  * table, area) are defined with the steps in lib/steps/dataset.ts and re-exported here for
  * the result writers (lib/formats), the worker and the public API.
  */
+import type { TColumns } from "@/lib/steps/columns";
 import type { TDataset, TFeatureSet, TTable } from "@/lib/steps/dataset";
 
 export type { TArea, TDataset, TFeature, TFeatureSet, TRow, TScalar, TTable } from "@/lib/steps/dataset";
@@ -11,7 +12,10 @@ export type { TArea, TDataset, TFeature, TFeatureSet, TRow, TScalar, TTable } fr
 export type TResolvedInputs = Record<string, TDataset | null>;
 
 /** One computed result of a run, before it is written to a file. */
-export type TEngineResult = { key: string; kind: "layer"; data: TFeatureSet } | { key: string; kind: "table"; data: TTable };
+export type TEngineResult = ({ key: string; kind: "layer"; data: TFeatureSet } | { key: string; kind: "table"; data: TTable }) & {
+  /** The result's columns as derived from the flow (lib/engine/result-columns.ts), not from this run's data. */
+  columns?: TColumns;
+};
 
 /** Progress callback: `done` steps out of `total`. */
 export type TProgress = (done: number, total: number) => void;

@@ -11,14 +11,17 @@
  * The format itself is described in docs/flow-format.md.
  */
 export {
+  columnValueSchema,
   flowVersionJsonSchema,
   paramDecls,
   parameterValueSchema,
   topologicalOrder,
+  ZColumn,
   ZFlowVersion,
   ZInput,
   ZParameter,
   ZResult,
+  type TColumn,
   type TFlowVersion,
   type TFlowVersionInput,
   type TInput,

@@ -9,7 +9,7 @@
  * ```
  * Input values, exactly one form: `{"layer_id": string}` (layer or table inputs),
  * `{"geojson": FeatureCollection}` (layer, <= 5,000 features, RFC 7946 checked by
- * lib/geo/validate-geojson.ts), `{"rows": [object, ...]}` (table, <= 5,000 rows of JSON
+ * lib/geo/validate-geojson.ts; properties of declared `columns` have their type and range), `{"rows": [object, ...]}` (table, <= 5,000 rows of JSON
  * scalars), `{"area": Polygon}` (area; valid and simple). All objects are strict: unknown keys
  * are errors. Parameters: type, range and enum checked; unknown ones are errors; required
  * ones without default must be present.
@@ -25,7 +25,7 @@ import type { FeatureCollection, Polygon } from "geojson";
 import { LAYER_FORMATS, TABLE_FORMATS, type TResultFormat } from "../formats/types";
 import { MAX_GEOJSON_FEATURES, validateArea, validateFeatureCollection, type TGeoJsonIssue } from "../geo/validate-geojson";
 import type { TDataset, TRow } from "../engine/types";
-import { flattenZodIssues, parameterValueSchema, toJsonPointer, type TFlowVersion, type TInput, type TParameter } from "./definition";
+import { columnValueSchema, flattenZodIssues, parameterValueSchema, toJsonPointer, type TFlowVersion, type TInput, type TParameter } from "./definition";
 
 /** Most rows accepted in one `rows` input value (spec "Limits"). */
 export const MAX_INPUT_ROWS = 5_000;
@@ -49,9 +49,20 @@ export interface TFieldError {
 
 const ZLayerId = z.strictObject({ layer_id: z.string().min(1).max(200) });
 const ZScalar = z.union([z.string(), z.number(), z.boolean(), z.null()]);
-const ZRows = z.strictObject({
-  rows: z.array(z.record(z.string(), ZScalar)).max(MAX_INPUT_ROWS, `At most ${MAX_INPUT_ROWS} rows are accepted`),
-});
+const rowsMax = `At most ${MAX_INPUT_ROWS} rows are accepted`;
+const ZRows = z.strictObject({ rows: z.array(z.record(z.string(), ZScalar)).max(MAX_INPUT_ROWS, rowsMax) });
+
+/**
+ * `{"rows": [...]}` of a table input: with declared columns each row is an object whose
+ * declared cells have their type and range (errors name the cell, e.g.
+ * `/inputs/places/rows/17/lon`) and whose other cells are JSON scalars.
+ */
+function rowsSchema(input: TInput): z.ZodType {
+  if (!input.columns?.length) return ZRows;
+  const shape: Record<string, z.ZodType> = {};
+  for (const c of input.columns) shape[c.name] = columnValueSchema(c);
+  return z.strictObject({ rows: z.array(z.object(shape).catchall(ZScalar)).max(MAX_INPUT_ROWS, rowsMax) });
+}
 
 // Structural shapes for documentation (JSON Schema); the real checks are in validate-geojson.ts.
 const ZPositionDoc = z.array(z.number()).min(2).max(3);
@@ -74,14 +85,47 @@ function geoIssues(ctx: z.core.$RefinementCtx, issues: TGeoJsonIssue[], prefix: 
 }
 
 const ZGeoJsonChecked = z.strictObject({ geojson: z.unknown() }).superRefine((v, ctx) => geoIssues(ctx, validateFeatureCollection(v.geojson), ["geojson"]));
+
+/**
+ * `{"geojson"}` of a layer input with declared columns: RFC 7946 checks, then each feature's
+ * declared properties (errors name them, e.g. `/inputs/cities/geojson/features/3/properties/population`).
+ */
+function geoJsonChecked(input: TInput): z.ZodType {
+  if (!input.columns?.length) return ZGeoJsonChecked;
+  const props = z.object(Object.fromEntries(input.columns.map((c) => [c.name, columnValueSchema(c)])));
+  return ZGeoJsonChecked.superRefine((v, ctx) => {
+    const features = (v.geojson as { features?: unknown } | null)?.features;
+    if (!Array.isArray(features)) return;
+    features.forEach((f, i) => {
+      const p = (f as { properties?: unknown } | null)?.properties ?? {};
+      const r = props.safeParse(typeof p === "object" && !Array.isArray(p) ? p : {});
+      if (r.success) return;
+      for (const e of flattenZodIssues(r.error.issues, p))
+        ctx.addIssue({
+          code: "custom",
+          path: ["geojson", "features", i, "properties", ...(e.path as (string | number)[])],
+          message: e.message,
+          params: { code: e.code },
+        });
+    });
+  });
+}
+
+/** Documentation shape of `{"geojson"}`: the declared columns as the features' properties. */
+function geoJsonDoc(input: TInput): z.ZodType {
+  if (!input.columns?.length) return z.strictObject({ geojson: ZFeatureCollectionDoc });
+  const properties = z.object(Object.fromEntries(input.columns.map((c) => [c.name, columnValueSchema(c)]))).catchall(z.unknown());
+  const feature = z.looseObject({ type: z.literal("Feature"), geometry: z.looseObject({ type: z.string() }).nullable(), properties });
+  return z.strictObject({ geojson: z.looseObject({ type: z.literal("FeatureCollection"), features: z.array(feature).max(MAX_GEOJSON_FEATURES) }) });
+}
 const ZAreaChecked = z.strictObject({ area: z.unknown() }).superRefine((v, ctx) => geoIssues(ctx, validateArea(v.area), ["area"]));
 
 function formsOf(input: TInput, checked: boolean): Record<string, z.ZodType> {
   switch (input.kind) {
     case "layer":
-      return { layer_id: ZLayerId, geojson: checked ? ZGeoJsonChecked : z.strictObject({ geojson: ZFeatureCollectionDoc }) };
+      return { layer_id: ZLayerId, geojson: checked ? geoJsonChecked(input) : geoJsonDoc(input) };
     case "table":
-      return { layer_id: ZLayerId, rows: ZRows };
+      return { layer_id: ZLayerId, rows: rowsSchema(input) };
     case "area":
       return { area: checked ? ZAreaChecked : z.strictObject({ area: ZPolygonDoc }) };
   }

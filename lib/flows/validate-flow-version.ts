@@ -49,7 +49,9 @@ const ZTop = z.strictObject({
  *   `invalid_range`;
  * - `cycle` (at each step on a cycle of the step graph);
  * - `kind_mismatch` (a table fed from features, features from rows, a layer result from rows, ...);
- * - `unused_input` (an input that no step or result reads).
+ * - `unused_input` (an input that no step or result reads);
+ * - declared columns: `invalid_value` (columns on an area input, a range on a
+ *   string/boolean column), `duplicate_column`, `invalid_range`.
  * On success returns the parsed document with defaults filled in.
  */
 export function validateFlowVersion(doc: unknown): TFlowValidation {
@@ -85,6 +87,7 @@ export function validateFlowVersion(doc: unknown): TFlowValidation {
     if (r.success) inputs.push({ item: r.data, i });
     else pushZod(r.error.issues, raw, ["inputs", i]);
   });
+  for (const { item, i } of inputs) checkColumns(item, i, push);
   const params: { item: TParameter; i: number }[] = [];
   sections.parameters.forEach((raw, i) => {
     const r = ZParameter.safeParse(raw);
@@ -265,4 +268,20 @@ export function validateFlowVersion(doc: unknown): TFlowValidation {
     return { ok: false, errors };
   }
   return { ok: true, flow: full.data };
+}
+
+/** Checks the declared `columns` of one input (see `validateFlowVersion` for the codes). */
+function checkColumns(input: TInput, i: number, push: (path: readonly PropertyKey[], code: string, message: string) => void): void {
+  if (!input.columns) return;
+  if (input.kind === "area") return push(["inputs", i, "columns"], "invalid_value", `An area has no columns; only table and layer inputs declare them`);
+  const seen = new Set<string>();
+  input.columns.forEach((c, j) => {
+    if (seen.has(c.name)) push(["inputs", i, "columns", j, "name"], "duplicate_column", `Column "${c.name}" is declared twice`);
+    seen.add(c.name);
+    const numeric = c.type === "number" || c.type === "integer";
+    if (!numeric && (c.minimum !== undefined || c.maximum !== undefined))
+      push(["inputs", i, "columns", j, c.minimum !== undefined ? "minimum" : "maximum"], "invalid_value", `A ${c.type} column has no range`);
+    if (c.minimum !== undefined && c.maximum !== undefined && c.minimum > c.maximum)
+      push(["inputs", i, "columns", j, "maximum"], "invalid_range", "maximum is below minimum");
+  });
 }

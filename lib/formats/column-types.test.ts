@@ -5,10 +5,8 @@ describe("inferColumnType", () => {
   it("booleans -> boolean, nulls ignored", () => {
     expect(inferColumnType([true, null, false, undefined])).toBe("boolean");
   });
-  it("small integers -> int32 (bounds included)", () => {
-    expect(inferColumnType([0, -1, 2 ** 31 - 1, -(2 ** 31), null])).toBe("int32");
-  });
-  it("integers beyond int32 -> int64", () => {
+  it("integers of any size -> int64 (never int32, so a column keeps its type from run to run)", () => {
+    expect(inferColumnType([0, -1, 2 ** 31 - 1, -(2 ** 31), null])).toBe("int64");
     expect(inferColumnType([1, 2 ** 31])).toBe("int64");
     expect(inferColumnType([-(2 ** 31) - 1])).toBe("int64");
     expect(inferColumnType([Number.MAX_SAFE_INTEGER, 2 ** 62])).toBe("int64");
@@ -53,7 +51,7 @@ describe("scalarToText / toColumnValue / ownValue", () => {
     expect(toColumnValue("int64", 7n)).toBe(7n);
     expect(toColumnValue("double", 3n)).toBe(3);
     expect(toColumnValue("string", 3)).toBe("3");
-    expect(toColumnValue("int32", null)).toBeNull();
+    expect(toColumnValue("int64", null)).toBeNull();
     expect(toColumnValue("boolean", undefined)).toBeNull();
   });
   it("reads own properties only", () => {

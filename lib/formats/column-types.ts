@@ -1,14 +1,23 @@
 /**
  * Per-column type inference for the Parquet writers, and the value conversions that go with it.
  *
- * Rules (over every non-null value of the column; `null` and `undefined` are nulls and never
- * decide the type; every column is OPTIONAL, so nulls are always allowed):
+ * A result's declared columns (lib/steps/columns.ts, derived from the flow) fix their types:
+ * `integer` -> `int64` (INT64), `number` -> `double` (DOUBLE), `string` -> `string` (UTF8),
+ * `boolean` -> `boolean` (BOOLEAN), also for a run whose column is empty or all null. Should a
+ * run's values not fit the declared type (a table layer whose data differs from the input's
+ * declaration; caller rows are checked at the door) the column is written as text for that
+ * run rather than lose values (`columnTypeFor`).
+ *
+ * Columns of type `any` and columns not declared at all are inferred from the run's values
+ * (every non-null value of the column; `null` and `undefined` are nulls and never decide the
+ * type; every column is OPTIONAL, so nulls are always allowed):
  * - only booleans                                   -> `boolean`  (Parquet BOOLEAN)
- * - only integers (numbers with Number.isInteger, or bigints), all in [-2^31, 2^31-1]
- *                                                   -> `int32`    (INT32)
- * - only integers, all in [-2^63, 2^63-1]           -> `int64`    (INT64; numbers above 2^53
- *                                                      are written as the exact integer value
- *                                                      the double holds)
+ * - only integers (numbers with Number.isInteger, or bigints), all in [-2^63, 2^63-1]
+ *                                                   -> `int64`    (INT64, whatever their size,
+ *                                                      so a column does not switch between
+ *                                                      INT32 and INT64 from run to run; numbers
+ *                                                      above 2^53 are written as the exact
+ *                                                      integer value the double holds)
  * - only numbers/bigints otherwise (a fraction, NaN, ±Infinity, an integer beyond int64)
  *                                                   -> `double`   (DOUBLE; bigints converted
  *                                                      with Number(), which may round)
@@ -19,10 +28,10 @@
  *                                                      `scalarToText`.
  */
 
-export type TColumnType = "boolean" | "int32" | "int64" | "double" | "string";
+import type { TFieldType } from "@/lib/steps/columns";
 
-const INT32_MIN = -(2 ** 31);
-const INT32_MAX = 2 ** 31 - 1;
+export type TColumnType = "boolean" | "int64" | "double" | "string";
+
 const INT64_MIN = -(2 ** 63);
 const INT64_LIMIT = 2 ** 63; // exclusive: 2^63 itself does not fit
 const BIG_INT64_MIN = -(2n ** 63n);
@@ -35,7 +44,6 @@ export class ColumnTypeInference {
   private sawOther = false;
   private sawNumber = false;
   private allIntegers = true;
-  private allInt32 = true;
   private allInt64 = true;
 
   add(value: unknown): void {
@@ -51,21 +59,25 @@ export class ColumnTypeInference {
         this.sawNumber = true;
         if (!Number.isInteger(value)) {
           this.allIntegers = false;
-        } else if (value < INT32_MIN || value > INT32_MAX) {
-          this.allInt32 = false;
-          if (value < INT64_MIN || value >= INT64_LIMIT) this.allInt64 = false;
-        }
+        } else if (value < INT64_MIN || value >= INT64_LIMIT) this.allInt64 = false;
         return;
       case "bigint":
         this.sawNumber = true;
-        if (value < INT32_MIN || value > INT32_MAX) {
-          this.allInt32 = false;
-          if (value < BIG_INT64_MIN || value > BIG_INT64_MAX) this.allInt64 = false;
-        }
+        if (value < BIG_INT64_MIN || value > BIG_INT64_MAX) this.allInt64 = false;
         return;
       default:
         this.sawOther = true;
     }
+  }
+
+  /** No non-null value seen. */
+  isEmpty(): boolean {
+    return !(this.sawBoolean || this.sawString || this.sawNumber || this.sawOther);
+  }
+
+  /** Only strings among the non-null values (as opposed to a mix rendered as text). */
+  onlyStrings(): boolean {
+    return this.sawString && !this.sawBoolean && !this.sawNumber && !this.sawOther;
   }
 
   type(): TColumnType {
@@ -73,12 +85,31 @@ export class ColumnTypeInference {
     if (kinds !== 1) return "string";
     if (this.sawBoolean) return "boolean";
     if (this.sawNumber) {
-      if (!this.allIntegers || !this.allInt64) return "double";
-      return this.allInt32 ? "int32" : "int64";
+      return this.allIntegers && this.allInt64 ? "int64" : "double";
     }
     return "string";
   }
 }
+
+/**
+ * The type a column is written with: its declared type when the run's values (seen by
+ * `inference`) fit it, else (or for `any`/undeclared) the inferred one. Integers fit `number`.
+ */
+export function columnTypeFor(declared: TFieldType | undefined, inference: ColumnTypeInference): TColumnType {
+  const inferred = inference.type();
+  if (declared === undefined || declared === "any" || inference.isEmpty()) return declared === undefined || declared === "any" ? inferred : FIXED[declared];
+  const fits =
+    declared === "boolean"
+      ? inferred === "boolean"
+      : declared === "string"
+        ? inferred === "string" && inference.onlyStrings()
+        : declared === "integer"
+          ? inferred === "int64"
+          : inferred === "int64" || inferred === "double";
+  return fits ? FIXED[declared] : "string";
+}
+
+const FIXED: Record<Exclude<TFieldType, "any">, TColumnType> = { integer: "int64", number: "double", string: "string", boolean: "boolean" };
 
 /** Infers the type of one column from all its values (see the module rules). */
 export function inferColumnType(values: Iterable<unknown>): TColumnType {
@@ -123,8 +154,6 @@ export function toColumnValue(type: TColumnType, value: unknown): string | numbe
   switch (type) {
     case "boolean":
       return value as boolean;
-    case "int32":
-      return Number(value);
     case "int64":
       return typeof value === "bigint" ? value : BigInt(value as number);
     case "double":

@@ -6,11 +6,17 @@ import type { TFeatureSet, TTable } from "@/lib/engine/types";
 import { encodeCsv } from "./csv";
 import { FormatMismatchError } from "./errors";
 import { encodeGeoJson } from "./geojson";
-import { encodeGeoParquet, encodeParquet, type TParquetOptions } from "./parquet";
+import { encodeGeoParquet, encodeParquet, orderedNames, type TParquetOptions } from "./parquet";
+import type { TColumns } from "@/lib/steps/columns";
 import { FORMAT_INFO, formatFitsKind, isResultFormat, type TResultFormat } from "./types";
 
 /** A result to encode: a layer (features) or a table (rows). */
-export type TEncodableResult = { kind: "layer"; data: TFeatureSet } | { kind: "table"; data: TTable };
+/**
+ * A result to encode: a layer (features) or a table (rows), with its columns as derived from
+ * the flow when known (`runFlow` sets them): they are written first, with fixed types, on
+ * every run (see `TParquetOptions.columns`; CSV: the header).
+ */
+export type TEncodableResult = ({ kind: "layer"; data: TFeatureSet } | { kind: "table"; data: TTable }) & { columns?: TColumns };
 
 /** An encoded result file. */
 export interface TEncodedResult {
@@ -39,7 +45,7 @@ export interface TEncodeOptions {
  * - layer + `geojson`: RFC 7946 FeatureCollection (UTF-8), see `encodeGeoJson`.
  * - layer + `geoparquet`: GeoParquet 1.1 (WKB `geometry`, `geo` metadata), see `encodeGeoParquet`.
  * - table + `csv`: RFC 4180 CSV with CRLF and a header row (UTF-8), see `encodeCsv`.
- * - table + `parquet`: Apache Parquet with inferred column types, see `encodeParquet`.
+ * - table + `parquet`: Apache Parquet, declared column types or inferred ones, see `encodeParquet`.
  *
  * @returns `{body, featureCount | rowCount, mediaType, extension}` (media type and extension
  *   from `FORMAT_INFO`).
@@ -59,13 +65,14 @@ export async function encodeResult(result: TEncodableResult, format: TResultForm
       const { body, featureCount } = await encodeGeoJson(result.data, options);
       return { body, featureCount, ...meta };
     }
-    const { body, featureCount } = await encodeGeoParquet(result.data, options);
+    const { body, featureCount } = await encodeGeoParquet(result.data, { ...options, columns: result.columns });
     return { body, featureCount, ...meta };
   }
+  const table = result.columns ? { ...result.data, columns: orderedNames(result.columns, result.data.columns) } : result.data;
   if (format === "csv") {
-    const { body, rowCount } = await encodeCsv(result.data, options);
+    const { body, rowCount } = await encodeCsv(table, options);
     return { body, rowCount, ...meta };
   }
-  const { body, rowCount } = await encodeParquet(result.data, options);
+  const { body, rowCount } = await encodeParquet(table, { ...options, columns: result.columns });
   return { body, rowCount, ...meta };
 }

@@ -31,7 +31,7 @@ describe("encodeGeoParquet", () => {
     const { metadata, rows } = await readParquet(body, { raw: true });
     expect(schemaTypes(metadata)).toEqual({
       "name with space": "BYTE_ARRAY/UTF8",
-      count: "INT32",
+      count: "INT64",
       big: "INT64",
       ratio: "DOUBLE",
       flag: "BOOLEAN",
@@ -44,7 +44,7 @@ describe("encodeGeoParquet", () => {
     const { geometry: _g0, ...first } = rows[0];
     expect(first).toEqual({
       "name with space": "Zürich – 東京 🚀",
-      count: 1,
+      count: 1n,
       big: 2n ** 40n,
       ratio: 1,
       flag: true,
@@ -54,9 +54,9 @@ describe("encodeGeoParquet", () => {
     });
     expect(rows[1]["name with space"]).toBe('quote " comma, newline\nend');
     expect(rows[1].big).toBe(-(2n ** 53n - 1n));
-    expect(rows[1].count).toBe(-(2 ** 31));
+    expect(rows[1].count).toBe(-(2n ** 31n));
     expect(rows[2]).toMatchObject({ count: null, ratio: 3, ünïcödé: "ok", mixed: "1", geometry: null });
-    expect(rows[3]).toMatchObject({ count: 2 ** 31 - 1, mixed: "one", "name with space": null });
+    expect(rows[3]).toMatchObject({ count: 2n ** 31n - 1n, mixed: "one", "name with space": null });
     // raw WKB decoded by an independent decoder
     const layer = edgeLayer();
     rows.forEach((row, i) => {
@@ -94,7 +94,7 @@ describe("encodeGeoParquet", () => {
     const { body } = await encodeGeoParquet({ kind: "features", features });
     const { metadata, rows } = await readParquet(body, { raw: true });
     expect(metadata.schema.slice(1).map((e) => e.name)).toEqual(["geometry_2", "geometry_1", "geometry"]);
-    expect(rows[0]).toEqual({ geometry_2: "text", geometry_1: 1, geometry: null });
+    expect(rows[0]).toEqual({ geometry_2: "text", geometry_1: 1n, geometry: null });
     expect(decodeWkb(rows[1].geometry as Uint8Array)).toEqual({ type: "Point", coordinates: [1, 2, 3] });
     expect(geoMetadata(metadata)).toMatchObject({ columns: { geometry: { geometry_types: ["Point Z"], bbox: [1, 2, 1, 2] } } });
 
@@ -113,7 +113,7 @@ describe("encodeGeoParquet", () => {
     const { body } = await encodeGeoParquet({ kind: "features", features }, { rowGroupRows: 1_000 });
     const { metadata, rows } = await readParquet(body, { raw: true });
     expect(metadata.row_groups.map((g) => g.num_rows)).toEqual([1000n, 1000n, 345n]);
-    expect(schemaTypes(metadata)).toMatchObject({ i: "INT32", half: "DOUBLE" });
+    expect(schemaTypes(metadata)).toMatchObject({ i: "INT64", half: "DOUBLE" });
     expect(geoMetadata(metadata)).toMatchObject({ columns: { geometry: { bbox: [0.01, -23.44, 23.44, -0.01] } } });
     expect(rows).toHaveLength(2_345);
     expect(rows[2_000].geometry).toBeNull();

@@ -13,7 +13,7 @@ describe("encodeParquet", () => {
     const { metadata, rows } = await readParquet(body);
     expect(metadata.schema.slice(1).map((e) => e.name)).toEqual(table.columns);
     expect(schemaTypes(metadata)).toEqual({
-      id: "INT32",
+      id: "INT64",
       label: "BYTE_ARRAY/UTF8",
       "big int": "INT64",
       ratio: "DOUBLE",
@@ -24,9 +24,9 @@ describe("encodeParquet", () => {
     });
     for (const element of metadata.schema.slice(1)) expect(element.repetition_type).toBe("OPTIONAL");
     expect(rows).toEqual([
-      { id: 1, label: "plain", "big int": 2n ** 31n, ratio: 1, ok: true, empty: null, mixed: "1", "ünï cödé": "東京" },
+      { id: 1n, label: "plain", "big int": 2n ** 31n, ratio: 1, ok: true, empty: null, mixed: "1", "ünï cödé": "東京" },
       {
-        id: 2,
+        id: 2n,
         label: 'has "quotes", commas',
         "big int": 9007199254740991n,
         ratio: 0.25,
@@ -35,7 +35,7 @@ describe("encodeParquet", () => {
         mixed: "x",
         "ünï cödé": "🚀 space ",
       },
-      { id: 3, label: "multi\nline\r\nvalue", "big int": -(2n ** 40n), ratio: -7, ok: null, empty: null, mixed: "true", "ünï cödé": null },
+      { id: 3n, label: "multi\nline\r\nvalue", "big int": -(2n ** 40n), ratio: -7, ok: null, empty: null, mixed: "true", "ünï cödé": null },
       { id: null, label: null, "big int": null, ratio: null, ok: null, empty: null, mixed: null, "ünï cödé": null },
     ]);
   });
@@ -83,7 +83,7 @@ describe("encodeParquet", () => {
     const { metadata, rows: back } = await readParquet(body);
     expect(metadata.row_groups.map((g) => g.num_rows)).toEqual([1000n, 1000n, 500n]);
     expect(back).toHaveLength(2_500);
-    expect(back[2_499]).toEqual({ i: 2_499, s: "row 2499" });
+    expect(back[2_499]).toEqual({ i: 2_499n, s: "row 2499" });
   });
 
   it("rejects duplicate column names", async () => {

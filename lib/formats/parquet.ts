@@ -1,8 +1,9 @@
 /**
  * Parquet (tables) and GeoParquet 1.1 (layers) writers on top of hyparquet-writer.
  *
- * File layout: Apache Parquet, SNAPPY compression, every column OPTIONAL (nullable), column
- * types inferred per column from all values (rules in `column-types.ts`), data written in row
+ * File layout: Apache Parquet, SNAPPY compression, every column OPTIONAL (nullable), the
+ * result's declared columns first with their declared types (`options.columns`, derived from
+ * the flow), other columns' types inferred from all values (rules in `column-types.ts`), data written in row
  * groups of at most `rowGroupRows` rows (default 8,192) and roughly 128 MB of input, so only one
  * row group's converted columns are held at a time besides the output bytes.
  *
@@ -12,8 +13,8 @@
  * `{"version":"1.1.0","primary_column":"geometry","columns":{"geometry":{"encoding":"WKB",
  * "geometry_types":[sorted distinct names],"bbox":[minx,miny,maxx,maxy]}}}`. `crs` is omitted,
  * which the spec defines as OGC:CRS84 (WGS 84 lon/lat), and `edges` is omitted (planar). `bbox`
- * is omitted when the layer has no coordinates at all. Property columns come first, in
- * first-seen key order over all features, then `geometry`.
+ * is omitted when the layer has no coordinates at all. Property columns come first (declared
+ * ones, then the others in first-seen key order over all features), then `geometry`.
  */
 import type { SchemaElement } from "hyparquet";
 import { ParquetWriter } from "hyparquet-writer";
@@ -21,7 +22,8 @@ import type { ColumnSource } from "hyparquet-writer";
 import type { Geometry } from "geojson";
 import type { TFeatureSet, TTable } from "@/lib/engine/types";
 import { ChunkedByteWriter, yieldToEventLoop } from "./byte-chunks";
-import { ColumnTypeInference, ownValue, toColumnValue, type TColumnType } from "./column-types";
+import type { TColumns } from "@/lib/steps/columns";
+import { ColumnTypeInference, columnTypeFor, ownValue, toColumnValue, type TColumnType } from "./column-types";
 import { EncodeError } from "./errors";
 import { geometryToWkb, GeometryStats, WkbArena } from "./wkb";
 
@@ -48,6 +50,21 @@ export interface TParquetOptions {
   rowGroupRows?: number;
   /** Checked between row groups; an aborted signal rejects with its reason. */
   signal?: AbortSignal;
+  /**
+   * The result's columns as derived from the flow (lib/steps/columns.ts): written first, in
+   * order, with their declared types, even when the run has no rows or only nulls; columns of
+   * the data not listed follow with inferred types.
+   */
+  columns?: TColumns;
+}
+
+/** Names: the declared ones first, then the data's others in their order. */
+export function orderedNames(declared: TColumns | undefined, dataNames: readonly string[]): string[] {
+  if (!declared) return [...dataNames];
+  const names = declared.fields.map((f) => f.name);
+  const seen = new Set(names);
+  for (const n of dataNames) if (!seen.has(n)) names.push(n);
+  return names;
 }
 
 /** One output property column: its name and the type inferred from its values. */
@@ -61,8 +78,6 @@ function schemaElement({ name, type }: TParquetColumn): SchemaElement {
   switch (type) {
     case "boolean":
       return { name, type: "BOOLEAN", repetition_type };
-    case "int32":
-      return { name, type: "INT32", repetition_type };
     case "int64":
       return { name, type: "INT64", repetition_type };
     case "double":
@@ -145,16 +160,18 @@ function assertUniqueNames(names: string[]): void {
  * @param table `{kind:"rows", columns, rows}`; columns are written in `columns` order, a row's
  *   missing key is null, keys not in `columns` are ignored.
  * @returns the file bytes and the row count. Types: see `column-types.ts` (booleans BOOLEAN,
- *   integers INT32/INT64, other numbers DOUBLE, strings and mixed columns UTF8 strings).
+ *   integers INT64, other numbers DOUBLE, strings and mixed columns UTF8 strings).
  * @throws EncodeError for duplicate column names; the signal's reason when aborted.
  */
 export async function encodeParquet(table: TTable, options: TParquetOptions = {}): Promise<{ body: Uint8Array; rowCount: number }> {
   assertUniqueNames(table.columns);
-  const inference = table.columns.map(() => new ColumnTypeInference());
+  const names = orderedNames(options.columns, table.columns);
+  const inference = names.map(() => new ColumnTypeInference());
   for (const row of table.rows) {
-    for (let c = 0; c < table.columns.length; c++) inference[c].add(ownValue(row, table.columns[c]));
+    for (let c = 0; c < names.length; c++) inference[c].add(ownValue(row, names[c]));
   }
-  const columns: TParquetColumn[] = table.columns.map((name, c) => ({ name, type: inference[c].type() }));
+  const declared = new Map(options.columns?.fields.map((f) => [f.name, f.type]));
+  const columns: TParquetColumn[] = names.map((name, c) => ({ name, type: columnTypeFor(declared.get(name), inference[c]) }));
 
   const writer = new ChunkedByteWriter();
   const pq = new ParquetWriter({
@@ -163,7 +180,7 @@ export async function encodeParquet(table: TTable, options: TParquetOptions = {}
     createdBy: CREATED_BY,
   });
   if (columns.length > 0) {
-    await writeRowGroups(pq, table.rows, columns, (row, c) => ownValue(row, table.columns[c]), options);
+    await writeRowGroups(pq, table.rows, columns, (row, c) => ownValue(row, names[c]), options);
   }
   await pq.finish();
   return { body: writer.getBytes(), rowCount: table.rows.length };
@@ -204,6 +221,12 @@ export async function encodeGeoParquet(
   const keyIndex = new Map<string, number>();
   const keys: string[] = [];
   const inference: ColumnTypeInference[] = [];
+  for (const f of options.columns?.fields ?? []) {
+    keyIndex.set(f.name, keys.length);
+    keys.push(f.name);
+    inference.push(new ColumnTypeInference());
+  }
+  const declared = new Map(options.columns?.fields.map((f) => [f.name, f.type]));
   for (const feature of features) {
     const properties = feature.properties;
     if (!properties) continue;
@@ -223,7 +246,7 @@ export async function encodeGeoParquet(
   const columns: TParquetColumn[] = keys.map((key, c) => {
     const name = propertyColumnName(key, taken);
     taken.add(name);
-    return { name, type: inference[c].type() };
+    return { name, type: columnTypeFor(declared.get(key), inference[c]) };
   });
 
   const stats = new GeometryStats();

@@ -26,8 +26,26 @@ describe("docsModel", () => {
   it("lists inputs with their forms and parameters with type, default and range", () => {
     const { model } = modelFor("nearby-cities");
     expect(model.inputs).toEqual([
-      { name: "places", kind: "table", required: true, forms: ["layer_id", "rows"], description: "Rows with id, lon, lat (WGS 84 degrees)" },
-      { name: "cities", kind: "layer", required: true, forms: ["layer_id", "geojson"], description: expect.any(String) },
+      {
+        name: "places",
+        kind: "table",
+        required: true,
+        forms: ["layer_id", "rows"],
+        description: "Rows with id, lon, lat (WGS 84 degrees)",
+        columns: [
+          expect.objectContaining({ name: "id", type: "any", required: true, range: "" }),
+          { name: "lon", type: "number", required: true, range: "≥ -180, ≤ 180", description: "Longitude, WGS 84 degrees" },
+          expect.objectContaining({ name: "lat", type: "number", required: true, range: "≥ -90, ≤ 90" }),
+        ],
+      },
+      {
+        name: "cities",
+        kind: "layer",
+        required: true,
+        forms: ["layer_id", "geojson"],
+        description: expect.any(String),
+        columns: ["geonameid", "name", "country", "population"].map((name) => expect.objectContaining({ name, required: false })),
+      },
     ]);
     expect(model.parameters).toContainEqual({
       name: "radius_km",
@@ -66,5 +84,22 @@ describe("docsModel", () => {
       expect(model.examples.python).toContain("requests.post");
       expect(model.examples.javascript).toContain("fetch(");
     }
+  });
+
+  it("lists each result's columns with their types, as the flow derives them", () => {
+    const { model } = modelFor("nearby-cities");
+    const matches = model.results.find((r) => r.key === "matches")!;
+    expect(matches.columns.map((c) => [c.name, c.type, c.parquetType])).toEqual([
+      ["place_id", "any", "from the data"],
+      ["geonameid", "integer", "INT64"],
+      ["name", "string", "UTF8"],
+      ["country", "string", "UTF8"],
+      ["population", "integer", "INT64"],
+      ["distance_km", "number", "DOUBLE"],
+    ]);
+    expect(matches.moreColumns).toBe(false);
+    const places = model.results.find((r) => r.key === "places")!;
+    expect(places.columns).toContainEqual({ name: "city_count", type: "integer", parquetType: "INT64" });
+    expect(places.description).toContain("`city_count` (integer)");
   });
 });

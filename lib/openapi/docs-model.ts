@@ -1,7 +1,8 @@
 /**
  * The view model of an API's docs page, read from its OpenAPI document (so the page shows
- * exactly what the document says): inputs with their accepted forms, parameters with type,
- * default and range, results with formats and media types, operations with every status
+ * exactly what the document says): inputs with their accepted forms (and a table input's
+ * declared columns), parameters with type, default and range, results with formats, media
+ * types and columns, operations with every status
  * code, the problem codes, and copy-paste examples (curl, Python requests, JavaScript
  * fetch). Pure; unit-tested in docs-model.test.ts.
  */
@@ -14,6 +15,22 @@ export interface TDocsInput {
   /** The flow's input kind: layer, table or area. */
   kind?: string;
   description: string;
+  /** Declared columns of a table input (`x-columns`): each row is checked against them. */
+  columns: TDocsColumn[];
+}
+/** A declared column of a table input. */
+export interface TDocsColumn {
+  name: string;
+  type: string;
+  required: boolean;
+  range: string;
+  description: string;
+}
+/** A result column: name, type as the flow derives it, Parquet type. */
+export interface TDocsResultColumn {
+  name: string;
+  type: string;
+  parquetType: string;
 }
 export interface TDocsParameter {
   name: string;
@@ -30,6 +47,10 @@ export interface TDocsResult {
   mediaTypes: string[];
   path: string;
   description: string;
+  /** Columns (properties of a layer) every run has, in order (`x-result-columns`). */
+  columns: TDocsResultColumn[];
+  /** Further columns may follow, named by the input data. */
+  moreColumns: boolean;
 }
 export interface TDocsOperation {
   method: string;
@@ -140,6 +161,13 @@ export function docsModel(doc: TOpenApiDocument, apiKeyPlaceholder = "YOUR_API_K
     forms: formsOf(s),
     kind: typeof s["x-input-kind"] === "string" ? s["x-input-kind"] : undefined,
     description: String(s.description ?? ""),
+    columns: (Array.isArray(s["x-columns"]) ? (s["x-columns"] as Record<string, unknown>[]) : []).map((c) => ({
+      name: String(c.name),
+      type: String(c.type),
+      required: c.required === true,
+      range: [c.minimum !== undefined ? `≥ ${String(c.minimum)}` : "", c.maximum !== undefined ? `≤ ${String(c.maximum)}` : ""].filter(Boolean).join(", "),
+      description: String(c.description ?? ""),
+    })),
   }));
   const parameters: TDocsParameter[] = Object.entries(paramsSchema.properties ?? {}).map(([name, s]) => ({
     name,
@@ -155,7 +183,14 @@ export function docsModel(doc: TOpenApiDocument, apiKeyPlaceholder = "YOUR_API_K
   for (const [path, item] of Object.entries(doc.paths)) {
     for (const [method, opRaw] of Object.entries(item)) {
       if (method === "parameters") continue;
-      const op = opRaw as { summary?: string; description?: string; responses?: Record<string, unknown>; parameters?: unknown[]; "x-result-kind"?: string };
+      const op = opRaw as {
+        summary?: string;
+        description?: string;
+        responses?: Record<string, unknown>;
+        parameters?: unknown[];
+        "x-result-kind"?: string;
+        "x-result-columns"?: { columns: { name: string; type: string; parquet_type: string }[]; more_columns: boolean };
+      };
       const responses = Object.entries(op.responses ?? {}).map(([status, r]) => ({
         status,
         description: String(resolve(doc, r).description ?? (r as { description?: string }).description ?? ""),
@@ -171,6 +206,8 @@ export function docsModel(doc: TOpenApiDocument, apiKeyPlaceholder = "YOUR_API_K
           mediaTypes: Object.keys((op.responses?.["200"] as { content?: object })?.content ?? {}),
           path,
           description: op.description ?? "",
+          columns: (op["x-result-columns"]?.columns ?? []).map((c) => ({ name: c.name, type: c.type, parquetType: c.parquet_type })),
+          moreColumns: op["x-result-columns"]?.more_columns ?? true,
         });
       }
     }

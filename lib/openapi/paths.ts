@@ -3,6 +3,8 @@
  * `GET /runs/{run_id}`, `POST /runs/{run_id}/cancel`, and one download path per result key
  * with the media types of its kind, its `format` values, `ETag`, `Content-Disposition` and 304.
  */
+import { resultColumns } from "@/lib/engine/result-columns";
+import { UNKNOWN_COLUMNS, type TColumns, type TFieldType } from "@/lib/steps/columns";
 import type { TFlowVersion } from "@/lib/flows/definition";
 import { DEFAULT_FORMAT, FORMAT_INFO, FORMATS_BY_KIND } from "@/lib/formats/types";
 import { problemResponses } from "@/lib/openapi/problems";
@@ -91,8 +93,10 @@ export function buildPaths(flow: TFlowVersion): TOpenApiDocument["paths"] {
     },
   };
 
+  const columnsByResult = resultColumns(flow);
   for (const r of flow.results) {
     const formats = FORMATS_BY_KIND[r.kind];
+    const columns = columnsByResult[r.key] ?? UNKNOWN_COLUMNS;
     const content: Record<string, unknown> = {};
     for (const f of formats) {
       const mt = FORMAT_INFO[f].mediaType;
@@ -105,8 +109,12 @@ export function buildPaths(flow: TFlowVersion): TOpenApiDocument["paths"] {
         operationId: `getResult_${r.key}`,
         tags: ["Results"],
         summary: `Download result "${r.key}" (${r.kind})`,
-        description: `${r.description ?? `Result ${r.key}`}. A ${r.kind} result: ${formats.join(" or ")} (default: the format requested in the run's \`formats\`, else ${DEFAULT_FORMAT[r.kind]}).`,
+        description: `${r.description ?? `Result ${r.key}`}. A ${r.kind} result: ${formats.join(" or ")} (default: the format requested in the run's \`formats\`, else ${DEFAULT_FORMAT[r.kind]}). ${describeColumns(columns, r.kind)}`,
         "x-result-kind": r.kind,
+        "x-result-columns": {
+          columns: columns.fields.map((f) => ({ name: f.name, type: f.type, parquet_type: PARQUET_TYPE[f.type] })),
+          more_columns: columns.open,
+        },
         parameters: [
           ref("parameters", "IfNoneMatch"),
           {
@@ -137,4 +145,16 @@ export function buildPaths(flow: TFlowVersion): TOpenApiDocument["paths"] {
   }
 
   return paths;
+}
+
+/** Parquet physical type of a result column of each type (`any`: decided by the run's values). */
+const PARQUET_TYPE: Record<TFieldType, string> = { integer: "INT64", number: "DOUBLE", string: "UTF8", boolean: "BOOLEAN", any: "from the data" };
+
+/** One sentence listing a result's columns (also in `x-result-columns`). */
+function describeColumns(c: TColumns, kind: "layer" | "table"): string {
+  const what = kind === "layer" ? "Properties" : "Columns";
+  const list = c.fields.map((f) => `\`${f.name}\` (${f.type})`).join(", ");
+  const more = c.open ? "further columns taken from the input data" : "";
+  if (!list) return c.open ? `${what}: those of the input data.` : `${what}: none.`;
+  return `${what}, on every run: ${list}${more ? `; then ${more}` : ""}.`;
 }

@@ -21,7 +21,11 @@ export function requestSchema(flow: TFlowVersion): TJsonSchema {
   // Each input says which kind of layer it takes (`x-input-kind`: layer, table or area), so a
   // reader (the docs page) can offer a readable layer of that kind in its examples.
   const inputProps = (props.inputs?.properties ?? {}) as Record<string, TJsonSchema>;
-  for (const input of flow.inputs) if (inputProps[input.name]) inputProps[input.name] = { ...inputProps[input.name], "x-input-kind": input.kind };
+  // Table inputs with declared columns also list them (`x-columns`), as the docs page and Try it show them.
+  for (const input of flow.inputs) {
+    if (!inputProps[input.name]) continue;
+    inputProps[input.name] = { ...inputProps[input.name], "x-input-kind": input.kind, ...(input.columns?.length ? { "x-columns": input.columns } : {}) };
+  }
   props.inputs = {
     ...props.inputs,
     description:

@@ -1,11 +1,23 @@
 /**
  * Running aggregates (`count`, `sum`, `min`, `max`, `mean`) for the steps that take
- * `aggregations` (aggregate, spatial_join, within_distance). Semantics: see `ZAggregation`.
+ * `aggregations` (aggregate, spatial_join, within_distance). Semantics: see `ZAggregation`;
+ * values are read with `readNumber` (numeric text counts as its number, as in filters).
  */
 import type { TAggregation } from "@/lib/steps/options";
 
-export function isFiniteNumber(v: unknown): v is number {
-  return typeof v === "number" && Number.isFinite(v);
+/**
+ * The one rule by which steps read a value as a number (docs/flow-format.md "Numbers in caller
+ * data"): a finite JSON number as it is; text that `Number()` reads as a finite number (not
+ * blank) as that number, as MapLibre's `to-number` does in filters; anything else (null,
+ * booleans, other text, objects) is no number: null.
+ */
+export function readNumber(v: unknown): number | null {
+  if (typeof v === "number") return Number.isFinite(v) ? v : null;
+  if (typeof v === "string" && v.trim() !== "") {
+    const n = Number(v);
+    return Number.isFinite(n) ? n : null;
+  }
+  return null;
 }
 
 /** Running aggregate of one `TAggregation`. */
@@ -21,8 +33,8 @@ export class Acc {
       if (a.field === undefined || (p[a.field] !== null && p[a.field] !== undefined)) this.n++;
       return;
     }
-    const v = p[a.field!];
-    if (!isFiniteNumber(v)) return;
+    const v = readNumber(p[a.field!]);
+    if (v === null) return;
     this.n++;
     this.sum += v;
     if (v < this.min) this.min = v;

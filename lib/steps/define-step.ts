@@ -9,6 +9,8 @@
  * - `inputs`: the options that name sources (an input or an earlier step) and the kinds of
  *   data each accepts; `output`: the kind it yields (`same` = the kind of its first source);
  * - `expressions`: options holding MapLibre expressions, checked by flow validation;
+ * - `columns`: the columns (names, types) of its output given its sources' columns, in
+ *   `stepSources` order (lib/steps/columns.ts); absent = the first source's columns;
  * - `docs`: the cells of its row in the step reference of docs/flow-format.md;
  * - `run`: the runner. It gets the resolved step and a context giving its sources and returns
  *   a new dataset. Runners never mutate their sources (the worker reuses loaded layer
@@ -21,6 +23,7 @@
  */
 import { z } from "zod";
 import type { TExpressionRole, TParamDecl } from "@/lib/expressions/expression";
+import type { TColumns } from "@/lib/steps/columns";
 import type { TDataset } from "@/lib/steps/dataset";
 import { ZName, ZParamRef, type TParamAccept } from "@/lib/steps/options";
 
@@ -71,6 +74,12 @@ export interface TStepSpec<T extends string, S extends z.ZodRawShape, P extends 
   inputs: readonly TStepInput[];
   output: TStepOutput;
   expressions?: Readonly<Record<string, TExpressionRole>>;
+  /**
+   * Output columns from the sources' columns (in `stepSources` order). Gets the step as written
+   * in the flow: a param-able option may still be `{"param"}`, so none may decide the columns
+   * by its value alone.
+   */
+  columns?: (step: TResolvedStepOptions<T, S>, sources: TColumns[]) => TColumns;
   /** Cells of the step's row in docs/flow-format.md; `sources` defaults to one derived from `inputs` and `output`. */
   docs: { sources?: string; options: string; semantics: string };
   run: (step: TResolvedStepOptions<T, S>, ctx: TStepContext) => Promise<TDataset>;

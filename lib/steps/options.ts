@@ -35,7 +35,9 @@ export type TFieldSpec = z.infer<typeof ZFieldSpec>;
 export const AGG_OPS = ["count", "sum", "min", "max", "mean"] as const;
 /**
  * One aggregate. `count` without `field` counts items, with `field` counts non-null values;
- * `sum`/`min`/`max`/`mean` use the finite numbers of `field`. Empty group: count and sum 0,
+ * `sum`/`min`/`max`/`mean` use the values of `field` that read as numbers (`readNumber` in
+ * lib/steps/aggregations.ts: finite numbers and numeric text, as `to-number` in filters; other
+ * values are skipped). Empty group: count and sum 0,
  * min/max/mean null.
  */
 export const ZAggregation = z.strictObject({ op: z.enum(AGG_OPS), field: ZField.optional(), as: ZField }).superRefine((a, ctx) => {

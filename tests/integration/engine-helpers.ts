@@ -85,7 +85,9 @@ export async function layerFiles(run: any, key: string): Promise<TLayerFiles> {
   return {
     geojson: gj.features.map((f: any) => ({ geometry: f.geometry, properties: f.properties })),
     geoparquet: rows.map((r) => {
-      const { geometry, ...properties } = r;
+      const { geometry, ...raw } = r;
+      // INT64 columns read back as bigints; compare them as the numbers the GeoJSON holds.
+      const properties = Object.fromEntries(Object.entries(raw).map(([k, v]) => [k, typeof v === "bigint" ? Number(v) : v]));
       return { geometry: geometry == null ? null : decodeWkb(geometry as Uint8Array), properties };
     }),
     geo,

@@ -2,6 +2,7 @@
  * The `aggregate` step. Group by `group_by` (none = one row) and compute `aggregations`.
  * Its row in the step reference of docs/flow-format.md is generated from `docs` below.
  */
+import { aggregationFields, typeOf } from "@/lib/steps/columns";
 import { z } from "zod";
 import { asItems, props, EVERY } from "@/lib/steps/items";
 import { accs, accValues, type Acc } from "@/lib/steps/aggregations";
@@ -16,6 +17,10 @@ export const aggregate = defineStep({
   options: { source: ZRef, group_by: z.array(ZField).default([]), aggregations: z.array(ZAggregation).min(1) },
   inputs: [{ key: "source", accepts: ACCEPTS.any }],
   output: "rows",
+  columns: (step, [src]) => ({
+    fields: [...step.group_by.map((name) => ({ name, type: typeOf(src, name) })), ...aggregationFields(src, step.aggregations)],
+    open: false,
+  }),
   docs: {
     options: "`group_by`: fields (default none = one row); `aggregations` (≥ 1)",
     semantics: "One row per group (first-seen order), group fields then aggregates; with no groups and no input one row of empty aggregates",

@@ -2,6 +2,7 @@
  * The `area` step. Add the spherical area of each feature (Turf area) in `unit`.
  * Its row in the step reference of docs/flow-format.md is generated from `docs` below.
  */
+import { withField } from "@/lib/steps/columns";
 import { area as turfArea } from "@turf/turf";
 import { z } from "zod";
 import { addGeometryMeasure } from "@/lib/steps/items";
@@ -19,6 +20,7 @@ export const areaStep = defineStep({
   params: { unit: ACCEPTS_PARAM.string },
   inputs: [{ key: "source", accepts: ACCEPTS.features }],
   output: "features",
+  columns: (step, [src]) => withField(src, step.field ?? "area", "number"),
   docs: {
     options: "`field` (default `area`); `unit` *param* `m2` | `km2` (default) | `ha`",
     semantics: "Spherical area (Turf `area`); holes subtract; null for null geometry, 0 for points and lines",

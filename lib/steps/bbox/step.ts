@@ -5,6 +5,7 @@
  * polygon whose corners are the point.
  * Its row in the step reference of docs/flow-format.md is generated from `docs` below.
  */
+import { NO_COLUMNS } from "@/lib/steps/columns";
 import { bbox as turfBbox, bboxPolygon } from "@turf/turf";
 import type { BBox, Polygon } from "geojson";
 import { z } from "zod";
@@ -24,6 +25,7 @@ export const bbox = defineStep({
   params: { mode: ACCEPTS_PARAM.string },
   inputs: [{ key: "source", accepts: ACCEPTS.features }],
   output: "features",
+  columns: (step, [src]) => (step.mode === "all" ? NO_COLUMNS : src),
   docs: {
     options: "`mode` *param*: `each` (default) | `all`",
     semantics:

@@ -2,6 +2,7 @@
  * The `compute` step. Set `field` to the value of `expression` on every feature/row.
  * Its row in the step reference of docs/flow-format.md is generated from `docs` below.
  */
+import { withField } from "@/lib/steps/columns";
 import { asItems, mapItems } from "@/lib/steps/items";
 import { compileExpression } from "@/lib/expressions/expression";
 import { ZRef, ZField, ZExpression } from "@/lib/steps/options";
@@ -15,6 +16,7 @@ export const compute = defineStep({
   options: { source: ZRef, field: ZField, expression: ZExpression },
   inputs: [{ key: "source", accepts: ACCEPTS.any }],
   output: "same",
+  columns: (step, [src]) => withField(src, step.field, "any"),
   expressions: { expression: "value" },
   docs: {
     options: "`field`; `expression`: expression",

@@ -2,6 +2,7 @@
  * The `dissolve` step. Union the polygons, per value of `field` if given (Turf union).
  * Its row in the step reference of docs/flow-format.md is generated from `docs` below.
  */
+import { NO_COLUMNS, typeOf } from "@/lib/steps/columns";
 import { featureCollection, union as turfUnion } from "@turf/turf";
 import type { Feature, MultiPolygon, Polygon } from "geojson";
 import { asFeatures, props, EVERY } from "@/lib/steps/items";
@@ -18,6 +19,7 @@ export const dissolve = defineStep({
   options: { source: ZRef, field: ZField.optional() },
   inputs: [{ key: "source", accepts: ACCEPTS.features }],
   output: "features",
+  columns: (step, [src]) => (step.field === undefined ? NO_COLUMNS : { fields: [{ name: step.field, type: typeOf(src, step.field) }], open: false }),
   docs: {
     options: "`field`, optional",
     semantics: "Union of the polygons (Turf `union`), one feature per value of `field` (or one in all); non-polygons skipped",

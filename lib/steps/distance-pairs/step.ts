@@ -2,6 +2,7 @@
  * The `distance_pairs` step. One row per (source, target) pair within `max_km`, nearest first.
  * Its row in the step reference of docs/flow-format.md is generated from `docs` below.
  */
+import { pickedFields } from "@/lib/steps/columns";
 import { z } from "zod";
 import { props, specAs, pick } from "@/lib/steps/items";
 import { pointsWithinKm } from "@/lib/geo/spatial-index";
@@ -26,6 +27,14 @@ export const distancePairs = defineStep({
   params: { max_km: ACCEPTS_PARAM.number },
   inputs: SOURCE_AND_TARGET,
   output: "rows",
+  columns: (step, [src, target]) => ({
+    fields: [
+      ...pickedFields(src, step.source_fields ?? []),
+      ...pickedFields(target, step.target_fields ?? []),
+      { name: step.distance_field ?? "distance_km", type: "number" },
+    ],
+    open: false,
+  }),
   docs: {
     options: "`max_km` *param*; `source_fields`, `target_fields`: field specs; `distance_field` (default `distance_km`)",
     semantics: "One row per (source, target) pair within `max_km`, per source nearest first",

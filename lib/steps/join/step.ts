@@ -2,6 +2,7 @@
  * The `join` step. Attribute join: copy `fields` of the first `right` item whose `right_field` equals `left_field`.
  * Its row in the step reference of docs/flow-format.md is generated from `docs` below.
  */
+import { appendFields, pickedFields } from "@/lib/steps/columns";
 import { z } from "zod";
 import { asItems, props, specAs, pick, columnsOf, mapItems, type TItems } from "@/lib/steps/items";
 import { ZRef, ZField, ZFieldSpec, ACCEPTS_PARAM, type TFieldSpec } from "@/lib/steps/options";
@@ -26,6 +27,14 @@ export const join = defineStep({
     { key: "right", accepts: ACCEPTS.any },
   ],
   output: "same",
+  columns: (step, [left, right]) =>
+    step.fields
+      ? appendFields(left, pickedFields(right, step.fields))
+      : appendFields(
+          left,
+          right.fields.filter((f) => f.name !== step.right_field),
+          left.open || right.open,
+        ),
   docs: {
     sources: "`left`, `right` (any) → same as left",
     options: "`left_field`, `right_field`; `fields`: field specs (default: all right fields but the key); `how` *param* `left` (default) | `inner`",

@@ -2,6 +2,7 @@
  * The `length` step. Add the geodesic length of lines / perimeter of polygons (Turf length) in `unit`.
  * Its row in the step reference of docs/flow-format.md is generated from `docs` below.
  */
+import { withField } from "@/lib/steps/columns";
 import { length as turfLength } from "@turf/turf";
 import { z } from "zod";
 import { addGeometryMeasure } from "@/lib/steps/items";
@@ -19,6 +20,7 @@ export const lengthStep = defineStep({
   params: { unit: ACCEPTS_PARAM.string },
   inputs: [{ key: "source", accepts: ACCEPTS.features }],
   output: "features",
+  columns: (step, [src]) => withField(src, step.field ?? "length", "number"),
   docs: {
     options: "`field` (default `length`); `unit` *param* `m` | `km` (default) | `mi`",
     semantics: "Geodesic length of lines, perimeter of polygons (all rings); null for null geometry",

@@ -2,6 +2,7 @@
  * The `nearest` step. Copy `fields` of the nearest `target` within `max_km` and the distance in km (nulls when none).
  * Its row in the step reference of docs/flow-format.md is generated from `docs` below.
  */
+import { appendFields, pickedFields } from "@/lib/steps/columns";
 import { z } from "zod";
 import { props, specAs, pick, withProps } from "@/lib/steps/items";
 import { nearestWithinKm } from "@/lib/geo/spatial-index";
@@ -25,6 +26,8 @@ export const nearest = defineStep({
   params: { max_km: ACCEPTS_PARAM.number },
   inputs: SOURCE_AND_TARGET,
   output: "features",
+  columns: (step, [src, target]) =>
+    appendFields(src, [...pickedFields(target, step.fields ?? []), { name: step.distance_field ?? "distance_km", type: "number" }]),
   docs: {
     options: "`max_km` *param* (> 0, ≤ 20,037); `fields`: field specs of the target; `distance_field` (default `distance_km`)",
     semantics: "Copy `fields` of the nearest target within `max_km` and the distance in km; nulls when none (ties: first target in data order)",

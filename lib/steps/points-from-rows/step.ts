@@ -2,6 +2,7 @@
  * The `points_from_rows` step. A Point per row from `lon`/`lat` columns (null geometry when not valid).
  * Its row in the step reference of docs/flow-format.md is generated from `docs` below.
  */
+import { readNumber } from "@/lib/steps/aggregations";
 import { asRows, EVERY } from "@/lib/steps/items";
 import type { TFeature } from "@/lib/steps/dataset";
 import { ZRef, ZField } from "@/lib/steps/options";
@@ -21,7 +22,7 @@ export const pointsFromRows = defineStep({
   },
   run: async (step, ctx) => {
     const t = asRows(ctx.get(step.source));
-    const num = (v: unknown): number => (typeof v === "number" ? v : typeof v === "string" && v.trim() !== "" ? Number(v) : NaN);
+    const num = (v: unknown): number => readNumber(v) ?? NaN;
     const features = new Array<TFeature>(t.rows.length);
     for (let i = 0; i < t.rows.length; i++) {
       if (i % EVERY === 0) await ctx.checkpoint();

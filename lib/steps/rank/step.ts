@@ -2,6 +2,7 @@
  * The `rank` step. Add a 1-based position `field` in the current order.
  * Its row in the step reference of docs/flow-format.md is generated from `docs` below.
  */
+import { withFirst } from "@/lib/steps/columns";
 import { asItems, mapItems } from "@/lib/steps/items";
 import { ZRef, ZField } from "@/lib/steps/options";
 import { ACCEPTS, defineStep } from "@/lib/steps/define-step";
@@ -14,6 +15,7 @@ export const rank = defineStep({
   options: { source: ZRef, field: ZField.default("rank") },
   inputs: [{ key: "source", accepts: ACCEPTS.any }],
   output: "same",
+  columns: (step, [src]) => withFirst(src, step.field ?? "rank", "integer"),
   docs: {
     options: "`field` (default `rank`)",
     semantics: "Add the 1-based position as the first column",

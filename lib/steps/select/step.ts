@@ -2,6 +2,7 @@
  * The `select` step. Keep (and rename) the listed fields, in that order; missing fields become null.
  * Its row in the step reference of docs/flow-format.md is generated from `docs` below.
  */
+import { pickedFields } from "@/lib/steps/columns";
 import { z } from "zod";
 import { asItems, specAs, pick, mapItems } from "@/lib/steps/items";
 import { ZRef, ZFieldSpec } from "@/lib/steps/options";
@@ -15,6 +16,7 @@ export const select = defineStep({
   options: { source: ZRef, fields: z.array(ZFieldSpec).min(1) },
   inputs: [{ key: "source", accepts: ACCEPTS.any }],
   output: "same",
+  columns: (step, [src]) => ({ fields: pickedFields(src, step.fields), open: false }),
   docs: {
     options: "`fields`: field specs (≥ 1)",
     semantics: "Keep, rename and order fields; a missing field becomes null",

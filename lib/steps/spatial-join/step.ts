@@ -2,6 +2,7 @@
  * The `spatial_join` step. Every polygon with `aggregations` over the points inside it (boundary included).
  * Its row in the step reference of docs/flow-format.md is generated from `docs` below.
  */
+import { aggregationFields, appendFields } from "@/lib/steps/columns";
 import type { Position } from "geojson";
 import { z } from "zod";
 import { asFeatures, props, withProps } from "@/lib/steps/items";
@@ -23,6 +24,7 @@ export const spatialJoin = defineStep({
     { key: "polygons", accepts: ACCEPTS.features },
   ],
   output: "features",
+  columns: (step, [points, polygons]) => appendFields(polygons, aggregationFields(points, step.aggregations)),
   docs: {
     options: "`aggregations` (≥ 1)",
     semantics:

@@ -2,6 +2,7 @@
  * The `to_table` step. Features to rows without geometry; `columns` fixes and renames the columns.
  * Its row in the step reference of docs/flow-format.md is generated from `docs` below.
  */
+import { pickedFields } from "@/lib/steps/columns";
 import { z } from "zod";
 import { asFeatures, props, specAs, pick, columnsOf, EVERY } from "@/lib/steps/items";
 import type { TRow } from "@/lib/steps/dataset";
@@ -16,6 +17,7 @@ export const toTable = defineStep({
   options: { source: ZRef, columns: z.array(ZFieldSpec).optional() },
   inputs: [{ key: "source", accepts: ACCEPTS.features }],
   output: "rows",
+  columns: (step, [src]) => (step.columns ? { fields: pickedFields(src, step.columns), open: false } : src),
   docs: {
     options: "`columns`: field specs, optional",
     semantics: "Drop geometry; without `columns` every property becomes a column (first-seen order)",

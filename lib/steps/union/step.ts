@@ -2,6 +2,7 @@
  * The `union` step. Concatenate the sources (all of one kind), like SQL UNION ALL.
  * Its row in the step reference of docs/flow-format.md is generated from `docs` below.
  */
+import { unionColumns } from "@/lib/steps/columns";
 import { z } from "zod";
 import { asItems } from "@/lib/steps/items";
 import type { TFeatureSet, TTable } from "@/lib/steps/dataset";
@@ -16,6 +17,7 @@ export const union = defineStep({
   options: { sources: z.array(ZRef).min(2) },
   inputs: [{ key: "sources", accepts: ACCEPTS.any, many: true }],
   output: "same",
+  columns: (_step, sources) => unionColumns(sources),
   docs: {
     sources: "`sources` (≥ 2, all features or all rows) → same",
     options: "",

@@ -2,6 +2,7 @@
  * The `within_distance` step. Aggregate the `target` features within `max_km` of each source feature.
  * Its row in the step reference of docs/flow-format.md is generated from `docs` below.
  */
+import { aggregationFields, appendFields } from "@/lib/steps/columns";
 import { z } from "zod";
 import { props, withProps } from "@/lib/steps/items";
 import { accs, accValues } from "@/lib/steps/aggregations";
@@ -20,6 +21,7 @@ export const withinDistance = defineStep({
   params: { max_km: ACCEPTS_PARAM.number },
   inputs: SOURCE_AND_TARGET,
   output: "features",
+  columns: (step, [src, target]) => appendFields(src, aggregationFields(target, step.aggregations)),
   docs: {
     options: "`max_km` *param*; `aggregations` (≥ 1)",
     semantics: "Aggregate the targets within `max_km` (inclusive) of each source feature",

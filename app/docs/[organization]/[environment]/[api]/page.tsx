@@ -89,6 +89,33 @@ export default async function ApiDocsPage({ params }: TParams) {
         ])}
       />
 
+      {m.inputs
+        .filter((i) => i.columns.length > 0)
+        .map((i) => (
+          <section key={i.name}>
+            <h3 id={`columns-${i.name}`}>
+              Columns of <code>{i.name}</code> rows
+            </h3>
+            <p>
+              Every row of <code>{`{"rows": [...]}`}</code> is checked before the run: a faulty cell is answered with 422 naming it (for example{" "}
+              <code>
+                /inputs/{i.name}/rows/0/{i.columns[0]!.name}
+              </code>
+              ). Numbers must be JSON numbers, not text. Other columns are kept as sent.
+            </p>
+            <Table
+              head={["Column", "Type", "Required", "Range", "Description"]}
+              rows={i.columns.map((c) => [
+                <code key="n">{c.name}</code>,
+                c.type === "any" ? "text, number or boolean" : c.type,
+                c.required ? "yes" : "no (null)",
+                c.range,
+                c.description,
+              ])}
+            />
+          </section>
+        ))}
+
       <h3 id="layers">Layers you can use</h3>
       {m.layers.length === 0 ? (
         <p>This environment may read no layers; send your own data (geojson, rows or area).</p>
@@ -123,6 +150,25 @@ export default async function ApiDocsPage({ params }: TParams) {
           <code key="p">GET {r.path}?format=…</code>,
         ])}
       />
+      {m.results.map((r) => (
+        <section key={r.key}>
+          <h3 id={`result-${r.key}`}>
+            {r.kind === "layer" ? "Properties" : "Columns"} of <code>{r.key}</code>
+          </h3>
+          {r.columns.length > 0 && (
+            <Table head={["Column", "Type", "Parquet type"]} rows={r.columns.map((c) => [<code key="n">{c.name}</code>, c.type, c.parquetType])} />
+          )}
+          <p>
+            {r.columns.length === 0 && !r.moreColumns
+              ? "No columns."
+              : r.columns.length > 0
+                ? `These ${r.columns.length} columns, in this order, on every run, also when the result is empty${r.moreColumns ? "; then the further columns of the input data" : ""}.`
+                : "The columns of the input data."}{" "}
+            Columns of type <em>any</em> come from data the flow cannot type (a layer&apos;s properties, caller GeoJSON): in Parquet their type follows the
+            run&apos;s values (integers INT64, other numbers DOUBLE, text or mixed values UTF8).
+          </p>
+        </section>
+      ))}
 
       <h2 id="endpoints">Endpoints and status codes</h2>
       {m.operations.map((o) => (

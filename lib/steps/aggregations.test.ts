@@ -1,0 +1,47 @@
+/** The one number rule (`readNumber`) and that filters and aggregations agree on caller data. */
+import { describe, expect, it } from "vitest";
+import { runFlow } from "@/lib/engine/run-flow";
+import type { TResolvedInputs } from "@/lib/engine/types";
+import { CITIES_IN_AREA } from "@/lib/demo/flows";
+import { readNumber } from "@/lib/steps/aggregations";
+import { box, fs, mustValidate, pt, R, runStep, table } from "@/lib/steps/test-helpers";
+
+describe("readNumber", () => {
+  it("reads numbers and numeric text, nothing else", () => {
+    expect([5, -1.5, "5000", " 12 ", "1e3"].map(readNumber)).toEqual([5, -1.5, 5000, 12, 1000]);
+    expect([NaN, Infinity, "", "  ", "12 km", true, false, null, undefined, {}, [1]].map(readNumber)).toEqual(Array(11).fill(null));
+  });
+});
+
+describe("numbers in caller data", () => {
+  it("a population sent as text is summed like the filter reads it (cities-in-area)", async () => {
+    const flow = mustValidate(CITIES_IN_AREA);
+    const cities = fs([
+      pt(1, 1, { geonameid: 1, name: "A", country: "X", population: "5000" }),
+      pt(2, 2, { geonameid: 2, name: "B", country: "X", population: 7000 }),
+      pt(3, 3, { geonameid: 3, name: "C", country: "X", population: "500" }),
+      pt(4, 4, { geonameid: 4, name: "D", country: "X", population: "many" }),
+    ]);
+    const area = { kind: "area", geometry: box(0, 0, 10, 10).geometry } as const;
+    const results = await runFlow(flow, { cities, area } as unknown as TResolvedInputs, { min_population: 1000 });
+    const summary = results.find((r) => r.key === "summary")!;
+    expect(R(summary.data)).toEqual([{ city_count: 2, total_population: 12000 }]);
+  });
+
+  it("sum, min, max and mean skip what is no number instead of counting it as 0", async () => {
+    const out = await runStep(
+      {
+        type: "aggregate",
+        source: "t",
+        aggregations: [
+          { op: "sum", field: "v", as: "sum" },
+          { op: "min", field: "v", as: "min" },
+          { op: "mean", field: "v", as: "mean" },
+        ],
+      },
+      { t: table([{ v: "4" }, { v: true }, { v: "x" }, { v: 2 }, { v: null }]) },
+      "table",
+    );
+    expect(R(out)).toEqual([{ sum: 6, min: 2, mean: 3 }]);
+  });
+});
