@@ -43,6 +43,9 @@ export function runProcessEntry(): { script: string; execArgv: string[] } {
       banner: { js: "import { createRequire as __createRequire } from 'node:module'; const require = __createRequire(import.meta.url);" },
       logLevel: "warning",
     });
+    // The compiler's service process stays up after a build (measured 100 MB resident, counted
+    // as the worker's); tsx starts its own again should it need one.
+    void esbuild.stop();
     entry = { script, execArgv: [] };
   } catch (err) {
     console.error(`[run-pool] bundling the run process failed (${(err as Error).message}); starting it through tsx`);
