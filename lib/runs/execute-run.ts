@@ -22,6 +22,7 @@
  * code; only an unreachable database is thrown back to pg-boss to retry.
  */
 import "server-only";
+import { appendFileSync } from "node:fs";
 import { db, type TTx } from "@/lib/db";
 import { env } from "@/lib/env";
 import { InputDataError } from "@/lib/errors";
@@ -84,6 +85,7 @@ function fileRow(runId: string, f: TEncodedFile) {
 
 /** Job handler of "run-execute". */
 export async function executeRunJob(data: TRunJob, ctx: { signal: AbortSignal }): Promise<void> {
+  const timings = phaseTimer(data.runId);
   const run = await claimRun(data.runId);
   if (!run) return; // cancelled before it started, or already final
   const version = await db.flowVersion.findUniqueOrThrow({ where: { id: run.flowVersionId } });
@@ -117,7 +119,9 @@ export async function executeRunJob(data: TRunJob, ctx: { signal: AbortSignal })
   let completed = false;
   try {
     const described = await describeInputs(flow, run.request?.inputs ?? {});
+    timings.mark("claim+describe");
     proc = await runPool().acquire();
+    timings.mark("pool slot");
     const files: TEncodedFile[] = [];
     const results = await proc.run({
       flow,
@@ -132,6 +136,7 @@ export async function executeRunJob(data: TRunJob, ctx: { signal: AbortSignal })
       },
       onFile: (f) => files.push(f),
     });
+    timings.mark("run process (layers, engine, requested files)");
     await lastProgress.catch(() => {});
     if (abort.signal.aborted) throw new RunCancelled();
     completed = await finish(run.id, "completed", null, async (tx) => {
@@ -161,7 +166,29 @@ export async function executeRunJob(data: TRunJob, ctx: { signal: AbortSignal })
     if (!completed) proc?.release();
   }
 
+  timings.mark("store + finalize");
   if (completed && proc) await writeOtherFormats(run.id, proc, others, ctx.signal);
+  timings.mark("other formats");
+  timings.done();
+}
+
+/**
+ * Where a run's time went, one JSON line per run appended to the file `WORKER_RUN_TIMINGS`
+ * names (set by the benchmarks; unset, nothing is measured or written).
+ */
+function phaseTimer(runId: string): { mark: (phase: string) => void; done: () => void } {
+  const file = process.env.WORKER_RUN_TIMINGS;
+  if (!file) return { mark: () => {}, done: () => {} };
+  const phases: Record<string, number> = {};
+  let t = performance.now();
+  return {
+    mark: (phase) => {
+      const now = performance.now();
+      phases[phase] = Math.round(now - t);
+      t = now;
+    },
+    done: () => appendFileSync(file, `${JSON.stringify({ runId, rssMb: Math.round(process.memoryUsage().rss / 1048576), ...phases })}\n`),
+  };
 }
 
 /**

@@ -23,7 +23,6 @@
  * - Files: each encoded file is sent to the worker as soon as it is written.
  */
 import { fork, type ChildProcess } from "node:child_process";
-import { fileURLToPath } from "node:url";
 import { ResourceLimitError } from "@/lib/errors";
 import type { TFlowVersion } from "@/lib/flows/definition";
 import type { TResultFormat } from "@/lib/formats/types";
@@ -36,6 +35,7 @@ import {
   type TProcessInput,
   type TToProcess,
 } from "@/lib/runs/run-process-protocol";
+import { runProcessEntry } from "@/lib/runs/run-process-entry";
 
 /** Layers whose content the pool keeps for preloading. */
 const RECENT_LAYERS = 4;
@@ -74,8 +74,6 @@ export interface TRunTask {
   signal?: AbortSignal;
 }
 
-const ENTRY = fileURLToPath(new URL("./run-process.ts", import.meta.url));
-
 let nextRequestId = 1;
 
 /** One run process and what it holds. Obtained from `RunPool.acquire`, given back with `release`. */
@@ -101,8 +99,9 @@ export class RunProcess {
     private readonly pool: RunPool,
     private readonly limits: TPoolLimits,
   ) {
-    this.child = fork(ENTRY, [], {
-      execArgv: ["--conditions=react-server", "--import", "tsx", `--max-old-space-size=${limits.memoryMb}`],
+    const entry = runProcessEntry();
+    this.child = fork(entry.script, [], {
+      execArgv: [...entry.execArgv, `--max-old-space-size=${limits.memoryMb}`],
       serialization: "advanced",
       stdio: ["ignore", "inherit", "pipe", "ipc"],
     });
