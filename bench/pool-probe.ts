@@ -41,8 +41,9 @@ for (let i = 0; i < 3; i++) {
     params: applyParameterDefaults(flow, { radius_km: 30 }),
     files: flow.results.map((x) => ({ key: x.key, format: x.kind === "layer" ? "geojson" : "csv" })),
     maxResultBytes: 200 * 1024 * 1024,
-    onFile: (f: { body: Uint8Array }) => sizes.push(f.body.byteLength),
-  } as never);
+    onChunk: () => {},
+    onFile: (f) => sizes.push(f.sizeBytes),
+  });
   console.log(
     `heap ${memoryMb} MB run ${i}: ${(performance.now() - t0).toFixed(0)} ms, files ${sizes.map((s) => (s / 1e6).toFixed(1)).join("+")} MB, peak RSS ${peak.toFixed(0)} MB`,
   );

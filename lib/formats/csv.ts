@@ -14,7 +14,7 @@
  * - An empty table still gets its header row; a table with no columns is an empty file.
  */
 import type { TTable } from "@/lib/engine/types";
-import { Utf8Chunks, yieldToEventLoop } from "./byte-chunks";
+import { Utf8Chunks, yieldToEventLoop, type TByteSink } from "./byte-chunks";
 import { ownValue, scalarToText } from "./column-types";
 
 /** Line ending used by the CSV writer (RFC 4180). */
@@ -26,6 +26,8 @@ const ROWS_PER_SLICE = 2_048;
 export interface TCsvOptions {
   /** Checked between slices of rows; an aborted signal rejects with its reason. */
   signal?: AbortSignal;
+  /** Streams the file: each chunk goes to the sink as it is written, and the returned body is empty. */
+  sink?: TByteSink;
 }
 
 /** Characters that make a field quoted (RFC 4180 §2.6): comma, quote, CR, LF. */
@@ -46,12 +48,12 @@ function valueField(value: unknown): string {
  * Encodes a table as RFC 4180 CSV (CRLF, UTF-8, header row from `columns`).
  *
  * @param table `{kind:"rows", columns, rows}`; keys not in `columns` are ignored.
- * @returns the UTF-8 bytes and the row count (data rows, header not counted).
+ * @returns the UTF-8 bytes (empty with `options.sink`) and the row count (data rows, header not counted).
  * @throws the signal's reason when aborted.
  */
 export async function encodeCsv(table: TTable, options: TCsvOptions = {}): Promise<{ body: Uint8Array; rowCount: number }> {
   const { columns, rows } = table;
-  const out = new Utf8Chunks();
+  const out = new Utf8Chunks(options.sink);
   options.signal?.throwIfAborted();
   if (columns.length > 0) {
     out.push(columns.map(field).join(",") + CSV_RECORD_DELIMITER);

@@ -29,6 +29,31 @@ describe("encodeResult", () => {
     expect((await readParquet(parquet.body)).rows).toHaveLength(4);
   });
 
+  it("streams every format to a sink in chunks that make up the same file", async () => {
+    // Big enough for several ~1 MiB chunks in every format.
+    const rows = Array.from({ length: 60_000 }, (_, i) => ({ id: i, name: `place ${(i * 2654435761) % 1e9} "quoted", text`, value: Math.sin(i) * i }));
+    const table = { kind: "rows" as const, columns: ["id", "name", "value"], rows };
+    const features = rows.map((p, i) => ({
+      type: "Feature" as const,
+      geometry: { type: "Point" as const, coordinates: [(i % 360) - 180, (i % 180) - 90] },
+      properties: p,
+    }));
+    const results = [
+      { result: { kind: "table" as const, data: table }, formats: ["csv", "parquet"] as const },
+      { result: { kind: "layer" as const, data: { kind: "features" as const, features } }, formats: ["geojson", "geoparquet"] as const },
+    ];
+    for (const { result, formats } of results) {
+      for (const format of formats) {
+        const whole = await encodeResult(result, format);
+        const chunks: Uint8Array[] = [];
+        const streamed = await encodeResult(result, format, { sink: (c) => chunks.push(c) });
+        expect(streamed.body.byteLength, format).toBe(0);
+        expect(chunks.length, format).toBeGreaterThan(1);
+        expect(Buffer.compare(Buffer.concat(chunks), Buffer.from(whole.body)), format).toBe(0);
+      }
+    }
+  });
+
   it("rejects formats that do not fit the kind or do not exist", async () => {
     await expect(encodeResult({ kind: "layer", data: edgeLayer() }, "csv")).rejects.toThrow(FormatMismatchError);
     await expect(encodeResult({ kind: "table", data: edgeTable() }, "geojson")).rejects.toThrow(FormatMismatchError);

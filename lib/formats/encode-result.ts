@@ -4,6 +4,7 @@
  */
 import type { TFeatureSet, TTable } from "@/lib/engine/types";
 import { encodeCsv } from "./csv";
+import type { TByteSink } from "./byte-chunks";
 import { FormatMismatchError } from "./errors";
 import { encodeGeoJson } from "./geojson";
 import { encodeGeoParquet, encodeParquet, orderedNames, type TParquetOptions } from "./parquet";
@@ -20,7 +21,7 @@ export type TEncodableResult = ({ kind: "layer"; data: TFeatureSet } | { kind: "
 
 /** An encoded result file. */
 export interface TEncodedResult {
-  /** The complete file. */
+  /** The complete file (empty when `TEncodeOptions.sink` took it chunk by chunk). */
   body: Uint8Array;
   /** Number of features (layers only). */
   featureCount?: number;
@@ -35,6 +36,11 @@ export interface TEncodedResult {
 export interface TEncodeOptions {
   /** Aborts long encodings (checked between chunks/row groups); rejects with the signal's reason. */
   signal?: AbortSignal;
+  /**
+   * Streams the file: each chunk (about 1 MiB) goes to the sink, in order, as soon as it is
+   * written, and `body` is empty; the caller keeps or stores the chunks.
+   */
+  sink?: TByteSink;
   /** Parquet/GeoParquet: maximum rows per row group (default `DEFAULT_ROW_GROUP_ROWS`, 8,192). */
   rowGroupRows?: TParquetOptions["rowGroupRows"];
 }

@@ -8,7 +8,7 @@
  */
 import type { TFeature, TFeatureSet } from "@/lib/engine/types";
 import { rightHandRule } from "@/lib/geo/right-hand-rule";
-import { Utf8Chunks, yieldToEventLoop } from "./byte-chunks";
+import { Utf8Chunks, yieldToEventLoop, type TByteSink } from "./byte-chunks";
 import { EncodeError } from "./errors";
 
 /** Features serialised between two yields to the event loop; small, so a slice's garbage dies young. */
@@ -17,6 +17,8 @@ const FEATURES_PER_SLICE = 2_048;
 export interface TGeoJsonOptions {
   /** Checked between slices of features; an aborted signal rejects with its reason. */
   signal?: AbortSignal;
+  /** Streams the file: each chunk goes to the sink as it is written, and the returned body is empty. */
+  sink?: TByteSink;
 }
 
 function bigintReplacer(_key: string, value: unknown): unknown {
@@ -59,7 +61,7 @@ function featureJson(feature: TFeature): string {
 export async function encodeGeoJson(layer: TFeatureSet, options: TGeoJsonOptions = {}): Promise<{ body: Uint8Array; featureCount: number }> {
   const { features } = layer;
   options.signal?.throwIfAborted();
-  const out = new Utf8Chunks();
+  const out = new Utf8Chunks(options.sink);
   out.push('{"type":"FeatureCollection","features":[');
   for (let start = 0; start < features.length; start += FEATURES_PER_SLICE) {
     if (start > 0) await yieldToEventLoop(options.signal);

@@ -21,7 +21,7 @@ import { ParquetWriter } from "hyparquet-writer";
 import type { ColumnSource } from "hyparquet-writer";
 import type { Geometry } from "geojson";
 import type { TFeatureSet, TTable } from "@/lib/engine/types";
-import { ChunkedByteWriter, yieldToEventLoop } from "./byte-chunks";
+import { ChunkedByteWriter, yieldToEventLoop, type TByteSink } from "./byte-chunks";
 import type { TColumns } from "@/lib/steps/columns";
 import { ColumnTypeInference, columnTypeFor, ownValue, toColumnValue, type TColumnType } from "./column-types";
 import { EncodeError } from "./errors";
@@ -50,6 +50,8 @@ export interface TParquetOptions {
   rowGroupRows?: number;
   /** Checked between row groups; an aborted signal rejects with its reason. */
   signal?: AbortSignal;
+  /** Streams the file: each chunk goes to the sink as it is written, and the returned body is empty. */
+  sink?: TByteSink;
   /**
    * The result's columns as derived from the flow (lib/steps/columns.ts): written first, in
    * order, with their declared types, even when the run has no rows or only nulls; columns of
@@ -173,7 +175,7 @@ export async function encodeParquet(table: TTable, options: TParquetOptions = {}
   const declared = new Map(options.columns?.fields.map((f) => [f.name, f.type]));
   const columns: TParquetColumn[] = names.map((name, c) => ({ name, type: columnTypeFor(declared.get(name), inference[c]) }));
 
-  const writer = new ChunkedByteWriter();
+  const writer = new ChunkedByteWriter(options.sink);
   const pq = new ParquetWriter({
     writer,
     schema: [{ name: "root", num_children: columns.length }, ...columns.map(schemaElement)],
@@ -262,7 +264,7 @@ export async function encodeGeoParquet(
     };
   };
 
-  const writer = new ChunkedByteWriter();
+  const writer = new ChunkedByteWriter(options.sink);
   const pq = new ParquetWriter({
     writer,
     schema: [

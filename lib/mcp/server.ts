@@ -39,7 +39,7 @@ import { apiBasePath } from "@/lib/runs/scope";
 import { waitForRunWithProgress, type TRunProgress } from "@/lib/runs/wait-for-run";
 import type { TAiApi, TAiCaller } from "@/lib/serving/resolve-ai-caller";
 import type { TResultFormat } from "@/lib/formats/types";
-import { answerWithFile, answerWithRun, toolError, type TLoadFiles } from "@/lib/mcp/tool-answers";
+import { answerWithFile, answerWithRun, toolError, RUN_RESULT_INLINE_MAX_BYTES, type TLoadFiles } from "@/lib/mcp/tool-answers";
 import {
   parseWaitSeconds,
   RUN_CANCEL_INPUT,
@@ -253,7 +253,9 @@ export function buildMcpServer(ctx: TMcpRequestContext, era: "legacy" | "modern"
           key: args.key,
           format: file.file.format as TResultFormat,
           mediaType: file.mediaType,
-          content: file.file.content,
+          sizeBytes: file.file.sizeBytes,
+          // Only a file small enough to be answered inline is read.
+          content: file.file.sizeBytes <= RUN_RESULT_INLINE_MAX_BYTES ? await file.bytes() : null,
           href: `${apiBasePath(api.path)}/runs/${runId}/results/${encodeURIComponent(args.key)}`,
         },
         ctx.baseUrl,

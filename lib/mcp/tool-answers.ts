@@ -88,12 +88,12 @@ export async function answerWithRun(doc: TRunDocument, baseUrl: string, loadFile
 
 /** Answers `run_result` with one file (see module doc). */
 export function answerWithFile(
-  file: { runId: string; key: string; format: TResultFormat; mediaType: string; content: Uint8Array; href: string },
+  file: { runId: string; key: string; format: TResultFormat; mediaType: string; sizeBytes: number; content: Uint8Array | null; href: string },
   baseUrl: string,
 ): CallToolResult {
   const url = `${baseUrl}${file.href}?format=${file.format}`;
-  const size = file.content.byteLength;
-  const inline = size <= RUN_RESULT_INLINE_MAX_BYTES;
+  const size = file.sizeBytes;
+  const inline = size <= RUN_RESULT_INLINE_MAX_BYTES && file.content !== null;
   const name = `${file.key}.${FORMAT_INFO[file.format].extension}`;
   const structured: TToolResultFile = { run_id: file.runId, key: file.key, format: file.format, media_type: file.mediaType, size_bytes: size, url, inline };
   const content: ContentBlock[] = [
@@ -109,8 +109,8 @@ export function answerWithFile(
     content.push({
       type: "resource",
       resource: TEXT_FORMATS.has(file.format)
-        ? { uri: url, mimeType: file.mediaType, text: new TextDecoder().decode(file.content) }
-        : { uri: url, mimeType: file.mediaType, blob: Buffer.from(file.content).toString("base64") },
+        ? { uri: url, mimeType: file.mediaType, text: new TextDecoder().decode(file.content!) }
+        : { uri: url, mimeType: file.mediaType, blob: Buffer.from(file.content!).toString("base64") },
     });
   }
   return { content, structuredContent: structured as unknown as Record<string, unknown> };

@@ -8,9 +8,11 @@
  * `RUN_MAX_RESULT_MB`): a run over a budget fails at once with `resources_exhausted` naming
  * the limit, is not retried, and the worker and its other runs go on.
  *
- * Files: the format the caller asked for (or the kind's default) of every result is written
- * with the run's final state, in one transaction; the other format of each result is written
- * by the same process right after the run is final (downloads of it wait for it briefly, see
+ * Files: the run process streams each file in chunks, which are stored as they arrive, while
+ * it goes on encoding (lib/runs/result-file-store.ts). The format the caller asked for (or the
+ * kind's default) of every result becomes visible with the run's final state: its row is
+ * written in the same transaction. The other format of each result is written by the same
+ * process right after the run is final (downloads of it wait for it briefly, see
  * lib/runs/get-result-file.ts), so the caller's run is not held up by a file it may never fetch.
  *
  * Cancellation is a `finalizeRun` by the API (lib/runs/cancel-run.ts); the worker polls the
@@ -32,6 +34,7 @@ import { FORMATS_BY_KIND, FORMAT_INFO, DEFAULT_FORMAT, type TResultFormat } from
 import { claimRun, finalizeRun, recordProgress, type TRunError } from "@/lib/runs/run-state";
 import { classifyRunFailure } from "@/lib/runs/classify-failure";
 import { RunPool, type RunProcess, type TEncodedFile, type TRunTask } from "@/lib/runs/run-pool";
+import { ResultFileUploads, deleteOrphanChunks } from "@/lib/runs/result-file-store";
 import type { TFileRequest, TProcessInput } from "@/lib/runs/run-process-protocol";
 import type { TRunJob } from "@/lib/jobs/schemas";
 
@@ -77,9 +80,8 @@ function fileRow(runId: string, f: TEncodedFile) {
     key: f.key,
     format: f.format,
     mediaType: FORMAT_INFO[f.format].mediaType,
-    sizeBytes: f.body.byteLength,
+    sizeBytes: f.sizeBytes,
     sha256: f.sha256,
-    content: f.body as Uint8Array<ArrayBuffer>,
   };
 }
 
@@ -117,6 +119,7 @@ export async function executeRunJob(data: TRunJob, ctx: { signal: AbortSignal })
 
   let proc: RunProcess | undefined;
   let completed = false;
+  const uploads = new ResultFileUploads(run.id);
   try {
     const described = await describeInputs(flow, run.request?.inputs ?? {});
     timings.mark("claim+describe");
@@ -134,14 +137,16 @@ export async function executeRunJob(data: TRunJob, ctx: { signal: AbortSignal })
       onProgress: (done, total) => {
         lastProgress = lastProgress.then(() => recordProgress(run.id, done, total));
       },
+      onChunk: (c) => uploads.chunk(c),
       onFile: (f) => files.push(f),
     });
     timings.mark("run process (layers, engine, requested files)");
+    await uploads.settled();
+    timings.mark("last chunks stored");
     await lastProgress.catch(() => {});
     if (abort.signal.aborted) throw new RunCancelled();
     completed = await finish(run.id, "completed", null, async (tx) => {
-      for (const f of files) await tx.resultFile.create({ data: fileRow(run.id, f) });
-      files.length = 0;
+      await tx.resultFile.createMany({ data: files.map((f) => fileRow(run.id, f)) });
       await tx.runResult.createMany({
         data: results.map((r) => ({
           runId: run.id,
@@ -154,7 +159,7 @@ export async function executeRunJob(data: TRunJob, ctx: { signal: AbortSignal })
       });
     });
   } catch (err) {
-    if (err instanceof RunCancelled || (isAbortError(err) && !ctx.signal.aborted)) return;
+    if (err instanceof RunCancelled || (isAbortError(err) && !ctx.signal.aborted)) return void (await dropChunks(run.id, uploads));
     if (ctx.signal.aborted) throw err; // the job expired or the worker stops: let pg-boss retry
     const decision = classifyRunFailure(err);
     if (decision.kind === "retry") throw err;
@@ -166,8 +171,13 @@ export async function executeRunJob(data: TRunJob, ctx: { signal: AbortSignal })
     if (!completed) proc?.release();
   }
 
-  timings.mark("store + finalize");
-  if (completed && proc) await writeOtherFormats(run.id, proc, others, ctx.signal);
+  if (!completed) {
+    // Failed, or a cancel won the race with the final transaction: chunks it stored go.
+    await dropChunks(run.id, uploads);
+    return;
+  }
+  timings.mark("finalize");
+  if (proc) await writeOtherFormats(run.id, proc, others, ctx.signal);
   timings.mark("other formats");
   timings.done();
 }
@@ -196,20 +206,34 @@ function phaseTimer(runId: string): { mark: (phase: string) => void; done: () =>
  * as soon as it is written. A failure here only leaves that format missing; the run stays completed.
  */
 async function writeOtherFormats(runId: string, proc: RunProcess, files: TFileRequest[], signal: AbortSignal): Promise<void> {
-  const stored: Promise<unknown>[] = [];
+  const uploads = new ResultFileUploads(runId);
+  let failed = false;
   try {
     await proc.encode(files, {
       signal,
-      onFile: (f) => stored.push(db.resultFile.create({ data: fileRow(runId, f) })),
+      onChunk: (c) => uploads.chunk(c),
+      // The row after the file's last chunk: the file is visible once it is whole.
+      onFile: (f) => uploads.then(() => db.resultFile.create({ data: fileRow(runId, f) })),
     });
   } catch (err) {
+    failed = true;
     console.error(`[worker] run ${runId}: writing the other result formats failed:`, err);
   } finally {
     proc.release();
   }
-  for (const r of await Promise.allSettled(stored)) {
-    if (r.status === "rejected") console.error(`[worker] run ${runId}: storing a result file failed:`, (r.reason as Error).message);
+  try {
+    await uploads.settled();
+  } catch (err) {
+    failed = true;
+    console.error(`[worker] run ${runId}: storing a result file failed:`, (err as Error).message);
   }
+  if (failed) await deleteOrphanChunks(runId).catch(() => {});
+}
+
+/** After a run that did not complete: its chunks still in flight are stored, then every chunk without a file is deleted. */
+async function dropChunks(runId: string, uploads: ResultFileUploads): Promise<void> {
+  await uploads.settled().catch(() => {});
+  await deleteOrphanChunks(runId).catch((err: Error) => console.error(`[worker] run ${runId}: deleting its result chunks failed:`, err.message));
 }
 
 /**

@@ -40,6 +40,7 @@ export async function purgeExpiredCounted(): Promise<TPurgeCounts> {
   const idem = await db.idempotencyRecord.deleteMany({ where: { expiresAt: { lte: new Date(now) } } });
   const cutoff = new Date(now - env().RESULT_RETENTION_HOURS * 3600_000);
   const files = await db.resultFile.deleteMany({ where: { run: { finishedAt: { lte: cutoff } } } });
+  await db.resultFileChunk.deleteMany({ where: { run: { finishedAt: { lte: cutoff } } } });
   // Caller data left in a final run (finalizeRun normally removes it).
   const callerData = await db.$executeRawUnsafe(
     `UPDATE "run" SET "request" = ${WITHOUT_CALLER_DATA_SQL}

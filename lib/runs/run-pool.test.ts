@@ -1,6 +1,7 @@
 // The run pool with real child processes: results and files of a small run, a run over its memory
 // budget or its time limit failing with ResourceLimitError naming the limit while the pool
 // keeps serving, cancellation, and the layer cache (content sent once per process).
+import { createHash } from "node:crypto";
 import { afterEach, describe, expect, it } from "vitest";
 import { NEARBY_CITIES } from "@/lib/demo/flows";
 import { validateFlowVersion, type TFlowVersion } from "@/lib/flows/definition";
@@ -8,7 +9,7 @@ import { applyParameterDefaults } from "@/lib/flows/run-request";
 import { encodeLayerData } from "@/lib/layers/layer-data";
 import { ResourceLimitError } from "@/lib/errors";
 import { classifyRunFailure } from "@/lib/runs/classify-failure";
-import { RunPool, type TEncodedFile, type TPoolLimits, type TRunTask } from "@/lib/runs/run-pool";
+import { RunPool, type TEncodedChunk, type TEncodedFile, type TPoolLimits, type TRunTask } from "@/lib/runs/run-pool";
 import type { TFeature } from "@/lib/engine/types";
 
 function flow(): TFlowVersion {
@@ -45,9 +46,30 @@ function newPool(limits: Partial<TPoolLimits> = {}): RunPool {
   return pool;
 }
 
+/** Collects streamed chunks per file; `body(file)` checks them against the file's size and checksum and joins them. */
+function chunkCollector() {
+  const chunks = new Map<string, TEncodedChunk[]>();
+  return {
+    onChunk: (c: TEncodedChunk) => {
+      const list = chunks.get(`${c.key}.${c.format}`) ?? [];
+      list.push(c);
+      chunks.set(`${c.key}.${c.format}`, list);
+    },
+    body: (f: TEncodedFile): Buffer => {
+      const list = chunks.get(`${f.key}.${f.format}`) ?? [];
+      expect(list.map((c) => c.seq)).toEqual(Array.from({ length: f.chunks }, (_, i) => i));
+      const body = Buffer.concat(list.map((c) => c.bytes));
+      expect(body.byteLength).toBe(f.sizeBytes);
+      expect(createHash("sha256").update(body).digest("hex")).toBe(f.sha256);
+      return body;
+    },
+  };
+}
+
 function task(layer: TFeature[], places: { id: string; lon: number; lat: number }[], radius: number, extra: Partial<TRunTask> = {}) {
   const f = flow();
   const files: TEncodedFile[] = [];
+  const collected = chunkCollector();
   let loads = 0;
   const content = encodeLayerData({ kind: "features", features: layer });
   const t: TRunTask = {
@@ -64,10 +86,11 @@ function task(layer: TFeature[], places: { id: string; lon: number; lat: number 
       { key: "matches", format: "csv" },
     ],
     maxResultBytes: 50 * 1024 * 1024,
+    onChunk: collected.onChunk,
     onFile: (file) => files.push(file),
     ...extra,
   };
-  return { t, files, loads: () => loads };
+  return { t, files, body: collected.body, loads: () => loads };
 }
 
 describe("RunPool", () => {
@@ -79,19 +102,20 @@ describe("RunPool", () => {
       { id: "b", lon: 9.5, lat: 48 },
     ];
     const expected = places.map((pl) => layer.filter((c) => haversineKm([pl.lon, pl.lat], (c.geometry as { coordinates: number[] }).coordinates) <= 5).length);
-    const { t, files, loads } = task(layer, places, 5);
+    const { t, files, body, loads } = task(layer, places, 5);
     const proc = await p.acquire();
     const results = await proc.run(t);
     expect(results.find((r) => r.key === "matches")?.rowCount).toBe(expected[0]! + expected[1]!);
     expect(results.find((r) => r.key === "places")?.featureCount).toBe(2);
     expect(files.map((f) => `${f.key}.${f.format}`)).toEqual(["places.geojson", "matches.csv"]);
-    const csv = Buffer.from(files[1]!.body).toString("utf8").trim().split("\r\n");
+    const csv = body(files[1]!).toString("utf8").trim().split("\r\n");
     expect(csv.length - 1).toBe(expected[0]! + expected[1]!);
     // the other formats of the same results, later
     const more: TEncodedFile[] = [];
-    await proc.encode([{ key: "matches", format: "parquet" }], { onFile: (f) => more.push(f) });
+    const moreChunks = chunkCollector();
+    await proc.encode([{ key: "matches", format: "parquet" }], { onChunk: moreChunks.onChunk, onFile: (f) => more.push(f) });
     expect(more).toHaveLength(1);
-    expect(Buffer.from(more[0]!.body.subarray(0, 4)).toString()).toBe("PAR1");
+    expect(moreChunks.body(more[0]!).subarray(0, 4).toString()).toBe("PAR1");
     proc.release();
     // the same process is reused, with its cached layer
     const again = await p.acquire();
@@ -149,6 +173,7 @@ describe("RunPool", () => {
         loadLayer: async () => new Uint8Array(),
         files: [{ key: "all", format: "csv" }],
         maxResultBytes: 1e9,
+        onChunk: () => {},
         onFile: () => {},
       })
       .catch((e: unknown) => e);

@@ -20,7 +20,8 @@
  * - Preloading: the pool keeps the stored content of the layers runs used lately (the last
  *   `RECENT_LAYERS`, a few MB gzipped) and sends it to idle processes that lack it, so a run that
  *   arrives while another one is busy does not wait for a layer to be decoded.
- * - Files: each encoded file is sent to the worker as soon as it is written.
+ * - Files: each chunk of a file is sent to the worker as soon as the encoder produced it
+ *   (`onChunk`), then the file's size and checksum (`onFile`).
  */
 import { fork, type ChildProcess } from "node:child_process";
 import { ResourceLimitError } from "@/lib/errors";
@@ -52,12 +53,28 @@ export interface TPoolLimits {
   timeLimitMs: number;
 }
 
-/** One encoded result file, as the process sent it. */
+/** One complete result file, as the process reported it after its chunks. */
 export interface TEncodedFile {
   key: string;
   format: TResultFormat;
-  body: Uint8Array;
+  sizeBytes: number;
   sha256: string;
+  /** Number of chunks sent before it (`seq` 0 .. chunks-1). */
+  chunks: number;
+}
+
+/** One chunk of a file being written. */
+export interface TEncodedChunk {
+  key: string;
+  format: TResultFormat;
+  seq: number;
+  bytes: Uint8Array;
+}
+
+/** Where a request's files go: each chunk as it is written, then each complete file. */
+export interface TFileCallbacks {
+  onChunk: (chunk: TEncodedChunk) => void;
+  onFile: (file: TEncodedFile) => void;
 }
 
 export interface TRunTask {
@@ -70,7 +87,8 @@ export interface TRunTask {
   files: TFileRequest[];
   maxResultBytes: number;
   onProgress?: (done: number, total: number) => void;
-  onFile: (file: TEncodedFile) => void;
+  onChunk: TFileCallbacks["onChunk"];
+  onFile: TFileCallbacks["onFile"];
   signal?: AbortSignal;
 }
 
@@ -85,7 +103,8 @@ export class RunProcess {
     id: number;
     resolve: (results: TResultSummary[]) => void;
     reject: (err: Error) => void;
-    onFile: (file: TEncodedFile) => void;
+    onChunk: TFileCallbacks["onChunk"];
+    onFile: TFileCallbacks["onFile"];
     onProgress?: (done: number, total: number) => void;
   } | null = null;
   /** Set once the process is gone (or going): never reused. */
@@ -140,7 +159,8 @@ export class RunProcess {
     const p = this.pending;
     if (!p || msg.id !== p.id) return;
     if (msg.type === "progress") p.onProgress?.(msg.done, msg.total);
-    else if (msg.type === "file") p.onFile({ key: msg.key, format: msg.format, body: msg.body, sha256: msg.sha256 });
+    else if (msg.type === "chunk") p.onChunk({ key: msg.key, format: msg.format, seq: msg.seq, bytes: msg.bytes });
+    else if (msg.type === "file") p.onFile({ key: msg.key, format: msg.format, sizeBytes: msg.sizeBytes, sha256: msg.sha256, chunks: msg.chunks });
     else {
       this.pending = null;
       if (msg.type === "done") p.resolve(msg.results);
@@ -151,7 +171,7 @@ export class RunProcess {
   /** Sends one request and settles with the process's answer, the time limit, or the process's death. */
   private request(
     msg: Extract<TToProcess, { type: "run" | "encode" }>,
-    opts: { onFile: (file: TEncodedFile) => void; onProgress?: (done: number, total: number) => void; signal?: AbortSignal },
+    opts: TFileCallbacks & { onProgress?: (done: number, total: number) => void; signal?: AbortSignal },
   ): Promise<TResultSummary[]> {
     if (this.dead) return Promise.reject(new Error("The run process is gone"));
     if (this.pending) return Promise.reject(new Error("The run process is busy"));
@@ -175,6 +195,7 @@ export class RunProcess {
         id: msg.id,
         resolve: (r) => (settle(), resolve(r)),
         reject: (e) => (settle(), reject(e)),
+        onChunk: opts.onChunk,
         onFile: opts.onFile,
         onProgress: opts.onProgress,
       };
@@ -191,7 +212,7 @@ export class RunProcess {
     });
   }
 
-  /** Runs a flow in this process: engine, then the requested files (`task.onFile` for each). */
+  /** Runs a flow in this process: engine, then the requested files (`task.onChunk` for each chunk, `task.onFile` for each file). */
   async run(task: TRunTask): Promise<TResultSummary[]> {
     const send: TLayerContent[] = [];
     for (const l of task.layers) {
@@ -213,12 +234,12 @@ export class RunProcess {
         files: task.files,
         maxResultBytes: task.maxResultBytes,
       },
-      { onFile: task.onFile, onProgress: task.onProgress, signal: task.signal },
+      { onChunk: task.onChunk, onFile: task.onFile, onProgress: task.onProgress, signal: task.signal },
     );
   }
 
   /** Writes more files of the last run's results (same limits). */
-  async encode(files: TFileRequest[], opts: { onFile: (file: TEncodedFile) => void; signal?: AbortSignal }): Promise<void> {
+  async encode(files: TFileRequest[], opts: TFileCallbacks & { signal?: AbortSignal }): Promise<void> {
     if (files.length === 0) return;
     await this.request({ type: "encode", id: nextRequestId++, files }, opts);
   }

@@ -64,7 +64,10 @@ export interface TResultSummary {
 
 export type TFromProcess =
   | { type: "progress"; id: number; done: number; total: number }
-  | { type: "file"; id: number; key: string; format: TResultFormat; body: Uint8Array; sha256: string }
+  /** The next chunk (`seq` from 0) of a file being written, sent as soon as the encoder produced it. */
+  | { type: "chunk"; id: number; key: string; format: TResultFormat; seq: number; bytes: Uint8Array }
+  /** A file is complete: all its `chunks` were sent before this. */
+  | { type: "file"; id: number; key: string; format: TResultFormat; sizeBytes: number; sha256: string; chunks: number }
   | { type: "done"; id: number; results: TResultSummary[] }
   | { type: "failed"; id: number; failure: TProcessFailure };
 

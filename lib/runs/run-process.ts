@@ -7,8 +7,9 @@
  * Messages (lib/runs/run-process-protocol.ts): `run` resolves the inputs (layers from this
  * process's own cache, filled from the content the pool sends with the first run that needs
  * a layer version; caller data as in the request), runs the flow (`runFlow`), encodes the
- * requested files and answers `progress`..., `file`... (one message per file, sent as soon as
- * it is written), then `done` or `failed`. `encode` writes more files of the same results (the
+ * requested files and answers `progress`..., `chunk`... (each ~1 MiB piece of a file as soon as
+ * the encoder produced it, so the worker stores it while the rest is written and no process
+ * holds a whole file) and `file` (one per complete file: size, SHA-256), then `done` or `failed`. `encode` writes more files of the same results (the
  * formats the caller did not ask for, after the run is final); `release` drops them.
  * `abort` cancels the current work. `preload` fills the layer cache ahead of the runs (the pool
  * sends an idle process the layers other runs used lately, so a second run at once finds them).
@@ -53,21 +54,33 @@ function resolveInputs(inputs: Record<string, { layer: { id: string; version: nu
   return out;
 }
 
-/** Encodes `files` of `results`, sends each one, and keeps the run's result bytes within its limit. */
+/**
+ * Encodes `files` of `results`, streaming each one's chunks as they are written, and keeps the
+ * run's result bytes within its limit (checked per chunk: an oversized file stops early).
+ */
 async function encodeFiles(id: number, results: TEngineResult[], files: TFileRequest[], budget: TByteBudget, signal: AbortSignal): Promise<void> {
   for (const f of files) {
     const result = results.find((r) => r.key === f.key);
     if (!result) continue;
-    const { body } = await encodeResult(result, f.format, { signal });
-    budget.bytesLeft -= body.byteLength;
-    if (budget.bytesLeft < 0) {
-      throw new ResourceLimitError(
-        `The run's result files exceed ${formatMb(budget.limit)}; narrow the request (fewer rows, a smaller radius or area, a higher threshold).`,
-        `result size ${formatMb(budget.limit)}`,
-      );
-    }
-    const sha256 = createHash("sha256").update(body).digest("hex");
-    send({ type: "file", id, key: f.key, format: f.format, body, sha256 });
+    const hash = createHash("sha256");
+    let seq = 0;
+    let sizeBytes = 0;
+    await encodeResult(result, f.format, {
+      signal,
+      sink: (bytes) => {
+        budget.bytesLeft -= bytes.byteLength;
+        if (budget.bytesLeft < 0) {
+          throw new ResourceLimitError(
+            `The run's result files exceed ${formatMb(budget.limit)}; narrow the request (fewer rows, a smaller radius or area, a higher threshold).`,
+            `result size ${formatMb(budget.limit)}`,
+          );
+        }
+        hash.update(bytes);
+        sizeBytes += bytes.byteLength;
+        send({ type: "chunk", id, key: f.key, format: f.format, seq: seq++, bytes });
+      },
+    });
+    send({ type: "file", id, key: f.key, format: f.format, sizeBytes, sha256: hash.digest("hex"), chunks: seq });
   }
 }
 

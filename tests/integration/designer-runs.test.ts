@@ -83,8 +83,8 @@ describe("Try it as a designer, through the same run functions", () => {
     // Visible to the designer, with its results; to nobody else.
     expect((await getRunOrThrow(me, runId)).id).toBe(runId);
     await expectAppError(getRunOrThrow(someoneElse, runId), "not_found");
-    const { file } = await getResultFile(me, runId, "summary", null);
-    const [summary] = parseCsv(Buffer.from(file.content));
+    const file = await getResultFile(me, runId, "summary", null);
+    const [summary] = parseCsv(Buffer.from(await file.bytes()));
     expect(Number(summary!.city_count)).toBe(citiesInPolygon(AREA, 10000).length);
     await expectAppError(getResultFile(someoneElse, runId, "summary", null), "not_found");
     const mine = await listRuns(me, { base: "/try", api: "cities-in-area" }, parseListQuery(new URLSearchParams()));

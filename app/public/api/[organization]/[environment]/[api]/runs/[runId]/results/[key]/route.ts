@@ -10,7 +10,7 @@ const ZParams = ZApiPath.extend({ runId: z.string(), key: z.string().min(1) });
 // GET /public/api/{organization}/{environment}/{api}/runs/{run_id}/results/{key} - download one result file
 export const GET = publicRoute({ params: ZParams }, async ({ req, params, caller }) => {
   const format = new URL(req.url).searchParams.get("format");
-  const { file, filename, mediaType } = await getResultFile(caller.scope, params.runId, params.key, format);
+  const { file, filename, mediaType, stream } = await getResultFile(caller.scope, params.runId, params.key, format);
   const etag = `"${file.sha256}"`;
   const headers = {
     "content-type": mediaType,
@@ -19,7 +19,7 @@ export const GET = publicRoute({ params: ZParams }, async ({ req, params, caller
     "cache-control": "private, max-age=3600",
   };
   if (ifNoneMatchMatches(req.headers.get("if-none-match"), etag)) return new Response(null, { status: 304, headers });
-  return new Response(new Uint8Array(file.content), { status: 200, headers: { ...headers, "content-length": String(file.sizeBytes) } });
+  return new Response(stream(), { status: 200, headers: { ...headers, "content-length": String(file.sizeBytes) } });
 });
 
 // OPTIONS (CORS preflight) and 405 for the other methods
