@@ -3,8 +3,9 @@
  * override, media types, Content-Disposition file names, ETag with If-None-Match (304),
  * 404 for an unknown key, 422 for a format that does not fit the kind.
  */
+import { createHash } from "node:crypto";
 import { beforeAll, describe, expect, it } from "vitest";
-import { apiPath, BASE_URL, SWISS_AREA, DEMO_KEY, download, http, parseCsv, resetRuns } from "./helpers";
+import { apiPath, BASE_URL, SWISS_AREA, DEMO_KEY, download, http, parseCsv, resetRuns, sql } from "./helpers";
 import { expectProblem } from "./contract-helpers";
 
 const CITIES = apiPath("cities-in-area");
@@ -91,6 +92,41 @@ describe("result downloads", () => {
     expectProblem(await http("GET", `${byKey(defaults, "summary").href}?format=geojson`), 422);
     expectProblem(await http("GET", `${byKey(defaults, "summary").href}?format=xlsx`), 422);
     expectProblem(await http("GET", `${defaults.links.self}/results/nope`), 404, "not_found");
+  });
+
+  it("serves a file stored in many chunks whole: its bytes hash to the ETag and add up to size_bytes", async () => {
+    // Every city of Europe: a GeoJSON of several MB, stored in ~1 MiB chunks as it was written.
+    const europe = {
+      type: "Polygon",
+      coordinates: [
+        [
+          [-10, 35],
+          [30, 35],
+          [30, 60],
+          [-10, 60],
+          [-10, 35],
+        ],
+      ],
+    };
+    const run = await http("POST", `${CITIES}/runs`, {
+      body: { inputs: { cities: { layer_id: "world-cities" }, area: { area: europe } }, parameters: { min_population: 0 }, wait_seconds: 60 },
+    });
+    expect(run.status, run.text).toBe(200);
+    const cities = byKey(run.body, "cities");
+    expect(cities.size_bytes).toBeGreaterThan(3 * 1024 * 1024);
+    const { rows } = await sql().query(`SELECT count(*)::int AS n FROM result_file_chunk WHERE "runId" = $1 AND key = 'cities' AND format = 'geojson'`, [
+      run.body.run_id,
+    ]);
+    expect(rows[0].n).toBeGreaterThan(2);
+    for (const format of ["geojson", "geoparquet"]) {
+      const d = await download(`${cities.href}?format=${format}`);
+      expect(d.status).toBe(200);
+      expect(d.headers.get("etag")).toBe(`"${createHash("sha256").update(d.bytes).digest("hex")}"`);
+      if (format === "geojson") {
+        expect(d.bytes.byteLength).toBe(cities.size_bytes);
+        expect(JSON.parse(d.bytes.toString("utf8")).features).toHaveLength(cities.feature_count);
+      } else expect(d.bytes.subarray(0, 4)).toEqual(PAR1);
+    }
   });
 
   it("sends a strong ETag per file and answers 304 to a matching If-None-Match", async () => {

@@ -2,7 +2,9 @@
  * Every way a run becomes final (finish, cancel, worker loss, expiry) goes through
  * `finalizeRun` (lib/runs/run-state.ts) and leaves the same postconditions: the final state,
  * `finished_at`, processing time = finished_at - started_at, that time metered on the
- * workspace, the caller data removed, and a request waiting on the run woken at once.
+ * workspace, the caller data removed, and a request waiting on the run woken at once. A run
+ * that completes has each result file whole in its stored chunks; one that does not keeps no
+ * chunks (result files stream to storage while the run works, lib/runs/result-file-store.ts).
  */
 import { describe, expect, it } from "vitest";
 import { failLostRun } from "@/lib/runs/fail-lost-run";
@@ -85,6 +87,32 @@ async function expectFinalized(ctx: Awaited<ReturnType<typeof startWaited>>, sta
   return row;
 }
 
+/** Per stored file of the run: its size and the bytes its chunks hold; `orphans`: chunks without a file. */
+async function storedFiles(runId: string) {
+  const files = await sql().query(
+    `SELECT f.key, f.format, f."sizeBytes" AS size, (SELECT coalesce(sum(length(c.bytes)), 0)::int FROM result_file_chunk c
+       WHERE c."runId" = f."runId" AND c.key = f.key AND c.format = f.format) AS stored
+     FROM result_file f WHERE f."runId" = $1`,
+    [runId],
+  );
+  const orphans = await sql().query(
+    `SELECT count(*)::int AS n FROM result_file_chunk c WHERE c."runId" = $1
+       AND NOT EXISTS (SELECT 1 FROM result_file f WHERE f."runId" = c."runId" AND f.key = c.key AND f.format = c.format)`,
+    [runId],
+  );
+  return { files: files.rows as { key: string; format: string; size: number; stored: number }[], orphans: orphans.rows[0].n as number };
+}
+
+/** A chunk as a run that is still working would have stored it. */
+async function storeChunkWhileRunning(runId: string): Promise<void> {
+  await sql().query(`INSERT INTO result_file_chunk ("runId", key, format, seq, bytes) VALUES ($1, 'out', 'geojson', 0, '\\x7b7d')`, [runId]);
+}
+
+async function expectNoChunks(runId: string): Promise<void> {
+  const { rows } = await sql().query(`SELECT count(*)::int AS n FROM result_file_chunk WHERE "runId" = $1`, [runId]);
+  expect(rows[0].n).toBe(0);
+}
+
 const runningNow = (id: string) => async () => (await runRow(id)).state === "running";
 
 describe("every final path of a run", () => {
@@ -93,32 +121,42 @@ describe("every final path of a run", () => {
     const answer = await ctx.waiting;
     const row = await expectFinalized({ ...ctx, waiting: Promise.resolve(answer) }, "completed", answer.at, { started: true });
     expect(row.error).toBeNull();
+    const stored = await storedFiles(ctx.runId);
+    expect(stored.files.find((f) => f.key === "out" && f.format === "geojson")).toBeDefined();
+    for (const f of stored.files) expect(f.stored, `${f.key}.${f.format}`).toBe(f.size);
+    expect(stored.orphans).toBe(0);
   });
 
   it("cancel", async () => {
     const ctx = await startWaited(false);
     await waitFor("the run to start", runningNow(ctx.runId), 30_000);
+    await storeChunkWhileRunning(ctx.runId);
     const cancel = await http("POST", `${ctx.path}/${ctx.runId}/cancel`);
     expect(cancel.status, cancel.text).toBe(200);
     await expectFinalized(ctx, "cancelled", Date.now(), { started: true });
+    await expectNoChunks(ctx.runId);
   });
 
   it("worker loss (dead letter)", async () => {
     const ctx = await startWaited(false);
     await waitFor("the run to start", runningNow(ctx.runId), 30_000);
+    await storeChunkWhileRunning(ctx.runId);
     await failLostRun({ runId: ctx.runId });
     const row = await expectFinalized(ctx, "failed", Date.now(), { started: true });
     expect(row.error?.code).toBe("worker_lost");
+    await expectNoChunks(ctx.runId);
   });
 
   it("expiry (maintenance)", async () => {
     const ctx = await startWaited(false);
     await waitFor("the run to start", runningNow(ctx.runId), 30_000);
+    await storeChunkWhileRunning(ctx.runId);
     await sql().query(`UPDATE run SET "createdAt" = "createdAt" - interval '2 hours' WHERE id = $1`, [ctx.runId]);
     const counts = await purgeExpiredCounted();
     expect(counts.expiredRuns).toBeGreaterThanOrEqual(1);
     const row = await expectFinalized(ctx, "failed", Date.now(), { started: true });
     expect(row.error?.code).toBe("run_expired");
+    await expectNoChunks(ctx.runId);
   });
 
   it("a final run is never finalized again", async () => {
