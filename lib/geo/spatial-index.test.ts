@@ -64,3 +64,16 @@ describe("pointsWithinKm / nearestWithinKm", () => {
     expect(nearestWithinKm(pointIndex([]), [0, 0], 10)).toBeNull();
   });
 });
+
+describe("pointsWithinKm memo", () => {
+  it("keeps memoising after earlier queries (earlier runs) spent its budget", () => {
+    // 1,000 points in one place: every query returns 1,000 neighbours, so 2,000 queries from
+    // fresh position objects (as successive runs make) spend the 2M-neighbour budget.
+    const idx = pointIndex(Array.from({ length: 1000 }, (_, i) => pt(8 + i * 1e-6, 47, { i })));
+    for (let q = 0; q < 2100; q++) pointsWithinKm(idx, [8, 47], 10);
+    const pos = [8, 47];
+    const first = pointsWithinKm(idx, pos, 10);
+    expect(first.feature).toHaveLength(1000);
+    expect(pointsWithinKm(idx, pos, 10)).toBe(first); // the same answer object: memoised
+  });
+});

@@ -211,6 +211,7 @@ async function writeOtherFormats(runId: string, proc: RunProcess, files: TFileRe
   try {
     await proc.encode(files, {
       signal,
+      background: true,
       onChunk: (c) => uploads.chunk(c),
       // The row after the file's last chunk: the file is visible once it is whole.
       onFile: (f) => uploads.then(() => db.resultFile.create({ data: fileRow(runId, f) })),

@@ -18,6 +18,7 @@
  * process, and the engine's spatial indexes (cached per features array) survive across runs.
  */
 import { createHash } from "node:crypto";
+import { appendFileSync } from "node:fs";
 import { runFlow } from "@/lib/engine/run-flow";
 import type { TDataset, TEngineResult, TFeatureSet, TResolvedInputs, TTable } from "@/lib/engine/types";
 import { callerDataToDataset, type TInputValue } from "@/lib/flows/run-request";
@@ -84,6 +85,17 @@ async function encodeFiles(id: number, results: TEngineResult[], files: TFileReq
   }
 }
 
+/**
+ * With `WORKER_RUN_TIMINGS` set (benchmarks), appends `{engineMs, encodeMs}` of each run to
+ * `<that file>.process`, beside the worker's phase timings (lib/runs/execute-run.ts).
+ */
+function recordTimings(engineStart: number, encodeStart: number): void {
+  const file = process.env.WORKER_RUN_TIMINGS;
+  if (!file) return;
+  const now = performance.now();
+  appendFileSync(`${file}.process`, `${JSON.stringify({ engineMs: Math.round(encodeStart - engineStart), encodeMs: Math.round(now - encodeStart) })}\n`);
+}
+
 function formatMb(bytes: number): string {
   return `${Math.round(bytes / (1024 * 1024))} MB`;
 }
@@ -105,12 +117,15 @@ async function handle(msg: TToProcess): Promise<void> {
       last = null;
       for (const l of msg.layers) layers.set(l.id, { version: l.version, data: decodeLayerData(l.kind, l.content) });
       const inputs = resolveInputs(msg.inputs);
+      const engineStart = performance.now();
       const results = await runFlow(msg.flow, inputs, msg.params, {
         signal: abort.signal,
         onProgress: (done, total) => send({ type: "progress", id: msg.id, done, total }),
       });
       const budget = { bytesLeft: msg.maxResultBytes, limit: msg.maxResultBytes };
+      const encodeStart = performance.now();
       await encodeFiles(msg.id, results, msg.files, budget, abort.signal);
+      recordTimings(engineStart, encodeStart);
       last = { results, budget };
       send({
         type: "done",

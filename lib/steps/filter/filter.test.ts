@@ -19,6 +19,15 @@ describe("filter", () => {
     const out = await runStep({ type: "filter", source: "c", where: ["==", ["geometry-type"], "Point"] }, { c: fs(cities) }, "layer");
     expect(F(out)).toHaveLength(4);
   });
+
+  it("passes the source itself on when every item is kept (its cached spatial index then serves the readers)", async () => {
+    const layer = fs(cities);
+    const kept = await runStep({ type: "filter", source: "c", where: true }, { c: layer }, "layer");
+    expect(F(kept)).toBe(F(layer));
+    const rows = table([{ a: 1 }, { a: 2 }]);
+    expect(R(await runStep({ type: "filter", source: "t", where: [">", ["get", "a"], 0] }, { t: rows }, "table"))).toBe(R(rows));
+    expect(R(await runStep({ type: "filter", source: "t", where: [">", ["get", "a"], 1] }, { t: rows }, "table"))).toEqual([{ a: 2 }]);
+  });
 });
 
 describe("filter edge cases: attribute steps with unicode, spaces, nulls and empty input", () => {

@@ -30,6 +30,8 @@ export const filter = defineStep({
         if (i % EVERY === 0) await ctx.checkpoint();
         if (ev(items.rows[i])) rows.push(items.rows[i]);
       }
+      // Everything kept: the source itself (datasets are never mutated), so indexes cached for it serve this step's readers too.
+      if (rows.length === items.rows.length) return items;
       return { kind: "rows", columns: items.columns, rows };
     }
     const features: TFeature[] = [];
@@ -38,6 +40,7 @@ export const filter = defineStep({
       const f = items.features[i];
       if (ev(props(f), f.geometry?.type, f.id)) features.push(f);
     }
+    if (features.length === items.features.length) return items;
     return { kind: "features", features };
   },
 });
