@@ -119,8 +119,20 @@ function statusField(pid: number | string, field: string): number | null {
   }
 }
 
-/** The worker's run processes (its children). */
+/**
+ * The worker's run processes (its children): from `/proc/<pid>/task/<tid>/children` (one small
+ * read per thread), else by scanning every process's PPid.
+ */
 function childPids(pid: number): number[] {
+  try {
+    const out: number[] = [];
+    for (const tid of fs.readdirSync(`/proc/${pid}/task`)) {
+      for (const c of fs.readFileSync(`/proc/${pid}/task/${tid}/children`, "utf8").trim().split(/\s+/)) if (c) out.push(Number(c));
+    }
+    return out;
+  } catch {
+    /* no children files in this kernel: scan */
+  }
   const out: number[] = [];
   for (const name of fs.readdirSync("/proc")) {
     if (/^\d+$/.test(name) && statusField(name, "PPid") === pid) out.push(Number(name));
@@ -131,7 +143,9 @@ function childPids(pid: number): number[] {
 /**
  * Samples the resident memory (VmRSS) of the worker process plus its run processes every 50 ms
  * until stopped: the whole worker, as the OS sees it (pages the processes share, such as the
- * Node binary, are counted once per process, so the sum errs high).
+ * Node binary, are counted once per process, so the sum errs high). PSS (smaps_rollup walks
+ * every mapping, several ms per large process) only every 10th sample: sampling must not take
+ * the CPU the runs it measures need (scanning all of /proc and PSS every 50 ms did, on 2 cores).
  */
 function rssSampler(databaseUrl: string): { stop: () => { peakMb: number; peakMainMb: number; peakChildMb: number; peakPssMb: number; samples: number } } {
   let peak = 0;
@@ -155,8 +169,10 @@ function rssSampler(databaseUrl: string): { stop: () => { peakMb: number; peakMa
     peakMain = Math.max(peakMain, main / 1024);
     peakChild = Math.max(peakChild, ...childRss.map((k) => k / 1024));
     // Proportional set size: shared pages (the Node binary, ...) split between the processes.
-    const pss = [pid, ...children].reduce((sum, p) => sum + (rollupField(p, "Pss") ?? 0), 0);
-    peakPss = Math.max(peakPss, pss / 1024);
+    if (samples % 10 === 0) {
+      const pss = [pid, ...children].reduce((sum, p) => sum + (rollupField(p, "Pss") ?? 0), 0);
+      peakPss = Math.max(peakPss, pss / 1024);
+    }
     samples++;
   }, 50);
   return {

@@ -28,6 +28,7 @@
  *   CAP_SYS_NICE), this is skipped: the pool probes that once.
  */
 import { fork, type ChildProcess } from "node:child_process";
+import fs from "node:fs";
 import os from "node:os";
 import { ResourceLimitError } from "@/lib/errors";
 import type { TFlowVersion } from "@/lib/flows/definition";
@@ -55,6 +56,15 @@ const SEMI_SPACE_MB = 32;
 
 /** Nice value (0 = normal .. 19 = lowest) of a run process while it writes files after its run is final. */
 const BACKGROUND_NICE = 10;
+
+/** The thread ids of a process (Linux `/proc/<pid>/task`), or just the pid elsewhere. */
+function threadIds(pid: number): number[] {
+  try {
+    return fs.readdirSync(`/proc/${pid}/task`).map(Number);
+  } catch {
+    return [pid];
+  }
+}
 
 /** Whether this worker may lower a run process's priority and raise it back (probed on first use). */
 let reniceWorks: boolean | undefined;
@@ -290,7 +300,9 @@ export class RunProcess {
     }
     if (!reniceWorks) return false;
     try {
-      os.setPriority(pid, nice);
+      // Linux applies a nice value to one thread: every thread of the process (V8's GC helpers,
+      // libuv's pool) gets it, else the collector of a background encoding still competes.
+      for (const tid of threadIds(pid)) os.setPriority(tid, nice);
       return true;
     } catch {
       return false;
