@@ -1,13 +1,13 @@
 /**
  * The script and Node flags a run process (lib/runs/run-process.ts) is started with.
  *
- * The entry is bundled once per worker process with esbuild (already installed as tsx's
- * compiler) into one plain JavaScript file in the OS temp directory, and started with plain
+ * The entry is bundled once per worker process with esbuild (a dependency of its own, the same
+ * version tsx compiles with) into one plain JavaScript file in the OS temp directory, and started with plain
  * `node`: no tsx loader, no esbuild worker thread and service process, and only the parts of
  * its libraries the engine and writers use. Measured on an idle process (no layer loaded):
  * 131 MB resident through tsx, 59 MB bundled; each run process of the pool saves that.
- * Bundling takes about 0.3 s of CPU when the first process starts. Should it fail (esbuild
- * missing), the processes start through tsx as before, with a log line.
+ * Bundling takes about 0.3 s of CPU when the first process starts. Should it fail (esbuild's
+ * native binary missing on this platform), the processes start through tsx as before, with a log line.
  *
  * Result: `{ script, execArgv }` for `child_process.fork`; the pool adds its memory flags.
  */
