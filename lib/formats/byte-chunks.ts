@@ -12,6 +12,12 @@ import { ByteWriter } from "hyparquet-writer";
 /** Receives a writer's output in order, one chunk at a time (each chunk is the sink's to keep). */
 export type TByteSink = (chunk: Uint8Array) => void;
 
+/**
+ * Awaited by a writer between slices of its input: the consumer of its `TByteSink` holds the
+ * writer back there until it has caught up (backpressure), or returns nothing to let it go on.
+ */
+export type TPace = () => Promise<void> | void;
+
 /** Characters gathered before a text chunk is encoded to UTF-8 (~1 MiB of ASCII). */
 const TEXT_CHUNK_CHARS = 1024 * 1024;
 
@@ -117,9 +123,10 @@ export class ChunkedByteWriter extends ByteWriter {
   }
 }
 
-/** Lets other tasks run (the writers are CPU-bound) and honours an abort signal. */
-export async function yieldToEventLoop(signal?: AbortSignal): Promise<void> {
+/** Lets other tasks run (the writers are CPU-bound), waits for `pace` if given, and honours an abort signal. */
+export async function yieldToEventLoop(signal?: AbortSignal, pace?: TPace): Promise<void> {
   signal?.throwIfAborted();
   await new Promise<void>((resolve) => setImmediate(resolve));
+  await pace?.();
   signal?.throwIfAborted();
 }

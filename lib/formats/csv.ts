@@ -14,7 +14,7 @@
  * - An empty table still gets its header row; a table with no columns is an empty file.
  */
 import type { TTable } from "@/lib/engine/types";
-import { Utf8Chunks, yieldToEventLoop, type TByteSink } from "./byte-chunks";
+import { Utf8Chunks, yieldToEventLoop, type TByteSink, type TPace } from "./byte-chunks";
 import { ownValue, scalarToText } from "./column-types";
 
 /** Line ending used by the CSV writer (RFC 4180). */
@@ -28,6 +28,8 @@ export interface TCsvOptions {
   signal?: AbortSignal;
   /** Streams the file: each chunk goes to the sink as it is written, and the returned body is empty. */
   sink?: TByteSink;
+  /** Awaited between slices (backpressure from whoever consumes `sink`). */
+  pace?: TPace;
 }
 
 /** Characters that make a field quoted (RFC 4180 §2.6): comma, quote, CR, LF. */
@@ -59,7 +61,7 @@ export async function encodeCsv(table: TTable, options: TCsvOptions = {}): Promi
     out.push(columns.map(field).join(",") + CSV_RECORD_DELIMITER);
     const n = columns.length;
     for (let start = 0; start < rows.length; start += ROWS_PER_SLICE) {
-      await yieldToEventLoop(options.signal);
+      await yieldToEventLoop(options.signal, options.pace);
       const end = Math.min(rows.length, start + ROWS_PER_SLICE);
       let text = "";
       for (let r = start; r < end; r++) {

@@ -4,7 +4,7 @@
  */
 import type { TFeatureSet, TTable } from "@/lib/engine/types";
 import { encodeCsv } from "./csv";
-import type { TByteSink } from "./byte-chunks";
+import type { TByteSink, TPace } from "./byte-chunks";
 import { FormatMismatchError } from "./errors";
 import { encodeGeoJson } from "./geojson";
 import { encodeGeoParquet, encodeParquet, orderedNames, type TParquetOptions } from "./parquet";
@@ -41,6 +41,8 @@ export interface TEncodeOptions {
    * written, and `body` is empty; the caller keeps or stores the chunks.
    */
   sink?: TByteSink;
+  /** Awaited between slices of the input: lets the consumer of `sink` hold the writer back. */
+  pace?: TPace;
   /** Parquet/GeoParquet: maximum rows per row group (default `DEFAULT_ROW_GROUP_ROWS`, 8,192). */
   rowGroupRows?: TParquetOptions["rowGroupRows"];
 }

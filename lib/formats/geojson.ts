@@ -8,7 +8,7 @@
  */
 import type { TFeature, TFeatureSet } from "@/lib/engine/types";
 import { rightHandRule } from "@/lib/geo/right-hand-rule";
-import { Utf8Chunks, yieldToEventLoop, type TByteSink } from "./byte-chunks";
+import { Utf8Chunks, yieldToEventLoop, type TByteSink, type TPace } from "./byte-chunks";
 import { EncodeError } from "./errors";
 
 /** Features serialised between two yields to the event loop; small, so a slice's garbage dies young. */
@@ -19,6 +19,8 @@ export interface TGeoJsonOptions {
   signal?: AbortSignal;
   /** Streams the file: each chunk goes to the sink as it is written, and the returned body is empty. */
   sink?: TByteSink;
+  /** Awaited between slices (backpressure from whoever consumes `sink`). */
+  pace?: TPace;
 }
 
 function bigintReplacer(_key: string, value: unknown): unknown {
@@ -64,7 +66,7 @@ export async function encodeGeoJson(layer: TFeatureSet, options: TGeoJsonOptions
   const out = new Utf8Chunks(options.sink);
   out.push('{"type":"FeatureCollection","features":[');
   for (let start = 0; start < features.length; start += FEATURES_PER_SLICE) {
-    if (start > 0) await yieldToEventLoop(options.signal);
+    if (start > 0) await yieldToEventLoop(options.signal, options.pace);
     const end = Math.min(features.length, start + FEATURES_PER_SLICE);
     const parts = new Array<string>(end - start);
     for (let i = start; i < end; i++) {

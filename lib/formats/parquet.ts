@@ -21,7 +21,7 @@ import { ParquetWriter } from "hyparquet-writer";
 import type { ColumnSource } from "hyparquet-writer";
 import type { Geometry } from "geojson";
 import type { TFeatureSet, TTable } from "@/lib/engine/types";
-import { ChunkedByteWriter, yieldToEventLoop, type TByteSink } from "./byte-chunks";
+import { ChunkedByteWriter, yieldToEventLoop, type TByteSink, type TPace } from "./byte-chunks";
 import type { TColumns } from "@/lib/steps/columns";
 import { ColumnTypeInference, columnTypeFor, ownValue, toColumnValue, type TColumnType } from "./column-types";
 import { EncodeError } from "./errors";
@@ -52,6 +52,8 @@ export interface TParquetOptions {
   signal?: AbortSignal;
   /** Streams the file: each chunk goes to the sink as it is written, and the returned body is empty. */
   sink?: TByteSink;
+  /** Awaited between slices (backpressure from whoever consumes `sink`). */
+  pace?: TPace;
   /**
    * The result's columns as derived from the flow (lib/steps/columns.ts): written first, in
    * order, with their declared types, even when the run has no rows or only nulls; columns of
@@ -144,7 +146,7 @@ async function writeRowGroups<T>(
     ];
     await pq.write({ columnData, rowGroupSize: end - start });
     start = end;
-    if (start < records.length) await yieldToEventLoop(options.signal);
+    if (start < records.length) await yieldToEventLoop(options.signal, options.pace);
   }
 }
 

@@ -61,13 +61,13 @@ export class ResultFileUploads {
 
   constructor(private readonly runId: string) {}
 
-  /** Queues a chunk. */
-  chunk(chunk: TFileChunk): void {
-    this.then(() => storeChunk(this.runId, chunk));
+  /** Queues a chunk; resolves once it is stored (or skipped after a failure). */
+  chunk(chunk: TFileChunk): Promise<void> {
+    return this.then(() => storeChunk(this.runId, chunk));
   }
 
-  /** Queues `fn` after everything queued so far (skipped once something failed). */
-  then(fn: () => Promise<unknown>): void {
+  /** Queues `fn` after everything queued so far (skipped once something failed); resolves when it ran. */
+  then(fn: () => Promise<unknown>): Promise<void> {
     this.chain = this.chain.then(async () => {
       if (this.failure !== null) return;
       try {
@@ -76,6 +76,7 @@ export class ResultFileUploads {
         this.failure = err;
       }
     });
+    return this.chain;
   }
 
   /** Waits for everything queued; throws the first failure. */

@@ -9,6 +9,7 @@ import { applyParameterDefaults } from "@/lib/flows/run-request";
 import { encodeLayerData } from "@/lib/layers/layer-data";
 import { ResourceLimitError } from "@/lib/errors";
 import { classifyRunFailure } from "@/lib/runs/classify-failure";
+import { MAX_CHUNKS_IN_FLIGHT } from "@/lib/runs/run-process-protocol";
 import { RunPool, type TEncodedChunk, type TEncodedFile, type TPoolLimits, type TRunTask } from "@/lib/runs/run-pool";
 import type { TFeature } from "@/lib/engine/types";
 
@@ -124,6 +125,42 @@ describe("RunPool", () => {
     again.release();
     expect(loads()).toBe(1);
   }, 60_000);
+
+  it("holds the encoder back while the worker has not stored MAX_CHUNKS_IN_FLIGHT chunks (backpressure)", async () => {
+    const p = newPool({ memoryMb: 256 });
+    // 20,000 cities 1.1 km apart and 3,000 places among them: a CSV of many ~1 MiB chunks.
+    const layer = cities(20_000);
+    const places = Array.from({ length: 3000 }, (_, i) => ({ id: `p${i}`, lon: 8 + (i % 100) * 0.01, lat: 47 + Math.floor(i / 100) * 0.05 }));
+    const received: TEncodedChunk[] = [];
+    const held: (() => void)[] = [];
+    const { t, files } = task(layer, places, 5, {
+      files: [{ key: "matches", format: "csv" }],
+      // Storage that does not finish until the test lets it.
+      onChunk: (c) => {
+        received.push(c);
+        return new Promise<void>((resolve) => held.push(resolve));
+      },
+    });
+    const proc = await p.acquire();
+    let done = false;
+    const running = proc.run(t).then(() => (done = true));
+    const waitUntil = async (cond: () => boolean) => {
+      for (let i = 0; i < 600 && !cond(); i++) await new Promise((r) => setTimeout(r, 50));
+    };
+    await waitUntil(() => received.length >= MAX_CHUNKS_IN_FLIGHT);
+    await new Promise((r) => setTimeout(r, 500)); // time enough to encode several more chunks
+    expect(received).toHaveLength(MAX_CHUNKS_IN_FLIGHT);
+    expect(done).toBe(false);
+    // Store them as they come: the rest follows and the run completes.
+    const release = setInterval(() => held.splice(0).forEach((resolve) => resolve()), 10);
+    await running;
+    clearInterval(release);
+    expect(received.length).toBeGreaterThan(MAX_CHUNKS_IN_FLIGHT);
+    const csv = Buffer.concat(received.map((c) => c.bytes));
+    expect(csv.byteLength).toBe(files[0]!.sizeBytes);
+    expect(csv.toString("utf8").split("\r\n")[0]).toBe("place_id,geonameid,name,country,population,distance_km");
+    proc.release();
+  });
 
   it("fails a run over its memory budget with resources_exhausted naming it, and keeps serving", async () => {
     const p = newPool({ memoryMb: 64 });

@@ -102,9 +102,13 @@ export interface TEncodedChunk {
   bytes: Uint8Array;
 }
 
-/** Where a request's files go: each chunk as it is written, then each complete file. */
+/**
+ * Where a request's files go: each chunk as it is written, then each complete file. A promise
+ * from `onChunk` (the chunk's storage) is awaited before the process is told it may send
+ * another (`MAX_CHUNKS_IN_FLIGHT`).
+ */
 export interface TFileCallbacks {
-  onChunk: (chunk: TEncodedChunk) => void;
+  onChunk: (chunk: TEncodedChunk) => void | Promise<unknown>;
   onFile: (file: TEncodedFile) => void;
 }
 
@@ -192,8 +196,12 @@ export class RunProcess {
     const p = this.pending;
     if (!p || msg.id !== p.id) return;
     if (msg.type === "progress") p.onProgress?.(msg.done, msg.total);
-    else if (msg.type === "chunk") p.onChunk({ key: msg.key, format: msg.format, seq: msg.seq, bytes: msg.bytes });
-    else if (msg.type === "file") p.onFile({ key: msg.key, format: msg.format, sizeBytes: msg.sizeBytes, sha256: msg.sha256, chunks: msg.chunks });
+    else if (msg.type === "chunk") {
+      const id = msg.id;
+      void Promise.resolve(p.onChunk({ key: msg.key, format: msg.format, seq: msg.seq, bytes: msg.bytes }))
+        .catch(() => {}) // the storage's failure is reported by its owner; the process must not wait forever
+        .then(() => this.post({ type: "ack", id }));
+    } else if (msg.type === "file") p.onFile({ key: msg.key, format: msg.format, sizeBytes: msg.sizeBytes, sha256: msg.sha256, chunks: msg.chunks });
     else {
       this.pending = null;
       if (msg.type === "done") p.resolve(msg.results);

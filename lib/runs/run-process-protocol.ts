@@ -15,6 +15,13 @@ import { AbortError, StepError, isAbortError } from "@/lib/engine/errors";
 import type { TFlowVersion } from "@/lib/flows/definition";
 import type { TResultFormat } from "@/lib/formats/types";
 
+/**
+ * Chunks a run process sends ahead of the worker's acknowledgements: the encoder waits (between
+ * slices of its input) when this many are not stored yet, so a slow database holds the encoder
+ * back instead of piling the file up in the worker (about 8 MiB at most per run).
+ */
+export const MAX_CHUNKS_IN_FLIGHT = 8;
+
 /** A layer's stored content, sent to a run process that has not cached this version yet. */
 export interface TLayerContent {
   id: string;
@@ -52,6 +59,8 @@ export type TToProcess =
   | { type: "preload"; layers: TLayerContent[] }
   /** Forget the last run's results. */
   | { type: "release" }
+  /** One chunk of request `id` is stored: the process may send one more (see `MAX_CHUNKS_IN_FLIGHT`). */
+  | { type: "ack"; id: number }
   /** Cancel what the run process is doing (the run or the encoding); it answers `failed` with an abort. */
   | { type: "abort" };
 

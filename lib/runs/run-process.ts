@@ -25,7 +25,7 @@ import { callerDataToDataset, type TInputValue } from "@/lib/flows/run-request";
 import { encodeResult } from "@/lib/formats/encode-result";
 import { decodeLayerData } from "@/lib/layers/layer-data";
 import { InputDataError, ResourceLimitError } from "@/lib/errors";
-import { errorToFailure, type TFileRequest, type TFromProcess, type TToProcess } from "@/lib/runs/run-process-protocol";
+import { errorToFailure, MAX_CHUNKS_IN_FLIGHT, type TFileRequest, type TFromProcess, type TToProcess } from "@/lib/runs/run-process-protocol";
 
 if (!process.send) throw new Error("run-process.ts runs only as a child process of the run pool (lib/runs/run-pool.ts)");
 
@@ -40,6 +40,24 @@ let last: { results: TEngineResult[]; budget: TByteBudget } | null = null;
 
 function send(msg: TFromProcess): void {
   process.send!(msg);
+}
+
+/** Chunks of request `inFlightOf` sent and not yet acknowledged (stored) by the worker, and encoders waiting for room. */
+let inFlight = 0;
+let inFlightOf = -1;
+let waitingForRoom: (() => void)[] = [];
+
+/** Wakes waiting encoders (room again, or the work was aborted). */
+function wakeEncoders(): void {
+  const w = waitingForRoom;
+  waitingForRoom = [];
+  for (const resolve of w) resolve();
+}
+
+/** `TPace` of the encoders: waits while `MAX_CHUNKS_IN_FLIGHT` chunks are not stored yet. */
+function roomForChunks(signal: AbortSignal): Promise<void> | void {
+  if (inFlight < MAX_CHUNKS_IN_FLIGHT || signal.aborted) return;
+  return new Promise((resolve) => waitingForRoom.push(resolve));
 }
 
 function resolveInputs(inputs: Record<string, { layer: { id: string; version: number } } | { value: unknown } | null>): TResolvedInputs {
@@ -68,6 +86,7 @@ async function encodeFiles(id: number, results: TEngineResult[], files: TFileReq
     let sizeBytes = 0;
     await encodeResult(result, f.format, {
       signal,
+      pace: () => roomForChunks(signal),
       sink: (bytes) => {
         budget.bytesLeft -= bytes.byteLength;
         if (budget.bytesLeft < 0) {
@@ -78,6 +97,7 @@ async function encodeFiles(id: number, results: TEngineResult[], files: TFileReq
         }
         hash.update(bytes);
         sizeBytes += bytes.byteLength;
+        inFlight++;
         send({ type: "chunk", id, key: f.key, format: f.format, seq: seq++, bytes });
       },
     });
@@ -101,7 +121,16 @@ function formatMb(bytes: number): string {
 }
 
 async function handle(msg: TToProcess): Promise<void> {
-  if (msg.type === "abort") return current?.abort();
+  if (msg.type === "abort") {
+    current?.abort();
+    return wakeEncoders();
+  }
+  if (msg.type === "ack") {
+    if (msg.id !== inFlightOf) return; // of a request that has ended
+    inFlight = Math.max(0, inFlight - 1);
+    if (inFlight < MAX_CHUNKS_IN_FLIGHT) wakeEncoders();
+    return;
+  }
   if (msg.type === "release") {
     last = null;
     return;
@@ -112,6 +141,8 @@ async function handle(msg: TToProcess): Promise<void> {
   }
   const abort = new AbortController();
   current = abort;
+  inFlight = 0;
+  inFlightOf = msg.id;
   try {
     if (msg.type === "run") {
       last = null;
