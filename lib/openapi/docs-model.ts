@@ -15,7 +15,7 @@ export interface TDocsInput {
   /** The flow's input kind: layer, table or area. */
   kind?: string;
   description: string;
-  /** Declared columns of a table input (`x-columns`): each row is checked against them. */
+  /** Declared columns of a table input, or properties of a layer input (`x-columns`): each row or caller feature is checked against them. */
   columns: TDocsColumn[];
 }
 /** A declared column of a table input. */

@@ -132,6 +132,11 @@ describe("the API's documents show the columns", () => {
     // React separates adjacent text nodes with empty comments.
     const html = (await (await fetch(`${BASE_URL}/docs/demo/production/nearby-cities`)).text()).replace(/<!-- -->/g, "");
     expect(html).toContain("Columns of <code>places</code> rows");
+    expect(html).toContain("/inputs/places/rows/0/id");
+    // A layer input's declared properties are checked on caller GeoJSON, not on rows.
+    expect(html).toContain("Properties of <code>cities</code> features");
+    expect(html).toContain("/inputs/cities/geojson/features/0/properties/geonameid");
+    expect(html).not.toContain("Columns of <code>cities</code> rows");
     expect(html).toContain("Columns of <code>matches</code>");
     expect(html).toMatch(/distance_km<\/code><\/td><td[^>]*>number<\/td><td[^>]*>DOUBLE/);
   });

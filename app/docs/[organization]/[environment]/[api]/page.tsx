@@ -93,16 +93,33 @@ export default async function ApiDocsPage({ params }: TParams) {
         .filter((i) => i.columns.length > 0)
         .map((i) => (
           <section key={i.name}>
-            <h3 id={`columns-${i.name}`}>
-              Columns of <code>{i.name}</code> rows
-            </h3>
-            <p>
-              Every row of <code>{`{"rows": [...]}`}</code> is checked before the run: a faulty cell is answered with 422 naming it (for example{" "}
-              <code>
-                /inputs/{i.name}/rows/0/{i.columns[0]!.name}
-              </code>
-              ). Numbers must be JSON numbers, not text. Other columns are kept as sent.
-            </p>
+            {i.kind === "layer" ? (
+              <>
+                <h3 id={`columns-${i.name}`}>
+                  Properties of <code>{i.name}</code> features
+                </h3>
+                <p>
+                  Every feature of <code>{`{"geojson": ...}`}</code> is checked before the run: a faulty property is answered with 422 naming it (for example{" "}
+                  <code>
+                    /inputs/{i.name}/geojson/features/0/properties/{i.columns[0]!.name}
+                  </code>
+                  ). Numbers must be JSON numbers, not text. Other properties are kept as sent. A layer given by <code>layer_id</code> is not checked.
+                </p>
+              </>
+            ) : (
+              <>
+                <h3 id={`columns-${i.name}`}>
+                  Columns of <code>{i.name}</code> rows
+                </h3>
+                <p>
+                  Every row of <code>{`{"rows": [...]}`}</code> is checked before the run: a faulty cell is answered with 422 naming it (for example{" "}
+                  <code>
+                    /inputs/{i.name}/rows/0/{i.columns[0]!.name}
+                  </code>
+                  ). Numbers must be JSON numbers, not text. Other columns are kept as sent.
+                </p>
+              </>
+            )}
             <Table
               head={["Column", "Type", "Required", "Range", "Description"]}
               rows={i.columns.map((c) => [
