@@ -1,19 +1,19 @@
 /**
- * The declared columns of a table input (lib/engine/flow-document.ts `ZColumn`), shown in Try
- * it under the input so that pasted rows can follow them: name, type, required, range. Renders
- * nothing for an input without declarations.
+ * The declared columns of a table input, or properties of a layer input (lib/engine/flow-document.ts
+ * `ZColumn`), shown in Try it under the input so that pasted rows or GeoJSON can follow them:
+ * name, type, required, range. Renders nothing for an input without declarations.
  */
 import type { TColumn } from "@/lib/flows/definition";
 
-export function DeclaredColumns({ columns }: { columns?: readonly TColumn[] }) {
+export function DeclaredColumns({ columns, kind }: { columns?: readonly TColumn[]; kind: string }) {
   if (!columns?.length) return null;
   return (
     <div className="text-sm text-muted-foreground" data-testid="declared-columns">
-      <span>Each row needs: </span>
+      <span>{kind === "layer" ? "Each pasted feature's properties need: " : "Each row needs: "}</span>
       {columns.map((c, k) => (
         <span key={c.name}>
           {k > 0 ? ", " : null}
-          <code className="text-foreground">{c.name}</code> ({c.type === "any" ? "text or number" : c.type}
+          <code className="text-foreground">{c.name}</code> ({c.type === "any" ? "text, number or boolean" : c.type}
           {c.required ? ", required" : ", optional"}
           {c.minimum !== undefined ? `, ≥ ${c.minimum}` : ""}
           {c.maximum !== undefined ? `, ≤ ${c.maximum}` : ""})

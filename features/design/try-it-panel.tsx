@@ -184,7 +184,7 @@ export function TryItPanel(p: TTryItProps) {
                   {i.optional ? <Badge variant="secondary">optional</Badge> : null}
                   {i.description ? <span className="text-sm text-muted-foreground">{i.description}</span> : null}
                 </div>
-                <DeclaredColumns columns={i.columns} />
+                <DeclaredColumns columns={i.columns} kind={i.kind} />
                 <div className="grid gap-2 sm:grid-cols-2">
                   <div className="grid gap-1">
                     <Label htmlFor={`input-${i.name}-mode`}>Source of {i.name}</Label>
