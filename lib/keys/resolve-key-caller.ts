@@ -24,16 +24,22 @@ export interface TKeyCaller {
   plan: { rateLimitPerMinute: number };
 }
 
+/** The key's format checked (401 otherwise), its hash, and the cache key of (key, API path). */
+function keyOf(path: TApiPath, apiKey: string | null): { hash: string; cacheKey: string } {
+  if (!apiKey) throw new AppError("unauthorized", "Send your API key in the X-Api-Key header.");
+  if (!KEY_PATTERN.test(apiKey)) throw invalidKey();
+  const hash = hashApiKey(apiKey);
+  return { hash, cacheKey: `${hash}|${path.organization}|${path.environment}|${path.api}` };
+}
+
 /**
  * Resolves and authorises a caller; throws AppError unauthorized/not_found/forbidden.
  * Successful resolutions are cached per process and invalidated at once by any change to
  * keys, grants, releases or plans (lib/keys/caller-cache.ts); refusals are never cached.
  */
 export async function resolveKeyCaller(path: TApiPath, apiKey: string | null): Promise<TKeyCaller> {
-  if (!apiKey) throw new AppError("unauthorized", "Send your API key in the X-Api-Key header.");
-  if (!KEY_PATTERN.test(apiKey)) throw invalidKey();
-  const hash = hashApiKey(apiKey);
-  return cachedCaller(`${hash}|${path.organization}|${path.environment}|${path.api}`, () => loadCaller(path, hash));
+  const { hash, cacheKey } = keyOf(path, apiKey);
+  return cachedCaller(cacheKey, () => loadCaller(path, hash));
 }
 
 /**
@@ -42,10 +48,8 @@ export async function resolveKeyCaller(path: TApiPath, apiKey: string | null): P
  * resolves again with `resolveKeyCaller` (lib/keys/caller-cache.ts). Same errors.
  */
 export async function resolveKeyCallerDeferred(path: TApiPath, apiKey: string | null): Promise<TDeferredCaller<TKeyCaller>> {
-  if (!apiKey) throw new AppError("unauthorized", "Send your API key in the X-Api-Key header.");
-  if (!KEY_PATTERN.test(apiKey)) throw invalidKey();
-  const hash = hashApiKey(apiKey);
-  return cachedCallerDeferred(`${hash}|${path.organization}|${path.environment}|${path.api}`, () => loadCaller(path, hash));
+  const { hash, cacheKey } = keyOf(path, apiKey);
+  return cachedCallerDeferred(cacheKey, () => loadCaller(path, hash));
 }
 
 /** The one 401 for a key that is unknown, revoked, expired or of another environment (all alike, so none is revealed). */
