@@ -159,12 +159,14 @@ export async function executeRunJob(data: TRunJob, ctx: { signal: AbortSignal })
       });
     });
   } catch (err) {
-    if (err instanceof RunCancelled || (isAbortError(err) && !ctx.signal.aborted)) return void (await dropChunks(run.id, uploads));
-    if (ctx.signal.aborted) throw err; // the job expired or the worker stops: let pg-boss retry
-    const decision = classifyRunFailure(err);
-    if (decision.kind === "retry") throw err;
-    if (decision.bug) console.error(`[worker] run ${run.id} failed with an internal error:`, err);
-    await finish(run.id, "failed", decision.error);
+    // A cancel made the run final already: only its chunks are left to drop (below).
+    if (!(err instanceof RunCancelled || (isAbortError(err) && !ctx.signal.aborted))) {
+      if (ctx.signal.aborted) throw err; // the job expired or the worker stops: let pg-boss retry
+      const decision = classifyRunFailure(err);
+      if (decision.kind === "retry") throw err;
+      if (decision.bug) console.error(`[worker] run ${run.id} failed with an internal error:`, err);
+      await finish(run.id, "failed", decision.error);
+    }
   } finally {
     clearInterval(poll);
     ctx.signal.removeEventListener("abort", onJobAbort);
@@ -172,7 +174,7 @@ export async function executeRunJob(data: TRunJob, ctx: { signal: AbortSignal })
   }
 
   if (!completed) {
-    // Failed, or a cancel won the race with the final transaction: chunks it stored go.
+    // Failed, cancelled, or a cancel won the race with the final transaction: chunks it stored go.
     await dropChunks(run.id, uploads);
     return;
   }
