@@ -96,8 +96,9 @@ export class ColumnTypeInference {
  * `inference`) fit it, else (or for `any`/undeclared) the inferred one. Integers fit `number`.
  */
 export function columnTypeFor(declared: TFieldType | undefined, inference: ColumnTypeInference): TColumnType {
+  if (declared === undefined || declared === "any") return inference.type();
+  if (inference.isEmpty()) return FIXED[declared];
   const inferred = inference.type();
-  if (declared === undefined || declared === "any" || inference.isEmpty()) return declared === undefined || declared === "any" ? inferred : FIXED[declared];
   const fits =
     declared === "boolean"
       ? inferred === "boolean"
