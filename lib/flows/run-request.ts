@@ -59,9 +59,12 @@ const ZRows = z.strictObject({ rows: z.array(z.record(z.string(), ZScalar)).max(
  */
 function rowsSchema(input: TInput): z.ZodType {
   if (!input.columns?.length) return ZRows;
-  const shape: Record<string, z.ZodType> = {};
-  for (const c of input.columns) shape[c.name] = columnValueSchema(c);
-  return z.strictObject({ rows: z.array(z.object(shape).catchall(ZScalar)).max(MAX_INPUT_ROWS, rowsMax) });
+  return z.strictObject({ rows: z.array(declaredObject(input).catchall(ZScalar)).max(MAX_INPUT_ROWS, rowsMax) });
+}
+
+/** An object whose declared columns (`input.columns`, at least one) have their type and range. */
+function declaredObject(input: TInput) {
+  return z.object(Object.fromEntries((input.columns ?? []).map((c) => [c.name, columnValueSchema(c)])));
 }
 
 // Structural shapes for documentation (JSON Schema); the real checks are in validate-geojson.ts.
@@ -92,7 +95,7 @@ const ZGeoJsonChecked = z.strictObject({ geojson: z.unknown() }).superRefine((v,
  */
 function geoJsonChecked(input: TInput): z.ZodType {
   if (!input.columns?.length) return ZGeoJsonChecked;
-  const props = z.object(Object.fromEntries(input.columns.map((c) => [c.name, columnValueSchema(c)])));
+  const props = declaredObject(input);
   return ZGeoJsonChecked.superRefine((v, ctx) => {
     const features = (v.geojson as { features?: unknown } | null)?.features;
     if (!Array.isArray(features)) return;
@@ -114,7 +117,7 @@ function geoJsonChecked(input: TInput): z.ZodType {
 /** Documentation shape of `{"geojson"}`: the declared columns as the features' properties. */
 function geoJsonDoc(input: TInput): z.ZodType {
   if (!input.columns?.length) return z.strictObject({ geojson: ZFeatureCollectionDoc });
-  const properties = z.object(Object.fromEntries(input.columns.map((c) => [c.name, columnValueSchema(c)]))).catchall(z.unknown());
+  const properties = declaredObject(input).catchall(z.unknown());
   const feature = z.looseObject({ type: z.literal("Feature"), geometry: z.looseObject({ type: z.string() }).nullable(), properties });
   return z.strictObject({ geojson: z.looseObject({ type: z.literal("FeatureCollection"), features: z.array(feature).max(MAX_GEOJSON_FEATURES) }) });
 }
