@@ -18,7 +18,7 @@
  * The step as written in the flow document is passed (options may still be `{"param"}`: no
  * derivation depends on a param-able option).
  */
-import type { TAggregation, TFieldSpec } from "@/lib/steps/options";
+import { specAs, specFrom, type TAggregation, type TFieldSpec } from "@/lib/steps/options";
 
 export type TFieldType = "integer" | "number" | "string" | "boolean" | "any";
 export interface TFieldSchema {
@@ -56,7 +56,7 @@ export function withFirst(c: TColumns, name: string, type: TFieldType): TColumns
 
 /** The fields picked by field specs from `c` (renamed), as `pick` in lib/steps/items.ts copies them. */
 export function pickedFields(c: TColumns, specs: readonly TFieldSpec[]): TFieldSchema[] {
-  return specs.map((s) => (typeof s === "string" ? { name: s, type: typeOf(c, s) } : { name: s.as, type: typeOf(c, s.from) }));
+  return specs.map((s) => ({ name: specAs(s), type: typeOf(c, specFrom(s)) }));
 }
 
 /** `base` then `extra` (later ones replace earlier ones of the same name, in place). */

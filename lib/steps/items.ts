@@ -6,7 +6,7 @@
 import type { Feature, Geometry } from "geojson";
 import type { TStepContext } from "@/lib/steps/define-step";
 import type { TDataset, TFeature, TFeatureSet, TRow, TTable } from "@/lib/steps/dataset";
-import type { TFieldSpec } from "@/lib/steps/options";
+import { specAs, specFrom, type TFieldSpec } from "@/lib/steps/options";
 
 export type TItems = TFeatureSet | TTable;
 
@@ -40,12 +40,7 @@ export function props(f: TFeature): Record<string, unknown> {
   return f.properties ?? {};
 }
 
-export function specFrom(s: TFieldSpec): string {
-  return typeof s === "string" ? s : s.from;
-}
-export function specAs(s: TFieldSpec): string {
-  return typeof s === "string" ? s : s.as;
-}
+export { specFrom, specAs };
 
 /** Copies the fields `specs` of `p` into `into` (renamed as the specs say); a missing field becomes null. */
 export function pick(p: Record<string, unknown>, specs: readonly TFieldSpec[], into: Record<string, unknown> = {}): Record<string, unknown> {

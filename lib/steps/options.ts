@@ -32,6 +32,15 @@ export const ZExpression = z
 export const ZFieldSpec = z.union([ZField, z.strictObject({ from: ZField, as: ZField })]);
 export type TFieldSpec = z.infer<typeof ZFieldSpec>;
 
+/** The field a spec reads (`"name"` or `{from}`). */
+export function specFrom(s: TFieldSpec): string {
+  return typeof s === "string" ? s : s.from;
+}
+/** The field a spec writes (`"name"` or `{as}`). */
+export function specAs(s: TFieldSpec): string {
+  return typeof s === "string" ? s : s.as;
+}
+
 export const AGG_OPS = ["count", "sum", "min", "max", "mean"] as const;
 /**
  * One aggregate. `count` without `field` counts items, with `field` counts non-null values;
