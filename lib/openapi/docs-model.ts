@@ -18,7 +18,7 @@ export interface TDocsInput {
   /** Declared columns of a table input, or properties of a layer input (`x-columns`): each row or caller feature is checked against them. */
   columns: TDocsColumn[];
 }
-/** A declared column of a table input. */
+/** A declared column of a table input, or property of a layer input. */
 export interface TDocsColumn {
   name: string;
   type: string;
