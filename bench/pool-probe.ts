@@ -41,6 +41,7 @@ for (let i = 0; i < 3; i++) {
     params: applyParameterDefaults(flow, { radius_km: 30 }),
     files: flow.results.map((x) => ({ key: x.key, format: x.kind === "layer" ? "geojson" : "csv" })),
     maxResultBytes: 200 * 1024 * 1024,
+    maxRows: 1_000_000,
     onChunk: () => {},
     onFile: (f) => sizes.push(f.sizeBytes),
   });

@@ -29,12 +29,14 @@ export const ZEnv = z.object({
     .default(20 * 1024 * 1024),
   /** Worker: runs executed at once per worker process. */
   WORKER_CONCURRENCY: z.coerce.number().int().min(1).max(32).default(2),
-  /** Worker: memory budget of one run (the JS heap of its run thread, cached layers included), MB. */
+  /** Worker: memory budget of one run (the JS heap of its run process, cached layers included), MB. */
   RUN_MEMORY_MB: z.coerce.number().int().min(64).max(65_536).default(256),
   /** Worker: longest a run may compute (engine and the files written before it is final), seconds. */
   RUN_TIME_LIMIT_SECONDS: z.coerce.number().int().min(1).max(3_600).default(20),
   /** Worker: most bytes all result files of one run may take, MB. */
   RUN_MAX_RESULT_MB: z.coerce.number().int().min(1).max(4_096).default(200),
+  /** Worker: most rows or features one step of a run may produce (the engine's `maxItems`). */
+  RUN_MAX_ROWS: z.coerce.number().int().min(1_000).max(1_000_000_000).default(1_000_000),
 });
 export type TEnv = z.infer<typeof ZEnv>;
 

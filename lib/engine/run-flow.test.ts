@@ -3,6 +3,7 @@ import { describe, expect, it } from "vitest";
 import { fs, pt, mustValidate, P } from "@/lib/steps/test-helpers";
 import { runFlow } from "@/lib/engine/run-flow";
 import { StepError } from "@/lib/engine/errors";
+import { ResourceLimitError } from "@/lib/errors";
 
 describe("runFlow orchestration", () => {
   const flow = mustValidate({
@@ -42,5 +43,41 @@ describe("runFlow orchestration", () => {
     expect(err).toBeInstanceOf(StepError);
     expect(err.stepId).toBe("lim");
     await expect(runFlow(f, {}, { n: 1 })).rejects.toThrow(/required/);
+  });
+  it("fails a step that produces more than maxItems, before a multiplying step builds them", async () => {
+    const rowsOf = (n: number) => ({ kind: "rows" as const, columns: ["i"], rows: Array.from({ length: n }, (_, i) => ({ i })) });
+    const union = mustValidate({
+      inputs: [{ name: "t", kind: "table" }],
+      steps: [
+        { id: "u1", type: "union", sources: ["t", "t", "t"] },
+        { id: "u2", type: "union", sources: ["u1", "u1", "u1"] },
+      ],
+      results: [{ key: "r", kind: "table", from: "u2" }],
+    });
+    // 10 -> 30 -> 90 items: at most 90 passes, 89 stops the second union before it copies
+    await expect(runFlow(union, { t: rowsOf(10) }, {}, { maxItems: 90 })).resolves.toHaveLength(1);
+    const err = await runFlow(union, { t: rowsOf(10) }, {}, { maxItems: 89 }).catch((e) => e);
+    expect(err).toBeInstanceOf(StepError);
+    expect(err.stepId).toBe("u2");
+    expect(err.cause).toBeInstanceOf(ResourceLimitError);
+    expect(err.cause.limit).toBe("rows 89");
+    // any step's output is checked, not only the multiplying ones
+    const err2 = await runFlow(flow, { c: fs([pt(0, 0), pt(1, 1), pt(2, 2)]) }, {}, { maxItems: 2 }).catch((e) => e);
+    expect(err2.stepId).toBe("a");
+    expect(err2.cause.limit).toBe("rows 2");
+    // distance_pairs checks while it pairs: 3 places x 3 targets at one spot = 9 pairs > 4
+    const pairs = mustValidate({
+      inputs: [
+        { name: "s", kind: "layer" },
+        { name: "t", kind: "layer" },
+      ],
+      steps: [{ id: "p", type: "distance_pairs", source: "s", target: "t", max_km: 1 }],
+      results: [{ key: "r", kind: "table", from: "p" }],
+    });
+    const three = fs([pt(0, 0), pt(0, 0), pt(0, 0)]);
+    await expect(runFlow(pairs, { s: three, t: three }, {}, { maxItems: 9 })).resolves.toHaveLength(1);
+    const err3 = await runFlow(pairs, { s: three, t: three }, {}, { maxItems: 4 }).catch((e) => e);
+    expect(err3.stepId).toBe("p");
+    expect(err3.cause.limit).toBe("rows 4");
   });
 });

@@ -9,6 +9,9 @@
  *   loops; long loops also yield to the event loop about every 25 ms so that an abort can be
  *   delivered. Cancellation throws `AbortError` (`name === "AbortError"`).
  * - A failing step is reported as `StepError` (step id, type, `cause`).
+ * - `opts.maxItems`: a step whose output has more items than that fails with a `StepError`
+ *   whose cause is `ResourceLimitError` ("rows <N>"); steps that multiply items check while
+ *   they work (`TStepContext.checkItems`).
  * - Results: one `TEngineResult` per flow result, in the flow's order; a layer result is a
  *   `TFeatureSet` (an area input becomes one feature), a table result a `TTable`. An omitted
  *   optional input (null) reads as an empty dataset, except as `by` of spatial_filter/clip,
@@ -19,6 +22,7 @@
  */
 import { paramDecls, topologicalOrder, type TFlowVersion } from "@/lib/engine/flow-document";
 import { AbortError, StepError, isAbortError, throwIfAborted } from "@/lib/engine/errors";
+import { ResourceLimitError } from "@/lib/errors";
 import { resultColumns } from "@/lib/engine/result-columns";
 import type { TEngineResult, TResolvedInputs, TRunFlowOptions } from "@/lib/engine/types";
 import type { TStepContext, TStepDefinition } from "@/lib/steps/define-step";
@@ -34,6 +38,19 @@ function yieldToEventLoop(): Promise<void> {
   return new Promise((resolve) => (typeof setImmediate === "function" ? setImmediate(resolve) : setTimeout(resolve, 0)));
 }
 
+/** Items of a dataset: rows, features, or 1 for an area. */
+function itemCount(ds: TDataset): number {
+  return ds.kind === "rows" ? ds.rows.length : ds.kind === "features" ? ds.features.length : 1;
+}
+
+function tooManyItems(maxItems: number): ResourceLimitError {
+  const n = maxItems.toLocaleString("en");
+  return new ResourceLimitError(
+    `The step produced more than ${n} rows or features, the most one step of a run may produce; narrow the request (fewer rows, a smaller radius or area, a higher threshold).`,
+    `rows ${n}`,
+  );
+}
+
 /**
  * Runs `flow` on `inputs` (by input name; null or missing = omitted optional input) with
  * `params` (by parameter name, defaults already applied). Throws `Error` for a missing required
@@ -46,6 +63,7 @@ export async function runFlow(
   opts: TRunFlowOptions = {},
 ): Promise<TEngineResult[]> {
   const { signal, onProgress } = opts;
+  const maxItems = opts.maxItems ?? Infinity;
   const data = new Map<string, TDataset | null>();
   for (const input of flow.inputs) {
     const ds = inputs[input.name] ?? null;
@@ -73,6 +91,10 @@ export async function runFlow(
     params,
     paramDecls: decls,
     checkpoint,
+    maxItems,
+    checkItems: (count) => {
+      if (count > maxItems) throw tooManyItems(maxItems);
+    },
   };
 
   const order = topologicalOrder(flow);
@@ -84,6 +106,7 @@ export async function runFlow(
       const resolved = resolveStep(step, params);
       const definition = stepDefinition(resolved.type) as TStepDefinition;
       out = await definition.run(resolved as Parameters<TStepDefinition["run"]>[0], ctx);
+      ctx.checkItems(itemCount(out));
     } catch (err) {
       if (isAbortError(err)) throw err;
       throw new StepError(step.id, step.type, err);

@@ -24,4 +24,9 @@ export interface TRunFlowOptions {
   /** Aborts the run; the engine checks it between steps and inside long loops. */
   signal?: AbortSignal;
   onProgress?: TProgress;
+  /**
+   * Most items (rows or features) one step may produce; a step over it fails with
+   * `ResourceLimitError` ("rows <N>") instead of growing until the memory runs out. Default: no limit.
+   */
+  maxItems?: number;
 }

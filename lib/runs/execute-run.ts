@@ -5,7 +5,7 @@
  *
  * The engine and the encoders run in a child process of the worker's run pool
  * (lib/runs/run-pool.ts), within the run's budgets (`RUN_MEMORY_MB`, `RUN_TIME_LIMIT_SECONDS`,
- * `RUN_MAX_RESULT_MB`): a run over a budget fails at once with `resources_exhausted` naming
+ * `RUN_MAX_RESULT_MB`, `RUN_MAX_ROWS`): a run over a budget fails at once with `resources_exhausted` naming
  * the limit, is not retried, and the worker and its other runs go on.
  *
  * Files: the run process streams each file in chunks, which are stored as they arrive, while
@@ -133,6 +133,7 @@ export async function executeRunJob(data: TRunJob, ctx: { signal: AbortSignal })
       loadLayer: loadLayerContent,
       files: requested,
       maxResultBytes: env().RUN_MAX_RESULT_MB * 1024 * 1024,
+      maxRows: env().RUN_MAX_ROWS,
       signal: abort.signal,
       onProgress: (done, total) => {
         lastProgress = lastProgress.then(() => recordProgress(run.id, done, total));

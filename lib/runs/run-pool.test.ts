@@ -1,7 +1,9 @@
 // The run pool with real child processes: results and files of a small run, a run over its memory
 // budget or its time limit failing with ResourceLimitError naming the limit while the pool
-// keeps serving, cancellation, and the layer cache (content sent once per process).
+// keeps serving, cancellation, the layer cache (content sent once per process), and memory
+// given back after a large run.
 import { createHash } from "node:crypto";
+import fs from "node:fs";
 import { afterEach, describe, expect, it } from "vitest";
 import { NEARBY_CITIES } from "@/lib/demo/flows";
 import { validateFlowVersion, type TFlowVersion } from "@/lib/flows/definition";
@@ -87,6 +89,7 @@ function task(layer: TFeature[], places: { id: string; lon: number; lat: number 
       { key: "matches", format: "csv" },
     ],
     maxResultBytes: 50 * 1024 * 1024,
+    maxRows: 1e9,
     onChunk: collected.onChunk,
     onFile: (file) => files.push(file),
     ...extra,
@@ -210,6 +213,7 @@ describe("RunPool", () => {
         loadLayer: async () => new Uint8Array(),
         files: [{ key: "all", format: "csv" }],
         maxResultBytes: 1e9,
+        maxRows: 1e9, // no row limit: this is about memory
         onChunk: () => {},
         onFile: () => {},
       })
@@ -221,6 +225,41 @@ describe("RunPool", () => {
     const next = await p.acquire();
     await expect(next.run(small.t)).resolves.toHaveLength(2);
     next.release();
+  }, 60_000);
+
+  it("fails a step over the row limit at once with resources_exhausted naming it, in a process that stays up", async () => {
+    const p = newPool({ size: 1 });
+    // 200 places x 5,000 cities all within 500 km: a million pairs, twenty times the limit
+    const layer = cities(5000);
+    const places = Array.from({ length: 200 }, (_, i) => ({ id: `p${i}`, lon: 8 + (i % 20) * 0.02, lat: 47 + Math.floor(i / 20) * 0.02 }));
+    const heavy = task(layer, places, 500, { maxRows: 50_000 });
+    const proc = await p.acquire();
+    const err = await proc.run(heavy.t).catch((e: unknown) => e);
+    expect(classifyRunFailure(err)).toMatchObject({ kind: "fail", error: { code: "resources_exhausted", limit: "rows 50,000", step: "pairs" } });
+    expect(heavy.files).toEqual([]); // failed before any file was written
+    // the same process (no restart) serves the next run, with its cached layer
+    const small = task(layer, [{ id: "a", lon: 8.1, lat: 47.01 }], 2, { maxRows: 50_000 });
+    await expect(proc.run(small.t)).resolves.toHaveLength(2);
+    proc.release();
+    expect(p.processes).toBe(1);
+  }, 60_000);
+
+  it("gives the memory of a large run back to the OS once the process is released", async () => {
+    const p = newPool({ size: 1, memoryMb: 512 });
+    const rss = (pid: number) => Number(/VmRSS:\s+(\d+)/.exec(fs.readFileSync(`/proc/${pid}/status`, "utf8"))![1]) / 1024;
+    const layer = cities(5000);
+    // 100 places x 5,000 cities within 500 km: half a million pairs and their files
+    const places = Array.from({ length: 100 }, (_, i) => ({ id: `p${i}`, lon: 8 + (i % 10) * 0.02, lat: 47 + Math.floor(i / 10) * 0.02 }));
+    const proc = await p.acquire();
+    await proc.run(task(layer, places, 500).t);
+    const grown = rss(proc.pid!);
+    proc.release();
+    let now = grown;
+    for (let i = 0; i < 50 && now > grown - 50; i++) {
+      await new Promise((r) => setTimeout(r, 100));
+      now = rss(proc.pid!);
+    }
+    expect(now, `resident ${grown.toFixed(0)} MB after the run, ${now.toFixed(0)} MB after release`).toBeLessThan(grown - 50);
   }, 60_000);
 
   it("stops a run over its time limit with resources_exhausted naming it", async () => {

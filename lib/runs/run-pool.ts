@@ -22,6 +22,8 @@
  *   arrives while another one is busy does not wait for a layer to be decoded.
  * - Files: each chunk of a file is sent to the worker as soon as the encoder produced it
  *   (`onChunk`), then the file's size and checksum (`onFile`).
+ * - Memory back: `release` lets a process that grew during its run give that memory back to
+ *   the OS while idle (a "last resort" GC, hence `--expose-gc`; run-process.ts `trimMemory`).
  * - Background work: files written after their run is final (`encode` with `background`) run at
  *   a lower CPU priority (nice `BACKGROUND_NICE`), so they do not slow down the runs that callers
  *   are waiting for. Where the OS does not let the worker restore the priority afterwards (no
@@ -121,6 +123,8 @@ export interface TRunTask {
   loadLayer: (id: string) => Promise<Uint8Array>;
   files: TFileRequest[];
   maxResultBytes: number;
+  /** Most rows or features one step may produce. */
+  maxRows: number;
   onProgress?: (done: number, total: number) => void;
   onChunk: TFileCallbacks["onChunk"];
   onFile: TFileCallbacks["onFile"];
@@ -157,7 +161,8 @@ export class RunProcess {
   ) {
     const entry = runProcessEntry();
     this.child = fork(entry.script, [], {
-      execArgv: [...entry.execArgv, `--max-old-space-size=${limits.memoryMb}`, `--max-semi-space-size=${SEMI_SPACE_MB}`],
+      // --expose-gc: an idle process gives the memory of a large run back (run-process.ts trimMemory)
+      execArgv: [...entry.execArgv, `--max-old-space-size=${limits.memoryMb}`, `--max-semi-space-size=${SEMI_SPACE_MB}`, "--expose-gc"],
       serialization: "advanced",
       stdio: ["ignore", "inherit", "pipe", "ipc"],
     });
@@ -274,6 +279,7 @@ export class RunProcess {
         layers: send,
         files: task.files,
         maxResultBytes: task.maxResultBytes,
+        maxRows: task.maxRows,
       },
       { onChunk: task.onChunk, onFile: task.onFile, onProgress: task.onProgress, signal: task.signal },
     );
@@ -315,6 +321,11 @@ export class RunProcess {
     } catch {
       return false;
     }
+  }
+
+  /** The OS process id (for tests and logs). */
+  get pid(): number | undefined {
+    return this.child.pid;
   }
 
   /** Sends the layers of `recent` this process lacks (while it is idle). */

@@ -52,6 +52,8 @@ export type TToProcess =
       files: TFileRequest[];
       /** Most bytes all files of the run may take together. */
       maxResultBytes: number;
+      /** Most rows or features one step may produce (runFlow's `maxItems`). */
+      maxRows: number;
     }
   /** Encode more files of the last run's results (the formats not requested). */
   | { type: "encode"; id: number; files: TFileRequest[] }

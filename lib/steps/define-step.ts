@@ -55,6 +55,15 @@ export interface TStepContext {
   paramDecls: TParamDecl[];
   /** Call every few thousand items: throws AbortError when cancelled, yields to the event loop now and then. */
   checkpoint(): Promise<void>;
+  /**
+   * Most items (rows or features) one step may produce (`RUN_MAX_ROWS` in the worker; Infinity
+   * when unset). The engine checks every step's output; a step that can produce more items than
+   * it reads (distance_pairs, union) checks while it works, through `checkItems`, so it fails
+   * before it has built them.
+   */
+  maxItems: number;
+  /** Throws `ResourceLimitError` ("rows <maxItems>") when `count` > `maxItems`. */
+  checkItems(count: number): void;
 }
 
 type TCommonShape<T extends string> = { id: typeof ZName; type: z.ZodLiteral<T>; description: z.ZodOptional<z.ZodString> };

@@ -3,10 +3,13 @@
  * of the worker's run pool with its own memory budget (`RUN_MEMORY_MB`, default 256 MB).
  *
  * - A run whose data outgrows the budget fails with `resources_exhausted` naming the memory
- *   limit, at once and without a retry. The test flow gets there cheaply: unions of unions of
- *   2,000 caller rows reach 50 million items in a few steps, a huge allocation inside one
- *   builtin (the case a `worker_threads` limit cannot contain). The issue's own request (5,000
- *   places at 500 km, mostly CPU before it runs out of memory) is in `npm run bench`;
+ *   limit, at once and without a retry. The test flow gets there cheaply while no step passes
+ *   the row limit: 2,000 caller rows become a million, and each computed field gives every one
+ *   of them a new row object and a new string. The issue's own request (5,000 places at
+ *   500 km) is in `npm run bench`;
+ * - a step that would produce more than `RUN_MAX_ROWS` rows (default 1,000,000) fails with
+ *   `resources_exhausted` naming that limit and the step, before it builds them: unions of
+ *   unions of 2,000 rows would reach 50 million items, a huge allocation inside one builtin;
  * - a small run sent at the same time completes, with the same cities a plain loop finds;
  * - the worker process is the same one afterwards, and keeps serving.
  */
@@ -25,7 +28,7 @@ function haversineKm(a: number[], b: number[]): number {
 const copies = (s: string, n: number) => Array.from({ length: n }, () => s);
 
 /** 2,000 rows -> 100,000 -> 5 million -> 50 million items (400 MB of references alone). */
-const MEMORY_HOG_FLOW = {
+const ROW_HOG_FLOW = {
   inputs: [{ name: "places", kind: "table" }],
   steps: [
     { id: "u1", type: "union", sources: copies("places", 50) },
@@ -35,13 +38,29 @@ const MEMORY_HOG_FLOW = {
   results: [{ key: "all", kind: "table", from: "u3" }],
 };
 
+const LONG_TEXT = ["concat", ["get", "id"], "-", ["get", "id"], "-", ["get", "id"], "-", ["get", "id"]];
+
+/** 2,000 rows -> 100,000 -> 1,000,000 (the row limit), then four computed fields: ~100 MB each. */
+const MEMORY_HOG_FLOW = {
+  inputs: [{ name: "places", kind: "table" }],
+  steps: [
+    { id: "u1", type: "union", sources: copies("places", 50) },
+    { id: "u2", type: "union", sources: copies("u1", 10) },
+    { id: "c1", type: "compute", source: "u2", field: "a", expression: LONG_TEXT },
+    { id: "c2", type: "compute", source: "c1", field: "b", expression: LONG_TEXT },
+    { id: "c3", type: "compute", source: "c2", field: "c", expression: LONG_TEXT },
+    { id: "c4", type: "compute", source: "c3", field: "d", expression: LONG_TEXT },
+  ],
+  results: [{ key: "all", kind: "table", from: "c4" }],
+};
+
 async function workerPids(): Promise<number[]> {
   const { rows } = await sql().query(`SELECT pid FROM worker_heartbeat WHERE "seenAt" > now() AT TIME ZONE 'UTC' - interval '15 seconds' ORDER BY pid`);
   return rows.map((r: { pid: number }) => r.pid);
 }
 
-const hog = () =>
-  http("POST", `${apiPath("limits-memory-hog")}/runs`, {
+const hog = (slug = "limits-memory-hog") =>
+  http("POST", `${apiPath(slug)}/runs`, {
     body: { inputs: { places: { rows: Array.from({ length: 2000 }, (_, i) => ({ id: `p${i}` })) } }, wait_seconds: 60 },
   });
 
@@ -76,6 +95,22 @@ describe("a run over its memory budget", () => {
     expect(await workerPids()).toEqual(before);
     const after = await nearby(small, 30);
     expect(after.body.state).toBe("completed");
+    expect(await workerPids()).toEqual(before);
+  });
+});
+
+describe("a step over the row limit", () => {
+  beforeAll(() => publishTestApi("limits-row-hog", ROW_HOG_FLOW));
+
+  it("fails with resources_exhausted naming the limit and the step, before building the rows, and is not retried", async () => {
+    const before = await workerPids();
+    const res = await hog("limits-row-hog");
+    expect(res.status, res.text).toBe(200);
+    expect(res.body.state).toBe("failed");
+    expect(res.body.error).toMatchObject({ code: "resources_exhausted", limit: "rows 1,000,000", step: "u2" });
+    expect(res.body.error.message).toMatch(/more than 1,000,000 rows/);
+    const { rows } = await sql().query(`SELECT retry_count FROM pgboss.job WHERE name = 'run-execute' AND data->>'runId' = $1`, [res.body.run_id]);
+    expect(rows.map((r: { retry_count: number }) => r.retry_count)).toEqual([0]);
     expect(await workerPids()).toEqual(before);
   });
 });

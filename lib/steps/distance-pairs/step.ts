@@ -51,6 +51,7 @@ export const distancePairs = defineStep({
         row[step.distance_field] = near.km[k];
         rows.push(row);
       }
+      ctx.checkItems(rows.length); // before the next place multiplies them further
     });
     const columns = [...new Set([...step.source_fields.map(specAs), ...step.target_fields.map(specAs), step.distance_field])];
     return { kind: "rows", columns, rows };
