@@ -55,6 +55,19 @@ describe("pointsWithinKm / nearestWithinKm", () => {
     expect(n).toEqual(want[0] ?? null);
   });
 
+  it("orders equal distances by feature index, in short lists and in long ones", () => {
+    for (const copies of [5, 40, 200]) {
+      // `copies` points stacked at each of two places, interleaved in the array
+      const stacked = Array.from({ length: 2 * copies }, (_, i) => (i % 2 ? pt(0.1, 0) : pt(0, 0.05)));
+      const got = pointsWithinKm(pointIndex(stacked), [0, 0], 50);
+      const near = stacked.map((_, i) => i).filter((i) => i % 2 === 0);
+      const far = stacked.map((_, i) => i).filter((i) => i % 2 === 1);
+      expect([...got.feature]).toEqual([...near, ...far]);
+      expect(got.km[0]).toBe(distance([0, 0], [0, 0.05]));
+      expect(got.km[2 * copies - 1]).toBe(distance([0, 0], [0.1, 0]));
+    }
+  });
+
   it("finds the exact radius boundary and returns nothing for an empty index", () => {
     const two = [pt(0, 0), pt(0.2, 0)];
     const d = distance([0, 0], [0.2, 0]);
