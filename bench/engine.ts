@@ -392,7 +392,10 @@ export async function bench(ctx: TBenchContext): Promise<TBenchRow[]> {
     unit: "ms",
     ok: afterHeavy.doc.state === "completed",
     target: "completed",
-    note: `the heavy run's process was stopped at the time limit; a new one took its place and was sent the cities layer`,
+    note:
+      heavy.doc.error?.limit?.startsWith("rows") === true
+        ? "the heavy run stopped at the row limit inside its process, which stays up and keeps its layers"
+        : "the heavy run's process was stopped at its limit; a new one took its place and was sent the cities layer",
   });
 
   // --- writers

@@ -7,6 +7,7 @@ import { spawn, spawnSync, type ChildProcess } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
 import { PROJECT_ROOT } from "@/lib/database/bootstrap";
+import { WORKER_NODE_FLAGS, withMallocEnv } from "@/lib/runs/process-memory";
 
 const NEXT_BIN = path.join(PROJECT_ROOT, "node_modules/next/dist/bin/next");
 const SOURCE_DIRS = ["app", "components", "features", "lib", "prisma"];
@@ -108,9 +109,9 @@ export function startApp(opts: { port: number; host: string; env: NodeJS.Process
   const log = (m: string) => console.log(`[start] ${m}`);
   let stopping = false;
   const spawnWorker = (): ChildProcess => {
-    const child = spawn(process.execPath, [...workerNodeFlags(), "--conditions=react-server", "--import", "tsx", "worker/index.ts"], {
+    const child = spawn(process.execPath, [...WORKER_NODE_FLAGS, ...workerNodeFlags(), "--conditions=react-server", "--import", "tsx", "worker/index.ts"], {
       cwd: PROJECT_ROOT,
-      env: { ...env, NODE_ENV: opts.dev ? "development" : "production" },
+      env: withMallocEnv({ ...env, NODE_ENV: opts.dev ? "development" : "production" }),
       stdio: ["ignore", "pipe", "pipe"],
     });
     prefixOutput(child, "[worker]", !!opts.quiet);

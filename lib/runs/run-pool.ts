@@ -27,7 +27,8 @@
  * - Background work: files written after their run is final (`encode` with `background`) run at
  *   a lower CPU priority (nice `BACKGROUND_NICE`), so they do not slow down the runs that callers
  *   are waiting for. Where the OS does not let the worker restore the priority afterwards (no
- *   CAP_SYS_NICE), this is skipped: the pool probes that once.
+ *   CAP_SYS_NICE), this is skipped: the pool probes that once. While any run of the pool is
+ *   working, background encodings are also throttled (`throttle`; run-process.ts `giveWay`).
  */
 import { fork, type ChildProcess } from "node:child_process";
 import fs from "node:fs";
@@ -45,6 +46,7 @@ import {
   type TToProcess,
 } from "@/lib/runs/run-process-protocol";
 import { runProcessEntry } from "@/lib/runs/run-process-entry";
+import { withMallocEnv } from "@/lib/runs/process-memory";
 
 /**
  * Semi-space of each process's young generation, MB (`--max-semi-space-size`). V8 sizes it from
@@ -164,6 +166,7 @@ export class RunProcess {
       // --expose-gc: an idle process gives the memory of a large run back (run-process.ts trimMemory)
       execArgv: [...entry.execArgv, `--max-old-space-size=${limits.memoryMb}`, `--max-semi-space-size=${SEMI_SPACE_MB}`, "--expose-gc"],
       serialization: "advanced",
+      env: withMallocEnv(process.env),
       stdio: ["ignore", "inherit", "pipe", "ipc"],
     });
     this.child.on("message", (msg: TFromProcess) => this.onMessage(msg));
@@ -260,6 +263,15 @@ export class RunProcess {
 
   /** Runs a flow in this process: engine, then the requested files (`task.onChunk` for each chunk, `task.onFile` for each file). */
   async run(task: TRunTask): Promise<TResultSummary[]> {
+    this.pool.foregroundStarted();
+    try {
+      return await this.runNow(task);
+    } finally {
+      this.pool.foregroundEnded();
+    }
+  }
+
+  private async runNow(task: TRunTask): Promise<TResultSummary[]> {
     const send: TLayerContent[] = [];
     for (const l of task.layers) {
       if (this.cached.get(l.id) === l.version || send.some((s) => s.id === l.id)) continue;
@@ -287,14 +299,18 @@ export class RunProcess {
 
   /**
    * Writes more files of the last run's results (same limits). `background`: at a lower CPU
-   * priority (see the module doc).
+   * priority (see the module doc); the process also drops the results and gives their memory
+   * back before it answers, at that priority, so call `release` next.
    */
   async encode(files: TFileRequest[], opts: TFileCallbacks & { signal?: AbortSignal; background?: boolean }): Promise<void> {
     if (files.length === 0) return;
-    const lowered = opts.background === true && this.renice(BACKGROUND_NICE);
+    const background = opts.background === true;
+    const lowered = background && this.renice(BACKGROUND_NICE);
+    if (background) this.pool.backgroundStarted(this);
     try {
-      await this.request({ type: "encode", id: nextRequestId++, files }, opts);
+      await this.request({ type: "encode", id: nextRequestId++, files, release: background, throttle: background && this.pool.throttling }, opts);
     } finally {
+      if (background) this.pool.backgroundEnded(this);
       if (lowered && !this.renice(0)) this.retire = true;
     }
   }
@@ -326,6 +342,11 @@ export class RunProcess {
   /** The OS process id (for tests and logs). */
   get pid(): number | undefined {
     return this.child.pid;
+  }
+
+  /** @internal tells a background encoding to give way to runs, or not (RunPool). */
+  throttle(on: boolean): void {
+    this.post({ type: "throttle", on });
   }
 
   /** Sends the layers of `recent` this process lacks (while it is idle). */
@@ -362,6 +383,53 @@ export class RunPool {
   constructor(readonly limits: TPoolLimits) {}
 
   private readonly recent = new Map<string, TLayerContent>();
+  /** Runs working now (`RunProcess.run`), and the processes writing background files. */
+  private foreground = 0;
+  private readonly background = new Set<RunProcess>();
+  private throttled = false;
+
+  /** Whether a run is working in this pool now. */
+  get busy(): boolean {
+    return this.foreground > 0;
+  }
+
+  /**
+   * Whether background encodings give way now: while a run works, unless a run waits for a
+   * process (then the background work is what it waits for, and goes at full speed).
+   */
+  get throttling(): boolean {
+    return this.foreground > 0 && this.waiting.length === 0;
+  }
+
+  /** Tells the background encodings when `throttling` changed. */
+  private updateThrottle(): void {
+    const on = this.throttling;
+    if (on === this.throttled) return;
+    this.throttled = on;
+    for (const t of this.background) t.throttle(on);
+  }
+
+  /** @internal */
+  foregroundStarted(): void {
+    this.foreground++;
+    this.updateThrottle();
+  }
+
+  /** @internal */
+  foregroundEnded(): void {
+    this.foreground--;
+    this.updateThrottle();
+  }
+
+  /** @internal */
+  backgroundStarted(t: RunProcess): void {
+    this.background.add(t);
+  }
+
+  /** @internal */
+  backgroundEnded(t: RunProcess): void {
+    this.background.delete(t);
+  }
 
   private spawn(): RunProcess {
     const t = new RunProcess(this, this.limits);
@@ -387,13 +455,17 @@ export class RunPool {
   acquire(): Promise<RunProcess> {
     for (let t = this.idle.pop(); t; t = this.idle.pop()) if (!t.dead) return Promise.resolve(t);
     if (this.all.size < this.limits.size) return Promise.resolve(this.spawn());
-    return new Promise((resolve) => this.waiting.push(resolve));
+    return new Promise((resolve) => {
+      this.waiting.push(resolve);
+      this.updateThrottle();
+    });
   }
 
   /** @internal called by RunProcess.release */
   giveBack(t: RunProcess): void {
     if (t.dead) return this.forget(t);
     const next = this.waiting.shift();
+    this.updateThrottle();
     if (next) next(t);
     else this.idle.push(t);
   }
@@ -406,6 +478,7 @@ export class RunPool {
     if (this.closed) return;
     const fresh = this.spawn();
     const next = this.waiting.shift();
+    this.updateThrottle();
     if (next) next(fresh);
     else this.idle.unshift(fresh); // a cold process: used after the warm ones
   }

@@ -55,8 +55,14 @@ export type TToProcess =
       /** Most rows or features one step may produce (runFlow's `maxItems`). */
       maxRows: number;
     }
-  /** Encode more files of the last run's results (the formats not requested). */
-  | { type: "encode"; id: number; files: TFileRequest[] }
+  /**
+   * Encode more files of the last run's results (the formats not requested); `release`: then
+   * drop the results (and trim the memory) before answering, as `release` would; `throttle`:
+   * start throttled (see the `throttle` message).
+   */
+  | { type: "encode"; id: number; files: TFileRequest[]; release?: boolean; throttle?: boolean }
+  /** Whether a background `encode` should give way to a run a caller is waiting for (run-process.ts `giveWay`). */
+  | { type: "throttle"; on: boolean }
   /** Decode and cache layers ahead of the runs that will need them (no answer). */
   | { type: "preload"; layers: TLayerContent[] }
   /** Forget the last run's results. */
