@@ -65,12 +65,14 @@ function roomForChunks(signal: AbortSignal): Promise<void> | void {
 /**
  * Background encoding (`encode` requests) while a run that a caller waits for is working
  * somewhere in this worker (`throttle` messages from the pool): after every
- * `THROTTLE_WORK_MS` of work the encoder sleeps `THROTTLE_SLEEP_MS`, so it takes at most about
- * a third of a core. A lower nice value alone did not do it on two cores: the waiting run
- * shares them with its own GC threads, the worker storing its chunks and Postgres, and measured
- * nearby-cities runs (5,000 places, 30 km) back to back took 1,034-1,094 ms (median of 5)
- * with the previous run's Parquet written beside them, 812 ms without it, 928 ms with it
- * throttled. A background encoding that nothing waits beside runs at full speed.
+ * `THROTTLE_WORK_MS` of work the encoder sleeps `THROTTLE_SLEEP_MS`, so it takes about a fifth
+ * of a core. A lower nice value alone did not do it on two cores: the waiting run shares them
+ * with its own GC threads, the worker storing its chunks and Postgres. Measured on
+ * nearby-cities runs (5,000 places, 30 km) back to back, median of 5 from started to finished:
+ * 1,034-1,094 ms with the previous run's Parquet written beside them at full speed, 824 ms with
+ * no background formats at all, 1,031-1,037 ms throttled to a third of a core (10 ms work / 20 ms
+ * sleep) or a fifth, 947 ms throttled to a fifth with faster radius queries. A background
+ * encoding that nothing waits beside runs at full speed (see RunPool `throttling`).
  */
 const THROTTLE_WORK_MS = 5;
 const THROTTLE_SLEEP_MS = 20;
