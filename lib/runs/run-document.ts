@@ -26,7 +26,12 @@ export const ZRunError = z
       ),
     message: z.string(),
     step: z.string().optional().describe("Id of the step that failed."),
-    limit: z.string().optional().describe("The limit that was exceeded (resources_exhausted)."),
+    limit: z
+      .string()
+      .optional()
+      .describe(
+        'The limit that was exceeded (resources_exhausted), with its value in this environment: "memory 256 MB", "run time 20 s", "result size 200 MB" or "rows 1,000,000" (the most rows or features one step may produce; `step` names the step).',
+      ),
   })
   .describe("Why a failed run failed.");
 
