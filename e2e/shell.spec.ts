@@ -34,6 +34,7 @@ const PAGES: [string, string, TRole | null, boolean][] = [
   ["/", "Flow API service", "admin", true],
   ["/", "Flow API service", null, false],
   ["/sign-in", "Sign in", null, true],
+  [`/docs/${DEMO.organization}/${DEMO.environment}/nearby-cities`, "Nearby cities", null, true],
   ["/no/such/page", "Page not found", "designer", false],
   [CONSOLE, "Not allowed", "designer", true],
 ];

@@ -219,12 +219,19 @@ export default async function ApiDocsPage({ params }: TParams) {
       </p>
 
       <h2 id="examples">Examples</h2>
-      <h3>curl</h3>
-      <pre style={pre}>{m.examples.curl}</pre>
-      <h3>Python (requests)</h3>
-      <pre style={pre}>{m.examples.python}</pre>
-      <h3>JavaScript (fetch)</h3>
-      <pre style={pre}>{m.examples.javascript}</pre>
+      {/* Long lines scroll sideways: each block takes keyboard focus, so arrow keys can scroll it (WCAG 2.1.1). */}
+      <h3 id="example-curl">curl</h3>
+      <pre style={pre} tabIndex={0} role="region" aria-labelledby="example-curl">
+        {m.examples.curl}
+      </pre>
+      <h3 id="example-python">Python (requests)</h3>
+      <pre style={pre} tabIndex={0} role="region" aria-labelledby="example-python">
+        {m.examples.python}
+      </pre>
+      <h3 id="example-javascript">JavaScript (fetch)</h3>
+      <pre style={pre} tabIndex={0} role="region" aria-labelledby="example-javascript">
+        {m.examples.javascript}
+      </pre>
     </main>
   );
 }
