@@ -110,7 +110,11 @@ let trimmedAt = v8.getHeapStatistics().total_heap_size;
 function trimMemory(): void {
   const gc = (globalThis as { gc?: (options?: object) => void }).gc;
   if (!gc || v8.getHeapStatistics().total_heap_size - trimmedAt < TRIM_ABOVE_BYTES) return;
-  gc({ type: "major", execution: "sync", flavor: "last-resort" });
+  try {
+    gc({ type: "major", execution: "sync", flavor: "last-resort" });
+  } catch {
+    // a Node whose gc() refuses these options: the memory stays with V8, the process goes on
+  }
   trimmedAt = v8.getHeapStatistics().total_heap_size;
 }
 
