@@ -14,6 +14,7 @@ import { randomBytes } from "node:crypto";
 import { expect, test, type APIRequestContext, type Page } from "@playwright/test";
 import AxeBuilder from "@axe-core/playwright";
 import pg from "pg";
+import { withDemoUsageLock } from "./support/usage-lock";
 
 const ORG = "demo";
 const ENV = "production";
@@ -37,8 +38,9 @@ async function axe(page: Page): Promise<void> {
   expect(result.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`)).toEqual([]);
 }
 
+/** Lists runs with `key` (an API request counted in the demo workspace's usage: see usage-lock.ts). */
 async function listRuns(request: APIRequestContext, key: string): Promise<number> {
-  return (await request.get(`${API}/runs`, { headers: { "x-api-key": key } })).status();
+  return withDemoUsageLock(async () => (await request.get(`${API}/runs`, { headers: { "x-api-key": key } })).status());
 }
 
 /** The secret shown once in the dialog; closing it leaves only the prefix on the page. */

@@ -14,6 +14,7 @@ import { randomBytes } from "node:crypto";
 import { expect, test, type Page } from "@playwright/test";
 import { CITIES_IN_AREA } from "../lib/demo/flows";
 import { callPublished, closeDb, db, demoUsage, eventually, grantDemoConsumer, screenshotBothThemes } from "./design-helpers";
+import { withDemoUsageLock } from "./support/usage-lock";
 import { expectAccessible } from "./support/a11y";
 import { STORAGE } from "./support/env";
 
@@ -156,34 +157,39 @@ test("create the API as a draft", async () => {
 });
 
 test("Try it with a layer input and a pasted area, download each result, check usage", async () => {
-  const before = await demoUsage();
-  await page.getByLabel("Layer for cities").selectOption("world-cities");
-  await page.getByLabel("Source of area").selectOption("paste");
-  await page.getByLabel(/Polygon \(GeoJSON geometry or feature\) for area/).fill(JSON.stringify(ZURICH));
-  await page.getByLabel("min_population").fill("-1");
-  await page.getByRole("button", { name: "Run" }).click();
-  await expect(page.getByTestId("error-param-min_population")).toBeVisible();
-  await page.getByLabel("min_population").fill("1000");
-  await runTryIt();
-  const cities = JSON.parse((await download(/Download cities\.geojson/)).toString("utf8"));
-  expect(cities.type).toBe("FeatureCollection");
-  expect(cities.features.length).toBeGreaterThan(0);
-  for (const f of cities.features) expect(f.properties.population).toBeGreaterThanOrEqual(1000);
-  const summary = (await download(/Download summary\.csv/)).toString("utf8").trim().split(/\r?\n/);
-  expect(summary[0]).toBe("city_count,total_population");
-  const [count, total] = summary[1]!.split(",").map(Number);
-  expect(count).toBe(cities.features.length);
-  expect(total).toBe(cities.features.reduce((s: number, f: any) => s + f.properties.population, 0));
-  await expect(page.getByTestId("result-summary").getByRole("region")).toContainText(String(count));
-  await expect(page.getByTestId("curl")).toContainText(`/public/api/demo/production/${API_SLUG}/runs`);
-  await expectAccessible(page, "API page with Try-it results");
-  await screenshotBothThemes(page, "try-it-result", page.getByTestId("try-run"));
-  const after = await demoUsage();
-  expect(after.etlRuns - before.etlRuns).toBe(1);
-  expect(after.apiRequests - before.apiRequests).toBe(0);
-  expect(after.processingMs).toBeGreaterThanOrEqual(before.processingMs);
-  const { rows } = await db().query(`SELECT count(*)::int AS n FROM environment_api ea JOIN flow_api a ON a.id = ea."flowApiId" WHERE a.slug = $1`, [API_SLUG]);
-  expect(rows[0].n).toBe(0);
+  // No other spec may call a demo API between the two readings of the counters.
+  await withDemoUsageLock(async () => {
+    const before = await demoUsage();
+    await page.getByLabel("Layer for cities").selectOption("world-cities");
+    await page.getByLabel("Source of area").selectOption("paste");
+    await page.getByLabel(/Polygon \(GeoJSON geometry or feature\) for area/).fill(JSON.stringify(ZURICH));
+    await page.getByLabel("min_population").fill("-1");
+    await page.getByRole("button", { name: "Run" }).click();
+    await expect(page.getByTestId("error-param-min_population")).toBeVisible();
+    await page.getByLabel("min_population").fill("1000");
+    await runTryIt();
+    const cities = JSON.parse((await download(/Download cities\.geojson/)).toString("utf8"));
+    expect(cities.type).toBe("FeatureCollection");
+    expect(cities.features.length).toBeGreaterThan(0);
+    for (const f of cities.features) expect(f.properties.population).toBeGreaterThanOrEqual(1000);
+    const summary = (await download(/Download summary\.csv/)).toString("utf8").trim().split(/\r?\n/);
+    expect(summary[0]).toBe("city_count,total_population");
+    const [count, total] = summary[1]!.split(",").map(Number);
+    expect(count).toBe(cities.features.length);
+    expect(total).toBe(cities.features.reduce((s: number, f: any) => s + f.properties.population, 0));
+    await expect(page.getByTestId("result-summary").getByRole("region")).toContainText(String(count));
+    await expect(page.getByTestId("curl")).toContainText(`/public/api/demo/production/${API_SLUG}/runs`);
+    await expectAccessible(page, "API page with Try-it results");
+    await screenshotBothThemes(page, "try-it-result", page.getByTestId("try-run"));
+    const after = await demoUsage();
+    expect(after.etlRuns - before.etlRuns).toBe(1);
+    expect(after.apiRequests - before.apiRequests).toBe(0);
+    expect(after.processingMs).toBeGreaterThanOrEqual(before.processingMs);
+    const { rows } = await db().query(`SELECT count(*)::int AS n FROM environment_api ea JOIN flow_api a ON a.id = ea."flowApiId" WHERE a.slug = $1`, [
+      API_SLUG,
+    ]);
+    expect(rows[0].n).toBe(0);
+  });
 });
 
 test("Try it with a drawn area on the uploaded layer", async () => {
