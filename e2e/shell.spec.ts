@@ -125,6 +125,8 @@ test.describe("an admin", () => {
     await page.keyboard.press("ArrowDown");
     await expect(page.getByRole("menuitem", { name: "Sign out" })).toBeFocused();
     await page.keyboard.press("ArrowUp");
+    // Enter before the focus moved back would activate "Sign out" (and end the shared admin session)
+    await expect(page.getByRole("menuitem", { name: "Account" })).toBeFocused();
     await page.keyboard.press("Enter");
     await expect(page).toHaveURL("/account");
   });
