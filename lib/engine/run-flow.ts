@@ -27,7 +27,7 @@ import { resultColumns } from "@/lib/engine/result-columns";
 import type { TEngineResult, TResolvedInputs, TRunFlowOptions } from "@/lib/engine/types";
 import type { TStepContext, TStepDefinition } from "@/lib/steps/define-step";
 import type { TDataset } from "@/lib/steps/dataset";
-import { asFeatures, columnsOf } from "@/lib/steps/items";
+import { asFeatures, columnsOf, itemCount } from "@/lib/steps/items";
 import { resolveStep, stepDefinition } from "@/lib/steps/step-schema";
 
 export { StepError, AbortError, isAbortError };
@@ -36,11 +36,6 @@ const YIELD_EVERY_MS = 25;
 
 function yieldToEventLoop(): Promise<void> {
   return new Promise((resolve) => (typeof setImmediate === "function" ? setImmediate(resolve) : setTimeout(resolve, 0)));
-}
-
-/** Items of a dataset: rows, features, or 1 for an area. */
-function itemCount(ds: TDataset): number {
-  return ds.kind === "rows" ? ds.rows.length : ds.kind === "features" ? ds.features.length : 1;
 }
 
 function tooManyItems(maxItems: number): ResourceLimitError {

@@ -36,6 +36,11 @@ export function asItems(ds: TDataset | null): TItems {
   return asFeatures(ds);
 }
 
+/** Items of a dataset: its rows or features; an area counts as one. */
+export function itemCount(ds: TDataset): number {
+  return ds.kind === "rows" ? ds.rows.length : ds.kind === "features" ? ds.features.length : 1;
+}
+
 export function props(f: TFeature): Record<string, unknown> {
   return f.properties ?? {};
 }

@@ -4,7 +4,7 @@
  */
 import { unionColumns } from "@/lib/steps/columns";
 import { z } from "zod";
-import { asItems } from "@/lib/steps/items";
+import { asItems, itemCount } from "@/lib/steps/items";
 import type { TFeatureSet, TTable } from "@/lib/steps/dataset";
 import { ZRef } from "@/lib/steps/options";
 import { ACCEPTS, defineStep } from "@/lib/steps/define-step";
@@ -26,7 +26,7 @@ export const union = defineStep({
   run: async (step, ctx) => {
     const parts = step.sources.map((s) => asItems(ctx.get(s)));
     // before the copy: a union of unions multiplies items, and one flatMap of millions cannot be stopped
-    ctx.checkItems(parts.reduce((n, p) => n + (p.kind === "rows" ? p.rows.length : p.features.length), 0));
+    ctx.checkItems(parts.reduce((n, p) => n + itemCount(p), 0));
     if (parts.every((p) => p.kind === "features")) return { kind: "features", features: parts.flatMap((p) => (p as TFeatureSet).features) };
     if (parts.every((p) => p.kind === "rows")) {
       const tables = parts as TTable[];
