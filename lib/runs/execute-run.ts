@@ -231,7 +231,7 @@ async function writeOtherFormats(runId: string, proc: RunProcess, files: TFileRe
     failed = true;
     console.error(`[worker] run ${runId}: storing a result file failed:`, (err as Error).message);
   }
-  if (failed) await deleteOrphanChunks(runId).catch(() => {});
+  if (failed) await dropChunks(runId, uploads);
 }
 
 /** After a run that did not complete: its chunks still in flight are stored, then every chunk without a file is deleted. */
