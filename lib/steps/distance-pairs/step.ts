@@ -5,7 +5,7 @@
 import { pickedFields } from "@/lib/steps/columns";
 import { z } from "zod";
 import { props, specAs, pick } from "@/lib/steps/items";
-import { pointsWithinKm } from "@/lib/geo/spatial-index";
+import { pointsWithinKm, type TNeighbours } from "@/lib/geo/spatial-index";
 import type { TRow } from "@/lib/steps/dataset";
 import { ZRef, ZField, ZFieldSpec, ZMaxKm, ACCEPTS_PARAM } from "@/lib/steps/options";
 import { defineStep } from "@/lib/steps/define-step";
@@ -41,18 +41,31 @@ export const distancePairs = defineStep({
   },
   run: async (step, ctx) => {
     const { source, target, index } = sourcesAndTargets(ctx, step);
-    const rows: TRow[] = [];
-    await eachSourcePoint(ctx, source, (f, pos) => {
+    // Two passes: first the neighbours of every source (typed arrays the index returns anyway,
+    // 12 bytes a pair), counted against the row limit; only then a row object per pair (about
+    // 150 bytes). A request whose pairs exceed the limit fails having built no rows: measured
+    // on 5,000 places at 500 km, its run process peaked at ~370 MB when it built the first
+    // million rows before failing.
+    const near: (TNeighbours | undefined)[] = new Array(source.length);
+    let count = 0;
+    await eachSourcePoint(ctx, source, (_f, pos, i) => {
       if (!pos) return;
-      const sp = pick(props(f), step.source_fields);
-      const near = pointsWithinKm(index, pos, step.max_km);
-      for (let k = 0; k < near.feature.length; k++) {
-        const row = pick(props(target[near.feature[k]]), step.target_fields, { ...sp });
-        row[step.distance_field] = near.km[k];
+      near[i] = pointsWithinKm(index, pos, step.max_km);
+      count += near[i]!.feature.length;
+      ctx.checkItems(count);
+    });
+    const rows: TRow[] = [];
+    for (let i = 0; i < source.length; i++) {
+      if (i % 64 === 0) await ctx.checkpoint();
+      const n = near[i];
+      if (!n || n.feature.length === 0) continue;
+      const sp = pick(props(source[i]), step.source_fields);
+      for (let k = 0; k < n.feature.length; k++) {
+        const row = pick(props(target[n.feature[k]]), step.target_fields, { ...sp });
+        row[step.distance_field] = n.km[k];
         rows.push(row);
       }
-      ctx.checkItems(rows.length); // before the next place multiplies them further
-    });
+    }
     const columns = [...new Set([...step.source_fields.map(specAs), ...step.target_fields.map(specAs), step.distance_field])];
     return { kind: "rows", columns, rows };
   },
