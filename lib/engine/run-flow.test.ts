@@ -79,5 +79,15 @@ describe("runFlow orchestration", () => {
     const err3 = await runFlow(pairs, { s: three, t: three }, {}, { maxItems: 4 }).catch((e) => e);
     expect(err3.stepId).toBe("p");
     expect(err3.cause.limit).toBe("rows 4");
+    // ... and it counts the pairs before it builds a row: no target's properties were read
+    let reads = 0;
+    const counted = fs(
+      [pt(0, 0), pt(0, 0), pt(0, 0)].map((f) => {
+        const p = f.properties;
+        return Object.defineProperty({ ...f }, "properties", { get: () => (reads++, p), enumerable: true });
+      }),
+    );
+    expect((await runFlow(pairs, { s: three, t: counted }, {}, { maxItems: 4 }).catch((e) => e)).cause.limit).toBe("rows 4");
+    expect(reads).toBe(0);
   });
 });
