@@ -1,0 +1,70 @@
+/**
+ * Builds one bundle for lib/runs/bundle-entry.ts, in a process of its own because esbuild
+ * runs plugins only in its asynchronous API and bundle-entry.ts must answer synchronously.
+ *
+ * Usage: `node bundle-builder.mjs <entry .ts> <name> <project root>`. Writes
+ * `<os tmpdir>/flow-api-bundles/<name>-<sha256 of the text, 16 hex>.mjs` (unless that file is
+ * there already: same code, same file) and prints its path; exits non-zero with esbuild's
+ * message on failure.
+ *
+ * Each project module keeps its own `import.meta.url` / `dirname` / `filename` (the source
+ * file's, not the bundle's): the plugin gives every module that mentions `import.meta` three
+ * constants, and `define` turns `import.meta.url` (etc.) into them; esbuild renames each
+ * module's top-level names apart, so every module sees its own.
+ */
+import { createHash } from "node:crypto";
+import fs from "node:fs";
+import { createRequire } from "node:module";
+import os from "node:os";
+import path from "node:path";
+import { pathToFileURL } from "node:url";
+
+const [source, name, root] = process.argv.slice(2);
+const esbuild = createRequire(path.join(root, "package.json"))("esbuild");
+
+/** @type {import("esbuild").Plugin} */
+const sourceImportMeta = {
+  name: "source-import-meta",
+  setup(build) {
+    build.onLoad({ filter: /\.(ts|tsx|mts|js|mjs)$/ }, (args) => {
+      const text = fs.readFileSync(args.path, "utf8");
+      if (!text.includes("import.meta")) return undefined;
+      const constants = `const __sourceUrl = ${JSON.stringify(pathToFileURL(args.path).href)}, __sourceDirname = ${JSON.stringify(path.dirname(args.path))}, __sourceFilename = ${JSON.stringify(args.path)};\n`;
+      const ext = path.extname(args.path).slice(1);
+      return { contents: constants + text, loader: ext === "ts" || ext === "tsx" ? ext : ext === "mts" ? "ts" : "js" };
+    });
+  },
+};
+
+try {
+  const result = await esbuild.build({
+    entryPoints: [source],
+    outfile: path.join(os.tmpdir(), `${name}.mjs`), // names the output only: nothing is written
+    write: false,
+    bundle: true,
+    platform: "node",
+    format: "esm",
+    target: `node${process.versions.node.split(".")[0]}`,
+    conditions: ["react-server"],
+    tsconfig: path.join(root, "tsconfig.json"),
+    // CommonJS packages inside an ES module bundle still call require().
+    banner: { js: "import { createRequire as __createRequire } from 'node:module'; const require = __createRequire(import.meta.url);" },
+    define: { "import.meta.url": "__sourceUrl", "import.meta.dirname": "__sourceDirname", "import.meta.filename": "__sourceFilename" },
+    plugins: [sourceImportMeta],
+    logLevel: "silent",
+  });
+  const text = result.outputFiles[0].contents;
+  const dir = path.join(os.tmpdir(), "flow-api-bundles");
+  fs.mkdirSync(dir, { recursive: true });
+  const script = path.join(dir, `${name}-${createHash("sha256").update(text).digest("hex").slice(0, 16)}.mjs`);
+  if (!fs.existsSync(script)) {
+    // two builders at once both end with a complete file
+    const partial = `${script}.${process.pid}.tmp`;
+    fs.writeFileSync(partial, text);
+    fs.renameSync(partial, script);
+  }
+  process.stdout.write(script);
+} catch (err) {
+  process.stderr.write(err instanceof Error ? err.message : String(err));
+  process.exitCode = 1;
+}
