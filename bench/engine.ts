@@ -100,7 +100,8 @@ function workerPid(databaseUrl: string): number | null {
     if (!/^\d+$/.test(name)) continue;
     try {
       const cmd = fs.readFileSync(`/proc/${name}/cmdline`, "utf8");
-      if (!cmd.includes("worker/index.ts")) continue;
+      // Bundled (flow-api-bundles/worker-<hash>.mjs), or through tsx should bundling fail.
+      if (!/\/worker-[0-9a-f]+\.mjs|worker\/index\.ts/.test(cmd)) continue;
       const env = fs.readFileSync(`/proc/${name}/environ`, "utf8").split("\0");
       if (env.includes(`DATABASE_URL=${databaseUrl}`)) return Number(name);
     } catch {
@@ -147,8 +148,14 @@ function childPids(pid: number): number[] {
  * every mapping, several ms per large process) only every 10th sample: sampling must not take
  * the CPU the runs it measures need (scanning all of /proc and PSS every 50 ms did, on 2 cores).
  */
-function rssSampler(databaseUrl: string): { stop: () => { peakMb: number; peakMainMb: number; peakChildMb: number; peakPssMb: number; samples: number } } {
+function rssSampler(databaseUrl: string): {
+  /** Names the part of the section that is running, for the peak's note. */
+  phase: (name: string) => void;
+  stop: () => { peakMb: number; peakMainMb: number; peakChildMb: number; peakPssMb: number; samples: number; peakAt: string };
+} {
   let peak = 0;
+  let phase = "";
+  let peakAt = "";
   let peakMain = 0;
   let peakChild = 0;
   let peakPss = 0;
@@ -165,7 +172,10 @@ function rssSampler(databaseUrl: string): { stop: () => { peakMb: number; peakMa
     const children = childPids(pid);
     const childRss = children.map((c) => statusField(c, "VmRSS") ?? 0);
     const total = main + childRss.reduce((a, b) => a + b, 0);
-    peak = Math.max(peak, total / 1024);
+    if (total / 1024 > peak) {
+      peak = total / 1024;
+      peakAt = `${phase}: worker ${(main / 1024).toFixed(0)} + run processes ${childRss.map((k) => (k / 1024).toFixed(0)).join(" + ")} MB`;
+    }
     peakMain = Math.max(peakMain, main / 1024);
     peakChild = Math.max(peakChild, ...childRss.map((k) => k / 1024));
     // Proportional set size: shared pages (the Node binary, ...) split between the processes.
@@ -176,9 +186,12 @@ function rssSampler(databaseUrl: string): { stop: () => { peakMb: number; peakMa
     samples++;
   }, 50);
   return {
+    phase: (name) => {
+      phase = name;
+    },
     stop: () => {
       clearInterval(timer);
-      return { peakMb: peak, peakMainMb: peakMain, peakChildMb: peakChild, peakPssMb: peakPss, samples };
+      return { peakMb: peak, peakMainMb: peakMain, peakChildMb: peakChild, peakPssMb: peakPss, samples, peakAt };
     },
   };
 }
@@ -262,6 +275,7 @@ export async function bench(ctx: TBenchContext): Promise<TBenchRow[]> {
   const rss = rssSampler(ctx.databaseUrl);
 
   ctx.log("engine: country-stats via the app...");
+  rss.phase("country-stats via the app");
   const csApp: { processingMs: number; totalMs: number }[] = [];
   const csBody = { inputs: { cities: { layer_id: "world-cities" }, countries: { layer_id: "world-countries" } } };
   await viaApp(ctx, "country-stats", csBody); // warm: the worker loads and caches the layers
@@ -280,6 +294,7 @@ export async function bench(ctx: TBenchContext): Promise<TBenchRow[]> {
   });
 
   ctx.log("engine: country-stats, naive nested loops (1 run)...");
+  rss.phase("country-stats, naive nested loops (1 run)");
   const [naiveCs] = await timeRuns(() => naiveCountryStats(cities.features, countries.features), 1, 0);
   rows.push({
     group: G,
@@ -291,6 +306,7 @@ export async function bench(ctx: TBenchContext): Promise<TBenchRow[]> {
 
   // --- nearby-cities
   ctx.log("engine: nearby-cities (runFlow)...");
+  rss.phase("nearby-cities (runFlow)");
   const ncParams = applyParameterDefaults(nearby, { radius_km: 30 });
   const placesTable = { kind: "rows" as const, columns: ["id", "lon", "lat"], rows: places };
   let pairs = 0;
@@ -309,6 +325,7 @@ export async function bench(ctx: TBenchContext): Promise<TBenchRow[]> {
   });
 
   ctx.log("engine: nearby-cities via the app...");
+  rss.phase("nearby-cities via the app");
   const ncBody = { inputs: { places: { rows: places }, cities: { layer_id: "world-cities" } }, parameters: { radius_km: 30 } };
   await viaApp(ctx, "nearby-cities", ncBody);
   const ncApp: { processingMs: number; totalMs: number }[] = [];
@@ -325,6 +342,7 @@ export async function bench(ctx: TBenchContext): Promise<TBenchRow[]> {
   });
 
   ctx.log("engine: nearby-cities, naive nested loops (sample)...");
+  rss.phase("nearby-cities, naive nested loops (sample)");
   const sample = places.slice(0, 250);
   const [naiveSample] = await timeRuns(() => naiveNearby(sample, cities.features, 30), 1, 0);
   const naiveNc = (naiveSample! * places.length) / sample.length;
@@ -338,6 +356,7 @@ export async function bench(ctx: TBenchContext): Promise<TBenchRow[]> {
 
   // --- the other format, written after the run is final
   ctx.log("engine: first download of the format not asked for...");
+  rss.phase("first download of the format not asked for");
   {
     const base = await ctx.app();
     const r = await postAndWait(ctx, "nearby-cities", ncBody);
@@ -357,6 +376,7 @@ export async function bench(ctx: TBenchContext): Promise<TBenchRow[]> {
 
   // --- one heavy run beside a small one
   ctx.log("engine: a heavy run (5,000 rows at 500 km) and a small run beside it...");
+  rss.phase("a heavy run (5,000 rows at 500 km) and a small run beside it");
   const heavyBody = { inputs: { places: { rows: places }, cities: { layer_id: "world-cities" } }, parameters: { radius_km: 500 } };
   const smallBody = { inputs: { places: { rows: places.slice(0, 2) }, cities: { layer_id: "world-cities" } }, parameters: { radius_km: 30 } };
   const [heavy, small] = await Promise.all([
@@ -400,6 +420,7 @@ export async function bench(ctx: TBenchContext): Promise<TBenchRow[]> {
 
   // --- writers
   ctx.log("engine: writers...");
+  rss.phase("writers");
   let gpBytes = 0;
   let gjBytes = 0;
   const gp = await timeRuns(async () => (gpBytes = (await encodeGeoParquet(cities)).body.byteLength), 3);
@@ -429,7 +450,7 @@ export async function bench(ctx: TBenchContext): Promise<TBenchRow[]> {
     unit: "MB",
     target: "< 512 MB",
     ok: sampled.peakMb < 512,
-    note: `${sampled.samples} samples; worker process alone ≤ ${sampled.peakMainMb.toFixed(0)} MB, largest run process ≤ ${sampled.peakChildMb.toFixed(0)} MB, sum of PSS ≤ ${sampled.peakPssMb.toFixed(0)} MB; RUN_MEMORY_MB ${process.env.RUN_MEMORY_MB ?? "256 (default)"} × ${process.env.WORKER_CONCURRENCY ?? 2} run processes`,
+    note: `${sampled.samples} samples; worker process alone ≤ ${sampled.peakMainMb.toFixed(0)} MB, largest run process ≤ ${sampled.peakChildMb.toFixed(0)} MB, sum of PSS ≤ ${sampled.peakPssMb.toFixed(0)} MB; peak in ${sampled.peakAt}; RUN_MEMORY_MB ${process.env.RUN_MEMORY_MB ?? "256 (default)"} × ${process.env.WORKER_CONCURRENCY ?? 2} run processes`,
   });
   const pid = workerPid(ctx.databaseUrl);
   const hwm = pid ? vmHwmMb(pid) : null;
