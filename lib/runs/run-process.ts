@@ -84,6 +84,9 @@ async function giveWay(signal: AbortSignal): Promise<void> {
   await roomForChunks(signal);
   if (!throttled || signal.aborted) return void (workingSince = performance.now());
   if (performance.now() - workingSince < THROTTLE_WORK_MS) return;
+  // A run is working beside this encoding: its young generation must not grow back to full size
+  // meanwhile (a trim at most every TRIM_ABOVE_BYTES of growth, during the pause anyway).
+  trimMemory();
   await new Promise((resolve) => setTimeout(resolve, THROTTLE_SLEEP_MS));
   workingSince = performance.now();
 }
@@ -240,6 +243,10 @@ async function handle(msg: TToProcess): Promise<void> {
       });
     } else {
       if (!last) throw new Error("encode: no results of a previous run in this process");
+      // The run's garbage and its grown young generation go back to the OS before the formats
+      // nobody waits for are written: this process holds them while the next run works in the
+      // other one (measured on nearby-cities runs back to back: ~240 -> ~160 MB resident).
+      trimMemory();
       throttled = msg.throttle === true;
       workingSince = performance.now();
       await encodeFiles(msg.id, last.results, msg.files, last.budget, abort.signal, true);
