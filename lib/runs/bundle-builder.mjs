@@ -5,7 +5,8 @@
  * Usage: `node bundle-builder.mjs <entry .ts> <name> <project root>`. Writes
  * `<os tmpdir>/flow-api-bundles/<name>-<sha256 of the text, 16 hex>.mjs` (unless that file is
  * there already: same code, same file) and prints its path; exits non-zero with esbuild's
- * message on failure.
+ * message on failure. Bundles of the same name that no start has used for 7 days are removed
+ * (each code change makes a new one, 2-9 MB).
  *
  * Each project module keeps its own `import.meta.url` / `dirname` / `filename` (the source
  * file's, not the bundle's): the plugin gives every module that mentions `import.meta` three
@@ -36,6 +37,21 @@ const sourceImportMeta = {
   },
 };
 
+/** Bundles no process has started from for `STALE_MS` (older code); a running worker's stay. */
+const STALE_MS = 7 * 24 * 3600 * 1000;
+
+function removeStale(dir, name, keep) {
+  for (const f of fs.readdirSync(dir)) {
+    const file = path.join(dir, f);
+    if (file === keep || !f.startsWith(`${name}-`)) continue;
+    try {
+      if (Date.now() - fs.statSync(file).mtimeMs > STALE_MS) fs.unlinkSync(file);
+    } catch {
+      // removed by another builder meanwhile
+    }
+  }
+}
+
 try {
   const result = await esbuild.build({
     entryPoints: [source],
@@ -62,7 +78,11 @@ try {
     const partial = `${script}.${process.pid}.tmp`;
     fs.writeFileSync(partial, text);
     fs.renameSync(partial, script);
+  } else {
+    const now = new Date();
+    fs.utimesSync(script, now, now); // in use again: not stale
   }
+  removeStale(dir, name, script);
   process.stdout.write(script);
 } catch (err) {
   process.stderr.write(err instanceof Error ? err.message : String(err));

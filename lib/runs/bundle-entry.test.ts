@@ -1,5 +1,6 @@
 /** Tests of lib/runs/bundle-entry.ts: the bundle runs with plain node and keeps each module's own import.meta. */
 import { execFileSync } from "node:child_process";
+import fs from "node:fs";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
 import { describe, expect, it } from "vitest";
@@ -15,7 +16,11 @@ describe("bundleEntry", () => {
     expect(entry.script).toMatch(/flow-api-bundles\/bundle-probe-[0-9a-f]{16}\.mjs$/);
     const out = JSON.parse(execFileSync(process.execPath, [entry.script], { cwd: "/", encoding: "utf8" }));
     expect(out).toEqual({ filename: PROBE, url: pathToFileURL(PROBE).href, projectRoot: ROOT });
-    // built once per process
+    // built once per process, and again when its file is gone
     expect(bundleEntry(PROBE, "bundle-probe")).toBe(entry);
+    fs.unlinkSync(entry.script);
+    const again = bundleEntry(PROBE, "bundle-probe");
+    expect(again.script).toBe(entry.script);
+    expect(fs.existsSync(again.script)).toBe(true);
   });
 });

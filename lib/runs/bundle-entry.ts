@@ -23,6 +23,7 @@
  * memory flags.
  */
 import { spawnSync } from "node:child_process";
+import fs from "node:fs";
 import path from "node:path";
 
 export interface TNodeEntry {
@@ -40,12 +41,14 @@ const built = new Map<string, TNodeEntry>();
 
 /**
  * The bundled script of `source` (an absolute path to a `.ts` entry of this project), built on
- * the first call per process; `{ script: source, execArgv: TSX_EXEC_ARGV }` when bundling fails.
+ * the first call per process (and again should its file have been removed); `{ script: source, execArgv: TSX_EXEC_ARGV }` when bundling fails.
  * @param name a short name for the bundle's file (`worker`, `run-process`).
  */
 export function bundleEntry(source: string, name: string): TNodeEntry {
   const cached = built.get(source);
-  if (cached) return cached;
+  // A bundle unused for a week is removed by the builder (bundle-builder.mjs): a process
+  // that has run that long builds it again.
+  if (cached && (cached.execArgv.length > 0 || fs.existsSync(cached.script))) return cached;
   let entry: TNodeEntry;
   try {
     entry = { script: writeBundle(source, name), execArgv: [] };
