@@ -145,8 +145,9 @@ function childPids(pid: number): number[] {
  * Samples the resident memory (VmRSS) of the worker process plus its run processes every 50 ms
  * until stopped: the whole worker, as the OS sees it (pages the processes share, such as the
  * Node binary, are counted once per process, so the sum errs high). PSS (smaps_rollup walks
- * every mapping, several ms per large process) only every 10th sample: sampling must not take
- * the CPU the runs it measures need (scanning all of /proc and PSS every 50 ms did, on 2 cores).
+ * every mapping, several ms per large process) at each new peak of the RSS sum and every 10th
+ * sample besides: sampling must not take the CPU the runs it measures need (scanning all of
+ * /proc and PSS every 50 ms did, on 2 cores).
  */
 function rssSampler(databaseUrl: string): {
   /** Names the part of the section that is running, for the peak's note. */
@@ -172,14 +173,16 @@ function rssSampler(databaseUrl: string): {
     const children = childPids(pid);
     const childRss = children.map((c) => statusField(c, "VmRSS") ?? 0);
     const total = main + childRss.reduce((a, b) => a + b, 0);
-    if (total / 1024 > peak) {
+    const newPeak = total / 1024 > peak;
+    if (newPeak) {
       peak = total / 1024;
       peakAt = `${phase}: worker ${(main / 1024).toFixed(0)} + run processes ${childRss.map((k) => (k / 1024).toFixed(0)).join(" + ")} MB`;
     }
     peakMain = Math.max(peakMain, main / 1024);
     peakChild = Math.max(peakChild, ...childRss.map((k) => k / 1024));
-    // Proportional set size: shared pages (the Node binary, ...) split between the processes.
-    if (samples % 10 === 0) {
+    // Proportional set size: shared pages (the Node binary, ...) split between the processes;
+    // read at every new peak of the sum and every 10th sample besides.
+    if (newPeak || samples % 10 === 0) {
       const pss = [pid, ...children].reduce((sum, p) => sum + (rollupField(p, "Pss") ?? 0), 0);
       peakPss = Math.max(peakPss, pss / 1024);
     }
