@@ -38,9 +38,14 @@ async function axe(page: Page): Promise<void> {
   expect(result.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`)).toEqual([]);
 }
 
-/** Lists runs with `key` (an API request counted in the demo workspace's usage: see usage-lock.ts). */
+/** Lists runs with `key`: an API request counted in the demo workspace's usage, so only inside the lock (see usage-lock.ts). */
+async function listRunsLocked(request: APIRequestContext, key: string): Promise<number> {
+  return (await request.get(`${API}/runs`, { headers: { "x-api-key": key } })).status();
+}
+
+/** `listRunsLocked` taking the usage lock for the one call. */
 async function listRuns(request: APIRequestContext, key: string): Promise<number> {
-  return withDemoUsageLock(async () => (await request.get(`${API}/runs`, { headers: { "x-api-key": key } })).status());
+  return withDemoUsageLock(() => listRunsLocked(request, key));
 }
 
 /** The secret shown once in the dialog; closing it leaves only the prefix on the page. */
@@ -119,9 +124,12 @@ test("an admin manages a consumer's access end to end", async ({ page, request }
   await page.getByRole("link", { name: "Usage" }).click();
   await expect(page.getByRole("heading", { level: 1, name: "Usage" })).toBeVisible();
   const requests = async () => Number((await page.getByTestId("usage-api-requests").first().innerText()).replace(/,/g, ""));
-  const before = await requests();
-  for (let i = 0; i < 3; i++) expect(await listRuns(request, rotated)).toBe(200);
-  await expect.poll(async () => (await page.reload(), await requests())).toBe(before + 3);
+  // No other spec may call a demo API between the reading before and the one after these calls.
+  await withDemoUsageLock(async () => {
+    const before = await requests();
+    for (let i = 0; i < 3; i++) expect(await listRunsLocked(request, rotated)).toBe(200);
+    await expect.poll(async () => (await page.reload(), await requests())).toBe(before + 3);
+  });
   await expect(page.getByRole("row").filter({ hasText: name })).toBeVisible();
   await expect(page.getByTestId("refused-401")).toBeVisible();
   await axe(page);

@@ -10,6 +10,7 @@ import { expect, type Locator, type Page } from "@playwright/test";
 import pg from "pg";
 import { expectAccessible } from "./support/a11y";
 import { ROOT } from "./support/env";
+import { withDemoUsageLock } from "./support/usage-lock";
 
 const BASE_URL = process.env.TEST_BASE_URL ?? "http://127.0.0.1:3000";
 const API_KEY = process.env.TEST_DEMO_API_KEY ?? "";
@@ -44,14 +45,19 @@ export async function demoUsage(): Promise<{ etlRuns: number; apiRequests: numbe
   return rows[0];
 }
 
-/** Runs the published API in production over HTTP with the demo key; answers the status and run document. */
+/**
+ * Runs the published API in production over HTTP with the demo key; answers the status and run
+ * document. The call is counted in the demo workspace's usage, so it takes the usage lock.
+ */
 export async function callPublished(slug: string, body: object): Promise<{ status: number; doc: any }> {
-  const res = await fetch(`${BASE_URL}/public/api/demo/production/${slug}/runs`, {
-    method: "POST",
-    headers: { "x-api-key": API_KEY, "content-type": "application/json" },
-    body: JSON.stringify({ ...body, wait_seconds: 60 }),
+  return withDemoUsageLock(async () => {
+    const res = await fetch(`${BASE_URL}/public/api/demo/production/${slug}/runs`, {
+      method: "POST",
+      headers: { "x-api-key": API_KEY, "content-type": "application/json" },
+      body: JSON.stringify({ ...body, wait_seconds: 60 }),
+    });
+    return { status: res.status, doc: await res.json() };
   });
-  return { status: res.status, doc: await res.json() };
 }
 
 /** Polls `fn` until it returns something truthy. */

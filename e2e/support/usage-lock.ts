@@ -1,8 +1,9 @@
 /**
  * A Postgres advisory lock for the demo workspace's usage counters. Playwright runs spec files
  * in two workers at once: a test that compares the counters before and after its own work
- * (design-lifecycle's Try it) and a test that calls a demo API with a key (console) must take
- * turns, or the second one's call lands in the first one's window. Session-level lock on a
+ * (design-lifecycle's Try it, the console's usage check) and every call of a demo API with a key
+ * (the console's `listRuns`, design-helpers' `callPublished`) must take turns, or the call lands
+ * in the other test's window (seen: the console's check counted 5 publish-step calls). Session-level lock on a
  * connection of its own (DATABASE_URL from scripts/test.ts), released when `fn` settles.
  */
 import pg from "pg";
