@@ -54,12 +54,15 @@ interface TPending {
 interface TCounterState {
   pending: Map<string, TPending>;
   timer: ReturnType<typeof setTimeout> | null;
+  /** Writes started and not yet finished: a flush waits for them too. */
+  writing: Set<Promise<void>>;
 }
 
 const globalForCounter = globalThis as unknown as { callCounter?: TCounterState };
 
 function counterState(): TCounterState {
-  globalForCounter.callCounter ??= { pending: new Map(), timer: null };
+  globalForCounter.callCounter ??= { pending: new Map(), timer: null, writing: new Set() };
+  globalForCounter.callCounter.writing ??= new Set(); // a state cached by an older module (dev reload)
   return globalForCounter.callCounter;
 }
 
@@ -78,14 +81,26 @@ export function recordCall(c: TCallRecord): void {
   }
 }
 
-/** Writes the calls recorded so far in one upsert; never throws (a failed write is logged with CALL_COUNTER_DEBUG). */
+/**
+ * Writes the calls recorded so far in one upsert, and resolves once they and every write already
+ * under way (the timer's) are in the database: a reader that flushes first sees every call this
+ * process recorded before. Never throws (a failed write is logged with CALL_COUNTER_DEBUG).
+ */
 export async function flushCallCounter(): Promise<void> {
   const s = counterState();
   if (s.timer) clearTimeout(s.timer);
   s.timer = null;
-  if (s.pending.size === 0) return;
-  const batch = [...s.pending.values()];
-  s.pending = new Map();
+  if (s.pending.size > 0) {
+    const batch = [...s.pending.values()];
+    s.pending = new Map();
+    const write = writeBatch(batch);
+    s.writing.add(write);
+    void write.finally(() => s.writing.delete(write));
+  }
+  await Promise.all([...s.writing]);
+}
+
+async function writeBatch(batch: TPending[]): Promise<void> {
   const col = <T>(f: (p: TPending) => T) => batch.map(f);
   try {
     await pool().query(
