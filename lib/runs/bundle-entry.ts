@@ -35,7 +35,7 @@ const PROJECT_ROOT = path.resolve(import.meta.dirname, "../..");
 const BUILDER = path.join(import.meta.dirname, "bundle-builder.mjs");
 
 /** Node flags that start a TypeScript entry of this project through tsx (the fallback). */
-export const TSX_EXEC_ARGV: readonly string[] = ["--conditions=react-server", "--import", "tsx"];
+const TSX_EXEC_ARGV: readonly string[] = ["--conditions=react-server", "--import", "tsx"];
 
 const built = new Map<string, TNodeEntry>();
 

@@ -50,8 +50,9 @@ export const distancePairs = defineStep({
     let count = 0;
     await eachSourcePoint(ctx, source, (_f, pos, i) => {
       if (!pos) return;
-      near[i] = pointsWithinKm(index, pos, step.max_km);
-      count += near[i]!.feature.length;
+      const n = pointsWithinKm(index, pos, step.max_km);
+      near[i] = n;
+      count += n.feature.length;
       ctx.checkItems(count);
     });
     const rows: TRow[] = [];
