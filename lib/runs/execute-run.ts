@@ -36,6 +36,7 @@ import { classifyRunFailure } from "@/lib/runs/classify-failure";
 import { RunPool, type RunProcess, type TEncodedFile, type TRunTask } from "@/lib/runs/run-pool";
 import { ResultFileUploads, deleteOrphanChunks } from "@/lib/runs/result-file-store";
 import type { TFileRequest, TProcessInput } from "@/lib/runs/run-process-protocol";
+import { collectRelayedChunks } from "@/lib/runs/process-memory";
 import type { TRunJob } from "@/lib/jobs/schemas";
 
 const CANCEL_POLL_MS = 250;
@@ -138,7 +139,7 @@ export async function executeRunJob(data: TRunJob, ctx: { signal: AbortSignal })
       onProgress: (done, total) => {
         lastProgress = lastProgress.then(() => recordProgress(run.id, done, total));
       },
-      onChunk: (c) => uploads.chunk(c),
+      onChunk: (c) => uploads.chunk(c).then(collectRelayedChunks),
       onFile: (f) => files.push(f),
     });
     timings.mark("run process (layers, engine, requested files)");
@@ -215,7 +216,7 @@ async function writeOtherFormats(runId: string, proc: RunProcess, files: TFileRe
     await proc.encode(files, {
       signal,
       background: true,
-      onChunk: (c) => uploads.chunk(c),
+      onChunk: (c) => uploads.chunk(c).then(collectRelayedChunks),
       // The row after the file's last chunk: the file is visible once it is whole.
       onFile: (f) => uploads.then(() => db.resultFile.create({ data: fileRow(runId, f) })),
     });

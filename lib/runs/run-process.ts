@@ -27,6 +27,7 @@ import { callerDataToDataset, type TInputValue } from "@/lib/flows/run-request";
 import { encodeResult } from "@/lib/formats/encode-result";
 import { decodeLayerData } from "@/lib/layers/layer-data";
 import { InputDataError, ResourceLimitError } from "@/lib/errors";
+import { keepHeapTight } from "@/lib/runs/process-memory";
 import { errorToFailure, MAX_CHUNKS_IN_FLIGHT, type TFileRequest, type TFromProcess, type TToProcess } from "@/lib/runs/run-process-protocol";
 
 if (!process.send) throw new Error("run-process.ts runs only as a child process of the run pool (lib/runs/run-pool.ts)");
@@ -108,11 +109,12 @@ let trimmedAt = v8.getHeapStatistics().total_heap_size;
  * full collection (`gc({flavor: "last-resort"})`, with `--expose-gc`) also shrinks the young
  * generation and releases free pages: measured after two nearby-cities runs (5,000 places,
  * 30 km), 300 -> 173 MB resident, in 60-130 ms of this process's (idle) time. Skipped when the
- * heap grew by less than `TRIM_ABOVE_BYTES`, or when the process was started without the flag.
+ * heap grew by less than `TRIM_ABOVE_BYTES` (unless `force`), or when the process was started
+ * without the flag.
  */
-function trimMemory(): void {
+function trimMemory(force = false): void {
   const gc = (globalThis as { gc?: (options?: object) => void }).gc;
-  if (!gc || v8.getHeapStatistics().total_heap_size - trimmedAt < TRIM_ABOVE_BYTES) return;
+  if (!gc || (!force && v8.getHeapStatistics().total_heap_size - trimmedAt < TRIM_ABOVE_BYTES)) return;
   try {
     gc({ type: "major", execution: "sync", flavor: "last-resort" });
   } catch {
@@ -208,6 +210,7 @@ async function handle(msg: TToProcess): Promise<void> {
     return trimMemory();
   }
   if (msg.type === "preload") {
+    keepHeapTight(false); // decoding a layer builds it up: a tight old generation would collect at every 10%
     for (const l of msg.layers) if (layers.get(l.id)?.version !== l.version) layers.set(l.id, { version: l.version, data: decodeLayerData(l.kind, l.content) });
     return trimMemory(); // decoding leaves the inflated text's garbage behind
   }
@@ -218,6 +221,7 @@ async function handle(msg: TToProcess): Promise<void> {
   try {
     if (msg.type === "run") {
       last = null;
+      keepHeapTight(false);
       for (const l of msg.layers) layers.set(l.id, { version: l.version, data: decodeLayerData(l.kind, l.content) });
       const inputs = resolveInputs(msg.inputs);
       const engineStart = performance.now();
@@ -247,13 +251,17 @@ async function handle(msg: TToProcess): Promise<void> {
       // nobody waits for are written: this process holds them while the next run works in the
       // other one (measured on nearby-cities runs back to back: ~240 -> ~160 MB resident).
       trimMemory();
+      keepHeapTight(true);
       throttled = msg.throttle === true;
       workingSince = performance.now();
       await encodeFiles(msg.id, last.results, msg.files, last.budget, abort.signal, true);
       if (msg.release) {
-        // the last work on these results: drop them and trim now, still at the request's priority
+        // The last work on these results: drop them and trim now, still at the request's
+        // priority. Always: the heap need not have grown since the trim before these formats
+        // (it is kept tight meanwhile, see keepHeapTight), but the dropped results
+        // (~35 MB for 242,168 matches) and the encoders' garbage are only given back by a trim.
         last = null;
-        trimMemory();
+        trimMemory(true);
       }
       send({ type: "done", id: msg.id, results: [] });
     }
