@@ -47,7 +47,10 @@ function parseLines(bytes: Buffer): { head: string; items: unknown[] } | null {
 }
 
 export function decodeLayerData(kind: "features" | "table", content: Uint8Array): TFeatureSet | TTable {
-  const bytes = gunzipSync(content);
+  // 1 MiB output pieces, not zlib's 16 KiB: small pieces of the 20+ MB text come from the C
+  // library's main heap, which kept ~20 MB of it in every run process for good (glibc); pieces
+  // this large are mapped and returned on their own (lib/runs/process-memory.ts MALLOC_ENV).
+  const bytes = gunzipSync(content, { chunkSize: 1 << 20 });
   const byLine = parseLines(bytes);
   if (byLine) {
     if (kind === "features") return { kind: "features", features: byLine.items as TFeatureSet["features"] };
