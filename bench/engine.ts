@@ -213,6 +213,8 @@ function rssSampler(databaseUrl: string): {
       filePagesKb = files ?? pids.reduce((sum, p) => sum + (statusField(p, "RssFile") ?? 0), 0);
     }
     const unique = (anon.reduce((a, b) => a + b, 0) + filePagesKb) / 1024;
+    if (process.env.BENCH_MEMORY_TRACE)
+      fs.appendFileSync(process.env.BENCH_MEMORY_TRACE, `${Date.now()} ${phase} ${unique.toFixed(0)} ${anon.map((k) => (k / 1024).toFixed(0)).join(" ")}\n`);
     if (unique > peakUnique) {
       peakUnique = unique;
       uniqueAt = `${phase}: anonymous worker ${(anon[0]! / 1024).toFixed(0)} + run processes ${anon
