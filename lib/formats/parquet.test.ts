@@ -86,6 +86,27 @@ describe("encodeParquet", () => {
     expect(back[2_499]).toEqual({ i: 2_499n, s: "row 2499" });
   });
 
+  it("writes text cells as UTF-8 across row groups and arena blocks, with min/max in UTF-8 byte order", async () => {
+    // Text goes to hyparquet-writer as UTF-8 bytes from Utf8Arena (1 MiB blocks): a cell larger
+    // than a block, cells that cross into a new block, supplementary characters, a lone surrogate.
+    const big = "x".repeat(1_500_000);
+    const texts = ["Zürich", "東京", "😀 grin", "\uFF5E tilde", "lone \ud800 surrogate", "", big, "after the big one", null];
+    const rows = Array.from({ length: 3_000 }, (_, i) => ({ i, t: texts[i % texts.length], u: `unique ${i}` }));
+    const { body } = await encodeParquet({ kind: "rows", columns: ["i", "t", "u"], rows }, { rowGroupRows: 1_000 });
+    const { metadata, rows: back } = await readParquet(body);
+    expect(back).toHaveLength(3_000);
+    for (const [i, row] of back.entries()) {
+      const t = texts[i % texts.length];
+      expect(row.t).toBe(t === null ? null : t!.replace("\ud800", "\uFFFD"));
+      expect(row.u).toBe(`unique ${i}`);
+    }
+    // UTF-16 order would put "😀" (D83D ...) before "\uFF5E"; UTF-8 bytes put it after (F0 > EF).
+    const stats = metadata.row_groups[0]!.columns[1]!.meta_data!.statistics!;
+    const text = (v: unknown) => (typeof v === "string" ? v : Buffer.from(v as Uint8Array).toString("utf8"));
+    expect(text(stats.min_value)).toBe("");
+    expect(text(stats.max_value).startsWith("😀")).toBe(true);
+  });
+
   it("rejects duplicate column names", async () => {
     await expect(encodeParquet({ kind: "rows", columns: ["a", "a"], rows: [] })).rejects.toThrow(EncodeError);
   });
