@@ -111,13 +111,21 @@ function workerPid(databaseUrl: string): number | null {
   return null;
 }
 
-function statusField(pid: number | string, field: string): number | null {
+/** The numeric fields of /proc/<pid>/status (`VmRSS`, `RssAnon`, `PPid`, ...; memory in KiB), read once; null when gone. */
+function statusFields(pid: number | string): Record<string, number> | null {
+  let text: string;
   try {
-    const m = new RegExp(`${field}:\\s+(\\d+)`).exec(fs.readFileSync(`/proc/${pid}/status`, "utf8"));
-    return m ? Number(m[1]) : null;
+    text = fs.readFileSync(`/proc/${pid}/status`, "utf8");
   } catch {
     return null;
   }
+  const out: Record<string, number> = {};
+  for (const m of text.matchAll(/^(\w+):\s+(\d+)/gm)) out[m[1]!] = Number(m[2]);
+  return out;
+}
+
+function statusField(pid: number | string, field: string): number | null {
+  return statusFields(pid)?.[field] ?? null;
 }
 
 /**
@@ -192,25 +200,29 @@ function rssSampler(databaseUrl: string): {
   const timer = setInterval(() => {
     pid ??= workerPid(databaseUrl);
     if (!pid) return;
-    const main = statusField(pid, "VmRSS");
-    if (main === null) {
+    const mainStatus = statusFields(pid);
+    if (mainStatus === null) {
       pid = null; // restarted
       return;
     }
     const children = childPids(pid);
-    const childRss = children.map((c) => statusField(c, "VmRSS") ?? 0);
+    const pids = [pid, ...children];
+    // One read of each process's status per sample: every figure below is of the same moment.
+    const status = [mainStatus, ...children.map((c) => statusFields(c) ?? {})];
+    const kb = (i: number, field: string) => status[i]![field] ?? 0;
+    const main = kb(0, "VmRSS");
+    const childRss = children.map((_, i) => kb(i + 1, "VmRSS"));
     const total = main + childRss.reduce((a, b) => a + b, 0);
     const newPeak = total / 1024 > peak;
     if (newPeak) {
       peak = total / 1024;
       peakAt = `${phase}: worker ${(main / 1024).toFixed(0)} + run processes ${childRss.map((k) => (k / 1024).toFixed(0)).join(" + ")} MB`;
     }
-    const pids = [pid, ...children];
-    const anon = pids.map((p) => (statusField(p, "RssAnon") ?? 0) + (statusField(p, "RssShmem") ?? 0));
+    const anon = pids.map((_, i) => kb(i, "RssAnon") + kb(i, "RssShmem"));
     if (samples % 5 === 0) {
       const files = residentFileFrames(pids);
       framesKnown = files !== null;
-      filePagesKb = files ?? pids.reduce((sum, p) => sum + (statusField(p, "RssFile") ?? 0), 0);
+      filePagesKb = files ?? pids.reduce((sum, _, i) => sum + kb(i, "RssFile"), 0);
     }
     const unique = (anon.reduce((a, b) => a + b, 0) + filePagesKb) / 1024;
     if (process.env.BENCH_MEMORY_TRACE)
@@ -303,12 +315,8 @@ function rollupField(pid: number, field: string): number | null {
 }
 
 function vmHwmMb(pid: number): number | null {
-  try {
-    const m = /VmHWM:\s+(\d+) kB/.exec(fs.readFileSync(`/proc/${pid}/status`, "utf8"));
-    return m ? Number(m[1]) / 1024 : null;
-  } catch {
-    return null;
-  }
+  const kb = statusField(pid, "VmHWM");
+  return kb === null ? null : kb / 1024;
 }
 
 async function viaApp(ctx: TBenchContext, api: string, body: object): Promise<{ processingMs: number; totalMs: number }> {
