@@ -38,7 +38,12 @@ export const WORKER_NODE_FLAGS: readonly string[] = ["--max-semi-space-size=4", 
  * 4 MB semi-spaces) after each stored chunk frees them at once. A no-op without the flag.
  */
 export function collectRelayedChunks(): void {
-  (globalThis as { gc?: (options?: object) => void }).gc?.({ type: "minor" });
+  exposedGc()?.({ type: "minor" });
+}
+
+/** Node's `gc(options)` where the process was started with `--expose-gc`, else undefined. */
+export function exposedGc(): ((options?: object) => void) | undefined {
+  return (globalThis as { gc?: (options?: object) => void }).gc;
 }
 
 /** V8's defaults of the two flags `keepHeapTight` sets (`node --v8-options`; 0: V8's own heuristic). */

@@ -27,7 +27,7 @@ import { callerDataToDataset, type TInputValue } from "@/lib/flows/run-request";
 import { encodeResult } from "@/lib/formats/encode-result";
 import { decodeLayerData } from "@/lib/layers/layer-data";
 import { InputDataError, ResourceLimitError } from "@/lib/errors";
-import { keepHeapTight } from "@/lib/runs/process-memory";
+import { exposedGc, keepHeapTight } from "@/lib/runs/process-memory";
 import { errorToFailure, MAX_CHUNKS_IN_FLIGHT, type TFileRequest, type TFromProcess, type TToProcess } from "@/lib/runs/run-process-protocol";
 
 if (!process.send) throw new Error("run-process.ts runs only as a child process of the run pool (lib/runs/run-pool.ts)");
@@ -113,7 +113,7 @@ let trimmedAt = v8.getHeapStatistics().total_heap_size;
  * without the flag.
  */
 function trimMemory(force = false): void {
-  const gc = (globalThis as { gc?: (options?: object) => void }).gc;
+  const gc = exposedGc();
   if (!gc || (!force && v8.getHeapStatistics().total_heap_size - trimmedAt < TRIM_ABOVE_BYTES)) return;
   try {
     gc({ type: "major", execution: "sync", flavor: "last-resort" });
