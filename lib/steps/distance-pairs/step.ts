@@ -4,7 +4,8 @@
  */
 import { pickedFields } from "@/lib/steps/columns";
 import { z } from "zod";
-import { props, specAs, pick } from "@/lib/steps/items";
+import { props, specAs } from "@/lib/steps/items";
+import { rowMaker } from "@/lib/steps/row-maker";
 import { pointsWithinKm, type TNeighbours } from "@/lib/geo/spatial-index";
 import type { TRow } from "@/lib/steps/dataset";
 import { ZRef, ZField, ZFieldSpec, ZMaxKm, ACCEPTS_PARAM } from "@/lib/steps/options";
@@ -56,16 +57,13 @@ export const distancePairs = defineStep({
       ctx.checkItems(count);
     });
     const rows: TRow[] = [];
+    const make = rowMaker(step.source_fields, step.target_fields, step.distance_field);
     for (let i = 0; i < source.length; i++) {
       if (i % 64 === 0) await ctx.checkpoint();
       const n = near[i];
       if (!n || n.feature.length === 0) continue;
-      const sp = pick(props(source[i]), step.source_fields);
-      for (let k = 0; k < n.feature.length; k++) {
-        const row = pick(props(target[n.feature[k]]), step.target_fields, { ...sp });
-        row[step.distance_field] = n.km[k];
-        rows.push(row);
-      }
+      const sp = props(source[i]);
+      for (let k = 0; k < n.feature.length; k++) rows.push(make(sp, props(target[n.feature[k]]), n.km[k]));
     }
     const columns = [...new Set([...step.source_fields.map(specAs), ...step.target_fields.map(specAs), step.distance_field])];
     return { kind: "rows", columns, rows };

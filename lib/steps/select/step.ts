@@ -4,7 +4,8 @@
  */
 import { pickedFields } from "@/lib/steps/columns";
 import { z } from "zod";
-import { asItems, specAs, pick, mapItems } from "@/lib/steps/items";
+import { asItems, specAs, mapItems } from "@/lib/steps/items";
+import { rowMaker } from "@/lib/steps/row-maker";
 import { ZRef, ZFieldSpec } from "@/lib/steps/options";
 import { ACCEPTS, defineStep } from "@/lib/steps/define-step";
 
@@ -21,11 +22,13 @@ export const select = defineStep({
     options: "`fields`: field specs (≥ 1)",
     semantics: "Keep, rename and order fields; a missing field becomes null",
   },
-  run: (step, ctx) =>
-    mapItems(
+  run: (step, ctx) => {
+    const make = rowMaker(step.fields);
+    return mapItems(
       asItems(ctx.get(step.source)),
       ctx,
-      (p) => pick(p, step.fields),
+      (p) => make(p),
       () => step.fields.map(specAs),
-    ),
+    );
+  },
 });

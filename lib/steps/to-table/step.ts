@@ -4,7 +4,8 @@
  */
 import { pickedFields } from "@/lib/steps/columns";
 import { z } from "zod";
-import { asFeatures, props, specAs, pick, columnsOf, EVERY } from "@/lib/steps/items";
+import { asFeatures, props, specAs, columnsOf, EVERY } from "@/lib/steps/items";
+import { rowMaker } from "@/lib/steps/row-maker";
 import type { TRow } from "@/lib/steps/dataset";
 import { ZRef, ZFieldSpec } from "@/lib/steps/options";
 import { ACCEPTS, defineStep } from "@/lib/steps/define-step";
@@ -27,9 +28,10 @@ export const toTable = defineStep({
     if (step.columns) {
       const columns = step.columns.map(specAs);
       const rows = new Array<TRow>(fs.length);
+      const make = rowMaker(step.columns);
       for (let i = 0; i < fs.length; i++) {
         if (i % EVERY === 0) await ctx.checkpoint();
-        rows[i] = pick(props(fs[i]), step.columns);
+        rows[i] = make(props(fs[i]));
       }
       return { kind: "rows", columns, rows };
     }
