@@ -41,6 +41,15 @@ describe("encodeCsv", () => {
     ]);
   });
 
+  it("reads only a row's own fields, whatever the column is called", async () => {
+    const { body } = await encodeCsv({
+      kind: "rows",
+      columns: ["constructor", "toString", 'q"uote', "line\u2028sep"],
+      rows: [{}, { constructor: 1, 'q"uote': "a", "line\u2028sep": "b" }, Object.create({ toString: "inherited" }) as Record<string, unknown>],
+    });
+    expect(text(body)).toBe('constructor,toString,"q""uote",line\u2028sep\r\n,,,\r\n1,,a,b\r\n,,,\r\n');
+  });
+
   it("writes the header only for an empty table and nothing without columns", async () => {
     expect(text((await encodeCsv({ kind: "rows", columns: ["a", "b"], rows: [] })).body)).toBe("a,b\r\n");
     const none = await encodeCsv({ kind: "rows", columns: [], rows: [] });

@@ -13,9 +13,9 @@
  *   applied: data is written as it is.
  * - An empty table still gets its header row; a table with no columns is an empty file.
  */
-import type { TTable } from "@/lib/engine/types";
+import type { TRow, TTable } from "@/lib/engine/types";
 import { Utf8Chunks, yieldToEventLoop, type TByteSink, type TPace } from "./byte-chunks";
-import { ownValue, scalarToText } from "./column-types";
+import { scalarToText } from "./column-types";
 
 /** Line ending used by the CSV writer (RFC 4180). */
 export const CSV_RECORD_DELIMITER = "\r\n";
@@ -46,6 +46,24 @@ function valueField(value: unknown): string {
   return field(scalarToText(value) ?? "");
 }
 
+type TRecordWriter = (row: TRow | null | undefined, cell: (value: unknown) => string, hasOwn: typeof Object.hasOwn) => string;
+
+/**
+ * One record (fields and CRLF) of a row, compiled for `columns`: a read of a constant key is
+ * one inline-cached load where rows share a shape, whereas `row[columns[c]]` in a loop is a
+ * keyed load that every column shares (measured on the 242,168 matches of a nearby-cities run,
+ * 12.9 MB: 530-640 ms -> 360-550 ms, byte-identical). A field is the row's own property
+ * (`ownValue` of column-types.ts), as in the Parquet writers. Keys are JSON string literals, so
+ * any column name is safe.
+ */
+function recordWriter(columns: readonly string[]): TRecordWriter {
+  const cells = columns.map((c) => {
+    const key = JSON.stringify(c);
+    return `cell(row != null && hasOwn(row, ${key}) ? row[${key}] : undefined)`;
+  });
+  return new Function("row", "cell", "hasOwn", `"use strict"; return ${cells.join(' + "," + ')} + "\\r\\n";`) as TRecordWriter;
+}
+
 /**
  * Encodes a table as RFC 4180 CSV (CRLF, UTF-8, header row from `columns`).
  *
@@ -59,17 +77,12 @@ export async function encodeCsv(table: TTable, options: TCsvOptions = {}): Promi
   options.signal?.throwIfAborted();
   if (columns.length > 0) {
     out.push(columns.map(field).join(",") + CSV_RECORD_DELIMITER);
-    const n = columns.length;
+    const line = recordWriter(columns);
     for (let start = 0; start < rows.length; start += ROWS_PER_SLICE) {
       await yieldToEventLoop(options.signal, options.pace);
       const end = Math.min(rows.length, start + ROWS_PER_SLICE);
       let text = "";
-      for (let r = start; r < end; r++) {
-        const row = rows[r];
-        let line = valueField(ownValue(row, columns[0]!));
-        for (let c = 1; c < n; c++) line += "," + valueField(ownValue(row, columns[c]!));
-        text += line + CSV_RECORD_DELIMITER;
-      }
+      for (let r = start; r < end; r++) text += line(rows[r], valueField, Object.hasOwn);
       out.push(text);
     }
   }
