@@ -1,6 +1,8 @@
 import { parse } from "csv-parse/sync";
 import { describe, expect, it } from "vitest";
+import fc from "fast-check";
 import { encodeCsv } from "./csv";
+import { scalarToText } from "./column-types";
 import { edgeTable } from "./test-fixtures";
 
 const text = (body: Uint8Array) => new TextDecoder("utf-8", { fatal: true }).decode(body);
@@ -48,6 +50,39 @@ describe("encodeCsv", () => {
       rows: [{}, { constructor: 1, 'q"uote': "a", "line\u2028sep": "b" }, Object.create({ toString: "inherited" }) as Record<string, unknown>],
     });
     expect(text(body)).toBe('constructor,toString,"q""uote",line\u2028sep\r\n,,,\r\n1,,a,b\r\n,,,\r\n');
+  });
+
+  it("writes every value as String()/scalarToText would, quoted where RFC 4180 needs it (random tables, chunk boundaries included)", async () => {
+    // The writer puts bytes straight into chunks (integers digit by digit, plain ASCII byte by
+    // byte): the text must be that of the obvious string-building writer.
+    const reference = (columns: string[], rows: Record<string, unknown>[]) => {
+      const q = (t: string) => (/[",\r\n]/.test(t) ? `"${t.replace(/"/g, '""')}"` : t);
+      const f = (v: unknown) => (typeof v === "number" ? String(v) : q(scalarToText(v) ?? ""));
+      return [columns.map(q).join(","), ...rows.map((r) => columns.map((c) => f(Object.hasOwn(r, c) ? r[c] : undefined)).join(","))].join("\r\n") + "\r\n";
+    };
+    const value = fc.oneof(
+      fc.integer({ min: -(2 ** 31), max: 2 ** 31 }),
+      fc.constantFrom(0, -0, 2 ** 53 - 1, -(2 ** 53) + 1, 2 ** 53, 1e21, 1e-7, NaN, Infinity, -Infinity, 10, 100, 999, 1000),
+      fc.double(),
+      fc.string({ unit: "grapheme" }),
+      fc.string({ unit: "binary" }),
+      fc.constantFrom("a,b", 'q"', "cr\r", "lf\n", "back\\slash", "tab\t", "~", null, undefined, true, false),
+    );
+    await fc.assert(
+      fc.asyncProperty(fc.array(fc.dictionary(fc.constantFrom("a", "b", "c d"), value), { maxLength: 40 }), async (rows) => {
+        const columns = ["a", "b", "c d"];
+        const { body } = await encodeCsv({ kind: "rows", columns, rows });
+        expect(Buffer.from(body).toString("utf8")).toBe(reference(columns, rows));
+      }),
+      { numRuns: 300 },
+    );
+    // Past one chunk (~1 MiB): records are never split across chunks, and nothing is lost.
+    const big = Array.from({ length: 60_000 }, (_, i) => ({ a: i * 37, b: `név ${i}`, "c d": i / 7 }));
+    const chunks: Uint8Array[] = [];
+    await encodeCsv({ kind: "rows", columns: ["a", "b", "c d"], rows: big }, { sink: (c) => void chunks.push(c) });
+    expect(chunks.length).toBeGreaterThan(1);
+    for (const c of chunks.slice(0, -1)) expect(Buffer.from(c.subarray(-2)).toString()).toBe("\r\n");
+    expect(Buffer.concat(chunks).toString("utf8")).toBe(reference(["a", "b", "c d"], big));
   });
 
   it("writes the header only for an empty table and nothing without columns", async () => {
