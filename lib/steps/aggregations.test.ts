@@ -3,13 +3,47 @@ import { describe, expect, it } from "vitest";
 import { runFlow } from "@/lib/engine/run-flow";
 import type { TResolvedInputs } from "@/lib/engine/types";
 import { CITIES_IN_AREA } from "@/lib/demo/flows";
-import { readNumber } from "@/lib/steps/aggregations";
+import fc from "fast-check";
+import { Acc, fieldColumn, readNumber } from "@/lib/steps/aggregations";
+import { AGG_OPS } from "@/lib/steps/options";
 import { box, fs, mustValidate, pt, R, runStep, table } from "@/lib/steps/test-helpers";
 
 describe("readNumber", () => {
   it("reads numbers and numeric text, nothing else", () => {
     expect([5, -1.5, "5000", " 12 ", "1e3"].map(readNumber)).toEqual([5, -1.5, 5000, 12, 1000]);
     expect([NaN, Infinity, "", "  ", "12 km", true, false, null, undefined, {}, [1]].map(readNumber)).toEqual(Array(11).fill(null));
+  });
+});
+
+describe("aggregating by column (fieldColumn + addAt)", () => {
+  it("gives what aggregating the properties gives, for every op and any values", () => {
+    const value = fc.oneof(fc.integer(), fc.double(), fc.string(), fc.constantFrom("12", " 7 ", "x", "", null, undefined, true), fc.constant({}));
+    fc.assert(
+      fc.property(fc.array(fc.option(fc.dictionary(fc.constantFrom("v", "w", "constructor"), value), { nil: null }), { maxLength: 30 }), (props) => {
+        const items = props.map((properties) => ({ properties }));
+        const order = items.map((_, i) => (i * 7) % items.length);
+        for (const op of AGG_OPS) {
+          for (const field of op === "count" ? [undefined, "v", "constructor"] : ["v", "constructor"]) {
+            const a = { op, field, as: "out" };
+            const byProps = new Acc(a);
+            const byColumn = new Acc(a);
+            const column = field === undefined ? null : fieldColumn(items, field);
+            for (const i of order) {
+              byProps.add(items[i]!.properties ?? {});
+              byColumn.addAt(column, i);
+            }
+            expect(byColumn.value()).toEqual(byProps.value());
+          }
+        }
+      }),
+      { numRuns: 200 },
+    );
+  });
+
+  it("reads an items array once: the same column object for the same array and field", () => {
+    const items = [{ properties: { v: 1 } }, { properties: { v: "2" } }];
+    expect(fieldColumn(items, "v")).toBe(fieldColumn(items, "v"));
+    expect([...fieldColumn(items, "v").numbers]).toEqual([1, 2]);
   });
 });
 

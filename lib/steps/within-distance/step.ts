@@ -5,7 +5,7 @@
 import { aggregationFields, appendFields } from "@/lib/steps/columns";
 import { z } from "zod";
 import { props, withProps } from "@/lib/steps/items";
-import { accs, accValues } from "@/lib/steps/aggregations";
+import { accs, accValues, fieldColumn } from "@/lib/steps/aggregations";
 import { pointsWithinKm } from "@/lib/geo/spatial-index";
 import type { TFeature } from "@/lib/steps/dataset";
 import { ZRef, ZAggregation, ZMaxKm, ACCEPTS_PARAM } from "@/lib/steps/options";
@@ -29,11 +29,12 @@ export const withinDistance = defineStep({
   run: async (step, ctx) => {
     const { source, target, index } = sourcesAndTargets(ctx, step);
     const out = new Array<TFeature>(source.length);
+    const columns = step.aggregations.map((a) => (a.field === undefined ? null : fieldColumn(target, a.field)));
     await eachSourcePoint(ctx, source, (f, pos, i) => {
       const list = accs(step.aggregations);
       if (pos) {
         const near = pointsWithinKm(index, pos, step.max_km);
-        for (let k = 0; k < near.feature.length; k++) for (const a of list) a.add(props(target[near.feature[k]]));
+        for (let k = 0; k < near.feature.length; k++) for (let j = 0; j < list.length; j++) list[j]!.addAt(columns[j] ?? null, near.feature[k]!);
       }
       out[i] = withProps(f, accValues(list, { ...props(f) }));
     });
