@@ -164,6 +164,28 @@ export function toColumnValue(type: TColumnType, value: unknown): string | numbe
   }
 }
 
+/** Compiled readers kept (one per column name); past that the cache starts over. */
+const READERS_MAX = 1024;
+const readers = new Map<string, (record: Record<string, unknown> | null | undefined) => unknown>();
+
+/**
+ * `ownValue` of one fixed `key`, compiled: the key is a constant, so where records share a shape
+ * the read is one inline-cached load, not a lookup by a key known only at run time (the writers
+ * read every cell of a column this way). The key is a JSON string literal: any name is safe.
+ */
+export function ownValueReader(key: string): (record: Record<string, unknown> | null | undefined) => unknown {
+  let read = readers.get(key);
+  if (!read) {
+    const k = JSON.stringify(key);
+    read = new Function("record", `"use strict"; return record != null && Object.hasOwn(record, ${k}) ? record[${k}] : undefined;`) as (
+      record: Record<string, unknown> | null | undefined,
+    ) => unknown;
+    if (readers.size >= READERS_MAX) readers.clear();
+    readers.set(key, read);
+  }
+  return read;
+}
+
 /** Own property value (never an inherited one such as `constructor`), undefined when absent. */
 export function ownValue(record: Record<string, unknown> | null | undefined, key: string): unknown {
   return record && Object.hasOwn(record, key) ? record[key] : undefined;

@@ -23,7 +23,7 @@ import type { Geometry } from "geojson";
 import type { TFeatureSet, TTable } from "@/lib/engine/types";
 import { ChunkedByteWriter, yieldToEventLoop, type TByteSink, type TPace } from "./byte-chunks";
 import type { TColumns } from "@/lib/steps/columns";
-import { ColumnTypeInference, columnTypeFor, ownValue, toColumnValue, type TColumnType } from "./column-types";
+import { ColumnTypeInference, columnTypeFor, ownValueReader, toColumnValue, type TColumnType } from "./column-types";
 import { EncodeError } from "./errors";
 import { geometryToWkb, GeometryStats, WkbArena } from "./wkb";
 
@@ -106,13 +106,30 @@ function approxSize(value: unknown): number {
  * Cells handed over as bytes are written as they are (`UTF8` BYTE_ARRAY: the same file; its
  * statistics compare UTF-8 bytes either way). Lone UTF-16 surrogates become U+FFFD, as with
  * `TextEncoder`.
+ *
+ * Equal text within a row group gets the same view (`startGroup` forgets them): one encoding
+ * and one view for the country codes and city names that repeat, and hyparquet-writer's
+ * dictionary finds a repeated view by identity instead of hashing its bytes again. Per group,
+ * so the map holds at most a row group's distinct values.
  */
 export class Utf8Arena {
   private block = Buffer.allocUnsafeSlow(0);
   private used = 0;
+  private seen = new Map<string, Uint8Array>();
+
+  /** A new row group: views handed out before are not reused (they stay valid while held). */
+  startGroup(): void {
+    this.seen = new Map();
+  }
 
   /** The UTF-8 bytes of `text`, a view into the current block (valid as long as it is held). */
   bytes(text: string): Uint8Array {
+    let view = this.seen.get(text);
+    if (view === undefined) this.seen.set(text, (view = this.encode(text)));
+    return view;
+  }
+
+  private encode(text: string): Uint8Array {
     const size = Buffer.byteLength(text, "utf8");
     if (this.used + size > this.block.length) {
       this.block = Buffer.allocUnsafeSlow(Math.max(1 << 20, size));
@@ -152,6 +169,7 @@ async function writeRowGroups<T>(
     options.signal?.throwIfAborted();
     const limit = Math.min(records.length, start + maxRows);
     const data: unknown[][] = Array.from({ length: width }, () => []);
+    text.startGroup();
     let bytes = 0;
     let end = start;
     while (end < limit && (end === start || bytes < ROW_GROUP_BYTES)) {
@@ -200,8 +218,11 @@ export async function encodeParquet(table: TTable, options: TParquetOptions = {}
   assertUniqueNames(table.columns);
   const names = orderedNames(options.columns, table.columns);
   const inference = names.map(() => new ColumnTypeInference());
-  for (const row of table.rows) {
-    for (let c = 0; c < names.length; c++) inference[c].add(ownValue(row, names[c]));
+  const read = names.map(ownValueReader);
+  for (let c = 0; c < names.length; c++) {
+    const column = inference[c];
+    const cell = read[c];
+    for (const row of table.rows) column.add(cell(row));
   }
   const declared = new Map(options.columns?.fields.map((f) => [f.name, f.type]));
   const columns: TParquetColumn[] = names.map((name, c) => ({ name, type: columnTypeFor(declared.get(name), inference[c]) }));
@@ -213,7 +234,7 @@ export async function encodeParquet(table: TTable, options: TParquetOptions = {}
     createdBy: CREATED_BY,
   });
   if (columns.length > 0) {
-    await writeRowGroups(pq, table.rows, columns, (row, c) => ownValue(row, names[c]), options);
+    await writeRowGroups(pq, table.rows, columns, (row, c) => read[c](row), options);
   }
   await pq.finish();
   return { body: writer.getBytes(), rowCount: table.rows.length };
@@ -322,7 +343,8 @@ export async function encodeGeoParquet(
     },
   };
 
-  await writeRowGroups(pq, features, columns, (feature, c) => ownValue(feature.properties, keys[c]), options, [geometryColumn]);
+  const read = keys.map(ownValueReader);
+  await writeRowGroups(pq, features, columns, (feature, c) => read[c](feature.properties), options, [geometryColumn]);
   const metadata = geo();
   pq.kvMetadata = [{ key: "geo", value: JSON.stringify(metadata) }];
   await pq.finish();
