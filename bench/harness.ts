@@ -27,6 +27,12 @@ export interface TBenchContext {
   /** Keys of the demo consumers. */
   keys: { demo: string; other: string };
   log: (m: string) => void;
+  /**
+   * The file the app's worker appends each run's phase timings to (`WORKER_RUN_TIMINGS`,
+   * lib/runs/execute-run.ts), and its run processes their engine and encoding times
+   * (`<file>.process`, lib/runs/run-process.ts), one JSON line per run.
+   */
+  runTimingsFile: string;
 }
 
 export function median(values: number[]): number {

@@ -1,5 +1,7 @@
 // npm run bench - every benchmark section against a freshly seeded database, one table.
 // `npm run bench -- engine` runs only the named sections.
+import fs from "node:fs";
+import os from "node:os";
 import path from "node:path";
 import { DATA_DIR, openDatabase } from "@/lib/database/bootstrap";
 import { freshDemoDatabase } from "../scripts/fresh-demo-database";
@@ -7,6 +9,7 @@ import { buildIfNeeded, runThenStop, startApp, waitHealthy } from "../scripts/ap
 import { printTable, type TBenchContext, type TBenchRow } from "./harness";
 
 const SECTIONS = ["engine", "api", "mcp"] as const;
+const RUN_TIMINGS = path.join(os.tmpdir(), `flow-api-bench-run-timings-${process.pid}.jsonl`);
 const wanted = process.argv.slice(2).filter((a) => !a.startsWith("-"));
 const log = (m: string) => console.error(`[bench] ${m}`);
 
@@ -15,6 +18,7 @@ let app: ReturnType<typeof startApp> | undefined;
 const stop = async () => {
   await app?.stop();
   await database.stop();
+  for (const f of [RUN_TIMINGS, `${RUN_TIMINGS}.process`]) fs.rmSync(f, { force: true });
 };
 await runThenStop(stop, async () => {
   const keys = await freshDemoDatabase(database.url, path.join(DATA_DIR, "bench-keys.json"), log);
@@ -25,10 +29,11 @@ await runThenStop(stop, async () => {
   const ctx: TBenchContext = {
     databaseUrl: database.url,
     keys,
+    runTimingsFile: RUN_TIMINGS,
     log,
     app: () =>
       (baseUrl ??= (async () => {
-        const env = { ...process.env, DATABASE_URL: database.url, NODE_ENV: "production" as const, ENABLE_BENCH_FLOOR: "1" };
+        const env = { ...process.env, DATABASE_URL: database.url, NODE_ENV: "production" as const, ENABLE_BENCH_FLOOR: "1", WORKER_RUN_TIMINGS: RUN_TIMINGS };
         buildIfNeeded(log, env);
         const port = 3900 + Math.floor(Math.random() * 90);
         app = startApp({ port, host: "127.0.0.1", env, quiet: true });
