@@ -262,15 +262,24 @@ describe("RunPool", () => {
     expect(now, `resident ${grown.toFixed(0)} MB after the run, ${now.toFixed(0)} MB after release`).toBeLessThan(grown - 50);
   }, 60_000);
 
-  it("throttles a background encoding while a run works, and it still writes the same file", async () => {
+  it("pauses a background encoding while a run works, and it still writes the same file", async () => {
     const p = newPool({ memoryMb: 768 });
     const layer = cities(5000);
     const places = Array.from({ length: 40 }, (_, i) => ({ id: `p${i}`, lon: 8 + (i % 10) * 0.02, lat: 47 + Math.floor(i / 10) * 0.02 }));
     const parquet = [{ key: "matches", format: "parquet" as const }];
+    let runWorks = false;
+    let chunksWhileRunWorks = 0;
+    let encodeStart = 0;
     const encodeOnce = async (proc: Awaited<ReturnType<RunPool["acquire"]>>) => {
       const files: TEncodedFile[] = [];
       const chunks = chunkCollector();
-      await proc.encode(parquet, { background: true, onChunk: chunks.onChunk, onFile: (f) => files.push(f) });
+      const onChunk: typeof chunks.onChunk = (c) => {
+        // within the pause's 5 s limit (run-process.ts PAUSE_LIMIT_MS): a slow machine's run may work longer
+        if (runWorks && performance.now() - encodeStart < 4_000) chunksWhileRunWorks++;
+        return chunks.onChunk(c);
+      };
+      encodeStart = performance.now();
+      await proc.encode(parquet, { background: true, onChunk, onFile: (f) => files.push(f) });
       return chunks.body(files[0]!);
     };
     const [a, b] = [await p.acquire(), await p.acquire()];
@@ -280,19 +289,26 @@ describe("RunPool", () => {
     const alone = await encodeOnce(a);
     // beside a run that works for a while (all 5,000 cities near 300 places: 1.5 million pairs)
     await a.run(task(layer, places, 500).t);
-    const heavy = b.run(
-      task(
-        layer,
-        Array.from({ length: 300 }, (_, i) => ({ id: `q${i}`, lon: 8.2, lat: 47.2 })),
-        500,
-        { maxResultBytes: 1e9 },
-      ).t,
-    );
+    runWorks = true;
+    const heavy = b
+      .run(
+        task(
+          layer,
+          Array.from({ length: 300 }, (_, i) => ({ id: `q${i}`, lon: 8.2, lat: 47.2 })),
+          500,
+          { maxResultBytes: 1e9 },
+        ).t,
+      )
+      .finally(() => (runWorks = false));
     expect(p.busy).toBe(true);
     const beside = await encodeOnce(a);
     await heavy;
     expect(p.busy).toBe(false);
     expect(beside.equals(alone)).toBe(true);
+    // Paused at its first slice: nothing written while the run worked (~5 MB, several ~1 MiB
+    // chunks, came after it), and done once the run was.
+    expect(alone.length).toBeGreaterThan(3 * 1024 * 1024);
+    expect(chunksWhileRunWorks).toBeLessThanOrEqual(1);
     a.release();
     b.release();
   }, 60_000);

@@ -28,7 +28,8 @@
  *   a lower CPU priority (nice `BACKGROUND_NICE`), so they do not slow down the runs that callers
  *   are waiting for. Where the OS does not let the worker restore the priority afterwards (no
  *   CAP_SYS_NICE), this is skipped: the pool probes that once. While any run of the pool is
- *   working, background encodings are also throttled (`throttle`; run-process.ts `giveWay`).
+ *   working, background encodings also pause, for 5 s at most in all, then go on at a fifth of a
+ *   core (`throttle`; run-process.ts `giveWay`).
  */
 import { fork, type ChildProcess } from "node:child_process";
 import fs from "node:fs";

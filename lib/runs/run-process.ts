@@ -65,30 +65,44 @@ function roomForChunks(signal: AbortSignal): Promise<void> | void {
 
 /**
  * Background encoding (`encode` requests) while a run that a caller waits for is working
- * somewhere in this worker (`throttle` messages from the pool): after every
- * `THROTTLE_WORK_MS` of work the encoder sleeps `THROTTLE_SLEEP_MS`, so it takes about a fifth
- * of a core. A lower nice value alone did not do it on two cores: the waiting run shares them
- * with its own GC threads, the worker storing its chunks and Postgres. Measured on
- * nearby-cities runs (5,000 places, 30 km) back to back, median of 5 from started to finished:
- * 1,034-1,094 ms with the previous run's Parquet written beside them at full speed, 824 ms with
- * no background formats at all, 1,031-1,037 ms throttled to a third of a core (10 ms work / 20 ms
- * sleep) or a fifth, 947 ms throttled to a fifth with faster radius queries. A background
- * encoding that nothing waits beside runs at full speed (see RunPool `throttling`).
+ * somewhere in this worker (`throttle` messages from the pool): the encoder stops at its next
+ * slice and waits until no run works (checking every `THROTTLE_SLEEP_MS`), so the run has the
+ * cores to itself. Paused `PAUSE_LIMIT_MS` in all (runs beside it one after another, or a long
+ * one), it goes on at about a fifth of a core instead (`THROTTLE_WORK_MS` of work, then a
+ * sleep), so it still ends well within the time limit its request runs under.
+ *
+ * Why pause rather than only throttle: measured in `npm run bench -- engine` on nearby-cities
+ * runs (5,000 places, 30 km) back to back, each beside the previous run's Parquet, medians of 5
+ * from started to finished on one machine: throttled to a fifth of a core 1,304-1,518 ms
+ * (three bench runs), paused 1,082 ms, with the caller's POST -> 200 alike (1,944-2,636 ms
+ * throttled, 2,279 ms paused: the formats written while no run works are done as soon, and a run
+ * that finds no free process waits for them either way). Earlier, on a faster machine: 1,034 ms
+ * beside a full-speed Parquet, 824 ms with no background formats at all. A lower nice value
+ * alone did not do it on two cores: the run shares them with its own GC threads, the worker
+ * storing its chunks and Postgres. A background encoding that nothing waits beside runs at full
+ * speed (see RunPool `throttling`).
  */
 const THROTTLE_WORK_MS = 5;
 const THROTTLE_SLEEP_MS = 20;
+const PAUSE_LIMIT_MS = 5_000;
 let throttled = false;
 let workingSince = 0;
+/** Time the current background request has been paused, ms (see `PAUSE_LIMIT_MS`). */
+let pausedMs = 0;
 
-/** `TPace` of background encoders: backpressure, then a pause when throttled (see above). */
+/** `TPace` of background encoders: backpressure, then a pause while a run works (see above). */
 async function giveWay(signal: AbortSignal): Promise<void> {
   await roomForChunks(signal);
   if (!throttled || signal.aborted) return void (workingSince = performance.now());
-  if (performance.now() - workingSince < THROTTLE_WORK_MS) return;
+  if (pausedMs >= PAUSE_LIMIT_MS && performance.now() - workingSince < THROTTLE_WORK_MS) return;
   // A run is working beside this encoding: its young generation must not grow back to full size
   // meanwhile (a trim at most every TRIM_ABOVE_BYTES of growth, during the pause anyway).
   trimMemory();
-  await new Promise((resolve) => setTimeout(resolve, THROTTLE_SLEEP_MS));
+  do {
+    const start = performance.now();
+    await new Promise((resolve) => setTimeout(resolve, THROTTLE_SLEEP_MS));
+    pausedMs += performance.now() - start;
+  } while (throttled && !signal.aborted && pausedMs < PAUSE_LIMIT_MS);
   workingSince = performance.now();
 }
 
@@ -254,6 +268,7 @@ async function handle(msg: TToProcess): Promise<void> {
       keepHeapTight(true);
       throttled = msg.throttle === true;
       workingSince = performance.now();
+      pausedMs = 0;
       await encodeFiles(msg.id, last.results, msg.files, last.budget, abort.signal, true);
       if (msg.release) {
         // The last work on these results: drop them and trim now, still at the request's
