@@ -1,7 +1,9 @@
 /**
  * CSV writer for tables: RFC 4180 with CRLF line endings, UTF-8 without BOM, written field by
- * field in slices of rows gathered into bounded UTF-8 chunks (a plain loop: about 5x faster
- * than csv-stringify on the 242,168 rows of a nearby-cities run, with the same output).
+ * field, in slices of rows, straight into ~1 MiB UTF-8 chunks (`Utf8Writer`) by a record
+ * writer compiled for the table's columns (a plain loop was already about 5x faster than
+ * csv-stringify on the 242,168 rows of a nearby-cities run, with the same output; these two
+ * took it from 530-640 ms to 300-470 ms on the same machine).
  *
  * - First record: the header row, from `columns` in order.
  * - Every record ends with CRLF (RFC 4180 §2.1–2.2), including the last one.
