@@ -143,11 +143,6 @@ export class Utf8Writer {
     } while (n > 0);
   }
 
-  /** Bytes written so far (handed on or not). */
-  get byteLength(): number {
-    return this.total + this.pos;
-  }
-
   /** At a record boundary: hands the chunk on once it has reached ~1 MiB. */
   commit(): void {
     if (this.pos >= UTF8_CHUNK_BYTES) this.emit();

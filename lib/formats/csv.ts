@@ -17,7 +17,7 @@
  */
 import type { TRow, TTable } from "@/lib/engine/types";
 import { Utf8Writer, yieldToEventLoop, type TByteSink, type TPace } from "./byte-chunks";
-import { scalarToText } from "./column-types";
+import { ownValueCode, scalarToText } from "./column-types";
 
 /** Line ending used by the CSV writer (RFC 4180). */
 export const CSV_RECORD_DELIMITER = "\r\n";
@@ -63,15 +63,11 @@ type TRecordWriter = (out: Utf8Writer, row: TRow | null | undefined, cell: typeo
 /**
  * One record (fields, commas and CRLF) of a row, compiled for `columns`: a read of a constant
  * key is one inline-cached load where rows share a shape, whereas `row[columns[c]]` in a loop
- * is a keyed load that every column shares. A field is the row's own property (`ownValue` of
- * column-types.ts), as in the Parquet writers. Keys are JSON string literals, so any column
- * name is safe.
+ * is a keyed load that every column shares. A field is the row's own property (`ownValueCode`
+ * of column-types.ts, as the Parquet writers' `ownValueReader`).
  */
 function recordWriter(columns: readonly string[]): TRecordWriter {
-  const cells = columns.map((c) => {
-    const key = JSON.stringify(c);
-    return `cell(out, row != null && hasOwn(row, ${key}) ? row[${key}] : undefined);`;
-  });
+  const cells = columns.map((c) => `cell(out, ${ownValueCode("row", "hasOwn", c)});`);
   const body = `"use strict"; ${cells.join(" out.byte(0x2c); ")} out.byte(0x0d); out.byte(0x0a);`;
   return new Function("out", "row", "cell", "hasOwn", body) as TRecordWriter;
 }
