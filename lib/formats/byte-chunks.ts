@@ -8,6 +8,7 @@
  * then returns an empty body.
  */
 import { ByteWriter } from "hyparquet-writer";
+import { SHORTEST_DECIMAL_MAX_BYTES, writeShortestDecimal } from "./shortest-decimal";
 
 /** Receives a writer's output in order, one chunk at a time (each chunk is the sink's to keep). */
 export type TByteSink = (chunk: Uint8Array) => void;
@@ -141,6 +142,19 @@ export class Utf8Writer {
       buf[--pos] = 0x30 + (n - q * 10);
       n = q;
     } while (n > 0);
+  }
+
+  /**
+   * A number as String(n) writes it ("-12", "0.25", "1e+21", "NaN"): safe integers (`int`) and
+   * the common non-integers (lib/formats/shortest-decimal.ts) digit by digit without making a
+   * string, others through String(). Always ASCII with nothing a CSV field quotes.
+   */
+  number(n: number): void {
+    if (Number.isSafeInteger(n)) return this.int(n);
+    this.room(SHORTEST_DECIMAL_MAX_BYTES);
+    const end = writeShortestDecimal(this.buf, this.pos, n);
+    if (end >= 0) this.pos = end;
+    else this.plainAscii(String(n));
   }
 
   /** At a record boundary: hands the chunk on once it has reached ~1 MiB. */
