@@ -16,7 +16,7 @@
  *   applied: data is written as it is.
  * - An empty table still gets its header row; a table with no columns is an empty file.
  */
-import type { TRow, TTable } from "@/lib/engine/types";
+import { tableRows, type TRow, type TTable } from "@/lib/engine/types";
 import { Utf8Writer, yieldToEventLoop, type TByteSink, type TPace } from "./byte-chunks";
 import { ownValueCode, scalarToText } from "./column-types";
 
@@ -77,20 +77,24 @@ function recordWriter(columns: readonly string[]): TRecordWriter {
  * @throws the signal's reason when aborted.
  */
 export async function encodeCsv(table: TTable, options: TCsvOptions = {}): Promise<{ body: Uint8Array; rowCount: number }> {
-  const { columns, rows } = table;
+  const { columns } = table;
+  // one row at a time: a lazy table's rows are shown here one by one (lib/steps/dataset.ts)
+  const rows = tableRows(table);
+  const { count } = rows;
+  const rowAt = rows.view ?? rows.rowAt;
   const out = new Utf8Writer(options.sink);
   options.signal?.throwIfAborted();
   if (columns.length > 0) {
     out.text(columns.map(field).join(",") + CSV_RECORD_DELIMITER);
     const record = recordWriter(columns);
-    for (let start = 0; start < rows.length; start += ROWS_PER_SLICE) {
+    for (let start = 0; start < count; start += ROWS_PER_SLICE) {
       await yieldToEventLoop(options.signal, options.pace);
-      const end = Math.min(rows.length, start + ROWS_PER_SLICE);
+      const end = Math.min(count, start + ROWS_PER_SLICE);
       for (let r = start; r < end; r++) {
-        record(out, rows[r], writeField, Object.hasOwn);
+        record(out, rowAt(r), writeField, Object.hasOwn);
         out.commit();
       }
     }
   }
-  return { body: out.finish(), rowCount: rows.length };
+  return { body: out.finish(), rowCount: count };
 }

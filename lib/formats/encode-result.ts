@@ -2,7 +2,7 @@
  * Entry point of the result writers: one engine result in one requested format -> file bytes
  * plus what the API needs to serve it (media type, extension, feature/row count).
  */
-import type { TFeatureSet, TTable } from "@/lib/engine/types";
+import { withColumns, type TFeatureSet, type TTable } from "@/lib/engine/types";
 import { encodeCsv } from "./csv";
 import type { TByteSink, TPace } from "./byte-chunks";
 import { FormatMismatchError } from "./errors";
@@ -76,7 +76,7 @@ export async function encodeResult(result: TEncodableResult, format: TResultForm
     const { body, featureCount } = await encodeGeoParquet(result.data, { ...options, columns: result.columns });
     return { body, featureCount, ...meta };
   }
-  const table = result.columns ? { ...result.data, columns: orderedNames(result.columns, result.data.columns) } : result.data;
+  const table = result.columns ? withColumns(result.data, orderedNames(result.columns, result.data.columns)) : result.data;
   if (format === "csv") {
     const { body, rowCount } = await encodeCsv(table, options);
     return { body, rowCount, ...meta };

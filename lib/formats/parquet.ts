@@ -20,7 +20,7 @@ import type { SchemaElement } from "hyparquet";
 import { ParquetWriter } from "hyparquet-writer";
 import type { ColumnSource } from "hyparquet-writer";
 import type { Geometry } from "geojson";
-import type { TFeatureSet, TTable } from "@/lib/engine/types";
+import { tableRows, type TFeatureSet, type TTable } from "@/lib/engine/types";
 import { ChunkedByteWriter, yieldToEventLoop, type TByteSink, type TPace } from "./byte-chunks";
 import type { TColumns } from "@/lib/steps/columns";
 import { ColumnTypeInference, columnTypeFor, ownValueReader, toColumnValue, type TColumnType } from "./column-types";
@@ -150,12 +150,13 @@ interface TExtraColumn<T> {
 
 /**
  * Writes records in bounded row groups: at most `rowGroupRows` rows and about
- * `ROW_GROUP_BYTES` of converted input per group. `valueAt(record, c)` reads one raw cell of
- * `columns[c]`; `extra` columns are appended after them.
+ * `ROW_GROUP_BYTES` of converted input per group. `records` gives them one at a time (each is
+ * read once); `valueAt(record, c)` reads one raw cell of `columns[c]`; `extra` columns are
+ * appended after them.
  */
 async function writeRowGroups<T>(
   pq: ParquetWriter,
-  records: readonly T[],
+  records: { count: number; rowAt: (i: number) => T },
   columns: TParquetColumn[],
   valueAt: (record: T, columnIndex: number) => unknown,
   options: TParquetOptions,
@@ -165,15 +166,15 @@ async function writeRowGroups<T>(
   const width = columns.length + extra.length;
   const text = new Utf8Arena();
   let start = 0;
-  while (start < records.length) {
+  while (start < records.count) {
     options.signal?.throwIfAborted();
-    const limit = Math.min(records.length, start + maxRows);
+    const limit = Math.min(records.count, start + maxRows);
     const data: unknown[][] = Array.from({ length: width }, () => []);
     text.startGroup();
     let bytes = 0;
     let end = start;
     while (end < limit && (end === start || bytes < ROW_GROUP_BYTES)) {
-      const record = records[end];
+      const record = records.rowAt(end);
       for (let c = 0; c < columns.length; c++) {
         const value = valueAt(record, c);
         bytes += approxSize(value);
@@ -193,7 +194,7 @@ async function writeRowGroups<T>(
     ];
     await pq.write({ columnData, rowGroupSize: end - start });
     start = end;
-    if (start < records.length) await yieldToEventLoop(options.signal, options.pace);
+    if (start < records.count) await yieldToEventLoop(options.signal, options.pace);
   }
 }
 
@@ -219,10 +220,12 @@ export async function encodeParquet(table: TTable, options: TParquetOptions = {}
   const names = orderedNames(options.columns, table.columns);
   const inference = names.map(() => new ColumnTypeInference());
   const read = names.map(ownValueReader);
-  for (let c = 0; c < names.length; c++) {
-    const column = inference[c];
-    const cell = read[c];
-    for (const row of table.rows) column.add(cell(row));
+  // one row at a time: a lazy table's rows are shown one by one as they are read (lib/steps/dataset.ts)
+  const all = tableRows(table);
+  const rows = { count: all.count, rowAt: all.view ?? all.rowAt };
+  for (let i = 0; i < rows.count; i++) {
+    const row = rows.rowAt(i);
+    for (let c = 0; c < names.length; c++) inference[c].add(read[c](row));
   }
   const declared = new Map(options.columns?.fields.map((f) => [f.name, f.type]));
   const columns: TParquetColumn[] = names.map((name, c) => ({ name, type: columnTypeFor(declared.get(name), inference[c]) }));
@@ -234,10 +237,10 @@ export async function encodeParquet(table: TTable, options: TParquetOptions = {}
     createdBy: CREATED_BY,
   });
   if (columns.length > 0) {
-    await writeRowGroups(pq, table.rows, columns, (row, c) => read[c](row), options);
+    await writeRowGroups(pq, rows, columns, (row, c) => read[c](row), options);
   }
   await pq.finish();
-  return { body: writer.getBytes(), rowCount: table.rows.length };
+  return { body: writer.getBytes(), rowCount: rows.count };
 }
 
 /** The GeoParquet 1.1 `geo` metadata object written for a layer. */
@@ -344,7 +347,8 @@ export async function encodeGeoParquet(
   };
 
   const read = keys.map(ownValueReader);
-  await writeRowGroups(pq, features, columns, (feature, c) => read[c](feature.properties), options, [geometryColumn]);
+  const records = { count: features.length, rowAt: (i: number) => features[i]! };
+  await writeRowGroups(pq, records, columns, (feature, c) => read[c](feature.properties), options, [geometryColumn]);
   const metadata = geo();
   pq.kvMetadata = [{ key: "geo", value: JSON.stringify(metadata) }];
   await pq.finish();

@@ -2,7 +2,7 @@
 import { describe, expect, it } from "vitest";
 import fc from "fast-check";
 import { pick } from "@/lib/steps/items";
-import { rowMaker } from "@/lib/steps/row-maker";
+import { rowFiller, rowMaker } from "@/lib/steps/row-maker";
 import type { TFieldSpec } from "@/lib/steps/options";
 
 /** The rows `pick` builds, as distance_pairs built them before it had a maker. */
@@ -55,5 +55,31 @@ describe("rowMaker", () => {
     const proto = rowMaker([{ from: "p", as: "__proto__" }]);
     const parent = { inherited: true };
     expect(Object.getPrototypeOf(proto({ p: parent }))).toBe(Object.getPrototypeOf(pick({ p: parent }, [{ from: "p", as: "__proto__" }])));
+  });
+
+  it("rowFiller refills a made row in place to what the maker makes of other arguments (random specs and values)", () => {
+    fc.assert(
+      fc.property(
+        fc.array(spec, { maxLength: 6 }),
+        fc.array(spec, { maxLength: 6 }),
+        fc.option(name, { nil: undefined }),
+        fc.array(fc.tuple(fc.dictionary(name, value), fc.dictionary(name, value), value), { minLength: 1, maxLength: 4 }),
+        (a, b, extra, args) => {
+          const make = rowMaker(a, b, extra);
+          const fill = rowFiller(a, b, extra);
+          const hasProto = [...a, ...b].some((s) => (typeof s === "string" ? s : s.as) === "__proto__") || extra === "__proto__";
+          if (hasProto) return expect(fill).toBeNull();
+          const row = make(...args[0]!);
+          for (const [pa, pb, x] of args) {
+            const filled = fill!(row, pa, pb, x);
+            expect(filled).toBe(row);
+            const expected = make(pa, pb, x);
+            expect(Object.keys(filled)).toEqual(Object.keys(expected));
+            expect(filled).toEqual(expected);
+          }
+        },
+      ),
+      { numRuns: 300 },
+    );
   });
 });

@@ -39,12 +39,43 @@ export function rowMaker(a: readonly TFieldSpec[], b: readonly TFieldSpec[] = []
   return made;
 }
 
-function compile(a: readonly TFieldSpec[], b: readonly TFieldSpec[], extra: string | undefined): TRowMaker {
-  // key -> the expression of its last write; a Map keeps the order of first writes, as an object does
+/** Key -> the expression of its last write (of `a`, `b`, `x`); a Map keeps the order of first writes, as an object does. */
+function fieldExpressions(a: readonly TFieldSpec[], b: readonly TFieldSpec[], extra: string | undefined): Map<string, string> {
   const fields = new Map<string, string>();
   for (const s of a) fields.set(specAs(s), `a[${JSON.stringify(specFrom(s))}] ?? null`);
   for (const s of b) fields.set(specAs(s), `b[${JSON.stringify(specFrom(s))}] ?? null`);
   if (extra !== undefined) fields.set(extra, "x");
+  return fields;
+}
+
+/** Refills a row made by the same specs' `rowMaker` with the fields of other arguments, in place; returns it. */
+export type TRowFiller = (row: TRow, a: Record<string, unknown>, b: Record<string, unknown> | undefined, extra: unknown) => TRow;
+
+const fillers = new Map<string, TRowFiller | null>();
+
+/**
+ * The in-place twin of `rowMaker(a, b, extra)`: `fill(row, pa, pb, x)` sets every field of a row
+ * that maker made to what `make(pa, pb, x)` would hold (the same expressions, one constant-key
+ * store each, so the row keeps its keys, their order and its hidden class), making no object.
+ * For a reader that is done with a row before the next (the result writers, through
+ * `TRowSource.view`), one row serves them all. Null where the maker is the interpreted one
+ * (`__proto__`).
+ */
+export function rowFiller(a: readonly TFieldSpec[], b: readonly TFieldSpec[] = [], extra?: string): TRowFiller | null {
+  const cacheKey = JSON.stringify([a, b, extra ?? null]);
+  let fill = fillers.get(cacheKey);
+  if (fill === undefined) {
+    const fields = fieldExpressions(a, b, extra);
+    const stores = [...fields].map(([key, expr]) => `row[${JSON.stringify(key)}] = ${expr};`).join(" ");
+    fill = fields.has("__proto__") ? null : (new Function("row", "a", "b", "x", `"use strict"; ${stores} return row;`) as TRowFiller);
+    if (fillers.size >= CACHE_MAX) fillers.clear();
+    fillers.set(cacheKey, fill);
+  }
+  return fill;
+}
+
+function compile(a: readonly TFieldSpec[], b: readonly TFieldSpec[], extra: string | undefined): TRowMaker {
+  const fields = fieldExpressions(a, b, extra);
   if (fields.has("__proto__")) {
     return (pa, pb, x) => {
       const row = pick(pb ?? {}, b, pick(pa, a));

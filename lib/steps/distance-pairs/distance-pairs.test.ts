@@ -2,6 +2,7 @@
 import { describe, expect, it } from "vitest";
 import { fs, pt, runStep } from "@/lib/steps/test-helpers";
 import { DEG_KM, nullGeom } from "@/lib/steps/test-fixtures";
+import { tableRows } from "@/lib/steps/dataset";
 
 describe("distance_pairs", () => {
   it("one row per pair within max_km, nearest first per source, with the chosen fields", async () => {
@@ -30,5 +31,9 @@ describe("distance_pairs", () => {
     ]);
     expect(out.rows[0].km as number).toBeCloseTo(0.5 * DEG_KM, 6);
     expect(out.rows[1].km as number).toBeCloseTo(DEG_KM, 6);
+    // kept as pairs, made into rows as they are read (lib/steps/dataset.ts lazyTable): the same rows one at a time
+    const one = tableRows(out);
+    expect(one.count).toBe(2);
+    expect([one.rowAt(0), one.rowAt(1)]).toEqual(out.rows);
   });
 });

@@ -5,9 +5,9 @@
 import { pickedFields } from "@/lib/steps/columns";
 import { z } from "zod";
 import { props, specAs } from "@/lib/steps/items";
-import { rowMaker } from "@/lib/steps/row-maker";
+import { rowFiller, rowMaker } from "@/lib/steps/row-maker";
 import { pointsWithinKm, type TNeighbours } from "@/lib/geo/spatial-index";
-import type { TRow } from "@/lib/steps/dataset";
+import { lazyTable, type TRow } from "@/lib/steps/dataset";
 import { ZRef, ZField, ZFieldSpec, ZMaxKm, ACCEPTS_PARAM } from "@/lib/steps/options";
 import { defineStep } from "@/lib/steps/define-step";
 import { eachSourcePoint, SOURCE_AND_TARGET, sourcesAndTargets } from "@/lib/steps/distance";
@@ -42,11 +42,11 @@ export const distancePairs = defineStep({
   },
   run: async (step, ctx) => {
     const { source, target, index } = sourcesAndTargets(ctx, step);
-    // Two passes: first the neighbours of every source (typed arrays the index returns anyway,
-    // 12 bytes a pair), counted against the row limit; only then a row object per pair (about
-    // 150 bytes). A request whose pairs exceed the limit fails having built no rows: measured
-    // on 5,000 places at 500 km, its run process peaked at ~370 MB when it built the first
-    // million rows before failing.
+    // Two passes: first the neighbours of every source (typed arrays the index returns anyway),
+    // counted against the row limit; then the pairs as three typed arrays (16 bytes a row),
+    // made into rows only as they are read (`lazyTable`). A request whose pairs exceed the limit
+    // fails having built nothing: measured on 5,000 places at 500 km, its run process peaked at
+    // ~370 MB when it built the first million rows before failing.
     const near: (TNeighbours | undefined)[] = new Array(source.length);
     let count = 0;
     await eachSourcePoint(ctx, source, (_f, pos, i) => {
@@ -56,16 +56,24 @@ export const distancePairs = defineStep({
       count += n.feature.length;
       ctx.checkItems(count);
     });
-    const rows: TRow[] = [];
-    const make = rowMaker(step.source_fields, step.target_fields, step.distance_field);
+    const sourceOf = new Int32Array(count);
+    const targetOf = new Int32Array(count);
+    const km = new Float64Array(count);
+    let at = 0;
     for (let i = 0; i < source.length; i++) {
-      if (i % 64 === 0) await ctx.checkpoint();
       const n = near[i];
       if (!n || n.feature.length === 0) continue;
-      const sp = props(source[i]);
-      for (let k = 0; k < n.feature.length; k++) rows.push(make(sp, props(target[n.feature[k]]), n.km[k]));
+      sourceOf.fill(i, at, at + n.feature.length);
+      targetOf.set(n.feature, at);
+      km.set(n.km, at);
+      at += n.feature.length;
     }
+    const make = rowMaker(step.source_fields, step.target_fields, step.distance_field);
+    const fill = rowFiller(step.source_fields, step.target_fields, step.distance_field);
+    const rowAt = (i: number) => make(props(source[sourceOf[i]!]!), props(target[targetOf[i]!]!), km[i]!);
+    let shown: TRow | undefined;
+    const view = fill ? (i: number) => (shown ? fill(shown, props(source[sourceOf[i]!]!), props(target[targetOf[i]!]!), km[i]!) : (shown = rowAt(i))) : rowAt;
     const columns = [...new Set([...step.source_fields.map(specAs), ...step.target_fields.map(specAs), step.distance_field])];
-    return { kind: "rows", columns, rows };
+    return lazyTable(columns, { count, rowAt, view });
   },
 });
