@@ -19,6 +19,30 @@ describe("haversineKm", () => {
       const b = [r() * 360 - 180, r() * 180 - 90];
       expect(haversineKm(a[0]!, a[1]!, b[0]!, b[1]!)).toBe(distance(a, b));
     }
+    // differences of exactly ±360 degrees and beyond (Turf reduces them with % 360), and -0
+    for (const [a, b] of [
+      [
+        [180, 0],
+        [-180, 0],
+      ],
+      [
+        [-180, 10],
+        [180, -10],
+      ],
+      [
+        [540, 1],
+        [-200, 2],
+      ],
+      [
+        [-0, -0],
+        [0, 0],
+      ],
+    ] as [number[], number[]][]) {
+      expect(haversineKm(a[0]!, a[1]!, b[0]!, b[1]!)).toBe(distance(a, b));
+      if (Math.abs(a[0]!) > 180) continue; // not a longitude an index is queried with
+      const near = pointsWithinKm(pointIndex([pt(b[0]!, b[1]!)]), a, 20_000);
+      expect([...near.km]).toEqual([distance(a, b)]);
+    }
   });
 });
 

@@ -43,6 +43,8 @@ export interface TPointIndex {
   feature: Int32Array;
   /** lon/lat of each indexed point (by KDBush id), interleaved. */
   coords: Float64Array;
+  /** Math.cos of each indexed point's latitude in radians (by KDBush id), as `haversineKm` computes it. */
+  cosLat: Float64Array;
 }
 
 const geometryCache = new WeakMap<readonly TFeature[], TGeometryIndex>();
@@ -103,7 +105,9 @@ export function pointIndex(features: readonly TFeature[]): TPointIndex {
     for (let k = 0; k < feature.length; k++) index.add(coords[2 * k], coords[2 * k + 1]);
     index.finish();
   }
-  const out = { index, feature: Int32Array.from(feature), coords: Float64Array.from(coords) };
+  const cosLat = new Float64Array(feature.length);
+  for (let k = 0; k < feature.length; k++) cosLat[k] = Math.cos(toRadians(coords[2 * k + 1]!));
+  const out = { index, feature: Int32Array.from(feature), coords: Float64Array.from(coords), cosLat };
   pointCache.set(features, out);
   return out;
 }
@@ -112,8 +116,10 @@ export function pointIndex(features: readonly TFeature[]): TPointIndex {
 export const EARTH_RADIUS_KM = 6371.0088;
 
 function toRadians(degrees: number): number {
-  // Turf's degreesToRadians, operation for operation.
-  return ((degrees % 360) * Math.PI) / 180;
+  // Turf's degreesToRadians, operation for operation; `degrees % 360` is `degrees` itself
+  // below 360 in magnitude (exactly, -0 included), and skipping it skips a call into the C
+  // library (fmod) in the loop of `queryWithin`.
+  return ((degrees > -360 && degrees < 360 ? degrees : degrees % 360) * Math.PI) / 180;
 }
 
 /** Haversine distance in km between two lon/lat positions: exactly Turf `distance(a, b)` in km. */
@@ -210,13 +216,21 @@ function queryWithin(idx: TPointIndex, pos: Position, maxKm: number): TNeighbour
   // in place, which beats a comparator sort for lists this short; long lists use an index sort.
   let n = 0;
   const seen = boxes.length > 1 ? new Set<number>() : null;
+  // haversineKm, operation for operation (the same bits), with the query's cos(lat) computed
+  // once and each point's taken from the index: the trigonometry was most of a query's time.
+  const cosLat1 = Math.cos(toRadians(lat));
+  const { coords } = idx;
+  const cosLatOf = idx.cosLat;
   for (const [x0, y0, x1, y1] of boxes) {
     for (const id of idx.index.range(x0, y0, x1, y1)) {
       if (seen) {
         if (seen.has(id)) continue;
         seen.add(id);
       }
-      const km = haversineKm(lon, lat, idx.coords[2 * id]!, idx.coords[2 * id + 1]!);
+      const dLat = toRadians(coords[2 * id + 1]! - lat);
+      const dLon = toRadians(coords[2 * id]! - lon);
+      const a = Math.pow(Math.sin(dLat / 2), 2) + Math.pow(Math.sin(dLon / 2), 2) * cosLat1 * cosLatOf[id]!;
+      const km = 2 * Math.atan2(Math.sqrt(a), Math.sqrt(1 - a)) * (6371008.8 / 1e3);
       if (km <= maxKm) {
         if (n === scratchIds.length) growScratch();
         scratchIds[n] = idx.feature[id]!;
