@@ -52,6 +52,16 @@ describe("encodeCsv", () => {
     expect(text(body)).toBe('constructor,toString,"q""uote",line\u2028sep\r\n,,,\r\n1,,a,b\r\n,,,\r\n');
   });
 
+  it("reads a field inherited from a row's own prototype as empty, plain rows or not", async () => {
+    const inherits = Object.assign(Object.create({ a: "inherited", b: "inherited" }) as Record<string, unknown>, { b: "own" });
+    const { body } = await encodeCsv({
+      kind: "rows",
+      columns: ["a", "b", "valueOf"],
+      rows: [inherits, { a: 1 }, Object.assign(Object.create(null), { a: 2, valueOf: 3 })],
+    });
+    expect(text(body)).toBe("a,b,valueOf\r\n,own,\r\n1,,\r\n2,,3\r\n");
+  });
+
   it("writes every value as String()/scalarToText would, quoted where RFC 4180 needs it (random tables, chunk boundaries included)", async () => {
     // The writer puts bytes straight into chunks (integers digit by digit, plain ASCII byte by
     // byte): the text must be that of the obvious string-building writer.
