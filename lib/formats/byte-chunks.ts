@@ -157,6 +157,20 @@ export class Utf8Writer {
     else this.plainAscii(String(n));
   }
 
+  /** Bytes `src[from..to)` as they are (already UTF-8). */
+  copy(src: Uint8Array, from: number, to: number): void {
+    const n = to - from;
+    this.room(n);
+    const buf = this.buf;
+    let pos = this.pos;
+    if (n < 32) for (let i = from; i < to; i++) buf[pos++] = src[i]!;
+    else {
+      buf.set(src.subarray(from, to), pos);
+      pos += n;
+    }
+    this.pos = pos;
+  }
+
   /** At a record boundary: hands the chunk on once it has reached ~1 MiB. */
   commit(): void {
     if (this.pos >= UTF8_CHUNK_BYTES) this.emit();

@@ -21,6 +21,16 @@ function flow(): TFlowVersion {
   return r.flow;
 }
 
+/** nearby-cities with its matches passed through a `limit` step, which makes every match a row object (distance_pairs alone keeps them as pairs). */
+function flowWithMatchRows(): TFlowVersion {
+  const doc = structuredClone(NEARBY_CITIES) as unknown as { steps: object[]; results: { from: string }[] };
+  doc.steps.push({ id: "match_rows", type: "limit", source: "pairs", n: 1_000_000_000 });
+  doc.results[1]!.from = "match_rows";
+  const r = validateFlowVersion(doc);
+  if (!r.ok) throw new Error(JSON.stringify(r.errors));
+  return r.flow;
+}
+
 /** `n` cities on a grid of 0.01° around (lon0, lat0). */
 function cities(n: number, lon0 = 8, lat0 = 47): TFeature[] {
   return Array.from({ length: n }, (_, i) => ({
@@ -248,10 +258,10 @@ describe("RunPool", () => {
     const p = newPool({ size: 1, memoryMb: 512 });
     const rss = (pid: number) => Number(/VmRSS:\s+(\d+)/.exec(fs.readFileSync(`/proc/${pid}/status`, "utf8"))![1]) / 1024;
     const layer = cities(5000);
-    // 100 places x 5,000 cities within 500 km: half a million pairs and their files
+    // 100 places x 5,000 cities within 500 km: half a million pairs, as rows, and their files
     const places = Array.from({ length: 100 }, (_, i) => ({ id: `p${i}`, lon: 8 + (i % 10) * 0.02, lat: 47 + Math.floor(i / 10) * 0.02 }));
     const proc = await p.acquire();
-    await proc.run(task(layer, places, 500).t);
+    await proc.run(task(layer, places, 500, { flow: flowWithMatchRows() }).t);
     const grown = rss(proc.pid!);
     proc.release();
     let now = grown;

@@ -45,7 +45,20 @@ export interface TRowSource {
    * before it asks for the next (the result writers, which encode one file after another).
    */
   view?: (i: number) => TRow;
+  /**
+   * Every column's values without rows (for the CSV writer), where the table has them: column
+   * name -> `TGather`. Row i's value of a column is what `rowAt(i)` holds under that name.
+   */
+  gathers?: ReadonlyMap<string, TGather>;
 }
+
+/**
+ * A column as a gather: row i holds `valueAt(index[i])` (an item of a smaller list, e.g. the
+ * target city of a match: `size` items, each read as often as rows point at it), or
+ * `numbers[i]` itself. `valueAt(j)` depends only on (`of`, `name`, j): while `of` (the item
+ * list, e.g. a cached layer's features) lives, a reader may keep what it made of the values.
+ */
+export type TGather = { index: Int32Array; size: number; valueAt: (j: number) => unknown; of: object; name: string } | { numbers: Float64Array };
 
 /**
  * A table kept in a compact form and made into row objects only where they are needed: by a

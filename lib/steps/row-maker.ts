@@ -39,12 +39,26 @@ export function rowMaker(a: readonly TFieldSpec[], b: readonly TFieldSpec[] = []
   return made;
 }
 
-/** Key -> the expression of its last write (of `a`, `b`, `x`); a Map keeps the order of first writes, as an object does. */
+/** Where a row field's value comes from: `arg[field] ?? null` of the first (`a`) or second (`b`) argument, or the third (`x`) itself. */
+export type TFieldSource = { arg: "a" | "b"; field: string } | { arg: "x" };
+
+/**
+ * Key -> the source of its last write (of `a`, `b`, `x`); a Map keeps the order of first
+ * writes, as an object does. The rows of `rowMaker(a, b, extra)` are exactly these: `key` holds
+ * `pa[field] ?? null`, `pb[field] ?? null` or `x`.
+ */
+export function fieldSources(a: readonly TFieldSpec[], b: readonly TFieldSpec[] = [], extra?: string): Map<string, TFieldSource> {
+  const fields = new Map<string, TFieldSource>();
+  for (const s of a) fields.set(specAs(s), { arg: "a", field: specFrom(s) });
+  for (const s of b) fields.set(specAs(s), { arg: "b", field: specFrom(s) });
+  if (extra !== undefined) fields.set(extra, { arg: "x" });
+  return fields;
+}
+
+/** Key -> the expression of its last write (see `fieldSources`). */
 function fieldExpressions(a: readonly TFieldSpec[], b: readonly TFieldSpec[], extra: string | undefined): Map<string, string> {
   const fields = new Map<string, string>();
-  for (const s of a) fields.set(specAs(s), `a[${JSON.stringify(specFrom(s))}] ?? null`);
-  for (const s of b) fields.set(specAs(s), `b[${JSON.stringify(specFrom(s))}] ?? null`);
-  if (extra !== undefined) fields.set(extra, "x");
+  for (const [key, src] of fieldSources(a, b, extra)) fields.set(key, src.arg === "x" ? "x" : `${src.arg}[${JSON.stringify(src.field)}] ?? null`);
   return fields;
 }
 

@@ -5,9 +5,9 @@
 import { pickedFields } from "@/lib/steps/columns";
 import { z } from "zod";
 import { props, specAs } from "@/lib/steps/items";
-import { rowFiller, rowMaker } from "@/lib/steps/row-maker";
+import { fieldSources, rowFiller, rowMaker } from "@/lib/steps/row-maker";
 import { pointsWithinKm, type TNeighbours } from "@/lib/geo/spatial-index";
-import { lazyTable, type TRow } from "@/lib/steps/dataset";
+import { lazyTable, type TGather, type TRow } from "@/lib/steps/dataset";
 import { ZRef, ZField, ZFieldSpec, ZMaxKm, ACCEPTS_PARAM } from "@/lib/steps/options";
 import { defineStep } from "@/lib/steps/define-step";
 import { eachSourcePoint, SOURCE_AND_TARGET, sourcesAndTargets } from "@/lib/steps/distance";
@@ -74,6 +74,24 @@ export const distancePairs = defineStep({
     let shown: TRow | undefined;
     const view = fill ? (i: number) => (shown ? fill(shown, props(source[sourceOf[i]!]!), props(target[targetOf[i]!]!), km[i]!) : (shown = rowAt(i))) : rowAt;
     const columns = [...new Set([...step.source_fields.map(specAs), ...step.target_fields.map(specAs), step.distance_field])];
-    return lazyTable(columns, { count, rowAt, view });
+    // The same fields as gathers over the pairs (for the CSV writer): a place's or a city's value
+    // is read and written once however many matches name it.
+    // (None where a field is named `__proto__`: such rows are made by `pick`, see row-maker.ts.)
+    const gathers = new Map<string, TGather>();
+    for (const [key, src] of fill ? fieldSources(step.source_fields, step.target_fields, step.distance_field) : []) {
+      if (src.arg === "x") gathers.set(key, { numbers: km });
+      else {
+        const items = src.arg === "a" ? source : target;
+        const field = src.field;
+        gathers.set(key, {
+          index: src.arg === "a" ? sourceOf : targetOf,
+          size: items.length,
+          valueAt: (j) => props(items[j]!)[field] ?? null,
+          of: items,
+          name: field,
+        });
+      }
+    }
+    return lazyTable(columns, { count, rowAt, view, ...(fill ? { gathers } : {}) });
   },
 });
