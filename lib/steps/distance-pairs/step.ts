@@ -7,10 +7,19 @@ import { z } from "zod";
 import { props, specAs } from "@/lib/steps/items";
 import { fieldSources, rowFiller, rowMaker } from "@/lib/steps/row-maker";
 import { pointsWithinKm, type TNeighbours } from "@/lib/geo/spatial-index";
-import { lazyTable, type TGather, type TRow } from "@/lib/steps/dataset";
+import { lazyTable, type TFeature, type TGather, type TRow } from "@/lib/steps/dataset";
 import { ZRef, ZField, ZFieldSpec, ZMaxKm, ACCEPTS_PARAM } from "@/lib/steps/options";
 import { defineStep } from "@/lib/steps/define-step";
 import { eachSourcePoint, SOURCE_AND_TARGET, sourcesAndTargets } from "@/lib/steps/distance";
+
+/**
+ * `j => features[j]'s field ?? null` (a row maker's read, see row-maker.ts). Made here, not
+ * inside `run`: the CSV writer keeps it with the target layer (lib/formats/csv.ts), and a
+ * closure made in `run` would keep that run's context (its pairs, its step outputs) alive.
+ */
+function fieldOf(features: readonly TFeature[], field: string): (j: number) => unknown {
+  return (j) => props(features[j]!)[field] ?? null;
+}
 
 export const distancePairs = defineStep({
   type: "distance_pairs",
@@ -82,14 +91,7 @@ export const distancePairs = defineStep({
       if (src.arg === "x") gathers.set(key, { numbers: km });
       else {
         const items = src.arg === "a" ? source : target;
-        const field = src.field;
-        gathers.set(key, {
-          index: src.arg === "a" ? sourceOf : targetOf,
-          size: items.length,
-          valueAt: (j) => props(items[j]!)[field] ?? null,
-          of: items,
-          name: field,
-        });
+        gathers.set(key, { index: src.arg === "a" ? sourceOf : targetOf, size: items.length, valueAt: fieldOf(items, src.field), of: items, name: src.field });
       }
     }
     return lazyTable(columns, { count, rowAt, view, ...(fill ? { gathers } : {}) });
