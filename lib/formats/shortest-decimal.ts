@@ -176,20 +176,14 @@ function seventeen(buf: Uint8Array, pos: number, a: number, k: number): number {
   const re = Math.round(e);
   if (Math.abs(e - re) === 0.5) return -1;
   // p >= 1e16 > 2^53 is an integer; n = p + re as q·10^8 + rest (q·10^8 is exact: q < 2^30 and 10^8 = 2^8·5^8).
+  // (p - q·10^8 and the small re are exact integers; a rounded division leaves q off by one at most)
   let q = Math.floor(p / 1e8);
-  let rest = p - q * 1e8;
-  if (rest < 0) {
+  let rest = p - q * 1e8 + re;
+  while (rest < 0) {
     q--;
     rest += 1e8;
-  } else if (rest >= 1e8) {
-    q++;
-    rest -= 1e8;
   }
-  rest += re;
-  if (rest < 0) {
-    q--;
-    rest += 1e8;
-  } else if (rest >= 1e8) {
+  while (rest >= 1e8) {
     q++;
     rest -= 1e8;
   }
