@@ -106,7 +106,7 @@ export function pointIndex(features: readonly TFeature[]): TPointIndex {
     index.finish();
   }
   const cosLat = new Float64Array(feature.length);
-  for (let k = 0; k < feature.length; k++) cosLat[k] = Math.cos(toRadians(coords[2 * k + 1]!));
+  for (let k = 0; k < feature.length; k++) cosLat[k] = cosOfLatitude(coords[2 * k + 1]!);
   const out = { index, feature: Int32Array.from(feature), coords: Float64Array.from(coords), cosLat };
   pointCache.set(features, out);
   return out;
@@ -122,13 +122,24 @@ function toRadians(degrees: number): number {
   return ((degrees > -360 && degrees < 360 ? degrees : degrees % 360) * Math.PI) / 180;
 }
 
+/** Math.cos of a latitude in radians, as `haversineKm` takes it. */
+function cosOfLatitude(lat: number): number {
+  return Math.cos(toRadians(lat));
+}
+
 /** Haversine distance in km between two lon/lat positions: exactly Turf `distance(a, b)` in km. */
 export function haversineKm(lon1: number, lat1: number, lon2: number, lat2: number): number {
+  return haversineWithCos(lon1, lat1, lon2, lat2, cosOfLatitude(lat1), cosOfLatitude(lat2));
+}
+
+/**
+ * `haversineKm` with the cosines of both latitudes given (`cosOfLatitude`), so that a loop
+ * computes each once: Turf's formula, operation for operation (the same bits).
+ */
+function haversineWithCos(lon1: number, lat1: number, lon2: number, lat2: number, cos1: number, cos2: number): number {
   const dLat = toRadians(lat2 - lat1);
   const dLon = toRadians(lon2 - lon1);
-  const la1 = toRadians(lat1);
-  const la2 = toRadians(lat2);
-  const a = Math.pow(Math.sin(dLat / 2), 2) + Math.pow(Math.sin(dLon / 2), 2) * Math.cos(la1) * Math.cos(la2);
+  const a = Math.pow(Math.sin(dLat / 2), 2) + Math.pow(Math.sin(dLon / 2), 2) * cos1 * cos2;
   return 2 * Math.atan2(Math.sqrt(a), Math.sqrt(1 - a)) * (6371008.8 / 1e3);
 }
 
@@ -216,9 +227,9 @@ function queryWithin(idx: TPointIndex, pos: Position, maxKm: number): TNeighbour
   // in place, which beats a comparator sort for lists this short; long lists use an index sort.
   let n = 0;
   const seen = boxes.length > 1 ? new Set<number>() : null;
-  // haversineKm, operation for operation (the same bits), with the query's cos(lat) computed
-  // once and each point's taken from the index: the trigonometry was most of a query's time.
-  const cosLat1 = Math.cos(toRadians(lat));
+  // haversineKm with the query's cos(lat) computed once and each point's taken from the index:
+  // the trigonometry was most of a query's time.
+  const cosLat1 = cosOfLatitude(lat);
   const { coords } = idx;
   const cosLatOf = idx.cosLat;
   for (const [x0, y0, x1, y1] of boxes) {
@@ -227,10 +238,7 @@ function queryWithin(idx: TPointIndex, pos: Position, maxKm: number): TNeighbour
         if (seen.has(id)) continue;
         seen.add(id);
       }
-      const dLat = toRadians(coords[2 * id + 1]! - lat);
-      const dLon = toRadians(coords[2 * id]! - lon);
-      const a = Math.pow(Math.sin(dLat / 2), 2) + Math.pow(Math.sin(dLon / 2), 2) * cosLat1 * cosLatOf[id]!;
-      const km = 2 * Math.atan2(Math.sqrt(a), Math.sqrt(1 - a)) * (6371008.8 / 1e3);
+      const km = haversineWithCos(lon, lat, coords[2 * id]!, coords[2 * id + 1]!, cosLat1, cosLatOf[id]!);
       if (km <= maxKm) {
         if (n === scratchIds.length) growScratch();
         scratchIds[n] = idx.feature[id]!;
