@@ -21,22 +21,28 @@ import type { TRow } from "@/lib/steps/dataset";
 
 export type TRowMaker = (a: Record<string, unknown>, b?: Record<string, unknown>, extra?: unknown) => TRow;
 
-/** Compiled makers kept; past that the cache starts over (flows use a handful of shapes). */
+/** Compiled shapes kept; past that the cache starts over (flows use a handful of shapes). */
 const CACHE_MAX = 256;
-const cache = new Map<string, TRowMaker>();
+const cache = new Map<string, { make: TRowMaker; fill: TRowFiller | null }>();
+
+/** The maker and the filler of one list of specs, compiled once (see `compile`). */
+function shape(a: readonly TFieldSpec[], b: readonly TFieldSpec[], extra: string | undefined): { make: TRowMaker; fill: TRowFiller | null } {
+  const cacheKey = JSON.stringify([a, b, extra ?? null]);
+  let made = cache.get(cacheKey);
+  if (!made) {
+    made = compile(a, b, extra);
+    if (cache.size >= CACHE_MAX) cache.clear();
+    cache.set(cacheKey, made);
+  }
+  return made;
+}
 
 /**
  * A maker of rows with the fields `a` of its first argument, then the fields `b` of its second,
  * then `extra` (a key) set to its third; see the module doc.
  */
 export function rowMaker(a: readonly TFieldSpec[], b: readonly TFieldSpec[] = [], extra?: string): TRowMaker {
-  const cacheKey = JSON.stringify([a, b, extra ?? null]);
-  const hit = cache.get(cacheKey);
-  if (hit) return hit;
-  const made = compile(a, b, extra);
-  if (cache.size >= CACHE_MAX) cache.clear();
-  cache.set(cacheKey, made);
-  return made;
+  return shape(a, b, extra).make;
 }
 
 /** Where a row field's value comes from: `arg[field] ?? null` of the first (`a`) or second (`b`) argument, or the third (`x`) itself. */
@@ -65,8 +71,6 @@ function fieldExpressions(a: readonly TFieldSpec[], b: readonly TFieldSpec[], ex
 /** Refills a row made by the same specs' `rowMaker` with the fields of other arguments, in place; returns it. */
 export type TRowFiller = (row: TRow, a: Record<string, unknown>, b: Record<string, unknown> | undefined, extra: unknown) => TRow;
 
-const fillers = new Map<string, TRowFiller | null>();
-
 /**
  * The in-place twin of `rowMaker(a, b, extra)`: `fill(row, pa, pb, x)` sets every field of a row
  * that maker made to what `make(pa, pb, x)` would hold (the same expressions, one constant-key
@@ -76,27 +80,24 @@ const fillers = new Map<string, TRowFiller | null>();
  * (`__proto__`).
  */
 export function rowFiller(a: readonly TFieldSpec[], b: readonly TFieldSpec[] = [], extra?: string): TRowFiller | null {
-  const cacheKey = JSON.stringify([a, b, extra ?? null]);
-  let fill = fillers.get(cacheKey);
-  if (fill === undefined) {
-    const fields = fieldExpressions(a, b, extra);
-    const stores = [...fields].map(([key, expr]) => `row[${JSON.stringify(key)}] = ${expr};`).join(" ");
-    fill = fields.has("__proto__") ? null : (new Function("row", "a", "b", "x", `"use strict"; ${stores} return row;`) as TRowFiller);
-    if (fillers.size >= CACHE_MAX) fillers.clear();
-    fillers.set(cacheKey, fill);
-  }
-  return fill;
+  return shape(a, b, extra).fill;
 }
 
-function compile(a: readonly TFieldSpec[], b: readonly TFieldSpec[], extra: string | undefined): TRowMaker {
+/** The object literal that makes a row, and the stores that refill one, from the same expressions. */
+function compile(a: readonly TFieldSpec[], b: readonly TFieldSpec[], extra: string | undefined): { make: TRowMaker; fill: TRowFiller | null } {
   const fields = fieldExpressions(a, b, extra);
   if (fields.has("__proto__")) {
-    return (pa, pb, x) => {
+    const make: TRowMaker = (pa, pb, x) => {
       const row = pick(pb ?? {}, b, pick(pa, a));
       if (extra !== undefined) row[extra] = x;
       return row;
     };
+    return { make, fill: null };
   }
   const literal = [...fields].map(([key, expr]) => `${JSON.stringify(key)}: ${expr}`).join(", ");
-  return new Function("a", "b", "x", `"use strict"; return { ${literal} };`) as TRowMaker;
+  const stores = [...fields].map(([key, expr]) => `row[${JSON.stringify(key)}] = ${expr};`).join(" ");
+  return {
+    make: new Function("a", "b", "x", `"use strict"; return { ${literal} };`) as TRowMaker,
+    fill: new Function("row", "a", "b", "x", `"use strict"; ${stores} return row;`) as TRowFiller,
+  };
 }
