@@ -6,8 +6,8 @@
 import type { TColumns } from "@/lib/steps/columns";
 import type { TDataset, TFeatureSet, TTable } from "@/lib/steps/dataset";
 
-export type { TArea, TDataset, TFeature, TFeatureSet, TGather, TRow, TRowSource, TScalar, TTable } from "@/lib/steps/dataset";
-export { tableRows, withColumns } from "@/lib/steps/dataset";
+export type { TArea, TDataset, TFeature, TFeatureSet, TGather, TIndexedGather, TRow, TRowSource, TScalar, TTable } from "@/lib/steps/dataset";
+export { rowsOnce, tableRows, withColumns } from "@/lib/steps/dataset";
 
 /** Inputs of one run after resolution (layer loaded, caller data parsed); null = omitted optional input. */
 export type TResolvedInputs = Record<string, TDataset | null>;

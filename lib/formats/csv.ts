@@ -16,7 +16,7 @@
  *   applied: data is written as it is.
  * - An empty table still gets its header row; a table with no columns is an empty file.
  */
-import { tableRows, type TGather, type TRow, type TTable } from "@/lib/engine/types";
+import { rowsOnce, type TGather, type TIndexedGather, type TRow, type TTable } from "@/lib/engine/types";
 import { Utf8Writer, yieldToEventLoop, type TByteSink, type TPace } from "./byte-chunks";
 import { ownValueCode, scalarToText } from "./column-types";
 
@@ -140,7 +140,7 @@ class ItemFields {
 /** Item fields kept per item list and field names, as long as the list lives (a cached layer's features). */
 const itemFieldsCache = new WeakMap<object, Map<string, ItemFields>>();
 
-function itemFieldsOf(gathers: readonly Extract<TGather, { index: Int32Array }>[]): ItemFields {
+function itemFieldsOf(gathers: readonly TIndexedGather[]): ItemFields {
   const of = gathers[0]!.of;
   const names = JSON.stringify(gathers.map((g) => g.name));
   let byNames = itemFieldsCache.get(of);
@@ -158,9 +158,9 @@ function itemFieldsOf(gathers: readonly Extract<TGather, { index: Int32Array }>[
 
 /**
  * The records of a table whose every column is a gather (`TRowSource.gathers`): the same bytes
- * as writing its rows, without making them.
+ * as writing its rows, without making them. `done()` after the last record.
  */
-async function writeGathered(out: Utf8Writer, gathers: TGather[], count: number, options: TCsvOptions): Promise<void> {
+function gatheredRecords(gathers: TGather[]): { write: (out: Utf8Writer, r: number) => void; done: () => void } {
   // adjacent columns of the same items and index become one piece
   const runs: TGather[][] = [];
   for (const g of gathers) {
@@ -170,33 +170,29 @@ async function writeGathered(out: Utf8Writer, gathers: TGather[], count: number,
   }
   const pieces = runs.map((run) => {
     const first = run[0]!;
-    return "numbers" in first ? first.numbers : { index: first.index, fields: itemFieldsOf(run as Extract<TGather, { index: Int32Array }>[]) };
+    return "numbers" in first ? first.numbers : { index: first.index, fields: itemFieldsOf(run as TIndexedGather[]) };
   });
-  try {
-    for (let start = 0; start < count; start += ROWS_PER_SLICE) {
-      await yieldToEventLoop(options.signal, options.pace);
-      const end = Math.min(count, start + ROWS_PER_SLICE);
-      for (let r = start; r < end; r++) {
-        for (let c = 0; c < pieces.length; c++) {
-          if (c > 0) out.byte(0x2c);
-          const p = pieces[c]!;
-          if (p instanceof Float64Array) out.number(p[r]!);
-          else {
-            const j = p.index[r]!;
-            const f = p.fields;
-            let at = f.span[2 * j]!;
-            if (at < 0) at = f.make(j);
-            out.copy(f.buffer, at, f.span[2 * j + 1]!);
-          }
+  return {
+    write: (out, r) => {
+      for (let c = 0; c < pieces.length; c++) {
+        if (c > 0) out.byte(0x2c);
+        const p = pieces[c]!;
+        if (p instanceof Float64Array) out.number(p[r]!);
+        else {
+          const j = p.index[r]!;
+          const f = p.fields;
+          let at = f.span[2 * j]!;
+          if (at < 0) at = f.make(j);
+          out.copy(f.buffer, at, f.span[2 * j + 1]!);
         }
-        out.byte(0x0d);
-        out.byte(0x0a);
-        out.commit();
       }
-    }
-  } finally {
-    for (const p of pieces) if (!(p instanceof Float64Array)) p.fields.shrink();
-  }
+      out.byte(0x0d);
+      out.byte(0x0a);
+    },
+    done: () => {
+      for (const p of pieces) if (!(p instanceof Float64Array)) p.fields.shrink();
+    },
+  };
 }
 
 /**
@@ -209,31 +205,25 @@ async function writeGathered(out: Utf8Writer, gathers: TGather[], count: number,
 export async function encodeCsv(table: TTable, options: TCsvOptions = {}): Promise<{ body: Uint8Array; rowCount: number }> {
   const { columns } = table;
   // one row at a time: a lazy table's rows are shown here one by one (lib/steps/dataset.ts)
-  const rows = tableRows(table);
-  const { count } = rows;
-  const rowAt = rows.view ?? rows.rowAt;
+  const { count, rowAt, gathers } = rowsOnce(table);
   const out = new Utf8Writer(options.sink);
   options.signal?.throwIfAborted();
   if (columns.length > 0) {
     out.text(columns.map(field).join(",") + CSV_RECORD_DELIMITER);
-    const gathers = rows.gathers;
-    if (gathers && columns.every((c) => gathers.has(c))) {
-      await writeGathered(
-        out,
-        columns.map((c) => gathers.get(c)!),
-        count,
-        options,
-      );
-      return { body: out.finish(), rowCount: count };
-    }
-    const record = recordWriter(columns);
-    for (let start = 0; start < count; start += ROWS_PER_SLICE) {
-      await yieldToEventLoop(options.signal, options.pace);
-      const end = Math.min(count, start + ROWS_PER_SLICE);
-      for (let r = start; r < end; r++) {
-        record(out, rowAt(r), writeField, Object.hasOwn, Object.getPrototypeOf, Object.prototype);
-        out.commit();
+    const gathered = gathers && columns.every((c) => gathers.has(c)) ? gatheredRecords(columns.map((c) => gathers.get(c)!)) : null;
+    const record = gathered ? null : recordWriter(columns);
+    try {
+      for (let start = 0; start < count; start += ROWS_PER_SLICE) {
+        await yieldToEventLoop(options.signal, options.pace);
+        const end = Math.min(count, start + ROWS_PER_SLICE);
+        for (let r = start; r < end; r++) {
+          if (gathered) gathered.write(out, r);
+          else record!(out, rowAt(r), writeField, Object.hasOwn, Object.getPrototypeOf, Object.prototype);
+          out.commit();
+        }
       }
+    } finally {
+      gathered?.done();
     }
   }
   return { body: out.finish(), rowCount: count };

@@ -20,7 +20,7 @@ import type { SchemaElement } from "hyparquet";
 import { ParquetWriter } from "hyparquet-writer";
 import type { ColumnSource } from "hyparquet-writer";
 import type { Geometry } from "geojson";
-import { tableRows, type TFeatureSet, type TTable } from "@/lib/engine/types";
+import { rowsOnce, type TFeatureSet, type TTable } from "@/lib/engine/types";
 import { ChunkedByteWriter, yieldToEventLoop, type TByteSink, type TPace } from "./byte-chunks";
 import type { TColumns } from "@/lib/steps/columns";
 import { ColumnTypeInference, columnTypeFor, ownValueReader, toColumnValue, type TColumnType } from "./column-types";
@@ -221,8 +221,7 @@ export async function encodeParquet(table: TTable, options: TParquetOptions = {}
   const inference = names.map(() => new ColumnTypeInference());
   const read = names.map(ownValueReader);
   // one row at a time: a lazy table's rows are shown one by one as they are read (lib/steps/dataset.ts)
-  const all = tableRows(table);
-  const rows = { count: all.count, rowAt: all.view ?? all.rowAt };
+  const rows = rowsOnce(table);
   for (let i = 0; i < rows.count; i++) {
     const row = rows.rowAt(i);
     for (let c = 0; c < names.length; c++) inference[c].add(read[c](row));

@@ -58,7 +58,8 @@ export interface TRowSource {
  * `numbers[i]` itself. `valueAt(j)` depends only on (`of`, `name`, j): while `of` (the item
  * list, e.g. a cached layer's features) lives, a reader may keep what it made of the values.
  */
-export type TGather = { index: Int32Array; size: number; valueAt: (j: number) => unknown; of: object; name: string } | { numbers: Float64Array };
+export type TGather = TIndexedGather | { numbers: Float64Array };
+export type TIndexedGather = { index: Int32Array; size: number; valueAt: (j: number) => unknown; of: object; name: string };
 
 /**
  * A table kept in a compact form and made into row objects only where they are needed: by a
@@ -96,6 +97,15 @@ export function tableRows(table: TTable): TRowSource {
   if (table.lazy) return table.lazy;
   const rows = table.rows;
   return { count: rows.length, rowAt: (i) => rows[i]! };
+}
+
+/**
+ * `tableRows` for one reader that is done with each row before it asks for the next (the result
+ * writers): `rowAt` is the source's `view` (one refilled row) where it has one.
+ */
+export function rowsOnce(table: TTable): TRowSource {
+  const rows = tableRows(table);
+  return rows.view ? { ...rows, rowAt: rows.view } : rows;
 }
 
 /** An area input: a single polygon. */
