@@ -274,7 +274,8 @@ async function handle(msg: TToProcess): Promise<void> {
         // The last work on these results: drop them and trim now, still at the request's
         // priority. Always: the heap need not have grown since the trim before these formats
         // (it is kept tight meanwhile, see keepHeapTight), but the dropped results
-        // (tens of MB for the 242,168 matches of nearby-cities) and the encoders' garbage are only given back by a trim.
+        // (the pairs of nearby-cities' 242,168 matches, a few MB as typed arrays) and the encoders'
+        // garbage are only given back by a trim.
         last = null;
         trimMemory(true);
       }

@@ -79,9 +79,11 @@ export const distancePairs = defineStep({
     }
     const make = rowMaker(step.source_fields, step.target_fields, step.distance_field);
     const fill = rowFiller(step.source_fields, step.target_fields, step.distance_field);
-    const rowAt = (i: number) => make(props(source[sourceOf[i]!]!), props(target[targetOf[i]!]!), km[i]!);
+    const sourceProps = (i: number) => props(source[sourceOf[i]!]!);
+    const targetProps = (i: number) => props(target[targetOf[i]!]!);
+    const rowAt = (i: number) => make(sourceProps(i), targetProps(i), km[i]!);
     let shown: TRow | undefined;
-    const view = fill ? (i: number) => (shown ? fill(shown, props(source[sourceOf[i]!]!), props(target[targetOf[i]!]!), km[i]!) : (shown = rowAt(i))) : rowAt;
+    const view = fill ? (i: number) => (shown ? fill(shown, sourceProps(i), targetProps(i), km[i]!) : (shown = rowAt(i))) : rowAt;
     const columns = [...new Set([...step.source_fields.map(specAs), ...step.target_fields.map(specAs), step.distance_field])];
     // The same fields as gathers over the pairs (for the CSV writer): a place's or a city's value
     // is read and written once however many matches name it.
