@@ -15,25 +15,21 @@ function picked(pa: Record<string, unknown>, a: TFieldSpec[], pb: Record<string,
 const name = fc.oneof(fc.constantFrom("id", "name", "a b", 'quo"te', "back\\slash", "line\u2028sep", "constructor", "0", "x"), fc.string({ minLength: 1 }));
 const spec: fc.Arbitrary<TFieldSpec> = fc.oneof(name, fc.record({ from: name, as: name }));
 const value = fc.oneof(fc.string(), fc.integer(), fc.double(), fc.boolean(), fc.constant(null), fc.constant(undefined));
+/** The specs of a maker: fields of its first argument, of its second, and the extra key. */
+const shape = fc.tuple(fc.array(spec, { maxLength: 6 }), fc.array(spec, { maxLength: 6 }), fc.option(name, { nil: undefined }));
+/** One call's arguments: the two property objects and the extra value. */
+const args = fc.tuple(fc.dictionary(name, value), fc.dictionary(name, value), value);
 
 describe("rowMaker", () => {
   it("matches pick on random specs, names and values (order of keys included)", () => {
     fc.assert(
-      fc.property(
-        fc.array(spec, { maxLength: 6 }),
-        fc.array(spec, { maxLength: 6 }),
-        fc.option(name, { nil: undefined }),
-        fc.dictionary(name, value),
-        fc.dictionary(name, value),
-        value,
-        (a, b, extra, pa, pb, x) => {
-          const made = rowMaker(a, b, extra)(pa, pb, x);
-          const expected = picked(pa, a, pb, b, extra, x);
-          expect(Object.keys(made)).toEqual(Object.keys(expected));
-          expect(made).toEqual(expected);
-          expect(Object.getPrototypeOf(made)).toBe(Object.getPrototypeOf(expected));
-        },
-      ),
+      fc.property(shape, args, ([a, b, extra], [pa, pb, x]) => {
+        const made = rowMaker(a, b, extra)(pa, pb, x);
+        const expected = picked(pa, a, pb, b, extra, x);
+        expect(Object.keys(made)).toEqual(Object.keys(expected));
+        expect(made).toEqual(expected);
+        expect(Object.getPrototypeOf(made)).toBe(Object.getPrototypeOf(expected));
+      }),
       { numRuns: 300 },
     );
   });
@@ -59,26 +55,20 @@ describe("rowMaker", () => {
 
   it("rowFiller refills a made row in place to what the maker makes of other arguments (random specs and values)", () => {
     fc.assert(
-      fc.property(
-        fc.array(spec, { maxLength: 6 }),
-        fc.array(spec, { maxLength: 6 }),
-        fc.option(name, { nil: undefined }),
-        fc.array(fc.tuple(fc.dictionary(name, value), fc.dictionary(name, value), value), { minLength: 1, maxLength: 4 }),
-        (a, b, extra, args) => {
-          const make = rowMaker(a, b, extra);
-          const fill = rowFiller(a, b, extra);
-          const hasProto = [...a, ...b].some((s) => (typeof s === "string" ? s : s.as) === "__proto__") || extra === "__proto__";
-          if (hasProto) return expect(fill).toBeNull();
-          const row = make(...args[0]!);
-          for (const [pa, pb, x] of args) {
-            const filled = fill!(row, pa, pb, x);
-            expect(filled).toBe(row);
-            const expected = make(pa, pb, x);
-            expect(Object.keys(filled)).toEqual(Object.keys(expected));
-            expect(filled).toEqual(expected);
-          }
-        },
-      ),
+      fc.property(shape, fc.array(args, { minLength: 1, maxLength: 4 }), ([a, b, extra], calls) => {
+        const make = rowMaker(a, b, extra);
+        const fill = rowFiller(a, b, extra);
+        const hasProto = [...a, ...b].some((s) => (typeof s === "string" ? s : s.as) === "__proto__") || extra === "__proto__";
+        if (hasProto) return expect(fill).toBeNull();
+        const row = make(...calls[0]!);
+        for (const [pa, pb, x] of calls) {
+          const filled = fill!(row, pa, pb, x);
+          expect(filled).toBe(row);
+          const expected = make(pa, pb, x);
+          expect(Object.keys(filled)).toEqual(Object.keys(expected));
+          expect(filled).toEqual(expected);
+        }
+      }),
       { numRuns: 300 },
     );
   });
