@@ -27,11 +27,12 @@ const DOMAIN = [
 ];
 /** The front doors' edges. */
 const DOORS = ["lib/http", "lib/mcp", "lib/auth", "lib/openapi"];
-/** Ground: database access, environment, errors. */
+/** Ground: database access, the blob store, environment, errors. */
 const GROUND = [
   "lib/db.ts",
   "lib/env.ts",
   "lib/errors",
+  "lib/blobs",
   ...["embedded", "migrate", "pg-listener", "reset", "test-guard", "transaction", "unavailable"].map((f) => `lib/database/${f}.ts`),
 ];
 /** Processes and operations (lib/database/bootstrap.ts prepares a database for them: migrations, queues). */
