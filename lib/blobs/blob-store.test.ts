@@ -295,7 +295,27 @@ describe.each(cases)("$name blob store", ({ name, make }) => {
   }
 });
 
-describe("S3 key prefix", () => {
+describe("S3 store", () => {
+  it("rejects a put the server refuses, and closes the body's source", async () => {
+    const store = createS3BlobStore({
+      bucket: "no-such-bucket",
+      endpoint: s3.endpoint,
+      region: s3.region,
+      credentials: s3.credentials,
+      partSizeBytes: PART_BYTES,
+    });
+    let closed = false;
+    async function* source(): AsyncGenerator<Uint8Array> {
+      try {
+        for (let i = 0; i < 20; i++) yield new Uint8Array(MiB);
+      } finally {
+        closed = true;
+      }
+    }
+    await expect(store.put("x", source())).rejects.toMatchObject({ name: "NoSuchBucket" });
+    expect(closed).toBe(true);
+  });
+
   it("keeps one installation's keys apart from another's in the same bucket", async () => {
     const opts = { bucket: s3.bucket, endpoint: s3.endpoint, region: s3.region, credentials: s3.credentials };
     const a = createS3BlobStore({ ...opts, prefix: "tenant-a/" });

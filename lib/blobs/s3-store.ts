@@ -171,17 +171,18 @@ export function createS3BlobStore(opts: TS3BlobStoreOptions): TBlobStore {
       // No abortController for Upload: aborting it settles done() at once while a PutObject may
       // still land. Failing the body instead lets Upload finish its own way: it sends nothing
       // (single part) or aborts the multipart upload, and only then rejects.
-      const upload = new sdk.Upload({
-        client: s3,
-        params: { Bucket: bucket, Key, Body: Readable.from(hashed(), { objectMode: false }), ContentType: putOpts.contentType },
-        partSize,
-        queueSize,
-      });
+      const readable = Readable.from(hashed(), { objectMode: false });
+      const upload = new sdk.Upload({ client: s3, params: { Bucket: bucket, Key, Body: readable, ContentType: putOpts.contentType }, partSize, queueSize });
       try {
         await upload.done();
       } catch (err) {
         if (bodyError) throw bodyError.error;
         throw err;
+      } finally {
+        // Should Upload stop without finishing the body (lib-storage 3.1175 returns its
+        // iterator itself when a part fails), this returns the caller's iterator, so its source
+        // (a file, a request) is closed either way.
+        readable.destroy();
       }
       return { key, sizeBytes, sha256: hash.digest("hex") };
     },
