@@ -314,6 +314,8 @@ describe("S3 store", () => {
     }
     await expect(store.put("x", source())).rejects.toMatchObject({ name: "NoSuchBucket" });
     expect(closed).toBe(true);
+    // A missing bucket is a fault, not a missing object.
+    await expect(store.getRange("x", 0, 10)).rejects.toMatchObject({ name: "NoSuchBucket" });
   });
 
   it("keeps one installation's keys apart from another's in the same bucket", async () => {

@@ -62,10 +62,14 @@ function loadSdk(): Promise<TSdk> {
   return sdkPromise;
 }
 
-/** The SDK's error for a missing object: `NoSuchKey` on GET, a bare 404 `NotFound` on HEAD. */
+/**
+ * The SDK's error for a missing object: `NoSuchKey` on GET, a bare 404 `NotFound` on HEAD.
+ * Not any 404: a GET's `NoSuchBucket` is a configuration fault and must not read as "no object"
+ * (a HEAD cannot tell the two apart: S3 sends it no body).
+ */
 function isNotFound(err: unknown): boolean {
-  const e = err as { name?: string; $metadata?: { httpStatusCode?: number } } | null;
-  return e?.name === "NoSuchKey" || e?.name === "NotFound" || e?.$metadata?.httpStatusCode === 404;
+  const name = (err as { name?: string } | null)?.name;
+  return name === "NoSuchKey" || name === "NotFound";
 }
 
 /** 416: the range starts at or past the end of an existing object. */
@@ -94,8 +98,9 @@ export function createS3BlobStore(opts: TS3BlobStoreOptions): TBlobStore {
           endpoint: opts.endpoint,
           forcePathStyle: opts.forcePathStyle ?? Boolean(opts.endpoint),
           credentials: opts.credentials,
-          // S3-compatible servers often reject or mis-store the SDK's default CRC32 checksums
-          // (aws-chunked trailers); the SHA-256 computed here covers integrity end to end.
+          // Some S3-compatible servers reject the CRC32 checksums the SDK adds to every upload
+          // by default since early 2025; checksums only where an operation requires them
+          // (DeleteObjects) work everywhere, and put's own SHA-256 covers the bytes.
           ...(opts.endpoint ? { requestChecksumCalculation: "WHEN_REQUIRED", responseChecksumValidation: "WHEN_REQUIRED" } : {}),
         }),
     ));
