@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { parseGeoJsonStream } from "./geojson-stream";
-import { DEFAULT_PARSE_LIMITS } from "./limits";
+import { DEFAULT_PARSE_LIMITS, type TParseLimits } from "./limits";
 import { collect, cutAt, failure, piecesOf, utf8, wholeFileGeoJsonErrors } from "./test-support";
 
 const point = (x: number, y: number, props: Record<string, unknown> | null = {}) => ({
@@ -8,9 +8,9 @@ const point = (x: number, y: number, props: Record<string, unknown> | null = {})
   properties: props,
   geometry: { type: "Point", coordinates: [x, y] },
 });
-const fc = (features: unknown[], extra: Record<string, unknown> = {}) => ({ type: "FeatureCollection", ...extra, features });
+const fc = <T>(features: T[], extra: Record<string, unknown> = {}) => ({ type: "FeatureCollection", ...extra, features });
 const once = (bytes: Uint8Array) => cutAt(bytes, []);
-const parse = (text: string, limits = DEFAULT_PARSE_LIMITS) => parseGeoJsonStream(once(utf8(text)), limits);
+const parse = (text: string, limits: TParseLimits = DEFAULT_PARSE_LIMITS) => parseGeoJsonStream(once(utf8(text)), limits);
 
 /** What the streamed parse must yield for a valid document: its features, properties null -> {}. */
 const expected = (doc: { features: { properties?: unknown }[] }) => doc.features.map((f) => ({ ...f, properties: f.properties ?? {} }));

@@ -153,7 +153,8 @@ export async function readGeoParquetFooter(file: AsyncBuffer, limits: TParseLimi
     const declared = Object.hasOwn(parsed.columns ?? {}, element.name) ? parsed.columns![element.name] : undefined;
     if (element.type !== "BYTE_ARRAY" || element.num_children || declared?.encoding !== "WKB") continue;
     element.logical_type ??= { type: declared.edges === "spherical" ? "GEOGRAPHY" : "GEOMETRY" };
-    if (element.name === primary) found = element.logical_type.type === "GEOMETRY" || element.logical_type.type === "GEOGRAPHY";
+    const type = element.logical_type?.type;
+    if (element.name === primary) found = type === "GEOMETRY" || type === "GEOGRAPHY";
   }
   if (!found) throw noGeometry(`the primary column "${primary}" is not a top-level binary column`);
   return { metadata, geometryColumn: primary, rows: Number(declared) };
