@@ -152,8 +152,25 @@ describe("parseGeoJsonStream", () => {
       null,
     ]) {
       const err = await failure(parse(JSON.stringify(doc)));
-      expect(err.errors, JSON.stringify(doc)).toEqual(wholeFileGeoJsonErrors(doc));
+      // A wrong `type` stops the reading at once: of the whole-file errors, only that one is left.
+      const whole = wholeFileGeoJsonErrors(doc);
+      expect(err.errors, JSON.stringify(doc)).toEqual(whole[0]!.field === "/file/type" ? [whole[0]] : whole);
     }
+  });
+
+  it("stops reading a bare Feature at its type member", async () => {
+    let pulled = 0;
+    async function* bare() {
+      yield utf8('{"type":"Feature","properties":{},"geometry":{"type":"MultiPoint","coordinates":[');
+      for (;;) {
+        pulled++;
+        yield utf8("[1,2],");
+      }
+    }
+    expect((await failure(parseGeoJsonStream(bare()))).errors).toEqual([
+      { field: "/file/type", code: "invalid_geojson", message: 'Expected type "FeatureCollection", got "Feature"' },
+    ]);
+    expect(pulled).toBe(0);
   });
 
   it("refuses text that is not JSON, truncated, or followed by more", async () => {

@@ -8,10 +8,10 @@
  * member of the top-level object (`type`, `bbox`, foreign members) is checked for syntax but
  * never kept, so memory follows the largest single feature, not the file. The envelope is
  * followed token by token beside it, so that a file that is not a FeatureCollection is refused
- * by the first token (a top-level array: `/file` "Expected a FeatureCollection object, got
- * array") or by its `type` member (a bare Feature: `/file/type` "Expected type
- * \"FeatureCollection\", got \"Feature\""), and `features` missing or not an array is named
- * (`/file/features`), all with the messages of `validateFeatureCollection`.
+ * as soon as that shows, by its first token (a top-level array: `/file` "Expected a
+ * FeatureCollection object, got array") or by its `type` member (a bare Feature: `/file/type`
+ * "Expected type \"FeatureCollection\", got \"Feature\""), and `features` missing or not an
+ * array is named (`/file/features`), all with the messages of `validateFeatureCollection`.
  *
  * @throws AppError `validation_failed`: `/file` `invalid_json` (not JSON, with the byte offset
  *   near the fault); the envelope faults above; `/file/features/<i>/...` per faulty feature
@@ -137,8 +137,9 @@ export async function* parseGeoJsonStream(chunks: AsyncIterable<Uint8Array>, lim
   };
   parser.onValue = ({ value, key, parent, stack }: ParsedElementInfo) => {
     if (stack.length === 1) {
+      // Not a FeatureCollection: nothing after this can make the file one, so stop here.
       if (key === "type" && value !== "FeatureCollection")
-        problems.add({ field: "/file/type", code: "invalid_geojson", message: `Expected type "FeatureCollection", got ${JSON.stringify(value)}` });
+        fatal("/file/type", "invalid_geojson", `Expected type "FeatureCollection", got ${JSON.stringify(value)}`);
       return;
     }
     if (!Array.isArray(parent) || !featuresIsArray) return; // members of a `features` object: already refused
