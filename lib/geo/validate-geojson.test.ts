@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { validateArea, validateFeatureCollection, validateGeometry } from "./validate-geojson";
+import { validateArea, validateFeature, validateFeatureCollection, validateGeometry } from "./validate-geojson";
 
 const ring = [
   [0, 0],
@@ -110,6 +110,35 @@ describe("validateFeatureCollection", () => {
     expect(validateFeatureCollection({ type: "FeatureCollection", features: Array(5001).fill(f) })[0].code).toBe("too_many_features");
     expect(validateFeatureCollection({ type: "Feature" }).map((i) => i.path.join("/"))).toEqual(["type", "features"]);
     expect(validateFeatureCollection([])[0].code).toBe("invalid_geojson");
+  });
+  it("checks one feature alone as it checks each feature of a collection (validateFeature)", () => {
+    const features = [
+      { type: "Feature", geometry: { type: "Point", coordinates: [999, "a"] }, properties: [] },
+      {
+        type: "Feature",
+        geometry: {
+          type: "Polygon",
+          coordinates: [
+            [
+              [0, 0],
+              [1, 0],
+              [0, 0],
+            ],
+          ],
+        },
+        properties: null,
+        id: {},
+      },
+      { type: "Feat", properties: {} },
+      7,
+      { type: "Feature", geometry: null, properties: null },
+    ];
+    const inCollection = validateFeatureCollection({ type: "FeatureCollection", features });
+    features.forEach((f, i) => {
+      const own = inCollection.filter((issue) => issue.path[1] === i).map((issue) => ({ ...issue, path: issue.path.slice(2) }));
+      expect(validateFeature(f)).toEqual(own);
+    });
+    expect(validateFeature(features[4])).toEqual([]);
   });
   it("caps the list of faults", () => {
     const bad = { type: "Feature", geometry: { type: "Point", coordinates: [999, 0] }, properties: {} };

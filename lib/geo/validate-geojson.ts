@@ -185,6 +185,17 @@ function checkFeatureInto(f: unknown, path: TGeoPath, c: Collector): void {
 }
 
 /**
+ * Faults of one GeoJSON Feature (RFC 7946 §3.2), by the same rules as each feature of
+ * `validateFeatureCollection`; paths relative to the feature (`["geometry", "coordinates", 0]`).
+ * For readers that meet features one at a time (streamed uploads, lib/layers/parse).
+ */
+export function validateFeature(f: unknown): TGeoJsonIssue[] {
+  const c = new Collector();
+  checkFeatureInto(f, [], c);
+  return c.issues;
+}
+
+/**
  * Faults of a GeoJSON FeatureCollection; at most `maxFeatures` (default 5,000) features.
  * Returns `[]` when valid.
  */

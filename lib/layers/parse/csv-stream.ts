@@ -1,0 +1,230 @@
+/**
+ * A CSV upload (RFC 4180, a header row, UTF-8 with or without BOM) read as it arrives with
+ * csv-parse's streaming parser: `parseCsvStream(chunks, { lonColumn?, latColumn? }, limits)`.
+ *
+ * - With longitude and latitude columns (named in the upload, or found by name:
+ *   lon/lng/long/longitude/x and lat/latitude/y, case-insensitive) it yields point features
+ *   (`kind` "features"), the other columns as properties; otherwise the rows themselves
+ *   (`kind` "table", one object per row keyed by the header). `kind` and `columns` are known
+ *   as soon as the header is read, before the first item.
+ * - Values are yielded as read: strings, `""` for an empty cell. Whether a column holds
+ *   numbers ("a column whose every non-empty value is a number is stored as numbers", and
+ *   has one) needs every row, so the decision is gathered while streaming (O(columns)
+ *   memory) and read with `columnTypes()` once the items are exhausted; `typedCsvItem(item,
+ *   types)` then turns `""` into null and numeric columns' values into numbers. Chosen over
+ *   leaving inference to the layer writer because this rule is the CSV's own (`"007"` is the
+ *   number 7 in a numeric column, `""` is null in every column), and the writer's spill pass
+ *   can apply it while reading its spill back.
+ * - Faults are named by row (1 = first data row) and column: `/file/rows/3/lon`,
+ *   `Row 3, column "lon": "east" is not a longitude (-180..180).`; up to 20 are listed and
+ *   reading stops after the 21st. Rows with a fault are not yielded.
+ *
+ * @throws AppError `validation_failed`: `/file` `invalid_csv` (csv-parse's message with the
+ *   line; a row of unexpected length), `/file` `invalid_csv` "The CSV file has no header row.",
+ *   `/file` `duplicate_column`, `/lonColumn` / `/latColumn` `unknown_column` or `required`
+ *   (only one of them named), `/file/rows/<row>/<column>` `invalid_position`, `/file`
+ *   `too_many_rows` past `limits.maxItems`, `/file` `too_large` for a row past
+ *   `maxItemBytes`; `payload_too_large` past `limits.maxBytes`; `/file` `required` for no bytes.
+ */
+import { Readable } from "node:stream";
+import { pipeline } from "node:stream/promises";
+import { CsvError, parse } from "csv-parse";
+import { AppError, jsonPointer, validationError } from "@/lib/errors";
+import type { TFeature, TRow } from "@/lib/engine/types";
+import { countedChunks, DEFAULT_PARSE_LIMITS, formatBytes, type TParseLimits } from "./limits";
+import { ProblemList } from "./problems";
+
+const LON_NAMES = ["lon", "lng", "long", "longitude", "x"];
+const LAT_NAMES = ["lat", "latitude", "y"];
+
+export type TCsvColumnType = "number" | "string";
+
+export interface TCsvOptions {
+  /** The longitude / latitude columns (found by name when absent). */
+  lonColumn?: string;
+  latColumn?: string;
+}
+
+/** Sets `obj[key]`, as an own property even for "__proto__" (a header may name a column so). */
+function setOwn(obj: Record<string, unknown>, key: string, value: unknown): void {
+  if (key === "__proto__") Object.defineProperty(obj, key, { value, enumerable: true, writable: true, configurable: true });
+  else obj[key] = value;
+}
+
+/** A CSV cell as stored: null when empty, a number in a numeric column, else the text. */
+export function csvValue(raw: string, type: TCsvColumnType | undefined): string | number | null {
+  return raw === "" ? null : type === "number" ? Number(raw) : raw;
+}
+
+/** An item of `parseCsvStream` with its values converted by `csvValue` (a new object; the item is not changed). */
+export function typedCsvItem<T extends TFeature | TRow>(item: T, types: Record<string, TCsvColumnType>): T {
+  const convert = (values: Record<string, unknown>) => {
+    const out: Record<string, unknown> = {};
+    for (const key of Object.keys(values)) setOwn(out, key, csvValue(values[key] as string, types[key]));
+    return out;
+  };
+  if ((item as TFeature).type === "Feature" && "geometry" in item) return { ...item, properties: convert((item as TFeature).properties) } as T;
+  return convert(item as TRow) as T;
+}
+
+/** One CSV upload being read: iterate it once for its items, then ask `columnTypes()`. */
+export class CsvLayerStream implements AsyncIterable<TFeature | TRow> {
+  /** The header, once read. */
+  columns: string[] | undefined;
+  /** "features" when longitude and latitude columns were found, else "table"; once the header is read. */
+  kind: "features" | "table" | undefined;
+  lonColumn: string | undefined;
+  latColumn: string | undefined;
+  private numeric: boolean[] = [];
+  private filled: boolean[] = [];
+  private done = false;
+  private used = false;
+
+  constructor(
+    private readonly chunks: AsyncIterable<Uint8Array>,
+    private readonly options: TCsvOptions,
+    private readonly limits: TParseLimits,
+  ) {}
+
+  /** Per column: "number" when every non-empty value is a number and one exists, else "string". After iteration ends. */
+  columnTypes(): Record<string, TCsvColumnType> {
+    if (!this.done || !this.columns) throw new Error("columnTypes() is known once every row has been read");
+    const types: Record<string, TCsvColumnType> = {};
+    this.columns.forEach((name, c) => setOwn(types, name, this.numeric[c] && this.filled[c] ? "number" : "string"));
+    return types;
+  }
+
+  [Symbol.asyncIterator](): AsyncIterator<TFeature | TRow> {
+    if (this.used) throw new Error("A CSV stream can be read once");
+    this.used = true;
+    return this.items();
+  }
+
+  private async *items(): AsyncGenerator<TFeature | TRow> {
+    const maxItemBytes = this.limits.maxItemBytes ?? DEFAULT_PARSE_LIMITS.maxItemBytes;
+    const parser = parse({ bom: true, skip_empty_lines: true, relax_column_count: false, max_record_size: maxItemBytes });
+    const bytes = Readable.from(
+      (async function* (source) {
+        for await (const c of source) yield Buffer.from(c.buffer, c.byteOffset, c.byteLength);
+      })(countedChunks(this.chunks, this.limits.maxBytes)),
+      { objectMode: false },
+    );
+    // Errors surface through the iteration of `parser` below; this promise only must not go unhandled.
+    pipeline(bytes, parser).catch(() => undefined);
+    try {
+      yield* this.records(parser as AsyncIterable<string[]>);
+    } catch (e) {
+      if (e instanceof AppError) throw e;
+      if (e instanceof CsvError) {
+        const lines = (e as CsvError & { lines?: number }).lines;
+        if (e.code === "CSV_MAX_RECORD_SIZE")
+          throw validationError([
+            {
+              field: "/file",
+              code: "too_large",
+              message: `A row of the CSV file${lines ? ` (line ${lines})` : ""} is larger than ${formatBytes(maxItemBytes)}.`,
+            },
+          ]);
+        throw validationError([
+          { field: "/file", code: "invalid_csv", message: `The CSV file cannot be read${lines ? ` (line ${lines})` : ""}: ${e.message}` },
+        ]);
+      }
+      throw e;
+    } finally {
+      parser.destroy();
+    }
+  }
+
+  private async *records(records: AsyncIterable<string[]>): AsyncGenerator<TFeature | TRow> {
+    const problems = new ProblemList("The CSV file");
+    let header: string[] | undefined;
+    let li = -1;
+    let ai = -1;
+    let row = 0;
+    for await (const r of records) {
+      if (!header) {
+        header = this.readHeader(r);
+        li = this.lonColumn === undefined ? -1 : header.indexOf(this.lonColumn);
+        ai = this.latColumn === undefined ? -1 : header.indexOf(this.latColumn);
+        continue;
+      }
+      row++;
+      if (row > this.limits.maxItems)
+        throw validationError([{ field: "/file", code: "too_many_rows", message: `At most ${this.limits.maxItems} rows are accepted.` }]);
+      for (let c = 0; c < r.length; c++) {
+        const v = r[c]!;
+        if (v !== "") {
+          this.filled[c] = true;
+          if (this.numeric[c] && !Number.isFinite(Number(v))) this.numeric[c] = false;
+        }
+      }
+      if (this.kind === "table") {
+        const item: TRow = {};
+        for (let c = 0; c < header.length; c++) setOwn(item, header[c]!, r[c]);
+        yield item;
+        continue;
+      }
+      const x = Number(r[li]);
+      const y = Number(r[ai]);
+      let ok = true;
+      if (r[li] === "" || !Number.isFinite(x) || x < -180 || x > 180) {
+        ok = false;
+        problems.add({
+          field: `/file${jsonPointer(["rows", row, this.lonColumn!])}`,
+          code: "invalid_position",
+          message: `Row ${row}, column "${this.lonColumn}": ${JSON.stringify(r[li])} is not a longitude (-180..180).`,
+        });
+      }
+      if (r[ai] === "" || !Number.isFinite(y) || y < -90 || y > 90) {
+        ok = false;
+        problems.add({
+          field: `/file${jsonPointer(["rows", row, this.latColumn!])}`,
+          code: "invalid_position",
+          message: `Row ${row}, column "${this.latColumn}": ${JSON.stringify(r[ai])} is not a latitude (-90..90).`,
+        });
+      }
+      problems.throwIfFull();
+      if (!ok) continue;
+      const properties: Record<string, unknown> = {};
+      for (let c = 0; c < header.length; c++) if (c !== li && c !== ai) setOwn(properties, header[c]!, r[c]);
+      yield { type: "Feature", properties, geometry: { type: "Point", coordinates: [x, y] } };
+    }
+    if (!header) throw validationError([{ field: "/file", code: "invalid_csv", message: "The CSV file has no header row." }]);
+    problems.throwIfAny();
+    this.done = true;
+  }
+
+  /** Checks the header and decides the layout; throws as the whole-file import did. */
+  private readHeader(header: string[]): string[] {
+    if (header.length === 0) throw validationError([{ field: "/file", code: "invalid_csv", message: "The CSV file has no header row." }]);
+    const dup = header.find((h, i) => header.indexOf(h) !== i);
+    if (dup !== undefined) throw validationError([{ field: "/file", code: "duplicate_column", message: `Column "${dup}" appears twice in the header.` }]);
+    const find = (asked: string | undefined, names: string[], field: string) => {
+      if (asked) {
+        if (!header.includes(asked))
+          throw validationError([{ field, code: "unknown_column", message: `No column "${asked}" in the header (${header.join(", ")}).` }]);
+        return asked;
+      }
+      return header.find((h) => names.includes(h.trim().toLowerCase()));
+    };
+    const { lonColumn, latColumn } = this.options;
+    const lon = find(lonColumn, LON_NAMES, "/lonColumn");
+    const lat = find(latColumn, LAT_NAMES, "/latColumn");
+    if ((lonColumn || latColumn) && !(lon && lat))
+      throw validationError([
+        { field: lonColumn ? "/latColumn" : "/lonColumn", code: "required", message: "Name both the longitude and the latitude column." },
+      ]);
+    this.columns = header;
+    this.numeric = header.map(() => true);
+    this.filled = header.map(() => false);
+    this.kind = lon && lat ? "features" : "table";
+    this.lonColumn = this.kind === "features" ? lon : undefined;
+    this.latColumn = this.kind === "features" ? lat : undefined;
+    return header;
+  }
+}
+
+/** Reads a CSV upload as it arrives (see module doc); iterate the result once, then read its `columnTypes()`. */
+export function parseCsvStream(chunks: AsyncIterable<Uint8Array>, options: TCsvOptions = {}, limits: TParseLimits = DEFAULT_PARSE_LIMITS): CsvLayerStream {
+  return new CsvLayerStream(chunks, options, limits);
+}

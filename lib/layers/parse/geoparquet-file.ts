@@ -1,0 +1,213 @@
+/**
+ * A GeoParquet 1.x upload (https://geoparquet.org/releases/v1.1.0/, Apache Parquet with the
+ * `geo` key-value metadata) read with hyparquet, one slice of a row group at a time:
+ * `parseGeoParquetFile(file, limits)` yields features whose geometry is the `geo` metadata's
+ * `primary_column` (WKB, decoded to GeoJSON by hyparquet) and whose properties are the other
+ * columns (int64 values as numbers when within ±(2^53 - 1), else as decimal strings, since
+ * JSON has no 64-bit integers).
+ *
+ * The footer is trusted for nothing: before a single page is decoded, `readGeoParquetFooter`
+ * checks every count and size it declares against the file and the limits (magic bytes,
+ * footer length, `num_rows` and the row groups' sum of it, row group and column counts, every
+ * column chunk's byte range and compressed size inside the file, each row group's
+ * uncompressed size, the `geo` metadata's size and its primary column), so an 8 KB file whose
+ * footer claims 4 billion rows is refused at once, having read 8 KB. Row groups are then
+ * decoded in slices of about `SLICE_BYTES` of declared uncompressed data (hyparquet skips the
+ * pages before a slice without decompressing them), so memory follows a slice, not the file.
+ *
+ * Features are checked like GeoJSON ones (lib/geo/validate-geojson.ts): faults are named
+ * `/file/features/<i>/geometry/...` with "Row <i + 1>: ..." (rows counted from 1), up to 20
+ * listed, reading stops after the 21st.
+ *
+ * @throws AppError `payload_too_large` when `file.byteLength` passes `limits.maxBytes`;
+ *   `validation_failed` at `/file`: `required` (empty), `invalid_parquet` (not Parquet, a
+ *   footer that contradicts the file, a page hyparquet cannot decode), `too_many_rows`
+ *   (declared rows past `limits.maxItems`), `too_large` (footer, row group, `geo` metadata
+ *   or column count past its cap), `no_geometry` (no `geo` metadata, or its primary column
+ *   is missing or not WKB); and the per-row faults above.
+ */
+import { parquetMetadata, parquetReadObjects, parquetSchema, type AsyncBuffer, type FileMetaData } from "hyparquet";
+import { AppError, validationError } from "@/lib/errors";
+import type { TFeature } from "@/lib/engine/types";
+import { checkFeature } from "./feature";
+import { DEFAULT_PARSE_LIMITS, emptyFile, formatBytes, tooLarge, type TParseLimits } from "./limits";
+import { ProblemList } from "./problems";
+
+/** Largest footer (file metadata) read, bytes: a footer describes, it never holds data. */
+export const MAX_PARQUET_FOOTER_BYTES = 16 * 1024 * 1024;
+/** Largest `geo` metadata value, bytes (a few hundred in practice; more only with a large PROJJSON crs). */
+export const MAX_GEO_METADATA_BYTES = 1024 * 1024;
+/** Largest declared uncompressed size of one row group (all its column chunks), bytes. */
+export const MAX_ROW_GROUP_BYTES = 512 * 1024 * 1024;
+/** Most row groups in one file. */
+export const MAX_ROW_GROUPS = 100_000;
+/** Most leaf columns. */
+export const MAX_PARQUET_COLUMNS = 4_096;
+/** Target declared uncompressed bytes decoded at once (a row group is read in slices of about this). */
+const SLICE_BYTES = 32 * 1024 * 1024;
+/** Fewest rows in a slice, so that tiny slices do not re-read a large column chunk too often. */
+const MIN_SLICE_ROWS = 1_024;
+
+const PAR1 = 0x31524150; // "PAR1" read as a little-endian uint32
+
+export interface TGeoParquetFooter {
+  metadata: FileMetaData;
+  /** The `geo` metadata's primary column, WKB-encoded. */
+  geometryColumn: string;
+  /** Rows declared (and checked against the row groups and the limit). */
+  rows: number;
+}
+
+const invalid = (message: string) => validationError([{ field: "/file", code: "invalid_parquet", message }]);
+const tooBig = (message: string) => validationError([{ field: "/file", code: "too_large", message }]);
+
+/**
+ * Reads and checks the footer of a GeoParquet file (see module doc): at most the last
+ * `MAX_PARQUET_FOOTER_BYTES + 8` bytes and the first 4 are read.
+ */
+export async function readGeoParquetFooter(file: AsyncBuffer, limits: TParseLimits = DEFAULT_PARSE_LIMITS): Promise<TGeoParquetFooter> {
+  const size = file.byteLength;
+  if (size > limits.maxBytes) throw tooLarge(limits.maxBytes);
+  if (size === 0) throw emptyFile();
+  if (size < 12) throw invalid(`The file is not Parquet: ${size} bytes is too short.`);
+  const tail = new DataView(await file.slice(size - 8, size));
+  const head = new DataView(await file.slice(0, 4));
+  if (tail.getUint32(4, true) !== PAR1 || head.getUint32(0, true) !== PAR1) throw invalid("The file is not Parquet (it does not start and end with PAR1).");
+  const footerBytes = tail.getUint32(0, true);
+  if (footerBytes > size - 12) throw invalid(`The file's footer claims ${footerBytes} bytes of metadata, but the file has ${size} bytes in all.`);
+  if (footerBytes > MAX_PARQUET_FOOTER_BYTES)
+    throw tooBig(`The file's footer claims ${formatBytes(footerBytes)} of metadata; at most ${formatBytes(MAX_PARQUET_FOOTER_BYTES)} are read.`);
+  const dataEnd = size - 8 - footerBytes;
+
+  let metadata: FileMetaData;
+  try {
+    // `geo` is read below, after its size is checked (hyparquet would parse it first).
+    metadata = parquetMetadata(await file.slice(dataEnd, size), { geoparquet: false });
+  } catch (e) {
+    throw invalid(`The file cannot be read as (Geo)Parquet: ${(e as Error).message}`);
+  }
+
+  const declared = metadata.num_rows;
+  if (typeof declared !== "bigint" || declared < 0n) throw invalid(`The file's footer declares ${String(declared)} rows.`);
+  if (declared > BigInt(limits.maxItems))
+    throw validationError([
+      { field: "/file", code: "too_many_rows", message: `The file's footer declares ${declared} rows; at most ${limits.maxItems} rows are accepted.` },
+    ]);
+  const groups = metadata.row_groups;
+  if (groups.length > MAX_ROW_GROUPS) throw tooBig(`The file's footer declares ${groups.length} row groups; at most ${MAX_ROW_GROUPS} are read.`);
+  const leaves = metadata.schema.filter((e) => e.type !== undefined).length;
+  if (leaves > MAX_PARQUET_COLUMNS) throw tooBig(`The file's footer declares ${leaves} columns; at most ${MAX_PARQUET_COLUMNS} are read.`);
+
+  let sum = 0n;
+  for (const [g, group] of groups.entries()) {
+    if (group.num_rows < 0n) throw invalid(`Row group ${g} declares ${group.num_rows} rows.`);
+    sum += group.num_rows;
+    if (group.columns.length !== leaves) throw invalid(`Row group ${g} has ${group.columns.length} column chunks for ${leaves} columns.`);
+    let uncompressed = 0n;
+    for (const [c, chunk] of group.columns.entries()) {
+      const meta = chunk.meta_data;
+      const name = `Column chunk ${c} of row group ${g}`;
+      if (!meta) throw invalid(`${name} has no metadata.`);
+      if (chunk.file_path) throw invalid(`${name} lives in another file (${chunk.file_path}); only self-contained files are read.`);
+      const start = meta.dictionary_page_offset || meta.data_page_offset;
+      const end = start + meta.total_compressed_size;
+      if (start < 4n || meta.total_compressed_size < 0n || end > BigInt(dataEnd))
+        throw invalid(`${name} claims bytes ${start}..${end}, outside the file's ${dataEnd} bytes of data.`);
+      if (meta.total_uncompressed_size < 0n) throw invalid(`${name} declares ${meta.total_uncompressed_size} uncompressed bytes.`);
+      uncompressed += meta.total_uncompressed_size;
+    }
+    if (uncompressed > BigInt(MAX_ROW_GROUP_BYTES))
+      throw tooBig(
+        `Row group ${g} declares ${formatBytes(Number(uncompressed))} of uncompressed data; at most ${formatBytes(MAX_ROW_GROUP_BYTES)} per row group are read.`,
+      );
+  }
+  if (sum !== declared) throw invalid(`The file's footer declares ${declared} rows, but its row groups hold ${sum}.`);
+
+  const geo = metadata.key_value_metadata?.find((kv) => kv.key === "geo")?.value;
+  const noGeometry = (why: string) =>
+    validationError([
+      {
+        field: "/file",
+        code: "no_geometry",
+        message: `No GeoParquet geometry column found (${why}; the file needs GeoParquet \`geo\` metadata and a WKB column).`,
+      },
+    ]);
+  if (geo === undefined) throw noGeometry("no `geo` metadata");
+  if (Buffer.byteLength(geo) > MAX_GEO_METADATA_BYTES)
+    throw tooBig(`The file's \`geo\` metadata is ${formatBytes(Buffer.byteLength(geo))}; at most ${formatBytes(MAX_GEO_METADATA_BYTES)} are read.`);
+  let parsed: { primary_column?: unknown; columns?: Record<string, { encoding?: unknown; edges?: unknown } | undefined> };
+  try {
+    parsed = JSON.parse(geo) as typeof parsed;
+  } catch (e) {
+    throw invalid(`The file's \`geo\` metadata is not JSON: ${(e as Error).message}`);
+  }
+  const primary = parsed?.primary_column;
+  if (typeof primary !== "string") throw noGeometry("the `geo` metadata names no primary_column");
+  const encoding = parsed.columns?.[primary]?.encoding;
+  if (encoding !== "WKB") throw noGeometry(`the primary column "${primary}" is encoded as ${JSON.stringify(encoding)}, not WKB`);
+  // As hyparquet's own GeoParquet support does: every top-level BYTE_ARRAY column that `geo`
+  // declares WKB gets the GEOMETRY (or, with spherical edges, GEOGRAPHY) logical type, which
+  // makes hyparquet decode its WKB to GeoJSON.
+  let found = false;
+  for (const { element } of parquetSchema(metadata).children) {
+    const declared = Object.hasOwn(parsed.columns ?? {}, element.name) ? parsed.columns![element.name] : undefined;
+    if (element.type !== "BYTE_ARRAY" || element.num_children || declared?.encoding !== "WKB") continue;
+    element.logical_type ??= { type: declared.edges === "spherical" ? "GEOGRAPHY" : "GEOMETRY" };
+    const type = element.logical_type?.type;
+    if (element.name === primary) found = type === "GEOMETRY" || type === "GEOGRAPHY";
+  }
+  if (!found) throw noGeometry(`the primary column "${primary}" is not a top-level binary column`);
+  return { metadata, geometryColumn: primary, rows: Number(declared) };
+}
+
+/** A property value as stored: int64 as a number when exact, else its decimal text. */
+function propertyValue(v: unknown): unknown {
+  if (typeof v !== "bigint") return v;
+  return v >= BigInt(Number.MIN_SAFE_INTEGER) && v <= BigInt(Number.MAX_SAFE_INTEGER) ? Number(v) : v.toString();
+}
+
+/** Yields the valid features of a GeoParquet file, row group by row group (see module doc). */
+export async function* parseGeoParquetFile(
+  file: AsyncBuffer,
+  limits: TParseLimits = DEFAULT_PARSE_LIMITS,
+  /** Tests only: rows per decoded slice instead of the size-based choice. */
+  testSliceRows?: number,
+): AsyncGenerator<TFeature> {
+  const { metadata, geometryColumn } = await readGeoParquetFooter(file, limits);
+  const problems = new ProblemList("The GeoParquet file");
+  let groupStart = 0;
+  for (const group of metadata.row_groups) {
+    const groupRows = Number(group.num_rows);
+    const bytes = group.columns.reduce((n, c) => n + Number(c.meta_data!.total_uncompressed_size), 0);
+    const sliceRows = testSliceRows ?? Math.max(MIN_SLICE_ROWS, Math.floor((groupRows * SLICE_BYTES) / Math.max(bytes, 1)));
+    for (let from = groupStart; from < groupStart + groupRows; from += sliceRows) {
+      const to = Math.min(from + sliceRows, groupStart + groupRows);
+      let rows: Record<string, unknown>[];
+      try {
+        rows = (await parquetReadObjects({ file, metadata, rowStart: from, rowEnd: to })) as Record<string, unknown>[];
+      } catch (e) {
+        if (e instanceof AppError) throw e;
+        throw invalid(`The file cannot be read as (Geo)Parquet: ${(e as Error).message}`);
+      }
+      if (rows.length !== to - from) throw invalid(`Rows ${from + 1}..${to} could not be read: the file holds ${rows.length} of them.`);
+      const ready: TFeature[] = [];
+      for (let i = 0; i < rows.length; i++) {
+        const row = rows[i]!;
+        const properties: Record<string, unknown> = {};
+        for (const key of Object.keys(row)) {
+          if (key === geometryColumn) continue;
+          if (key === "__proto__")
+            Object.defineProperty(properties, key, { value: propertyValue(row[key]), enumerable: true, writable: true, configurable: true });
+          else properties[key] = propertyValue(row[key]);
+        }
+        const index = from + i;
+        const feature = checkFeature({ type: "Feature", geometry: row[geometryColumn] ?? null, properties }, index, problems, `Row ${index + 1}`);
+        if (feature) ready.push(feature);
+      }
+      problems.throwIfFull();
+      yield* ready;
+    }
+    groupStart += groupRows;
+  }
+  problems.throwIfAny();
+}

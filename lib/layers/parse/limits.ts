@@ -1,0 +1,75 @@
+/**
+ * Limits of one layer upload and the byte counter every streaming parser reads through.
+ *
+ * - `maxBytes`: bytes of the file as uploaded (default `MAX_LAYER_UPLOAD_BYTES`, 2 GiB). A
+ *   stream is stopped with AppError `payload_too_large` as soon as it passes the limit, before
+ *   the rest arrives.
+ * - `maxItems`: features or rows (default `MAX_LAYER_ITEMS`, 20,000,000); each parser stops
+ *   at the first item past it (`validation_failed`, `too_many_features` / `too_many_rows`).
+ * - `maxItemBytes`: bytes of one feature, record or top-level JSON member (default
+ *   `MAX_LAYER_ITEM_BYTES`, 64 MiB). A parser holds at most one item at a time, so this is
+ *   what bounds its memory; a 2 GiB file that is one feature would otherwise be held whole.
+ */
+import { AppError, validationError } from "@/lib/errors";
+
+/** Largest layer file accepted, bytes (2 GiB). */
+export const MAX_LAYER_UPLOAD_BYTES = 2 * 1024 * 1024 * 1024;
+/** Most features or rows in one layer. */
+export const MAX_LAYER_ITEMS = 20_000_000;
+/** Largest single feature / record / row, bytes as uploaded (64 MiB: a detailed country outline is a few MB). */
+export const MAX_LAYER_ITEM_BYTES = 64 * 1024 * 1024;
+
+export interface TParseLimits {
+  maxBytes: number;
+  maxItems: number;
+  /** Default `MAX_LAYER_ITEM_BYTES`. */
+  maxItemBytes?: number;
+}
+
+export const DEFAULT_PARSE_LIMITS: Required<TParseLimits> = {
+  maxBytes: MAX_LAYER_UPLOAD_BYTES,
+  maxItems: MAX_LAYER_ITEMS,
+  maxItemBytes: MAX_LAYER_ITEM_BYTES,
+};
+
+/** `2 GiB`, `25 MiB`, `1.5 KiB`, `512 bytes`: how the limits are named in messages. */
+export function formatBytes(n: number): string {
+  const units = ["GiB", "MiB", "KiB"] as const;
+  for (let i = 0; i < units.length; i++) {
+    const size = 1024 ** (units.length - i);
+    if (n >= size) {
+      const v = n / size;
+      return `${Number.isInteger(v) ? v : v.toFixed(1)} ${units[i]}`;
+    }
+  }
+  return `${n} bytes`;
+}
+
+/** The `payload_too_large` error for a file past `maxBytes`. */
+export function tooLarge(maxBytes: number, seen?: number): AppError {
+  return new AppError(
+    "payload_too_large",
+    `A layer file may be at most ${formatBytes(maxBytes)}; this one is larger${seen === undefined ? "" : ` (stopped after ${formatBytes(seen)})`}.`,
+  );
+}
+
+/** The `validation_failed` error for an empty upload (no bytes at all). */
+export const emptyFile = () => validationError([{ field: "/file", code: "required", message: "The file is empty." }]);
+
+/** Pieces at most this long are handed to the parsers, so one huge chunk of the caller's never makes one huge burst of items. */
+const SLICE_BYTES = 1024 * 1024;
+
+/**
+ * The chunks of an upload, passed on as they come (split into pieces of at most 1 MiB),
+ * counting bytes: throws `payload_too_large` as soon as the total passes `maxBytes`, and
+ * `validation_failed` (`/file`, `required`) when the stream ends without a byte.
+ */
+export async function* countedChunks(chunks: AsyncIterable<Uint8Array>, maxBytes: number): AsyncGenerator<Uint8Array> {
+  let total = 0;
+  for await (const chunk of chunks) {
+    total += chunk.byteLength;
+    if (total > maxBytes) throw tooLarge(maxBytes, total);
+    for (let at = 0; at < chunk.byteLength; at += SLICE_BYTES) yield chunk.subarray(at, Math.min(at + SLICE_BYTES, chunk.byteLength));
+  }
+  if (total === 0) throw emptyFile();
+}

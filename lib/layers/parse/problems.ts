@@ -1,0 +1,54 @@
+/**
+ * The problems found in an upload while it streams: the parsers collect them until there are
+ * more than `MAX_LISTED_PROBLEMS` (20), then stop reading, so a broken 2 GiB file fails after its
+ * first bad items instead of after all of them. The error thrown is AppError
+ * `validation_failed` (`validationError` from lib/errors) whose `errors` list at most 20 field
+ * errors, each naming its place in the file by JSON Pointer (`/file/features/12/geometry/...`,
+ * `/file/rows/3/lon`), and whose detail says how many were found:
+ * "The GeoJSON file has 2 problems." / "... has more than 20 problems (first 20 listed)."
+ */
+import { validationError, type AppError, type TFieldError } from "@/lib/errors";
+
+/** Most problems listed in one error (as before streaming). */
+export const MAX_LISTED_PROBLEMS = 20;
+
+export class ProblemList {
+  private readonly listed: TFieldError[] = [];
+  private more = false;
+
+  /** @param what Names the file in the error's detail, e.g. "The GeoJSON file". */
+  constructor(private readonly what: string) {}
+
+  add(error: TFieldError): void {
+    if (this.listed.length < MAX_LISTED_PROBLEMS) this.listed.push(error);
+    else this.more = true;
+  }
+
+  get count(): number {
+    return this.listed.length;
+  }
+
+  /** True once more than `MAX_LISTED_PROBLEMS` were found: time to stop reading. */
+  get full(): boolean {
+    return this.more;
+  }
+
+  /** The error listing what was found so far (call when `count > 0`). */
+  error(): AppError {
+    const n = this.listed.length;
+    const detail = this.more
+      ? `${this.what} has more than ${MAX_LISTED_PROBLEMS} problems (first ${MAX_LISTED_PROBLEMS} listed).`
+      : `${this.what} has ${n} problem${n === 1 ? "" : "s"}.`;
+    return validationError([...this.listed], detail);
+  }
+
+  /** Throws when the list is full (mid-stream). */
+  throwIfFull(): void {
+    if (this.more) throw this.error();
+  }
+
+  /** Throws when anything was found (at the end of the stream). */
+  throwIfAny(): void {
+    if (this.listed.length > 0) throw this.error();
+  }
+}
