@@ -3,7 +3,7 @@
  * `aggregations` (aggregate, spatial_join, within_distance). Semantics: see `ZAggregation`;
  * values are read with `readNumber` (numeric text counts as its number, as in filters).
  */
-import { parseDecimalNumber } from "@/lib/formats/decimal-number";
+import { parseDecimalNumber } from "@/lib/steps/decimal-number";
 import type { TAggregation } from "@/lib/steps/options";
 
 /**
