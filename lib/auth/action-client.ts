@@ -9,6 +9,10 @@
  *   Every such action's input schema includes `organization: z.string()`; the action
  *   uses `ctx.member.organizationId`, never the slug, for what it touches.
  *
+ * Every action's input is first checked for what Postgres cannot store
+ * (`assertStorable`, lib/errors/unstorable.ts): a NUL or an unpaired surrogate in a name is a
+ * field error at its JSON Pointer (e.g. `/name`).
+ *
  * Errors: an `AppError` thrown anywhere becomes `result.serverError` =
  * `{code, message, fieldErrors}` (`TActionError`: field errors keyed by JSON Pointer, as
  * the HTTP door's problem `errors`); anything else is logged and answered as `internal`
@@ -18,7 +22,7 @@
 import "server-only";
 import { createSafeActionClient } from "next-safe-action";
 import { z } from "zod";
-import { AppError, type TErrorCode } from "@/lib/errors";
+import { AppError, assertStorable, type TErrorCode } from "@/lib/errors";
 import { requireMember, requireUser } from "@/lib/auth/session";
 import type { TRole } from "@/lib/auth/roles";
 
@@ -39,6 +43,10 @@ export const actionClient = createSafeActionClient({
     console.error(`server action ${utils.metadata?.name ?? "(unnamed)"} failed`, err);
     return { code: "internal", message: "Something went wrong on our side. Try again.", fieldErrors: {} };
   },
+}).use(async ({ clientInput, next }) => {
+  // Names and documents Postgres could not store (NUL, unpaired surrogates, deep nesting) are refused before any action runs.
+  assertStorable(clientInput instanceof FormData ? Object.fromEntries(clientInput) : clientInput);
+  return next();
 });
 
 export const authAction = actionClient.use(async ({ next }) => {

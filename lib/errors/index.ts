@@ -2,3 +2,4 @@
 export * from "@/lib/errors/app-error";
 export * from "@/lib/errors/field-error";
 export * from "@/lib/errors/run-failure";
+export * from "@/lib/errors/unstorable";

@@ -1,5 +1,8 @@
 import { describe, expect, it } from "vitest";
-import { validateArea, validateFeature, validateFeatureCollection, validateGeometry } from "./validate-geojson";
+import fc from "fast-check";
+import { booleanPointInPolygon, kinks } from "@turf/turf";
+import type { Polygon, Position } from "geojson";
+import { MAX_AREA_POSITIONS, validateArea, validateFeature, validateFeatureCollection, validateGeometry } from "./validate-geojson";
 
 const ring = [
   [0, 0],
@@ -302,5 +305,116 @@ describe("validateArea / validateGeometry", () => {
       expect(issues[0], what).toMatchObject({ path, code });
       expect(issues[0]!.message, what).toMatch(path.length === 2 ? (path[1] === 0 ? /outer ring/ : /Hole 1/) : /rings cross/);
     }
+  });
+});
+
+/**
+ * The simplicity checks of `validateArea` as they were before the sweep (Turf `kinks`, all
+ * pairs, O(n²)), kept as the oracle: [path, code] of each fault of a structurally valid polygon.
+ */
+function allPairsAreaFaults(poly: Polygon): [string, string][] {
+  const out: [string, string][] = [];
+  for (let r = 0; r < poly.coordinates.length; r++) {
+    const ring = poly.coordinates[r]!;
+    const distinct = new Set(ring.map((p) => `${p[0]},${p[1]}`)).size;
+    if (distinct < 3) out.push([`coordinates/${r}`, "too_few_positions"]);
+    else if (kinks({ type: "Polygon", coordinates: [ring] }).features.length > 0) out.push([`coordinates/${r}`, "self_intersection"]);
+    else {
+      let sum = 0;
+      for (let i = 1; i < ring.length; i++) sum += ring[i - 1]![0]! * ring[i]![1]! - ring[i]![0]! * ring[i - 1]![1]!;
+      if (Math.abs(sum / 2) <= 1e-12) out.push([`coordinates/${r}`, "zero_area"]);
+    }
+  }
+  if (out.length > 0) return out;
+  if (kinks(poly).features.length > 0) return [["coordinates", "self_intersection"]];
+  const shell: Polygon = { type: "Polygon", coordinates: [poly.coordinates[0]!] };
+  for (let r = 1; r < poly.coordinates.length; r++) {
+    if (poly.coordinates[r]!.some((p) => !booleanPointInPolygon(p, shell))) out.push([`coordinates/${r}`, "hole_outside_shell"]);
+  }
+  return out;
+}
+
+const faultsOf = (poly: Polygon) => validateArea(poly).map((i): [string, string] => [i.path.join("/"), i.code]);
+
+describe("validateArea against the all-pairs check", () => {
+  const cell = (max: number) => fc.tuple(fc.integer({ min: 0, max }), fc.integer({ min: 0, max }));
+  const closed = (ps: Position[]) => [...ps, ps[0]!];
+  it("gives the same faults on random small polygons of a grid (crossings, touches, collinear edges, holes)", () => {
+    const rings = fc.array(fc.array(cell(5), { minLength: 3, maxLength: 8 }).map(closed), { minLength: 1, maxLength: 3 });
+    fc.assert(
+      fc.property(rings, (coordinates) => {
+        const poly: Polygon = { type: "Polygon", coordinates };
+        expect(faultsOf(poly)).toEqual(allPairsAreaFaults(poly));
+      }),
+      { numRuns: 3000 },
+    );
+  });
+  it("gives the same faults on a large square with small random holes (inside, outside, touching, crossing)", () => {
+    const square = closed([
+      [2, 2],
+      [30, 2],
+      [30, 30],
+      [2, 30],
+    ]);
+    const hole = fc.tuple(cell(32), fc.integer({ min: 1, max: 4 }), fc.integer({ min: 1, max: 4 })).map(([[x, y], w, h]) =>
+      closed([
+        [x, y],
+        [x + w, y],
+        [x, y + h],
+      ]),
+    );
+    fc.assert(
+      fc.property(fc.array(hole, { minLength: 1, maxLength: 4 }), (holes) => {
+        const poly: Polygon = { type: "Polygon", coordinates: [square, ...holes] };
+        expect(faultsOf(poly)).toEqual(allPairsAreaFaults(poly));
+      }),
+      { numRuns: 2000 },
+    );
+  });
+  it("gives the same faults on random polygons with coordinates in microdegrees", () => {
+    // Not arbitrary doubles: where edges pass within rounding error (subnormal coordinates) Turf's float test and the sweep may differ.
+    const micro = fc.integer({ min: -10_000_000, max: 10_000_000 }).map((v) => v / 1e6);
+    const point = fc.tuple(micro, micro);
+    const rings = fc.array(fc.array(point, { minLength: 3, maxLength: 12 }).map(closed), { minLength: 1, maxLength: 3 });
+    fc.assert(
+      fc.property(rings, (coordinates) => {
+        const poly: Polygon = { type: "Polygon", coordinates };
+        expect(faultsOf(poly)).toEqual(allPairsAreaFaults(poly));
+      }),
+      { numRuns: 2000 },
+    );
+  });
+});
+
+/** A circle-like ring of `n` distinct positions (n + 1 with the closing one) around (lon, lat). */
+function circle(n: number, lon = 8.5, lat = 47.4, radius = 0.5): Position[] {
+  const ring: Position[] = [];
+  for (let i = 0; i < n; i++) ring.push([lon + radius * Math.cos((2 * Math.PI * i) / n), lat + radius * Math.sin((2 * Math.PI * i) / n)]);
+  return [...ring, ring[0]!];
+}
+
+describe("validateArea size", () => {
+  it("accepts an area of the most positions allowed, outer ring and hole together", () => {
+    const outer = circle(MAX_AREA_POSITIONS / 2 - 1);
+    const hole = circle(MAX_AREA_POSITIONS / 2 - 1, 8.5, 47.4, 0.25).reverse();
+    expect(outer.length + hole.length).toBe(MAX_AREA_POSITIONS);
+    expect(validateArea({ type: "Polygon", coordinates: [outer, hole] })).toEqual([]);
+  });
+  it("refuses more positions, naming the ring where the count passes the limit", () => {
+    const outer = circle(MAX_AREA_POSITIONS / 2 - 1);
+    const hole = circle(MAX_AREA_POSITIONS / 2, 8.5, 47.4, 0.25).reverse();
+    expect(validateArea({ type: "Polygon", coordinates: [outer, hole] })).toEqual([
+      expect.objectContaining({ path: ["coordinates", 1], code: "too_many_positions" }),
+    ]);
+    // The 16,000-position area that held the event loop for 70 s: refused before any other check.
+    expect(validateArea({ type: "Polygon", coordinates: [circle(16_000)] })).toEqual([
+      expect.objectContaining({ path: ["coordinates", 0], code: "too_many_positions" }),
+    ]);
+  });
+  it("still finds a crossing in an area of the most positions allowed", () => {
+    const outer = circle(MAX_AREA_POSITIONS - 1);
+    // Swap two positions far apart: the ring now runs across itself twice.
+    [outer[100], outer[5000]] = [outer[5000]!, outer[100]!];
+    expect(validateArea({ type: "Polygon", coordinates: [outer] })[0]).toMatchObject({ path: ["coordinates", 0], code: "self_intersection" });
   });
 });

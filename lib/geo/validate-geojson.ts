@@ -7,23 +7,34 @@
  * -90..90 degrees, WGS 84), LineStrings with >= 2 positions, linear rings closed with >= 4
  * positions (§3.1.6). Ring winding order is not enforced (§3.1.6 says parsers SHOULD NOT reject).
  *
- * `validateArea` additionally requires a valid simple polygon (OGC Simple Features): every
- * ring with at least 3 distinct positions and a non-zero area (planar shoelace area in
- * degrees², as the engine reads coordinates), no ring that intersects itself (Turf `kinks`
- * per ring), no rings that cross each other (Turf `kinks` on the whole polygon), and every
- * hole inside the outer ring (Turf `booleanPointInPolygon` on the hole's vertices). Each of
- * these faults names its ring (`["coordinates", r]`).
+ * `validateArea` additionally requires a valid simple polygon (OGC Simple Features): at most
+ * `MAX_AREA_POSITIONS` positions in all its rings, every ring with at least 3 distinct
+ * positions and a non-zero area (planar shoelace area in degrees², as the engine reads
+ * coordinates), no ring that intersects itself (Turf's `kinks` rule per ring), no rings that
+ * cross each other (the same rule on the whole polygon), and every hole inside the outer ring
+ * (Turf `booleanPointInPolygon` on the hole's vertices). Each of these faults names its ring
+ * (`["coordinates", r]`). Time: O(n log n) for n positions (the intersection sweep of
+ * lib/geo/ring-intersections.ts; Turf's `kinks` compares all pairs, O(n²)), plus one
+ * point-in-polygon test per hole against the outer ring's edges near it; so an area of the
+ * most positions allowed is checked in milliseconds, not on the event loop for seconds.
  *
  * Every function returns a list of faults (empty = valid), never throws. Paths are relative to
  * the value checked (e.g. `["features", 3, "geometry", "coordinates", 0, 5]`); callers prefix
  * them. To keep answers bounded, at most `MAX_GEOJSON_ERRORS` faults are listed per value; a
  * last fault with code `too_many_errors` says that more were omitted.
  */
-import { booleanPointInPolygon, kinks } from "@turf/turf";
 import type { Polygon, Position } from "geojson";
+import { pointInPolygonRings } from "./point-in-polygon";
+import { findKink, type TEdgeMeeting } from "./ring-intersections";
 
 /** Most features accepted in one `geojson` input value (design.md "Validation"). */
 export const MAX_GEOJSON_FEATURES = 5_000;
+/**
+ * Most positions in all rings of one `area` value (README "Limits"). A detailed country
+ * outline of Natural Earth 1:10m has a few thousand; the check of an area this size takes a few
+ * milliseconds.
+ */
+export const MAX_AREA_POSITIONS = 10_000;
 /** Most faults listed per validated value. */
 export const MAX_GEOJSON_ERRORS = 100;
 
@@ -37,6 +48,7 @@ export interface TGeoJsonIssue {
     | "invalid_position"
     | "unclosed_ring"
     | "too_few_positions"
+    | "too_many_positions"
     | "too_many_features"
     | "self_intersection"
     | "zero_area"
@@ -228,11 +240,33 @@ function planarRingArea(ring: Position[]): number {
   return sum / 2;
 }
 
-function kinkList(points: { geometry: { coordinates: Position } }[]): string {
-  return points
-    .slice(0, 3)
-    .map((k) => JSON.stringify(k.geometry.coordinates))
-    .join(", ");
+function pointText(m: TEdgeMeeting): string {
+  return m.overlap ? `edges overlap along a line, e.g. at ${JSON.stringify(m.at)}` : `e.g. at ${JSON.stringify(m.at)}`;
+}
+
+/** How many distinct [x, y] a ring has, counting no further than 3 (O(n), no keys built). */
+function distinctUpTo3(ring: Position[]): number {
+  const seen: Position[] = [];
+  for (const p of ring) {
+    if (!seen.some((q) => q[0] === p[0] && q[1] === p[1])) seen.push(p);
+    if (seen.length === 3) break;
+  }
+  return seen.length;
+}
+
+/**
+ * The ring at which the running count of positions passes `MAX_AREA_POSITIONS`, or -1. Counted
+ * before any other check so that an oversized area costs no more than this loop.
+ */
+function ringOverPositionCap(coordinates: unknown): number {
+  if (!Array.isArray(coordinates)) return -1;
+  let total = 0;
+  for (let r = 0; r < coordinates.length; r++) {
+    const ring: unknown = coordinates[r];
+    total += Array.isArray(ring) ? ring.length : 0;
+    if (total > MAX_AREA_POSITIONS) return r;
+  }
+  return -1;
 }
 
 /**
@@ -254,6 +288,15 @@ export function validateArea(g: unknown): TGeoJsonIssue[] {
     c.add(["type"], "invalid_geojson", `An area must be a geometry of type "Polygon", got ${JSON.stringify(g.type)}`);
     return c.issues;
   }
+  const over = ringOverPositionCap(g.coordinates);
+  if (over >= 0) {
+    c.add(
+      ["coordinates", over],
+      "too_many_positions",
+      `An area may have at most ${MAX_AREA_POSITIONS} positions in all its rings; this ring passes that count`,
+    );
+    return c.issues;
+  }
   if (!checkGeometryInto(g, [], c) || c.issues.length > 0) return c.issues;
   const poly = g as unknown as Polygon;
   if (poly.coordinates.length === 0) {
@@ -263,27 +306,31 @@ export function validateArea(g: unknown): TGeoJsonIssue[] {
   for (let r = 0; r < poly.coordinates.length; r++) {
     const ring = poly.coordinates[r]!;
     const which = r === 0 ? "The outer ring" : `Hole ${r}`;
-    const distinct = new Set(ring.map((p) => `${p[0]},${p[1]}`)).size;
+    const distinct = distinctUpTo3(ring);
     if (distinct < 3) {
       c.add(["coordinates", r], "too_few_positions", `${which} has ${distinct} distinct position(s); a ring needs at least 3`);
     } else {
       // Self-intersection first: a bow tie's two lobes cancel to zero planar area.
-      const own = kinks({ type: "Polygon", coordinates: [ring] }).features;
-      if (own.length > 0) c.add(["coordinates", r], "self_intersection", `${which} intersects itself (${own.length} point(s), e.g. at ${kinkList(own)})`);
+      const own = findKink([ring]).kink;
+      if (own) c.add(["coordinates", r], "self_intersection", `${which} intersects itself (${pointText(own)})`);
       else if (Math.abs(planarRingArea(ring)) <= ZERO_AREA_DEG2)
         c.add(["coordinates", r], "zero_area", `${which} encloses no area (its positions lie on one line)`);
     }
   }
   if (c.issues.length > 0) return c.issues;
-  const found = kinks(poly).features;
-  if (found.length > 0) {
-    c.add(["coordinates"], "self_intersection", `The polygon's rings cross each other (${found.length} point(s), e.g. at ${kinkList(found)})`);
+  const together = findKink(poly.coordinates);
+  if (together.kink) {
+    c.add(["coordinates"], "self_intersection", `The polygon's rings cross each other (${pointText(together.kink)})`);
     return c.issues;
   }
-  const shell: Polygon = { type: "Polygon", coordinates: [poly.coordinates[0]] };
+  // One array for every test, so that point-in-polygon.ts prepares the outer ring once.
+  const shell = [poly.coordinates[0]!];
   for (let r = 1; r < poly.coordinates.length; r++) {
-    const ring = poly.coordinates[r];
-    if (ring.some((p) => !booleanPointInPolygon(p, shell))) {
+    const ring = poly.coordinates[r]!;
+    // Rings that share no point (simple) leave every vertex of a hole strictly on one side of
+    // the outer ring, so its first vertex answers for all; otherwise test each, as Turf does.
+    const probe = together.simple ? ring.slice(0, 1) : ring;
+    if (probe.some((p) => pointInPolygonRings(shell, p[0]!, p[1]!) === "outside")) {
       c.add(["coordinates", r], "hole_outside_shell", `Hole ${r} is not inside the outer ring`);
     }
   }

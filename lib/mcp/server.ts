@@ -22,7 +22,7 @@
 import "server-only";
 import { McpServer, type CallToolResult, type ServerContext, type StandardSchemaWithJSON } from "@modelcontextprotocol/server";
 import { env } from "@/lib/env";
-import { AppError } from "@/lib/errors";
+import { AppError, assertStorable } from "@/lib/errors";
 import { workerAlive } from "@/lib/health";
 import { addUsage } from "@/lib/metering/usage";
 import { recordCall } from "@/lib/metering/call-counter";
@@ -136,10 +136,15 @@ function countCall(caller: TAiCaller, api: string, status: number): void {
   recordCall({ organization: caller.organization, environment: caller.environment, door: "mcp", api, consumerId: caller.consumerId, status });
 }
 
-/** Wraps a handler: any throw becomes a tool error (and a refusal a counted one, see `countCall`). */
+/**
+ * Wraps a handler: arguments Postgres could not store are refused first (lib/errors/unstorable.ts:
+ * NUL or unpaired surrogates named by JSON Pointer into the arguments, nesting over
+ * `MAX_JSON_DEPTH`); any throw becomes a tool error (and a refusal a counted one, see `countCall`).
+ */
 function guarded(caller: TAiCaller, api: string, fn: (args: TArgs, ctx: ServerContext) => Promise<CallToolResult>) {
   return async (args: TArgs, ctx: ServerContext): Promise<CallToolResult> => {
     try {
+      assertStorable(args);
       return await fn(args ?? {}, ctx);
     } catch (err) {
       if (err instanceof AppError && ERROR_STATUS[err.code] < 500) countCall(caller, api, ERROR_STATUS[err.code]);

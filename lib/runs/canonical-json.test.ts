@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { canonicalJson, fingerprint } from "./canonical-json";
+import { canonicalJson, fingerprint, runRequestFingerprint } from "./canonical-json";
 
 describe("canonicalJson", () => {
   it("sorts keys recursively and drops undefined", () => {
@@ -12,5 +12,18 @@ describe("canonicalJson", () => {
   });
   it("keeps unicode and escapes as JSON does", () => {
     expect(canonicalJson({ "ä b": 'Zürich "x"' })).toBe('{"ä b":"Zürich \\"x\\""}');
+  });
+});
+
+describe("runRequestFingerprint", () => {
+  it("leaves out the top-level wait_seconds and nothing else", () => {
+    const body = { inputs: { places: { rows: [{ wait_seconds: 1 }] } }, parameters: { top: 3 } };
+    expect(runRequestFingerprint({ ...body, wait_seconds: 30 })).toBe(runRequestFingerprint(body));
+    expect(runRequestFingerprint({ ...body, wait_seconds: 0 })).toBe(runRequestFingerprint({ ...body, wait_seconds: 60 }));
+    // The same as the plain fingerprint of the body without it (stored records stay comparable).
+    expect(runRequestFingerprint({ ...body, wait_seconds: 30 })).toBe(fingerprint(body));
+    // A wait_seconds inside the caller's data is data: it changes the request.
+    expect(runRequestFingerprint({ ...body, inputs: { places: { rows: [{ wait_seconds: 2 }] } } })).not.toBe(runRequestFingerprint(body));
+    expect(runRequestFingerprint({ ...body, parameters: { top: 4 }, wait_seconds: 30 })).not.toBe(runRequestFingerprint(body));
   });
 });

@@ -1,7 +1,8 @@
 /**
  * Canonical JSON (object keys sorted recursively, no whitespace) and its SHA-256, used as
  * the request fingerprint for Idempotency-Key comparison: two bodies that differ only in
- * key order or spacing are the same request.
+ * key order or spacing are the same request, and so are two run requests that differ only in
+ * `wait_seconds` (`runRequestFingerprint`).
  */
 import { createHash } from "node:crypto";
 
@@ -16,4 +17,16 @@ export function canonicalJson(value: unknown): string {
 
 export function fingerprint(value: unknown): string {
   return createHash("sha256").update(canonicalJson(value)).digest("hex");
+}
+
+/**
+ * Fingerprint of a run request body (POST /runs) for Idempotency-Key comparison: `fingerprint`
+ * of the body without its top-level `wait_seconds`. Waiting only decides how long this call
+ * waits for the run before answering, not what the run does, so a repeat that waits longer
+ * (or not at all) is the same request: it gets the same run, waiting as it asks.
+ */
+export function runRequestFingerprint(body: unknown): string {
+  if (body === null || typeof body !== "object" || Array.isArray(body) || !Object.hasOwn(body, "wait_seconds")) return fingerprint(body);
+  const { wait_seconds: _wait, ...rest } = body as Record<string, unknown>;
+  return fingerprint(rest);
 }

@@ -7,14 +7,14 @@
 import { validationError } from "@/lib/errors";
 import type { TFlowVersion } from "@/lib/flows/definition";
 import { parseRunRequest, type TRunRequest } from "@/lib/flows/run-request";
-import { fingerprint } from "@/lib/runs/canonical-json";
+import { runRequestFingerprint } from "@/lib/runs/canonical-json";
 
 export interface TValidRunRequest {
   /** The validated body (parameters with defaults applied, omitted optional inputs null). */
   body: TRunRequest;
   parameters: Record<string, unknown>;
   waitSeconds: number | null;
-  /** SHA-256 of the canonical JSON of the body as sent. */
+  /** SHA-256 of the canonical JSON of the body as sent, without `wait_seconds` (lib/runs/canonical-json.ts). */
   fingerprint: string;
 }
 
@@ -27,6 +27,6 @@ export function validateRunRequest(flow: TFlowVersion, raw: unknown): TValidRunR
     body: parsed.request,
     parameters: parsed.request.parameters,
     waitSeconds: parsed.request.wait_seconds ?? null,
-    fingerprint: fingerprint(raw),
+    fingerprint: runRequestFingerprint(raw),
   };
 }

@@ -9,9 +9,10 @@ import { AGG_OPS } from "@/lib/steps/options";
 import { box, fs, mustValidate, pt, R, runStep, table } from "@/lib/steps/test-helpers";
 
 describe("readNumber", () => {
-  it("reads numbers and numeric text, nothing else", () => {
-    expect([5, -1.5, "5000", " 12 ", "1e3"].map(readNumber)).toEqual([5, -1.5, 5000, 12, 1000]);
-    expect([NaN, Infinity, "", "  ", "12 km", true, false, null, undefined, {}, [1]].map(readNumber)).toEqual(Array(11).fill(null));
+  it("reads numbers and decimal text, nothing else", () => {
+    expect([5, -1.5, "5000", "12", "1e3"].map(readNumber)).toEqual([5, -1.5, 5000, 12, 1000]);
+    const none = [NaN, Infinity, "", "  ", " 12 ", "12 km", "0x10", "0b1", "0o7", "Infinity", true, false, null, undefined, {}, [1]];
+    expect(none.map(readNumber)).toEqual(Array(none.length).fill(null));
   });
 });
 

@@ -3,20 +3,18 @@
  * `aggregations` (aggregate, spatial_join, within_distance). Semantics: see `ZAggregation`;
  * values are read with `readNumber` (numeric text counts as its number, as in filters).
  */
+import { parseDecimalNumber } from "@/lib/steps/decimal-number";
 import type { TAggregation } from "@/lib/steps/options";
 
 /**
  * The one rule by which steps read a value as a number (docs/flow-format.md "Numbers in caller
- * data"): a finite JSON number as it is; text that `Number()` reads as a finite number (not
- * blank) as that number, as MapLibre's `to-number` does in filters; anything else (null,
- * booleans, other text, objects) is no number: null.
+ * data"): a finite JSON number as it is; text in decimal notation as that number
+ * (`parseDecimalNumber`: not "0x10", "Infinity", " 5" or ""); anything else (null, booleans,
+ * other text, objects) is no number: null.
  */
 export function readNumber(v: unknown): number | null {
   if (typeof v === "number") return Number.isFinite(v) ? v : null;
-  if (typeof v === "string" && v.trim() !== "") {
-    const n = Number(v);
-    return Number.isFinite(n) ? n : null;
-  }
+  if (typeof v === "string") return parseDecimalNumber(v);
   return null;
 }
 

@@ -112,6 +112,24 @@ describe("Idempotency-Key", () => {
     expect(await runCount()).toBe(1);
   });
 
+  it("treats a repeat that only changes wait_seconds as the same request: it gets the same run and waits as it asks", async () => {
+    const headers = { "idempotency-key": `wait-${Date.now()}` };
+    const first = await http("POST", `${CITIES}/runs`, { body: BODY, headers });
+    expect(first.status, first.text).toBe(202);
+    // wait_seconds is not part of the fingerprint (README "Idempotency"): this call waits for the same run.
+    const waiting = await http("POST", `${CITIES}/runs`, { body: { ...BODY, wait_seconds: 30 }, headers });
+    expect(waiting.status, waiting.text).toBe(200);
+    expect(waiting.body.run_id).toBe(first.body.run_id);
+    expect(waiting.body.state).toBe("completed");
+    const again = await http("POST", `${CITIES}/runs`, { body: { ...BODY, wait_seconds: 0 }, headers });
+    expect(again.body.run_id, again.text).toBe(first.body.run_id);
+    expect(await runCount()).toBe(1);
+    expect((await demoUsage()).etlRuns).toBe(1);
+    // What the run does still decides: another parameter is another request.
+    const other = await http("POST", `${CITIES}/runs`, { body: { ...BODY, parameters: { min_population: 1 }, wait_seconds: 30 }, headers });
+    expect(expectProblem(other, 422).code).toBe("idempotency_key_reused");
+  });
+
   it("scopes keys per consumer: another consumer's same key starts its own run", async () => {
     const headers = { "idempotency-key": "shared-name" };
     const a = await http("POST", `${CITIES}/runs`, { body: BODY, headers });

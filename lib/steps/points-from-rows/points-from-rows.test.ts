@@ -18,6 +18,15 @@ describe("points_from_rows", () => {
     );
     expect(F(out).map((f) => f.geometry)).toEqual([{ type: "Point", coordinates: [1, 2] }, { type: "Point", coordinates: [3.5, 4] }, null, null]);
   });
+  it("reads coordinates from decimal text only: not hex, octal, binary, Infinity, padded or empty text", async () => {
+    const bad = ["0x10", "0o17", "0b1", "Infinity", " 16", ""];
+    const out = await runStep(
+      { type: "points_from_rows", source: "t", lon: "x", lat: "y" },
+      { t: table([{ x: "16", y: "1" }, ...bad.map((x) => ({ x, y: "1" }))]) },
+      "layer",
+    );
+    expect(F(out).map((f) => f.geometry)).toEqual([{ type: "Point", coordinates: [16, 1] }, ...bad.map(() => null)]);
+  });
 });
 
 describe("points_from_rows edge cases: attribute steps with unicode, spaces, nulls and empty input", () => {
