@@ -41,6 +41,7 @@ describe("docsModel", () => {
       {
         name: "cities",
         kind: "layer",
+        geometry: "point",
         required: true,
         forms: ["layer_id", "geojson"],
         description: expect.any(String),
