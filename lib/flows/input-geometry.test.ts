@@ -1,5 +1,14 @@
 import { describe, expect, it } from "vitest";
-import { geometryTypesOf, layerInputFaults, layerMismatch, layersFitting, MAX_LISTED_LAYERS, type TReadableLayer } from "./input-geometry";
+import {
+  describeFittingLayers,
+  describeLayer,
+  geometryTypesOf,
+  layerInputFaults,
+  layerMismatch,
+  layersFitting,
+  MAX_LISTED_LAYERS,
+  type TReadableLayer,
+} from "./input-geometry";
 
 const layer = (id: string, kind: TReadableLayer["kind"], geometryTypes: string[], name = id): TReadableLayer => ({
   id,
@@ -114,5 +123,16 @@ describe("geometryTypesOf", () => {
     const f = (type: string | null) => ({ geometry: type === null ? null : { type } });
     expect(geometryTypesOf([f("Polygon"), f(null), f("MultiPolygon"), f("Polygon")])).toEqual(["MultiPolygon", "Polygon"]);
     expect(geometryTypesOf([])).toEqual([]);
+  });
+});
+
+describe("describeLayer and describeFittingLayers", () => {
+  it("say id, geometry types or table, and the item count", () => {
+    expect(describeLayer({ ...cities, itemCount: 135_233 })).toBe("world-cities (Point, 135,233 features)");
+    expect(describeLayer({ ...countries, itemCount: 241 })).toBe("world-countries (MultiPolygon/Polygon, 241 features)");
+    expect(describeLayer({ ...capitals, itemCount: 1 })).toBe("world-capitals (table, 1 row)");
+    expect(describeLayer(older)).toBe("older (geometry not recorded, 1 feature)");
+    expect(describeFittingLayers([cities, countries, capitals], countriesInput)).toBe("world-countries (MultiPolygon/Polygon, 1 feature)");
+    expect(describeFittingLayers([cities], placesInput)).toBeNull();
   });
 });

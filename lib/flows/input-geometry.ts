@@ -139,6 +139,63 @@ export function layerInputFaults(
   return errors;
 }
 
+/** One layer for people and models: `world-cities (Point, 135,233 features)`, `world-capitals (table, 241 rows)`. */
+export function describeLayer(layer: Pick<TReadableLayer, "id" | "kind" | "geometryTypes" | "itemCount">): string {
+  const count = layer.itemCount.toLocaleString("en-US");
+  if (layer.kind === "table") return `${layer.id} (table, ${count} row${layer.itemCount === 1 ? "" : "s"})`;
+  const types = layer.geometryTypes.length ? layer.geometryTypes.join("/") : "geometry not recorded";
+  return `${layer.id} (${types}, ${count} feature${layer.itemCount === 1 ? "" : "s"})`;
+}
+
+/** The readable layers that fit `input`, described (at most `MAX_LISTED_LAYERS`), or null when none does. */
+export function describeFittingLayers(readable: readonly TReadableLayer[], input: Pick<TInput, "name" | "kind" | "geometry">): string | null {
+  const fitting = layersFitting(readable, input);
+  if (fitting.length === 0) return null;
+  const shown = fitting.slice(0, MAX_LISTED_LAYERS).map(describeLayer).join(", ");
+  return shown + (fitting.length > MAX_LISTED_LAYERS ? ` and ${fitting.length - MAX_LISTED_LAYERS} more` : "");
+}
+
+/**
+ * The JSON Schema of one input's value with the readable layers that fit it on its `layer_id`
+ * (the OpenAPI request schema and the MCP tool arguments): a description listing them (id,
+ * geometry types or table, item count) and `examples` with their ids; `x-readable-layers` on
+ * the value gives them as data. `schema` is not modified.
+ *
+ * `examples`, not `enum`: the readable set changes whenever an admin grants or removes a layer,
+ * without a new release, while clients keep the document (generated SDKs, cached tool lists).
+ * An `enum` would make such a client refuse a layer granted since; the server's 422 stays the
+ * authority and names the readable ids itself.
+ */
+export function withReadableLayers(
+  schema: Record<string, unknown>,
+  input: Pick<TInput, "name" | "kind" | "geometry">,
+  readable: readonly TReadableLayer[],
+): Record<string, unknown> {
+  if (layerKindOf(input) === null) return schema;
+  const fitting = layersFitting(readable, input);
+  const listed = describeFittingLayers(readable, input);
+  const what = input.kind === "table" ? "table" : `feature layer (${describeGeometry(declaredGeometry(input))})`;
+  const description = listed
+    ? `The id of a ${what} this environment may read: ${listed}.`
+    : `The id of a ${what} this environment may read; none that fits is readable yet.`;
+  const patch = (node: unknown): unknown => {
+    if (Array.isArray(node)) return node.map(patch);
+    if (typeof node !== "object" || node === null) return node;
+    const out: Record<string, unknown> = {};
+    for (const [k, v] of Object.entries(node)) {
+      if (k === "properties" && typeof v === "object" && v !== null && "layer_id" in v) {
+        const layerId = (v as Record<string, Record<string, unknown>>).layer_id;
+        out[k] = { ...v, layer_id: { ...layerId, description, ...(fitting.length ? { examples: fitting.slice(0, MAX_LISTED_LAYERS).map((l) => l.id) } : {}) } };
+      } else out[k] = patch(v);
+    }
+    return out;
+  };
+  const readableData = fitting
+    .slice(0, MAX_LISTED_LAYERS)
+    .map((l) => ({ id: l.id, name: l.name, kind: l.kind, geometry_types: l.geometryTypes, item_count: l.itemCount }));
+  return { ...(patch(schema) as Record<string, unknown>), "x-readable-layers": readableData };
+}
+
 /** Distinct geometry type names of features, sorted (null geometries are skipped). */
 export function geometryTypesOf(features: Iterable<{ geometry: { type: string } | null }>): string[] {
   const seen = new Set<string>();

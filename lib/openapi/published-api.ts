@@ -12,8 +12,11 @@ import { buildOpenApi, type TOpenApiDocument } from "@/lib/openapi/build-openapi
 import type { TReadableLayer } from "@/lib/flows/input-geometry";
 import { readableLayersOf } from "@/lib/layers/list-layers";
 
-/** The OpenAPI document of a published API, or null when none is published at `path`. */
-export async function publishedOpenApi(path: TApiPath, origin: string): Promise<TOpenApiDocument | null> {
+/**
+ * The OpenAPI document of a published API, or null when none is published at `path`. Its
+ * inputs list the layers the environment may read now (`layers`, else read here).
+ */
+export async function publishedOpenApi(path: TApiPath, origin: string, layers?: readonly TReadableLayer[]): Promise<TOpenApiDocument | null> {
   const served = await db.environmentApi.findFirst({
     where: {
       environment: { slug: path.environment, organization: { slug: path.organization } },
@@ -31,6 +34,7 @@ export async function publishedOpenApi(path: TApiPath, origin: string): Promise<
     flow: ZFlowVersion.parse(served.release.flowVersion.definition),
     serverUrl: base + apiBasePath(path),
     maxBodyBytes: env().MAX_BODY_BYTES,
+    readableLayers: layers ?? (await readableLayers(path)),
   });
 }
 
