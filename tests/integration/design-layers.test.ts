@@ -56,7 +56,7 @@ describe("importing layers", () => {
 
     // Russia as world-atlas gives it: a ring that jumps from 179.9° E to 180° W.
     const crossing = [[[179, 65], [-179, 65], [-179, 66], [179, 66], [179, 65]]]; // prettier-ignore
-    const bowTie = [[[0, 0], [2, 2], [2, 0], [0, 2], [0, 0]]]; // prettier-ignore
+    const bowTie = [[[10, 10], [12, 12], [12, 10], [10, 12], [10, 10]]]; // prettier-ignore
     const bad = {
       type: "FeatureCollection",
       features: [
@@ -74,7 +74,7 @@ describe("importing layers", () => {
       ["/file/features/2/geometry", "invalid_polygon"],
     ]);
     expect(err.errors![0]!.message).toMatch(/^Feature 1 \("Russia"\) is not a valid polygon: ring 0 crosses the antimeridian as given/);
-    expect(err.errors![1]!.message).toBe("Feature 2 is not a valid polygon: polygon 1: ring 0 crosses itself near (1, 1).");
+    expect(err.errors![1]!.message).toBe("Feature 2 is not a valid polygon: polygon 1: ring 0 crosses itself near (11, 11).");
   });
 
   it("reads CSV as points (lon/lat found by name or given) or as a table, and names a faulty row and column", async () => {
