@@ -194,7 +194,15 @@ test("Try it with a layer input and a pasted area, download each result, check u
 
 test("Try it with a drawn area on the uploaded layer", async () => {
   await page.reload();
+  // Issue 25, item 4: Try it's default is a layer production can read; the designer's own
+  // upload is not readable there yet, which the page says, with who can change it.
+  await expect(page.getByLabel("Layer for cities")).toHaveValue("world-cities");
+  await expect(page.getByTestId("curl-unreadable")).toHaveCount(0);
+  await expect(page.getByTestId("unreadable-production")).toContainText(LAYER_ID);
+  await expect(page.getByTestId("unreadable-production")).toContainText("An admin, in the console");
   await page.getByLabel("Layer for cities").selectOption(LAYER_ID);
+  await expect(page.getByTestId("curl-unreadable")).toContainText(`Layer "${LAYER_ID}" is not readable in production yet`);
+  await expect(page.getByTestId("curl-unreadable")).toContainText("An admin of the organization can make it readable in the console");
   await expect(page.getByLabel("Source of area")).toHaveValue("draw");
   const map = page.getByTestId("map");
   await expect(map).toHaveAttribute("data-ready", "true");

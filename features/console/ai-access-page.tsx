@@ -25,6 +25,7 @@ const RUN_TOOLS = [
   { name: "run_status", title: "Run status" },
   { name: "run_result", title: "Run result" },
   { name: "run_cancel", title: "Cancel a run" },
+  { name: "list_layers", title: "Readable layers" },
 ];
 
 export default async function AiAccessPage({ params }: { params: Promise<TConsoleParams> }) {

@@ -2,7 +2,8 @@
  * `/design/{organization}/{workspace}/apis/{apiId}`: one Flow API. Status per environment
  * (draft, or the serving release with its pinned flow version and when), the source flow and
  * its latest version, source labels, "Version N available", Publish (with what changes for
- * callers), Try it, the public docs link and the designer's recent Try-it runs.
+ * callers), the layers each environment cannot read yet (and that an admin changes it in the
+ * console), Try it, the public docs link and the designer's recent Try-it runs.
  */
 import Link from "next/link";
 import { notFound } from "next/navigation";
@@ -16,10 +17,12 @@ import { Badge } from "@/components/ui/badge";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "@/components/ui/card";
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "@/components/ui/table";
 import { PageHeader } from "@/features/shell/page-header";
-import { designPath, docsPath } from "@/features/shell/routes";
+import { consolePath, designPath, docsPath } from "@/features/shell/routes";
 import { formatDate } from "@/features/design/format";
 import { PublishPanel } from "@/features/design/publish-panel";
 import { TryItPanel } from "@/features/design/try-it-panel";
+import { unreadableIn } from "@/features/design/try-it-layers";
+import { ZFlowVersion } from "@/lib/flows/definition";
 import type { TDesignParams } from "@/features/design/design-layout";
 
 export default async function ApiPage({ params }: { params: Promise<TDesignParams & { apiId: string }> }) {
@@ -35,6 +38,16 @@ export default async function ApiPage({ params }: { params: Promise<TDesignParam
   const tryVersion = api.latestVersion ?? api.selectedVersion;
   const tryDefinition = api.versions.find((v) => v.id === tryVersion?.id)?.definition;
   const servingEnv = api.serving.find((s) => s.release)?.environment.slug ?? "production";
+  const tryLayers = layers.map((l) => ({
+    id: l.id,
+    name: l.name,
+    kind: l.kind,
+    geometryTypes: l.geometryTypes,
+    itemCount: l.itemCount,
+    environments: l.environments,
+  }));
+  const tryFlow = tryDefinition ? ZFlowVersion.safeParse(tryDefinition) : null;
+  const tryInputs = tryFlow?.success ? tryFlow.data.inputs : [];
   return (
     <>
       <PageHeader
@@ -146,6 +159,56 @@ export default async function ApiPage({ params }: { params: Promise<TDesignParam
           </CardContent>
         </Card>
 
+        {tryInputs.some((i) => i.kind !== "area") ? (
+          <Card>
+            <CardHeader>
+              <CardTitle>Layers in each environment</CardTitle>
+              <CardDescription>
+                Try it reads every layer of this workspace; a published call reads only the layers its environment may read, and answers 422 for any other. An
+                admin of the organization changes that in the console: the environment&apos;s APIs page, Readable layers.
+              </CardDescription>
+            </CardHeader>
+            <CardContent>
+              <Table aria-label="Layers each environment cannot read yet">
+                <TableHeader>
+                  <TableRow>
+                    <TableHead>Environment</TableHead>
+                    <TableHead>Layers for this API it cannot read yet</TableHead>
+                    <TableHead>Who can change it</TableHead>
+                  </TableRow>
+                </TableHeader>
+                <TableBody>
+                  {api.serving.map((s) => {
+                    const missing = unreadableIn(tryLayers, tryInputs, s.environment.slug);
+                    return (
+                      <TableRow key={s.environment.id} data-testid={`unreadable-${s.environment.slug}`}>
+                        <TableCell className="font-medium">{s.environment.name}</TableCell>
+                        <TableCell>
+                          {missing.length === 0 ? (
+                            <span className="text-muted-foreground">None: it can read every layer that fits</span>
+                          ) : (
+                            missing.map((l, i) => (
+                              <span key={l.id}>
+                                {i > 0 ? ", " : ""}
+                                {l.name} (<span className="font-mono">{l.id}</span>)
+                              </span>
+                            ))
+                          )}
+                        </TableCell>
+                        <TableCell>
+                          <Link className="underline underline-offset-4" href={consolePath(scope.organizationSlug, s.environment.slug, "apis")}>
+                            An admin, in the console<span className="sr-only">: readable layers of {s.environment.name}</span>
+                          </Link>
+                        </TableCell>
+                      </TableRow>
+                    );
+                  })}
+                </TableBody>
+              </Table>
+            </CardContent>
+          </Card>
+        ) : null}
+
         <Card>
           <CardHeader>
             <CardTitle>Try it</CardTitle>
@@ -163,8 +226,9 @@ export default async function ApiPage({ params }: { params: Promise<TDesignParam
                 flowVersionId={tryVersion.id}
                 flowVersion={tryVersion.version}
                 definition={tryDefinition}
-                layers={layers.map((l) => ({ id: l.id, name: l.name, kind: l.kind }))}
+                layers={tryLayers}
                 curlEnvironment={servingEnv}
+                readableLayersHref={consolePath(scope.organizationSlug, servingEnv, "apis")}
               />
             ) : (
               <p className="text-sm text-muted-foreground">This API has no flow version to try.</p>

@@ -1,7 +1,8 @@
 "use client";
 /**
  * Try it: a form derived from the flow version, nothing mapped by hand.
- * - Each input: a workspace layer of the right kind, or pasted GeoJSON (layer inputs) /
+ * - Each input: a workspace layer that fits it (kind and declared geometry; by default one
+ *   the curl call's environment can read, features/design/try-it-layers.ts), or pasted GeoJSON (layer inputs) /
  *   pasted rows (table inputs); an area input: a polygon drawn on the map or pasted.
  * - Each parameter by its type, with default, range and allowed values.
  * - A format per result.
@@ -10,7 +11,8 @@
  * are shown next to the field they name. "Run" starts the designer's run (server action),
  * progress is polled, the run can be cancelled, each result is downloadable in its format,
  * a layer result is shown on a map and a table result as a table. The equivalent `curl` call
- * of a published API is shown.
+ * of a published API is shown, with a warning when it names a layer its environment cannot
+ * read yet (it would answer 422 there) and who can change that.
  */
 import { useMemo, useState } from "react";
 import { useRouter } from "next/navigation";
@@ -33,6 +35,8 @@ import { MapView } from "@/features/design/map-view";
 import { ResultPreview } from "@/features/design/result-preview";
 import type { TRunDocument } from "@/lib/runs/run-document";
 import { countOf } from "@/features/design/format";
+import { layerChoice, type TTryItLayer } from "@/features/design/try-it-layers";
+import { declaredGeometry, describeGeometry } from "@/lib/flows/input-geometry";
 
 export interface TTryItProps {
   organization: string;
@@ -42,9 +46,12 @@ export interface TTryItProps {
   flowVersionId: string;
   flowVersion: number;
   definition: unknown;
-  layers: { id: string; name: string; kind: "features" | "table" }[];
+  /** The workspace's layers, with the environments that may read each. */
+  layers: TTryItLayer[];
   /** Environment used in the `curl` example (a serving one when there is). */
   curlEnvironment: string;
+  /** Where an admin makes layers readable in that environment (the console's environment page). */
+  readableLayersHref?: string;
 }
 
 type TInputState = { mode: "layer" | "paste" | "draw" | "none"; layerId: string; text: string; polygon: Polygon | null };
@@ -59,9 +66,10 @@ export function TryItPanel(p: TTryItProps) {
   const [inputs, setInputs] = useState<Record<string, TInputState>>(() =>
     Object.fromEntries(
       flow.inputs.map((i) => {
-        const layer = p.layers.find((l) => l.kind === (i.kind === "table" ? "table" : "features"));
-        const mode = i.kind === "area" ? "draw" : layer ? "layer" : "paste";
-        return [i.name, { mode, layerId: layer?.id ?? "", text: "", polygon: null }];
+        // A layer that fits the input and that the curl call's environment can read (try-it-layers.ts).
+        const layerId = layerChoice(p.layers, i, p.curlEnvironment).preferred;
+        const mode = i.kind === "area" ? "draw" : layerId ? "layer" : "paste";
+        return [i.name, { mode, layerId: layerId ?? "", text: "", polygon: null }];
       }),
     ),
   );
@@ -150,6 +158,12 @@ export function TryItPanel(p: TTryItProps) {
     const b = body();
     return b.ok ? JSON.stringify(b.value) : "{ ... }";
   })();
+  // Layers the call would name that its environment cannot read: it would answer 422 there.
+  const notReadable = flow.inputs.flatMap((i) => {
+    const s = inputs[i.name]!;
+    const l = s.mode === "layer" ? p.layers.find((x) => x.id === s.layerId) : undefined;
+    return l && !l.environments.includes(p.curlEnvironment) ? [l] : [];
+  });
   const origin = typeof window === "undefined" ? "" : window.location.origin;
   const curl = `curl -X POST "${origin}/public/api/${p.organization}/${p.curlEnvironment}/${p.apiSlug}/runs" \\\n  -H "X-Api-Key: $API_KEY" -H "Content-Type: application/json" \\\n  -d '${curlBody.replaceAll("'", "'\\''")}'`;
 
@@ -163,7 +177,7 @@ export function TryItPanel(p: TTryItProps) {
             const s = inputs[i.name]!;
             const set = (patch: Partial<TInputState>) => setInputs((all) => ({ ...all, [i.name]: { ...all[i.name]!, ...patch } }));
             const err = errorFor(`/inputs/${i.name}`);
-            const layers = p.layers.filter((l) => l.kind === (i.kind === "table" ? "table" : "features"));
+            const layers = layerChoice(p.layers, i, p.curlEnvironment).options;
             const modes: { value: TInputState["mode"]; label: string }[] =
               i.kind === "area"
                 ? [
@@ -212,10 +226,12 @@ export function TryItPanel(p: TTryItProps) {
                         aria-invalid={err ? true : undefined}
                         aria-describedby={err ? errId : undefined}
                       >
-                        {layers.length === 0 ? <option value="">No {i.kind === "table" ? "table" : "feature"} layer in this workspace</option> : null}
+                        {layers.length === 0 ? (
+                          <option value="">No {i.kind === "table" ? "table" : `layer of ${describeGeometry(declaredGeometry(i))}`} in this workspace</option>
+                        ) : null}
                         {layers.map((l) => (
                           <option key={l.id} value={l.id}>
-                            {l.name} ({l.id})
+                            {l.name} ({l.id}){l.environments.includes(p.curlEnvironment) ? "" : ` - not readable in ${p.curlEnvironment} yet`}
                           </option>
                         ))}
                       </select>
@@ -437,6 +453,28 @@ export function TryItPanel(p: TTryItProps) {
         <pre className="overflow-x-auto rounded-md bg-muted p-3 font-mono text-xs" data-testid="curl" tabIndex={0} aria-label="curl call">
           {curl}
         </pre>
+        {notReadable.length > 0 ? (
+          <Alert data-testid="curl-unreadable">
+            <AlertDescription>
+              <span>
+                {notReadable.length === 1 ? "Layer" : "Layers"} {notReadable.map((l) => `"${l.id}"`).join(", ")} {notReadable.length === 1 ? "is" : "are"} not
+                readable in {p.curlEnvironment} yet: Try it runs on your workspace&apos;s layers, but this call would answer 422 there. An admin of the
+                organization can make {notReadable.length === 1 ? "it" : "them"} readable in the console
+                {p.readableLayersHref ? (
+                  <>
+                    {" "}
+                    (
+                    <a className="underline underline-offset-4" href={p.readableLayersHref}>
+                      {p.curlEnvironment}: Readable layers
+                    </a>
+                    )
+                  </>
+                ) : null}
+                .
+              </span>
+            </AlertDescription>
+          </Alert>
+        ) : null}
       </section>
     </div>
   );

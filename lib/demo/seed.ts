@@ -4,8 +4,8 @@
  *
  * - Organization `demo`, environment `production`, workspace `demo` on plan `pro` (AI access).
  * - Layers `world-cities` (135,233 GeoNames points), `world-countries` (241 Natural
- *   Earth polygons) and the table `world-capitals` (241 rows id, name, country, lon, lat),
- *   all readable by `production`.
+ *   Earth polygons, cut at the antimeridian) and the table `world-capitals` (241 rows id,
+ *   name, country, lon, lat), all readable by `production`, with their geometry types.
  * - Published APIs `cities-in-area`, `country-stats` (and `nearby-cities`), one flow each,
  *   with "Available to AI assistants" on when first published (so the demo key sees them as
  *   MCP tools); a later republish keeps whatever the switch was set to.
@@ -26,6 +26,7 @@ import { encodeLayerData } from "@/lib/layers/layer-data";
 import { bboxOf, loadWorldCapitals, loadWorldCities, loadWorldCountries } from "@/lib/demo/real-data";
 import { DEMO_FLOWS, type TDemoFlow } from "@/lib/demo/flows";
 import { validateFlowVersion } from "@/lib/flows/definition";
+import { geometryTypesOf } from "@/lib/flows/input-geometry";
 import { generateApiKey, hashApiKey, keyPrefix } from "@/lib/keys/api-key";
 import { seedDemoUsers, type TDemoUser, type TForcedDemoUsers } from "@/lib/users/demo-users";
 import type { TFeatureSet, TTable } from "@/lib/engine/types";
@@ -45,7 +46,28 @@ export interface TSeedResult {
 }
 
 async function ensureLayer(workspaceId: string, environmentId: string, id: string, name: string, description: string, load: () => TFeatureSet | TTable) {
-  const existing = await db.layer.findUnique({ where: { id }, select: { id: true, itemCount: true } });
+  const existing = await db.layer.findUnique({
+    where: { id },
+    select: { id: true, itemCount: true, kind: true, name: true, description: true, geometryTypes: true },
+  });
+  // A demo feature layer seeded before layers recorded their geometry types is seeded again
+  // (unless a designer replaced it): that also brings the countries cut at the antimeridian.
+  if (existing?.kind === "features" && existing.geometryTypes.length === 0 && existing.name === name && existing.description === description) {
+    const data = load();
+    if (data.kind === "features" && data.features.length === existing.itemCount) {
+      const content = new Uint8Array(encodeLayerData(data));
+      await db.$transaction(
+        async (tx) => {
+          await tx.layer.update({
+            where: { id },
+            data: { geometryTypes: geometryTypesOf(data.features), bbox: bboxOf(data.features), dataVersion: { increment: 1 } },
+          });
+          await tx.layerData.update({ where: { layerId: id }, data: { content } });
+        },
+        { timeout: 120_000 },
+      );
+    }
+  }
   if (!existing) {
     const data = load();
     // Encoded before the transaction, which gets time to spare: on a busy machine gzipping the
@@ -62,6 +84,7 @@ async function ensureLayer(workspaceId: string, environmentId: string, id: strin
             kind: data.kind === "features" ? "features" : "table",
             itemCount: data.kind === "features" ? data.features.length : data.rows.length,
             bbox: data.kind === "features" ? bboxOf(data.features) : [],
+            geometryTypes: data.kind === "features" ? geometryTypesOf(data.features) : [],
           },
         });
         await tx.layerData.create({ data: { layerId: id, content } });

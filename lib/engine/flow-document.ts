@@ -9,7 +9,8 @@
  * { "description"?: "...",
  *   "inputs":     [{ "name", "kind": "layer"|"table"|"area", "optional"?: false, "description"?,
  *                    "columns"? (table, layer): [{ "name", "type": "number"|"integer"|"string"|"boolean"|"any",
- *                                 "required"?: false, "minimum"?, "maximum"?, "description"? }] }],
+ *                                 "required"?: false, "minimum"?, "maximum"?, "description"? }],
+ *                    "geometry"? (layer): "point"|"line"|"polygon"|"any" }],
  *   "parameters": [{ "name", "type": "string"|"number"|"integer"|"boolean"|"enum",
  *                    "required"?, "default"?, "minimum"?, "maximum"?, "exclusiveMinimum"?,
  *                    "exclusiveMaximum"?, "values"? (enum), "description"? }],
@@ -50,6 +51,12 @@ export const ZInput = z.strictObject({
   description: z.string().optional(),
   /** Table and layer inputs: the columns rows (feature properties) must have; undeclared extra ones are allowed. */
   columns: z.array(ZColumn).optional(),
+  /**
+   * Layer inputs: the geometry their features must have (lib/flows/input-geometry.ts):
+   * `point` (Point, MultiPoint), `line` (LineString, MultiLineString), `polygon` (Polygon,
+   * MultiPolygon) or `any` (the default). Caller GeoJSON and layers are checked (422).
+   */
+  geometry: z.enum(["point", "line", "polygon", "any"]).optional(),
 });
 export type TInput = z.infer<typeof ZInput>;
 

@@ -132,4 +132,18 @@ describe("validateFlowVersion", () => {
     expect(s.type).toBe("object");
     expect(JSON.stringify(s)).toContain("spatial_join");
   });
+
+  it("takes a declared geometry on layer inputs only", () => {
+    const doc = base() as Record<string, any>;
+    doc.inputs[0].geometry = "point";
+    expect(validateFlowVersion(doc)).toMatchObject({ ok: true, flow: { inputs: [{ name: "cities", geometry: "point" }, { name: "area" }] } });
+    doc.inputs[0].geometry = "points";
+    doc.inputs[1].geometry = "polygon";
+    // (An input that fails its schema is unknown to the steps as well: /steps/0/source unknown_reference.)
+    expect(
+      errs(doc)
+        .filter((e) => e.startsWith("/inputs"))
+        .sort(),
+    ).toEqual(["/inputs/0/geometry invalid_value", "/inputs/1/geometry invalid_value"]);
+  });
 });

@@ -164,3 +164,71 @@ describe("parseRunRequest", () => {
     expect(callerDataToDataset({ layer_id: "x" })).toBeNull();
   });
 });
+
+describe("declared geometry of a layer input", () => {
+  const geoFlow = (() => {
+    const r = validateFlowVersion({
+      inputs: [
+        { name: "cities", kind: "layer", geometry: "point" },
+        { name: "countries", kind: "layer", geometry: "polygon", columns: [{ name: "name", type: "string", required: true }] },
+        { name: "things", kind: "layer", optional: true },
+      ],
+      steps: [{ id: "j", type: "spatial_join", points: "cities", polygons: "countries", aggregations: [{ op: "count", as: "n" }] }],
+      results: [
+        { key: "j", kind: "layer", from: "j" },
+        { key: "t", kind: "layer", from: "things" },
+      ],
+    });
+    if (!r.ok) throw new Error(JSON.stringify(r.errors));
+    return r.flow as TFlowVersion;
+  })();
+  const feature = (geometry: unknown, properties: Record<string, unknown> = {}) => ({ type: "Feature", geometry, properties });
+  const fc = (...features: unknown[]) => ({ geojson: { type: "FeatureCollection", features } });
+  const point = { type: "Point", coordinates: [8.5, 47.4] };
+  const multiPoint = { type: "MultiPoint", coordinates: [[8.5, 47.4]] };
+  const line = { type: "LineString", coordinates: [[0, 0], [1, 1]] }; // prettier-ignore
+
+  it("accepts features of the declared family, features without geometry, and any geometry for undeclared inputs", () => {
+    const r = parseRunRequest(geoFlow, {
+      inputs: {
+        cities: fc(feature(point), feature(multiPoint), feature(null)),
+        countries: fc(feature(square, { name: "A" }), feature({ type: "MultiPolygon", coordinates: [square.coordinates] }, { name: "B" })),
+        things: fc(feature(point), feature(line), feature(square)),
+      },
+    });
+    expect(r.ok, JSON.stringify(r)).toBe(true);
+  });
+
+  it("names each feature of another geometry by its geometry type's pointer (wrong_geometry_type)", () => {
+    // The issue's case the other way round: points sent for the countries input.
+    const r = parseRunRequest(geoFlow, {
+      inputs: { cities: fc(feature(point), feature(square)), countries: fc(feature(square, { name: "A" }), feature(point, { name: 3 })) },
+    });
+    expect(r.ok).toBe(false);
+    if (r.ok) return;
+    expect(r.errors.map((e) => `${e.field} ${e.code}`).sort()).toEqual(
+      [
+        "/inputs/cities/geojson/features/1/geometry/type wrong_geometry_type",
+        "/inputs/countries/geojson/features/1/geometry/type wrong_geometry_type",
+        "/inputs/countries/geojson/features/1/properties/name invalid_type",
+      ].sort(),
+    );
+    expect(r.errors.find((e) => e.field === "/inputs/cities/geojson/features/1/geometry/type")!.message).toBe(
+      'A Polygon feature; input "cities" needs point geometry (Point or MultiPoint)',
+    );
+  });
+
+  it("leaves an unknown geometry type to the RFC 7946 check (one fault per field)", () => {
+    const r = parseRunRequest(geoFlow, { inputs: { cities: fc(feature({ type: "Pointy", coordinates: [0, 0] })), countries: fc() } });
+    expect(r.ok ? [] : r.errors.map((e) => e.field)).toEqual(["/inputs/cities/geojson/features/0/geometry/type"]);
+    expect(r.ok ? "" : r.errors[0]!.code).not.toBe("wrong_geometry_type");
+  });
+
+  it("documents the accepted geometry types in the JSON Schema", () => {
+    const js = runRequestJsonSchema(geoFlow) as { properties: Record<string, any> };
+    const text = JSON.stringify(js.properties.inputs.properties.cities);
+    expect(text).toContain('"enum":["Point","MultiPoint"]');
+    expect(JSON.stringify(js.properties.inputs.properties.countries)).toContain('"enum":["Polygon","MultiPolygon"]');
+    expect(JSON.stringify(js.properties.inputs.properties.things)).not.toContain('"enum"');
+  });
+});

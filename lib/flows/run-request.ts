@@ -9,7 +9,8 @@
  * ```
  * Input values, exactly one form: `{"layer_id": string}` (layer or table inputs),
  * `{"geojson": FeatureCollection}` (layer, <= 5,000 features, RFC 7946 checked by
- * lib/geo/validate-geojson.ts; properties of declared `columns` have their type and range), `{"rows": [object, ...]}` (table, <= 5,000 rows of JSON
+ * lib/geo/validate-geojson.ts; each geometry of the input's declared `geometry` family,
+ * lib/flows/input-geometry.ts; properties of declared `columns` have their type and range), `{"rows": [object, ...]}` (table, <= 5,000 rows of JSON
  * scalars), `{"area": Polygon}` (area; valid and simple). All objects are strict: unknown keys
  * are errors. Parameters: type, range and enum checked; unknown ones are errors; required
  * ones without default must be present.
@@ -26,6 +27,7 @@ import { LAYER_FORMATS, TABLE_FORMATS, type TResultFormat } from "../formats/typ
 import { MAX_GEOJSON_FEATURES, validateArea, validateFeatureCollection, type TGeoJsonIssue } from "../geo/validate-geojson";
 import type { TDataset, TRow } from "../engine/types";
 import { columnValueSchema, flattenZodIssues, parameterValueSchema, toJsonPointer, type TFlowVersion, type TInput, type TParameter } from "./definition";
+import { declaredGeometry, describeGeometry, GEOMETRY_TYPES_OF, geometryTypeFits } from "./input-geometry";
 
 /** Most rows accepted in one `rows` input value (spec "Limits"). */
 export const MAX_INPUT_ROWS = 5_000;
@@ -89,17 +91,55 @@ function geoIssues(ctx: z.core.$RefinementCtx, issues: TGeoJsonIssue[], prefix: 
 
 const ZGeoJsonChecked = z.strictObject({ geojson: z.unknown() }).superRefine((v, ctx) => geoIssues(ctx, validateFeatureCollection(v.geojson), ["geojson"]));
 
+const GEOJSON_GEOMETRY_TYPES: ReadonlySet<string> = new Set([
+  "Point",
+  "MultiPoint",
+  "LineString",
+  "MultiLineString",
+  "Polygon",
+  "MultiPolygon",
+  "GeometryCollection",
+]);
+
+/** The features of a `{"geojson"}` value that passed the RFC 7946 checks, else null. */
+function featuresOf(v: { geojson: unknown }): unknown[] | null {
+  const features = (v.geojson as { features?: unknown } | null)?.features;
+  return Array.isArray(features) ? features : null;
+}
+
 /**
- * `{"geojson"}` of a layer input with declared columns: RFC 7946 checks, then each feature's
+ * `{"geojson"}` of a layer input that declares a geometry (`point`, `line`, `polygon`): each
+ * feature's geometry type must be of that family (lib/flows/input-geometry.ts); a fault names
+ * `/inputs/<name>/geojson/features/<i>/geometry/type`. Features without geometry pass.
+ */
+function geometryChecked(input: TInput, base: z.ZodType<{ geojson: unknown }>): z.ZodType<{ geojson: unknown }> {
+  const declared = declaredGeometry(input);
+  if (declared === "any") return base;
+  return base.superRefine((v, ctx) => {
+    featuresOf(v)?.forEach((f, i) => {
+      const type = (f as { geometry?: { type?: unknown } | null } | null)?.geometry?.type;
+      // Unknown type names are validate-geojson's to report; one fault per field.
+      if (typeof type !== "string" || !GEOJSON_GEOMETRY_TYPES.has(type) || geometryTypeFits(declared, type)) return;
+      ctx.addIssue({
+        code: "custom",
+        path: ["geojson", "features", i, "geometry", "type"],
+        message: `A ${type} feature; input "${input.name}" needs ${describeGeometry(declared)}`,
+        params: { code: "wrong_geometry_type" },
+      });
+    });
+  });
+}
+
+/**
+ * `{"geojson"}` of a layer input: RFC 7946 checks, the declared geometry, then each feature's
  * declared properties (errors name them, e.g. `/inputs/cities/geojson/features/3/properties/population`).
  */
 function geoJsonChecked(input: TInput): z.ZodType {
-  if (!input.columns?.length) return ZGeoJsonChecked;
+  const checked = geometryChecked(input, ZGeoJsonChecked);
+  if (!input.columns?.length) return checked;
   const props = declaredObject(input);
-  return ZGeoJsonChecked.superRefine((v, ctx) => {
-    const features = (v.geojson as { features?: unknown } | null)?.features;
-    if (!Array.isArray(features)) return;
-    features.forEach((f, i) => {
+  return checked.superRefine((v, ctx) => {
+    featuresOf(v)?.forEach((f, i) => {
       const p = (f as { properties?: unknown } | null)?.properties ?? {};
       const r = props.safeParse(typeof p === "object" && !Array.isArray(p) ? p : {});
       if (r.success) return;
@@ -114,11 +154,13 @@ function geoJsonChecked(input: TInput): z.ZodType {
   });
 }
 
-/** Documentation shape of `{"geojson"}`: the declared columns as the features' properties. */
+/** Documentation shape of `{"geojson"}`: the declared geometry types and the declared columns as the features' properties. */
 function geoJsonDoc(input: TInput): z.ZodType {
-  if (!input.columns?.length) return z.strictObject({ geojson: ZFeatureCollectionDoc });
-  const properties = declaredObject(input).catchall(z.unknown());
-  const feature = z.looseObject({ type: z.literal("Feature"), geometry: z.looseObject({ type: z.string() }).nullable(), properties });
+  const declared = declaredGeometry(input);
+  if (!input.columns?.length && declared === "any") return z.strictObject({ geojson: ZFeatureCollectionDoc });
+  const properties = input.columns?.length ? declaredObject(input).catchall(z.unknown()) : z.record(z.string(), z.unknown()).nullable();
+  const type = declared === "any" ? z.string() : z.enum(GEOMETRY_TYPES_OF[declared] as [string, ...string[]]);
+  const feature = z.looseObject({ type: z.literal("Feature"), geometry: z.looseObject({ type }).nullable(), properties });
   return z.strictObject({ geojson: z.looseObject({ type: z.literal("FeatureCollection"), features: z.array(feature).max(MAX_GEOJSON_FEATURES) }) });
 }
 const ZAreaChecked = z.strictObject({ area: z.unknown() }).superRefine((v, ctx) => geoIssues(ctx, validateArea(v.area), ["area"]));

@@ -51,7 +51,9 @@ const ZTop = z.strictObject({
  * - `kind_mismatch` (a table fed from features, features from rows, a layer result from rows, ...);
  * - `unused_input` (an input that no step or result reads);
  * - declared columns: `invalid_value` (columns on an area input, a range on a
- *   string/boolean column), `duplicate_column`, `invalid_range`.
+ *   string/boolean column), `duplicate_column`, `invalid_range`;
+ * - declared geometry: `invalid_value` (`geometry` on a table or area input; an unknown
+ *   geometry name is a schema fault).
  * On success returns the parsed document with defaults filled in.
  */
 export function validateFlowVersion(doc: unknown): TFlowValidation {
@@ -87,7 +89,15 @@ export function validateFlowVersion(doc: unknown): TFlowValidation {
     if (r.success) inputs.push({ item: r.data, i });
     else pushZod(r.error.issues, raw, ["inputs", i]);
   });
-  for (const { item, i } of inputs) checkColumns(item, i, push);
+  for (const { item, i } of inputs) {
+    checkColumns(item, i, push);
+    if (item.geometry !== undefined && item.kind !== "layer")
+      push(
+        ["inputs", i, "geometry"],
+        "invalid_value",
+        `Only layer inputs declare a geometry; a${item.kind === "area" ? "n area is a polygon" : " table has none"}`,
+      );
+  }
   const params: { item: TParameter; i: number }[] = [];
   sections.parameters.forEach((raw, i) => {
     const r = ZParameter.safeParse(raw);

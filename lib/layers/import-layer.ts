@@ -8,6 +8,11 @@
  *   every non-empty value is a number is stored as numbers.
  * - GeoParquet 1.x (SNAPPY or uncompressed, read with hyparquet): the geometry column becomes
  *   the features' geometry, the other columns their properties.
+ * Every (Multi)Polygon must be valid (OGC Simple Features, lib/geo/polygon-problems.ts): an
+ * invalid one is refused with code `invalid_polygon`, naming the feature, e.g. "Feature 12
+ * ("Russia") is not a valid polygon: polygon 17: ring 0 crosses the antimeridian as given ...".
+ * The layer records its distinct geometry type names (`geometryTypes`), which runs check
+ * against a flow input's declared geometry (lib/flows/input-geometry.ts).
  *
  * Size limit: `MAX_LAYER_UPLOAD_BYTES` (25 MiB) per file and `MAX_LAYER_ITEMS` items.
  * Replacing a layer (same id in the workspace) stores the new content and increments its
@@ -22,6 +27,8 @@ import { parquetReadObjects } from "hyparquet";
 import { db } from "@/lib/db";
 import { AppError, validationError, type TFieldError } from "@/lib/errors";
 import { validateFeatureCollection } from "@/lib/geo/validate-geojson";
+import { polygonProblems } from "@/lib/geo/polygon-problems";
+import { geometryTypesOf } from "@/lib/flows/input-geometry";
 import { jsonPointer } from "@/lib/errors/field-error";
 import { encodeLayerData } from "@/lib/layers/layer-data";
 import type { TFeature, TFeatureSet, TTable } from "@/lib/engine/types";
@@ -203,6 +210,26 @@ export function bboxOfFeatures(features: TFeature[]): number[] {
   return Number.isFinite(w) ? [w, s, e, n] : [];
 }
 
+/**
+ * Refuses (Multi)Polygons that are not valid (lib/geo/polygon-problems.ts: rings crossing or
+ * touching themselves, holes outside, overlapping polygons, an edge across the antimeridian),
+ * naming each feature by index (GeoParquet: row, from 1) and `name` property when it has one.
+ */
+function checkPolygons(features: TFeature[], unit: "feature" | "row"): void {
+  const errors: TFieldError[] = [];
+  features.forEach((f, i) => {
+    for (const problem of polygonProblems(f.geometry)) {
+      const name = typeof f.properties.name === "string" ? ` ("${f.properties.name}")` : "";
+      errors.push({
+        field: `/file/features/${i}/geometry`,
+        code: "invalid_polygon",
+        message: `${unit === "row" ? `Row ${i + 1}` : `Feature ${i}`}${name} is not a valid polygon: ${problem}.`,
+      });
+    }
+  });
+  if (errors.length > 0) throw fileErrors(errors, unit === "row" ? "The GeoParquet file" : "The file");
+}
+
 export async function importLayer(
   scope: { workspaceId: string },
   input: TImportLayerInput,
@@ -222,7 +249,9 @@ export async function importLayer(
   if (input.bytes.byteLength === 0) throw validationError([{ field: "/file", code: "required", message: "The file is empty." }]);
   const data =
     input.format === "geojson" ? parseGeoJson(input.bytes) : input.format === "csv" ? parseCsv(input.bytes, input) : await parseGeoParquet(input.bytes);
+  if (data.kind === "features") checkPolygons(data.features, input.format === "geoparquet" ? "row" : "feature");
   const kind = data.kind === "features" ? ("features" as const) : ("table" as const);
+  const geometryTypes = data.kind === "features" ? geometryTypesOf(data.features) : [];
   const itemCount = data.kind === "features" ? data.features.length : data.rows.length;
   const bbox = data.kind === "features" ? bboxOfFeatures(data.features) : [];
   const content = new Uint8Array(encodeLayerData(data));
@@ -234,13 +263,30 @@ export async function importLayer(
     if (existing) {
       const updated = await tx.layer.update({
         where: { id: input.id },
-        data: { name: input.name.trim(), description: input.description?.trim() || existing.description, kind, itemCount, bbox, dataVersion: { increment: 1 } },
+        data: {
+          name: input.name.trim(),
+          description: input.description?.trim() || existing.description,
+          kind,
+          itemCount,
+          bbox,
+          geometryTypes,
+          dataVersion: { increment: 1 },
+        },
       });
       await tx.layerData.upsert({ where: { layerId: input.id }, create: { layerId: input.id, content }, update: { content } });
       return { layerId: input.id, kind, itemCount, dataVersion: updated.dataVersion, replaced: true };
     }
     await tx.layer.create({
-      data: { id: input.id, workspaceId: scope.workspaceId, name: input.name.trim(), description: input.description?.trim() || null, kind, itemCount, bbox },
+      data: {
+        id: input.id,
+        workspaceId: scope.workspaceId,
+        name: input.name.trim(),
+        description: input.description?.trim() || null,
+        kind,
+        itemCount,
+        bbox,
+        geometryTypes,
+      },
     });
     await tx.layerData.create({ data: { layerId: input.id, content } });
     return { layerId: input.id, kind, itemCount, dataVersion: 1, replaced: false };

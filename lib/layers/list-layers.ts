@@ -1,10 +1,17 @@
 /**
  * The layers of a workspace without their content: id (what a request sends as
  * `{"layer_id": ...}`), name, kind, item count, bbox `[west, south, east, north]` (features;
- * empty for tables), data version and the environments that may read each.
+ * empty for tables), geometry types, data version and the environments that may read each.
+ *
+ * And the layers a caller may name as `{"layer_id": ...}` (`readableLayersOf`): for a key,
+ * those its environment may read (the console's "Readable layers"); for a designer (Try it),
+ * those of the workspace. They are what the docs page, the OpenAPI document, the MCP tools
+ * and `list_layers`, and the 422 for an unreadable id tell clients about
+ * (lib/flows/input-geometry.ts).
  */
 import "server-only";
 import { db } from "@/lib/db";
+import type { TReadableLayer } from "@/lib/flows/input-geometry";
 
 export interface TLayerListEntry {
   id: string;
@@ -13,6 +20,8 @@ export interface TLayerListEntry {
   kind: "features" | "table";
   itemCount: number;
   bbox: number[];
+  /** Distinct GeoJSON geometry type names of the features, sorted; empty for tables and when not known. */
+  geometryTypes: string[];
   dataVersion: number;
   updatedAt: Date;
   environments: string[];
@@ -31,8 +40,26 @@ export async function listLayers(scope: { workspaceId: string }): Promise<TLayer
     kind: l.kind,
     itemCount: l.itemCount,
     bbox: l.bbox,
+    geometryTypes: l.geometryTypes,
     dataVersion: l.dataVersion,
     updatedAt: l.updatedAt,
     environments: l.environments.map((e) => e.environment.slug).sort(),
   }));
+}
+
+/** Whose readable layers: an environment (by id, or by organization and environment slugs) or a workspace. */
+export type TReadableScope = { environmentId: string } | { organization: string; environment: string } | { workspaceId: string };
+
+const READABLE_SELECT = { id: true, name: true, kind: true, geometryTypes: true, itemCount: true } as const;
+
+/**
+ * The layers `scope` may read, by name (then id), as clients are told of them; with `ids`,
+ * only those of them (the check of a request's `layer_id` values reads no more).
+ */
+export async function readableLayersOf(scope: TReadableScope, ids?: readonly string[]): Promise<TReadableLayer[]> {
+  const only = ids ? { id: { in: [...ids] } } : {};
+  const orderBy = [{ name: "asc" as const }, { id: "asc" as const }];
+  if ("workspaceId" in scope) return db.layer.findMany({ where: { workspaceId: scope.workspaceId, ...only }, select: READABLE_SELECT, orderBy });
+  const environment = "environmentId" in scope ? { id: scope.environmentId } : { slug: scope.environment, organization: { slug: scope.organization } };
+  return db.layer.findMany({ where: { ...only, environments: { some: { environment } } }, select: READABLE_SELECT, orderBy });
 }

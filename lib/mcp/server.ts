@@ -2,8 +2,12 @@
  * The MCP server of one request (the transport is stateless: `createMcpHandler` builds one
  * per HTTP request from this factory, for the 2026-07-28 revision and for 2025-era clients
  * alike). Its tools are those of the calling key (lib/serving/resolve-ai-caller.ts): one per
- * Flow API, built by lib/mcp/tool-definitions.ts, plus `run_status`, `run_result` and
- * `run_cancel`.
+ * Flow API, built by lib/mcp/tool-definitions.ts, plus `run_status`, `run_result`,
+ * `run_cancel` and `list_layers`. The layers the key's environment may read are read for each
+ * request: each Flow API tool's description and `layer_id` examples name those that fit its
+ * inputs, the server instructions name them all, and `list_layers` lists them with the
+ * arguments each fits. `list_layers` is housekeeping like `tools/list` (design.md "MCP"): it
+ * spends no quota and meters nothing.
  *
  * A tool call goes through the same domain functions as the HTTP door: `validateRunRequest`
  * and `createRun` (which meters one ETL run and one API request in the run's transaction),
@@ -39,15 +43,20 @@ import { apiBasePath } from "@/lib/runs/scope";
 import { waitForRunWithProgress, type TRunProgress } from "@/lib/runs/wait-for-run";
 import type { TAiApi, TAiCaller } from "@/lib/serving/resolve-ai-caller";
 import type { TResultFormat } from "@/lib/formats/types";
-import { answerWithFile, answerWithRun, toolError, RUN_RESULT_INLINE_MAX_BYTES, type TLoadFiles } from "@/lib/mcp/tool-answers";
+import { answerWithFile, answerWithLayers, answerWithRun, toolError, RUN_RESULT_INLINE_MAX_BYTES, type TLoadFiles } from "@/lib/mcp/tool-answers";
+import { listLayerIds } from "@/lib/flows/input-geometry";
+import { readableLayersOf } from "@/lib/layers/list-layers";
 import {
+  LIST_LAYERS_INPUT,
   parseWaitSeconds,
   RUN_CANCEL_INPUT,
   RUN_RESULT_INPUT,
   RUN_STATUS_INPUT,
+  TOOL_LAYER_LIST_OUTPUT,
   TOOL_RESULT_FILE_OUTPUT,
   TOOL_RUN_OUTPUT,
   toolArgumentsToRunRequest,
+  toolLayerList,
   toolDescription,
   toolInputSchema,
   toolName,
@@ -154,8 +163,10 @@ function guarded(caller: TAiCaller, api: string, fn: (args: TArgs, ctx: ServerCo
 }
 
 /** Builds the per-request server (see module doc). `listChanged` is declared where it can be delivered. */
-export function buildMcpServer(ctx: TMcpRequestContext, era: "legacy" | "modern"): McpServer {
+export async function buildMcpServer(ctx: TMcpRequestContext, era: "legacy" | "modern"): Promise<McpServer> {
   const { caller } = ctx;
+  // Read per request, not cached with the key: an admin's grant of a layer shows at once.
+  const readable = await readableLayersOf({ environmentId: caller.environmentId });
   const server = new McpServer(
     { name: MCP_SERVER_NAME, title: `Flow APIs of ${caller.organization}/${caller.environment}`, version: MCP_SERVER_VERSION },
     {
@@ -166,7 +177,8 @@ export function buildMcpServer(ctx: TMcpRequestContext, era: "legacy" | "modern"
       instructions:
         `Each tool runs one published geospatial Flow API of environment "${caller.environment}" and answers with its results. ` +
         'Pass inputs as {"layer_id"}, {"geojson"}, {"rows"} or {"area"} objects as each tool\'s schema says. ' +
-        "A run that takes longer than wait_seconds answers with a run_id: use run_status, run_result and run_cancel with it.",
+        "A run that takes longer than wait_seconds answers with a run_id: use run_status, run_result and run_cancel with it. " +
+        `Call list_layers for the layer ids this environment may read and the arguments each fits${readable.length ? ` (now ${listLayerIds(readable)})` : " (none yet)"}.`,
     },
   );
   const retention = env().RESULT_RETENTION_HOURS;
@@ -176,8 +188,8 @@ export function buildMcpServer(ctx: TMcpRequestContext, era: "legacy" | "modern"
       toolName(api.path.api),
       {
         title: api.name,
-        description: toolDescription({ name: api.name, description: api.description, flowName: api.flowName, flow: api.target.flow }, retention),
-        inputSchema: advertised(toolInputSchema(api.target.flow)),
+        description: toolDescription({ name: api.name, description: api.description, flowName: api.flowName, flow: api.target.flow }, retention, readable),
+        inputSchema: advertised(toolInputSchema(api.target.flow, readable)),
         outputSchema: advertised(TOOL_RUN_OUTPUT),
         annotations: { title: api.name, readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
       },
@@ -289,6 +301,29 @@ export function buildMcpServer(ctx: TMcpRequestContext, era: "legacy" | "modern"
       countCall(caller, api.path.api, 200);
       return answer;
     }),
+  );
+
+  server.registerTool(
+    "list_layers",
+    {
+      title: "Readable layers",
+      description:
+        `The layers environment "${caller.environment}" may read, for inputs given as {"layer_id": "<id>"}: id, name, kind (features or table), ` +
+        "geometry types, item count, and the tool arguments each fits (by kind and the geometry the input declares). Reads nothing else and counts nothing.",
+      inputSchema: advertised(LIST_LAYERS_INPUT),
+      outputSchema: advertised(TOOL_LAYER_LIST_OUTPUT),
+      annotations: { title: "Readable layers", readOnlyHint: true, idempotentHint: true, openWorldHint: false },
+    },
+    // Housekeeping, like tools/list (whose descriptions say the same): no quota, no metering.
+    guarded(caller, "", async () =>
+      answerWithLayers(
+        toolLayerList(
+          readable,
+          caller.apis.map((a) => ({ name: toolName(a.path.api), flow: a.target.flow })),
+        ),
+        caller.environment,
+      ),
+    ),
   );
 
   return server;

@@ -10,6 +10,8 @@
  * - a result file (`answerWithFile`, `run_result`): the file inline up to
  *   `RUN_RESULT_INLINE_MAX_BYTES` (1 MiB; text formats as text, Parquet as base64 `blob`),
  *   always with its `resource_link`;
+ * - the readable layers (`answerWithLayers`, `list_layers`): a line per layer and the list as
+ *   structured content (`ZToolLayerList`);
  * - an error (`toolError`): `isError: true` with one text block. Domain errors (AppError)
  *   keep their detail and list each faulty argument by JSON Pointer; anything else is logged
  *   and answered without internals. Tool errors are for the model to read and act on
@@ -21,7 +23,7 @@ import { AppError } from "@/lib/errors";
 import { isDatabaseUnavailable } from "@/lib/database/unavailable";
 import { FORMAT_INFO, type TResultFormat } from "@/lib/formats/types";
 import type { TRunDocument } from "@/lib/runs/run-document";
-import { TOOL_WAIT_MAX_SECONDS, type TToolResultFile, type TToolRun } from "@/lib/mcp/tool-definitions";
+import { TOOL_WAIT_MAX_SECONDS, type TToolLayerList, type TToolResultFile, type TToolRun } from "@/lib/mcp/tool-definitions";
 
 /** Result files up to this size (bytes) in a text format come inline with a finished run. */
 export const INLINE_RESULT_MAX_BYTES = 16 * 1024;
@@ -114,6 +116,18 @@ export function answerWithFile(
     });
   }
   return { content, structuredContent: structured as unknown as Record<string, unknown> };
+}
+
+/** Answers `list_layers`: one line per layer (id, kind, geometry, items, the arguments it fits) and the list as structured content. */
+export function answerWithLayers(list: TToolLayerList, environment: string): CallToolResult {
+  const lines = list.layers.map((l) => {
+    const what = l.kind === "table" ? `table, ${l.item_count} rows` : `${l.geometry_types.join("/") || "geometry not recorded"}, ${l.item_count} features`;
+    return `- ${l.id} (${l.name}; ${what})${l.fits.length ? `: fits ${l.fits.join(", ")}` : ""}`;
+  });
+  const text = list.layers.length
+    ? `Layers environment "${environment}" may read; pass one as {"layer_id": "<id>"} to an argument it fits:\n${lines.join("\n")}`
+    : `Environment "${environment}" may read no layers yet: pass your own data ({"geojson"}, {"rows"} or {"area"}). An admin can make layers readable in the console.`;
+  return { content: [{ type: "text", text }], structuredContent: list as unknown as Record<string, unknown> };
 }
 
 /** A tool error from anything thrown while serving a call (see module doc). */

@@ -3,9 +3,25 @@ import { AppError } from "@/lib/errors";
 import { DEMO_FLOWS } from "@/lib/demo/flows";
 import { ZFlowVersion } from "@/lib/flows/definition";
 import { runRequestJsonSchema } from "@/lib/flows/run-request";
-import { toolArgumentsToRunRequest, toolDescription, toolInputSchema, toolName, TOOL_RUN_OUTPUT } from "@/lib/mcp/tool-definitions";
+import type { TReadableLayer } from "@/lib/flows/input-geometry";
+import {
+  toolArgumentsToRunRequest,
+  toolDescription,
+  toolInputSchema,
+  toolLayerList,
+  toolName,
+  TOOL_LAYER_LIST_OUTPUT,
+  TOOL_RUN_OUTPUT,
+} from "@/lib/mcp/tool-definitions";
 
 const nearby = ZFlowVersion.parse(DEMO_FLOWS.find((f) => f.apiSlug === "nearby-cities")!.definition);
+const countryStats = ZFlowVersion.parse(DEMO_FLOWS.find((f) => f.apiSlug === "country-stats")!.definition);
+// The demo environment's readable layers.
+const LAYERS: TReadableLayer[] = [
+  { id: "world-capitals", name: "World capitals", kind: "table", geometryTypes: [], itemCount: 241 },
+  { id: "world-cities", name: "World cities", kind: "features", geometryTypes: ["Point"], itemCount: 135_233 },
+  { id: "world-countries", name: "World countries", kind: "features", geometryTypes: ["MultiPolygon", "Polygon"], itemCount: 241 },
+];
 
 function faults(fn: () => unknown): string[] {
   try {
@@ -70,5 +86,40 @@ describe("Flow API tools", () => {
     expect((TOOL_RUN_OUTPUT as any).properties).toHaveProperty("run_id");
     expect((TOOL_RUN_OUTPUT as any).properties).toHaveProperty("next");
     expect((TOOL_RUN_OUTPUT as any).required).toContain("state");
+  });
+
+  it("name the readable layers that fit each input, in its description and as layer_id examples (issue 25)", () => {
+    const schema = toolInputSchema(countryStats, LAYERS) as any;
+    expect(schema.properties.countries.description).toContain("Features of polygon geometry (Polygon or MultiPolygon) only.");
+    expect(schema.properties.countries.description).toContain(
+      "Readable feature layers of polygon geometry (Polygon or MultiPolygon) for layer_id: world-countries (MultiPolygon/Polygon, 241 features).",
+    );
+    expect(schema.properties.countries.description).not.toContain("world-cities");
+    const layerId = (p: any) => p.anyOf.find((v: any) => v.properties?.layer_id).properties.layer_id;
+    expect(layerId(schema.properties.countries).examples).toEqual(["world-countries"]);
+    expect(layerId(schema.properties.cities).examples).toEqual(["world-cities"]);
+    expect(layerId((toolInputSchema(nearby, LAYERS) as any).properties.places).examples).toEqual(["world-capitals"]);
+    expect((toolInputSchema(countryStats, []) as any).properties.countries.description).toContain("No readable feature layers of polygon geometry");
+    const text = toolDescription({ name: "Population by country", description: null, flowName: null, flow: countryStats }, 168, LAYERS);
+    expect(text).toContain(
+      "Layers (list_layers lists every readable one): cities: Readable feature layers of point geometry (Point or MultiPoint) for layer_id: world-cities (Point, 135,233 features).",
+    );
+    expect(text).toContain("countries: Readable feature layers of polygon geometry (Polygon or MultiPolygon) for layer_id: world-countries");
+  });
+
+  it("list_layers: every readable layer with the tool arguments it fits, matching its output schema", () => {
+    const list = toolLayerList(LAYERS, [
+      { name: "country_stats", flow: countryStats },
+      { name: "nearby_cities", flow: nearby },
+    ]);
+    expect(list.layers.map((l) => [l.id, l.fits])).toEqual([
+      ["world-capitals", ["nearby_cities.places"]],
+      ["world-cities", ["country_stats.cities", "nearby_cities.cities"]],
+      ["world-countries", ["country_stats.countries"]],
+    ]);
+    expect(list.layers[1]).toMatchObject({ kind: "features", geometry_types: ["Point"], item_count: 135_233 });
+    expect(Object.keys((TOOL_LAYER_LIST_OUTPUT as any).properties.layers.items.properties).sort()).toEqual(
+      ["fits", "geometry_types", "id", "item_count", "kind", "name"].sort(),
+    );
   });
 });

@@ -1,6 +1,7 @@
 /**
  * The MCP tools of a key (design.md "MCP"): one per Flow API it may use, plus `run_status`,
- * `run_result` and `run_cancel`. This module builds what `tools/list` shows (names, titles,
+ * `run_result`, `run_cancel` and `list_layers` (the layers the environment may read, with the
+ * tool arguments each fits). This module builds what `tools/list` shows (names, titles,
  * descriptions, argument and output JSON Schemas) and turns a tool call's arguments back
  * into the run request of `POST /runs`, so both doors validate with the same code.
  *
@@ -11,7 +12,9 @@
  *   `runRequestJsonSchema`: forms, descriptions, defaults, ranges, enums), plus optional
  *   `formats` (as over HTTP) and `wait_seconds` (integer 0..55, default 20: under the 60 s
  *   request time-out most clients use). Flows whose input and parameter names collide are
- *   never offered (lib/flows/ai-tool-collisions.ts).
+ *   never offered (lib/flows/ai-tool-collisions.ts). A layer or table input's description
+ *   names the readable layers that fit it (kind and declared geometry), and its `layer_id`
+ *   has them as `examples`.
  * - Output: the run document of the HTTP API (`ZRunDocument`) plus `next`, a sentence saying
  *   what to call next while the run is not finished.
  *
@@ -22,6 +25,15 @@ import { z } from "zod";
 import { AppError, validationError, type TFieldError } from "@/lib/errors";
 import { AI_TOOL_RESERVED_ARGUMENTS } from "@/lib/flows/ai-tool-collisions";
 import type { TFlowVersion } from "@/lib/flows/definition";
+import {
+  declaredGeometry,
+  describeFittingLayers,
+  describeGeometry,
+  layerKindOf,
+  layerMismatch,
+  withReadableLayers,
+  type TReadableLayer,
+} from "@/lib/flows/input-geometry";
 import { MAX_INPUT_ROWS, runRequestJsonSchema } from "@/lib/flows/run-request";
 import { DEFAULT_FORMAT } from "@/lib/formats/types";
 import { ZRunDocument } from "@/lib/runs/run-document";
@@ -54,8 +66,36 @@ const waitSecondsSchema = (defaultSeconds: number): TJsonSchema => ({
 
 const schemaCache = new WeakMap<TFlowVersion, TJsonSchema>();
 
-/** The argument JSON Schema of a Flow API tool (see module doc). */
-export function toolInputSchema(flow: TFlowVersion): TJsonSchema {
+/** What an input's description says about the layers it may name: those readable that fit, or that none does. */
+function layersSentence(input: TFlowVersion["inputs"][number], readable: readonly TReadableLayer[]): string {
+  if (input.kind === "area") return "";
+  const listed = describeFittingLayers(readable, input);
+  const geometry = declaredGeometry(input);
+  const what = input.kind === "table" ? "tables" : geometry === "any" ? "feature layers" : `feature layers of ${describeGeometry(geometry)}`;
+  return listed ? `Readable ${what} for layer_id: ${listed}.` : `No readable ${what} fit: send your own data.`;
+}
+
+/**
+ * The argument JSON Schema of a Flow API tool (see module doc); each layer and table input
+ * names the readable layers that fit it (`readable`, lib/flows/input-geometry.ts
+ * `withReadableLayers`): in its description and as `examples` of `layer_id` (without
+ * `readable`, the flow's schema alone).
+ */
+export function toolInputSchema(flow: TFlowVersion, readable?: readonly TReadableLayer[]): TJsonSchema {
+  const base = baseInputSchema(flow);
+  if (!readable) return base;
+  const properties = { ...(base.properties as Record<string, TJsonSchema>) };
+  for (const input of flow.inputs) {
+    const sentence = layersSentence(input, readable);
+    if (!sentence) continue;
+    const piece = withReadableLayers(properties[input.name]!, input, readable);
+    properties[input.name] = { ...piece, description: `${String(piece.description ?? "")} ${sentence}`.trim() };
+  }
+  return { ...base, properties };
+}
+
+/** The part of the argument schema that depends on the flow only (built once per flow). */
+function baseInputSchema(flow: TFlowVersion): TJsonSchema {
   const cached = schemaCache.get(flow);
   if (cached) return cached;
   const request = runRequestJsonSchema(flow) as { properties: Record<string, { properties?: Record<string, TJsonSchema>; required?: string[] }> };
@@ -65,7 +105,9 @@ export function toolInputSchema(flow: TFlowVersion): TJsonSchema {
   for (const input of flow.inputs) {
     const piece = inputs.properties?.[input.name] ?? {};
     const forms = INPUT_FORMS[input.kind];
-    const described = [input.description, `Input (${input.kind}): ${forms}.`, input.optional ? "Optional: omit it or send null." : ""]
+    const geometry = declaredGeometry(input);
+    const shape = geometry === "any" ? "" : `Features of ${describeGeometry(geometry)} only.`;
+    const described = [input.description, `Input (${input.kind}): ${forms}.`, shape, input.optional ? "Optional: omit it or send null." : ""]
       .filter(Boolean)
       .join(" ");
     properties[input.name] = { ...piece, description: described };
@@ -98,10 +140,14 @@ function parameterSummary(p: TFlowVersion["parameters"][number]): string {
   return `${p.name} (${bits.join(", ")})${p.description ? `: ${p.description}` : ""}`;
 }
 
-/** The description of a Flow API tool: what it does, its inputs, parameters, results, waiting and retention. */
+/**
+ * The description of a Flow API tool: what it does, its inputs (with the readable layers that
+ * fit each, from `readable`), parameters, results, waiting and retention.
+ */
 export function toolDescription(
   api: { name: string; description: string | null; flowName: string | null; flow: TFlowVersion },
   retentionHours: number,
+  readable?: readonly TReadableLayer[],
 ): string {
   const { flow } = api;
   const sentence = (t: string) => (/[.!?]$/.test(t.trim()) ? t.trim() : `${t.trim()}.`);
@@ -113,6 +159,8 @@ export function toolDescription(
       `Inputs: ${flow.inputs.map((i) => `${i.name} (${i.kind}${i.optional ? ", optional" : ""}${i.description ? `: ${i.description}` : ""})`).join("; ")}`,
     ),
   ];
+  const layerLines = readable ? flow.inputs.map((i) => layersSentence(i, readable) && `${i.name}: ${layersSentence(i, readable)}`).filter(Boolean) : [];
+  if (layerLines.length) lines.push(`Layers (list_layers lists every readable one): ${layerLines.join(" ")}`);
   if (flow.parameters.length) lines.push(sentence(`Parameters: ${flow.parameters.map(parameterSummary).join("; ")}`));
   lines.push(sentence(`Results: ${flow.results.map((r) => `${r.key} (${r.kind}${r.description ? `: ${r.description}` : ""})`).join("; ")}`));
   lines.push(
@@ -121,6 +169,38 @@ export function toolDescription(
       `Result files are kept ${retentionHours} hours after the run finished.`,
   );
   return lines.join("\n");
+}
+
+/** `list_layers`: no arguments. */
+export const LIST_LAYERS_INPUT: TJsonSchema = { type: "object", properties: {}, additionalProperties: false };
+
+/** `list_layers` answers (structured content): every readable layer and the tool inputs it fits. */
+export const ZToolLayerList = z.object({
+  layers: z.array(
+    z.object({
+      id: z.string().describe('What an input takes as {"layer_id": "<id>"}.'),
+      name: z.string(),
+      kind: z.enum(["features", "table"]),
+      geometry_types: z.array(z.string()).describe("GeoJSON geometry types of its features; empty for tables and when not recorded."),
+      item_count: z.int().min(0).describe("Features or rows."),
+      fits: z.array(z.string()).describe("The tool arguments it fits, as <tool>.<argument>."),
+    }),
+  ),
+});
+export type TToolLayerList = z.infer<typeof ZToolLayerList>;
+
+/** The `list_layers` answer for the layers the key's environment may read and the key's tools. */
+export function toolLayerList(readable: readonly TReadableLayer[], tools: readonly { name: string; flow: TFlowVersion }[]): TToolLayerList {
+  return {
+    layers: readable.map((l) => ({
+      id: l.id,
+      name: l.name,
+      kind: l.kind,
+      geometry_types: [...l.geometryTypes],
+      item_count: l.itemCount,
+      fits: tools.flatMap((t) => t.flow.inputs.filter((i) => layerKindOf(i) !== null && layerMismatch(l, i) === null).map((i) => `${t.name}.${i.name}`)),
+    })),
+  };
 }
 
 /** The argument schemas of `run_status`, `run_result` and `run_cancel`. */
@@ -171,6 +251,7 @@ function jsonSchemaOf(schema: z.ZodType): TJsonSchema {
 }
 export const TOOL_RUN_OUTPUT: TJsonSchema = jsonSchemaOf(ZToolRun);
 export const TOOL_RESULT_FILE_OUTPUT: TJsonSchema = jsonSchemaOf(ZToolResultFile);
+export const TOOL_LAYER_LIST_OUTPUT: TJsonSchema = jsonSchemaOf(ZToolLayerList);
 
 /** A run request of `flow` from a tool call's arguments, and the seconds to wait. */
 export interface TToolRunRequest {

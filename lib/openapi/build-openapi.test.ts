@@ -2,9 +2,18 @@ import { describe, expect, it } from "vitest";
 import { Validator } from "@seriousme/openapi-schema-validator";
 import { ZFlowVersion } from "@/lib/flows/definition";
 import { DEMO_FLOWS } from "@/lib/demo/flows";
+import type { TReadableLayer } from "@/lib/flows/input-geometry";
 import { buildOpenApi } from "./build-openapi";
 
-function docFor(slug: string) {
+// The demo environment's layers, plus what a designer may have added (issue 25: "stores").
+const LAYERS: TReadableLayer[] = [
+  { id: "stores", name: "Stores", kind: "features", geometryTypes: ["Point"], itemCount: 300 },
+  { id: "world-capitals", name: "World capitals", kind: "table", geometryTypes: [], itemCount: 241 },
+  { id: "world-cities", name: "World cities", kind: "features", geometryTypes: ["Point"], itemCount: 135_233 },
+  { id: "world-countries", name: "World countries", kind: "features", geometryTypes: ["MultiPolygon", "Polygon"], itemCount: 241 },
+];
+
+function docFor(slug: string, readableLayers?: TReadableLayer[]) {
   const demo = DEMO_FLOWS.find((d) => d.apiSlug === slug)!;
   return buildOpenApi({
     organization: "demo",
@@ -16,15 +25,18 @@ function docFor(slug: string) {
     flow: ZFlowVersion.parse(demo.definition),
     serverUrl: `http://127.0.0.1:3000/public/api/demo/production/${slug}`,
     maxBodyBytes: 1024,
+    readableLayers,
   });
 }
 
 describe("buildOpenApi", () => {
   for (const demo of DEMO_FLOWS) {
     it(`passes the OpenAPI 3.1 schema validator for ${demo.apiSlug}`, async () => {
-      const result = await new Validator().validate(docFor(demo.apiSlug) as never);
-      expect(result.errors ?? []).toEqual([]);
-      expect(result.valid).toBe(true);
+      for (const layers of [undefined, LAYERS]) {
+        const result = await new Validator().validate(docFor(demo.apiSlug, layers) as never);
+        expect(result.errors ?? []).toEqual([]);
+        expect(result.valid).toBe(true);
+      }
     });
   }
 
@@ -79,5 +91,28 @@ describe("buildOpenApi", () => {
       for (const p of path) node = node?.[p];
       expect(node, r).toBeDefined();
     }
+  });
+
+  it("offers on each layer input the readable layers that fit its kind and geometry (examples, not enum)", () => {
+    const body = docFor("country-stats", LAYERS).components.schemas.RunRequest as any;
+    const layerIdOf = (input: string) => body.properties.inputs.properties[input].anyOf.find((v: any) => v.properties?.layer_id).properties.layer_id;
+    expect(layerIdOf("countries")).toEqual({
+      type: "string",
+      minLength: 1,
+      maxLength: 200,
+      description:
+        "The id of a feature layer (polygon geometry (Polygon or MultiPolygon)) this environment may read: world-countries (MultiPolygon/Polygon, 241 features).",
+      examples: ["world-countries"],
+    });
+    expect(layerIdOf("cities").examples).toEqual(["stores", "world-cities"]);
+    expect(layerIdOf("cities").enum).toBeUndefined();
+    expect(body.properties.inputs.properties.countries["x-readable-layers"]).toEqual([
+      { id: "world-countries", name: "World countries", kind: "features", geometry_types: ["MultiPolygon", "Polygon"], item_count: 241 },
+    ]);
+    const places = (docFor("nearby-cities", LAYERS).components.schemas.RunRequest as any).properties.inputs.properties.places;
+    expect(places.anyOf.find((v: any) => v.properties?.layer_id).properties.layer_id.examples).toEqual(["world-capitals"]);
+    // Without readable layers: no examples, and the description says so.
+    const none = (docFor("country-stats", []).components.schemas.RunRequest as any).properties.inputs.properties.countries;
+    expect(none.anyOf[0].properties.layer_id.description).toMatch(/none that fits is readable yet/);
   });
 });

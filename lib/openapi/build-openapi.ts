@@ -4,7 +4,8 @@
  * docs page `/docs/{organization}/{environment}/{api}`.
  *
  * It describes `POST /runs` (request body from the flow, every answer: 200, 202 with
- * `Location` and `Retry-After`, 400, 401, 403, 404, 413, 415, 422, 429, 500, 503), `GET /runs`,
+ * `Location` and `Retry-After`, 400, 401, 403, 404, 413, 415, 422, 429, 500, 503; each layer
+ * and table input lists the readable layers of the environment that fit it), `GET /runs`,
  * `GET /runs/{run_id}`, `POST /runs/{run_id}/cancel`, one download path per result key
  * (lib/openapi/paths.ts); the run document, RFC 9457 problem details with their error codes
  * as data (lib/openapi/schemas.ts, lib/openapi/problems.ts, derived from the zod response
@@ -96,7 +97,7 @@ export function buildOpenApi(src: TOpenApiSource): TOpenApiDocument {
         "Retry-After": { description: "Seconds to wait before retrying.", schema: { type: "integer", minimum: 1 } },
       },
       responses: problemResponseComponents(STANDARD_HEADERS),
-      schemas: buildSchemas(flow, src.api),
+      schemas: buildSchemas(flow, src.api, src.readableLayers),
     },
   };
 }

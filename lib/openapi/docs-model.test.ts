@@ -3,9 +3,10 @@ import { ZFlowVersion, type TFlowVersion } from "@/lib/flows/definition";
 import { parseRunRequest } from "@/lib/flows/run-request";
 import { DEMO_FLOWS } from "@/lib/demo/flows";
 import { buildOpenApi } from "./build-openapi";
+import type { TReadableLayer } from "@/lib/flows/input-geometry";
 import { docsModel } from "./docs-model";
 
-function modelFor(slug: string) {
+function modelFor(slug: string, layers: TReadableLayer[] = []) {
   const demo = DEMO_FLOWS.find((d) => d.apiSlug === slug)!;
   const flow = ZFlowVersion.parse(demo.definition);
   const doc = buildOpenApi({
@@ -19,7 +20,7 @@ function modelFor(slug: string) {
     serverUrl: `https://x.test/public/api/demo/production/${slug}`,
     maxBodyBytes: 1000,
   });
-  return { flow, model: docsModel(doc) };
+  return { flow, model: docsModel(doc, "YOUR_API_KEY", layers) };
 }
 
 describe("docsModel", () => {
@@ -41,6 +42,7 @@ describe("docsModel", () => {
       {
         name: "cities",
         kind: "layer",
+        geometry: "point",
         required: true,
         forms: ["layer_id", "geojson"],
         description: expect.any(String),
@@ -101,5 +103,31 @@ describe("docsModel", () => {
     const places = model.results.find((r) => r.key === "places")!;
     expect(places.columns).toContainEqual({ name: "city_count", type: "integer", parquetType: "INT64" });
     expect(places.description).toContain("`city_count` (integer)");
+  });
+
+  it("picks example layers by the input's kind and geometry, not by the first name (issue 25)", () => {
+    const layer = (id: string, name: string, kind: TReadableLayer["kind"], geometryTypes: string[]): TReadableLayer => ({
+      id,
+      name,
+      kind,
+      geometryTypes,
+      itemCount: 1,
+    });
+    // Alphabetically first: a designer's upload and the capitals table.
+    const layers = [
+      layer("a-stores", "A stores", "features", ["Point"]),
+      layer("world-capitals", "World capitals", "table", []),
+      layer("world-cities", "World cities", "features", ["Point"]),
+      layer("world-countries", "World countries", "features", ["MultiPolygon", "Polygon"]),
+    ];
+    const { flow, model } = modelFor("country-stats", layers);
+    expect(model.exampleBody.inputs).toEqual({ cities: { layer_id: "a-stores" }, countries: { layer_id: "world-countries" } });
+    expect(model.examples.curl).toContain('"countries":{"layer_id":"world-countries"}');
+    expect(parseRunRequest(flow as TFlowVersion, model.exampleBody).ok).toBe(true);
+    expect(modelFor("nearby-cities", layers).model.exampleBody.inputs).toEqual({ places: { layer_id: "world-capitals" }, cities: { layer_id: "a-stores" } });
+    // No polygon layer readable: the countries example is caller GeoJSON of polygons, which validates.
+    const points = modelFor("country-stats", layers.slice(0, 3));
+    expect((points.model.exampleBody.inputs as any).countries.geojson.features[0].geometry.type).toBe("Polygon");
+    expect(parseRunRequest(points.flow as TFlowVersion, points.model.exampleBody).ok).toBe(true);
   });
 });

@@ -7,6 +7,7 @@
  * fetch). Pure; unit-tested in docs-model.test.ts.
  */
 import type { TJsonSchema, TOpenApiDocument } from "@/lib/openapi/build-openapi";
+import { layersFitting, type TGeometryDeclaration, type TReadableLayer } from "@/lib/flows/input-geometry";
 
 export interface TDocsInput {
   name: string;
@@ -14,6 +15,8 @@ export interface TDocsInput {
   forms: string[];
   /** The flow's input kind: layer, table or area. */
   kind?: string;
+  /** A layer input's declared geometry: point, line, polygon or any. */
+  geometry?: string;
   description: string;
   /** Declared columns of a table input, or properties of a layer input (`x-columns`): each row or caller feature is checked against them. */
   columns: TDocsColumn[];
@@ -115,30 +118,36 @@ function rangeOf(s: TJsonSchema): string {
   return parts.join(", ");
 }
 
-/** A layer the environment may read, for examples that run as pasted. */
-export interface TReadableLayer {
-  id: string;
-  name: string;
-  kind: "features" | "table";
+export type { TReadableLayer };
+
+/** A geometry of the declared family for examples (`any`: a point). */
+function exampleGeometry(geometry: string | undefined): Record<string, unknown> {
+  if (geometry === "polygon") return EXAMPLE_AREA;
+  if (geometry === "line") return { type: "LineString", coordinates: [[8.4, 47.3], [8.7, 47.45]] }; // prettier-ignore
+  return { type: "Point", coordinates: [8.54, 47.37] };
 }
 
 /**
- * An example value for an input: a readable layer of the input's kind when there is one
- * (so the example runs as pasted), else the first other form the input takes.
+ * An example value for an input: the best readable layer that fits the input's kind and
+ * declared geometry when there is one (so the example runs as pasted, whatever else was
+ * uploaded; lib/flows/input-geometry.ts `layersFitting`), else the first other form the input
+ * takes, with a geometry of the declared type.
  */
-function exampleInput(forms: string[], inputKind: string | undefined, layers: readonly TReadableLayer[]): unknown {
-  const layerKind = inputKind === "table" ? "table" : "features";
-  const layer = layers.find((l) => l.kind === layerKind);
-  const form = forms.find((f) => f !== "layer_id" || layer) ?? forms[0];
+function exampleInput(input: TDocsInput, layers: readonly TReadableLayer[]): unknown {
+  const kind = input.kind === "table" || input.kind === "area" ? input.kind : "layer";
+  const [layer] = layersFitting(layers, { name: input.name, kind, geometry: input.geometry as TGeometryDeclaration | undefined });
+  const form = input.forms.find((f) => f !== "layer_id" || layer) ?? input.forms[0];
   switch (form) {
     case "layer_id":
       return { layer_id: layer?.id ?? "<layer id>" };
     case "rows":
       return { rows: [{ id: "a", lon: 8.54, lat: 47.37 }] };
-    case "geojson":
-      return {
-        geojson: { type: "FeatureCollection", features: [{ type: "Feature", geometry: { type: "Point", coordinates: [8.54, 47.37] }, properties: {} }] },
-      };
+    case "geojson": {
+      const properties = Object.fromEntries(
+        input.columns.filter((c) => c.required).map((c) => [c.name, c.type === "string" ? "example" : c.type === "boolean" ? true : 1]),
+      );
+      return { geojson: { type: "FeatureCollection", features: [{ type: "Feature", geometry: exampleGeometry(input.geometry), properties }] } };
+    }
     case "area":
       return { area: EXAMPLE_AREA };
     default:
@@ -160,6 +169,7 @@ export function docsModel(doc: TOpenApiDocument, apiKeyPlaceholder = "YOUR_API_K
     required: (inputsSchema.required ?? []).includes(name),
     forms: formsOf(s),
     kind: typeof s["x-input-kind"] === "string" ? s["x-input-kind"] : undefined,
+    geometry: typeof s["x-geometry"] === "string" ? s["x-geometry"] : undefined,
     description: String(s.description ?? ""),
     columns: (Array.isArray(s["x-columns"]) ? (s["x-columns"] as Record<string, unknown>[]) : []).map((c) => ({
       name: String(c.name),
@@ -217,7 +227,7 @@ export function docsModel(doc: TOpenApiDocument, apiKeyPlaceholder = "YOUR_API_K
   const errorCodes = problem.properties.code["x-error-codes"].map((c) => ({ code: c.code, description: `${c.status} - ${c.title}` }));
 
   const exampleBody: Record<string, unknown> = {
-    inputs: Object.fromEntries(inputs.map((i) => [i.name, exampleInput(i.forms, i.kind, layers)])),
+    inputs: Object.fromEntries(inputs.map((i) => [i.name, exampleInput(i, layers)])),
   };
   const withDefaults = parameters.filter((p) => p.default !== "");
   if (withDefaults.length) exampleBody.parameters = Object.fromEntries(withDefaults.map((p) => [p.name, JSON.parse(p.default)]));

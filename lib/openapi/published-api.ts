@@ -9,10 +9,14 @@ import { env } from "@/lib/env";
 import { ZFlowVersion } from "@/lib/flows/definition";
 import { apiBasePath, type TApiPath } from "@/lib/runs/scope";
 import { buildOpenApi, type TOpenApiDocument } from "@/lib/openapi/build-openapi";
-import type { TReadableLayer } from "@/lib/openapi/docs-model";
+import type { TReadableLayer } from "@/lib/flows/input-geometry";
+import { readableLayersOf } from "@/lib/layers/list-layers";
 
-/** The OpenAPI document of a published API, or null when none is published at `path`. */
-export async function publishedOpenApi(path: TApiPath, origin: string): Promise<TOpenApiDocument | null> {
+/**
+ * The OpenAPI document of a published API, or null when none is published at `path`. Its
+ * inputs list the layers the environment may read now (`layers`, else read here).
+ */
+export async function publishedOpenApi(path: TApiPath, origin: string, layers?: readonly TReadableLayer[]): Promise<TOpenApiDocument | null> {
   const served = await db.environmentApi.findFirst({
     where: {
       environment: { slug: path.environment, organization: { slug: path.organization } },
@@ -30,15 +34,11 @@ export async function publishedOpenApi(path: TApiPath, origin: string): Promise<
     flow: ZFlowVersion.parse(served.release.flowVersion.definition),
     serverUrl: base + apiBasePath(path),
     maxBodyBytes: env().MAX_BODY_BYTES,
+    readableLayers: layers ?? (await readableLayers(path)),
   });
 }
 
 /** The layers `{organization}/{environment}` may read (for `{"layer_id": ...}`), by name. */
 export async function readableLayers(path: Pick<TApiPath, "organization" | "environment">): Promise<TReadableLayer[]> {
-  const rows = await db.environmentLayer.findMany({
-    where: { environment: { slug: path.environment, organization: { slug: path.organization } } },
-    include: { layer: { select: { id: true, name: true, kind: true } } },
-    orderBy: { layer: { name: "asc" } },
-  });
-  return rows.map((r) => ({ id: r.layer.id, name: r.layer.name, kind: r.layer.kind }));
+  return readableLayersOf({ organization: path.organization, environment: path.environment });
 }

@@ -6,6 +6,7 @@
 import type { TFlowVersion } from "@/lib/flows/definition";
 import { MAX_INPUT_ROWS, MAX_WAIT_SECONDS, runRequestJsonSchema } from "@/lib/flows/run-request";
 import { DEFAULT_FORMAT } from "@/lib/formats/types";
+import { declaredGeometry, withReadableLayers, type TReadableLayer } from "@/lib/flows/input-geometry";
 import type { TJsonSchema } from "@/lib/openapi/types";
 
 /** Strips the `$schema` keyword (the document's dialect is OpenAPI 3.1's default, 2020-12). */
@@ -14,17 +15,28 @@ function embeddable(schema: TJsonSchema): TJsonSchema {
   return rest;
 }
 
-/** The request body schema with the documentation the flow does not carry itself. */
-export function requestSchema(flow: TFlowVersion): TJsonSchema {
+/**
+ * The request body schema with the documentation the flow does not carry itself, and on each
+ * layer and table input the readable layers of the environment that fit it (`readable`;
+ * lib/flows/input-geometry.ts `withReadableLayers`: `examples` and a description on
+ * `layer_id`, `x-readable-layers` on the input).
+ */
+export function requestSchema(flow: TFlowVersion, readable: readonly TReadableLayer[] = []): TJsonSchema {
   const s = embeddable(runRequestJsonSchema(flow)) as { properties: Record<string, TJsonSchema> } & TJsonSchema;
   const props = s.properties;
-  // Each input says which kind of layer it takes (`x-input-kind`: layer, table or area), so a
-  // reader (the docs page) can offer a readable layer of that kind in its examples.
+  // Each input says which kind of layer it takes (`x-input-kind`: layer, table or area) and a
+  // layer input its geometry (`x-geometry`: point, line, polygon or any), so a reader (the docs
+  // page) can offer a readable layer that fits in its examples.
   const inputProps = (props.inputs?.properties ?? {}) as Record<string, TJsonSchema>;
   // Table inputs with declared columns also list them (`x-columns`), as the docs page and Try it show them.
   for (const input of flow.inputs) {
     if (!inputProps[input.name]) continue;
-    inputProps[input.name] = { ...inputProps[input.name], "x-input-kind": input.kind, ...(input.columns?.length ? { "x-columns": input.columns } : {}) };
+    inputProps[input.name] = {
+      ...withReadableLayers(inputProps[input.name]!, input, readable),
+      "x-input-kind": input.kind,
+      ...(input.kind === "layer" ? { "x-geometry": declaredGeometry(input) } : {}),
+      ...(input.columns?.length ? { "x-columns": input.columns } : {}),
+    };
   }
   props.inputs = {
     ...props.inputs,

@@ -6,6 +6,7 @@
  */
 import { z } from "zod";
 import type { TFlowVersion } from "@/lib/flows/definition";
+import type { TReadableLayer } from "@/lib/flows/input-geometry";
 import { ZFieldError } from "@/lib/errors/field-error";
 import { ZProblem } from "@/lib/http/problem";
 import { ZResultEntry, ZRunDocument, ZRunError, ZRunList } from "@/lib/runs/run-document";
@@ -43,8 +44,8 @@ function responseSchemas(): Record<string, TJsonSchema> {
 
 type TObjectSchema = TJsonSchema & { properties: Record<string, TJsonSchema> };
 
-/** Every schema of the document of `api` serving `flow`. */
-export function buildSchemas(flow: TFlowVersion, api: string): Record<string, TJsonSchema> {
+/** Every schema of the document of `api` serving `flow` (`readable`: the layers its environment may read). */
+export function buildSchemas(flow: TFlowVersion, api: string, readable: readonly TReadableLayer[] = []): Record<string, TJsonSchema> {
   const base = structuredClone(responseSchemas());
   const run = base.Run as TObjectSchema;
   run.properties.api = { type: "string", const: api };
@@ -56,5 +57,5 @@ export function buildSchemas(flow: TFlowVersion, api: string): Record<string, TJ
     description: "Stable error code; `x-error-codes` lists each with its status and title.",
     "x-error-codes": errorCodeTable(),
   };
-  return { RunRequest: requestSchema(flow), ...base };
+  return { RunRequest: requestSchema(flow, readable), ...base };
 }

@@ -1,5 +1,6 @@
 /** Shapes of the OpenAPI 3.1 document of a published Flow API (lib/openapi/build-openapi.ts). */
 import type { TFlowVersion } from "@/lib/flows/definition";
+import type { TReadableLayer } from "@/lib/flows/input-geometry";
 import type { TApiPath } from "@/lib/runs/scope";
 
 export interface TOpenApiSource extends TApiPath {
@@ -12,6 +13,8 @@ export interface TOpenApiSource extends TApiPath {
   serverUrl: string;
   /** Request body limit, bytes (413 above it). */
   maxBodyBytes: number;
+  /** The layers the environment may read (for `{"layer_id"}`), offered on each input they fit. */
+  readableLayers?: readonly TReadableLayer[];
 }
 
 export type TJsonSchema = Record<string, unknown>;

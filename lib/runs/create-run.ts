@@ -15,13 +15,15 @@ import "server-only";
 import { db } from "@/lib/db";
 import { utcTimestamp, withPgTransaction } from "@/lib/database/transaction";
 import { env } from "@/lib/env";
-import { AppError, validationError, type TFieldError } from "@/lib/errors";
+import { AppError, validationError } from "@/lib/errors";
 import { enqueue } from "@/lib/jobs/boss";
 import { addUsage, usageShard, usageUpsertSql } from "@/lib/metering/usage";
 import type { TKeyScope, TRunScope, TRunTarget } from "@/lib/runs/scope";
 import { randomUUID } from "node:crypto";
 import { DEFAULT_FORMAT, type TResultFormat } from "@/lib/formats/types";
 import type { TFlowVersion } from "@/lib/flows/definition";
+import { layerInputFaults } from "@/lib/flows/input-geometry";
+import { readableLayersOf } from "@/lib/layers/list-layers";
 import type { TValidRunRequest } from "@/lib/runs/validate-request";
 
 /** Idempotency-Key header: 1..255 visible ASCII characters (draft recommends a UUID). */
@@ -44,42 +46,25 @@ export function resolveFormats(flow: TFlowVersion, requested: Record<string, str
 
 /**
  * Checks every `layer_id` input: the layer must be readable by the caller (for a key, the
- * environment's readable layers; for a designer, the layers of the workspace) and its kind
- * must fit the input's kind. A layer that may not be read gets the same answer as a
- * missing one. Collects all faults; throws AppError `validation_failed` if any.
+ * environment's readable layers; for a designer, the layers of the workspace), and its kind
+ * and geometry types must fit the input (lib/flows/input-geometry.ts). A layer that may not be
+ * read gets the same answer as a missing one, listing the readable ids that would fit.
+ * Collects all faults; throws AppError `validation_failed` if any.
  */
 export async function checkLayerInputs(scope: TRunScope, target: TRunTarget, inputs: Record<string, unknown>): Promise<void> {
   const wanted = Object.entries(inputs).flatMap(([name, v]) =>
     v && typeof v === "object" && "layer_id" in v ? [{ name, layerId: String((v as { layer_id: unknown }).layer_id) }] : [],
   );
   if (wanted.length === 0) return;
-  const ids = wanted.map((w) => w.layerId);
-  const readable =
-    scope.kind === "key"
-      ? (
-          await db.environmentLayer.findMany({
-            where: { environmentId: scope.environmentId, layerId: { in: ids } },
-            include: { layer: { select: { id: true, kind: true } } },
-          })
-        ).map((r) => r.layer)
-      : await db.layer.findMany({ where: { workspaceId: target.workspaceId, id: { in: ids } }, select: { id: true, kind: true } });
-  const kinds = new Map(readable.map((r) => [r.id, r.kind]));
+  const readableScope = scope.kind === "key" ? { environmentId: scope.environmentId } : { workspaceId: target.workspaceId };
+  const named = await readableLayersOf(
+    readableScope,
+    wanted.map((w) => w.layerId),
+  );
+  // Only an unreadable id needs the whole list (for the ids the answer suggests).
+  const readable = wanted.every((w) => named.some((l) => l.id === w.layerId)) ? named : await readableLayersOf(readableScope);
   const where = scope.kind === "key" ? "in this environment" : "in this workspace";
-  const errors: TFieldError[] = [];
-  for (const w of wanted) {
-    const input = target.flow.inputs.find((i) => i.name === w.name);
-    const kind = kinds.get(w.layerId);
-    const field = `/inputs/${w.name}/layer_id`;
-    if (!kind) {
-      errors.push({ field, code: "unknown_layer", message: `No layer "${w.layerId}" is readable ${where}.` });
-    } else if (input && ((input.kind === "layer" && kind !== "features") || (input.kind === "table" && kind !== "table"))) {
-      errors.push({
-        field,
-        code: "wrong_layer_kind",
-        message: `Layer "${w.layerId}" is a ${kind === "features" ? "feature layer" : "table"}; input "${w.name}" needs a ${input.kind}.`,
-      });
-    }
-  }
+  const errors = layerInputFaults(target.flow.inputs, wanted, readable, where);
   if (errors.length) throw validationError(errors, "Some inputs refer to layers that cannot be used.");
 }
 

@@ -41,6 +41,42 @@ describe("importing layers", () => {
     await expectAppError(importLayer(ws, { id: `bad-${suffix()}`, name: "Bad", format: "geojson", bytes: enc("{not json") }), "validation_failed");
   });
 
+  it("records the geometry types, and refuses an invalid polygon naming the feature (issue 25, item 5)", async () => {
+    const ws = await designWorkspace();
+    const square = [[[0, 0], [1, 0], [1, 1], [0, 1], [0, 0]]]; // prettier-ignore
+    const mixed = {
+      type: "FeatureCollection",
+      features: [point(0.5, 0.5), { type: "Feature", properties: {}, geometry: { type: "Polygon", coordinates: square } }, point(2, 2)],
+    };
+    const id = `mixed-${suffix()}`;
+    await importLayer(ws, { id, name: "Mixed", format: "geojson", bytes: enc(JSON.stringify(mixed)) });
+    expect((await listLayers(ws)).find((l) => l.id === id)?.geometryTypes).toEqual(["Point", "Polygon"]);
+    const table = await importLayer(ws, { id: `t-${suffix()}`, name: "T", format: "csv", bytes: enc("a,b\n1,2\n") });
+    expect((await listLayers(ws)).find((l) => l.id === table.layerId)?.geometryTypes).toEqual([]);
+
+    // Russia as world-atlas gives it: a ring that jumps from 179.9° E to 180° W.
+    const crossing = [[[179, 65], [-179, 65], [-179, 66], [179, 66], [179, 65]]]; // prettier-ignore
+    const bowTie = [[[10, 10], [12, 12], [12, 10], [10, 12], [10, 10]]]; // prettier-ignore
+    const bad = {
+      type: "FeatureCollection",
+      features: [
+        { type: "Feature", properties: { name: "Fine" }, geometry: { type: "Polygon", coordinates: square } },
+        { type: "Feature", properties: { name: "Russia" }, geometry: { type: "Polygon", coordinates: crossing } },
+        { type: "Feature", properties: {}, geometry: { type: "MultiPolygon", coordinates: [square, bowTie] } },
+      ],
+    };
+    const err = await expectAppError(
+      importLayer(ws, { id: `bad-${suffix()}`, name: "Bad", format: "geojson", bytes: enc(JSON.stringify(bad)) }),
+      "validation_failed",
+    );
+    expect(err.errors!.map((e) => [e.field, e.code])).toEqual([
+      ["/file/features/1/geometry", "invalid_polygon"],
+      ["/file/features/2/geometry", "invalid_polygon"],
+    ]);
+    expect(err.errors![0]!.message).toMatch(/^Feature 1 \("Russia"\) is not a valid polygon: ring 0 crosses the antimeridian as given/);
+    expect(err.errors![1]!.message).toBe("Feature 2 is not a valid polygon: polygon 1: ring 0 crosses itself near (11, 11).");
+  });
+
   it("reads CSV as points (lon/lat found by name or given) or as a table, and names a faulty row and column", async () => {
     const ws = await designWorkspace();
     const points = await importLayer(ws, {

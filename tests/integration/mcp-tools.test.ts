@@ -18,7 +18,8 @@ import { ZFlowVersion } from "@/lib/flows/definition";
 import { runRequestJsonSchema } from "@/lib/flows/run-request";
 
 const DEMO_TOOLS = ["cities_in_area", "country_stats", "nearby_cities"];
-const RUN_TOOLS = ["run_status", "run_result", "run_cancel"];
+// The tools every key sees after its Flow API tools (list_layers: issue 25, item 3).
+const RUN_TOOLS = ["run_status", "run_result", "run_cancel", "list_layers"];
 const CITIES_ARGS = { cities: { layer_id: "world-cities" }, area: { area: ZURICH_AREA }, min_population: 10000 };
 const INITIALIZE = {
   jsonrpc: "2.0",
@@ -126,11 +127,15 @@ describe("tools of a key", () => {
       );
       const request = runRequestJsonSchema(ZFlowVersion.parse(rows[0].definition)) as any;
       expect(props.min_population).toEqual(request.properties.parameters.properties.min_population);
-      for (const input of ["cities", "area"]) {
-        const { description: _a, ...tool } = props[input];
-        const { description: _b, ...body } = request.properties.inputs.properties[input];
-        expect(tool).toEqual(body);
-      }
+      // Inputs: as in the OpenAPI document, readable layers included (descriptions and x- notes aside).
+      const openapi = (await http("GET", `${apiPath("cities-in-area")}/openapi.json`)).body as any;
+      const plain = (piece: Record<string, unknown>) => Object.fromEntries(Object.entries(piece).filter(([k]) => k !== "description" && !k.startsWith("x-")));
+      for (const input of ["cities", "area"])
+        expect(plain(props[input])).toEqual(plain(openapi.components.schemas.RunRequest.properties.inputs.properties[input]));
+      const layerId = props.cities.anyOf.find((v: any) => v.properties?.layer_id).properties.layer_id;
+      expect(layerId.examples).toContain("world-cities");
+      expect(layerId.examples).not.toContain("world-countries");
+      expect(props.cities.description).toMatch(/Readable feature layers of point geometry .* for layer_id: .*world-cities \(Point, 135,233 features\)/);
       expect(props.formats.properties).toEqual(request.properties.formats.properties);
       const country = tools.find((t) => t.name === "country_stats")!;
       expect((country.inputSchema.properties as any).top).toMatchObject({ type: "integer", minimum: 1, maximum: 250, default: 10 });
@@ -355,6 +360,60 @@ describe("visibility", () => {
   });
 });
 
+describe("list_layers", () => {
+  it("lists the environment's readable layers with kind, geometry, items and the arguments each fits, and counts nothing", async () => {
+    const before = await demoUsage();
+    await withClient({}, async (c) => {
+      const { tools } = await c.listTools();
+      const tool = tools.find((t) => t.name === "list_layers")!;
+      expect(tool.annotations).toMatchObject({ readOnlyHint: true });
+      const r = await c.callTool({ name: "list_layers", arguments: {} });
+      expect(r.isError).toBeFalsy();
+      const layers = (r.structuredContent as any).layers as any[];
+      const readable = (
+        await sql().query(
+          `SELECT l.id, l."itemCount" FROM environment_layer el JOIN layer l ON l.id = el."layerId" JOIN environment e ON e.id = el."environmentId"
+           JOIN organization o ON o.id = e."organizationId" WHERE o.slug = 'demo' AND e.slug = 'production'`,
+        )
+      ).rows;
+      expect(layers.map((l) => l.id).sort()).toEqual(readable.map((l: any) => l.id).sort());
+      expect(layers.find((l) => l.id === "world-cities")).toEqual({
+        id: "world-cities",
+        name: "World cities",
+        kind: "features",
+        geometry_types: ["Point"],
+        item_count: 135_233,
+        fits: expect.arrayContaining(["cities_in_area.cities", "country_stats.cities", "nearby_cities.cities"]),
+      });
+      expect(layers.find((l) => l.id === "world-cities").fits).not.toContain("country_stats.countries");
+      expect(layers.find((l) => l.id === "world-countries").fits).toEqual(["country_stats.countries"]);
+      expect(layers.find((l) => l.id === "world-capitals")).toMatchObject({
+        kind: "table",
+        geometry_types: [],
+        item_count: 241,
+        fits: ["nearby_cities.places"],
+      });
+      expect(textOf(r)).toContain("- world-cities (World cities; Point, 135233 features): fits ");
+    });
+    expect(await demoUsage()).toEqual(before);
+  });
+
+  it("the layer of the wrong geometry is refused, naming the argument and the readable layers that fit", async () => {
+    await withClient({}, async (c) => {
+      const r = await c.callTool({ name: "country_stats", arguments: { cities: { layer_id: "world-cities" }, countries: { layer_id: "world-cities" } } });
+      expect(r.isError).toBe(true);
+      expect(textOf(r)).toContain(
+        '/countries/layer_id: Layer "world-cities" holds Point features; input "countries" needs polygon geometry (Polygon or MultiPolygon). (wrong_geometry_type)',
+      );
+      const unknown = await c.callTool({ name: "country_stats", arguments: { cities: { layer_id: "world-cities" }, countries: { layer_id: "countries" } } });
+      expect(textOf(unknown)).toMatch(
+        /\/countries\/layer_id: No layer "countries" is readable in this environment\. Readable layers for "countries": [^\n]*world-countries/,
+      );
+    });
+    expect(await runCount()).toBe(0);
+  });
+});
+
 describe("bad arguments", () => {
   it("are tool errors naming each argument, and start and count nothing", async () => {
     const before = await demoUsage();
@@ -406,6 +465,7 @@ describe("metering", () => {
     await withClient({}, async (c) => {
       await c.listTools();
       await c.ping();
+      await c.callTool({ name: "list_layers", arguments: {} }); // housekeeping too
       expect(await demoUsage()).toEqual(start);
 
       const run = (await c.callTool({ name: "cities_in_area", arguments: CITIES_ARGS })).structuredContent as any;

@@ -5,10 +5,14 @@ import { notFound } from "next/navigation";
 import { ZApiPath } from "@/lib/http/public-route";
 import { publishedOpenApi, readableLayers } from "@/lib/openapi/published-api";
 import { docsModel } from "@/lib/openapi/docs-model";
+import { describeGeometry, layersFitting, type TGeometryDeclaration } from "@/lib/flows/input-geometry";
+import type { TInput } from "@/lib/flows/definition";
 import { requestOrigin } from "@/lib/http/request-origin";
 import { apiBasePath, type TApiPath } from "@/lib/runs/scope";
 
 export const dynamic = "force-dynamic";
+
+type TInputKind = TInput["kind"];
 
 type TParams = { params: Promise<TApiPath> };
 
@@ -56,9 +60,10 @@ export async function generateMetadata({ params }: TParams) {
 export default async function ApiDocsPage({ params }: TParams) {
   const path = ZApiPath.safeParse(await params);
   if (!path.success) notFound();
-  const doc = await publishedOpenApi(path.data, await origin());
+  const layers = await readableLayers(path.data);
+  const doc = await publishedOpenApi(path.data, await origin(), layers);
   if (!doc) notFound();
-  const m = docsModel(doc, "YOUR_API_KEY", await readableLayers(path.data));
+  const m = docsModel(doc, "YOUR_API_KEY", layers);
   const openapiHref = `${apiBasePath(path.data)}/openapi.json`;
 
   return (
@@ -85,7 +90,7 @@ export default async function ApiDocsPage({ params }: TParams) {
           <code key="n">{i.name}</code>,
           i.required ? "yes" : "no (null)",
           i.forms.map((f) => `{"${f}": …}`).join(" or "),
-          i.description,
+          i.geometry && i.geometry !== "any" ? `${i.description} (${describeGeometry(i.geometry as TGeometryDeclaration)} only)`.trim() : i.description,
         ])}
       />
 
@@ -137,10 +142,31 @@ export default async function ApiDocsPage({ params }: TParams) {
       {m.layers.length === 0 ? (
         <p>This environment may read no layers; send your own data (geojson, rows or area).</p>
       ) : (
-        <Table
-          head={["layer_id", "Name", "Kind"]}
-          rows={m.layers.map((l) => [<code key="id">{l.id}</code>, l.name, l.kind === "table" ? "table (for table inputs)" : "features (for layer inputs)"])}
-        />
+        <>
+          <p>
+            The layers this environment may read, for <code>{`{"layer_id": ...}`}</code>. A layer must fit the input: a table for a table input, features of the
+            declared geometry for a layer input. Any other id is answered with 422 listing the ids that fit. An admin of the organization makes more layers
+            readable in the console.
+          </p>
+          <Table
+            head={["layer_id", "Name", "Kind", "Geometry", "Items", "Fits inputs"]}
+            rows={m.layers.map((l) => [
+              <code key="id">{l.id}</code>,
+              l.name,
+              l.kind === "table" ? "table" : "features",
+              l.kind === "table" ? "—" : l.geometryTypes.length ? l.geometryTypes.join(", ") : "not recorded",
+              l.itemCount.toLocaleString("en-US"),
+              m.inputs
+                .filter(
+                  (i) =>
+                    layersFitting([l], { name: i.name, kind: (i.kind ?? "layer") as TInputKind, geometry: i.geometry as TGeometryDeclaration | undefined })
+                      .length > 0,
+                )
+                .map((i) => i.name)
+                .join(", ") || "none",
+            ])}
+          />
+        </>
       )}
 
       <h2 id="parameters">Parameters</h2>

@@ -1,0 +1,32 @@
+/**
+ * Which workspace layers Try it offers for each input, which it picks by default, and which
+ * of them an environment cannot read yet (issue 25, items 2 and 4). Try it runs as the
+ * designer, on every layer of the workspace; the published call reads only the layers its
+ * environment may read (an admin sets them in the console: environment → APIs → Readable
+ * layers). So a Try-it default is a layer that fits the input (kind and declared geometry,
+ * lib/flows/input-geometry.ts) and, when there is one, that the environment of the shown
+ * `curl` call can read: the call then answers as Try it did, and a designer's upload of
+ * another layer does not change the default.
+ */
+import { layersFitting, type TReadableLayer } from "@/lib/flows/input-geometry";
+import type { TInput } from "@/lib/flows/definition";
+
+/** A workspace layer as Try it knows it: the environments (slugs) that may read it. */
+export interface TTryItLayer extends TReadableLayer {
+  environments: string[];
+}
+
+type TInputLike = Pick<TInput, "name" | "kind" | "geometry">;
+
+/** The layers offered for `input` (those that fit, best first) and the default: the first that `environment` can read, else the first. */
+export function layerChoice(layers: readonly TTryItLayer[], input: TInputLike, environment: string): { options: TTryItLayer[]; preferred: string | null } {
+  const options = layersFitting(layers, input);
+  const preferred = options.find((l) => l.environments.includes(environment)) ?? options[0];
+  return { options, preferred: preferred?.id ?? null };
+}
+
+/** The layers that fit some input of the flow but `environment` cannot read, by name. */
+export function unreadableIn(layers: readonly TTryItLayer[], inputs: readonly TInputLike[], environment: string): TTryItLayer[] {
+  const fitting = new Set(inputs.flatMap((i) => layersFitting(layers, i).map((l) => l.id)));
+  return layers.filter((l) => fitting.has(l.id) && !l.environments.includes(environment));
+}
