@@ -22,50 +22,106 @@ export const POOL_OVERLOADED_CODE = "POOL_OVERLOADED";
 export class PoolOverloadedError extends Error {
   readonly code = POOL_OVERLOADED_CODE;
 
-  constructor(waiting: number, size: number) {
-    super(`all ${size} database connections are busy and ${waiting} callers already wait for one`);
+  constructor(why: string) {
+    super(`the database pool is overloaded: ${why}`);
     this.name = "PoolOverloadedError";
   }
 }
 
+/** What `shedReason` decides from: the pool's state now and its limits. */
+export interface TPoolLoad {
+  /** Connections: idle ones, all of them, and the most there may be. */
+  idle: number;
+  total: number;
+  max: number;
+  /** Callers already waiting for a connection. */
+  waiting: number;
+  /** Recent mean time a connection is held from checkout to release, ms (0 before any). */
+  holdMs: number;
+  /** Most callers that may wait (`DATABASE_POOL_MAX_WAITING`). */
+  maxWaiting: number;
+  /** Longest expected wait a caller is admitted to (`DATABASE_POOL_MAX_WAIT_MS`), ms. */
+  maxWaitMs: number;
+}
+
+/**
+ * Why a caller arriving now is refused, or null when it is admitted. Admitted whenever a
+ * connection is free (idle and not promised to a waiter) or may still be opened; otherwise
+ * refused when `maxWaiting` callers already wait, or when its expected wait (the callers ahead
+ * of it and itself, served by `max` connections each held `holdMs` on average) exceeds
+ * `maxWaitMs`.
+ */
+export function shedReason(load: TPoolLoad): string | null {
+  // pg-pool hands idle connections to waiters, and opens new ones for them, on the next tick:
+  // until then those count as both free and awaited, so only the free ones beyond the waiters
+  // are free for this caller.
+  const ahead = load.waiting - load.idle - (load.max - load.total);
+  if (ahead < 0) return null;
+  if (ahead >= load.maxWaiting) return `all ${load.max} connections are busy and ${ahead} callers already wait for one`;
+  const expectedMs = ((ahead + 1) * load.holdMs) / load.max;
+  if (expectedMs > load.maxWaitMs) {
+    return `all ${load.max} connections are busy, ${ahead} callers wait, and the next would wait about ${Math.round(expectedMs)} ms (limit ${load.maxWaitMs} ms)`;
+  }
+  return null;
+}
+
+/** Weight of the newest hold time in the running mean (about the last 20 holds count). */
+const HOLD_SMOOTHING = 0.05;
+
 type TConnectCallback = (err: Error | undefined, client: pg.PoolClient | undefined, done: (release?: unknown) => void) => void;
 
 /**
- * A `pg` pool whose queue of callers waiting for a connection is bounded: when every
- * connection is busy and `maxWaiting` callers already wait, the next `connect()` (and so the
- * next `query()`, which connects first, and every Prisma query) fails at once with
- * `PoolOverloadedError` instead of queueing behind them until the connect timeout.
+ * A `pg` pool that sheds load instead of queueing without bound: a caller that would have to
+ * wait for a connection is refused at once with `PoolOverloadedError` when the queue is full
+ * or its expected wait too long (`shedReason`), and the next `connect()` (and so the next
+ * `query()`, which connects first, and every Prisma query) fails without waiting.
  *
- * Why: under a burst (1,000 concurrent requests on 20 connections) an unbounded queue made
+ * Why: under a burst (1,000 concurrent requests on 20 connections) the unbounded queue made
  * the last callers wait the whole connect timeout and then fail as if the database were down
  * (503 "temporarily unavailable" after ~10 s, while the database was fine). Refusing early
- * keeps the wait of those admitted short and tells the others the truth: the service is busy
- * (`overloaded`, mapped by lib/database/unavailable.ts `databaseAppError`), retry in a moment.
- * The bound is on waiters, not on connections: a pool that has an idle connection, or room to
- * open one, admits every caller.
+ * keeps the wait of those admitted below the connect timeout and tells the others the truth:
+ * the service is busy (`overloaded`, mapped by lib/database/unavailable.ts
+ * `databaseAppError`), retry in a moment. The expected wait comes from the mean time
+ * connections were recently held (checkout to release), so a burst of quick queries is
+ * queued and served, not refused; a database that stops answering releases nothing, so its
+ * callers still end at the connect timeout as "unavailable", not as "overloaded".
  */
 export class BoundedPool extends pg.Pool {
+  private holdMs = 0;
+  private readonly acquiredAt = new WeakMap<pg.PoolClient, number>();
+
   /**
    * @param config the `pg` pool options (`max` is the number of connections).
-   * @param maxWaiting most callers that may wait for a connection at once (0: none may wait).
+   * @param limits `maxWaiting`: most callers that may wait at once (0: none); `maxWaitMs`: longest expected wait admitted, ms.
    */
   constructor(
     config: pg.PoolConfig,
-    readonly maxWaiting: number,
+    readonly limits: { maxWaiting: number; maxWaitMs: number },
   ) {
     super(config);
-  }
-
-  /** True when a caller now would have to wait and the queue is full. */
-  private full(): boolean {
-    return this.idleCount === 0 && this.totalCount >= (this.options.max ?? 10) && this.waitingCount >= this.maxWaiting;
+    this.on("acquire", (client: pg.PoolClient) => this.acquiredAt.set(client, performance.now()));
+    this.on("release", (_err: Error | undefined, client: pg.PoolClient) => {
+      const since = this.acquiredAt.get(client);
+      if (since === undefined) return;
+      this.acquiredAt.delete(client);
+      const held = performance.now() - since;
+      this.holdMs = this.holdMs === 0 ? held : this.holdMs + HOLD_SMOOTHING * (held - this.holdMs);
+    });
   }
 
   override connect(): Promise<pg.PoolClient>;
   override connect(callback: TConnectCallback): void;
   override connect(callback?: TConnectCallback): Promise<pg.PoolClient> | void {
-    if (this.full()) {
-      const err = new PoolOverloadedError(this.waitingCount, this.options.max ?? 10);
+    const why = shedReason({
+      idle: this.idleCount,
+      total: this.totalCount,
+      max: this.options.max ?? 10,
+      waiting: this.waitingCount,
+      holdMs: this.holdMs,
+      ...this.limits,
+    });
+    if (why) {
+      const err = new PoolOverloadedError(why);
       if (!callback) return Promise.reject(err);
       process.nextTick(() => callback(err, undefined, () => {}));
       return;
@@ -110,14 +166,17 @@ export function poolOptions(
 }
 
 /**
- * The process's `pg` pool (shared with Prisma): `poolOptions`, and at most
- * `DATABASE_POOL_MAX_WAITING` callers waiting for a connection (`BoundedPool`:
- * more fail at once as overloaded).
+ * The process's `pg` pool (shared with Prisma): `poolOptions`, shedding load beyond
+ * `DATABASE_POOL_MAX_WAITING` waiting callers or `DATABASE_POOL_MAX_WAIT_MS` of expected wait
+ * (`BoundedPool`: those callers fail at once as overloaded).
  */
 export function pool(): pg.Pool {
   if (!globalForPrisma.pgPool) {
     const e = env();
-    const p = new BoundedPool({ connectionString: e.DATABASE_URL, ...poolOptions(e) }, e.DATABASE_POOL_MAX_WAITING);
+    const p = new BoundedPool(
+      { connectionString: e.DATABASE_URL, ...poolOptions(e) },
+      { maxWaiting: e.DATABASE_POOL_MAX_WAITING, maxWaitMs: e.DATABASE_POOL_MAX_WAIT_MS },
+    );
     // An idle connection that the server drops must not crash the process; the pool
     // replaces it on the next checkout.
     p.on("error", () => {});

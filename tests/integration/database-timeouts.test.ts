@@ -20,8 +20,8 @@ import { BASE_URL } from "./helpers";
 const url = () => process.env.DATABASE_URL!;
 const short = { DATABASE_POOL_SIZE: 2, DATABASE_CONNECT_TIMEOUT_MS: 5_000, DATABASE_STATEMENT_TIMEOUT_MS: 300, DATABASE_IDLE_IN_TRANSACTION_TIMEOUT_MS: 300 };
 const pools: pg.Pool[] = [];
-function testPool(maxWaiting = 100, overrides: pg.PoolConfig = {}): BoundedPool {
-  const p = new BoundedPool({ connectionString: url(), ...poolOptions(short), ...overrides }, maxWaiting);
+function testPool(maxWaiting = 100, overrides: pg.PoolConfig = {}, maxWaitMs = 60_000): BoundedPool {
+  const p = new BoundedPool({ connectionString: url(), ...poolOptions(short), ...overrides }, { maxWaiting, maxWaitMs });
   p.on("error", () => {});
   pools.push(p);
   return p;
@@ -121,6 +121,27 @@ describe("a full pool", () => {
     } finally {
       await prisma.$disconnect();
     }
+  });
+  it("refuses a caller at once when recent hold times say it would wait too long, and queues it when they are short", async () => {
+    const p = testPool(100, { max: 1, statement_timeout: 10_000, query_timeout: 12_000 }, 100);
+    // quick holds: a caller behind the busy connection is expected to wait a few ms, and waits
+    for (let i = 0; i < 3; i++) await p.query("SELECT 1");
+    const quickBusy = p.query("SELECT pg_sleep(0.2)");
+    await new Promise((r) => setTimeout(r, 50));
+    await p.query("SELECT 1");
+    await quickBusy;
+    // slow holds (~300 ms each; the mean follows about the last 20): the same caller is now
+    // expected to wait well over 100 ms, and is refused at once
+    for (let i = 0; i < 12; i++) await p.query("SELECT pg_sleep(0.3)");
+    const slowBusy = p.query("SELECT pg_sleep(0.3)");
+    await new Promise((r) => setTimeout(r, 50));
+    const t0 = Date.now();
+    const refused = await failure(p.query("SELECT 1"));
+    expect(Date.now() - t0).toBeLessThan(200);
+    expect(refused).toBeInstanceOf(PoolOverloadedError);
+    expect(refused.message).toMatch(/would wait about \d+ ms \(limit 100 ms\)/);
+    expect(databaseAppError(refused)?.code).toBe("overloaded");
+    await slowBusy;
   });
 });
 
