@@ -51,7 +51,7 @@ describe("databaseAppError", () => {
   });
 
   it("answers a pool that refused the caller as 503 overloaded, not as an outage, whether thrown by pg or wrapped by Prisma", () => {
-    const direct = new PoolOverloadedError(200, 20);
+    const direct = new PoolOverloadedError("all 20 connections are busy and 200 callers already wait for one");
     // Prisma 7 rethrows the adapter's error as PrismaClientKnownRequestError, copying its `code`
     const viaPrisma = Object.assign(new Error("Invalid `db.user.findFirst()` invocation"), {
       name: "PrismaClientKnownRequestError",
@@ -75,7 +75,7 @@ describe("databaseAppError", () => {
 
 describe("the overloaded problem", () => {
   it("is a 503 with Retry-After and a problem type of its own, distinct from service_unavailable", async () => {
-    const mapped = databaseAppError(new PoolOverloadedError(200, 20))!;
+    const mapped = databaseAppError(new PoolOverloadedError("all 20 connections are busy and 200 callers already wait for one"))!;
     const res = problem(mapped.code, mapped.detail, { instance: "/x", retryAfterSeconds: mapped.retryAfterSeconds });
     expect(res.status).toBe(503);
     expect(Number(res.headers.get("retry-after"))).toBeGreaterThanOrEqual(1);
