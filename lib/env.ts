@@ -15,6 +15,18 @@ export const ZEnv = z
   .object({
     DATABASE_URL: z.string().min(1, "DATABASE_URL is required (scripts/start.ts sets it for the embedded database)"),
     NODE_ENV: z.enum(["development", "production", "test"]).default("development"),
+    /** Connections of each process's database pool (web server and worker each have one). */
+    DATABASE_POOL_SIZE: z.coerce.number().int().min(1).max(1_000).default(20),
+    /** Most requests that may wait for a pooled connection when all are busy; more are refused at once as `overloaded` (503). */
+    DATABASE_POOL_MAX_WAITING: z.coerce.number().int().min(0).max(100_000).default(1_000),
+    /** Longest expected wait for a pooled connection a request is admitted to (from recent hold times); longer is refused at once as `overloaded`, ms. */
+    DATABASE_POOL_MAX_WAIT_MS: z.coerce.number().int().min(0).max(600_000).default(2_000),
+    /** Longest wait for a new connection, or for a busy pool's next free one, ms. */
+    DATABASE_CONNECT_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).default(5_000),
+    /** Longest one SQL statement may run: the server cancels it (`statement_timeout`), and the client gives up 2 s later if the server does not answer at all, ms. */
+    DATABASE_STATEMENT_TIMEOUT_MS: z.coerce.number().int().min(100).max(3_600_000).default(15_000),
+    /** Longest a session may sit idle inside an open transaction before the server ends it (`idle_in_transaction_session_timeout`), ms. */
+    DATABASE_IDLE_IN_TRANSACTION_TIMEOUT_MS: z.coerce.number().int().min(100).max(3_600_000).default(30_000),
     /** Public base URL used in printed examples and OpenAPI servers. */
     PUBLIC_BASE_URL: z.string().url().optional(),
     /** More host names the MCP endpoint answers to (comma-separated), besides localhost and PUBLIC_BASE_URL's host (DNS-rebinding protection). */

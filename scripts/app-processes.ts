@@ -61,10 +61,100 @@ export function workerNodeFlags(): string[] {
 }
 
 export interface TAppProcesses {
-  web: ChildProcess;
+  /** The current web server (replaced when one dies). */
+  readonly web: ChildProcess;
   /** The current worker (replaced when one dies); null when started with `worker: false`. */
-  worker: ChildProcess | null;
+  readonly worker: ChildProcess | null;
   stop: () => Promise<void>;
+}
+
+/** At most `max` restarts of one process within `windowMs`; the next death gives up. */
+export interface TRestartPolicy {
+  max: number;
+  windowMs: number;
+  /** Pause before a restart, ms (a crash loop must not spin the CPU). */
+  delayMs: number;
+}
+
+/** npm start's policy: 5 restarts within 10 minutes, 1 s apart. */
+export const RESTART_POLICY: TRestartPolicy = { max: 5, windowMs: 10 * 60_000, delayMs: 1_000 };
+
+export type TRestartDecision = { restart: true; restarts: number[] } | { restart: false; reason: string };
+
+/**
+ * Whether a process that died at `now` (ms) is started again, given the times of its
+ * earlier restarts: yes (with the restart times to remember, those older than the window
+ * dropped) while fewer than `policy.max` fall within `policy.windowMs`, else no, with a
+ * sentence saying why. Pure, so the policy is tested without processes.
+ */
+export function restartDecision(
+  restarts: readonly number[],
+  now: number,
+  policy: Pick<TRestartPolicy, "max" | "windowMs">,
+  what: string,
+  how: string,
+): TRestartDecision {
+  const recent = restarts.filter((t) => t > now - policy.windowMs);
+  if (recent.length >= policy.max) {
+    const minutes = policy.windowMs / 60_000;
+    const window = Number.isInteger(minutes) ? `${minutes} minute${minutes === 1 ? "" : "s"}` : `${policy.windowMs / 1000} s`;
+    return {
+      restart: false,
+      reason: `the ${what} died ${recent.length + 1} times within ${window} (last: ${how}); it was restarted ${recent.length} times and is not restarted again`,
+    };
+  }
+  return { restart: true, restarts: [...recent, now] };
+}
+
+/** How a child ended, for log lines ("exit code 1", "SIGKILL"). */
+function howItEnded(code: number | null, signal: NodeJS.Signals | null): string {
+  return signal ?? `exit code ${code}`;
+}
+
+/**
+ * Keeps one child process running: `spawnChild()` starts it, and again after each
+ * unexpected exit (not after `stop()`) as `policy` allows; when the policy refuses,
+ * `onGiveUp(reason)` is called once and nothing is restarted any more.
+ */
+export function supervise(opts: {
+  what: string;
+  spawnChild: () => ChildProcess;
+  policy?: TRestartPolicy;
+  log?: (m: string) => void;
+  onGiveUp: (reason: string) => void;
+}): { current: () => ChildProcess; stop: (graceMs: number) => Promise<void> } {
+  const policy = opts.policy ?? RESTART_POLICY;
+  let restarts: number[] = [];
+  let stopping = false;
+  let timer: NodeJS.Timeout | undefined;
+  const start = (): ChildProcess => {
+    const child = opts.spawnChild();
+    child.once("exit", (code, signal) => {
+      if (stopping) return;
+      const decision = restartDecision(restarts, Date.now(), policy, opts.what, howItEnded(code, signal));
+      if (!decision.restart) {
+        opts.onGiveUp(decision.reason);
+        return;
+      }
+      restarts = decision.restarts;
+      opts.log?.(
+        `${opts.what} exited (${howItEnded(code, signal)}); starting a new one (restart ${restarts.length} of ${policy.max} allowed within ${policy.windowMs / 60_000} min)`,
+      );
+      timer = setTimeout(() => {
+        if (!stopping) current = start();
+      }, policy.delayMs);
+    });
+    return child;
+  };
+  let current = start();
+  return {
+    current: () => current,
+    stop: async (graceMs) => {
+      stopping = true;
+      clearTimeout(timer);
+      await stopChild(current, graceMs);
+    },
+  };
 }
 
 function prefixOutput(child: ChildProcess, prefix: string, quiet: boolean): void {
@@ -96,49 +186,78 @@ function stopChild(child: ChildProcess, graceMs: number): Promise<void> {
 /**
  * Starts the Next.js server (`dev` or production `start`) and, unless `worker: false`, one
  * worker (benchmarks run a web-only instance to measure the API without a local worker).
+ * A web server or worker that dies is replaced, as a process manager would, within
+ * `RESTART_POLICY` (a dead worker's unfinished run is retried by pg-boss once the new
+ * worker's supervisor sees the missed heartbeat); past it, `onGiveUp` is called with the
+ * reason (npm start then stops everything and prints it).
  */
-export function startApp(opts: { port: number; host: string; env: NodeJS.ProcessEnv; dev?: boolean; quiet?: boolean; worker?: boolean }): TAppProcesses {
+export function startApp(opts: {
+  port: number;
+  host: string;
+  env: NodeJS.ProcessEnv;
+  dev?: boolean;
+  quiet?: boolean;
+  worker?: boolean;
+  policy?: TRestartPolicy;
+  onGiveUp?: (reason: string) => void;
+}): TAppProcesses {
   const env = { ...opts.env, NEXT_TELEMETRY_DISABLED: "1", PORT: String(opts.port) };
+  const log = (m: string) => console.log(`[start] ${m}`);
+  let gaveUp = false;
+  const onGiveUp = (reason: string) => {
+    if (gaveUp) return;
+    gaveUp = true;
+    (opts.onGiveUp ?? ((r: string) => console.error(`[start] ${r}`)))(reason);
+  };
   // Idle keep-alive connections are kept 65 s (Node's default is 5 s): longer than the usual
   // 60 s of proxies and clients, so a client never reuses a socket the server is closing.
   const mode = opts.dev ? ["dev"] : ["start", "--keepAliveTimeout", "65000"];
-  const web = spawn(process.execPath, [NEXT_BIN, ...mode, "-p", String(opts.port), "-H", opts.host], {
-    cwd: PROJECT_ROOT,
-    env: { ...env, NODE_ENV: opts.dev ? "development" : "production" },
-    stdio: ["ignore", "pipe", "pipe"],
+  const web = supervise({
+    what: "web server",
+    policy: opts.policy,
+    log,
+    onGiveUp,
+    spawnChild: () => {
+      const child = spawn(process.execPath, [NEXT_BIN, ...mode, "-p", String(opts.port), "-H", opts.host], {
+        cwd: PROJECT_ROOT,
+        env: { ...env, NODE_ENV: opts.dev ? "development" : "production" },
+        stdio: ["ignore", "pipe", "pipe"],
+      });
+      prefixOutput(child, "[web]", !!opts.quiet);
+      return child;
+    },
   });
-  const log = (m: string) => console.log(`[start] ${m}`);
-  let stopping = false;
-  const spawnWorker = (): ChildProcess => {
-    // Bundled (lib/runs/bundle-entry.ts): 16 MB less resident than through the tsx loader.
-    const entry = bundleEntry(path.join(PROJECT_ROOT, "worker/index.ts"), "worker");
-    const child = spawn(process.execPath, [...WORKER_NODE_FLAGS, ...workerNodeFlags(), ...entry.execArgv, entry.script], {
-      cwd: PROJECT_ROOT,
-      env: withMallocEnv({ ...env, NODE_ENV: opts.dev ? "development" : "production" }),
-      stdio: ["ignore", "pipe", "pipe"],
-    });
-    prefixOutput(child, "[worker]", !!opts.quiet);
-    // A worker that dies is replaced, as a process manager would: its unfinished run is
-    // retried by pg-boss once the new worker's supervisor sees the missed heartbeat.
-    child.once("exit", (code, signal) => {
-      if (stopping) return;
-      log(`worker exited (${signal ?? code}); starting a new one`);
-      setTimeout(() => {
-        if (!stopping) procs.worker = spawnWorker();
-      }, 1_000);
-    });
-    return child;
-  };
-  prefixOutput(web, "[web]", !!opts.quiet);
-  const procs: TAppProcesses = {
-    web,
-    worker: opts.worker === false ? null : spawnWorker(),
+  const worker =
+    opts.worker === false
+      ? null
+      : supervise({
+          what: "worker",
+          policy: opts.policy,
+          log,
+          onGiveUp,
+          spawnChild: () => {
+            // Bundled (lib/runs/bundle-entry.ts): 16 MB less resident than through the tsx loader.
+            const entry = bundleEntry(path.join(PROJECT_ROOT, "worker/index.ts"), "worker");
+            const child = spawn(process.execPath, [...WORKER_NODE_FLAGS, ...workerNodeFlags(), ...entry.execArgv, entry.script], {
+              cwd: PROJECT_ROOT,
+              env: withMallocEnv({ ...env, NODE_ENV: opts.dev ? "development" : "production" }),
+              stdio: ["ignore", "pipe", "pipe"],
+            });
+            prefixOutput(child, "[worker]", !!opts.quiet);
+            return child;
+          },
+        });
+  return {
+    get web() {
+      return web.current();
+    },
+    get worker() {
+      return worker?.current() ?? null;
+    },
     stop: async () => {
-      stopping = true;
-      await Promise.all([procs.worker ? stopChild(procs.worker, 30_000) : Promise.resolve(), stopChild(web, 10_000)]);
+      await Promise.all([worker ? worker.stop(30_000) : Promise.resolve(), web.stop(10_000)]);
     },
   };
-  return procs;
 }
 
 /** Polls `GET /api/health` until 200, or throws after `timeoutMs`. */

@@ -5,7 +5,8 @@
 // Whatever a user can get wrong (a malformed DEMO_API_KEY, a port in use, a second start in the
 // same checkout, an unreachable DATABASE_URL, a directory the postgres user cannot enter) ends
 // in one sentence with the fix (StartupError), checked before anything is started where it can
-// be. A database that stops while the app runs is restarted, or the app stops saying why.
+// be. A database, web server or worker that stops while the app runs is restarted, or the app
+// stops saying why.
 import path from "node:path";
 import { DATA_DIR, PROJECT_ROOT, openDatabase, prepareSchema, type TDatabaseHandle } from "@/lib/database/bootstrap";
 import { StartupError } from "@/lib/database/startup-error";
@@ -64,11 +65,22 @@ try {
   if (!dev) buildIfNeeded(log, env);
   // The database start and the build take a while: the port may have been taken meanwhile.
   await checkPortFree(port, host);
-  app = startApp({ port, host, env, dev });
-  const { web } = app;
-  web.on("exit", (c) => void shutdown(c ?? 1, `web server exited (${c})`));
+  // A web server or worker that dies is restarted (RESTART_POLICY: 5 times within 10 minutes);
+  // one that keeps dying stops everything, saying which and how often.
+  let gaveUp = false;
+  app = startApp({
+    port,
+    host,
+    env,
+    dev,
+    onGiveUp: (reason) => {
+      gaveUp = true;
+      console.error(`[start] ${reason}`);
+      void shutdown(1, "giving up");
+    },
+  });
   const base = `http://${host === "0.0.0.0" ? "localhost" : host}:${port}`;
-  await waitHealthy(base, 120_000, () => web.exitCode === null);
+  await waitHealthy(base, 120_000, () => !gaveUp);
   const key = seeded.keys["demo-consumer"];
   console.log(`
   Flow API service is up: ${base}

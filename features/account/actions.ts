@@ -5,7 +5,8 @@
  * the new password; "sign out everywhere" ends this session too and goes to `/sign-in`.
  */
 import { authAction } from "@/lib/auth/action-client";
-import { changePassword, signOutEverywhere } from "@/lib/users/account";
+import { signOutEverywhere } from "@/lib/users/account";
+import { changeOwnPassword } from "@/lib/auth/credentials";
 import { signIn, signOut } from "@/lib/auth/next-auth";
 import { ZChangePassword } from "@/features/account/schemas";
 
@@ -13,7 +14,8 @@ export const changePasswordAction = authAction
   .metadata({ name: "change-password" })
   .inputSchema(ZChangePassword)
   .action(async ({ parsedInput, ctx }) => {
-    await changePassword(ctx.user.id, parsedInput.currentPassword, parsedInput.newPassword);
+    // Throttled like sign-in: the current password is a password guess (lib/auth/throttle.ts).
+    await changeOwnPassword(ctx.user, parsedInput.currentPassword, parsedInput.newPassword);
     await signIn("credentials", { email: ctx.user.email, password: parsedInput.newPassword, redirect: false });
     return { ok: true };
   });

@@ -1,12 +1,28 @@
 /**
- * Throttling of failed sign-ins, in Postgres so every web process shares it:
- * - per (email, client address): after `MAX_FAILURES` failures within `WINDOW_MINUTES`,
- *   further attempts are refused until the oldest of them leaves the window, whether the
- *   password is right or not;
- * - per email from any address: `MAX_FAILURES_PER_EMAIL` in the same window, so rotating
- *   addresses (or a forged `X-Forwarded-For`) does not buy unlimited guesses.
- * A successful sign-in clears the pair's failures. Unknown emails are counted like known
- * ones, so the answers never reveal which accounts exist.
+ * Throttling of password guesses (sign-in and the current password of a password change), in
+ * Postgres so every web process shares it:
+ * - per (email, source): after `MAX_FAILURES` failures within `WINDOW_MINUTES`, further
+ *   attempts are refused until the oldest of them leaves the window, whether the password is
+ *   right or not; the source is the client address for a sign-in and
+ *   `PASSWORD_CHANGE_SOURCE` for a password change (the session names the account already);
+ * - per email from any source: `MAX_FAILURES_PER_EMAIL` in the same window, so rotating
+ *   addresses (or a forged `X-Forwarded-For`) does not buy unlimited guesses, and guesses
+ *   through the password-change form count against the account like sign-in guesses.
+ *
+ * Atomic: an attempt is reserved before its password is checked (`reserveAttempt`): under a
+ * transaction-scoped advisory lock on the email, the recent failures are counted and, when
+ * under both limits, a failure row is written at once, committed before the password is
+ * checked. Concurrent attempts on one email therefore queue on the lock for that short
+ * statement and each sees the reservations before it, so at most `MAX_FAILURES` passwords
+ * are checked however many attempts arrive in parallel (before, each read the count, checked
+ * the password, then wrote its failure: 50 parallel wrong passwords were all checked).
+ * `settleAttempt` then keeps the row (a wrong password: it is the failure), or on success
+ * removes it with the pair's earlier failures; a password change that failed for another
+ * reason (the new password too short) just removes it.
+ *
+ * Unknown emails are counted like known ones, so the answers never reveal which accounts
+ * exist. Refused attempts write nothing: a lock-out ends `WINDOW_MINUTES` after the failure
+ * that caused it.
  */
 import "server-only";
 import { db } from "@/lib/db";
@@ -14,33 +30,52 @@ import { db } from "@/lib/db";
 export const MAX_FAILURES = 5;
 export const MAX_FAILURES_PER_EMAIL = 20;
 export const WINDOW_MINUTES = 15;
+/** The `source` of attempts made through the password-change form. */
+export const PASSWORD_CHANGE_SOURCE = "password-change";
 
-/** Seconds until the `limit`-th most recent failure matching `where` leaves the window; 0 when fewer. */
-async function waitFor(where: { email: string; ip?: string }, limit: number): Promise<number> {
-  const since = new Date(Date.now() - WINDOW_MINUTES * 60_000);
-  const recent = await db.signInFailure.findMany({
-    where: { ...where, createdAt: { gt: since } },
-    orderBy: { createdAt: "desc" },
-    take: limit,
-    select: { createdAt: true },
+export type TAttempt = { ok: true; id: bigint; email: string; source: string } | { ok: false; retryAfterSeconds: number };
+
+/**
+ * Reserves one password check for `email` (normalised by the caller) from `source`, or says how
+ * many seconds until one is allowed. Call `settleAttempt` once the password was checked.
+ */
+export async function reserveAttempt(email: string, source: string): Promise<TAttempt> {
+  return db.$transaction(async (tx) => {
+    // Serialises the attempts of one email for the count-and-insert below (released at commit).
+    await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtextextended(${`password-attempt:${email}`}, 0))`;
+    // Seconds until the limit-th most recent failure (per pair, per email) leaves the window; 0 when fewer.
+    const [wait] = await tx.$queryRaw<{ pair: number; email: number }[]>`
+      WITH recent AS (
+        SELECT "ip", "createdAt" FROM "sign_in_failure"
+        WHERE "email" = ${email} AND "createdAt" > (clock_timestamp() AT TIME ZONE 'utc') - make_interval(mins => ${WINDOW_MINUTES}::int)
+      ), cut AS (
+        SELECT
+          (SELECT "createdAt" FROM recent WHERE "ip" = ${source} ORDER BY "createdAt" DESC OFFSET ${MAX_FAILURES - 1}::int LIMIT 1) AS pair,
+          (SELECT "createdAt" FROM recent ORDER BY "createdAt" DESC OFFSET ${MAX_FAILURES_PER_EMAIL - 1}::int LIMIT 1) AS email
+      )
+      SELECT
+        COALESCE(ceil(extract(epoch FROM pair + make_interval(mins => ${WINDOW_MINUTES}::int) - (clock_timestamp() AT TIME ZONE 'utc'))), 0)::float8 AS pair,
+        COALESCE(ceil(extract(epoch FROM email + make_interval(mins => ${WINDOW_MINUTES}::int) - (clock_timestamp() AT TIME ZONE 'utc'))), 0)::float8 AS email
+      FROM cut`;
+    const seconds = Math.max(Number(wait!.pair), Number(wait!.email));
+    if (seconds > 0) return { ok: false, retryAfterSeconds: Math.max(1, seconds) };
+    const [row] = await tx.$queryRaw<{ id: bigint }[]>`
+      INSERT INTO "sign_in_failure" ("email", "ip", "createdAt") VALUES (${email}, ${source}, clock_timestamp() AT TIME ZONE 'utc') RETURNING "id"`;
+    return { ok: true, id: row!.id, email, source };
   });
-  if (recent.length < limit) return 0;
-  const oldest = recent[recent.length - 1].createdAt.getTime();
-  return Math.max(1, Math.ceil((oldest + WINDOW_MINUTES * 60_000 - Date.now()) / 1000));
 }
 
-/** Seconds until the pair may try again, or 0 when it is not throttled. */
-export async function throttledForSeconds(email: string, ip: string): Promise<number> {
-  return Math.max(await waitFor({ email, ip }, MAX_FAILURES), await waitFor({ email }, MAX_FAILURES_PER_EMAIL));
-}
-
-/** Records one failure and purges failures older than a day. */
-export async function recordFailure(email: string, ip: string): Promise<void> {
-  await db.signInFailure.create({ data: { email, ip } });
-  await db.signInFailure.deleteMany({ where: { createdAt: { lt: new Date(Date.now() - 24 * 3600_000) } } });
-}
-
-/** Forgets the pair's failures (after a successful sign-in). */
-export async function clearFailures(email: string, ip: string): Promise<void> {
-  await db.signInFailure.deleteMany({ where: { email, ip } });
+/**
+ * Ends a reserved attempt: `"wrong"` keeps it as a failure (and purges failures older than a
+ * day), `"right"` forgets it and the pair's earlier failures, `"void"` (the password was not
+ * what failed) forgets it alone.
+ */
+export async function settleAttempt(attempt: Extract<TAttempt, { ok: true }>, outcome: "wrong" | "right" | "void"): Promise<void> {
+  if (outcome === "wrong") {
+    await db.signInFailure.deleteMany({ where: { createdAt: { lt: new Date(Date.now() - 24 * 3600_000) } } });
+  } else if (outcome === "right") {
+    await db.signInFailure.deleteMany({ where: { email: attempt.email, ip: attempt.source, id: { lte: attempt.id } } });
+  } else {
+    await db.signInFailure.deleteMany({ where: { id: attempt.id } });
+  }
 }

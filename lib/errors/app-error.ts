@@ -24,6 +24,7 @@ export const ERROR_CODES = {
   rate_limited: "Too many requests",
   internal: "Internal error",
   service_unavailable: "Service unavailable",
+  overloaded: "Service overloaded",
 } as const;
 
 export type TErrorCode = keyof typeof ERROR_CODES;
@@ -32,7 +33,7 @@ export const ERROR_CODE_LIST = Object.keys(ERROR_CODES) as TErrorCode[];
 export interface TAppErrorOptions {
   /** `validation_failed` / `idempotency_key_reused`: every faulty field. */
   errors?: TFieldError[];
-  /** `service_unavailable` / `rate_limited`: when a retry makes sense, seconds. */
+  /** `service_unavailable` / `overloaded` / `rate_limited`: when a retry makes sense, seconds. */
   retryAfterSeconds?: number;
   cause?: unknown;
 }

@@ -26,6 +26,7 @@ export const ERROR_STATUS: Record<TErrorCode, number> = {
   rate_limited: 429,
   internal: 500,
   service_unavailable: 503,
+  overloaded: 503,
 };
 
 export const PROBLEM_TYPE_BASE = "https://flow-api.dev/problems/";

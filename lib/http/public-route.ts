@@ -8,8 +8,9 @@
  * - for handlers that start runs (`requiresWorker`), answers 503 while no worker is alive
  *   (lib/health.ts `workerAlive`, cached ~1.5 s) instead of accepting work nobody runs,
  * - maps AppError to RFC 9457 problem responses and hides unexpected errors (500, logged),
- *   answering 503 (with `Retry-After`) when the database cannot be reached or its schema
- *   is missing (start-up or migration failure),
+ *   answering 503 (with `Retry-After`) when the database cannot be reached, does not answer
+ *   in time or its schema is missing (`service_unavailable`), or when too many requests
+ *   already wait for a database connection (`overloaded`; lib/database/unavailable.ts),
  * - meters every 2xx answer as one API request, unless the handler metered it itself
  *   inside its own transaction (POST /runs),
  * - adds the CORS header fields for a browser origin the environment allows (lib/http/cors.ts),
@@ -23,7 +24,7 @@
 import "server-only";
 import { z } from "zod";
 import { AppError } from "@/lib/errors";
-import { isDatabaseUnavailable } from "@/lib/database/unavailable";
+import { databaseAppError } from "@/lib/database/unavailable";
 import { problem } from "@/lib/http/problem";
 import { resolveKeyCaller, resolveKeyCallerDeferred, type TKeyCaller } from "@/lib/keys/resolve-key-caller";
 import type { TApiPath } from "@/lib/runs/scope";
@@ -68,12 +69,8 @@ function withHeaders(res: Response, extra: Record<string, string>): Response {
 
 /** Turns any thrown value into a problem response. */
 export function errorResponse(err: unknown, instance: string): Response {
-  if (err instanceof AppError) {
-    return problem(err.code, err.detail, { instance, errors: err.errors, retryAfterSeconds: err.retryAfterSeconds });
-  }
-  if (isDatabaseUnavailable(err)) {
-    return problem("service_unavailable", "The service is temporarily unavailable; retry shortly.", { instance, retryAfterSeconds: 5 });
-  }
+  const known = err instanceof AppError ? err : databaseAppError(err);
+  if (known) return problem(known.code, known.detail, { instance, errors: known.errors, retryAfterSeconds: known.retryAfterSeconds });
   console.error(`[${new Date().toISOString()}] unexpected error at ${instance}:`, err);
   return problem("internal", "An unexpected error occurred. It has been logged.", { instance });
 }

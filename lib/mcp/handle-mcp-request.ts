@@ -22,7 +22,7 @@ import "server-only";
 import { createMcpHandler, hostHeaderValidationResponse, originValidationResponse, type McpHttpHandler } from "@modelcontextprotocol/server";
 import { env } from "@/lib/env";
 import { AppError } from "@/lib/errors";
-import { isDatabaseUnavailable } from "@/lib/database/unavailable";
+import { databaseAppError } from "@/lib/database/unavailable";
 import { problem } from "@/lib/http/problem";
 import { requestOrigin } from "@/lib/http/request-origin";
 import { resolveAiCaller } from "@/lib/serving/resolve-ai-caller";
@@ -71,13 +71,11 @@ function apiKeyOf(req: Request): string | null {
 
 /** A refusal before the SDK: an RFC 9457 problem, never with an OAuth challenge. */
 function refusal(err: unknown, instance: string): Response {
-  if (err instanceof AppError) {
-    const res = problem(err.code, err.detail, { instance, retryAfterSeconds: err.retryAfterSeconds });
+  const known = err instanceof AppError ? err : databaseAppError(err);
+  if (known) {
+    const res = problem(known.code, known.detail, { instance, retryAfterSeconds: known.retryAfterSeconds });
     res.headers.delete("www-authenticate");
     return res;
-  }
-  if (isDatabaseUnavailable(err)) {
-    return problem("service_unavailable", "The service is temporarily unavailable; retry shortly.", { instance, retryAfterSeconds: 5 });
   }
   console.error(`[${new Date().toISOString()}] unexpected error at ${instance}:`, err);
   return problem("internal", "An unexpected error occurred. It has been logged.", { instance });

@@ -20,7 +20,7 @@
 import "server-only";
 import type { CallToolResult, ContentBlock } from "@modelcontextprotocol/server";
 import { AppError } from "@/lib/errors";
-import { isDatabaseUnavailable } from "@/lib/database/unavailable";
+import { databaseAppError } from "@/lib/database/unavailable";
 import { FORMAT_INFO, type TResultFormat } from "@/lib/formats/types";
 import type { TRunDocument } from "@/lib/runs/run-document";
 import { TOOL_WAIT_MAX_SECONDS, type TToolLayerList, type TToolResultFile, type TToolRun } from "@/lib/mcp/tool-definitions";
@@ -133,12 +133,11 @@ export function answerWithLayers(list: TToolLayerList, environment: string): Cal
 /** A tool error from anything thrown while serving a call (see module doc). */
 export function toolError(err: unknown): CallToolResult {
   let text: string;
-  if (err instanceof AppError) {
-    text = err.detail;
-    for (const e of err.errors ?? []) text += `\n- ${e.field || "/"}: ${e.message} (${e.code})`;
-    if (err.retryAfterSeconds !== undefined) text += `\nRetry after ${Math.max(1, Math.ceil(err.retryAfterSeconds))} s.`;
-  } else if (isDatabaseUnavailable(err)) {
-    text = "The service is temporarily unavailable; retry shortly.";
+  const known = err instanceof AppError ? err : databaseAppError(err);
+  if (known) {
+    text = known.detail;
+    for (const e of known.errors ?? []) text += `\n- ${e.field || "/"}: ${e.message} (${e.code})`;
+    if (known.retryAfterSeconds !== undefined) text += `\nRetry after ${Math.max(1, Math.ceil(known.retryAfterSeconds))} s.`;
   } else {
     console.error(`[${new Date().toISOString()}] unexpected error in an MCP tool call:`, err);
     text = "An unexpected error occurred. It has been logged.";

@@ -44,7 +44,7 @@ const PROBLEM_RESPONSES = {
   ServiceUnavailable: {
     status: 503,
     description:
-      "The service is temporarily unavailable (problem `service_unavailable`): database unreachable, or no worker to run flows (POST /runs only). Retry after `Retry-After` seconds.",
+      "The service is temporarily unavailable (problem `service_unavailable`): database unreachable or not answering in time, or no worker to run flows (POST /runs only); or it has more requests in progress than it can take (problem `overloaded`). Retry after `Retry-After` seconds.",
   },
 } satisfies Record<string, { status: number; description: string; codes?: TErrorCode[] }>;
 

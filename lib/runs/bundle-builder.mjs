@@ -2,10 +2,12 @@
  * Builds one bundle for lib/runs/bundle-entry.ts, in a process of its own because esbuild
  * runs plugins only in its asynchronous API and bundle-entry.ts must answer synchronously.
  *
- * Usage: `node bundle-builder.mjs <entry .ts> <name> <project root>`. Writes
- * `<os tmpdir>/flow-api-bundles/<name>-<sha256 of the text, 16 hex>.mjs` (unless that file is
- * there already: same code, same file) and prints its path; exits non-zero with esbuild's
- * message on failure. Bundles of the same name that no start has used for 7 days are removed
+ * Usage: `node bundle-builder.mjs <entry .ts> <name> <project root> <bundle dir>`. Writes
+ * `<bundle dir>/<name>-<sha256 of the text, 16 hex>.mjs` (unless that file is there already,
+ * a regular file of this user that group and others cannot write: same code, same file; any
+ * other file there is replaced) and prints its path; exits non-zero with esbuild's message on
+ * failure. `<bundle dir>` is the private directory bundle-entry.ts made (mode 0700, ours); new
+ * files get mode 0600. Bundles of the same name that no start has used for 7 days are removed
  * (each code change makes a new one, 2-9 MB).
  *
  * Each project module keeps its own `import.meta.url` / `dirname` / `filename` (the source
@@ -16,11 +18,10 @@
 import { createHash } from "node:crypto";
 import fs from "node:fs";
 import { createRequire } from "node:module";
-import os from "node:os";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
 
-const [source, name, root] = process.argv.slice(2);
+const [source, name, root, dir] = process.argv.slice(2);
 const esbuild = createRequire(path.join(root, "package.json"))("esbuild");
 
 /** @type {import("esbuild").Plugin} */
@@ -52,10 +53,21 @@ function removeStale(dir, name, keep) {
   }
 }
 
+/** An existing bundle is reused only when it is a regular file of ours that group and others cannot write. */
+function reusable(file) {
+  let stat;
+  try {
+    stat = fs.lstatSync(file);
+  } catch {
+    return false;
+  }
+  return stat.isFile() && stat.uid === process.getuid() && (stat.mode & 0o022) === 0;
+}
+
 try {
   const result = await esbuild.build({
     entryPoints: [source],
-    outfile: path.join(os.tmpdir(), `${name}.mjs`), // names the output only: nothing is written
+    outfile: path.join(dir, `${name}.mjs`), // names the output only: nothing is written
     write: false,
     bundle: true,
     platform: "node",
@@ -70,13 +82,12 @@ try {
     logLevel: "silent",
   });
   const text = result.outputFiles[0].contents;
-  const dir = path.join(os.tmpdir(), "flow-api-bundles");
-  fs.mkdirSync(dir, { recursive: true });
   const script = path.join(dir, `${name}-${createHash("sha256").update(text).digest("hex").slice(0, 16)}.mjs`);
-  if (!fs.existsSync(script)) {
-    // two builders at once both end with a complete file
+  if (!reusable(script)) {
+    // two builders at once both end with a complete file; "wx": never through a planted link
     const partial = `${script}.${process.pid}.tmp`;
-    fs.writeFileSync(partial, text);
+    fs.rmSync(partial, { force: true });
+    fs.writeFileSync(partial, text, { flag: "wx", mode: 0o600 });
     fs.renameSync(partial, script);
   } else {
     const now = new Date();

@@ -49,6 +49,26 @@ describe("openapi.json", () => {
     expectProblem(await http("GET", `/public/api/demo/nowhere/cities-in-area/openapi.json`, { key: null }), 404, "not_found");
   });
 
+  it("is never shared-cacheable while its server URL follows the request's X-Forwarded-Host (cache poisoning)", async () => {
+    const r = await http("GET", `${apiPath("cities-in-area")}/openapi.json`, {
+      key: null,
+      headers: { "x-forwarded-host": "evil.example", "x-forwarded-proto": "https" },
+    });
+    expect(r.status, r.text).toBe(200);
+    const serverUrl: string = JSON.parse(r.text).servers[0].url;
+    const directives = (r.headers.get("cache-control") ?? "").split(",").map((d) => d.trim());
+    if (serverUrl.startsWith("https://evil.example/")) {
+      // derived from the request: no shared cache may store it, and every header it came from is named
+      expect(directives).toContain("private");
+      expect(directives).not.toContain("public");
+      const vary = (r.headers.get("vary") ?? "").toLowerCase();
+      for (const h of ["host", "x-forwarded-host", "x-forwarded-proto"]) expect(vary).toContain(h);
+    } else {
+      // PUBLIC_BASE_URL is set: the document is the same for every caller and may be shared
+      expect(serverUrl).not.toContain("evil.example");
+    }
+  });
+
   it("serves a freshly published API", async () => {
     const api = await createFlowApi({ definition: TINY_FLOW });
     const r = await http("GET", `${apiPath(api)}/openapi.json`, { key: null });

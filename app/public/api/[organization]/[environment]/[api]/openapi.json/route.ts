@@ -1,7 +1,8 @@
 import { ZApiPath, errorResponse, otherMethods } from "@/lib/http/public-route";
 import { problem } from "@/lib/http/problem";
 import { publishedOpenApi } from "@/lib/openapi/published-api";
-import { requestOrigin } from "@/lib/http/request-origin";
+import { originCacheHeaders, publicOrigin } from "@/lib/http/request-origin";
+import { env } from "@/lib/env";
 
 export const dynamic = "force-dynamic";
 
@@ -10,11 +11,13 @@ export async function GET(req: Request, ctx: { params: Promise<Record<string, st
   const url = new URL(req.url);
   try {
     const path = ZApiPath.safeParse(await ctx.params);
-    const doc = path.success ? await publishedOpenApi(path.data, requestOrigin(req.headers, url.origin)) : null;
+    // Its `servers` URL embeds the origin: shared caches may keep it only when PUBLIC_BASE_URL names it.
+    const origin = publicOrigin(req.headers, url.origin, env().PUBLIC_BASE_URL);
+    const doc = path.success ? await publishedOpenApi(path.data, origin.origin) : null;
     if (!doc) return problem("not_found", "No API is published at this address.", { instance: url.pathname });
     return new Response(JSON.stringify(doc), {
       status: 200,
-      headers: { "content-type": "application/vnd.oai.openapi+json;version=3.1", "cache-control": "public, max-age=60", "access-control-allow-origin": "*" },
+      headers: { "content-type": "application/vnd.oai.openapi+json;version=3.1", ...originCacheHeaders(origin, 60), "access-control-allow-origin": "*" },
     });
   } catch (err) {
     return errorResponse(err, url.pathname);
