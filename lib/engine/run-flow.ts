@@ -27,8 +27,9 @@
  *   source yields a lazy output (its batch function applied to each batch as it is read), so
  *   chains of them stay lazy; a step reading a source with `ctx.batches` (aggregate,
  *   spatial_join's points) consumes it batch by batch. Any other reader (`ctx.get`, a result)
- *   materialises a lazy dataset once, in order, and keeps it for later readers. A lazy dataset
- *   read batch by batch several times is read (and computed) again each time.
+ *   materialises a lazy dataset once, in order, and keeps it for later readers; a dataset that
+ *   one reader takes whole is materialised at its first reader, so the file is read once. A lazy
+ *   dataset only read batch by batch, by several readers, is read (and computed) once per reader.
  *   So a run holds what its steps keep, not the layer: country-stats (filter -> spatial_join)
  *   never holds the points; cities-in-area holds only the points inside the area's box. Errors
  *   of a lazy step (its batch function, its item limit) surface when it is read, as a
@@ -113,6 +114,17 @@ function lazyInput(source: TLayerSource, box: TBox | null, signal: AbortSignal |
 function stepFailure(step: { id: string; type: string }, err: unknown): never {
   if (isAbortError(err) || err instanceof StepError || (typeof err === "object" && err !== null && readErrors.has(err))) throw err;
   throw new StepError(step.id, step.type, err);
+}
+
+/** Names of the inputs and steps some reader takes whole: a result, or a step reading it with `ctx.get`. */
+function readWhole(flow: TFlowVersion): Set<string> {
+  const names = new Set(flow.results.map((r) => r.from));
+  for (const step of flow.steps) {
+    const definition = stepDefinition(step.type) as TStepDefinition;
+    const inBatches = new Set<string>([...(definition.batchSources ?? []), ...(definition.batch ? [definition.batch.source] : [])]);
+    for (const src of stepSources(step)) if (!inBatches.has(src.spec.key)) names.add(src.name);
+  }
+  return names;
 }
 
 /**
@@ -232,6 +244,7 @@ export async function runFlow(
   }
 
   const order = topologicalOrder(flow);
+  const wholeReads = readWhole(flow);
   let done = 0;
   for (const step of order) {
     throwIfAborted(signal);
@@ -242,7 +255,11 @@ export async function runFlow(
       const batch = definition.batch;
       const streamed = batch && ((resolved as Record<string, unknown>)[batch.source] as string);
       const byBatches = new Set<string>(definition.batchSources ?? []);
-      for (const src of stepSources(step)) if (!byBatches.has(src.spec.key) && src.name !== streamed) await materialise(src.name);
+      for (const src of stepSources(step)) {
+        const inBatches = byBatches.has(src.spec.key) || src.name === streamed;
+        // Read whole by some reader anyway: read it (once) now rather than once per reader.
+        if (!inBatches || wholeReads.has(src.name)) await materialise(src.name);
+      }
       if (batch && streamed !== undefined && data.get(streamed)?.kind === "lazy") {
         const fn = await batch.start(resolved as Parameters<TStepDefinition["run"]>[0], ctx);
         const source = data.get(streamed) as TLazy;
