@@ -102,9 +102,13 @@ export function restrictToBox(features: readonly TFeature[], box: TBox | null): 
  * A `TLayerSource` double over features in memory, read as a GeoParquet reader reads row groups:
  * groups of `groupSize` features in order, a group skipped when the box of its geometries misses
  * the box asked for, a kept group yielded whole (so items outside the box come along).
- * `onGroup(k)` is called as group k is about to be yielded; `reads` counts `batches` calls.
+ * `onGroup(k)` is called as group k is about to be yielded; `reads` lists the box of each
+ * `batches` call.
  */
-export function layerSource(features: readonly TFeature[], opts: { groupSize?: number; onGroup?: (k: number) => void } = {}): TLayerSource & { reads: number } {
+export function layerSource(
+  features: readonly TFeature[],
+  opts: { groupSize?: number; onGroup?: (k: number) => void } = {},
+): TLayerSource & { reads: (TBox | null)[] } {
   const size = opts.groupSize ?? 1000;
   const groups: TFeature[][] = [];
   for (let i = 0; i < features.length; i += size) groups.push(features.slice(i, i + size));
@@ -114,9 +118,9 @@ export function layerSource(features: readonly TFeature[], opts: { groupSize?: n
     of: "features" as const,
     itemCount: features.length,
     bbox: featuresBox(features),
-    reads: 0,
+    reads: [] as (TBox | null)[],
     async *batches(box: TBox | null) {
-      source.reads++;
+      source.reads.push(box);
       for (let k = 0; k < groups.length; k++) {
         if (box !== null && (boxes[k] === null || !boxesMeet(boxes[k]!, box))) continue;
         opts.onGroup?.(k);
