@@ -130,7 +130,8 @@ function readWhole(flow: TFlowVersion): Set<string> {
 /**
  * Runs `flow` on `inputs` (by input name; null or missing = omitted optional input) with
  * `params` (by parameter name, defaults already applied). Throws `Error` for a missing required
- * input or an input of the wrong kind, `StepError` for a failing step, `AbortError` on cancel.
+ * input or an input of the wrong kind, `StepError` for a failing step, `AbortError` on cancel;
+ * an error thrown by a `TLayerSource`'s `batches` (a failed read) reaches the caller as it is.
  */
 export async function runFlow(
   flow: TFlowVersion,
