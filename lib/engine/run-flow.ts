@@ -5,30 +5,48 @@
  * - Before each step, `resolveStep` substitutes `{"param"}` options with `params` (pass them
  *   through `applyParameterDefaults` of lib/flows/run-request.ts first) and re-checks them.
  * - After each step `opts.onProgress(done, total)` is called (total = number of steps).
- * - `opts.signal` is checked before each step and every few thousand items inside step
- *   loops; long loops also yield to the event loop about every 25 ms so that an abort can be
- *   delivered. Cancellation throws `AbortError` (`name === "AbortError"`).
+ * - `opts.signal` is checked before each step, between batches and every few thousand items
+ *   inside step loops; long loops also yield to the event loop about every 25 ms so that an
+ *   abort can be delivered. Cancellation throws `AbortError` (`name === "AbortError"`).
  * - A failing step is reported as `StepError` (step id, type, `cause`).
  * - `opts.maxItems`: a step whose output has more items than that fails with a `StepError`
  *   whose cause is `ResourceLimitError` ("rows <N>"); steps that multiply items check while
- *   they work (`TStepContext.checkItems`).
+ *   they work (`TStepContext.checkItems`); a lazy step counts its items as they stream.
  * - Results: one `TEngineResult` per flow result, in the flow's order; a layer result is a
  *   `TFeatureSet` (an area input becomes one feature), a table result a `TTable`. An omitted
  *   optional input (null) reads as an empty dataset, except as `by` of spatial_filter/clip,
  *   where it means "no restriction". Each result carries `columns`, its columns as derived
  *   from the flow (lib/engine/result-columns.ts), for the writers.
  *
+ * Layers read from files (`TLayerSource` inputs) are read by spatial pushdown and in batches:
+ * - Planning: `planLayerBoxes` (lib/engine/plan-boxes.ts) gives, before the run, the box each
+ *   layer input is read within; the steps' exact geometry tests do the rest, so the results
+ *   are those of the whole layer.
+ * - Streaming: such an input is lazy: nothing is read until a step needs it. A step declaring
+ *   `batch` (filter, select, compute, spatial_filter, clip, points_from_rows) over a lazy
+ *   source yields a lazy output (its batch function applied to each batch as it is read), so
+ *   chains of them stay lazy; a step reading a source with `ctx.batches` (aggregate,
+ *   spatial_join's points) consumes it batch by batch. Any other reader (`ctx.get`, a result)
+ *   materialises a lazy dataset once, in order, and keeps it for later readers; a dataset that
+ *   one reader takes whole is materialised at its first reader, so the file is read once. A lazy
+ *   dataset only read batch by batch, by several readers, is read (and computed) once per reader.
+ *   So a run holds what its steps keep, not the layer: country-stats (filter -> spatial_join)
+ *   never holds the points; cities-in-area holds only the points inside the area's box. Errors
+ *   of a lazy step (its batch function, its item limit) surface when it is read, as a
+ *   `StepError` naming it; a lazy step nobody reads does no work.
+ *
  * Inputs are never mutated; results may share feature objects with inputs.
  */
 import { paramDecls, topologicalOrder, type TFlowVersion } from "@/lib/engine/flow-document";
 import { AbortError, StepError, isAbortError, throwIfAborted } from "@/lib/engine/errors";
 import { ResourceLimitError } from "@/lib/errors";
+import { planLayerBoxes } from "@/lib/engine/plan-boxes";
 import { resultColumns } from "@/lib/engine/result-columns";
 import type { TEngineResult, TResolvedInputs, TRunFlowOptions } from "@/lib/engine/types";
 import type { TStepContext, TStepDefinition } from "@/lib/steps/define-step";
-import type { TDataset } from "@/lib/steps/dataset";
-import { asFeatures, columnsOf, itemCount } from "@/lib/steps/items";
-import { resolveStep, stepDefinition } from "@/lib/steps/step-schema";
+import type { TBox, TDataset, TFeature, TLayerSource, TRow } from "@/lib/steps/dataset";
+import { asFeatures, asItems, columnsOf, itemCount, type TItems } from "@/lib/steps/items";
+import { resolveStep, stepDefinition, stepSources } from "@/lib/steps/step-schema";
 
 export { StepError, AbortError, isAbortError };
 
@@ -46,10 +64,74 @@ function tooManyItems(maxItems: number): ResourceLimitError {
   );
 }
 
+/** A dataset not read yet: a layer file, or a batch step over one. Each `batches()` call is a new pass, in order. */
+interface TLazy {
+  kind: "lazy";
+  of: "features" | "rows";
+  /** `of: "rows"`: the columns of every batch ([] when unknown: the rows' keys then). */
+  columns: string[];
+  batches(): AsyncIterable<TItems>;
+}
+
+type TValue = TDataset | TLazy | null;
+
+function itemsOf(of: "features" | "rows", columns: string[], items: TFeature[] | TRow[]): TItems {
+  return of === "features" ? { kind: "features", features: items as TFeature[] } : { kind: "rows", columns, rows: items as TRow[] };
+}
+
+function listOf(items: TItems): (TFeature | TRow)[] {
+  return items.kind === "features" ? items.features : items.rows;
+}
+
+/** Errors of reading a layer file: they reach the caller of runFlow as they are, not as a `StepError` of the step that read. */
+const readErrors = new WeakSet<object>();
+
+/** A layer input read lazily within `box`. */
+function lazyInput(source: TLayerSource, box: TBox | null, signal: AbortSignal | undefined): TLazy {
+  const columns = source.columns ?? [];
+  return {
+    kind: "lazy",
+    of: source.of,
+    columns,
+    async *batches() {
+      const read = source.batches(box, signal)[Symbol.asyncIterator]();
+      for (;;) {
+        let next: IteratorResult<TFeature[] | TRow[]>;
+        try {
+          next = await read.next();
+        } catch (err) {
+          if (typeof err === "object" && err !== null) readErrors.add(err);
+          throw err;
+        }
+        if (next.done) return;
+        yield itemsOf(source.of, columns, next.value);
+      }
+    },
+  };
+}
+
+/** Rethrows what must pass as it is (a cancellation, a step's error, a read error); wraps anything else as a `StepError` of `step`. */
+function stepFailure(step: { id: string; type: string }, err: unknown): never {
+  if (isAbortError(err) || err instanceof StepError || (typeof err === "object" && err !== null && readErrors.has(err))) throw err;
+  throw new StepError(step.id, step.type, err);
+}
+
+/** Names of the inputs and steps some reader takes whole: a result, or a step reading it with `ctx.get`. */
+function readWhole(flow: TFlowVersion): Set<string> {
+  const names = new Set(flow.results.map((r) => r.from));
+  for (const step of flow.steps) {
+    const definition = stepDefinition(step.type) as TStepDefinition;
+    const inBatches = new Set<string>([...(definition.batchSources ?? []), ...(definition.batch ? [definition.batch.source] : [])]);
+    for (const src of stepSources(step)) if (!inBatches.has(src.spec.key)) names.add(src.name);
+  }
+  return names;
+}
+
 /**
  * Runs `flow` on `inputs` (by input name; null or missing = omitted optional input) with
  * `params` (by parameter name, defaults already applied). Throws `Error` for a missing required
- * input or an input of the wrong kind, `StepError` for a failing step, `AbortError` on cancel.
+ * input or an input of the wrong kind, `StepError` for a failing step, `AbortError` on cancel;
+ * an error thrown by a `TLayerSource`'s `batches` (a failed read) reaches the caller as it is.
  */
 export async function runFlow(
   flow: TFlowVersion,
@@ -59,13 +141,16 @@ export async function runFlow(
 ): Promise<TEngineResult[]> {
   const { signal, onProgress } = opts;
   const maxItems = opts.maxItems ?? Infinity;
-  const data = new Map<string, TDataset | null>();
+  const data = new Map<string, TValue>();
+  const fromFiles = flow.inputs.some((i) => inputs[i.name]?.kind === "layer-source");
+  const boxes = fromFiles ? planLayerBoxes(flow, inputs, params) : {};
   for (const input of flow.inputs) {
     const ds = inputs[input.name] ?? null;
     if (ds === null && !input.optional) throw new Error(`Input "${input.name}" is required`);
     const want = input.kind === "layer" ? "features" : input.kind === "table" ? "rows" : "area";
-    if (ds !== null && ds.kind !== want) throw new Error(`Input "${input.name}" must be ${want}, got ${ds.kind}`);
-    data.set(input.name, ds);
+    const got = ds?.kind === "layer-source" ? ds.of : ds?.kind;
+    if (ds !== null && got !== want) throw new Error(`Input "${input.name}" must be ${want}, got ${got}`);
+    data.set(input.name, ds?.kind === "layer-source" ? lazyInput(ds, boxes[input.name] ?? null, signal) : ds);
   }
 
   let lastYield = performance.now();
@@ -77,11 +162,40 @@ export async function runFlow(
       throwIfAborted(signal);
     }
   };
+
+  /** The items of `name` batch by batch: a lazy dataset's batches (checking for cancellation between them), a dataset in memory as one. */
+  async function* batchesOf(name: string): AsyncIterable<TDataset | null> {
+    const value = data.get(name) ?? null;
+    if (value?.kind !== "lazy") {
+      yield value;
+      return;
+    }
+    for await (const items of value.batches()) {
+      throwIfAborted(signal);
+      yield items;
+    }
+  }
+
+  /** Reads a lazy dataset whole, once: later readers get the same arrays (and the indexes cached for them). */
+  async function materialise(name: string): Promise<void> {
+    const value = data.get(name) ?? null;
+    if (value?.kind !== "lazy") return;
+    const items: (TFeature | TRow)[] = [];
+    for await (const batch of batchesOf(name)) {
+      for (const item of listOf(batch as TItems)) items.push(item);
+      await checkpoint();
+    }
+    const columns = value.of === "rows" && value.columns.length === 0 ? columnsOf(items as TRow[]) : value.columns;
+    data.set(name, itemsOf(value.of, columns, items as TFeature[] | TRow[]));
+  }
+
   const decls = paramDecls(flow.parameters);
   const ctx: TStepContext = {
     get(name) {
       if (!data.has(name)) throw new Error(`Unknown source "${name}"`);
-      return data.get(name)!;
+      const value = data.get(name)!;
+      if (value?.kind === "lazy") throw new Error(`Source "${name}" is read batch by batch`);
+      return value;
     },
     params,
     paramDecls: decls,
@@ -90,30 +204,88 @@ export async function runFlow(
     checkItems: (count) => {
       if (count > maxItems) throw tooManyItems(maxItems);
     },
+    batches: (name) => {
+      if (!data.has(name)) throw new Error(`Unknown source "${name}"`);
+      return batchesOf(name);
+    },
   };
 
+  /**
+   * The lazy output of batch step `step` over the lazy source `sourceName`: `fn` on each batch as
+   * it is read, its items counted against `maxItems`. Its errors name the step.
+   */
+  function lazyStep(
+    step: { id: string; type: string },
+    definition: TStepDefinition,
+    sourceName: string,
+    fn: (items: TDataset | null) => Promise<TDataset>,
+    columns: string[],
+  ): TLazy {
+    const source = data.get(sourceName) as TLazy;
+    const of = definition.output === "same" ? source.of : (definition.output as "features" | "rows");
+    return {
+      kind: "lazy",
+      of,
+      columns,
+      async *batches() {
+        let count = 0;
+        for await (const batch of batchesOf(sourceName)) {
+          let out: TItems;
+          try {
+            out = asItems(await fn(batch));
+            count += itemCount(out);
+            ctx.checkItems(count);
+          } catch (err) {
+            stepFailure(step, err);
+          }
+          if (itemCount(out) > 0) yield out;
+        }
+      },
+    };
+  }
+
   const order = topologicalOrder(flow);
+  const wholeReads = readWhole(flow);
   let done = 0;
   for (const step of order) {
     throwIfAborted(signal);
-    let out: TDataset;
+    let out: TValue;
     try {
       const resolved = resolveStep(step, params);
       const definition = stepDefinition(resolved.type) as TStepDefinition;
-      out = await definition.run(resolved as Parameters<TStepDefinition["run"]>[0], ctx);
-      ctx.checkItems(itemCount(out));
+      const batch = definition.batch;
+      const streamed = batch && ((resolved as Record<string, unknown>)[batch.source] as string);
+      const byBatches = new Set<string>(definition.batchSources ?? []);
+      for (const src of stepSources(step)) {
+        const inBatches = byBatches.has(src.spec.key) || src.name === streamed;
+        // Read whole by some reader anyway: read it (once) now rather than once per reader.
+        if (!inBatches || wholeReads.has(src.name)) await materialise(src.name);
+      }
+      if (batch && streamed !== undefined && data.get(streamed)?.kind === "lazy") {
+        const fn = await batch.start(resolved as Parameters<TStepDefinition["run"]>[0], ctx);
+        const source = data.get(streamed) as TLazy;
+        // The columns of a rows output, known before any batch: the function on no items.
+        const columns =
+          definition.output === "features" || source.of === "features"
+            ? []
+            : ((await fn(itemsOf("rows", source.columns, []))) as { columns: string[] }).columns;
+        out = lazyStep(step, definition, streamed, fn, columns);
+      } else {
+        out = await definition.run(resolved as Parameters<TStepDefinition["run"]>[0], ctx);
+        ctx.checkItems(itemCount(out));
+      }
     } catch (err) {
-      if (isAbortError(err)) throw err;
-      throw new StepError(step.id, step.type, err);
+      stepFailure(step, err);
     }
     data.set(step.id, out);
     onProgress?.(++done, order.length);
     await checkpoint();
   }
 
+  for (const r of flow.results) await materialise(r.from);
   const derived = resultColumns(flow);
   return flow.results.map((r): TEngineResult => {
-    const ds = data.get(r.from) ?? null;
+    const ds = (data.get(r.from) ?? null) as TDataset | null;
     const columns = derived[r.key];
     if (r.kind === "layer") return { key: r.key, kind: "layer", data: asFeatures(ds), columns };
     if (ds === null) return { key: r.key, kind: "table", data: { kind: "rows", columns: [], rows: [] }, columns };

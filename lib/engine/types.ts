@@ -4,13 +4,29 @@
  * the result writers (lib/formats), the worker and the public API.
  */
 import type { TColumns } from "@/lib/steps/columns";
-import type { TDataset, TFeatureSet, TTable } from "@/lib/steps/dataset";
+import type { TDataset, TFeatureSet, TLayerSource, TTable } from "@/lib/steps/dataset";
 
-export type { TArea, TDataset, TFeature, TFeatureSet, TGather, TIndexedGather, TRow, TRowSource, TScalar, TTable } from "@/lib/steps/dataset";
+export type {
+  TArea,
+  TBox,
+  TDataset,
+  TLayerSource,
+  TFeature,
+  TFeatureSet,
+  TGather,
+  TIndexedGather,
+  TRow,
+  TRowSource,
+  TScalar,
+  TTable,
+} from "@/lib/steps/dataset";
 export { rowsOnce, tableRows, withColumns } from "@/lib/steps/dataset";
 
-/** Inputs of one run after resolution (layer loaded, caller data parsed); null = omitted optional input. */
-export type TResolvedInputs = Record<string, TDataset | null>;
+/**
+ * Inputs of one run after resolution (caller data parsed; a layer loaded whole or as a
+ * `TLayerSource` read lazily within its planned box); null = omitted optional input.
+ */
+export type TResolvedInputs = Record<string, TDataset | TLayerSource | null>;
 
 /** One computed result of a run, before it is written to a file. */
 export type TEngineResult = ({ key: string; kind: "layer"; data: TFeatureSet } | { key: string; kind: "table"; data: TTable }) & {

@@ -7,6 +7,8 @@
  * - A table is a list of plain rows (objects of JSON scalars) with an ordered column list; a
  *   large one may be lazy (`lazyTable`), its rows made when they are read.
  * - An area is one GeoJSON Polygon geometry.
+ * - A layer read from a file is a `TLayerSource`: its items come batch by batch, restricted to a
+ *   box (the engine plans the box and reads it lazily, lib/engine/run-flow.ts).
  */
 import type { Feature, Geometry, Polygon } from "geojson";
 
@@ -115,3 +117,30 @@ export interface TArea {
 }
 
 export type TDataset = TFeatureSet | TTable | TArea;
+
+/**
+ * A lon/lat box in WGS 84 degrees, west <= east: no box wraps the antimeridian (a box that would
+ * covers -180..180). A geometry "meets" a box when its own box (Turf `bbox`) intersects it,
+ * edges included.
+ */
+export type TBox = [west: number, south: number, east: number, north: number];
+
+/**
+ * A layer (or table) input read from a file (GeoParquet, row group by row group) instead of
+ * handed over whole: the engine reads it lazily, batch by batch, only within the box it planned
+ * for it (lib/engine/plan-boxes.ts).
+ */
+export interface TLayerSource {
+  kind: "layer-source";
+  of: "features" | "rows";
+  itemCount: number;
+  /** The layer's extent (null: empty, or a table). */
+  bbox: TBox | null;
+  /** `of: "rows"`: the table's columns in order (default: the rows' keys in first-seen order). */
+  columns?: string[];
+  /**
+   * Batches of items whose box MAY meet `box` (null = all items), in file order (the layer's
+   * order: a restricted read is a subsequence of the whole one). May be iterated many times.
+   */
+  batches(box: TBox | null, signal?: AbortSignal): AsyncIterable<TFeature[] | TRow[]>;
+}

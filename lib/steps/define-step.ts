@@ -17,14 +17,35 @@
  *   arrays): features whose properties change are copied. A test runs every step on its
  *   fixtures with frozen inputs (lib/steps/registry.test.ts).
  *
+ * Planning (lib/engine/plan-boxes.ts: which box of each layer input a run needs). Boxes are
+ * `TBox`; an item "meets" a box when its geometry's box intersects it; null = everything.
+ * - `extent`: a box holding every geometry of its output, from its sources' extents (and an
+ *   input's caller data); absent = unknown (null).
+ * - `demand`: given that only the output items meeting `box` are needed, the box of each source
+ *   it needs (by option key; a key left out, or no `demand` at all: the whole source). The
+ *   promise: running the step on sources reduced to any subsequence holding their items that
+ *   meet their boxes yields, among the items meeting `box`, exactly the same output items in the
+ *   same order. Helpers: lib/steps/extent.ts.
+ *
+ * Streaming (lib/engine/run-flow.ts: a layer read from a file comes batch by batch):
+ * - `batch`: a step whose output item depends only on its input item of the source named by
+ *   option `batch.source` (and on its other sources, read whole) may be run batch by batch:
+ *   `start` prepares once (compiles expressions, reads the other sources with `ctx.get`) and
+ *   returns the function from one batch of that source to that batch's output items, in order.
+ *   Over a source not read yet, the engine chains it lazily; over a dataset in memory it is
+ *   `run` (derived: `start`, then the function on the whole source).
+ * - `batchSources`: options whose sources the runner reads with `ctx.batches` (batch by batch,
+ *   e.g. the source of aggregate) rather than `ctx.get`, so the engine never holds them whole.
+ *
  * Derived here: `schema` (strict zod object of the resolved step, with `id`, `type`,
  * `description`), `flowSchema` (the same with `{"param"}` allowed where declared: the step as
- * written in a flow document) and `optionsSchema` (the options alone, as written).
+ * written in a flow document), `optionsSchema` (the options alone, as written) and `run` of a
+ * step declaring `batch`.
  */
 import { z } from "zod";
 import type { TExpressionRole, TParamDecl } from "@/lib/expressions/expression";
 import type { TColumns } from "@/lib/steps/columns";
-import type { TDataset } from "@/lib/steps/dataset";
+import type { TBox, TDataset } from "@/lib/steps/dataset";
 import { ZName, ZParamRef, type TParamAccept } from "@/lib/steps/options";
 
 /** Kinds of data flowing between steps: a layer, a table, or one polygon (an area input). */
@@ -64,6 +85,30 @@ export interface TStepContext {
   maxItems: number;
   /** Throws `ResourceLimitError` ("rows <maxItems>") when `count` > `maxItems`. */
   checkItems(count: number): void;
+  /**
+   * The dataset named `name` in batches, in order: a source not read yet (a layer file, a lazy
+   * chain of batch steps) one batch after another, a dataset in memory (or null) as one batch.
+   * Only for sources of the options the step lists in `batchSources`.
+   */
+  batches(name: string): AsyncIterable<TDataset | null>;
+}
+
+/** What planning knows of a step's sources (lib/engine/plan-boxes.ts). */
+export interface TPlanSources {
+  /** A box holding every geometry of the source named `name` (null: unknown). */
+  extent(name: string): TBox | null;
+  /**
+   * The caller's data when `name` is an input handed over in memory (an area, a table, GeoJSON
+   * features); null for an omitted optional input; undefined otherwise (a step, a layer file).
+   */
+  data(name: string): TDataset | null | undefined;
+}
+
+/** A step's batch runner: see the module doc. */
+export interface TBatchRunner<Step> {
+  /** The option naming the source that may come in batches. */
+  source: string;
+  start: (step: Step, ctx: TStepContext) => Promise<(items: TDataset | null) => Promise<TDataset>>;
 }
 
 type TCommonShape<T extends string> = { id: typeof ZName; type: z.ZodLiteral<T>; description: z.ZodOptional<z.ZodString> };
@@ -91,7 +136,15 @@ export interface TStepSpec<T extends string, S extends z.ZodRawShape, P extends 
   columns?: (step: TResolvedStepOptions<T, S>, sources: TColumns[]) => TColumns;
   /** Cells of the step's row in docs/flow-format.md; `sources` defaults to one derived from `inputs` and `output`. */
   docs: { sources?: string; options: string; semantics: string };
-  run: (step: TResolvedStepOptions<T, S>, ctx: TStepContext) => Promise<TDataset>;
+  /** Planning: a box holding every geometry of the output (see module doc); absent = unknown. */
+  extent?: (step: TResolvedStepOptions<T, S>, sources: TPlanSources) => TBox | null;
+  /** Planning: the box of each source (by option key) needed for the output items meeting `box` (see module doc); absent = whole sources. */
+  demand?: (step: TResolvedStepOptions<T, S>, box: TBox | null, sources: TPlanSources) => Partial<Record<keyof S & string, TBox | null>>;
+  /** Streaming: the runner for one batch of a source (see module doc); `run` is derived from it when absent. */
+  batch?: TBatchRunner<TResolvedStepOptions<T, S>>;
+  /** Streaming: options whose sources the runner reads with `ctx.batches`. */
+  batchSources?: readonly (keyof S & string)[];
+  run?: (step: TResolvedStepOptions<T, S>, ctx: TStepContext) => Promise<TDataset>;
 }
 
 export interface TStepDefinition<
@@ -99,6 +152,7 @@ export interface TStepDefinition<
   S extends z.ZodRawShape = z.ZodRawShape,
   P extends keyof S & string = keyof S & string,
 > extends TStepSpec<T, S, P> {
+  run: (step: TResolvedStepOptions<T, S>, ctx: TStepContext) => Promise<TDataset>;
   /** Parameter types accepted per param-able option (empty when none). */
   paramable: Readonly<Record<string, readonly TParamAccept[]>>;
   schema: z.ZodObject<TCommonShape<T> & S, z.core.$strict>;
@@ -113,8 +167,12 @@ export function defineStep<const T extends string, S extends z.ZodRawShape, P ex
   const common = { id: ZName, type: z.literal(spec.type), description: z.string().optional() };
   const paramable: Record<string, readonly TParamAccept[]> = { ...(spec.params ?? {}) };
   const flowShape = Object.fromEntries(Object.entries(spec.options).map(([k, s]) => [k, k in paramable ? z.union([s, ZParamRef]) : s]));
+  const batch = spec.batch;
+  const run = spec.run ?? (batch && (async (step, ctx) => (await batch.start(step, ctx))(ctx.get((step as Record<string, unknown>)[batch.source] as string))));
+  if (!run) throw new Error(`Step type "${spec.type}" needs a run or a batch runner`);
   return {
     ...spec,
+    run,
     paramable,
     schema: z.strictObject({ ...common, ...spec.options }),
     flowSchema: z.strictObject({ ...common, ...flowShape }),

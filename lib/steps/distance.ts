@@ -6,8 +6,9 @@
  */
 import type { Position } from "geojson";
 import { pointIndex, representativePoint, type TPointIndex } from "@/lib/geo/spatial-index";
-import type { TFeature } from "@/lib/steps/dataset";
-import { ACCEPTS, type TStepContext, type TStepInput } from "@/lib/steps/define-step";
+import type { TBox, TFeature } from "@/lib/steps/dataset";
+import { ACCEPTS, type TPlanSources, type TStepContext, type TStepInput } from "@/lib/steps/define-step";
+import { growBoxKm } from "@/lib/steps/extent";
 import { asFeatures } from "@/lib/steps/items";
 
 /** The sources of every distance step: features `source` measured against features `target`. */
@@ -15,6 +16,15 @@ export const SOURCE_AND_TARGET: readonly TStepInput[] = [
   { key: "source", accepts: ACCEPTS.features },
   { key: "target", accepts: ACCEPTS.features },
 ];
+
+/**
+ * The box of the targets a distance step needs: the source's box grown by `max_km`. A target
+ * within `max_km` of a source's point (the point itself, or the centroid of another geometry,
+ * inside the source's box) has its own point, and so its box, in there.
+ */
+export function targetDemand(step: { source: string; max_km: number }, sources: TPlanSources): TBox | null {
+  return growBoxKm(sources.extent(step.source), step.max_km);
+}
 
 export interface TSourcesAndTargets {
   source: TFeature[];

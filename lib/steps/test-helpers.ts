@@ -6,7 +6,8 @@
 import { validateFlowVersion, type TFlowVersion } from "@/lib/flows/definition";
 import { runFlow } from "@/lib/engine/run-flow";
 import type { TEngineResult, TResolvedInputs } from "@/lib/engine/types";
-import type { TDataset, TFeature, TFeatureSet, TTable } from "@/lib/steps/dataset";
+import type { TBox, TDataset, TFeature, TFeatureSet, TLayerSource, TTable } from "@/lib/steps/dataset";
+import { boxesMeet, featuresBox, geometryBox } from "@/lib/steps/extent";
 
 /** Features of a layer result, rows of a table result, properties of each feature. */
 export const F = (d: unknown) => (d as TFeatureSet).features;
@@ -86,4 +87,46 @@ export interface TStepFixture {
   inputs: Record<string, TDataset | null>;
   kind: "layer" | "table";
   opts?: { parameters?: unknown[]; params?: Record<string, unknown>; optional?: string[] };
+}
+
+/** The features whose geometry's box meets `box` (null: all), in order: a layer restricted in memory. */
+export function restrictToBox(features: readonly TFeature[], box: TBox | null): TFeature[] {
+  if (box === null) return [...features];
+  return features.filter((f) => {
+    const b = geometryBox(f.geometry);
+    return b !== null && boxesMeet(b, box);
+  });
+}
+
+/**
+ * A `TLayerSource` double over features in memory, read as a GeoParquet reader reads row groups:
+ * groups of `groupSize` features in order, a group skipped when the box of its geometries misses
+ * the box asked for, a kept group yielded whole (so items outside the box come along).
+ * `onGroup(k)` is called as group k is about to be yielded; `reads` lists the box of each
+ * `batches` call.
+ */
+export function layerSource(
+  features: readonly TFeature[],
+  opts: { groupSize?: number; onGroup?: (k: number) => void } = {},
+): TLayerSource & { reads: (TBox | null)[] } {
+  const size = opts.groupSize ?? 1000;
+  const groups: TFeature[][] = [];
+  for (let i = 0; i < features.length; i += size) groups.push(features.slice(i, i + size));
+  const boxes = groups.map((g) => featuresBox(g));
+  const source = {
+    kind: "layer-source" as const,
+    of: "features" as const,
+    itemCount: features.length,
+    bbox: featuresBox(features),
+    reads: [] as (TBox | null)[],
+    async *batches(box: TBox | null) {
+      source.reads.push(box);
+      for (let k = 0; k < groups.length; k++) {
+        if (box !== null && (boxes[k] === null || !boxesMeet(boxes[k]!, box))) continue;
+        opts.onGroup?.(k);
+        yield groups[k]!;
+      }
+    },
+  };
+  return source;
 }

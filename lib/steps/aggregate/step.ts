@@ -25,24 +25,27 @@ export const aggregate = defineStep({
     options: "`group_by`: fields (default none = one row); `aggregations` (≥ 1)",
     semantics: "One row per group (first-seen order), group fields then aggregates; with no groups and no input one row of empty aggregates",
   },
+  batchSources: ["source"],
   run: async (step, ctx) => {
-    const items = asItems(ctx.get(step.source));
-    const list: Record<string, unknown>[] = items.kind === "rows" ? items.rows : items.features.map(props);
     const groups = new Map<string, { key: Record<string, unknown>; accs: Acc[] }>();
     if (step.group_by.length === 0) groups.set("", { key: {}, accs: accs(step.aggregations) });
-    for (let i = 0; i < list.length; i++) {
-      if (i % EVERY === 0) await ctx.checkpoint();
-      const p = list[i];
-      let g: { key: Record<string, unknown>; accs: Acc[] } | undefined;
-      if (step.group_by.length === 0) g = groups.get("");
-      else {
-        const key: Record<string, unknown> = {};
-        for (const f of step.group_by) key[f] = p[f] === undefined ? null : p[f];
-        const k = JSON.stringify(step.group_by.map((f) => key[f]));
-        g = groups.get(k);
-        if (!g) groups.set(k, (g = { key, accs: accs(step.aggregations) }));
+    for await (const ds of ctx.batches(step.source)) {
+      const items = asItems(ds);
+      const list: Record<string, unknown>[] = items.kind === "rows" ? items.rows : items.features.map(props);
+      for (let i = 0; i < list.length; i++) {
+        if (i % EVERY === 0) await ctx.checkpoint();
+        const p = list[i];
+        let g: { key: Record<string, unknown>; accs: Acc[] } | undefined;
+        if (step.group_by.length === 0) g = groups.get("");
+        else {
+          const key: Record<string, unknown> = {};
+          for (const f of step.group_by) key[f] = p[f] === undefined ? null : p[f];
+          const k = JSON.stringify(step.group_by.map((f) => key[f]));
+          g = groups.get(k);
+          if (!g) groups.set(k, (g = { key, accs: accs(step.aggregations) }));
+        }
+        for (const a of g!.accs) a.add(p);
       }
-      for (const a of g!.accs) a.add(p);
     }
     const rows = [...groups.values()].map((g) => accValues(g.accs, { ...g.key }));
     return { kind: "rows", columns: [...step.group_by, ...step.aggregations.map((a) => a.as)], rows };

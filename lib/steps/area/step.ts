@@ -8,6 +8,7 @@ import { z } from "zod";
 import { addGeometryMeasure } from "@/lib/steps/items";
 import { ZRef, ZField, ACCEPTS_PARAM } from "@/lib/steps/options";
 import { ACCEPTS, defineStep } from "@/lib/steps/define-step";
+import { sameDemand, sourceExtent } from "@/lib/steps/extent";
 
 const AREA_FACTOR = { m2: 1, km2: 1e-6, ha: 1e-4 } as const;
 
@@ -25,5 +26,7 @@ export const areaStep = defineStep({
     options: "`field` (default `area`); `unit` *param* `m2` | `km2` (default) | `ha`",
     semantics: "Spherical area (Turf `area`); holes subtract; null for null geometry, 0 for points and lines",
   },
+  extent: sourceExtent,
+  demand: sameDemand,
   run: (step, ctx) => addGeometryMeasure(ctx, step.source, step.field, 64, (f) => turfArea(f.geometry) * AREA_FACTOR[step.unit]),
 });

@@ -10,6 +10,7 @@ import { bbox as turfBbox, bboxPolygon } from "@turf/turf";
 import type { BBox, Polygon } from "geojson";
 import { z } from "zod";
 import { ACCEPTS, defineStep } from "@/lib/steps/define-step";
+import { sourceExtent } from "@/lib/steps/extent";
 import type { TFeature } from "@/lib/steps/dataset";
 import { asFeatures, EVERY, mapGeometry } from "@/lib/steps/items";
 import { ACCEPTS_PARAM, ZRef } from "@/lib/steps/options";
@@ -31,6 +32,9 @@ export const bbox = defineStep({
     semantics:
       "A Polygon `[[w,s],[e,s],[e,n],[w,n],[w,s]]` in plain lon/lat (Turf `bbox`, `bboxPolygon`). `each`: per feature, properties kept, null geometry stays null. `all`: one feature without properties around every non-null geometry; none when there is none",
   },
+  // `each`: a feature's box has the feature's box; `all` needs every feature.
+  extent: sourceExtent,
+  demand: (step, box) => (step.mode === "each" ? { source: box } : {}),
   run: async (step, ctx) => {
     if (step.mode === "each") return mapGeometry(ctx, step.source, (f) => boxPolygon(turfBbox(f)));
     const fs = asFeatures(ctx.get(step.source)).features;

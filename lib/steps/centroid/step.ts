@@ -7,6 +7,7 @@ import { z } from "zod";
 import { mapGeometry } from "@/lib/steps/items";
 import { ZRef, ACCEPTS_PARAM } from "@/lib/steps/options";
 import { ACCEPTS, defineStep } from "@/lib/steps/define-step";
+import { sameDemand, sourceExtent } from "@/lib/steps/extent";
 
 export const centroidStep = defineStep({
   type: "centroid",
@@ -21,6 +22,9 @@ export const centroidStep = defineStep({
     options: "`method` *param*: `centroid` (default, mean of vertices) | `center_of_mass` | `point_on_feature`",
     semantics: "Replace geometry by a point",
   },
+  // The point lies in the feature's box.
+  extent: sourceExtent,
+  demand: sameDemand,
   run: (step, ctx) =>
     mapGeometry(ctx, step.source, (f) =>
       step.method === "center_of_mass" ? centerOfMass(f).geometry : step.method === "point_on_feature" ? pointOnFeature(f).geometry : centroid(f).geometry,

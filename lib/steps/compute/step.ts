@@ -7,6 +7,7 @@ import { asItems, mapItems } from "@/lib/steps/items";
 import { compileExpression } from "@/lib/expressions/expression";
 import { ZRef, ZField, ZExpression } from "@/lib/steps/options";
 import { ACCEPTS, defineStep } from "@/lib/steps/define-step";
+import { sameDemand, sourceExtent } from "@/lib/steps/extent";
 
 export const compute = defineStep({
   type: "compute",
@@ -22,13 +23,19 @@ export const compute = defineStep({
     options: "`field`; `expression`: expression",
     semantics: "Set `field` to the expression's value on every item",
   },
-  run: (step, ctx) => {
-    const ev = compileExpression(step.expression, ctx.paramDecls, ctx.params, "value");
-    return mapItems(
-      asItems(ctx.get(step.source)),
-      ctx,
-      (p, f) => ({ ...p, [step.field]: ev(p, f?.geometry?.type, f?.id) }),
-      (cols) => (cols.includes(step.field) ? cols : [...cols, step.field]),
-    );
+  extent: sourceExtent,
+  demand: sameDemand,
+  batch: {
+    source: "source",
+    start: async (step, ctx) => {
+      const ev = compileExpression(step.expression, ctx.paramDecls, ctx.params, "value");
+      return (ds) =>
+        mapItems(
+          asItems(ds),
+          ctx,
+          (p, f) => ({ ...p, [step.field]: ev(p, f?.geometry?.type, f?.id) }),
+          (cols) => (cols.includes(step.field) ? cols : [...cols, step.field]),
+        );
+    },
   },
 });

@@ -10,6 +10,7 @@ import { isPolygonal } from "@/lib/steps/geometry";
 import type { TFeature } from "@/lib/steps/dataset";
 import { ZRef, ZField } from "@/lib/steps/options";
 import { ACCEPTS, defineStep } from "@/lib/steps/define-step";
+import { sourceExtent } from "@/lib/steps/extent";
 
 export const dissolve = defineStep({
   type: "dissolve",
@@ -24,6 +25,8 @@ export const dissolve = defineStep({
     options: "`field`, optional",
     semantics: "Union of the polygons (Turf `union`), one feature per value of `field` (or one in all); non-polygons skipped",
   },
+  // A union of polygons lies in their box; which polygons merge depends on all of them.
+  extent: sourceExtent,
   run: async (step, ctx) => {
     const fs = asFeatures(ctx.get(step.source)).features;
     const groups = new Map<string, { value: unknown; polys: Feature<Polygon | MultiPolygon>[] }>();

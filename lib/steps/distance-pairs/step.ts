@@ -10,7 +10,7 @@ import { pointsWithinKm, type TNeighbours } from "@/lib/geo/spatial-index";
 import { lazyTable, type TFeature, type TGather, type TRow } from "@/lib/steps/dataset";
 import { ZRef, ZField, ZFieldSpec, ZMaxKm, ACCEPTS_PARAM } from "@/lib/steps/options";
 import { defineStep } from "@/lib/steps/define-step";
-import { eachSourcePoint, SOURCE_AND_TARGET, sourcesAndTargets } from "@/lib/steps/distance";
+import { eachSourcePoint, SOURCE_AND_TARGET, sourcesAndTargets, targetDemand } from "@/lib/steps/distance";
 
 /**
  * `j => features[j]'s field ?? null` (a row maker's read, see row-maker.ts). Made here, not
@@ -49,6 +49,8 @@ export const distancePairs = defineStep({
     options: "`max_km` *param*; `source_fields`, `target_fields`: field specs; `distance_field` (default `distance_km`)",
     semantics: "One row per (source, target) pair within `max_km`, per source nearest first",
   },
+  // Rows: every source is needed.
+  demand: (step, _box, sources) => ({ target: targetDemand(step, sources) }),
   run: async (step, ctx) => {
     const { source, target, index } = sourcesAndTargets(ctx, step);
     // Two passes: first the neighbours of every source (typed arrays the index returns anyway),

@@ -7,6 +7,7 @@ import { compileExpression } from "@/lib/expressions/expression";
 import type { TFeature, TRow } from "@/lib/steps/dataset";
 import { ZRef, ZExpression } from "@/lib/steps/options";
 import { ACCEPTS, defineStep } from "@/lib/steps/define-step";
+import { sameDemand, sourceExtent } from "@/lib/steps/extent";
 
 export const filter = defineStep({
   type: "filter",
@@ -21,26 +22,33 @@ export const filter = defineStep({
     options: "`where`: expression (boolean)",
     semantics: "Keep items for which `where` is true",
   },
-  run: async (step, ctx) => {
-    const items = asItems(ctx.get(step.source));
-    const ev = compileExpression(step.where, ctx.paramDecls, ctx.params, "predicate");
-    if (items.kind === "rows") {
-      const rows: TRow[] = [];
-      for (let i = 0; i < items.rows.length; i++) {
-        if (i % EVERY === 0) await ctx.checkpoint();
-        if (ev(items.rows[i])) rows.push(items.rows[i]);
-      }
-      // Everything kept: the source itself (datasets are never mutated), so indexes cached for it serve this step's readers too.
-      if (rows.length === items.rows.length) return items;
-      return { kind: "rows", columns: items.columns, rows };
-    }
-    const features: TFeature[] = [];
-    for (let i = 0; i < items.features.length; i++) {
-      if (i % EVERY === 0) await ctx.checkpoint();
-      const f = items.features[i];
-      if (ev(props(f), f.geometry?.type, f.id)) features.push(f);
-    }
-    if (features.length === items.features.length) return items;
-    return { kind: "features", features };
+  extent: sourceExtent,
+  demand: sameDemand,
+  batch: {
+    source: "source",
+    start: async (step, ctx) => {
+      const ev = compileExpression(step.where, ctx.paramDecls, ctx.params, "predicate");
+      return async (ds) => {
+        const items = asItems(ds);
+        if (items.kind === "rows") {
+          const rows: TRow[] = [];
+          for (let i = 0; i < items.rows.length; i++) {
+            if (i % EVERY === 0) await ctx.checkpoint();
+            if (ev(items.rows[i])) rows.push(items.rows[i]);
+          }
+          // Everything kept: the source itself (datasets are never mutated), so indexes cached for it serve this step's readers too.
+          if (rows.length === items.rows.length) return items;
+          return { kind: "rows", columns: items.columns, rows };
+        }
+        const features: TFeature[] = [];
+        for (let i = 0; i < items.features.length; i++) {
+          if (i % EVERY === 0) await ctx.checkpoint();
+          const f = items.features[i];
+          if (ev(props(f), f.geometry?.type, f.id)) features.push(f);
+        }
+        if (features.length === items.features.length) return items;
+        return { kind: "features", features };
+      };
+    },
   },
 });

@@ -41,6 +41,9 @@ export const join = defineStep({
     semantics:
       "Attribute join: copy `fields` of the first right item whose `right_field` equals `left_field` (compared as text); unmatched: nulls (`left`) or dropped (`inner`)",
   },
+  // Each output item is a left item with more properties, in left order; any right item may match.
+  extent: (step, sources) => sources.extent(step.left),
+  demand: (step, box) => ({ left: box }),
   run: async (step, ctx) => {
     const left = asItems(ctx.get(step.left));
     const right = asItems(ctx.get(step.right));

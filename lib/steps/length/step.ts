@@ -8,6 +8,7 @@ import { z } from "zod";
 import { addGeometryMeasure } from "@/lib/steps/items";
 import { ZRef, ZField, ACCEPTS_PARAM } from "@/lib/steps/options";
 import { ACCEPTS, defineStep } from "@/lib/steps/define-step";
+import { sameDemand, sourceExtent } from "@/lib/steps/extent";
 
 const LENGTH_UNITS = { m: "meters", km: "kilometers", mi: "miles" } as const;
 
@@ -25,5 +26,7 @@ export const lengthStep = defineStep({
     options: "`field` (default `length`); `unit` *param* `m` | `km` (default) | `mi`",
     semantics: "Geodesic length of lines, perimeter of polygons (all rings); null for null geometry",
   },
+  extent: sourceExtent,
+  demand: sameDemand,
   run: (step, ctx) => addGeometryMeasure(ctx, step.source, step.field, 64, (f) => turfLength(f, { units: LENGTH_UNITS[step.unit] })),
 });

@@ -6,6 +6,7 @@ import { z } from "zod";
 import { asItems } from "@/lib/steps/items";
 import { ZRef, ACCEPTS_PARAM } from "@/lib/steps/options";
 import { ACCEPTS, defineStep } from "@/lib/steps/define-step";
+import { sourceExtent } from "@/lib/steps/extent";
 
 export const limit = defineStep({
   type: "limit",
@@ -20,6 +21,8 @@ export const limit = defineStep({
     options: "`n` *param* (integer ≥ 0); `offset` *param* (integer ≥ 0)",
     semantics: "Keep `n` items after skipping `offset`",
   },
+  // No `demand`: which items are the first n depends on every item before them.
+  extent: sourceExtent,
   run: async (step, ctx) => {
     const items = asItems(ctx.get(step.source));
     const from = step.offset ?? 0;

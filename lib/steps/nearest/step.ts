@@ -9,7 +9,8 @@ import { nearestWithinKm } from "@/lib/geo/spatial-index";
 import type { TFeature } from "@/lib/steps/dataset";
 import { ZRef, ZField, ZFieldSpec, ZMaxKm, ACCEPTS_PARAM } from "@/lib/steps/options";
 import { defineStep } from "@/lib/steps/define-step";
-import { eachSourcePoint, SOURCE_AND_TARGET, sourcesAndTargets } from "@/lib/steps/distance";
+import { eachSourcePoint, SOURCE_AND_TARGET, sourcesAndTargets, targetDemand } from "@/lib/steps/distance";
+import { sourceExtent } from "@/lib/steps/extent";
 
 export const nearest = defineStep({
   type: "nearest",
@@ -32,6 +33,9 @@ export const nearest = defineStep({
     options: "`max_km` *param* (> 0, ≤ 20,037); `fields`: field specs of the target; `distance_field` (default `distance_km`)",
     semantics: "Copy `fields` of the nearest target within `max_km` and the distance in km; nulls when none (ties: first target in data order)",
   },
+  // Each output feature is its source feature with more properties.
+  extent: sourceExtent,
+  demand: (step, box, sources) => ({ source: box, target: targetDemand(step, sources) }),
   run: async (step, ctx) => {
     const { source, target, index } = sourcesAndTargets(ctx, step);
     const out = new Array<TFeature>(source.length);

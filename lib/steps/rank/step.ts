@@ -6,6 +6,7 @@ import { withFirst } from "@/lib/steps/columns";
 import { asItems, mapItems } from "@/lib/steps/items";
 import { ZRef, ZField } from "@/lib/steps/options";
 import { ACCEPTS, defineStep } from "@/lib/steps/define-step";
+import { sourceExtent } from "@/lib/steps/extent";
 
 export const rank = defineStep({
   type: "rank",
@@ -20,6 +21,8 @@ export const rank = defineStep({
     options: "`field` (default `rank`)",
     semantics: "Add the 1-based position as the first column",
   },
+  // No `demand`: an item's rank depends on every item before it.
+  extent: sourceExtent,
   run: (step, ctx) =>
     mapItems(
       asItems(ctx.get(step.source)),

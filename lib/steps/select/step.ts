@@ -8,6 +8,7 @@ import { asItems, specAs, mapItems } from "@/lib/steps/items";
 import { rowMaker } from "@/lib/steps/row-maker";
 import { ZRef, ZFieldSpec } from "@/lib/steps/options";
 import { ACCEPTS, defineStep } from "@/lib/steps/define-step";
+import { sameDemand, sourceExtent } from "@/lib/steps/extent";
 
 export const select = defineStep({
   type: "select",
@@ -22,13 +23,19 @@ export const select = defineStep({
     options: "`fields`: field specs (≥ 1)",
     semantics: "Keep, rename and order fields; a missing field becomes null",
   },
-  run: (step, ctx) => {
-    const make = rowMaker(step.fields);
-    return mapItems(
-      asItems(ctx.get(step.source)),
-      ctx,
-      (p) => make(p),
-      () => step.fields.map(specAs),
-    );
+  extent: sourceExtent,
+  demand: sameDemand,
+  batch: {
+    source: "source",
+    start: async (step, ctx) => {
+      const make = rowMaker(step.fields);
+      return (ds) =>
+        mapItems(
+          asItems(ds),
+          ctx,
+          (p) => make(p),
+          () => step.fields.map(specAs),
+        );
+    },
   },
 });

@@ -7,6 +7,7 @@ import { z } from "zod";
 import { mapGeometry } from "@/lib/steps/items";
 import { ZRef, ACCEPTS_PARAM } from "@/lib/steps/options";
 import { ACCEPTS, defineStep } from "@/lib/steps/define-step";
+import { sameDemand, sourceExtent } from "@/lib/steps/extent";
 
 export const simplify = defineStep({
   type: "simplify",
@@ -21,6 +22,9 @@ export const simplify = defineStep({
     options: "`tolerance` *param* (degrees, ≥ 0); `high_quality` *param* (boolean)",
     semantics: "Douglas–Peucker (Turf `simplify`); holes kept",
   },
+  // A subset of the vertices: inside the feature's box.
+  extent: sourceExtent,
+  demand: sameDemand,
   run: (step, ctx) =>
     mapGeometry(ctx, step.source, (f) => turfSimplify(f, { tolerance: step.tolerance, highQuality: step.high_quality, mutate: false }).geometry),
 });

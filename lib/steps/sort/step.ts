@@ -7,6 +7,7 @@ import { asItems, props } from "@/lib/steps/items";
 import type { TFeature, TRow } from "@/lib/steps/dataset";
 import { ZRef, ZField, ACCEPTS_PARAM } from "@/lib/steps/options";
 import { ACCEPTS, defineStep } from "@/lib/steps/define-step";
+import { sameDemand, sourceExtent } from "@/lib/steps/extent";
 
 /** Orders values: numbers (numeric), then text (code-unit order), then booleans (false < true), then other; null/undefined last. */
 function rankOfType(v: unknown): number {
@@ -39,6 +40,9 @@ export const sort = defineStep({
     options: "`field` *param*; `order` *param* `asc` (default) | `desc`",
     semantics: "Stable sort; numbers before text before booleans; nulls last in both orders",
   },
+  extent: sourceExtent,
+  // A stable sort orders items by (key, position): the items of a subsequence keep their order among themselves.
+  demand: sameDemand,
   run: async (step, ctx) => {
     const items = asItems(ctx.get(step.source));
     const list: (TFeature | TRow)[] = items.kind === "rows" ? items.rows : items.features;

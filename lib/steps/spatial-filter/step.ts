@@ -11,6 +11,7 @@ import { geometryIndex } from "@/lib/geo/spatial-index";
 import type { TFeature } from "@/lib/steps/dataset";
 import { ZRef, ACCEPTS_PARAM } from "@/lib/steps/options";
 import { ACCEPTS, defineStep } from "@/lib/steps/define-step";
+import { smallerBox, sourceExtent } from "@/lib/steps/extent";
 
 /** `container` contains `g` (Turf booleanContains; a MultiPolygon contains what one of its polygons contains). */
 function contains(container: Geometry, g: Geometry): boolean {
@@ -65,56 +66,68 @@ export const spatialFilter = defineStep({
     semantics:
       "Keep features that intersect / are within / contain / are disjoint from any feature of `by`. Boundaries: `intersects` includes them, `within` and `contains` exclude them (a point on an edge is not within). Null geometry never hits (so it is kept only by `disjoint`). An omitted optional `by` keeps everything",
   },
-  run: async (step, ctx) => {
-    const source = asFeatures(ctx.get(step.source));
-    const byDs = ctx.get(step.by);
-    if (byDs === null) return source; // omitted optional area: no restriction
-    const by = asFeatures(byDs, "`by` source");
-    const { index, entries } = geometryIndex(by.features);
-    const keepIfHit = step.predicate !== "disjoint";
-    const out: TFeature[] = [];
-    for (let i = 0; i < source.features.length; i++) {
-      if (i % 16 === 0) await ctx.checkpoint();
-      const f = source.features[i];
-      const g = f.geometry;
-      let hit = false;
-      if (g && index) {
-        if (g.type === "Point" && step.predicate !== "contains") {
-          const [x, y] = g.coordinates;
-          const cand = index.search(x, y, x, y);
-          const ignoreBoundary = step.predicate === "within";
-          for (const c of cand)
-            if (pointHits(g.coordinates, entries[c].geometry, ignoreBoundary)) {
-              hit = true;
-              break;
-            }
-        } else {
-          const [x0, y0, x1, y1] = turfBbox(g);
-          const cand = index.search(x0, y0, x1, y1);
-          if (step.predicate === "within" || step.predicate === "contains") {
-            // Whole features of `by` (not their polygon parts): within / contains need all of it.
-            const seen = new Set<number>();
-            for (const c of cand) {
-              const fi = entries[c].feature;
-              if (seen.has(fi)) continue;
-              seen.add(fi);
-              const other = by.features[fi].geometry!;
-              if (step.predicate === "within" ? within(g, other) : contains(g, other)) {
-                hit = true;
-                break;
+  extent: sourceExtent,
+  // Every hit meets `by` (and so its box): only `disjoint` keeps features away from it. `by`
+  // features that can hit meet a source feature, so the source's box.
+  demand: (step, box, sources) => ({
+    source: sources.data(step.by) === null || step.predicate === "disjoint" ? box : smallerBox(box, sources.extent(step.by)),
+    by: sources.extent(step.source),
+  }),
+  batch: {
+    source: "source",
+    start: async (step, ctx) => {
+      const byDs = ctx.get(step.by);
+      if (byDs === null) return async (ds) => asFeatures(ds); // omitted optional area: no restriction
+      const by = asFeatures(byDs, "`by` source");
+      const { index, entries } = geometryIndex(by.features);
+      return async (ds) => {
+        const source = asFeatures(ds);
+        const keepIfHit = step.predicate !== "disjoint";
+        const out: TFeature[] = [];
+        for (let i = 0; i < source.features.length; i++) {
+          if (i % 16 === 0) await ctx.checkpoint();
+          const f = source.features[i];
+          const g = f.geometry;
+          let hit = false;
+          if (g && index) {
+            if (g.type === "Point" && step.predicate !== "contains") {
+              const [x, y] = g.coordinates;
+              const cand = index.search(x, y, x, y);
+              const ignoreBoundary = step.predicate === "within";
+              for (const c of cand)
+                if (pointHits(g.coordinates, entries[c].geometry, ignoreBoundary)) {
+                  hit = true;
+                  break;
+                }
+            } else {
+              const [x0, y0, x1, y1] = turfBbox(g);
+              const cand = index.search(x0, y0, x1, y1);
+              if (step.predicate === "within" || step.predicate === "contains") {
+                // Whole features of `by` (not their polygon parts): within / contains need all of it.
+                const seen = new Set<number>();
+                for (const c of cand) {
+                  const fi = entries[c].feature;
+                  if (seen.has(fi)) continue;
+                  seen.add(fi);
+                  const other = by.features[fi].geometry!;
+                  if (step.predicate === "within" ? within(g, other) : contains(g, other)) {
+                    hit = true;
+                    break;
+                  }
+                }
+              } else {
+                for (const c of cand)
+                  if (booleanIntersects(g, entries[c].geometry)) {
+                    hit = true;
+                    break;
+                  }
               }
             }
-          } else {
-            for (const c of cand)
-              if (booleanIntersects(g, entries[c].geometry)) {
-                hit = true;
-                break;
-              }
           }
+          if (hit === keepIfHit) out.push(f);
         }
-      }
-      if (hit === keepIfHit) out.push(f);
-    }
-    return { kind: "features", features: out };
+        return { kind: "features", features: out };
+      };
+    },
   },
 });

@@ -30,22 +30,29 @@ export const spatialJoin = defineStep({
     semantics:
       "Every polygon feature with the aggregations over the points inside it (boundary included, holes excluded; a point counts once per polygon feature; MultiPoints count each point, other geometries their centroid)",
   },
+  // The output is the polygons, each with the points in it: such a point (or the centroid of a
+  // non-point, which lies in its own box) is in the polygons' box.
+  extent: (step, sources) => sources.extent(step.polygons),
+  demand: (step, box, sources) => ({ polygons: box, points: sources.extent(step.polygons) }),
+  batchSources: ["points"],
   run: async (step, ctx) => {
-    const points = asFeatures(ctx.get(step.points), "`points` source").features;
     const polys = asFeatures(ctx.get(step.polygons), "`polygons` source").features;
     const { index, entries } = geometryIndex(polys);
     const perPoly = polys.map(() => accs(step.aggregations));
     const lastPoint = new Int32Array(polys.length).fill(-1);
-    if (index) {
-      for (let i = 0; i < points.length; i++) {
+    // i: the point's position in the whole points source, across batches
+    let i = 0;
+    for await (const ds of index ? ctx.batches(step.points) : []) {
+      const points = asFeatures(ds, "`points` source").features;
+      for (let k = 0; k < points.length; k++, i++) {
         if (i % 512 === 0) await ctx.checkpoint();
-        const g = points[i].geometry;
+        const g = points[k].geometry;
         if (!g) continue;
         const positions: Position[] =
           g.type === "Point" ? [g.coordinates] : g.type === "MultiPoint" ? g.coordinates : [representativePoint(g)].filter((p): p is Position => p !== null);
-        const p = props(points[i]);
+        const p = props(points[k]);
         for (const pos of positions) {
-          const cand = index.search(pos[0], pos[1], pos[0], pos[1]);
+          const cand = index!.search(pos[0], pos[1], pos[0], pos[1]);
           for (const c of cand) {
             const e = entries[c];
             if (lastPoint[e.feature] === i || !isPolygonal(e.geometry)) continue;

@@ -9,6 +9,7 @@ import { rowMaker } from "@/lib/steps/row-maker";
 import type { TRow } from "@/lib/steps/dataset";
 import { ZRef, ZFieldSpec } from "@/lib/steps/options";
 import { ACCEPTS, defineStep } from "@/lib/steps/define-step";
+import { sameDemand } from "@/lib/steps/extent";
 
 export const toTable = defineStep({
   type: "to_table",
@@ -23,6 +24,7 @@ export const toTable = defineStep({
     options: "`columns`: field specs, optional",
     semantics: "Drop geometry; without `columns` every property becomes a column (first-seen order)",
   },
+  demand: sameDemand,
   run: async (step, ctx) => {
     const fs = asFeatures(ctx.get(step.source)).features;
     if (step.columns) {

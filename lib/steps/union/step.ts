@@ -5,9 +5,10 @@
 import { unionColumns } from "@/lib/steps/columns";
 import { z } from "zod";
 import { asItems, itemCount } from "@/lib/steps/items";
-import type { TFeatureSet, TTable } from "@/lib/steps/dataset";
+import type { TBox, TFeatureSet, TTable } from "@/lib/steps/dataset";
 import { ZRef } from "@/lib/steps/options";
 import { ACCEPTS, defineStep } from "@/lib/steps/define-step";
+import { unionBox } from "@/lib/steps/extent";
 
 export const union = defineStep({
   type: "union",
@@ -23,6 +24,11 @@ export const union = defineStep({
     options: "",
     semantics: "Concatenate (SQL UNION ALL); table columns are the union in order",
   },
+  extent: (step, sources) => {
+    const boxes = step.sources.map((s) => sources.extent(s));
+    return boxes.includes(null) ? null : (boxes as TBox[]).reduce(unionBox);
+  },
+  demand: (_step, box) => ({ sources: box }),
   run: async (step, ctx) => {
     const parts = step.sources.map((s) => asItems(ctx.get(s)));
     // before the copy: a union of unions multiplies items, and one flatMap of millions cannot be stopped

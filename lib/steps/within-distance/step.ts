@@ -10,7 +10,8 @@ import { pointsWithinKm } from "@/lib/geo/spatial-index";
 import type { TFeature } from "@/lib/steps/dataset";
 import { ZRef, ZAggregation, ZMaxKm, ACCEPTS_PARAM } from "@/lib/steps/options";
 import { defineStep } from "@/lib/steps/define-step";
-import { eachSourcePoint, SOURCE_AND_TARGET, sourcesAndTargets } from "@/lib/steps/distance";
+import { eachSourcePoint, SOURCE_AND_TARGET, sourcesAndTargets, targetDemand } from "@/lib/steps/distance";
+import { sourceExtent } from "@/lib/steps/extent";
 
 export const withinDistance = defineStep({
   type: "within_distance",
@@ -26,6 +27,9 @@ export const withinDistance = defineStep({
     options: "`max_km` *param*; `aggregations` (≥ 1)",
     semantics: "Aggregate the targets within `max_km` (inclusive) of each source feature",
   },
+  // Each output feature is its source feature with more properties.
+  extent: sourceExtent,
+  demand: (step, box, sources) => ({ source: box, target: targetDemand(step, sources) }),
   run: async (step, ctx) => {
     const { source, target, index } = sourcesAndTargets(ctx, step);
     const out = new Array<TFeature>(source.length);
