@@ -165,7 +165,9 @@ export async function openLayerFile(file: AsyncBuffer, opts: TOpenLayerFileOptio
       continue;
     }
     if (skip.has(element.name)) continue;
-    const key = own?.renamed?.[element.name] ?? element.name;
+    // own keys only: a column may be called "__proto__" or "constructor"
+    const renamed = own?.renamed && Object.hasOwn(own.renamed, element.name) ? own.renamed[element.name] : undefined;
+    const key = typeof renamed === "string" ? renamed : element.name;
     keyOf.set(element.name, key);
     columns.push({ name: key, type: columnType(element) });
   }

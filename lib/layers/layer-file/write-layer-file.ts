@@ -69,7 +69,7 @@ export const DEFAULT_ROW_GROUP_ROWS = 4_096;
 /** Estimated input bytes after which a row group is closed early (large geometries or strings). */
 const ROW_GROUP_BYTES = 32 * 1024 * 1024;
 /** Items between progress reports (and event-loop yields) while reading the input. */
-const PROGRESS_EVERY = 8_192;
+const PROGRESS_EVERY = 4_096;
 /** Bookkeeping of one buffered record besides the item (the record object and its array slot). */
 const RECORD_BYTES = 48;
 
