@@ -15,7 +15,9 @@
  *   (else they stay bigints). It does not test features against the box: the steps do the
  *   exact geometry; whole row groups are skipped, nothing else.
  * - Decoded row groups go through an optional `TRowGroupCache` (row-group-cache.ts), keyed by
- *   the file's `cacheKey`, the row group and the columns read.
+ *   the file's `cacheKey`, the row group and the columns read. The next row group is fetched
+ *   while the caller holds the current one (so at most two are held besides the cache); after
+ *   the signal is aborted nothing more is cached, so abort first, then clear the cache.
  *
  * A row group whose covering statistics are missing (another writer, no covering) is always
  * read; one whose bbox columns are all null (only features without coordinates) is skipped
@@ -259,14 +261,10 @@ export async function* readLayerBatches(file: TLayerFile, box: TBbox | null, opt
   const readColumns = [...propertyColumns.map(([name]) => name), ...(features ? [geometryColumn] : [])];
   const columnsKey = wanted ? propertyColumns.map(([name]) => name).join("\u0000") : "*";
 
-  for (const group of rowGroupsFor(file, box)) {
-    opts.signal?.throwIfAborted();
+  const load = async (group: TLayerFileRowGroup): Promise<(TFeature | TRow)[]> => {
     const key = `${file.cacheKey}\u0001${group.index}\u0001${columnsKey}`;
     const cached = cache?.get<TFeature | TRow>(key);
-    if (cached) {
-      yield cached as TFeature[] | TRow[];
-      continue;
-    }
+    if (cached) return cached;
     let rows: unknown[][] = [];
     await parquetRead({
       file: buffer,
@@ -292,6 +290,19 @@ export async function* readLayerBatches(file: TLayerFile, box: TBbox | null, opt
       batch[r] = item;
     }
     cache?.set(key, batch, bytes);
-    yield batch as TFeature[] | TRow[];
+    return batch;
+  };
+
+  // One row group ahead: its bytes are fetched while the caller works on the current one (a
+  // blob store answers each range after a round trip). A read-ahead left behind when the caller
+  // stops early settles on its own; its error, if any, is dropped with it.
+  const groups = rowGroupsFor(file, box);
+  let ahead = groups.length > 0 ? load(groups[0]) : undefined;
+  for (let i = 0; i < groups.length; i++) {
+    opts.signal?.throwIfAborted();
+    const current = ahead!;
+    ahead = i + 1 < groups.length ? load(groups[i + 1]) : undefined;
+    ahead?.catch(() => {});
+    yield (await current) as TFeature[] | TRow[];
   }
 }

@@ -122,13 +122,16 @@ export interface TRunSource<T> {
   close(): Promise<void>;
 }
 
-/** An in-memory run (the last buffer, which is never spilled). */
-export function memoryRun<T>(records: TKeyedRecord<T>[]): TRunSource<T> {
+/**
+ * An in-memory run (the last buffer, which is never spilled). Takes `records` over: each slot
+ * is cleared once merged, so the run's items can be collected while the merge goes on.
+ */
+export function memoryRun<T>(records: (TKeyedRecord<T> | undefined)[]): TRunSource<T> {
   let index = 0;
   const source: TRunSource<T> = {
     current: records[0] ?? null,
     advanceSync() {
-      index++;
+      records[index++] = undefined;
       source.current = records[index] ?? null;
       return true;
     },
