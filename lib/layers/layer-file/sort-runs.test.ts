@@ -33,7 +33,7 @@ describe("run files", () => {
       { properties: { big: 2n ** 70n, nan: NaN, inf: -Infinity, negativeZero: -0, when: new Date(0) } },
       { properties: { list: [1, undefined, 3] } },
       { long: "x".repeat(200_000) },
-      { properties: { __proto__: null, ["__proto__"]: "own key" } },
+      { properties: JSON.parse('{"__proto__": "own key"}') },
     ];
     const records = items.map((item, i) => ({ key: 10 - i, seq: i, item }));
     const file = path.join(tmp.dir, "run");

@@ -1,5 +1,5 @@
 import { readdir } from "node:fs/promises";
-import type { Geometry } from "geojson";
+import type { Geometry, Point } from "geojson";
 import { parquetMetadata, parquetReadObjects } from "hyparquet";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import type { TFeature, TRow } from "@/lib/engine/types";
@@ -232,7 +232,7 @@ describe("writeLayerFile (features)", () => {
     // tiny budget: ties cross run boundaries
     const { bytes } = await writeToBytes(input, { kind: "features", tmpDir: tmp.dir, memoryBytes: 2_000 });
     const rows = await parquetReadObjects({ file: toArrayBuffer(bytes), columns: ["id"] });
-    const key = (f: TFeature) => (f.geometry ? hilbertKeyOfLonLat(...(f.geometry.coordinates as [number, number])) : Infinity);
+    const key = (f: TFeature) => (f.geometry ? hilbertKeyOfLonLat(...((f.geometry as Point).coordinates as [number, number])) : Infinity);
     const expected = input
       .map((f, i) => ({ i, k: key(f) }))
       .sort((a, b) => a.k - b.k || a.i - b.i)
@@ -334,7 +334,7 @@ describe("writeLayerFile (tables)", () => {
     const file = await openLayerFile(memoryFile(bytes));
     expect(file.kind).toBe("table");
     const back: TRow[] = [];
-    for await (const batch of readLayerBatches(file, [0, 0, 1, 1])) back.push(...batch);
+    for await (const batch of readLayerBatches(file, [0, 0, 1, 1])) back.push(...(batch as TRow[]));
     expect(back).toEqual(rows.map((r) => ({ n: r.n, label: r.label, maybe: r.maybe, late: r.late ?? null })));
   });
 });
