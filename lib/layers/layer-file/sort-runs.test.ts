@@ -1,7 +1,7 @@
 import path from "node:path";
 import fc from "fast-check";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { RunFileReader, jsonExact, memoryRun, mergeRuns, sortRun, writeRunFile, type TKeyedRecord, type TRunSource } from "./sort-runs";
+import { FrameBuffer, RunFileReader, jsonExact, mergeRuns, type TKeyedRecord, type TRunSource } from "./sort-runs";
 import { tempDir } from "./test-support";
 
 let tmp: Awaited<ReturnType<typeof tempDir>>;
@@ -26,8 +26,8 @@ async function readRun<T>(file: string, blockBytes: number): Promise<TKeyedRecor
   return out;
 }
 
-describe("run files", () => {
-  it("give back exactly what was written, also values JSON cannot hold and items larger than a read block", async () => {
+describe("FrameBuffer and run files", () => {
+  it("give back exactly what was added, sorted or in input order, also values JSON cannot hold and items larger than a read block", async () => {
     const items: unknown[] = [
       { type: "Feature", geometry: { type: "Point", coordinates: [1.5, -2.25] }, properties: { name: "Zürich – 東京 🚀", n: 1 } },
       { properties: { big: 2n ** 70n, nan: NaN, inf: -Infinity, negativeZero: -0, when: new Date(0) } },
@@ -36,12 +36,19 @@ describe("run files", () => {
       { properties: JSON.parse('{"__proto__": "own key"}') },
     ];
     const records = items.map((item, i) => ({ key: 10 - i, seq: i, item }));
+    const buffer = new FrameBuffer<unknown>();
+    for (const r of records) buffer.add(r.key, r.seq, r.item);
     const file = path.join(tmp.dir, "run");
-    await writeRunFile(file, records);
-    expect(await readRun(file, 64)).toEqual(records);
+    await buffer.spill(file, true);
+    // sorted by key: the reverse of the input here
+    expect(await readRun(file, 64)).toEqual([...records].reverse());
+    const inMemory = buffer.source(false);
+    const fromMemory: TKeyedRecord<unknown>[] = [];
+    for (; inMemory.current; inMemory.advanceSync()) fromMemory.push(inMemory.current);
+    expect(fromMemory).toEqual(records);
     const back = await readRun<Record<string, Record<string, unknown>>>(file, 1 << 20);
-    expect(Object.is(back[1].item.properties.negativeZero, -0)).toBe(true);
-    expect(Object.hasOwn(back[4].item.properties, "__proto__")).toBe(true);
+    expect(Object.is(back[3].item.properties.negativeZero, -0)).toBe(true);
+    expect(Object.hasOwn(back[0].item.properties, "__proto__")).toBe(true);
   });
 
   it("use JSON only where it is exact", () => {
@@ -61,14 +68,14 @@ describe("mergeRuns", () => {
         const bounds = [...new Set([0, ...cutList.filter((c) => c < records.length), records.length])].sort((a, b) => a - b);
         const sources: TRunSource<{ seq: number }>[] = [];
         for (let r = 0; r + 1 < bounds.length; r++) {
-          const run = records.slice(bounds[r], bounds[r + 1]);
-          sortRun(run);
+          const buffer = new FrameBuffer<{ seq: number }>();
+          for (const record of records.slice(bounds[r], bounds[r + 1])) buffer.add(record.key, record.seq, record.item);
           // odd runs on disk, even runs in memory
           if (r % 2 === 1) {
             const file = path.join(tmp.dir, `run-${n++}`);
-            await writeRunFile(file, run);
+            await buffer.spill(file, true);
             sources.push(await RunFileReader.open(file, 32));
-          } else sources.push(memoryRun(run));
+          } else sources.push(buffer.source(true));
         }
         const merged: number[] = [];
         for await (const batch of mergeRuns(sources, batchSize)) {

@@ -58,56 +58,142 @@ export function jsonExact(value: unknown): boolean {
   }
 }
 
-/** Sorts one run in place by key; stable, so equal keys keep input order. */
-export function sortRun<T>(records: TKeyedRecord<T>[]): void {
-  records.sort((a, b) => a.key - b.key);
+/** Bytes of an encoded block of the in-memory buffer (a larger item gets a block of its own). */
+const BLOCK_BYTES = 1 << 20;
+/** Bookkeeping per buffered record besides its frame: its key, block and offset in three arrays. */
+const RECORD_BOOKKEEPING_BYTES = 24;
+
+function decodeFrame<T>(buffer: Buffer, pos: number): { record: TKeyedRecord<T>; end: number } {
+  const size = buffer.readUInt32LE(pos);
+  const codec = buffer.readUInt8(pos + 4);
+  const key = buffer.readDoubleLE(pos + 5);
+  const seq = buffer.readDoubleLE(pos + 13);
+  const start = pos + HEADER_BYTES;
+  const end = start + size;
+  const item = (codec === CODEC_JSON ? JSON.parse(buffer.toString("utf8", start, end)) : v8.deserialize(buffer.subarray(start, end))) as T;
+  return { record: { key, seq, item }, end };
 }
 
 /**
- * Writes `records` (already sorted) as a run file at `path` (created, must not exist).
- * Checks `signal` between chunks.
+ * The sort buffer: items encoded as frames as they arrive (so the input's objects die young
+ * and the budget counts real bytes), with their keys. `spill` writes the frames to a run file
+ * in order; `source` reads them back in order from memory (the last run, never spilled).
  */
-export async function writeRunFile<T>(path: string, records: readonly TKeyedRecord<T>[], signal?: AbortSignal): Promise<void> {
-  const file = await open(path, "wx");
-  try {
-    let chunk = Buffer.allocUnsafe(WRITE_CHUNK_BYTES);
-    let used = 0;
-    const flush = async () => {
-      if (used > 0) await file.write(chunk, 0, used);
-      used = 0;
-      signal?.throwIfAborted();
-    };
-    for (const record of records) {
-      const item = record.item;
-      let codec = CODEC_JSON;
-      let text: string | undefined;
-      let binary: Buffer | undefined;
-      if (jsonExact(item)) text = JSON.stringify(item);
-      else {
-        codec = CODEC_V8;
-        binary = v8.serialize(item);
-      }
-      const size = text !== undefined ? Buffer.byteLength(text, "utf8") : binary!.length;
-      if (used + HEADER_BYTES + size > chunk.length) {
-        await flush();
-        if (HEADER_BYTES + size > chunk.length) chunk = Buffer.allocUnsafe(HEADER_BYTES + size);
-      }
-      chunk.writeUInt32LE(size, used);
-      chunk.writeUInt8(codec, used + 4);
-      chunk.writeDoubleLE(record.key, used + 5);
-      chunk.writeDoubleLE(record.seq, used + 13);
-      if (text !== undefined) chunk.write(text, used + HEADER_BYTES, size, "utf8");
-      else binary!.copy(chunk, used + HEADER_BYTES);
-      used += HEADER_BYTES + size;
-      // back to the usual chunk after one oversized item
-      if (chunk.length > WRITE_CHUNK_BYTES && used === HEADER_BYTES + size) {
-        await flush();
-        chunk = Buffer.allocUnsafe(WRITE_CHUNK_BYTES);
-      }
+export class FrameBuffer<T> {
+  private blocks: Buffer[] = [];
+  private block = Buffer.allocUnsafe(0);
+  private used = 0;
+  private readonly keys: number[] = [];
+  private readonly blockOf: number[] = [];
+  private readonly offsetOf: number[] = [];
+  /** Frame bytes plus bookkeeping held now. */
+  bytes = 0;
+
+  get count(): number {
+    return this.keys.length;
+  }
+
+  /** Encodes `item` (JSON when exact, else V8 serialization) under `key`; `seq` is its input position. */
+  add(key: number, seq: number, item: T): void {
+    let codec = CODEC_JSON;
+    let text: string | undefined;
+    let binary: Buffer | undefined;
+    if (jsonExact(item)) text = JSON.stringify(item);
+    else {
+      codec = CODEC_V8;
+      binary = v8.serialize(item);
     }
-    await flush();
-  } finally {
-    await file.close();
+    const size = text !== undefined ? Buffer.byteLength(text, "utf8") : binary!.length;
+    if (this.used + HEADER_BYTES + size > this.block.length) {
+      this.closeBlock();
+      this.block = Buffer.allocUnsafe(Math.max(BLOCK_BYTES, HEADER_BYTES + size));
+    }
+    const pos = this.used;
+    this.block.writeUInt32LE(size, pos);
+    this.block.writeUInt8(codec, pos + 4);
+    this.block.writeDoubleLE(key, pos + 5);
+    this.block.writeDoubleLE(seq, pos + 13);
+    if (text !== undefined) this.block.write(text, pos + HEADER_BYTES, size, "utf8");
+    else binary!.copy(this.block, pos + HEADER_BYTES);
+    this.used += HEADER_BYTES + size;
+    this.keys.push(key);
+    this.blockOf.push(this.blocks.length);
+    this.offsetOf.push(pos);
+    this.bytes += HEADER_BYTES + size + RECORD_BOOKKEEPING_BYTES;
+  }
+
+  private closeBlock(): void {
+    if (this.used > 0) this.blocks.push(this.block.subarray(0, this.used));
+    this.block = Buffer.allocUnsafe(0);
+    this.used = 0;
+  }
+
+  /** Record indices by key, equal keys in input order (`sorted`), or in input order. */
+  private order(sorted: boolean): number[] {
+    const order = Array.from({ length: this.keys.length }, (_, i) => i);
+    const keys = this.keys;
+    if (sorted) order.sort((a, b) => keys[a] - keys[b] || a - b);
+    return order;
+  }
+
+  private frameAt(index: number): Buffer {
+    const block = this.blocks[this.blockOf[index]];
+    const pos = this.offsetOf[index];
+    return block.subarray(pos, pos + HEADER_BYTES + block.readUInt32LE(pos));
+  }
+
+  /** Writes the frames as a run file at `path` (created, must not exist); checks `signal` between chunks. */
+  async spill(path: string, sorted: boolean, signal?: AbortSignal): Promise<void> {
+    this.closeBlock();
+    const file = await open(path, "wx");
+    try {
+      const chunk = Buffer.allocUnsafe(WRITE_CHUNK_BYTES);
+      let used = 0;
+      for (const index of this.order(sorted)) {
+        const frame = this.frameAt(index);
+        if (used + frame.length > chunk.length) {
+          if (used > 0) await file.write(chunk, 0, used);
+          used = 0;
+          signal?.throwIfAborted();
+          if (frame.length > chunk.length) {
+            await file.write(frame);
+            continue;
+          }
+        }
+        used += frame.copy(chunk, used);
+      }
+      if (used > 0) await file.write(chunk, 0, used);
+    } finally {
+      await file.close();
+    }
+  }
+
+  /** The records in order, decoded one at a time from memory. */
+  source(sorted: boolean): TRunSource<T> {
+    this.closeBlock();
+    const order = this.order(sorted);
+    let next = 0;
+    const self = this;
+    const source: TRunSource<T> = {
+      current: null,
+      advanceSync() {
+        if (next >= order.length) {
+          source.current = null;
+          return true;
+        }
+        const index = order[next++];
+        source.current = decodeFrame<T>(self.blocks[self.blockOf[index]], self.offsetOf[index]).record;
+        return true;
+      },
+      async advance() {
+        source.advanceSync();
+      },
+      async close() {
+        source.current = null;
+      },
+    };
+    source.advanceSync();
+    return source;
   }
 }
 
@@ -120,29 +206,6 @@ export interface TRunSource<T> {
   /** Moves to the next record, reading from disk when needed. */
   advance(): Promise<void>;
   close(): Promise<void>;
-}
-
-/**
- * An in-memory run (the last buffer, which is never spilled). Takes `records` over: each slot
- * is cleared once merged, so the run's items can be collected while the merge goes on.
- */
-export function memoryRun<T>(records: (TKeyedRecord<T> | undefined)[]): TRunSource<T> {
-  let index = 0;
-  const source: TRunSource<T> = {
-    current: records[0] ?? null,
-    advanceSync() {
-      records[index++] = undefined;
-      source.current = records[index] ?? null;
-      return true;
-    },
-    async advance() {
-      source.advanceSync();
-    },
-    async close() {
-      source.current = null;
-    },
-  };
-  return source;
 }
 
 /**
@@ -175,17 +238,10 @@ export class RunFileReader<T> implements TRunSource<T> {
 
   advanceSync(): boolean {
     const available = this.buffer.length - this.pos;
-    if (available < HEADER_BYTES) return false;
-    const size = this.buffer.readUInt32LE(this.pos);
-    if (available < HEADER_BYTES + size) return false;
-    const codec = this.buffer.readUInt8(this.pos + 4);
-    const key = this.buffer.readDoubleLE(this.pos + 5);
-    const seq = this.buffer.readDoubleLE(this.pos + 13);
-    const start = this.pos + HEADER_BYTES;
-    const end = start + size;
-    const item = (codec === CODEC_JSON ? JSON.parse(this.buffer.toString("utf8", start, end)) : v8.deserialize(this.buffer.subarray(start, end))) as T;
+    if (available < HEADER_BYTES || available < HEADER_BYTES + this.buffer.readUInt32LE(this.pos)) return false;
+    const { record, end } = decodeFrame<T>(this.buffer, this.pos);
     this.pos = end;
-    this.current = { key, seq, item };
+    this.current = record;
     return true;
   }
 

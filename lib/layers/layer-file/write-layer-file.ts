@@ -19,10 +19,11 @@
  * Both: SNAPPY, row groups of `rowGroupRows` rows (fewer when their estimated input passes
  * 32 MiB), statistics on every column but `geometry`.
  *
- * Memory: items are buffered until their estimated size (item-measure.ts) passes `memoryBytes`;
- * then the buffer is sorted and spilled to a run file in a fresh directory under `tmpDir`
- * (sort-runs.ts). At the end the runs and the last buffer are merged into the Parquet writer
- * one row group at a time. One run only: no file at all. The column types are known once
+ * Memory: items are encoded (JSON, or V8 serialization where JSON is not exact) into a buffer as
+ * they arrive, so the input's objects die young; once the buffer holds `memoryBytes`, it is
+ * sorted and spilled to a run file in a fresh directory under `tmpDir` (sort-runs.ts). At the
+ * end the runs and the last buffer are merged into the Parquet writer one row group at a time,
+ * decoding one record per run at a time. One run only: no file at all. The column types are known once
  * every item was seen, which is before the first row group is written. Temporary files are
  * removed whatever happens (success, error, abort).
  *
@@ -45,7 +46,7 @@ import type { TFieldSchema } from "@/lib/steps/columns";
 import { hilbertKeyOfBbox } from "./hilbert";
 import { estimateItemBytes, geometryBbox } from "./item-measure";
 import { SinkByteWriter, type TAsyncByteSink } from "./sink-writer";
-import { RunFileReader, memoryRun, mergeRuns, sortRun, writeRunFile, type TKeyedRecord, type TRunSource } from "./sort-runs";
+import { FrameBuffer, RunFileReader, mergeRuns, type TKeyedRecord, type TRunSource } from "./sort-runs";
 import {
   BBOX_COLUMN,
   GEOMETRY_COLUMN,
@@ -56,7 +57,7 @@ import {
   type TLayerFileSummary,
 } from "./types";
 
-/** Default budget for the in-memory sort buffer (estimated heap bytes of the buffered items). */
+/** Default budget for the in-memory sort buffer (bytes of encoded items). */
 export const DEFAULT_SORT_MEMORY_BYTES = 64 * 1024 * 1024;
 
 /**
@@ -70,8 +71,6 @@ export const DEFAULT_ROW_GROUP_ROWS = 4_096;
 const ROW_GROUP_BYTES = 32 * 1024 * 1024;
 /** Items between progress reports (and event-loop yields) while reading the input. */
 const PROGRESS_EVERY = 4_096;
-/** Bookkeeping of one buffered record besides the item (the record object and its array slot). */
-const RECORD_BYTES = 48;
 
 const CREATED_BY = "flow-api-service layer-file (hyparquet-writer 0.17)";
 
@@ -81,7 +80,7 @@ export interface TWriteLayerFileOptions {
   sink: TAsyncByteSink;
   /** Directory for the sort's run files (a fresh subdirectory is made and removed). */
   tmpDir: string;
-  /** Budget of the in-memory sort buffer in estimated bytes (default 64 MiB). */
+  /** Budget of the in-memory sort buffer: bytes of encoded items (about 130 a point with four properties; default 64 MiB). */
   memoryBytes?: number;
   /** Rows per row group (default `DEFAULT_ROW_GROUP_ROWS`; at least 1). */
   rowGroupRows?: number;
@@ -207,18 +206,15 @@ export async function writeLayerFile(
   let runDir: string | undefined;
   const runPaths: string[] = [];
   const sources: TRunSource<TFeature | TRow>[] = [];
-  let buffer: TKeyedRecord<TFeature | TRow>[] = [];
-  let bufferBytes = 0;
+  let buffer = new FrameBuffer<TFeature | TRow>();
   let count = 0;
 
   const spill = async () => {
-    if (features) sortRun(buffer);
     runDir ??= await mkdtemp(path.join(opts.tmpDir, "layer-file-sort-"));
     const runPath = path.join(runDir, `run-${runPaths.length}`);
     runPaths.push(runPath);
-    await writeRunFile(runPath, buffer, signal);
-    buffer = [];
-    bufferBytes = 0;
+    await buffer.spill(runPath, features, signal);
+    buffer = new FrameBuffer();
   };
 
   try {
@@ -234,22 +230,19 @@ export async function writeLayerFile(
       } else {
         collector.add(asRow(item, count));
       }
-      buffer.push({ key, seq: count, item });
-      bufferBytes += RECORD_BYTES + estimateItemBytes(item);
+      buffer.add(key, count, item);
       count++;
-      if (bufferBytes >= budget) await spill();
+      if (buffer.bytes >= budget) await spill();
       if (count % PROGRESS_EVERY === 0) {
         onProgress?.(count, "sorting");
         await yieldToEventLoop(signal);
       }
     }
-    if (features) sortRun(buffer);
 
     // Phase 2: merge the runs (and the last buffer, kept in memory) into the Parquet writer.
     const blockBytes = Math.min(1 << 20, Math.max(64 << 10, Math.floor(budget / (4 * Math.max(1, runPaths.length)))));
     for (const runPath of runPaths) sources.push(await RunFileReader.open<TFeature | TRow>(runPath, blockBytes));
-    sources.push(memoryRun(buffer));
-    buffer = [];
+    sources.push(buffer.source(features));
 
     const columns = planColumns(collector, declared, features ? [GEOMETRY_COLUMN, BBOX_COLUMN] : []);
     const stats = new GeometryStats();
@@ -354,7 +347,7 @@ export async function writeLayerFile(
       sizeBytes: writer.offset,
     };
   } finally {
-    buffer = [];
+    buffer = new FrameBuffer();
     await Promise.allSettled(sources.map((s) => s.close()));
     if (runDir) await rm(runDir, { recursive: true, force: true });
   }
