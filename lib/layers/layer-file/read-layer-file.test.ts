@@ -1,0 +1,244 @@
+import { spawnSync } from "node:child_process";
+import { writeFile } from "node:fs/promises";
+import path from "node:path";
+import fc from "fast-check";
+import { parquetMetadata, parquetReadObjects } from "hyparquet";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { TFeature } from "@/lib/engine/types";
+import { toArrayBuffer } from "@/lib/formats/test-support";
+import { openLayerFile, readLayerBatches, rowGroupsFor, type TLayerFile } from "./read-layer-file";
+import { createRowGroupCache } from "./row-group-cache";
+import { syntheticPoints } from "./synthetic-points";
+import { memoryFile, tempDir, writeToBytes } from "./test-support";
+import type { TBbox } from "./types";
+
+const COUNT = 20_000;
+const ROW_GROUP_ROWS = 256;
+let points: TFeature[];
+let bytes: Uint8Array;
+let tmp: Awaited<ReturnType<typeof tempDir>>;
+
+beforeAll(async () => {
+  tmp = await tempDir();
+  points = [...syntheticPoints(COUNT, 11)];
+  // a few features without geometry, and a polygon across many cells
+  points.push({ type: "Feature", geometry: null, properties: { id: COUNT, city: "nowhere", country: "", value: 0 } });
+  points.push({
+    type: "Feature",
+    geometry: {
+      type: "Polygon",
+      coordinates: [
+        [
+          [-10, 35],
+          [30, 35],
+          [30, 60],
+          [-10, 60],
+          [-10, 35],
+        ],
+      ],
+    },
+    properties: { id: COUNT + 1, city: "Europe", country: "", value: 1 },
+  });
+  ({ bytes } = await writeToBytes(points, { kind: "features", tmpDir: tmp.dir, rowGroupRows: ROW_GROUP_ROWS }));
+});
+afterAll(async () => {
+  await tmp.remove();
+});
+
+/** Ids of the input features whose bbox meets `box` (edges inclusive, west > east across the antimeridian), by brute force. */
+function bruteForce(box: TBbox): Set<number> {
+  const [w, s, e, n] = box;
+  const ids = new Set<number>();
+  for (const f of points) {
+    if (!f.geometry) continue;
+    const coords = f.geometry.type === "Point" ? [f.geometry.coordinates] : (f.geometry as { coordinates: number[][][] }).coordinates[0];
+    const xs = coords.map((c) => c[0]);
+    const ys = coords.map((c) => c[1]);
+    const [xmin, xmax, ymin, ymax] = [Math.min(...xs), Math.max(...xs), Math.min(...ys), Math.max(...ys)];
+    const inX = w <= e ? xmin <= e && xmax >= w : xmax >= w || xmin <= e;
+    if (inX && ymin <= n && ymax >= s) ids.add(f.properties.id as number);
+  }
+  return ids;
+}
+
+async function readAll(file: TLayerFile, box: TBbox | null, columns?: string[]): Promise<{ features: TFeature[]; batches: number }> {
+  const features: TFeature[] = [];
+  let batches = 0;
+  for await (const batch of readLayerBatches(file, box, { columns })) {
+    features.push(...(batch as TFeature[]));
+    batches++;
+  }
+  return { features, batches };
+}
+
+describe("openLayerFile", () => {
+  it("describes the file from its footer: kind, counts, bbox, columns, row groups with byte ranges and covering bboxes", async () => {
+    const file = await openLayerFile(memoryFile(bytes));
+    expect(file).toMatchObject({ kind: "features", itemCount: COUNT + 2, geometryTypes: ["Point", "Polygon"], sizeBytes: bytes.byteLength });
+    expect(file.columns).toEqual([
+      { name: "id", type: "int64" },
+      { name: "city", type: "string" },
+      { name: "country", type: "string" },
+      { name: "value", type: "double" },
+    ]);
+    expect(file.rowGroups).toHaveLength(Math.ceil((COUNT + 2) / ROW_GROUP_ROWS));
+    expect(file.rowGroups.reduce((n, g) => n + g.rowCount, 0)).toBe(COUNT + 2);
+    // the byte ranges tile the data part of the file in order
+    for (let i = 1; i < file.rowGroups.length; i++) expect(file.rowGroups[i].byteStart).toBe(file.rowGroups[i - 1].byteEnd);
+    // each row group's bbox covers exactly its rows' covering values (read independently with hyparquet)
+    const raw = await parquetReadObjects({ file: toArrayBuffer(bytes), columns: ["bbox"] });
+    for (const group of file.rowGroups) {
+      const boxes = raw.slice(group.rowStart, group.rowStart + group.rowCount).flatMap((r) => (r.bbox ? [r.bbox as Record<string, number>] : []));
+      if (boxes.length === 0) expect(group.bbox).toBeNull();
+      else
+        expect(group.bbox).toEqual([
+          Math.min(...boxes.map((b) => b.xmin)),
+          Math.min(...boxes.map((b) => b.ymin)),
+          Math.max(...boxes.map((b) => b.xmax)),
+          Math.max(...boxes.map((b) => b.ymax)),
+        ]);
+    }
+    // the footer only: far less than the file
+    expect(file.bytesRead).toBeLessThan(bytes.byteLength / 2);
+  });
+});
+
+describe("readLayerBatches", () => {
+  it("returns every feature once, in file order, for no box", async () => {
+    const file = await openLayerFile(memoryFile(bytes));
+    const { features, batches } = await readAll(file, null);
+    expect(batches).toBe(file.rowGroups.length);
+    expect(features.map((f) => f.properties.id).sort((a, b) => (a as number) - (b as number))).toEqual(points.map((f) => f.properties.id));
+    const raw = await parquetReadObjects({ file: toArrayBuffer(bytes), columns: ["id"] });
+    expect(features.map((f) => f.properties.id)).toEqual(raw.map((r) => Number(r.id)));
+  });
+
+  it("returns a superset of the features whose bbox meets the box and skips row groups (property, against brute force)", async () => {
+    const file = await openLayerFile(memoryFile(bytes));
+    const box = fc
+      .tuple(fc.double({ min: -180, max: 180, noNaN: true }), fc.double({ min: -90, max: 89, noNaN: true }), fc.double({ min: 0.01, max: 20, noNaN: true }))
+      .map(([w, s, size]): TBbox => [w, s, w + size > 180 ? w + size - 360 : w + size, Math.min(90, s + size)]);
+    await fc.assert(
+      fc.asyncProperty(box, async (b) => {
+        const expected = bruteForce(b);
+        const { features, batches } = await readAll(file, b);
+        const got = new Set(features.map((f) => f.properties.id as number));
+        for (const id of expected) expect(got.has(id)).toBe(true);
+        // skipping is by whole row groups: what is read is exactly the row groups whose bbox meets the box
+        expect(batches).toBe(rowGroupsFor(file, b).length);
+        expect(features.length).toBe(rowGroupsFor(file, b).reduce((n, g) => n + g.rowCount, 0));
+      }),
+      { numRuns: 40 },
+    );
+  });
+
+  it("reads only a few row groups for a 1-degree box around Paris, across the antimeridian as well", async () => {
+    const file = await openLayerFile(memoryFile(bytes));
+    const paris: TBbox = [2, 48.5, 3, 49.5];
+    const { features, batches } = await readAll(file, paris);
+    const expected = bruteForce(paris);
+    expect(expected.size).toBeGreaterThan(10);
+    const got = new Set(features.map((f) => f.properties.id));
+    expect([...expected].every((id) => got.has(id))).toBe(true);
+    // the big polygon's row group is always read; the points of Paris fill a few more
+    expect(batches).toBeLessThan(file.rowGroups.length / 10);
+
+    const fiji: TBbox = [177, -20, -179, -15];
+    const aroundFiji = bruteForce(fiji);
+    const read = new Set((await readAll(file, fiji)).features.map((f) => f.properties.id));
+    expect([...aroundFiji].every((id) => read.has(id))).toBe(true);
+  });
+
+  it("decodes properties (integers as numbers) and geometry, and reads only the columns asked for", async () => {
+    const file = await openLayerFile(memoryFile(bytes));
+    const byId = new Map(points.map((f) => [f.properties.id, f]));
+    const { features } = await readAll(file, [2, 48.5, 3, 49.5]);
+    for (const f of features) expect(f).toEqual(byId.get(f.properties.id)!);
+    const before = file.bytesRead;
+    const { features: onlyIds } = await readAll(file, [2, 48.5, 3, 49.5], ["id", "unknown"]);
+    expect(onlyIds.map((f) => Object.keys(f.properties))).toEqual(onlyIds.map(() => ["id"]));
+    expect(onlyIds.map((f) => f.geometry)).toEqual(features.map((f) => f.geometry));
+    // fewer columns, fewer bytes
+    expect(file.bytesRead - before).toBeLessThan(before);
+  });
+
+  it("decodes each row group once with a cache: a repeated read fetches nothing, another cache key does", async () => {
+    const cache = createRowGroupCache(64 * 1024 * 1024);
+    const source = memoryFile(bytes);
+    const box: TBbox = [-75, 40, -73, 41.5];
+    const first = await openLayerFile(source, { cacheKey: "layer-a@1", cache });
+    const footer = first.bytesRead;
+    const a = await readAll(first, box);
+    expect(first.bytesRead).toBeGreaterThan(footer);
+    expect(cache.size).toBe(a.batches);
+    expect(cache.bytes).toBeGreaterThan(0);
+
+    const again = await openLayerFile(source, { cacheKey: "layer-a@1", cache });
+    const b = await readAll(again, box);
+    expect(again.bytesRead).toBe(footer);
+    expect(b.features).toEqual(a.features);
+
+    const other = await openLayerFile(source, { cacheKey: "layer-a@2", cache });
+    await readAll(other, box);
+    expect(other.bytesRead).toBeGreaterThan(footer);
+
+    cache.clear();
+    expect(cache.size).toBe(0);
+    expect(cache.bytes).toBe(0);
+  });
+
+  it("rejects with the signal's reason once aborted", async () => {
+    const file = await openLayerFile(memoryFile(bytes));
+    const controller = new AbortController();
+    const reason = new Error("stop");
+    const read = (async () => {
+      for await (const batch of readLayerBatches(file, null, { signal: controller.signal })) {
+        expect(batch.length).toBeGreaterThan(0);
+        controller.abort(reason);
+      }
+    })();
+    await expect(read).rejects.toBe(reason);
+  });
+});
+
+/** An independent reader: pyarrow (the Arrow C++ Parquet reader), when this machine has it. */
+const hasPyarrow = spawnSync("python3", ["-c", "import pyarrow.parquet"], { stdio: "ignore" }).status === 0;
+const hasDuckdb = spawnSync("duckdb", ["-c", "select 1"], { stdio: "ignore" }).status === 0;
+
+describe("independent readers", () => {
+  it.skipIf(!hasPyarrow)("opens in pyarrow with the same rows, schema and geo metadata", async () => {
+    const file = path.join(tmp.dir, "layer.parquet");
+    await writeFile(file, bytes);
+    const script = [
+      "import json, sys, pyarrow.parquet as pq",
+      "t = pq.read_table(sys.argv[1])",
+      "md = pq.ParquetFile(sys.argv[1]).metadata",
+      "print(json.dumps({'rows': t.num_rows, 'names': t.schema.names, 'bbox': str(t.schema.field('bbox').type),",
+      "  'geo': json.loads(t.schema.metadata[b'geo']), 'groups': md.num_row_groups,",
+      "  'ids': t.column('id').to_pylist()[:5]}))",
+    ].join("\n");
+    const out = spawnSync("python3", ["-c", script, file], { encoding: "utf8" });
+    expect(out.status, out.stderr).toBe(0);
+    const seen = JSON.parse(out.stdout);
+    const metadata = parquetMetadata(toArrayBuffer(bytes));
+    expect(seen.rows).toBe(COUNT + 2);
+    expect(seen.names).toEqual(["id", "city", "country", "value", "geometry", "bbox"]);
+    expect(seen.bbox).toBe("struct<xmin: float not null, ymin: float not null, xmax: float not null, ymax: float not null>");
+    expect(seen.geo.version).toBe("1.1.0");
+    expect(seen.groups).toBe(metadata.row_groups.length);
+    const raw = await parquetReadObjects({ file: toArrayBuffer(bytes), columns: ["id"], rowEnd: 5 });
+    expect(seen.ids).toEqual(raw.map((r) => Number(r.id)));
+  });
+
+  it.skipIf(!hasDuckdb)("opens in DuckDB with the same row count and bbox", async () => {
+    const file = path.join(tmp.dir, "layer-duck.parquet");
+    await writeFile(file, bytes);
+    const sql = `select count(*) as n, min(bbox.xmin) as w, max(bbox.ymax) as n2 from read_parquet('${file}')`;
+    const out = spawnSync("duckdb", ["-json", "-c", sql], { encoding: "utf8" });
+    expect(out.status, out.stderr).toBe(0);
+    const [row] = JSON.parse(out.stdout);
+    expect(row.n).toBe(COUNT + 2);
+    const file2 = await openLayerFile(memoryFile(bytes));
+    expect(row.w).toBeCloseTo(Math.min(...file2.rowGroups.flatMap((g) => (g.bbox ? [g.bbox[0]] : []))), 4);
+  });
+});

@@ -1,0 +1,308 @@
+/**
+ * Reads layer files (write-layer-file.ts) from any byte source with random access (hyparquet's
+ * `AsyncBuffer`: `{byteLength, slice(start, end) => ArrayBuffer | Promise<ArrayBuffer>}`, e.g. a
+ * blob store object read by ranges), one row group at a time, skipping the row groups whose
+ * bbox lies outside the box asked for.
+ *
+ * - `openLayerFile` reads the Parquet footer once (hyparquet `parquetMetadataAsync`) and
+ *   describes the file: kind, item count, bbox, property columns, and each row group's rows,
+ *   byte range and bbox (from the row group statistics of the GeoParquet 1.1 `bbox` covering
+ *   columns named in the `geo` metadata).
+ * - `readLayerBatches` yields the items of each row group that may hold something in the box,
+ *   in file order, decoded into the engine's shapes (lib/steps/dataset.ts): features with
+ *   `properties` (every column, null where the cell is null) and GeoJSON geometry decoded from
+ *   WKB by hyparquet, or plain rows; INT64 values become numbers when they are safe integers
+ *   (else they stay bigints). It does not test features against the box: the steps do the
+ *   exact geometry; whole row groups are skipped, nothing else.
+ * - Decoded row groups go through an optional `TRowGroupCache` (row-group-cache.ts), keyed by
+ *   the file's `cacheKey`, the row group and the columns read. The next row group is fetched
+ *   while the caller holds the current one (so at most two are held besides the cache); after
+ *   the signal is aborted nothing more is cached, so abort first, then clear the cache.
+ *
+ * A row group whose covering statistics are missing (another writer, no covering) is always
+ * read; one whose bbox columns are all null (only features without coordinates) is skipped
+ * whenever a box is given. Boxes are `[west, south, east, north]` in degrees, edges
+ * inclusive; west > east means a box across the antimeridian. Tables ignore the box.
+ *
+ * @throws the byte source's errors, hyparquet's for a file that is not Parquet, and the
+ *   signal's reason when aborted.
+ */
+import { parquetMetadataAsync, parquetRead, type AsyncBuffer, type FileMetaData, type RowGroup } from "hyparquet";
+import type { Geometry } from "geojson";
+import type { TFeature, TRow } from "@/lib/engine/types";
+import type { TColumnType } from "@/lib/formats/column-types";
+import { estimateItemBytes, type TBbox } from "./item-measure";
+import type { TRowGroupCache } from "./row-group-cache";
+import { GEOMETRY_COLUMN, LAYER_FILE_METADATA_KEY, type TLayerFileColumn, type TLayerFileKind, type TLayerFileMetadata } from "./types";
+
+/** One row group of a layer file. */
+export interface TLayerFileRowGroup {
+  index: number;
+  /** Index of its first item in the file. */
+  rowStart: number;
+  rowCount: number;
+  /**
+   * `[xmin, ymin, xmax, ymax]` covering its features' bboxes; null when none of them has
+   * coordinates; infinite when the file carries no statistics to tell. Always null for a table.
+   */
+  bbox: TBbox | null;
+  /** Byte range of its column chunks in the file, `[byteStart, byteEnd)`. */
+  byteStart: number;
+  byteEnd: number;
+}
+
+/** An opened layer file. `bytesRead` grows as it is read (footer included). */
+export interface TLayerFile {
+  kind: TLayerFileKind;
+  itemCount: number;
+  /** `[west, south, east, north]` of the `geo` metadata, null for a table or a layer without coordinates. */
+  bbox: TBbox | null;
+  geometryTypes: string[];
+  /** Property columns (features) or columns (table), by the names items carry, with their types. */
+  columns: TLayerFileColumn[];
+  rowGroups: TLayerFileRowGroup[];
+  sizeBytes: number;
+  /** Bytes fetched from the source so far (footer and row groups; cache hits fetch nothing). */
+  readonly bytesRead: number;
+  readonly cacheKey: string | undefined;
+  /** @internal the counting source, the footer and what the reader needs from it. */
+  readonly source: TLayerFileSource;
+}
+
+interface TLayerFileSource {
+  buffer: AsyncBuffer;
+  metadata: FileMetaData;
+  /** Column name in the file -> property (or row) key. */
+  keyOf: Map<string, string>;
+  cache: TRowGroupCache | undefined;
+}
+
+export interface TOpenLayerFileOptions {
+  /** Identifies the file's content in the cache (e.g. the blob key and its checksum); without it nothing is cached. */
+  cacheKey?: string;
+  /** Where decoded row groups are kept (one per process, see row-group-cache.ts); without it nothing is cached. */
+  cache?: TRowGroupCache;
+}
+
+interface TGeoColumn {
+  encoding?: string;
+  geometry_types?: string[];
+  bbox?: number[];
+  covering?: { bbox?: Record<"xmin" | "ymin" | "xmax" | "ymax", string[]> };
+}
+
+function kvValue(metadata: FileMetaData, key: string): string | undefined {
+  return metadata.key_value_metadata?.find((kv) => kv.key === key)?.value;
+}
+
+function parseJson<T>(text: string | undefined): T | undefined {
+  if (text === undefined) return undefined;
+  try {
+    return JSON.parse(text) as T;
+  } catch {
+    return undefined;
+  }
+}
+
+function columnType(element: FileMetaData["schema"][number]): TColumnType {
+  switch (element.type) {
+    case "BOOLEAN":
+      return "boolean";
+    case "INT32":
+    case "INT64":
+      return "int64";
+    case "FLOAT":
+    case "DOUBLE":
+      return "double";
+    default:
+      return "string";
+  }
+}
+
+function statNumber(value: unknown): number | undefined {
+  return typeof value === "number" ? value : typeof value === "bigint" ? Number(value) : undefined;
+}
+
+/** The row group's covering bbox from the statistics of the four covering columns (see TLayerFileRowGroup.bbox). */
+function rowGroupBbox(group: RowGroup, covering: Record<"xmin" | "ymin" | "xmax" | "ymax", string[]>): TBbox | null {
+  const stat = (field: keyof typeof covering) => {
+    const path = covering[field].join("\u0000");
+    return group.columns.find((c) => c.meta_data?.path_in_schema.join("\u0000") === path)?.meta_data?.statistics;
+  };
+  const stats = [stat("xmin"), stat("ymin"), stat("xmax"), stat("ymax")];
+  if (stats.every((s) => s?.null_count !== undefined && s.null_count === group.num_rows)) return null;
+  const xmin = statNumber(stats[0]?.min_value ?? stats[0]?.min);
+  const ymin = statNumber(stats[1]?.min_value ?? stats[1]?.min);
+  const xmax = statNumber(stats[2]?.max_value ?? stats[2]?.max);
+  const ymax = statNumber(stats[3]?.max_value ?? stats[3]?.max);
+  return [xmin ?? -Infinity, ymin ?? -Infinity, xmax ?? Infinity, ymax ?? Infinity];
+}
+
+/** Opens a layer file: reads its footer once and describes it (see module doc). */
+export async function openLayerFile(file: AsyncBuffer, opts: TOpenLayerFileOptions = {}): Promise<TLayerFile> {
+  let bytesRead = 0;
+  const buffer: AsyncBuffer = {
+    byteLength: file.byteLength,
+    slice(start, end) {
+      bytesRead += (end ?? file.byteLength) - start;
+      return file.slice(start, end);
+    },
+  };
+  const metadata = await parquetMetadataAsync(buffer);
+  const own = parseJson<TLayerFileMetadata>(kvValue(metadata, LAYER_FILE_METADATA_KEY));
+  const geo = parseJson<{ primary_column?: string; columns?: Record<string, TGeoColumn> }>(kvValue(metadata, "geo"));
+  const kind: TLayerFileKind = own?.kind ?? (geo ? "features" : "table");
+  const primary = geo?.primary_column ?? GEOMETRY_COLUMN;
+  const geoColumn = geo?.columns?.[primary];
+  const covering = geoColumn?.covering?.bbox;
+
+  // top-level columns only: a struct's children are skipped with it
+  const keyOf = new Map<string, string>();
+  const columns: TLayerFileColumn[] = [];
+  const skip = new Set(kind === "features" ? [primary, ...(covering ? [covering.xmin[0]] : [])] : []);
+  for (let i = 1; i < metadata.schema.length; i++) {
+    const element = metadata.schema[i];
+    if (element.num_children) {
+      i += element.num_children;
+      continue;
+    }
+    if (skip.has(element.name)) continue;
+    // own keys only: a column may be called "__proto__" or "constructor"
+    const renamed = own?.renamed && Object.hasOwn(own.renamed, element.name) ? own.renamed[element.name] : undefined;
+    const key = typeof renamed === "string" ? renamed : element.name;
+    keyOf.set(element.name, key);
+    columns.push({ name: key, type: columnType(element) });
+  }
+
+  let rowStart = 0;
+  const rowGroups = metadata.row_groups.map((group, index): TLayerFileRowGroup => {
+    let byteStart = Infinity;
+    let byteEnd = 0;
+    for (const chunk of group.columns) {
+      const meta = chunk.meta_data;
+      if (!meta) continue;
+      const start = Number(meta.dictionary_page_offset ?? meta.data_page_offset);
+      byteStart = Math.min(byteStart, start);
+      byteEnd = Math.max(byteEnd, start + Number(meta.total_compressed_size));
+    }
+    const rowCount = Number(group.num_rows);
+    const described: TLayerFileRowGroup = {
+      index,
+      rowStart,
+      rowCount,
+      bbox: kind === "features" ? (covering ? rowGroupBbox(group, covering) : [-Infinity, -Infinity, Infinity, Infinity]) : null,
+      byteStart: Number.isFinite(byteStart) ? byteStart : 0,
+      byteEnd,
+    };
+    rowStart += rowCount;
+    return described;
+  });
+
+  const bbox = geoColumn?.bbox?.length === 4 ? (geoColumn.bbox as TBbox) : null;
+  return {
+    kind,
+    itemCount: Number(metadata.num_rows),
+    bbox: kind === "features" ? bbox : null,
+    geometryTypes: kind === "features" ? (geoColumn?.geometry_types ?? []) : [],
+    columns,
+    rowGroups,
+    sizeBytes: file.byteLength,
+    get bytesRead() {
+      return bytesRead;
+    },
+    cacheKey: opts.cacheKey,
+    source: { buffer, metadata, keyOf, cache: opts.cacheKey !== undefined ? opts.cache : undefined },
+  };
+}
+
+/** True when a row group's bbox may hold something in `box` (edges inclusive; west > east crosses the antimeridian). */
+export function bboxIntersects(group: TBbox | null, box: TBbox): boolean {
+  if (group === null) return false;
+  const [w, s, e, n] = box;
+  if (group[1] > n || group[3] < s) return false;
+  return w <= e ? group[0] <= e && group[2] >= w : group[2] >= w || group[0] <= e;
+}
+
+/** The row groups `readLayerBatches` reads for `box` (all of them for null or a table). */
+export function rowGroupsFor(file: TLayerFile, box: TBbox | null): TLayerFileRowGroup[] {
+  if (box === null || file.kind === "table") return file.rowGroups;
+  return file.rowGroups.filter((g) => bboxIntersects(g.bbox, box));
+}
+
+function fromInt64(value: unknown): unknown {
+  if (typeof value !== "bigint") return value;
+  return value >= BigInt(Number.MIN_SAFE_INTEGER) && value <= BigInt(Number.MAX_SAFE_INTEGER) ? Number(value) : value;
+}
+
+/** Sets `record[key]` as an own property even for `__proto__`. */
+function put(record: Record<string, unknown>, key: string, value: unknown): void {
+  if (key === "__proto__") Object.defineProperty(record, key, { value, writable: true, enumerable: true, configurable: true });
+  else record[key] = value;
+}
+
+export interface TReadLayerBatchesOptions {
+  signal?: AbortSignal;
+  /** Property (or row) keys to read; unknown ones are ignored; default all. A feature's geometry is always read. */
+  columns?: string[];
+}
+
+/**
+ * Yields one batch per row group that may intersect `box` (all when null), in file order:
+ * features (kind "features") or rows (kind "table"). Batches may come from the cache: do not
+ * modify them. See the module doc for what is decoded how.
+ */
+export async function* readLayerBatches(file: TLayerFile, box: TBbox | null, opts: TReadLayerBatchesOptions = {}): AsyncGenerator<TFeature[] | TRow[]> {
+  const { buffer, metadata, keyOf, cache } = file.source;
+  const wanted = opts.columns ? new Set(opts.columns) : undefined;
+  const propertyColumns = [...keyOf].filter(([, key]) => !wanted || wanted.has(key));
+  const features = file.kind === "features";
+  const geo = parseJson<{ primary_column?: string }>(kvValue(metadata, "geo"));
+  const geometryColumn = geo?.primary_column ?? GEOMETRY_COLUMN;
+  const readColumns = [...propertyColumns.map(([name]) => name), ...(features ? [geometryColumn] : [])];
+  const columnsKey = wanted ? propertyColumns.map(([name]) => name).join("\u0000") : "*";
+
+  const load = async (group: TLayerFileRowGroup): Promise<(TFeature | TRow)[]> => {
+    const key = `${file.cacheKey}\u0001${group.index}\u0001${columnsKey}`;
+    const cached = cache?.get<TFeature | TRow>(key);
+    if (cached) return cached;
+    let rows: unknown[][] = [];
+    await parquetRead({
+      file: buffer,
+      metadata,
+      columns: readColumns,
+      rowStart: group.rowStart,
+      rowEnd: group.rowStart + group.rowCount,
+      onComplete: (result) => {
+        rows = result;
+      },
+    });
+    opts.signal?.throwIfAborted();
+    const batch: (TFeature | TRow)[] = new Array(rows.length);
+    let bytes = 0;
+    for (let r = 0; r < rows.length; r++) {
+      const row = rows[r];
+      const values: Record<string, unknown> = {};
+      for (let c = 0; c < propertyColumns.length; c++) put(values, propertyColumns[c][1], fromInt64(row[c]));
+      const item: TFeature | TRow = features
+        ? { type: "Feature", geometry: (row[propertyColumns.length] as Geometry | undefined) ?? null, properties: values }
+        : values;
+      if (cache) bytes += estimateItemBytes(item);
+      batch[r] = item;
+    }
+    cache?.set(key, batch, bytes);
+    return batch;
+  };
+
+  // One row group ahead: its bytes are fetched while the caller works on the current one (a
+  // blob store answers each range after a round trip). A read-ahead left behind when the caller
+  // stops early settles on its own; its error, if any, is dropped with it.
+  const groups = rowGroupsFor(file, box);
+  let ahead = groups.length > 0 ? load(groups[0]) : undefined;
+  for (let i = 0; i < groups.length; i++) {
+    opts.signal?.throwIfAborted();
+    const current = ahead!;
+    ahead = i + 1 < groups.length ? load(groups[i + 1]) : undefined;
+    ahead?.catch(() => {});
+    yield (await current) as TFeature[] | TRow[];
+  }
+}

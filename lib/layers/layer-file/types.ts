@@ -1,0 +1,49 @@
+/**
+ * Shapes shared by the layer file writer and reader (see write-layer-file.ts for the format).
+ */
+import type { TColumnType } from "@/lib/formats/column-types";
+import type { TBbox } from "./item-measure";
+
+export type { TBbox } from "./item-measure";
+
+/** A layer of features (GeoParquet) or a table (plain Parquet). */
+export type TLayerFileKind = "features" | "table";
+
+/** One property (or table) column as written: its name in the file and its Parquet type. */
+export interface TLayerFileColumn {
+  name: string;
+  /** boolean -> BOOLEAN, int64 -> INT64, double -> DOUBLE, string -> BYTE_ARRAY UTF8 (lib/formats/column-types.ts). */
+  type: TColumnType;
+}
+
+/** What `writeLayerFile` wrote. */
+export interface TLayerFileSummary {
+  kind: TLayerFileKind;
+  /** Features or rows written. */
+  itemCount: number;
+  /** `[west, south, east, north]` in degrees over every finite coordinate, null for a table or a layer without coordinates. */
+  bbox: TBbox | null;
+  /** GeoParquet geometry type names seen, sorted ("Point", "Polygon Z", ...); empty for a table. */
+  geometryTypes: string[];
+  /** Property columns (features) or columns (table), in file order; without `geometry` and `bbox`. */
+  columns: TLayerFileColumn[];
+  rowGroups: number;
+  /** Size of the file in bytes. */
+  sizeBytes: number;
+}
+
+/** Name of the WKB geometry column. */
+export const GEOMETRY_COLUMN = "geometry";
+/** Name of the GeoParquet 1.1 bbox covering column (a struct of xmin, ymin, xmax, ymax). */
+export const BBOX_COLUMN = "bbox";
+/**
+ * File key-value metadata key of this service's own facts about a file:
+ * `{"kind": "features" | "table", "renamed": {column: property}}`, `renamed` listing
+ * properties whose names clashed with `geometry` or `bbox` and were written under another name.
+ */
+export const LAYER_FILE_METADATA_KEY = "flow-api:layer-file";
+
+export interface TLayerFileMetadata {
+  kind: TLayerFileKind;
+  renamed?: Record<string, string>;
+}

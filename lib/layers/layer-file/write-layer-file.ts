@@ -1,0 +1,354 @@
+/**
+ * Writes a layer (features) or a table (rows) as one Parquet file, streaming, in bounded memory.
+ *
+ * Features -> GeoParquet 1.1 (https://geoparquet.org/releases/v1.1.0/):
+ * - rows sorted by the Hilbert key of each geometry's bbox centre (hilbert.ts; features without
+ *   coordinates last; equal keys keep input order), so each row group covers a compact area;
+ * - property columns first (declared ones, then the others in first-seen order over all
+ *   features; a property named `geometry` or `bbox` is written as `geometry_1` / `bbox_1`, the
+ *   mapping kept in the `flow-api:layer-file` metadata), types inferred over ALL features
+ *   (lib/formats/column-types.ts), every column OPTIONAL;
+ * - `geometry`: BYTE_ARRAY of ISO WKB (lib/formats/wkb.ts), null for a feature without one;
+ * - `bbox`: the 1.1 covering column, an OPTIONAL struct of REQUIRED FLOAT `xmin, ymin, xmax,
+ *   ymax`, rounded outward to float32 so it still covers the geometry (null without
+ *   coordinates); its row group statistics are what readers skip row groups by;
+ * - `geo` metadata: `{"version":"1.1.0","primary_column":"geometry","columns":{"geometry":
+ *   {"encoding":"WKB","geometry_types":[...],"bbox":[w,s,e,n],"covering":{"bbox":{"xmin":
+ *   ["bbox","xmin"],...}}}}}` (no `crs`: OGC:CRS84; no `edges`: planar).
+ * Tables -> plain Parquet, rows in input order, the same column rules (no reserved names).
+ * Both: SNAPPY, row groups of `rowGroupRows` rows (fewer when their estimated input passes
+ * 32 MiB), statistics on every column but `geometry`.
+ *
+ * Memory: items are encoded (JSON, or V8 serialization where JSON is not exact) into a buffer as
+ * they arrive, so the input's objects die young; once the buffer holds `memoryBytes`, it is
+ * sorted and spilled to a run file in a fresh directory under `tmpDir` (sort-runs.ts). At the
+ * end the runs and the last buffer are merged into the Parquet writer one row group at a time,
+ * decoding one record per run at a time. One run only: no file at all. The column types are known once
+ * every item was seen, which is before the first row group is written. Temporary files are
+ * removed whatever happens (success, error, abort).
+ *
+ * @throws EncodeError (lib/formats/errors.ts) for an item that is not a feature (kind
+ *   "features") or not an object, and for an invalid geometry (message names the item's input
+ *   position); the signal's reason when aborted; the sink's or the item source's errors.
+ */
+import { mkdtemp, rm } from "node:fs/promises";
+import path from "node:path";
+import type { SchemaElement } from "hyparquet";
+import { ParquetWriter, type ColumnSource } from "hyparquet-writer";
+import type { Geometry } from "geojson";
+import type { TFeature, TRow } from "@/lib/engine/types";
+import { yieldToEventLoop } from "@/lib/formats/byte-chunks";
+import { ColumnTypeInference, columnTypeFor, ownValueReader, toColumnValue, type TColumnType } from "@/lib/formats/column-types";
+import { EncodeError } from "@/lib/formats/errors";
+import { Utf8Arena } from "@/lib/formats/parquet";
+import { GeometryStats, WkbArena, geometryToWkb } from "@/lib/formats/wkb";
+import type { TFieldSchema } from "@/lib/steps/columns";
+import { hilbertKeyOfBbox } from "./hilbert";
+import { estimateItemBytes, geometryBbox } from "./item-measure";
+import { SinkByteWriter, type TAsyncByteSink } from "./sink-writer";
+import { FrameBuffer, RunFileReader, mergeRuns, type TKeyedRecord, type TRunSource } from "./sort-runs";
+import {
+  BBOX_COLUMN,
+  GEOMETRY_COLUMN,
+  LAYER_FILE_METADATA_KEY,
+  type TLayerFileColumn,
+  type TLayerFileKind,
+  type TLayerFileMetadata,
+  type TLayerFileSummary,
+} from "./types";
+
+/** Default budget for the in-memory sort buffer (bytes of encoded items). */
+export const DEFAULT_SORT_MEMORY_BYTES = 64 * 1024 * 1024;
+
+/**
+ * Default rows per row group. Measured on 1,000,000 synthetic points (synthetic-points.ts):
+ * see the comparison in README of this folder's report; 4,096 keeps a 1-degree box read to a
+ * few row groups of ~100 KB while the footer stays small.
+ */
+export const DEFAULT_ROW_GROUP_ROWS = 4_096;
+
+/** Estimated input bytes after which a row group is closed early (large geometries or strings). */
+const ROW_GROUP_BYTES = 32 * 1024 * 1024;
+/** Items between progress reports (and event-loop yields) while reading the input. */
+const PROGRESS_EVERY = 4_096;
+
+const CREATED_BY = "flow-api-service layer-file (hyparquet-writer 0.17)";
+
+export interface TWriteLayerFileOptions {
+  kind: TLayerFileKind;
+  /** Receives the file's bytes in order (~1 MiB chunks); a returned promise is awaited (backpressure). */
+  sink: TAsyncByteSink;
+  /** Directory for the sort's run files (a fresh subdirectory is made and removed). */
+  tmpDir: string;
+  /** Budget of the in-memory sort buffer: bytes of encoded items (about 130 a point with four properties; default 64 MiB). */
+  memoryBytes?: number;
+  /** Rows per row group (default `DEFAULT_ROW_GROUP_ROWS`; at least 1). */
+  rowGroupRows?: number;
+  signal?: AbortSignal;
+  /** Called every few thousand items while reading the input ("sorting") and after each row group ("writing"). */
+  onProgress?: (itemsDone: number, phase: "sorting" | "writing") => void;
+  /** Columns known in advance (from the flow): written first, in order, with their types when the data fits them. */
+  declaredColumns?: readonly TFieldSchema[];
+}
+
+/** Property keys in first-seen order (declared ones first) with their running type inference. */
+class ColumnCollector {
+  readonly keys: string[] = [];
+  readonly inference: ColumnTypeInference[] = [];
+  private readonly index = new Map<string, number>();
+
+  constructor(declared: readonly TFieldSchema[]) {
+    for (const field of declared) this.slot(field.name);
+  }
+
+  private slot(key: string): number {
+    let i = this.index.get(key);
+    if (i === undefined) {
+      i = this.keys.length;
+      this.index.set(key, i);
+      this.keys.push(key);
+      this.inference.push(new ColumnTypeInference());
+    }
+    return i;
+  }
+
+  add(record: Record<string, unknown> | null | undefined): void {
+    if (!record) return;
+    for (const key in record) {
+      if (Object.hasOwn(record, key)) this.inference[this.slot(key)].add(record[key]);
+    }
+  }
+}
+
+/** One output property column: where its values come from and how they are written. */
+interface TPlannedColumn extends TLayerFileColumn {
+  key: string;
+  read: (record: Record<string, unknown> | null | undefined) => unknown;
+}
+
+function planColumns(collector: ColumnCollector, declared: readonly TFieldSchema[], reserved: readonly string[]): TPlannedColumn[] {
+  const declaredType = new Map(declared.map((f) => [f.name, f.type]));
+  const taken = new Set([...reserved, ...collector.keys.filter((k) => !reserved.includes(k))]);
+  return collector.keys.map((key, c) => {
+    let name = key;
+    if (reserved.includes(key)) {
+      for (let n = 1; taken.has(name); n++) name = `${key}_${n}`;
+      taken.add(name);
+    }
+    return { key, name, type: columnTypeFor(declaredType.get(key), collector.inference[c]), read: ownValueReader(key) };
+  });
+}
+
+function schemaElement(name: string, type: TColumnType): SchemaElement {
+  const repetition_type = "OPTIONAL" as const;
+  switch (type) {
+    case "boolean":
+      return { name, type: "BOOLEAN", repetition_type };
+    case "int64":
+      return { name, type: "INT64", repetition_type };
+    case "double":
+      return { name, type: "DOUBLE", repetition_type };
+    case "string":
+      return { name, type: "BYTE_ARRAY", converted_type: "UTF8", logical_type: { type: "STRING" }, repetition_type };
+  }
+}
+
+const BBOX_FIELDS = ["xmin", "ymin", "xmax", "ymax"] as const;
+
+const f32 = new Float32Array(1);
+const u32 = new Uint32Array(f32.buffer);
+
+/** The float32 next to `f` (itself a float32) towards -Infinity (`down`) or +Infinity. */
+function nextFloat32(f: number, down: boolean): number {
+  if (f === 0) return down ? -(2 ** -149) : 2 ** -149;
+  f32[0] = f;
+  // float32 bits are ordered by magnitude: one step away from zero or towards it
+  u32[0] += f > 0 === !down ? 1 : -1;
+  return f32[0];
+}
+
+/** `value` as a float32 no greater (`down`) / no less than it, so a rounded bbox still covers. */
+export function float32Outward(value: number, down: boolean): number {
+  const f = Math.fround(value);
+  if (down ? f > value : f < value) return nextFloat32(f, down);
+  return f;
+}
+
+function asFeature(item: unknown, seq: number): TFeature {
+  const feature = item as TFeature | null;
+  if (!feature || typeof feature !== "object" || feature.type !== "Feature") {
+    throw new EncodeError(`item ${seq}: not a GeoJSON Feature`);
+  }
+  return feature;
+}
+
+function asRow(item: unknown, seq: number): TRow {
+  if (!item || typeof item !== "object" || Array.isArray(item)) throw new EncodeError(`item ${seq}: not a row object`);
+  return item as TRow;
+}
+
+/**
+ * Writes `items` as a layer file (see module doc) and returns what it wrote.
+ *
+ * @param items features (`kind: "features"`) or rows (`kind: "table"`), read once, in order.
+ */
+export async function writeLayerFile(
+  items: AsyncIterable<TFeature | TRow> | Iterable<TFeature | TRow>,
+  opts: TWriteLayerFileOptions,
+): Promise<TLayerFileSummary> {
+  const features = opts.kind === "features";
+  const { signal, onProgress } = opts;
+  const budget = Math.max(1, opts.memoryBytes ?? DEFAULT_SORT_MEMORY_BYTES);
+  const rowGroupRows = Math.max(1, Math.floor(opts.rowGroupRows ?? DEFAULT_ROW_GROUP_ROWS));
+  const declared = opts.declaredColumns ?? [];
+  const collector = new ColumnCollector(declared);
+
+  let runDir: string | undefined;
+  const runPaths: string[] = [];
+  const sources: TRunSource<TFeature | TRow>[] = [];
+  let buffer = new FrameBuffer<TFeature | TRow>();
+  let count = 0;
+
+  const spill = async () => {
+    runDir ??= await mkdtemp(path.join(opts.tmpDir, "layer-file-sort-"));
+    const runPath = path.join(runDir, `run-${runPaths.length}`);
+    runPaths.push(runPath);
+    await buffer.spill(runPath, features, signal);
+    buffer = new FrameBuffer();
+  };
+
+  try {
+    signal?.throwIfAborted();
+    // Phase 1: read everything once: column types, sort keys, runs.
+    for await (const item of items) {
+      signal?.throwIfAborted();
+      let key = 0;
+      if (features) {
+        const feature = asFeature(item, count);
+        collector.add(feature.properties);
+        key = hilbertKeyOfBbox(geometryBbox(feature.geometry));
+      } else {
+        collector.add(asRow(item, count));
+      }
+      buffer.add(key, count, item);
+      count++;
+      if (buffer.bytes >= budget) await spill();
+      if (count % PROGRESS_EVERY === 0) {
+        onProgress?.(count, "sorting");
+        await yieldToEventLoop(signal);
+      }
+    }
+
+    // Phase 2: merge the runs (and the last buffer, kept in memory) into the Parquet writer.
+    const blockBytes = Math.min(1 << 20, Math.max(64 << 10, Math.floor(budget / (4 * Math.max(1, runPaths.length)))));
+    for (const runPath of runPaths) sources.push(await RunFileReader.open<TFeature | TRow>(runPath, blockBytes));
+    sources.push(buffer.source(features));
+
+    const columns = planColumns(collector, declared, features ? [GEOMETRY_COLUMN, BBOX_COLUMN] : []);
+    const stats = new GeometryStats();
+    const schema: SchemaElement[] = [{ name: "root", num_children: columns.length + (features ? 2 : 0) }, ...columns.map((c) => schemaElement(c.name, c.type))];
+    if (features) {
+      schema.push({ name: GEOMETRY_COLUMN, type: "BYTE_ARRAY", repetition_type: "OPTIONAL" });
+      schema.push({ name: BBOX_COLUMN, repetition_type: "OPTIONAL", num_children: 4 });
+      for (const field of BBOX_FIELDS) schema.push({ name: field, type: "FLOAT", repetition_type: "REQUIRED" });
+    }
+    const writer = new SinkByteWriter(opts.sink);
+    const pq = new ParquetWriter({ writer, schema, createdBy: CREATED_BY });
+    const text = new Utf8Arena();
+    const wkb = new WkbArena();
+    let rowGroups = 0;
+    let written = 0;
+
+    const writeGroup = async (records: TKeyedRecord<TFeature | TRow>[]) => {
+      const width = columns.length + (features ? 2 : 0);
+      const data: unknown[][] = Array.from({ length: width }, () => new Array<unknown>(records.length));
+      text.startGroup();
+      for (let r = 0; r < records.length; r++) {
+        const { item, seq } = records[r];
+        const values = features ? (item as TFeature).properties : (item as TRow);
+        for (let c = 0; c < columns.length; c++) {
+          const cell = toColumnValue(columns[c].type, columns[c].read(values));
+          data[c][r] = typeof cell === "string" ? text.bytes(cell) : cell;
+        }
+        if (!features) continue;
+        const geometry = (item as TFeature).geometry as Geometry | null | undefined;
+        let bytes: Uint8Array | null = null;
+        if (geometry !== null && geometry !== undefined) {
+          try {
+            bytes = geometryToWkb(geometry, stats, wkb);
+          } catch (error) {
+            const reason = error instanceof Error ? error.message : String(error);
+            throw new EncodeError(`item ${seq}: ${reason}`, { cause: error });
+          }
+        }
+        const box = geometryBbox(geometry);
+        data[columns.length][r] = bytes;
+        data[columns.length + 1][r] = box && {
+          xmin: float32Outward(box[0], true),
+          ymin: float32Outward(box[1], true),
+          xmax: float32Outward(box[2], false),
+          ymax: float32Outward(box[3], false),
+        };
+      }
+      const columnData: ColumnSource[] = columns.map((c, i) => ({ name: c.name, data: data[i] as ColumnSource["data"] }));
+      if (features) {
+        // min/max of WKB bytes mean nothing; dictionaries rarely help geometry
+        columnData.push({ name: GEOMETRY_COLUMN, data: data[columns.length] as ColumnSource["data"], encoding: "PLAIN", statistics: false });
+        columnData.push({ name: BBOX_COLUMN, data: data[columns.length + 1] as ColumnSource["data"] });
+      }
+      if (width > 0) {
+        await pq.write({ columnData, rowGroupSize: records.length });
+        rowGroups++;
+      }
+      written += records.length;
+      onProgress?.(written, "writing");
+      await yieldToEventLoop(signal);
+    };
+
+    for await (const batch of mergeRuns(sources, rowGroupRows)) {
+      // a batch holds at most rowGroupRows records; close a group early when its input is large
+      let start = 0;
+      let bytes = 0;
+      for (let i = 0; i < batch.length; i++) {
+        bytes += estimateItemBytes(batch[i].item);
+        if (bytes >= ROW_GROUP_BYTES && i + 1 < batch.length) {
+          await writeGroup(batch.slice(start, i + 1));
+          start = i + 1;
+          bytes = 0;
+        }
+      }
+      await writeGroup(start === 0 ? batch : batch.slice(start));
+    }
+
+    const renamed = Object.fromEntries(columns.filter((c) => c.name !== c.key).map((c) => [c.name, c.key]));
+    const own: TLayerFileMetadata = { kind: opts.kind, ...(Object.keys(renamed).length > 0 ? { renamed } : {}) };
+    const bbox = features ? (stats.bbox() ?? null) : null;
+    const kv = [{ key: LAYER_FILE_METADATA_KEY, value: JSON.stringify(own) }];
+    if (features) {
+      const covering = Object.fromEntries(BBOX_FIELDS.map((f) => [f, [BBOX_COLUMN, f]]));
+      const geo = {
+        version: "1.1.0",
+        primary_column: GEOMETRY_COLUMN,
+        columns: {
+          [GEOMETRY_COLUMN]: { encoding: "WKB", geometry_types: stats.geometryTypes(), ...(bbox ? { bbox } : {}), covering: { bbox: covering } },
+        },
+      };
+      kv.unshift({ key: "geo", value: JSON.stringify(geo) });
+    }
+    pq.kvMetadata = kv;
+    await pq.finish();
+    return {
+      kind: opts.kind,
+      itemCount: count,
+      bbox,
+      geometryTypes: features ? stats.geometryTypes() : [],
+      columns: columns.map(({ name, type }) => ({ name, type })),
+      rowGroups,
+      sizeBytes: writer.offset,
+    };
+  } finally {
+    buffer = new FrameBuffer();
+    await Promise.allSettled(sources.map((s) => s.close()));
+    if (runDir) await rm(runDir, { recursive: true, force: true });
+  }
+}
