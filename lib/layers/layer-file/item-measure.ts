@@ -1,7 +1,7 @@
 /**
  * Per-item measurements shared by the layer file writer and reader: a geometry's bbox (for the
  * sort key and the GeoParquet `bbox` covering column) and an estimate of the heap bytes an item
- * holds (for the writer's sort budget and the row group cache's byte bound).
+ * holds (for the row group cache's byte bound and the writer's early close of a row group).
  */
 import type { Geometry } from "geojson";
 
@@ -56,7 +56,7 @@ function walk(box: TBbox, value: unknown): void {
  * Heap sizes used by the estimate, measured on Node 20 (V8 11) with `--expose-gc` and
  * heapUsed before/after holding 500,000 point features parsed from JSON (264 bytes each, with
  * four properties) and 50,000 polygons of 100 positions (7,435 bytes each: ~72 per position).
- * The estimate errs high for points (~340): the budget is a ceiling, not a target.
+ * The estimate errs high for points (~340 for those four properties): a bound, not a target.
  */
 const OBJECT_BYTES = 40;
 const POSITION_BYTES = 72;

@@ -173,7 +173,7 @@ export class FrameBuffer<T> {
     this.closeBlock();
     const order = this.order(sorted);
     let next = 0;
-    const self = this;
+    const { blocks, blockOf, offsetOf } = this;
     const source: TRunSource<T> = {
       current: null,
       advanceSync() {
@@ -182,7 +182,7 @@ export class FrameBuffer<T> {
           return true;
         }
         const index = order[next++];
-        source.current = decodeFrame<T>(self.blocks[self.blockOf[index]], self.offsetOf[index]).record;
+        source.current = decodeFrame<T>(blocks[blockOf[index]], offsetOf[index]).record;
         return true;
       },
       async advance() {
