@@ -33,6 +33,8 @@ const GROUND = [
   "lib/env.ts",
   "lib/errors",
   "lib/blobs",
+  /** Starting the app's own Node processes from private bundles. */
+  "lib/processes",
   ...["embedded", "migrate", "pg-listener", "reset", "test-guard", "transaction", "unavailable"].map((f) => `lib/database/${f}.ts`),
 ];
 /** Processes and operations (lib/database/bootstrap.ts prepares a database for them: migrations, queues). */

@@ -24,6 +24,10 @@ export interface TBenchContext {
   databaseUrl: string;
   /** Starts the production app (web + worker) once, on demand; returns its base URL. */
   app: () => Promise<string>;
+  /** The pids of the app's web and worker processes (their run and import processes are below them); empty before `app()`. */
+  appPids: () => number[];
+  /** The demo designer's credentials (for the design tool's routes). */
+  designer: { email: string; password: string };
   /** Keys of the demo consumers. */
   keys: { demo: string; other: string };
   log: (m: string) => void;

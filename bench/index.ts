@@ -8,7 +8,8 @@ import { freshDemoDatabase } from "../scripts/fresh-demo-database";
 import { buildIfNeeded, runThenStop, startApp, waitHealthy } from "../scripts/app-processes";
 import { printTable, type TBenchContext, type TBenchRow } from "./harness";
 
-const SECTIONS = ["engine", "api", "mcp"] as const;
+const SECTIONS = ["engine", "api", "mcp", "data"] as const;
+const DESIGNER = { email: "designer@demo.local", password: `bench-${process.pid}-designer` };
 const RUN_TIMINGS = path.join(os.tmpdir(), `flow-api-bench-run-timings-${process.pid}.jsonl`);
 const wanted = process.argv.slice(2).filter((a) => !a.startsWith("-"));
 const log = (m: string) => console.error(`[bench] ${m}`);
@@ -21,7 +22,7 @@ const stop = async () => {
   for (const f of [RUN_TIMINGS, `${RUN_TIMINGS}.process`]) fs.rmSync(f, { force: true });
 };
 await runThenStop(stop, async () => {
-  const keys = await freshDemoDatabase(database.url, path.join(DATA_DIR, "bench-keys.json"), log);
+  const keys = await freshDemoDatabase(database.url, path.join(DATA_DIR, "bench-keys.json"), log, { designer: DESIGNER });
 
   // Every section may start app processes; build once up front.
   buildIfNeeded(log, { ...process.env, DATABASE_URL: database.url, NODE_ENV: "production" });
@@ -31,9 +32,19 @@ await runThenStop(stop, async () => {
     keys,
     runTimingsFile: RUN_TIMINGS,
     log,
+    designer: DESIGNER,
+    appPids: () => [app?.web.pid, app?.worker?.pid].filter((p): p is number => p !== undefined),
     app: () =>
       (baseUrl ??= (async () => {
-        const env = { ...process.env, DATABASE_URL: database.url, NODE_ENV: "production" as const, ENABLE_BENCH_FLOOR: "1", WORKER_RUN_TIMINGS: RUN_TIMINGS };
+        // A run over the 10M-point layer (section "data") may work minutes: the time limit is raised, the memory budget is not.
+        const env = {
+          ...process.env,
+          DATABASE_URL: database.url,
+          NODE_ENV: "production" as const,
+          ENABLE_BENCH_FLOOR: "1",
+          WORKER_RUN_TIMINGS: RUN_TIMINGS,
+          RUN_TIME_LIMIT_SECONDS: "600",
+        };
         buildIfNeeded(log, env);
         const port = 3900 + Math.floor(Math.random() * 90);
         app = startApp({ port, host: "127.0.0.1", env, quiet: true });

@@ -6,6 +6,8 @@
  * The blob store (lib/blobs) is the filesystem under `BLOB_DIR` unless `BLOB_STORE=s3`, which
  * then needs `S3_BUCKET`.
  */
+import fs from "node:fs";
+import path from "node:path";
 import { z } from "zod";
 
 /** "true"/"false", "1"/"0", "yes"/"no", "on"/"off" (any case), as zod's stringbool reads them. */
@@ -55,6 +57,10 @@ export const ZEnv = z
     RUN_MAX_RESULT_MB: z.coerce.number().int().min(1).max(4_096).default(200),
     /** Worker: most rows or features one step of a run may produce (the engine's `maxItems`). */
     RUN_MAX_ROWS: z.coerce.number().int().min(1_000).max(1_000_000_000).default(1_000_000),
+    /** Worker: memory cap of one layer import's process (its JS heap), MB. */
+    IMPORT_MEMORY_MB: z.coerce.number().int().min(128).max(65_536).default(512),
+    /** Worker: decoded layer row groups a run process keeps between runs (an LRU by bytes), MB. */
+    LAYER_CACHE_MB: z.coerce.number().int().min(0).max(65_536).default(64),
     /** Where layers and result files live: `fs` (a folder, BLOB_DIR) or `s3` (a bucket of AWS S3 or an S3-compatible server). */
     BLOB_STORE: z.enum(["fs", "s3"]).default("fs"),
     /** fs store: its root folder (default `<project>/.data/blobs`). */
@@ -96,4 +102,15 @@ export function env(): TEnv {
   }
   cached = parsed.data;
   return cached;
+}
+
+/**
+ * A private folder for one piece of work's temporary files (a layer import's sort runs),
+ * `.data/tmp/<name>` of the folder the process was started in (the project: every script and
+ * the app start there), made with mode 0700. Callers remove it when done.
+ */
+export function privateTmpDir(...name: string[]): string {
+  const dir = path.join(process.cwd(), ".data", "tmp", ...name);
+  fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
+  return dir;
 }

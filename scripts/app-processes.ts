@@ -7,8 +7,7 @@ import { spawn, spawnSync, type ChildProcess } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
 import { PROJECT_ROOT } from "@/lib/database/bootstrap";
-import { bundleEntry } from "@/lib/runs/bundle-entry";
-import { WORKER_NODE_FLAGS, withMallocEnv } from "@/lib/runs/process-memory";
+import { bundleEntry } from "@/lib/processes/bundle-entry";
 
 const NEXT_BIN = path.join(PROJECT_ROOT, "node_modules/next/dist/bin/next");
 const SOURCE_DIRS = ["app", "components", "features", "lib", "prisma"];
@@ -236,11 +235,11 @@ export function startApp(opts: {
           log,
           onGiveUp,
           spawnChild: () => {
-            // Bundled (lib/runs/bundle-entry.ts): 16 MB less resident than through the tsx loader.
+            // Bundled (lib/processes/bundle-entry.ts): 16 MB less resident than through the tsx loader.
             const entry = bundleEntry(path.join(PROJECT_ROOT, "worker/index.ts"), "worker");
-            const child = spawn(process.execPath, [...WORKER_NODE_FLAGS, ...workerNodeFlags(), ...entry.execArgv, entry.script], {
+            const child = spawn(process.execPath, [...workerNodeFlags(), ...entry.execArgv, entry.script], {
               cwd: PROJECT_ROOT,
-              env: withMallocEnv({ ...env, NODE_ENV: opts.dev ? "development" : "production" }),
+              env: { ...env, NODE_ENV: opts.dev ? "development" : "production" },
               stdio: ["ignore", "pipe", "pipe"],
             });
             prefixOutput(child, "[worker]", !!opts.quiet);

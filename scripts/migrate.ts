@@ -1,4 +1,6 @@
-// npm run db:migrate - apply SQL migrations and the pg-boss schema to DATABASE_URL (or the embedded database).
+// npm run db:migrate - apply SQL migrations and the pg-boss schema to DATABASE_URL (or the embedded
+// database), then move what an older database kept in Postgres (layers, result files) into the
+// blob store (lib/layers/convert-legacy.ts).
 import { openDatabase, prepareSchema } from "@/lib/database/bootstrap";
 import { reportStartupFailure } from "./start-checks";
 
@@ -9,6 +11,9 @@ const database = await openDatabase({ name: "postgres", port: Number(process.env
 });
 try {
   await prepareSchema(database.url, log);
+  process.env.DATABASE_URL ??= database.url;
+  const { convertLegacyData } = await import("@/lib/layers/convert-legacy");
+  await convertLegacyData(log);
 } finally {
   await database.stop();
 }

@@ -10,5 +10,7 @@ export type TJobHandler<N extends TJobName> = (data: TJobData<N>, ctx: { signal:
 export const JOB_HANDLERS: { [N in TJobName]: () => Promise<TJobHandler<N>> } = {
   "run-execute": () => import("@/lib/runs/execute-run").then((m) => m.executeRunJob),
   "run-dead": () => import("@/lib/runs/fail-lost-run").then((m) => m.failLostRun),
+  "result-format": () => import("@/lib/runs/make-result-format").then((m) => m.makeResultFormatJob),
+  "layer-import": () => import("@/lib/layers/run-layer-import").then((m) => m.runLayerImportJob),
   "maintenance-purge": () => import("@/lib/runs/purge").then((m) => m.purgeExpired),
 };

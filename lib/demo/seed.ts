@@ -22,11 +22,11 @@ import fs from "node:fs";
 import path from "node:path";
 import { isDeepStrictEqual } from "node:util";
 import { db } from "@/lib/db";
-import { encodeLayerData } from "@/lib/layers/layer-data";
-import { bboxOf, loadWorldCapitals, loadWorldCities, loadWorldCountries } from "@/lib/demo/real-data";
+import { convertLegacyData } from "@/lib/layers/convert-legacy";
+import { writeLayerItems } from "@/lib/layers/write-layer";
+import { loadWorldCapitals, loadWorldCities, loadWorldCountries } from "@/lib/demo/real-data";
 import { DEMO_FLOWS, type TDemoFlow } from "@/lib/demo/flows";
 import { validateFlowVersion } from "@/lib/flows/definition";
-import { geometryTypesOf } from "@/lib/flows/input-geometry";
 import { generateApiKey, hashApiKey, keyPrefix } from "@/lib/keys/api-key";
 import { seedDemoUsers, type TDemoUser, type TForcedDemoUsers } from "@/lib/users/demo-users";
 import type { TFeatureSet, TTable } from "@/lib/engine/types";
@@ -46,51 +46,15 @@ export interface TSeedResult {
 }
 
 async function ensureLayer(workspaceId: string, environmentId: string, id: string, name: string, description: string, load: () => TFeatureSet | TTable) {
-  const existing = await db.layer.findUnique({
-    where: { id },
-    select: { id: true, itemCount: true, kind: true, name: true, description: true, geometryTypes: true },
-  });
-  // A demo feature layer seeded before layers recorded their geometry types is seeded again
-  // (unless a designer replaced it): that also brings the countries cut at the antimeridian.
-  if (existing?.kind === "features" && existing.geometryTypes.length === 0 && existing.name === name && existing.description === description) {
+  const existing = await db.layer.findUnique({ where: { id }, select: { id: true, fileKey: true } });
+  if (!existing?.fileKey) {
     const data = load();
-    if (data.kind === "features" && data.features.length === existing.itemCount) {
-      const content = new Uint8Array(encodeLayerData(data));
-      await db.$transaction(
-        async (tx) => {
-          await tx.layer.update({
-            where: { id },
-            data: { geometryTypes: geometryTypesOf(data.features), bbox: bboxOf(data.features), dataVersion: { increment: 1 } },
-          });
-          await tx.layerData.update({ where: { layerId: id }, data: { content } });
-        },
-        { timeout: 120_000 },
-      );
-    }
-  }
-  if (!existing) {
-    const data = load();
-    // Encoded before the transaction, which gets time to spare: on a busy machine gzipping the
-    // 135,233 cities alone took longer than Prisma's default 5 s and the first start failed.
-    const content = new Uint8Array(encodeLayerData(data));
-    await db.$transaction(
-      async (tx) => {
-        await tx.layer.create({
-          data: {
-            id,
-            workspaceId,
-            name,
-            description,
-            kind: data.kind === "features" ? "features" : "table",
-            itemCount: data.kind === "features" ? data.features.length : data.rows.length,
-            bbox: data.kind === "features" ? bboxOf(data.features) : [],
-            geometryTypes: data.kind === "features" ? geometryTypesOf(data.features) : [],
-          },
-        });
-        await tx.layerData.create({ data: { layerId: id, content } });
-      },
-      { timeout: 120_000 },
-    );
+    const fields =
+      data.kind === "features"
+        ? await writeLayerItems(workspaceId, id, { kind: "features", items: data.features })
+        : await writeLayerItems(workspaceId, id, { kind: "table", items: data.rows });
+    if (existing) await db.layer.update({ where: { id }, data: { ...fields, dataVersion: { increment: 1 } } });
+    else await db.layer.create({ data: { id, workspaceId, name, description, ...fields } });
   }
   await db.environmentLayer.upsert({
     where: { environmentId_layerId: { environmentId, layerId: id } },
@@ -188,6 +152,7 @@ export async function seedDemo(opts: {
   usersFile?: string;
   forcedUsers?: TForcedDemoUsers;
 }): Promise<TSeedResult> {
+  await convertLegacyData((m) => console.log(`[seed] ${m}`));
   const plan = await db.plan.upsert({
     where: { id: "pro" },
     create: { id: "pro", name: "Pro", maxFlowApis: 50, aiAccess: true, rateLimitPerMinute: 600_000 },

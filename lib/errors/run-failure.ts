@@ -9,8 +9,9 @@
  * | `ResourceLimitError`     | `resources_exhausted` | no      | the run exceeded a documented limit (memory, rows, bytes, time)
  * | anything else            | `internal_error`      | no      | a bug: logged with its stack, the caller sees no internals
  *
- * Only an unreachable database is retried (pg-boss), and a worker that dies mid-run ends
- * `worker_lost` after its retry (lib/runs/fail-lost-run.ts).
+ * Only an unreachable database and a run process killed from outside (`RunProcessLostError`:
+ * the OOM killer, an operator) are retried (pg-boss), like a worker that dies mid-run; after
+ * its retry such a run ends `worker_lost` (lib/runs/fail-lost-run.ts).
  */
 
 /** Every `error.code` a failed run may carry (the run document's `ZRunError`); stable API, only added to. */
@@ -36,5 +37,13 @@ export class ResourceLimitError extends Error {
   ) {
     super(message);
     this.name = "ResourceLimitError";
+  }
+}
+
+/** The run process died of something other than the run's own limits (killed from outside): retried like a lost worker. */
+export class RunProcessLostError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = "RunProcessLostError";
   }
 }

@@ -51,7 +51,12 @@ export function senderBoss(): Promise<PgBoss> {
  * Enqueues job `name` with `data` (validated against its schema) inside a transaction:
  * a Prisma transaction client, or a raw `pg` client that is inside BEGIN.
  */
-export async function enqueue<N extends TJobName>(tx: TTx | PoolClient, name: N, data: TJobData<N>): Promise<string | null> {
+export async function enqueue<N extends TJobName>(
+  tx: TTx | PoolClient,
+  name: N,
+  data: TJobData<N>,
+  opts: { singletonKey?: string } = {},
+): Promise<string | null> {
   const payload = jobs[name].schema.parse(data) as object;
   const boss = await senderBoss();
   const client = tx as PoolClient;
@@ -60,5 +65,5 @@ export async function enqueue<N extends TJobName>(tx: TTx | PoolClient, name: N,
       ? { executeSql: async (text: string, values?: unknown[]) => ({ rows: (await client.query(text, values)).rows }) }
       : fromPrisma(tx as TTx);
   const { notify: _notify, ...jobOptions } = jobs[name].queue as (typeof jobs)[N]["queue"] & { notify?: boolean };
-  return boss.send(name as string, payload, { ...jobOptions, db });
+  return boss.send(name as string, payload, { ...jobOptions, ...opts, db });
 }

@@ -8,7 +8,7 @@
  */
 import { z } from "zod";
 import type { QueueOptions } from "pg-boss";
-import { ZPurgeJob, ZRunJob } from "@/lib/jobs/schemas";
+import { ZLayerImportJob, ZPurgeJob, ZResultFormatJob, ZRunJob } from "@/lib/jobs/schemas";
 
 interface TJobDefinition<S extends z.ZodType> {
   schema: S;
@@ -37,6 +37,20 @@ export const jobs = {
   "run-dead": defineJob({
     schema: ZRunJob,
     queue: { expireInSeconds: 60, retryLimit: 5, retryDelay: 5 },
+  }),
+  /**
+   * Makes a format of a completed run's result that nobody asked for before (a download asks
+   * for it; one job per run, key and format at a time). Its own time budget, independent of the
+   * run's; retried with backoff, and a later download enqueues it again.
+   */
+  "result-format": defineJob({
+    schema: ZResultFormatJob,
+    queue: { expireInSeconds: 10 * 60, heartbeatSeconds: 10, retryLimit: 2, retryDelay: 2, retryBackoff: true, notify: true },
+  }),
+  /** Parses, validates, sorts and writes one uploaded layer file (lib/layers/run-layer-import.ts). */
+  "layer-import": defineJob({
+    schema: ZLayerImportJob,
+    queue: { expireInSeconds: 2 * 60 * 60, heartbeatSeconds: 15, retryLimit: 1, retryDelay: 5, notify: true },
   }),
   /** Removes expired idempotency records and result files past retention. */
   "maintenance-purge": defineJob({

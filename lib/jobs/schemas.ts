@@ -5,3 +5,11 @@ export const ZRunJob = z.object({ runId: z.uuid() });
 export type TRunJob = z.infer<typeof ZRunJob>;
 
 export const ZPurgeJob = z.object({}).loose();
+
+/** One format of one result of a completed run, made from the result's copy on first request. */
+export const ZResultFormatJob = z.object({ runId: z.uuid(), key: z.string().min(1), format: z.enum(["geojson", "geoparquet", "csv", "parquet"]) });
+export type TResultFormatJob = z.infer<typeof ZResultFormatJob>;
+
+/** One staged layer upload to parse, sort and write as the layer's new file. */
+export const ZLayerImportJob = z.object({ importId: z.uuid() });
+export type TLayerImportJob = z.infer<typeof ZLayerImportJob>;

@@ -2,13 +2,15 @@
  * What the worker does with an error thrown while running a flow, decided by the error's
  * class (lib/errors/run-failure.ts has the table), never by its message:
  *
- * - `{ kind: "retry" }`: infrastructure that may come back (the database is unreachable);
+ * - `{ kind: "retry" }`: infrastructure that may come back (the database is unreachable, a run
+ *   process was killed from outside);
  *   the job is thrown back to pg-boss, which retries it once and then dead-letters it
  *   (`worker_lost`).
  * - `{ kind: "fail", error }`: the run ends `failed` with `error` at once, never retried.
  *   A bug (`internal_error`) is logged with its stack; the caller sees no internals.
  */
 import { InputDataError, ResourceLimitError } from "@/lib/errors";
+import { RunProcessLostError } from "@/lib/errors/run-failure";
 import { StepError } from "@/lib/engine/errors";
 import { isDatabaseUnavailable } from "@/lib/database/unavailable";
 import type { TRunError } from "@/lib/runs/run-state";
@@ -26,7 +28,7 @@ const INTERNAL: TRunError = {
 };
 
 export function classifyRunFailure(err: unknown): TFailureDecision {
-  if (isDatabaseUnavailable(err)) return { kind: "retry" };
+  if (isDatabaseUnavailable(err) || err instanceof RunProcessLostError) return { kind: "retry" };
   if (err instanceof ResourceLimitError) {
     return { kind: "fail", bug: false, error: { code: "resources_exhausted", message: err.message, limit: err.limit } };
   }

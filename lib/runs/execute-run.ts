@@ -8,20 +8,23 @@
  * `RUN_MAX_RESULT_MB`, `RUN_MAX_ROWS`): a run over a budget fails at once with `resources_exhausted` naming
  * the limit, is not retried, and the worker and its other runs go on.
  *
- * Files: the run process streams each file in chunks, which are stored as they arrive, while
- * it goes on encoding (lib/runs/result-file-store.ts). The format the caller asked for (or the
- * kind's default) of every result becomes visible with the run's final state: its row is
- * written in the same transaction. The other format of each result is written by the same
- * process right after the run is final (downloads of it wait for it briefly, see
- * lib/runs/get-result-file.ts), so the caller's run is not held up by a file it may never fetch.
+ * Files: the run process reads its layer inputs from their files in the blob store and writes,
+ * per result, the format the caller asked for (or the kind's default) and the result's lossless
+ * copy there (lib/runs/result-blobs.ts). The files' rows become visible with the run's final
+ * state, in the same transaction. Another format is made from the copy when a download first
+ * asks for it (job "result-format", lib/runs/make-result-format.ts), by any worker, with its own
+ * budget: it can never be lost with a process.
  *
  * Cancellation is a `finalizeRun` by the API (lib/runs/cancel-run.ts); the worker polls the
  * state every 250 ms while the run works and aborts the run process's work, and a finish that
- * loses the race to a cancel is rolled back.
+ * loses the race to a cancel is rolled back. A run that does not complete leaves no files: the
+ * worker deletes what it wrote under the run's prefix, and the maintenance purge sweeps what a
+ * crash left behind.
  *
  * Failures are classified by error class (lib/runs/classify-failure.ts): the caller's data,
  * a failing step, an exceeded limit and a bug each fail the run at once with their own
- * code; only an unreachable database is thrown back to pg-boss to retry.
+ * code; an unreachable database or a run process killed from outside is thrown back to
+ * pg-boss to retry.
  */
 import "server-only";
 import { appendFileSync } from "node:fs";
@@ -33,10 +36,10 @@ import { isAbortError } from "@/lib/engine/errors";
 import { FORMATS_BY_KIND, FORMAT_INFO, DEFAULT_FORMAT, type TResultFormat } from "@/lib/formats/types";
 import { claimRun, finalizeRun, recordProgress, type TRunError } from "@/lib/runs/run-state";
 import { classifyRunFailure } from "@/lib/runs/classify-failure";
-import { RunPool, type RunProcess, type TEncodedFile, type TRunTask } from "@/lib/runs/run-pool";
-import { ResultFileUploads, deleteOrphanChunks } from "@/lib/runs/result-file-store";
-import type { TFileRequest, TProcessInput } from "@/lib/runs/run-process-protocol";
-import { collectRelayedChunks } from "@/lib/runs/process-memory";
+import { RunPool } from "@/lib/runs/run-pool";
+import { runPrefix } from "@/lib/runs/result-blobs";
+import type { TFileRequest, TProcessInput, TWrittenFile } from "@/lib/runs/run-process-protocol";
+import { blobStore } from "@/lib/blobs";
 import type { TRunJob } from "@/lib/jobs/schemas";
 
 const CANCEL_POLL_MS = 250;
@@ -52,37 +55,33 @@ export function runPool(): RunPool {
   return pool;
 }
 
-/** The inputs as the run process takes them, and the layers they name (with their current data version). */
-async function describeInputs(flow: TFlowVersion, values: Record<string, unknown>): Promise<Pick<TRunTask, "inputs" | "layers">> {
+/** The inputs as the run process takes them: layers by their current file, caller data as in the request. */
+async function describeInputs(flow: TFlowVersion, values: Record<string, unknown>): Promise<Record<string, TProcessInput>> {
   const inputs: Record<string, TProcessInput> = {};
-  const layers: TRunTask["layers"] = [];
   for (const input of flow.inputs) {
     const v = values[input.name] ?? null;
     if (v !== null && typeof v === "object" && "layer_id" in v) {
       const id = String(v.layer_id);
-      const layer = await db.layer.findUnique({ where: { id }, select: { kind: true, dataVersion: true } });
+      const layer = await db.layer.findUnique({ where: { id }, select: { kind: true, fileKey: true, itemCount: true, bbox: true, columns: true } });
       if (!layer) throw new InputDataError(`Layer "${id}" does not exist (any more).`, input.name);
-      inputs[input.name] = { layer: { id, version: layer.dataVersion } };
-      layers.push({ id, version: layer.dataVersion, kind: layer.kind });
+      if (!layer.fileKey) throw new InputDataError(`Layer "${id}" has no data yet.`, input.name);
+      const columns = (layer.columns as { name: string }[]).map((c) => c.name);
+      inputs[input.name] = { layer: { id, fileKey: layer.fileKey, kind: layer.kind, itemCount: layer.itemCount, bbox: layer.bbox, columns } };
     } else inputs[input.name] = v === null ? null : { value: v };
   }
-  return { inputs, layers };
+  return inputs;
 }
 
-async function loadLayerContent(id: string): Promise<Uint8Array> {
-  const row = await db.layerData.findUnique({ where: { layerId: id }, select: { content: true } });
-  if (!row) throw new InputDataError(`Layer "${id}" has no data.`);
-  return row.content;
-}
-
-function fileRow(runId: string, f: TEncodedFile) {
+/** The `result_file` row of a file the run process wrote. */
+export function fileRow(runId: string, f: TWrittenFile) {
   return {
     runId,
     key: f.key,
     format: f.format,
     mediaType: FORMAT_INFO[f.format].mediaType,
-    sizeBytes: f.sizeBytes,
+    sizeBytes: BigInt(f.sizeBytes),
     sha256: f.sha256,
+    blobKey: f.blobKey,
   };
 }
 
@@ -114,54 +113,46 @@ export async function executeRunJob(data: TRunJob, ctx: { signal: AbortSignal })
     return f && (FORMATS_BY_KIND[kind] as readonly string[]).includes(f) ? (f as TResultFormat) : DEFAULT_FORMAT[kind];
   };
   const requested: TFileRequest[] = flow.results.map((r) => ({ key: r.key, format: chosen(r.key, r.kind) }));
-  const others: TFileRequest[] = flow.results.flatMap((r) =>
-    FORMATS_BY_KIND[r.kind].filter((f) => f !== chosen(r.key, r.kind)).map((format) => ({ key: r.key, format })),
-  );
 
-  let proc: RunProcess | undefined;
   let completed = false;
-  const uploads = new ResultFileUploads(run.id);
   try {
-    const described = await describeInputs(flow, run.request?.inputs ?? {});
+    const inputs = await describeInputs(flow, run.request?.inputs ?? {});
     timings.mark("claim+describe");
-    proc = await runPool().acquire();
-    timings.mark("pool slot");
-    const files: TEncodedFile[] = [];
-    const results = await proc.run({
-      flow,
-      ...described,
-      params: run.request?.parameters ?? {},
-      loadLayer: loadLayerContent,
-      files: requested,
-      maxResultBytes: env().RUN_MAX_RESULT_MB * 1024 * 1024,
-      maxRows: env().RUN_MAX_ROWS,
-      signal: abort.signal,
-      onProgress: (done, total) => {
-        lastProgress = lastProgress.then(() => recordProgress(run.id, done, total));
-      },
-      onChunk: (c) => uploads.chunk(c).then(collectRelayedChunks),
-      onFile: (f) => files.push(f),
+    const answer = await runPool().with((proc) => {
+      timings.mark("pool slot");
+      return proc.run({
+        runId: run.id,
+        flow,
+        inputs,
+        params: run.request?.parameters ?? {},
+        files: requested,
+        maxResultBytes: env().RUN_MAX_RESULT_MB * 1024 * 1024,
+        maxRows: env().RUN_MAX_ROWS,
+        signal: abort.signal,
+        onProgress: (done, total) => {
+          lastProgress = lastProgress.then(() => recordProgress(run.id, done, total));
+        },
+      });
     });
-    timings.mark("run process (layers, engine, requested files)");
-    await uploads.settled();
-    timings.mark("last chunks stored");
+    timings.mark("run process (engine, files)");
     await lastProgress.catch(() => {});
     if (abort.signal.aborted) throw new RunCancelled();
     completed = await finish(run.id, "completed", null, async (tx) => {
-      await tx.resultFile.createMany({ data: files.map((f) => fileRow(run.id, f)) });
+      await tx.resultFile.createMany({ data: answer.files.map((f) => fileRow(run.id, f)) });
       await tx.runResult.createMany({
-        data: results.map((r) => ({
+        data: answer.results.map((r) => ({
           runId: run.id,
           key: r.key,
           kind: r.kind,
           format: chosen(r.key, r.kind),
           featureCount: r.featureCount,
           rowCount: r.rowCount,
+          spillKey: r.spillKey,
         })),
       });
     });
   } catch (err) {
-    // A cancel made the run final already: only its chunks are left to drop (below).
+    // A cancel made the run final already: only its files are left to drop (below).
     if (!(err instanceof RunCancelled || (isAbortError(err) && !ctx.signal.aborted))) {
       if (ctx.signal.aborted) throw err; // the job expired or the worker stops: let pg-boss retry
       const decision = classifyRunFailure(err);
@@ -172,18 +163,19 @@ export async function executeRunJob(data: TRunJob, ctx: { signal: AbortSignal })
   } finally {
     clearInterval(poll);
     ctx.signal.removeEventListener("abort", onJobAbort);
-    if (!completed) proc?.release();
   }
 
-  if (!completed) {
-    // Failed, cancelled, or a cancel won the race with the final transaction: chunks it stored go.
-    await dropChunks(run.id, uploads);
-    return;
-  }
+  // Failed, cancelled, or a cancel won the race with the final transaction: its files go.
+  if (!completed) await dropRunFiles(run.id);
   timings.mark("finalize");
-  if (proc) await writeOtherFormats(run.id, proc, others, ctx.signal);
-  timings.mark("other formats");
   timings.done();
+}
+
+/** Deletes every blob a run that did not complete wrote (a crash's leftovers are swept by the purge). */
+async function dropRunFiles(runId: string): Promise<void> {
+  await blobStore()
+    .deletePrefix(runPrefix(runId))
+    .catch((err: Error) => console.error(`[worker] run ${runId}: deleting its files failed:`, err.message));
 }
 
 /**
@@ -203,42 +195,6 @@ function phaseTimer(runId: string): { mark: (phase: string) => void; done: () =>
     },
     done: () => appendFileSync(file, `${JSON.stringify({ runId, rssMb: Math.round(process.memoryUsage().rss / 1048576), ...phases })}\n`),
   };
-}
-
-/**
- * After the run is final (and its waiters woken): the formats nobody asked for yet, each stored
- * as soon as it is written. A failure here only leaves that format missing; the run stays completed.
- */
-async function writeOtherFormats(runId: string, proc: RunProcess, files: TFileRequest[], signal: AbortSignal): Promise<void> {
-  const uploads = new ResultFileUploads(runId);
-  let failed = false;
-  try {
-    await proc.encode(files, {
-      signal,
-      background: true,
-      onChunk: (c) => uploads.chunk(c).then(collectRelayedChunks),
-      // The row after the file's last chunk: the file is visible once it is whole.
-      onFile: (f) => uploads.then(() => db.resultFile.create({ data: fileRow(runId, f) })),
-    });
-  } catch (err) {
-    failed = true;
-    console.error(`[worker] run ${runId}: writing the other result formats failed:`, err);
-  } finally {
-    proc.release();
-  }
-  try {
-    await uploads.settled();
-  } catch (err) {
-    failed = true;
-    console.error(`[worker] run ${runId}: storing a result file failed:`, (err as Error).message);
-  }
-  if (failed) await dropChunks(runId, uploads);
-}
-
-/** After a run that did not complete: its chunks still in flight are stored, then every chunk without a file is deleted. */
-async function dropChunks(runId: string, uploads: ResultFileUploads): Promise<void> {
-  await uploads.settled().catch(() => {});
-  await deleteOrphanChunks(runId).catch((err: Error) => console.error(`[worker] run ${runId}: deleting its result chunks failed:`, err.message));
 }
 
 /**

@@ -51,7 +51,11 @@ export async function getEnvironmentRun(scope: TEnvironmentRef, runId: string): 
       format: x.format,
       featureCount: x.featureCount,
       rowCount: x.rowCount,
-      sizeBytes: r.files.find((f) => f.key === x.key && f.format === x.format)?.sizeBytes ?? null,
+      sizeBytes: sizeOf(r.files.find((f) => f.key === x.key && f.format === x.format)),
     })),
   };
+}
+
+function sizeOf(file: { sizeBytes: bigint } | undefined): number | null {
+  return file ? Number(file.sizeBytes) : null;
 }

@@ -1,45 +1,50 @@
 /**
  * A result file of a completed run. The format is the run's requested one unless
  * `?format=` asks for the other format of the result's kind. AppError `conflict` when the run has not
- * completed; `not_found` for an unknown key; `validation_failed` for a format that does not
- * fit the kind.
+ * completed; `not_found` for an unknown key or a file past retention; `validation_failed` for a
+ * format that does not fit the kind; `service_unavailable` (with Retry-After) while a format
+ * nobody asked for before is still being made.
  *
- * The worker writes the requested format with the run's final state and the other format right
- * after (lib/runs/execute-run.ts): a download of the other format that comes first waits for it,
- * up to `PENDING_FORMAT_WAIT_MS`, while the requested file is there (once both are purged, 404 at once).
+ * The requested format of each result is written with the run. Another format is made on first
+ * request from the result's lossless copy (job "result-format", lib/runs/make-result-format.ts):
+ * the download enqueues it and waits for it up to `FORMAT_WAIT_MS`, then answers 503 with
+ * Retry-After, never a 404 for a file that can still be made, and never a wait on a write that
+ * already failed (each wait enqueues the job again).
  *
- * The bytes are read chunk by chunk (lib/runs/result-file-store.ts): `stream()` for downloads,
- * which never hold the whole file; `bytes()` for answers that inline a small file.
+ * The bytes come from the blob store (lib/blobs): `stream(range)` for downloads (a byte range
+ * for HTTP `Range`), which never hold the whole file; `bytes()` for answers that inline a small
+ * file; `presignedUrl()` where the store is S3 and `S3_PRESIGN_DOWNLOADS` is on.
  */
 import "server-only";
+import { blobStore } from "@/lib/blobs";
 import { db } from "@/lib/db";
+import { env } from "@/lib/env";
 import { AppError, validationError } from "@/lib/errors";
+import { enqueue } from "@/lib/jobs/boss";
 import type { TRunScope } from "@/lib/runs/scope";
 import { getRunOrThrow } from "@/lib/runs/get-run-or-throw";
 import { FORMAT_INFO, FORMATS_BY_KIND, type TResultFormat } from "@/lib/formats/types";
-import { readResultFile, readResultFileBytes } from "@/lib/runs/result-file-store";
 
-/** Longest a download waits for the format the worker writes after the run is final. */
-const PENDING_FORMAT_WAIT_MS = 30_000;
-const PENDING_FORMAT_POLL_MS = 150;
+/** Longest a download waits for a format being made before it answers 503. */
+const FORMAT_WAIT_MS = 30_000;
+const FORMAT_POLL_MS = 200;
+/** Presigned download URLs live this long. */
+const PRESIGNED_SECONDS = 300;
 
 async function findFile(runId: string, key: string, format: string) {
   return db.resultFile.findUnique({ where: { runId_key_format: { runId, key, format } } });
 }
 
-/** A file's chunks as a web stream (pulled one chunk at a time). */
-function chunkStream(runId: string, key: string, format: string, sizeBytes: number): ReadableStream<Uint8Array> {
-  const chunks = readResultFile(runId, key, format, sizeBytes);
-  return new ReadableStream<Uint8Array>({
-    async pull(controller) {
-      const next = await chunks.next();
-      if (next.done) controller.close();
-      else controller.enqueue(next.value);
-    },
-    async cancel() {
-      await chunks.return(undefined);
-    },
-  });
+/** Enqueues the job that makes `format` of a result, then waits for its file. */
+async function makeFormat(runId: string, key: string, format: TResultFormat) {
+  await db.$transaction((tx) => enqueue(tx, "result-format", { runId, key, format }, { singletonKey: `${runId}/${key}/${format}` }));
+  const deadline = Date.now() + FORMAT_WAIT_MS;
+  while (Date.now() < deadline) {
+    await new Promise((r) => setTimeout(r, FORMAT_POLL_MS));
+    const file = await findFile(runId, key, format);
+    if (file) return file;
+  }
+  throw new AppError("service_unavailable", `The ${format} file of result "${key}" is still being made; try again shortly.`, { retryAfterSeconds: 5 });
 }
 
 export async function getResultFile(scope: TRunScope, runId: string, key: string, format: string | null) {
@@ -59,31 +64,46 @@ export async function getResultFile(scope: TRunScope, runId: string, key: string
   }
   let file = await findFile(run.id, key, chosen);
   if (!file && chosen !== result.format) {
-    const requested = await db.resultFile.findUnique({ where: { runId_key_format: { runId: run.id, key, format: result.format } }, select: { key: true } });
-    const deadline = Date.now() + PENDING_FORMAT_WAIT_MS;
-    while (requested && !file && Date.now() < deadline) {
-      await new Promise((r) => setTimeout(r, PENDING_FORMAT_POLL_MS));
-      file = await findFile(run.id, key, chosen);
-    }
+    const copy = await db.runResult.findUnique({ where: { runId_key: { runId: run.id, key } }, select: { spillKey: true } });
+    if (copy?.spillKey) file = await makeFormat(run.id, key, chosen as TResultFormat);
   }
-  if (!file) throw new AppError("not_found", `The ${chosen} file of result "${key}" is no longer available.`);
+  if (!file?.blobKey) throw new AppError("not_found", `The ${chosen} file of result "${key}" is no longer available.`);
   const info = FORMAT_INFO[chosen as TResultFormat];
-  const found = file;
+  const blobKey = file.blobKey;
+  const filename = `${key}.${info.extension}`;
   return {
-    file,
-    filename: `${key}.${info.extension}`,
+    file: { ...file, sizeBytes: Number(file.sizeBytes) },
+    filename,
     mediaType: info.mediaType,
-    /** The file's bytes as a stream, for a download. */
-    stream: () => chunkStream(run.id, key, chosen, found.sizeBytes),
+    /** The file's bytes (or bytes [start, end)) as a stream, for a download. */
+    stream: (range?: { start: number; end: number }) => blobStream(blobKey, range),
     /** The whole file (for small ones). */
-    bytes: () => readResultFileBytes(run.id, key, chosen, found.sizeBytes),
+    bytes: () => blobStore().getRange(blobKey, 0, Number(file.sizeBytes)),
+    /** A short-lived URL of the file in the bucket, when downloads are redirected there (S3 with `S3_PRESIGN_DOWNLOADS`). */
+    presignedUrl: async () =>
+      env().S3_PRESIGN_DOWNLOADS ? blobStore().presignedGetUrl(blobKey, { filename, contentType: info.mediaType, expiresSeconds: PRESIGNED_SECONDS }) : null,
   };
+}
+
+/** A blob (or a range of it) as a web stream, pulled one chunk at a time. */
+function blobStream(blobKey: string, range?: { start: number; end: number }): ReadableStream<Uint8Array> {
+  const chunks = blobStore().stream(blobKey, range)[Symbol.asyncIterator]();
+  return new ReadableStream<Uint8Array>({
+    async pull(controller) {
+      const next = await chunks.next();
+      if (next.done) controller.close();
+      else controller.enqueue(next.value);
+    },
+    async cancel() {
+      await chunks.return?.(undefined);
+    },
+  });
 }
 
 /**
  * Several result files of a run the caller already loaded through `getRunOrThrow` (so it is
- * visible to them), in one query: for answers that carry small results inline (MCP). Files
- * purged after their retention are simply absent from the answer.
+ * visible to them), for answers that carry small results inline (MCP). Files purged after
+ * their retention are simply absent from the answer.
  */
 export async function getResultFileContents(
   runId: string,
@@ -91,8 +111,8 @@ export async function getResultFileContents(
 ): Promise<{ key: string; format: string; content: Uint8Array }[]> {
   if (wanted.length === 0) return [];
   const files = await db.resultFile.findMany({
-    where: { runId, OR: wanted.map((w) => ({ key: w.key, format: w.format })) },
-    select: { key: true, format: true, sizeBytes: true },
+    where: { runId, blobKey: { not: null }, OR: wanted.map((w) => ({ key: w.key, format: w.format })) },
+    select: { key: true, format: true, sizeBytes: true, blobKey: true },
   });
-  return Promise.all(files.map(async (f) => ({ key: f.key, format: f.format, content: await readResultFileBytes(runId, f.key, f.format, f.sizeBytes) })));
+  return Promise.all(files.map(async (f) => ({ key: f.key, format: f.format, content: await blobStore().getRange(f.blobKey!, 0, Number(f.sizeBytes)) })));
 }

@@ -2,7 +2,12 @@
  * Periodic maintenance (job "maintenance-purge", every 15 minutes):
  * - idempotency records past `expiresAt` (kept IDEMPOTENCY_RETENTION_HOURS, >= 24 h);
  * - result files of runs final for longer than RESULT_RETENTION_HOURS (the run stays,
- *   its results answer 404 afterwards);
+ *   its results answer 404 afterwards): their rows, and their blobs (`runs/<run id>/`);
+ * - blobs nothing refers to any more (`sweepBlobs`): files of runs that did not complete (a
+ *   worker that died before it could delete them), layer files a replaced layer no longer
+ *   points at, staged uploads of imports that ended; each only when older than
+ *   `SWEEP_GRACE_MS`, so a run in flight still reads the layer file it started with and a
+ *   file being written is never taken;
  * - caller data of final runs (defence in depth; finishing already removes it);
  * - runs stuck in `queued`/`running` longer than the job's expiry and retries allow
  *   (a worker died and pg-boss gave up) become `failed` (`run_expired`) through
@@ -11,6 +16,7 @@
  * - rate-limit windows that have ended (lib/rate-limit).
  */
 import "server-only";
+import { blobStore } from "@/lib/blobs";
 import { db } from "@/lib/db";
 import { env } from "@/lib/env";
 import { purgeRateLimitWindows } from "@/lib/rate-limit/rate-limit";
@@ -27,6 +33,50 @@ export interface TPurgeCounts {
   callerData: number;
   expiredRuns: number;
   rateLimitWindows: number;
+  blobsDeleted: number;
+}
+
+/** Age below which an unreferenced blob is left alone (a run may still read it, or it is being written). */
+const SWEEP_GRACE_MS = 60 * 60_000;
+
+/** Deletes blobs nothing refers to (see the module doc); returns how many. */
+export async function sweepBlobs(now = Date.now()): Promise<number> {
+  const store = blobStore();
+  let deleted = 0;
+  const old = (d: Date) => now - d.getTime() > SWEEP_GRACE_MS;
+  // Runs: keep the files of completed runs that still have their results listed.
+  const runIds = new Set<string>();
+  for await (const b of store.list("runs/")) {
+    const runId = b.key.split("/")[1];
+    if (runId && old(b.lastModified)) runIds.add(runId);
+  }
+  for (const runId of runIds) {
+    const run = /^[0-9a-f-]{36}$/i.test(runId)
+      ? await db.run.findUnique({ where: { id: runId }, select: { state: true, _count: { select: { files: true } } } })
+      : null;
+    if (!run || run.state === "failed" || run.state === "cancelled" || (run.state === "completed" && run._count.files === 0)) {
+      deleted += await store.deletePrefix(`runs/${runId}/`);
+    }
+  }
+  // Layers: keep each layer's current file.
+  const current = new Set((await db.layer.findMany({ select: { fileKey: true } })).map((l) => l.fileKey));
+  for await (const b of store.list("layers/")) {
+    if (!current.has(b.key) && old(b.lastModified)) {
+      await store.delete(b.key);
+      deleted++;
+    }
+  }
+  // Staged uploads: keep those of imports still queued or running.
+  const pending = new Set(
+    (await db.layerImport.findMany({ where: { state: { in: ["queued", "running"] } }, select: { uploadKey: true } })).map((i) => i.uploadKey),
+  );
+  for await (const b of store.list("imports/")) {
+    if (!pending.has(b.key) && old(b.lastModified)) {
+      await store.delete(b.key);
+      deleted++;
+    }
+  }
+  return deleted;
 }
 
 /** The job handler: one maintenance pass. */
@@ -39,8 +89,20 @@ export async function purgeExpiredCounted(): Promise<TPurgeCounts> {
   const now = Date.now();
   const idem = await db.idempotencyRecord.deleteMany({ where: { expiresAt: { lte: new Date(now) } } });
   const cutoff = new Date(now - env().RESULT_RETENTION_HOURS * 3600_000);
-  const files = await db.resultFile.deleteMany({ where: { run: { finishedAt: { lte: cutoff } } } });
-  await db.resultFileChunk.deleteMany({ where: { run: { finishedAt: { lte: cutoff } } } });
+  const expired = await db.run.findMany({
+    where: { finishedAt: { lte: cutoff }, OR: [{ files: { some: {} } }, { results: { some: { spillKey: { not: null } } } }] },
+    select: { id: true },
+  });
+  let files = { count: 0 };
+  for (const { id } of expired) {
+    // Rows first: a file without its row is never served; its blobs go right after (or at the next sweep).
+    const removed = await db.resultFile.deleteMany({ where: { runId: id } });
+    await db.runResult.updateMany({ where: { runId: id }, data: { spillKey: null } });
+    files = { count: files.count + removed.count };
+    await blobStore()
+      .deletePrefix(`runs/${id}/`)
+      .catch(() => {});
+  }
   // Caller data left in a final run (finalizeRun normally removes it).
   const callerData = await db.$executeRawUnsafe(
     `UPDATE "run" SET "request" = ${WITHOUT_CALLER_DATA_SQL}
@@ -58,5 +120,6 @@ export async function purgeExpiredCounted(): Promise<TPurgeCounts> {
     if (done) expiredRuns++;
   }
   const windows = await purgeRateLimitWindows();
-  return { idempotencyRecords: idem.count, resultFiles: files.count, callerData, expiredRuns, rateLimitWindows: windows };
+  const blobsDeleted = await sweepBlobs(now);
+  return { idempotencyRecords: idem.count, resultFiles: files.count, callerData, expiredRuns, rateLimitWindows: windows, blobsDeleted };
 }

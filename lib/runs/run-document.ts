@@ -86,7 +86,7 @@ export interface TRunRow {
   stepsTotal: number;
   error: unknown;
   results?: { key: string; kind: "layer" | "table"; format: string; featureCount: number | null; rowCount: number | null }[];
-  files?: { key: string; format: string; sizeBytes: number }[];
+  files?: { key: string; format: string; sizeBytes: number | bigint }[];
 }
 
 /** Where a run's links point and which API it names: `base` is the API base path. */
@@ -122,7 +122,7 @@ export function runDocument(run: TRunRow, links: TRunLinks, flowVersion: number,
         format: r.format as TResultFormat,
         media_type: FORMAT_INFO[r.format as TResultFormat].mediaType,
         href: `${self}/results/${encodeURIComponent(r.key)}`,
-        size_bytes: file?.sizeBytes ?? 0,
+        size_bytes: Number(file?.sizeBytes ?? 0),
         ...(r.kind === "layer" ? { feature_count: r.featureCount ?? 0 } : { row_count: r.rowCount ?? 0 }),
       };
     });

@@ -1,7 +1,8 @@
 /**
  * Messages between the worker process and its run processes (lib/runs/run-pool.ts, the worker
  * side; lib/runs/run-process.ts, the run side), and how a run failure crosses the process
- * boundary without losing its class.
+ * boundary without losing its class. Files never cross it: the run process reads layers from
+ * and writes result files to the blob store itself (lib/blobs) and reports their keys.
  *
  * Structured clone keeps an Error's message but not its class, and runs are classified by
  * class (lib/runs/classify-failure.ts). So the run process sends `TProcessFailure`, a plain
@@ -16,23 +17,21 @@ import type { TFlowVersion } from "@/lib/flows/definition";
 import type { TResultFormat } from "@/lib/formats/types";
 
 /**
- * Chunks a run process sends ahead of the worker's acknowledgements: the encoder waits (between
- * slices of its input) when this many are not stored yet, so a slow database holds the encoder
- * back instead of piling the file up in the worker (about 8 MiB at most per run).
+ * A layer input as the run process opens it: the layer's file in the blob store (its key names
+ * one version: a replaced layer gets a new key) and what the planner may use before reading it.
  */
-export const MAX_CHUNKS_IN_FLIGHT = 8;
-
-/** A layer's stored content, sent to a run process that has not cached this version yet. */
-export interface TLayerContent {
+export interface TLayerRef {
   id: string;
-  version: number;
+  fileKey: string;
   kind: "features" | "table";
-  /** The gzipped layer document (lib/layers/layer-data.ts). */
-  content: Uint8Array;
+  itemCount: number;
+  bbox: number[];
+  /** A table's columns in order (features: their property columns). */
+  columns: string[];
 }
 
-/** An input of a run as sent to the run process: a (cached) layer, caller data as in the request, or omitted. */
-export type TProcessInput = { layer: { id: string; version: number } } | { value: unknown } | null;
+/** An input of a run as sent to the run process: a layer file, caller data as in the request, or omitted. */
+export type TProcessInput = { layer: TLayerRef } | { value: unknown } | null;
 
 /** One (result key, format) file to encode. */
 export interface TFileRequest {
@@ -40,36 +39,33 @@ export interface TFileRequest {
   format: TResultFormat;
 }
 
+/** One complete result file in the blob store, as the run process wrote it. */
+export interface TWrittenFile {
+  key: string;
+  format: TResultFormat;
+  blobKey: string;
+  sizeBytes: number;
+  sha256: string;
+}
+
 export type TToProcess =
   | {
       type: "run";
       id: number;
+      runId: string;
       flow: TFlowVersion;
       inputs: Record<string, TProcessInput>;
       params: Record<string, unknown>;
-      layers: TLayerContent[];
-      /** Files to encode before the run is final (the requested format of each result). */
+      /** Files to write before the run is final (the requested format of each result). */
       files: TFileRequest[];
       /** Most bytes all files of the run may take together. */
       maxResultBytes: number;
       /** Most rows or features one step may produce (runFlow's `maxItems`). */
       maxRows: number;
     }
-  /**
-   * Encode more files of the last run's results (the formats not requested); `release`: then
-   * drop the results (and trim the memory) before answering, as `release` would; `throttle`:
-   * start throttled (see the `throttle` message).
-   */
-  | { type: "encode"; id: number; files: TFileRequest[]; release?: boolean; throttle?: boolean }
-  /** Whether a background `encode` should give way to a run a caller is waiting for (run-process.ts `giveWay`). */
-  | { type: "throttle"; on: boolean }
-  /** Decode and cache layers ahead of the runs that will need them (no answer). */
-  | { type: "preload"; layers: TLayerContent[] }
-  /** Forget the last run's results. */
-  | { type: "release" }
-  /** One chunk of request `id` is stored: the process may send one more (see `MAX_CHUNKS_IN_FLIGHT`). */
-  | { type: "ack"; id: number }
-  /** Cancel what the run process is doing (the run or the encoding); it answers `failed` with an abort. */
+  /** Write more formats of one result of a completed run from its lossless copy (lib/runs/result-spill.ts). */
+  | { type: "format"; id: number; runId: string; key: string; spillKey: string; formats: TResultFormat[]; maxResultBytes: number }
+  /** Cancel what the run process is doing; it answers `failed` with an abort. */
   | { type: "abort" };
 
 export interface TResultSummary {
@@ -79,13 +75,14 @@ export interface TResultSummary {
   rowCount: number | null;
 }
 
+/** A result of a run as the worker records it: counts, and the blob key of its lossless copy. */
+export interface TResultRecord extends TResultSummary {
+  spillKey: string;
+}
+
 export type TFromProcess =
   | { type: "progress"; id: number; done: number; total: number }
-  /** The next chunk (`seq` from 0) of a file being written, sent as soon as the encoder produced it. */
-  | { type: "chunk"; id: number; key: string; format: TResultFormat; seq: number; bytes: Uint8Array }
-  /** A file is complete: all its `chunks` were sent before this. */
-  | { type: "file"; id: number; key: string; format: TResultFormat; sizeBytes: number; sha256: string; chunks: number }
-  | { type: "done"; id: number; results: TResultSummary[] }
+  | { type: "done"; id: number; results: TResultRecord[]; files: TWrittenFile[] }
   | { type: "failed"; id: number; failure: TProcessFailure };
 
 /** A run failure as plain data. */

@@ -15,8 +15,7 @@
  *   state, `finished_at` (the database clock, UTC), the processing time
  *   (`finished_at - started_at`, 0 for a run that never started), the error, removes the
  *   caller data from the stored request (only the fingerprint stays), meters the processing
- *   time on the workspace, deletes the result file chunks of a run that did not complete
- *   (stored while it ran, lib/runs/result-file-store.ts), and sends `pg_notify('run_final', id)` that wakes requests
+ *   time on the workspace, and sends `pg_notify('run_final', id)` that wakes requests
  *   waiting on the run. A run that is already final is left untouched (`null` returned), so
  *   racing paths (a cancel and the finish) can never both win.
  */
@@ -115,8 +114,6 @@ export async function finalizeRun(tx: TTx, args: { runId: string; to: TFinalStat
          "stepsDone" = CASE WHEN $2::text = 'completed' THEN "stepsTotal" ELSE "stepsDone" END
        WHERE "id" = $1::uuid AND "state"::text = ANY($4::text[])
        RETURNING "id", "workspaceId", "processingMs"),
-     -- Chunks of files a run that does not complete wrote while it ran; always executed (Postgres runs data-modifying CTEs to completion).
-     "dropped" AS (DELETE FROM "result_file_chunk" "c" USING "done" WHERE $2::text <> 'completed' AND "c"."runId" = "done"."id"),
      "metered" AS (${usageUpsertSql({ workspace: '"workspaceId"', shard: "$5::int", processingMs: '"processingMs"', from: '"done"' })} RETURNING 1),
      -- pg_notify returns void, which clients cannot read: count its rows instead.
      "notified" AS (SELECT pg_notify('${RUN_FINAL_CHANNEL}', "id"::text) FROM "done")

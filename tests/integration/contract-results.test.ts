@@ -5,6 +5,7 @@
  */
 import { createHash } from "node:crypto";
 import { beforeAll, describe, expect, it } from "vitest";
+import { blobStore } from "@/lib/blobs";
 import { apiPath, BASE_URL, SWISS_AREA, DEMO_KEY, download, http, parseCsv, resetRuns, sql } from "./helpers";
 import { expectProblem } from "./contract-helpers";
 
@@ -94,8 +95,8 @@ describe("result downloads", () => {
     expectProblem(await http("GET", `${defaults.links.self}/results/nope`), 404, "not_found");
   });
 
-  it("serves a file stored in many chunks whole: its bytes hash to the ETag and add up to size_bytes", async () => {
-    // Every city of Europe: a GeoJSON of several MB, stored in ~1 MiB chunks as it was written.
+  it("serves a file of several MB from the blob store whole or by byte range: its bytes hash to the ETag and add up to size_bytes", async () => {
+    // Every city of Europe: a GeoJSON of several MB, streamed into the blob store as it was written.
     const europe = {
       type: "Polygon",
       coordinates: [
@@ -114,10 +115,17 @@ describe("result downloads", () => {
     expect(run.status, run.text).toBe(200);
     const cities = byKey(run.body, "cities");
     expect(cities.size_bytes).toBeGreaterThan(3 * 1024 * 1024);
-    const { rows } = await sql().query(`SELECT count(*)::int AS n FROM result_file_chunk WHERE "runId" = $1 AND key = 'cities' AND format = 'geojson'`, [
-      run.body.run_id,
-    ]);
-    expect(rows[0].n).toBeGreaterThan(2);
+    // The file lives in the blob store, whole, under the key its row names.
+    const { rows } = await sql().query(`SELECT "blobKey" FROM result_file WHERE "runId" = $1 AND key = 'cities' AND format = 'geojson'`, [run.body.run_id]);
+    expect(await blobStore().size(rows[0].blobKey)).toBe(cities.size_bytes);
+    // A byte range of it (RFC 9110 §14): 206 with Content-Range, the same bytes as the whole file's.
+    const whole = await download(cities.href);
+    const part = await fetch(`${BASE_URL}${cities.href}`, { headers: { "x-api-key": DEMO_KEY, range: "bytes=1000-1999" } });
+    expect(part.status).toBe(206);
+    expect(part.headers.get("content-range")).toBe(`bytes 1000-1999/${cities.size_bytes}`);
+    expect(Buffer.from(await part.arrayBuffer())).toEqual(whole.bytes.subarray(1000, 2000));
+    const past = await fetch(`${BASE_URL}${cities.href}`, { headers: { "x-api-key": DEMO_KEY, range: `bytes=${cities.size_bytes}-` } });
+    expect(past.status).toBe(416);
     for (const format of ["geojson", "geoparquet"]) {
       const d = await download(`${cities.href}?format=${format}`);
       expect(d.status).toBe(200);

@@ -1,17 +1,61 @@
 /**
- * Adding layers in the design tool, without the browser: GeoJSON, CSV (points from lon/lat
- * columns, or a table) and GeoParquet; faults named by feature index, row and column; the
- * size limit; ids unique across workspaces; replacing a layer raises its data version; the
- * preview samples large layers.
+ * Adding layers in the design tool, without the browser: the upload is staged into the blob
+ * store (lib/layers/stage-upload.ts) and imported by the running worker's import job
+ * (lib/layers/run-layer-import.ts); GeoJSON, GeoJSON Text Sequences, CSV (points from lon/lat
+ * columns, or a table) and GeoParquet; faults named by feature index, row and column; the size
+ * limit counted while the body streams; ids unique across workspaces; replacing a layer needs
+ * a confirmation and raises its data version; a failed import leaves the old layer and no
+ * stray file; the preview samples large layers. Layer files are read back with the layer-file
+ * reader, in the file's (Hilbert) order.
  */
 import { describe, expect, it } from "vitest";
-import { importLayer, MAX_LAYER_UPLOAD_BYTES } from "@/lib/layers/import-layer";
+import { blobAsyncBuffer, blobStore } from "@/lib/blobs";
+import { AppError } from "@/lib/errors";
+import type { TFeature, TFeatureSet, TRow, TTable } from "@/lib/engine/types";
+import { openLayerFile, readLayerBatches } from "@/lib/layers/layer-file";
 import { listLayers } from "@/lib/layers/list-layers";
 import { layerPreview, PREVIEW_MAX_FEATURES } from "@/lib/layers/layer-preview";
-import { loadLayer } from "@/lib/layers/load-layer";
+import { waitForLayerImport } from "@/lib/layers/layer-imports";
+import { stageLayerUpload, type TStageUploadInput } from "@/lib/layers/stage-upload";
 import { encodeGeoParquet } from "@/lib/formats/parquet";
+import { sql } from "./helpers";
 import { suffix } from "./contract-helpers";
 import { designWorkspace, expectAppError } from "./design-helpers";
+
+function streamOf(bytes: Uint8Array, pieces = 3): ReadableStream<Uint8Array> {
+  const size = Math.max(1, Math.ceil(bytes.byteLength / pieces));
+  let at = 0;
+  return new ReadableStream({
+    pull(c) {
+      if (at >= bytes.byteLength) return c.close();
+      c.enqueue(bytes.slice(at, at + size));
+      at += size;
+    },
+  });
+}
+
+/** Uploads `bytes` and waits for the worker's import: its result, or its problem thrown as AppError (as the upload route answers). */
+async function importLayer(ws: { workspaceId: string }, input: TStageUploadInput & { bytes: Uint8Array }) {
+  const { bytes, ...rest } = input;
+  const staged = await stageLayerUpload(ws, rest, streamOf(bytes), null);
+  const doc = await waitForLayerImport(ws, staged.import_id, 60_000);
+  if (doc.state === "failed") throw new AppError(doc.error!.code as "validation_failed", doc.error!.detail, { errors: doc.error!.errors });
+  if (doc.state !== "completed") throw new Error(`import ${doc.import_id} still ${doc.state}`);
+  return doc.result!;
+}
+
+/** The whole layer as stored: features or rows, in the file's order. */
+async function loadLayer(id: string): Promise<TFeatureSet | TTable> {
+  const { rows } = await sql().query(`SELECT "fileKey" FROM layer WHERE id = $1`, [id]);
+  const file = await openLayerFile(await blobAsyncBuffer(blobStore(), rows[0].fileKey));
+  const items: (TFeature | TRow)[] = [];
+  for await (const batch of readLayerBatches(file, null)) items.push(...batch);
+  return file.kind === "features"
+    ? { kind: "features", features: items as TFeature[] }
+    : { kind: "rows", columns: file.columns.map((c) => c.name), rows: items as TRow[] };
+}
+
+const byName = (a: TFeature, b: TFeature) => String(a.properties.name).localeCompare(String(b.properties.name));
 
 const enc = (s: string) => new TextEncoder().encode(s);
 const point = (x: number, y: number, props: Record<string, unknown> = {}) => ({
@@ -29,7 +73,8 @@ describe("importing layers", () => {
     expect(r).toEqual({ layerId: id, kind: "features", itemCount: 2, dataVersion: 1, replaced: false });
     const [listed] = await listLayers(ws);
     expect(listed).toMatchObject({ id, kind: "features", itemCount: 2, bbox: [6.6, 46.5, 8.5, 47.3], environments: [] });
-    expect(await loadLayer(id)).toEqual({ kind: "features", features: fc.features });
+    const stored = (await loadLayer(id)) as TFeatureSet;
+    expect(stored.features.sort(byName)).toEqual([...fc.features].sort(byName as never));
 
     const bad = { type: "FeatureCollection", features: [point(1, 1), { type: "Feature", properties: {}, geometry: { type: "Point", coordinates: ["x", 1] } }] };
     const err = await expectAppError(
@@ -87,7 +132,7 @@ describe("importing layers", () => {
     });
     expect(points).toMatchObject({ kind: "features", itemCount: 2 });
     const data = await loadLayer(points.layerId);
-    expect(data.kind === "features" && data.features[1]).toEqual(point(7.59, 47.56, { id: 2, name: "Basel" }));
+    expect(data.kind === "features" && data.features.find((f) => f.properties.name === "Basel")).toEqual(point(7.59, 47.56, { id: 2, name: "Basel" }));
 
     const named = await importLayer(ws, { id: `xy-${suffix()}`, name: "XY", format: "csv", bytes: enc("E,N,v\n8,47,a\n"), lonColumn: "E", latColumn: "N" });
     expect(named).toMatchObject({ kind: "features", itemCount: 1 });
@@ -125,27 +170,73 @@ describe("importing layers", () => {
     const r = await importLayer(ws, { id: `gp-${suffix()}`, name: "From parquet", format: "geoparquet", bytes: body });
     expect(r).toMatchObject({ kind: "features", itemCount: 2 });
     const data = await loadLayer(r.layerId);
-    expect(data.kind === "features" && data.features.map((f) => [f.geometry, f.properties.name, Number(f.properties.pop)])).toEqual([
-      [features[0]!.geometry, "Zurich", 400000],
+    expect(data.kind === "features" && data.features.sort(byName).map((f) => [f.geometry, f.properties.name, Number(f.properties.pop)])).toEqual([
       [features[1]!.geometry, "Geneva", 200000],
+      [features[0]!.geometry, "Zurich", 400000],
     ]);
   });
 
-  it("replaces a layer of the workspace with a higher data version; refuses another workspace's id and oversized files", async () => {
+  it("replaces a layer of the workspace only when confirmed, with a higher data version; refuses another workspace's id; keeps the old layer when an import fails", async () => {
     const ws = await designWorkspace();
     const other = await designWorkspace();
     const id = `rep-${suffix()}`;
     await importLayer(ws, { id, name: "V", format: "csv", bytes: enc("lon,lat\n1,1\n") });
-    const again = await importLayer(ws, { id, name: "V", format: "csv", bytes: enc("lon,lat\n1,1\n2,2\n3,3\n") });
+    const unconfirmed = await expectAppError(importLayer(ws, { id, name: "V", format: "csv", bytes: enc("lon,lat\n1,1\n2,2\n") }), "conflict");
+    expect(unconfirmed.detail).toMatch(/confirm replacing it/);
+    const again = await importLayer(ws, { id, name: "V", format: "csv", bytes: enc("lon,lat\n1,1\n2,2\n3,3\n"), replace: true });
     expect(again).toMatchObject({ replaced: true, dataVersion: 2, itemCount: 3 });
     const data = await loadLayer(id);
     expect(data.kind === "features" && data.features.length).toBe(3);
     const taken = await expectAppError(importLayer(other, { id, name: "Mine", format: "csv", bytes: enc("lon,lat\n1,1\n") }), "validation_failed");
     expect(taken.errors![0]!.field).toBe("/id");
+
+    // A failed replacement: the layer keeps its file and version, and no file of the import is left.
+    const before = await sql().query(`SELECT "fileKey", "dataVersion" FROM layer WHERE id = $1`, [id]);
+    await expectAppError(importLayer(ws, { id, name: "V", format: "csv", bytes: enc("lon,lat\n1,1\n2,95\n"), replace: true }), "validation_failed");
+    expect((await sql().query(`SELECT "fileKey", "dataVersion" FROM layer WHERE id = $1`, [id])).rows).toEqual(before.rows);
+    const files: string[] = [];
+    for await (const b of blobStore().list(`layers/${ws.workspaceId}/${id}/`)) files.push(b.key);
+    expect(files).toEqual([before.rows[0].fileKey]);
+  });
+
+  it("counts an upload while it streams: past the limit it stops reading at once (413), with or without Content-Length, and keeps nothing", async () => {
+    const ws = await designWorkspace();
     await expectAppError(
-      importLayer(ws, { id: `big-${suffix()}`, name: "Big", format: "csv", bytes: new Uint8Array(MAX_LAYER_UPLOAD_BYTES + 1) }),
+      stageLayerUpload(ws, { id: `big-${suffix()}`, name: "Big", format: "csv" }, streamOf(enc("lon,lat\n")), 3 * 1024 ** 3),
       "payload_too_large",
     );
+    let pulled = 0;
+    const endless = new ReadableStream<Uint8Array>({
+      pull(c) {
+        pulled++;
+        c.enqueue(new Uint8Array(64 * 1024).fill(49));
+      },
+    });
+    const before = new Set<string>();
+    for await (const b of blobStore().list("imports/")) before.add(b.key);
+    await expectAppError(
+      stageLayerUpload(ws, { id: `big-${suffix()}`, name: "Big", format: "csv" }, endless, null, { maxBytes: 1024 * 1024 }),
+      "payload_too_large",
+    );
+    expect(pulled).toBeLessThanOrEqual((1024 * 1024) / (64 * 1024) + 2);
+    const after: string[] = [];
+    for await (const b of blobStore().list("imports/")) if (!before.has(b.key)) after.push(b.key);
+    expect(after).toEqual([]);
+  });
+
+  it("reads GeoJSON Text Sequences (RFC 8142) and refuses text Postgres cannot hold, naming the feature", async () => {
+    const ws = await designWorkspace();
+    const seq = [point(1, 1, { name: "a" }), point(2, 2, { name: "b" })].map((f) => `\u001e${JSON.stringify(f)}\n`).join("");
+    expect(await importLayer(ws, { id: `seq-${suffix()}`, name: "Seq", format: "geojsonseq", bytes: enc(seq) })).toMatchObject({
+      kind: "features",
+      itemCount: 2,
+    });
+    const nul = { type: "FeatureCollection", features: [point(1, 1, { name: "ok" }), point(2, 2, { name: "a\u0000b" })] };
+    const err = await expectAppError(
+      importLayer(ws, { id: `nul-${suffix()}`, name: "Nul", format: "geojson", bytes: enc(JSON.stringify(nul)) }),
+      "validation_failed",
+    );
+    expect(err.errors![0]!.field).toBe("/file/features/1/properties/name");
   });
 
   it("previews a large layer by an even sample and a table by its first rows", async () => {

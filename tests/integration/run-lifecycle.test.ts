@@ -3,10 +3,12 @@
  * `finalizeRun` (lib/runs/run-state.ts) and leaves the same postconditions: the final state,
  * `finished_at`, processing time = finished_at - started_at, that time metered on the
  * workspace, the caller data removed, and a request waiting on the run woken at once. A run
- * that completes has each result file whole in its stored chunks; one that does not keeps no
- * chunks (result files stream to storage while the run works, lib/runs/result-file-store.ts).
+ * that completes has each result file whole in the blob store, as its row says; one that does
+ * not keeps no files (the worker deletes what the run wrote under `runs/<id>/`).
  */
 import { describe, expect, it } from "vitest";
+import { createHash } from "node:crypto";
+import { blobStore } from "@/lib/blobs";
 import { failLostRun } from "@/lib/runs/fail-lost-run";
 import { purgeExpiredCounted } from "@/lib/runs/purge";
 import { apiPath, http, sql, waitFor } from "./helpers";
@@ -87,30 +89,44 @@ async function expectFinalized(ctx: Awaited<ReturnType<typeof startWaited>>, sta
   return row;
 }
 
-/** Per stored file of the run: its size and the bytes its chunks hold; `orphans`: chunks without a file. */
+async function blobBytes(key: string): Promise<Buffer> {
+  const parts: Uint8Array[] = [];
+  for await (const c of blobStore().stream(key)) parts.push(c);
+  return Buffer.concat(parts);
+}
+
+async function blobKeys(runId: string): Promise<string[]> {
+  const keys: string[] = [];
+  for await (const b of blobStore().list(`runs/${runId}/`)) keys.push(b.key);
+  return keys.sort();
+}
+
+/** Per file row of the run: its size and checksum against the blob's; `orphans`: blobs of the run no row refers to. */
 async function storedFiles(runId: string) {
-  const files = await sql().query(
-    `SELECT f.key, f.format, f."sizeBytes" AS size, (SELECT coalesce(sum(length(c.bytes)), 0)::int FROM result_file_chunk c
-       WHERE c."runId" = f."runId" AND c.key = f.key AND c.format = f.format) AS stored
-     FROM result_file f WHERE f."runId" = $1`,
-    [runId],
+  const { rows } = await sql().query(`SELECT key, format, "sizeBytes"::int AS size, sha256, "blobKey" FROM result_file WHERE "runId" = $1`, [runId]);
+  const files = await Promise.all(
+    (rows as { key: string; format: string; size: number; sha256: string; blobKey: string }[]).map(async (f) => {
+      const bytes = await blobBytes(f.blobKey);
+      return { ...f, stored: bytes.byteLength, storedSha256: createHash("sha256").update(bytes).digest("hex") };
+    }),
   );
-  const orphans = await sql().query(
-    `SELECT count(*)::int AS n FROM result_file_chunk c WHERE c."runId" = $1
-       AND NOT EXISTS (SELECT 1 FROM result_file f WHERE f."runId" = c."runId" AND f.key = c.key AND f.format = c.format)`,
-    [runId],
-  );
-  return { files: files.rows as { key: string; format: string; size: number; stored: number }[], orphans: orphans.rows[0].n as number };
+  const copies = (await sql().query(`SELECT "spillKey" FROM run_result WHERE "runId" = $1`, [runId])).rows.map((r: { spillKey: string }) => r.spillKey);
+  const referenced = new Set([...files.map((f) => f.blobKey), ...copies]);
+  return { files, orphans: (await blobKeys(runId)).filter((k) => !referenced.has(k)).length };
 }
 
-/** A chunk as a run that is still working would have stored it. */
-async function storeChunkWhileRunning(runId: string): Promise<void> {
-  await sql().query(`INSERT INTO result_file_chunk ("runId", key, format, seq, bytes) VALUES ($1, 'out', 'geojson', 0, '\\x7b7d')`, [runId]);
+/** A file as a run that is still working would have written it. */
+async function storeFileWhileRunning(runId: string): Promise<void> {
+  await blobStore().put(
+    `runs/${runId}/out/geojson`,
+    (async function* () {
+      yield new TextEncoder().encode("{}");
+    })(),
+  );
 }
 
-async function expectNoChunks(runId: string): Promise<void> {
-  const { rows } = await sql().query(`SELECT count(*)::int AS n FROM result_file_chunk WHERE "runId" = $1`, [runId]);
-  expect(rows[0].n).toBe(0);
+async function expectNoFiles(runId: string): Promise<void> {
+  await waitFor("the run's files to be deleted", async () => (await blobKeys(runId)).length === 0, 30_000);
 }
 
 const runningNow = (id: string) => async () => (await runRow(id)).state === "running";
@@ -123,40 +139,43 @@ describe("every final path of a run", () => {
     expect(row.error).toBeNull();
     const stored = await storedFiles(ctx.runId);
     expect(stored.files.find((f) => f.key === "out" && f.format === "geojson")).toBeDefined();
-    for (const f of stored.files) expect(f.stored, `${f.key}.${f.format}`).toBe(f.size);
+    for (const f of stored.files) {
+      expect(f.stored, `${f.key}.${f.format}`).toBe(f.size);
+      expect(f.storedSha256).toBe(f.sha256);
+    }
     expect(stored.orphans).toBe(0);
   });
 
   it("cancel", async () => {
     const ctx = await startWaited(false);
     await waitFor("the run to start", runningNow(ctx.runId), 30_000);
-    await storeChunkWhileRunning(ctx.runId);
+    await storeFileWhileRunning(ctx.runId);
     const cancel = await http("POST", `${ctx.path}/${ctx.runId}/cancel`);
     expect(cancel.status, cancel.text).toBe(200);
     await expectFinalized(ctx, "cancelled", Date.now(), { started: true });
-    await expectNoChunks(ctx.runId);
+    await expectNoFiles(ctx.runId);
   });
 
   it("worker loss (dead letter)", async () => {
     const ctx = await startWaited(false);
     await waitFor("the run to start", runningNow(ctx.runId), 30_000);
-    await storeChunkWhileRunning(ctx.runId);
+    await storeFileWhileRunning(ctx.runId);
     await failLostRun({ runId: ctx.runId });
     const row = await expectFinalized(ctx, "failed", Date.now(), { started: true });
     expect(row.error?.code).toBe("worker_lost");
-    await expectNoChunks(ctx.runId);
+    await expectNoFiles(ctx.runId);
   });
 
   it("expiry (maintenance)", async () => {
     const ctx = await startWaited(false);
     await waitFor("the run to start", runningNow(ctx.runId), 30_000);
-    await storeChunkWhileRunning(ctx.runId);
+    await storeFileWhileRunning(ctx.runId);
     await sql().query(`UPDATE run SET "createdAt" = "createdAt" - interval '2 hours' WHERE id = $1`, [ctx.runId]);
     const counts = await purgeExpiredCounted();
     expect(counts.expiredRuns).toBeGreaterThanOrEqual(1);
     const row = await expectFinalized(ctx, "failed", Date.now(), { started: true });
     expect(row.error?.code).toBe("run_expired");
-    await expectNoChunks(ctx.runId);
+    await expectNoFiles(ctx.runId);
   });
 
   it("a final run is never finalized again", async () => {

@@ -244,6 +244,8 @@ export interface TReadLayerBatchesOptions {
   signal?: AbortSignal;
   /** Property (or row) keys to read; unknown ones are ignored; default all. A feature's geometry is always read. */
   columns?: string[];
+  /** Only these row groups (by index, of those that meet `box`): a preview's sample. */
+  rowGroups?: readonly number[];
 }
 
 /**
@@ -296,7 +298,8 @@ export async function* readLayerBatches(file: TLayerFile, box: TBbox | null, opt
   // One row group ahead: its bytes are fetched while the caller works on the current one (a
   // blob store answers each range after a round trip). A read-ahead left behind when the caller
   // stops early settles on its own; its error, if any, is dropped with it.
-  const groups = rowGroupsFor(file, box);
+  const only = opts.rowGroups ? new Set(opts.rowGroups) : undefined;
+  const groups = only ? rowGroupsFor(file, box).filter((g) => only.has(g.index)) : rowGroupsFor(file, box);
   let ahead = groups.length > 0 ? load(groups[0]) : undefined;
   for (let i = 0; i < groups.length; i++) {
     opts.signal?.throwIfAborted();

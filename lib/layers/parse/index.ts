@@ -17,3 +17,4 @@ export { parseGeoParquetFile, readGeoParquetFooter, type TGeoParquetFooter } fro
 export { DEFAULT_PARSE_LIMITS, MAX_LAYER_ITEM_BYTES, MAX_LAYER_ITEMS, MAX_LAYER_UPLOAD_BYTES, type TParseLimits } from "./limits";
 export { MAX_LISTED_PROBLEMS } from "./problems";
 export { LayerSummary } from "./summary";
+export { layerItems, UPLOAD_FORMATS, type TLayerItems, type TUploadFormat, type TUploadSource } from "./layer-items";

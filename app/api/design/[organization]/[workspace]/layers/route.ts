@@ -1,35 +1,48 @@
 import { z } from "zod";
 import { sessionRoute } from "@/lib/auth/session-route";
 import { requireWorkspace } from "@/lib/auth/session";
-import { validationError } from "@/lib/errors";
-import { importLayer, LAYER_FORMATS_IN, MAX_LAYER_UPLOAD_BYTES } from "@/lib/layers/import-layer";
-import { AppError } from "@/lib/errors";
+import { AppError, validationError } from "@/lib/errors";
+import { waitForLayerImport } from "@/lib/layers/layer-imports";
+import { stageLayerUpload, UPLOAD_FORMATS } from "@/lib/layers/stage-upload";
 
 export const dynamic = "force-dynamic";
 
 const ZQuery = z.object({
   id: z.string().min(1),
   name: z.string().min(1),
-  format: z.enum(LAYER_FORMATS_IN),
+  format: z.enum(UPLOAD_FORMATS),
   lon: z.string().optional(),
   lat: z.string().optional(),
+  replace: z.enum(["0", "1", "true", "false"]).optional(),
+  /** Seconds to wait for the import to end before answering 202 (default 20, at most 60). */
+  wait: z.coerce.number().int().min(0).max(60).default(20),
 });
 
-// POST /api/design/{organization}/{workspace}/layers?id=&name=&format=geojson|csv|geoparquet[&lon=&lat=] - add or replace a layer (body: the file)
+// POST /api/design/{organization}/{workspace}/layers?id=&name=&format=geojson|geojsonseq|csv|geoparquet[&lon=&lat=&replace=1&wait=] - add or replace a layer (body: the file, streamed)
 export const POST = sessionRoute(async ({ req, params }) => {
   const scope = await requireWorkspace({ organization: params.organization!, workspace: params.workspace! });
   const q = ZQuery.safeParse(Object.fromEntries(new URL(req.url).searchParams));
   if (!q.success) throw validationError(q.error.issues.map((i) => ({ field: `/${String(i.path[0])}`, code: "invalid_value", message: i.message })));
-  const declared = Number(req.headers.get("content-length") ?? 0);
-  if (declared > MAX_LAYER_UPLOAD_BYTES) throw new AppError("payload_too_large", `A layer file may be at most ${MAX_LAYER_UPLOAD_BYTES / 1024 / 1024} MiB.`);
-  const bytes = new Uint8Array(await req.arrayBuffer());
-  const result = await importLayer(scope.designer, {
-    id: q.data.id,
-    name: q.data.name,
-    format: q.data.format,
-    bytes,
-    lonColumn: q.data.lon || undefined,
-    latColumn: q.data.lat || undefined,
-  });
-  return Response.json(result, { status: result.replaced ? 200 : 201 });
+  const declared = req.headers.get("content-length");
+  const staged = await stageLayerUpload(
+    scope.designer,
+    {
+      id: q.data.id,
+      name: q.data.name,
+      format: q.data.format,
+      lonColumn: q.data.lon || undefined,
+      latColumn: q.data.lat || undefined,
+      replace: q.data.replace === "1" || q.data.replace === "true",
+    },
+    req.body,
+    declared === null ? null : Number(declared),
+  );
+  const doc = await waitForLayerImport(scope.designer, staged.import_id, q.data.wait * 1000);
+  if (doc.state === "completed" && doc.result) return Response.json({ ...doc.result, importId: doc.import_id }, { status: doc.result.replaced ? 200 : 201 });
+  if (doc.state === "failed" && doc.error) {
+    const code = doc.error.code === "validation_failed" || doc.error.code === "payload_too_large" ? doc.error.code : "internal";
+    throw new AppError(code, doc.error.detail, { errors: doc.error.errors });
+  }
+  const self = `/api/design/${params.organization}/${params.workspace}/layer-imports/${doc.import_id}`;
+  return Response.json(doc, { status: 202, headers: { location: self, "retry-after": "2" } });
 });

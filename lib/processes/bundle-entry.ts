@@ -10,7 +10,7 @@
  * How: esbuild (a dependency of its own, the same version tsx compiles with) bundles the entry
  * and everything it imports, with the `react-server` condition (so `server-only` is empty) and
  * the project's `tsconfig.json` paths, into one ES module, in a short-lived process of its own
- * (lib/runs/bundle-builder.mjs: esbuild runs plugins only asynchronously). Each project module
+ * (lib/processes/bundle-builder.mjs: esbuild runs plugins only asynchronously). Each project module
  * keeps its own `import.meta.url` / `dirname` / `filename` (the source file's, not the
  * bundle's), so code that finds files next to itself works bundled too. The bundle is written to
  * `<project>/.data/bundles/<name>-<sha256 of its text>.mjs` (`.data` is DATA_DIR of

@@ -1,5 +1,5 @@
 /**
- * Tests of lib/runs/bundle-entry.ts: the bundle runs with plain node and keeps each module's
+ * Tests of lib/processes/bundle-entry.ts: the bundle runs with plain node and keeps each module's
  * own import.meta; it is built in a private directory, and a directory or file another user
  * could have written is never reused or executed.
  */
@@ -9,10 +9,10 @@ import os from "node:os";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
 import { afterEach, describe, expect, it } from "vitest";
-import { BUNDLE_DIR, bundleEntry } from "@/lib/runs/bundle-entry";
+import { BUNDLE_DIR, bundleEntry } from "@/lib/processes/bundle-entry";
 
 const ROOT = path.resolve(import.meta.dirname, "../..");
-const PROBE = path.join(ROOT, "lib/runs/test-fixtures/bundle-probe.ts");
+const PROBE = path.join(ROOT, "lib/processes/test-fixtures/bundle-probe.ts");
 const EXPECTED = { filename: PROBE, url: pathToFileURL(PROBE).href, projectRoot: ROOT };
 /** The `nobody` user and group of Debian and most Linux systems. */
 const NOBODY = 65534;

@@ -1,5 +1,5 @@
 /**
- * Builds one bundle for lib/runs/bundle-entry.ts, in a process of its own because esbuild
+ * Builds one bundle for lib/processes/bundle-entry.ts, in a process of its own because esbuild
  * runs plugins only in its asynchronous API and bundle-entry.ts must answer synchronously.
  *
  * Usage: `node bundle-builder.mjs <entry .ts> <name> <project root> <bundle dir>`. Writes

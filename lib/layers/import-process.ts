@@ -1,0 +1,156 @@
+/**
+ * The import process: a child process of the worker (lib/layers/run-layer-import.ts) that turns
+ * one staged upload into a layer file, inside a memory cap of its own (`IMPORT_MEMORY_MB`,
+ * `--max-old-space-size`), so a hostile or huge file can end this process only, never the web
+ * process or the worker.
+ *
+ * It gets `{type: "import", ...}` with the staged upload's blob key and the layer's blob key to
+ * write; it streams the upload out of the blob store through the parser of its format
+ * (lib/layers/parse: GeoJSON, GeoJSON Text Sequences, CSV, GeoParquet; every declared size checked
+ * before anything is decoded), sorts and writes the layer's GeoParquet (or Parquet, tables)
+ * in bounded memory (lib/layers/layer-file, an external merge sort in a private temporary
+ * folder) straight into the blob store, and answers `progress` (bytes read, items) now and then
+ * and `done` with the file's summary, or `failed` with the problem (a `validationError`'s fields
+ * are kept, so the designer sees the feature, row and column at fault).
+ */
+import fs from "node:fs";
+import type { AsyncBuffer } from "hyparquet";
+import { blobAsyncBuffer, blobStore } from "@/lib/blobs";
+import { AppError, assertStorable, validationError, type TFieldError } from "@/lib/errors";
+import { polygonProblems } from "@/lib/geo/polygon-problems";
+import type { TFeature } from "@/lib/engine/types";
+import { layerItems, MAX_LISTED_PROBLEMS, type TUploadFormat, type TUploadSource } from "@/lib/layers/parse";
+import { writeLayerFile, type TLayerFileSummary } from "@/lib/layers/layer-file";
+import { byteChannel } from "@/lib/blobs/byte-channel";
+
+if (!process.send) throw new Error("import-process.ts runs only as a child process of the worker (lib/layers/run-layer-import.ts)");
+
+export type TImportRequest = {
+  type: "import";
+  uploadKey: string;
+  fileKey: string;
+  format: TUploadFormat;
+  lonColumn?: string;
+  latColumn?: string;
+  tmpDir: string;
+};
+
+export type TImportAnswer =
+  | { type: "progress"; bytesDone: number; itemsDone: number }
+  | { type: "done"; summary: TLayerFileSummary; sizeBytes: number; sha256: string }
+  | { type: "failed"; problem: { code: string; detail: string; errors?: unknown[] } };
+
+const PROGRESS_EVERY_MS = 500;
+
+function invalidPolygons(errors: TFieldError[]) {
+  const n = errors.length;
+  return validationError(
+    errors.slice(0, MAX_LISTED_PROBLEMS),
+    `The file has ${n >= MAX_LISTED_PROBLEMS ? `at least ${n}` : n} invalid polygon${n === 1 ? "" : "s"}.`,
+  );
+}
+
+/** `file` with every byte it hands out counted (progress of a GeoParquet import). */
+function countedReads(file: AsyncBuffer, onRead: (bytes: number) => void): AsyncBuffer {
+  return {
+    byteLength: file.byteLength,
+    slice: async (start: number, end?: number) => {
+      const bytes = await file.slice(start, end);
+      onRead(bytes.byteLength);
+      return bytes;
+    },
+  };
+}
+
+async function importFile(req: TImportRequest): Promise<Extract<TImportAnswer, { type: "done" }>> {
+  const store = blobStore();
+  let bytesDone = 0;
+  let itemsDone = 0;
+  let last = 0;
+  const report = () => {
+    const now = Date.now();
+    if (now - last < PROGRESS_EVERY_MS) return;
+    last = now;
+    process.send!({ type: "progress", bytesDone, itemsDone } satisfies TImportAnswer);
+  };
+  // Bytes are counted on the first read only (a CSV is read twice, lib/layers/parse/layer-items.ts).
+  let opened = 0;
+  async function* counted(chunks: AsyncIterable<Uint8Array>, count: boolean): AsyncGenerator<Uint8Array> {
+    for await (const c of chunks) {
+      if (count) {
+        bytesDone += c.byteLength;
+        report();
+      }
+      yield c;
+    }
+  }
+  const source: TUploadSource =
+    req.format === "geoparquet"
+      ? { kind: "file", file: countedReads(await blobAsyncBuffer(store, req.uploadKey), (n) => ((bytesDone += n), report())) }
+      : { kind: "stream", open: () => counted(store.stream(req.uploadKey), opened++ === 0) };
+  const parsed = await layerItems(req.format, source, { lonColumn: req.lonColumn, latColumn: req.latColumn });
+  // Text Postgres cannot hold is refused as in any request (422 naming the item), and so is a
+  // (Multi)Polygon that is not valid (lib/geo/polygon-problems.ts), the first 20 listed.
+  const where = parsed.kind === "features" ? "features" : "rows";
+  const invalid: TFieldError[] = [];
+  const unit = req.format === "geoparquet" ? "Row" : "Feature";
+  async function* items() {
+    for await (const item of parsed.items) {
+      if (parsed.kind === "features") {
+        const f = item as TFeature;
+        assertStorable(f.properties, ["file", where, itemsDone, "properties"]);
+        for (const problem of polygonProblems(f.geometry)) {
+          const name = typeof f.properties.name === "string" ? ` ("${f.properties.name}")` : "";
+          const label = unit === "Row" ? `Row ${itemsDone + 1}` : `Feature ${itemsDone}`;
+          invalid.push({
+            field: `/file/features/${itemsDone}/geometry`,
+            code: "invalid_polygon",
+            message: `${label}${name} is not a valid polygon: ${problem}.`,
+          });
+        }
+        if (invalid.length >= MAX_LISTED_PROBLEMS) throw invalidPolygons(invalid);
+      } else assertStorable(item, ["file", where, itemsDone]);
+      itemsDone++;
+      if ((itemsDone & 1023) === 0) report();
+      yield item;
+    }
+    if (invalid.length > 0) throw invalidPolygons(invalid);
+  }
+  const channel = byteChannel();
+  const stored = store.put(req.fileKey, channel.chunks(), { contentType: "application/vnd.apache.parquet" });
+  stored.catch((err: unknown) => channel.abandon(err));
+  let summary: TLayerFileSummary;
+  try {
+    summary = await writeLayerFile(items(), {
+      kind: parsed.kind,
+      tmpDir: req.tmpDir,
+      sink: async (chunk) => {
+        channel.push(chunk);
+        await channel.pace();
+      },
+    });
+    channel.close();
+  } catch (err) {
+    channel.fail(err);
+    await stored.catch(() => {});
+    throw err;
+  } finally {
+    fs.rmSync(req.tmpDir, { recursive: true, force: true });
+  }
+  const info = await stored;
+  return { type: "done", summary, sizeBytes: info.sizeBytes, sha256: info.sha256 };
+}
+
+process.on("message", (req: TImportRequest) => {
+  importFile(req)
+    .then((answer) => process.send!(answer satisfies TImportAnswer))
+    .catch((err: unknown) => {
+      const problem =
+        err instanceof AppError
+          ? { code: err.code, detail: err.detail, errors: err.errors }
+          : { code: "internal", detail: "The file could not be imported because of an internal error." };
+      if (!(err instanceof AppError)) console.error("[import] failed:", err);
+      process.send!({ type: "failed", problem } satisfies TImportAnswer);
+    });
+});
+process.on("disconnect", () => process.exit(0));

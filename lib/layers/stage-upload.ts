@@ -1,0 +1,134 @@
+/**
+ * Adding (or replacing) a workspace layer from an uploaded file, web side: the request body is
+ * streamed into the blob store as it arrives (`imports/<import id>/upload`), counted while it
+ * streams (413 as soon as it passes `MAX_LAYER_UPLOAD_BYTES`, whatever Content-Length said), and
+ * never parsed here: parsing, validation and sorting happen in a worker's import process
+ * (job "layer-import", lib/layers/run-layer-import.ts) with a memory cap of its own. The import
+ * row and its job are written in one transaction, after the upload is whole.
+ *
+ * Formats (`format`): `geojson` (RFC 7946 FeatureCollection), `geojsonseq` (RFC 8142 GeoJSON
+ * Text Sequences, or one Feature per line), `csv` (RFC 4180 with a header; longitude and
+ * latitude columns make it a points layer), `geoparquet` (GeoParquet 1.x, SNAPPY or
+ * uncompressed). Limits: `MAX_LAYER_UPLOAD_BYTES` (2 GiB) and `MAX_LAYER_ITEMS` (20,000,000).
+ *
+ * Replacing an existing layer of the workspace needs `replace: true` (the designer confirmed
+ * it); without it: `conflict` naming the layer. An id used by another workspace: 422 on `/id`.
+ *
+ * @returns the import document (`TLayerImportDocument`, lib/layers/layer-imports.ts).
+ * @throws AppError `validation_failed` (`/id`, `/name`, `/file`), `conflict`, `payload_too_large`.
+ */
+import "server-only";
+import { randomUUID } from "node:crypto";
+import { blobStore } from "@/lib/blobs";
+import { db } from "@/lib/db";
+import { AppError, assertStorable, validationError, type TFieldError } from "@/lib/errors";
+import { enqueue } from "@/lib/jobs/boss";
+import { layerImportDocument, type TLayerImportDocument } from "@/lib/layers/layer-imports";
+import { MAX_LAYER_UPLOAD_BYTES, UPLOAD_FORMATS, type TUploadFormat } from "@/lib/layers/parse";
+
+export const LAYER_ID_PATTERN = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
+export { MAX_LAYER_UPLOAD_BYTES, UPLOAD_FORMATS, type TUploadFormat };
+
+export interface TStageUploadInput {
+  id: string;
+  name: string;
+  description?: string;
+  format: TUploadFormat;
+  /** CSV only: the longitude / latitude columns (found by name when absent). */
+  lonColumn?: string;
+  latColumn?: string;
+  /** The designer confirmed replacing the existing layer with this id. */
+  replace?: boolean;
+}
+
+function megabytes(bytes: number): string {
+  return `${(bytes / 1024 / 1024).toFixed(1)} MiB`;
+}
+
+/** The body's chunks, counted: `payload_too_large` as soon as they pass `maxBytes`. */
+async function* limited(body: ReadableStream<Uint8Array>, counter: { bytes: number }, maxBytes: number): AsyncGenerator<Uint8Array> {
+  const reader = body.getReader();
+  try {
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) return;
+      counter.bytes += value.byteLength;
+      if (counter.bytes > maxBytes) {
+        throw new AppError("payload_too_large", `A layer file may be at most ${megabytes(maxBytes)}; this one is larger.`);
+      }
+      yield value;
+    }
+  } finally {
+    await reader.cancel().catch(() => {});
+  }
+}
+
+export async function stageLayerUpload(
+  scope: { workspaceId: string },
+  input: TStageUploadInput,
+  body: ReadableStream<Uint8Array> | null,
+  declaredBytes: number | null,
+  /** The size limit (`MAX_LAYER_UPLOAD_BYTES`; smaller in tests). */
+  opts: { maxBytes?: number } = {},
+): Promise<TLayerImportDocument> {
+  const maxBytes = opts.maxBytes ?? MAX_LAYER_UPLOAD_BYTES;
+  assertStorable(input.id, ["id"]);
+  assertStorable(input.name, ["name"]);
+  if (input.description !== undefined) assertStorable(input.description, ["description"]);
+  const errors: TFieldError[] = [];
+  if (!LAYER_ID_PATTERN.test(input.id) || input.id.length > 100)
+    errors.push({ field: "/id", code: "invalid_format", message: "Use lower-case letters, digits and single hyphens (at most 100), e.g. swiss-lakes." });
+  if (!input.name.trim() || input.name.length > 200)
+    errors.push({ field: "/name", code: "invalid_value", message: "A layer needs a name of 1 to 200 characters." });
+  if (errors.length > 0) throw validationError(errors);
+  if (declaredBytes !== null && declaredBytes > maxBytes) {
+    throw new AppError("payload_too_large", `A layer file may be at most ${megabytes(maxBytes)}; this one is ${megabytes(declaredBytes)}.`);
+  }
+  const existing = await db.layer.findUnique({ where: { id: input.id }, select: { workspaceId: true, name: true } });
+  if (existing && existing.workspaceId !== scope.workspaceId)
+    throw validationError([{ field: "/id", code: "id_taken", message: `The layer id "${input.id}" is already used; choose another.` }]);
+  if (existing && !input.replace)
+    throw new AppError("conflict", `A layer "${input.id}" (${existing.name}) exists already; confirm replacing it (replace=1) or choose another id.`);
+
+  const importId = randomUUID();
+  const uploadKey = `imports/${importId}/upload`;
+  const counter = { bytes: 0 };
+  const store = blobStore();
+  try {
+    await store.put(uploadKey, limited(body ?? new ReadableStream({ start: (c) => c.close() }), counter, maxBytes), {
+      contentType: "application/octet-stream",
+    });
+  } catch (err) {
+    await store.delete(uploadKey).catch(() => {});
+    throw err;
+  }
+  if (counter.bytes === 0) {
+    await store.delete(uploadKey).catch(() => {});
+    throw validationError([{ field: "/file", code: "required", message: "The file is empty." }]);
+  }
+  try {
+    const row = await db.$transaction(async (tx) => {
+      const created = await tx.layerImport.create({
+        data: {
+          id: importId,
+          workspaceId: scope.workspaceId,
+          layerId: input.id,
+          name: input.name.trim(),
+          description: input.description?.trim() || null,
+          format: input.format,
+          lonColumn: input.lonColumn || null,
+          latColumn: input.latColumn || null,
+          replace: input.replace === true,
+          uploadKey,
+          bytesTotal: BigInt(counter.bytes),
+        },
+      });
+      await enqueue(tx, "layer-import", { importId });
+      return created;
+    });
+    return layerImportDocument(row);
+  } catch (err) {
+    await store.delete(uploadKey).catch(() => {});
+    throw err;
+  }
+}

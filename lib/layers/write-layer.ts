@@ -1,0 +1,74 @@
+/**
+ * Writes a layer's file from items already in this process (the demo seed, the conversion of
+ * layers stored before the blob store) and returns the layer row's file fields. Uploads go
+ * through the import job instead (lib/layers/run-layer-import.ts), which parses in a process of
+ * its own; both write the same file (lib/layers/layer-file).
+ */
+import "server-only";
+import fs from "node:fs";
+import { randomUUID } from "node:crypto";
+import { blobStore } from "@/lib/blobs";
+import { privateTmpDir } from "@/lib/env";
+import { byteChannel } from "@/lib/blobs/byte-channel";
+import type { TFeature, TRow } from "@/lib/engine/types";
+import { writeLayerFile } from "@/lib/layers/layer-file";
+import { layerFileKey } from "@/lib/layers/layer-file-key";
+
+export interface TLayerFileFields {
+  kind: "features" | "table";
+  itemCount: number;
+  bbox: number[];
+  geometryTypes: string[];
+  columns: { name: string; type: string }[];
+  fileKey: string;
+  fileSizeBytes: bigint;
+  fileSha256: string;
+}
+
+async function* each<T>(items: readonly T[]): AsyncGenerator<T> {
+  for (const item of items) yield item;
+}
+
+export async function writeLayerItems(
+  workspaceId: string,
+  layerId: string,
+  data: { kind: "features"; items: TFeature[] } | { kind: "table"; items: TRow[] },
+): Promise<TLayerFileFields> {
+  const id = randomUUID();
+  const fileKey = layerFileKey(workspaceId, layerId, id);
+  const tmpDir = privateTmpDir("layers", id);
+  const channel = byteChannel();
+  const stored = blobStore().put(fileKey, channel.chunks(), { contentType: "application/vnd.apache.parquet" });
+  stored.catch((err: unknown) => channel.abandon(err));
+  try {
+    const summary = await writeLayerFile(each<TFeature | TRow>(data.items), {
+      kind: data.kind,
+      tmpDir,
+      sink: async (chunk) => {
+        channel.push(chunk);
+        await channel.pace();
+      },
+    });
+    channel.close();
+    const info = await stored;
+    return {
+      kind: summary.kind,
+      itemCount: summary.itemCount,
+      bbox: summary.bbox ?? [],
+      geometryTypes: summary.geometryTypes,
+      columns: summary.columns.map((c) => ({ name: c.name, type: c.type })),
+      fileKey,
+      fileSizeBytes: BigInt(info.sizeBytes),
+      fileSha256: info.sha256,
+    };
+  } catch (err) {
+    channel.fail(err);
+    await stored.catch(() => {});
+    await blobStore()
+      .delete(fileKey)
+      .catch(() => {});
+    throw err;
+  } finally {
+    fs.rmSync(tmpDir, { recursive: true, force: true });
+  }
+}

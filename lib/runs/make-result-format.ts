@@ -1,0 +1,38 @@
+/**
+ * Job "result-format": makes one format of one result of a completed run that was not written
+ * with the run (the caller asked for the other one), from the result's lossless copy
+ * (lib/runs/result-spill.ts), in a process of the worker's run pool with the pool's memory and
+ * time budget (its own, not the run's). Enqueued by the first download that asks for it
+ * (lib/runs/get-result-file.ts), retried with backoff by pg-boss; a later download enqueues it
+ * again, so a format is never lost for good while the copy is kept.
+ *
+ * Idempotent: a file that exists already is left as it is; the row is inserted after the blob
+ * is complete, so a file is visible only once whole.
+ */
+import "server-only";
+import { db } from "@/lib/db";
+import { env } from "@/lib/env";
+import type { TResultFormatJob } from "@/lib/jobs/schemas";
+import { fileRow, runPool } from "@/lib/runs/execute-run";
+
+export async function makeResultFormatJob(data: TResultFormatJob, ctx: { signal: AbortSignal }): Promise<void> {
+  const result = await db.runResult.findUnique({
+    where: { runId_key: { runId: data.runId, key: data.key } },
+    select: { spillKey: true, run: { select: { state: true } } },
+  });
+  if (!result?.spillKey || result.run.state !== "completed") return; // purged, or not a completed run
+  const exists = await db.resultFile.findUnique({ where: { runId_key_format: data }, select: { key: true } });
+  if (exists) return;
+  const spillKey = result.spillKey;
+  const files = await runPool().with((proc) =>
+    proc.format({
+      runId: data.runId,
+      key: data.key,
+      spillKey,
+      formats: [data.format],
+      maxResultBytes: env().RUN_MAX_RESULT_MB * 1024 * 1024,
+      signal: ctx.signal,
+    }),
+  );
+  await db.resultFile.createMany({ data: files.map((f) => fileRow(data.runId, f)), skipDuplicates: true });
+}

@@ -1,0 +1,78 @@
+/**
+ * Where a run's files live in the blob store, and how an engine result becomes one:
+ * `runs/<run id>/<result key>/<format>` for each file served to callers, and
+ * `runs/<run id>/<result key>/copy` for the result's lossless copy (lib/runs/result-spill.ts).
+ * Everything of a run lies under `runs/<run id>/`, so removing a run's files is one prefix.
+ *
+ * `writeResultFile` streams the encoder's chunks into the store as they are written
+ * (lib/blobs/byte-channel.ts; multipart on S3), within the run's byte budget: a file that
+ * passes it stops at once with `ResourceLimitError` and leaves no object behind.
+ */
+import { blobStore } from "@/lib/blobs";
+import type { TEngineResult } from "@/lib/engine/types";
+import { ResourceLimitError } from "@/lib/errors";
+import { encodeResult } from "@/lib/formats/encode-result";
+import { FORMAT_INFO, type TResultFormat } from "@/lib/formats/types";
+import { byteChannel } from "@/lib/blobs/byte-channel";
+import { spillFrames } from "@/lib/runs/result-spill";
+import type { TWrittenFile } from "@/lib/runs/run-process-protocol";
+
+export const runPrefix = (runId: string) => `runs/${runId}/`;
+export const resultFileKey = (runId: string, key: string, format: TResultFormat) => `${runPrefix(runId)}${key}/${format}`;
+export const resultCopyKey = (runId: string, key: string) => `${runPrefix(runId)}${key}/copy`;
+
+/** Bytes the files of one run may still take, of `limit`. */
+export interface TByteBudget {
+  bytesLeft: number;
+  limit: number;
+}
+
+function formatMb(bytes: number): string {
+  return `${Math.round(bytes / (1024 * 1024))} MB`;
+}
+
+function overBudget(limit: number): ResourceLimitError {
+  return new ResourceLimitError(
+    `The run's result files exceed ${formatMb(limit)}; narrow the request (fewer rows, a smaller radius or area, a higher threshold).`,
+    `result size ${formatMb(limit)}`,
+  );
+}
+
+/** Encodes `result` in `format` into the blob store under the run's prefix. */
+export async function writeResultFile(
+  runId: string,
+  result: TEngineResult,
+  format: TResultFormat,
+  budget: TByteBudget,
+  signal: AbortSignal,
+): Promise<TWrittenFile> {
+  const blobKey = resultFileKey(runId, result.key, format);
+  const channel = byteChannel();
+  const stored = blobStore().put(blobKey, channel.chunks(), { contentType: FORMAT_INFO[format].mediaType, signal });
+  stored.catch((err: unknown) => channel.abandon(err));
+  try {
+    await encodeResult(result, format, {
+      signal,
+      pace: channel.pace,
+      sink: (bytes) => {
+        budget.bytesLeft -= bytes.byteLength;
+        if (budget.bytesLeft < 0) throw overBudget(budget.limit);
+        channel.push(bytes);
+      },
+    });
+    channel.close();
+  } catch (err) {
+    channel.fail(err);
+    await stored.catch(() => {});
+    throw err;
+  }
+  const info = await stored;
+  return { key: result.key, format, blobKey, sizeBytes: info.sizeBytes, sha256: info.sha256 };
+}
+
+/** Writes the result's lossless copy; returns its blob key. */
+export async function writeResultCopy(runId: string, result: TEngineResult, signal: AbortSignal): Promise<string> {
+  const key = resultCopyKey(runId, result.key);
+  await blobStore().put(key, spillFrames(result, signal), { contentType: "application/octet-stream", signal });
+  return key;
+}
