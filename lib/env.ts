@@ -57,6 +57,8 @@ export const ZEnv = z
     RUN_MAX_RESULT_MB: z.coerce.number().int().min(1).max(4_096).default(200),
     /** Worker: most rows or features one step of a run may produce (the engine's `maxItems`). */
     RUN_MAX_ROWS: z.coerce.number().int().min(1_000).max(1_000_000_000).default(1_000_000),
+    /** Worker: the folder for temporary files (a layer import's sort runs); default `<project>/.data/tmp`. */
+    TMP_DIR: z.string().min(1).optional(),
     /** Worker: memory cap of one layer import's process (its JS heap), MB. */
     IMPORT_MEMORY_MB: z.coerce.number().int().min(128).max(65_536).default(512),
     /** Worker: decoded layer row groups a run process keeps between runs (an LRU by bytes), MB. */
@@ -105,12 +107,13 @@ export function env(): TEnv {
 }
 
 /**
- * A private folder for one piece of work's temporary files (a layer import's sort runs),
- * `.data/tmp/<name>` of the folder the process was started in (the project: every script and
- * the app start there), made with mode 0700. Callers remove it when done.
+ * A private folder for one piece of work's temporary files (a layer import's sort runs):
+ * `<TMP_DIR>/<name>`, by default under `.data/tmp` of the folder the process was started in
+ * (the project: every script and the app start there), made with mode 0700. Callers remove it
+ * when done.
  */
 export function privateTmpDir(...name: string[]): string {
-  const dir = path.join(process.cwd(), ".data", "tmp", ...name);
+  const dir = path.join(env().TMP_DIR ?? path.join(process.cwd(), ".data", "tmp"), ...name);
   fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
   return dir;
 }

@@ -34,6 +34,11 @@
  *   never holds the points; cities-in-area holds only the points inside the area's box. Errors
  *   of a lazy step (its batch function, its item limit) surface when it is read, as a
  *   `StepError` naming it; a lazy step nobody reads does no work.
+ * - Order: a layer file keeps its features along a Hilbert curve, with each one's position in
+ *   the layer (`itemPosition`, lib/steps/dataset.ts); materialising restores the layer's order,
+ *   so every result lists its features as a run on the layer in memory would. Batch-by-batch
+ *   readers (aggregate, spatial_join's points) see file order: their counts and integer sums are
+ *   the same; a sum of fractional numbers may differ in its last bits.
  *
  * Inputs are never mutated; results may share feature objects with inputs.
  */
@@ -44,7 +49,7 @@ import { planLayerBoxes } from "@/lib/engine/plan-boxes";
 import { resultColumns } from "@/lib/engine/result-columns";
 import type { TEngineResult, TResolvedInputs, TRunFlowOptions } from "@/lib/engine/types";
 import type { TStepContext, TStepDefinition } from "@/lib/steps/define-step";
-import type { TBox, TDataset, TFeature, TLayerSource, TRow } from "@/lib/steps/dataset";
+import { itemPosition, type TBox, type TDataset, type TFeature, type TLayerSource, type TRow } from "@/lib/steps/dataset";
 import { asFeatures, asItems, columnsOf, itemCount, type TItems } from "@/lib/steps/items";
 import { resolveStep, stepDefinition, stepSources } from "@/lib/steps/step-schema";
 
@@ -62,6 +67,13 @@ function tooManyItems(maxItems: number): ResourceLimitError {
     `The step produced more than ${n} rows or features, the most one step of a run may produce; narrow the request (fewer rows, a smaller radius or area, a higher threshold).`,
     `rows ${n}`,
   );
+}
+
+/** `items` sorted by their position in their layer's own order (stable for equal positions). */
+function inLayerOrder<T extends object>(items: T[]): T[] {
+  const keyed = items.map((item, i) => ({ item, p: itemPosition(item)!, i }));
+  keyed.sort((a, b) => a.p - b.p || a.i - b.i);
+  return keyed.map((k) => k.item);
 }
 
 /** A dataset not read yet: a layer file, or a batch step over one. Each `batches()` call is a new pass, in order. */
@@ -180,10 +192,14 @@ export async function runFlow(
   async function materialise(name: string): Promise<void> {
     const value = data.get(name) ?? null;
     if (value?.kind !== "lazy") return;
-    const items: (TFeature | TRow)[] = [];
+    let items: (TFeature | TRow)[] = [];
     for await (const batch of batchesOf(name)) {
       for (const item of listOf(batch as TItems)) items.push(item);
       await checkpoint();
+    }
+    // A layer file keeps its features in Hilbert order: back to the layer's own order (stable).
+    if (value.of === "features" && items.length > 0 && items.every((f) => itemPosition(f) !== undefined)) {
+      items = inLayerOrder(items);
     }
     const columns = value.of === "rows" && value.columns.length === 0 ? columnsOf(items as TRow[]) : value.columns;
     data.set(name, itemsOf(value.of, columns, items as TFeature[] | TRow[]));

@@ -144,3 +144,27 @@ export interface TLayerSource {
    */
   batches(box: TBox | null, signal?: AbortSignal): AsyncIterable<TFeature[] | TRow[]>;
 }
+
+/**
+ * A feature's position in its layer's own order, for features read from a layer file, which
+ * keeps them in another order (along a Hilbert curve, so that a box is a few row groups) and
+ * stores each one's position in the uploaded file (lib/layers/layer-file). Set by the reader;
+ * carried to the features a step derives from one (`withProps`, `withGeometry`); the engine
+ * restores the layer's order when it materialises a dataset read from a file, so results come in
+ * the same order as from the layer in memory. Kept beside the objects (a WeakMap), never in them.
+ */
+const positions = new WeakMap<object, number>();
+
+export function setItemPosition(item: TFeature, position: number): void {
+  positions.set(item, position);
+}
+
+export function itemPosition(item: object): number | undefined {
+  return positions.get(item);
+}
+
+/** Gives `to` the position of `from` (a feature derived from another). */
+export function carryItemPosition(from: object, to: object): void {
+  const p = positions.get(from);
+  if (p !== undefined) positions.set(to, p);
+}

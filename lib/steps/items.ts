@@ -5,7 +5,7 @@
  */
 import type { Feature, Geometry } from "geojson";
 import type { TStepContext } from "@/lib/steps/define-step";
-import { tableRows, type TDataset, type TFeature, type TFeatureSet, type TRow, type TTable } from "@/lib/steps/dataset";
+import { carryItemPosition, tableRows, type TDataset, type TFeature, type TFeatureSet, type TRow, type TTable } from "@/lib/steps/dataset";
 import { specAs, specFrom, type TFieldSpec } from "@/lib/steps/options";
 
 export type TItems = TFeatureSet | TTable;
@@ -64,11 +64,17 @@ export function columnsOf(records: Iterable<Record<string, unknown>>): string[] 
 }
 
 export function withProps(f: TFeature, properties: Record<string, unknown>): TFeature {
-  return f.id === undefined ? { type: "Feature", geometry: f.geometry, properties } : { type: "Feature", id: f.id, geometry: f.geometry, properties };
+  const out: TFeature =
+    f.id === undefined ? { type: "Feature", geometry: f.geometry, properties } : { type: "Feature", id: f.id, geometry: f.geometry, properties };
+  carryItemPosition(f, out);
+  return out;
 }
 
 export function withGeometry(f: TFeature, geometry: Geometry | null): TFeature {
-  return f.id === undefined ? { type: "Feature", geometry, properties: props(f) } : { type: "Feature", id: f.id, geometry, properties: props(f) };
+  const out: TFeature =
+    f.id === undefined ? { type: "Feature", geometry, properties: props(f) } : { type: "Feature", id: f.id, geometry, properties: props(f) };
+  carryItemPosition(f, out);
+  return out;
 }
 
 /** Maps properties of features or rows; `columns` gives the new column list for tables. */

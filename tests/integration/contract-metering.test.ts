@@ -169,6 +169,8 @@ describe("purge job", () => {
     });
     expect(a.status).toBe(200);
     expect(b.status).toBe(200);
+    // The other format of each result of the old run, made on first request.
+    for (const r of a.body.results) expect((await download(`${r.href}?format=${r.format === "geojson" ? "geoparquet" : "parquet"}`)).status).toBe(200);
     await sql().query(`UPDATE idempotency_record SET "expiresAt" = now() - interval '1 minute' WHERE key = 'old'`);
     await sql().query(`UPDATE run SET "finishedAt" = now() - interval '400 days' WHERE id = $1`, [a.body.run_id]);
     await sql().query(

@@ -386,7 +386,9 @@ describe("list_layers", () => {
         fits: expect.arrayContaining(["cities_in_area.cities", "country_stats.cities", "nearby_cities.cities"]),
       });
       expect(layers.find((l) => l.id === "world-cities").fits).not.toContain("country_stats.countries");
-      expect(layers.find((l) => l.id === "world-countries").fits).toEqual(["country_stats.countries"]);
+      // Other test files publish APIs of their own here; the demo's polygon input is among the fits, and no point input.
+      expect(layers.find((l) => l.id === "world-countries").fits).toContain("country_stats.countries");
+      expect(layers.find((l) => l.id === "world-countries").fits).not.toContain("cities_in_area.cities");
       expect(layers.find((l) => l.id === "world-capitals")).toMatchObject({
         kind: "table",
         geometry_types: [],

@@ -5,6 +5,7 @@ import fc from "fast-check";
 import { parquetMetadata, parquetReadObjects } from "hyparquet";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { TFeature } from "@/lib/engine/types";
+import { itemPosition } from "@/lib/steps/dataset";
 import { toArrayBuffer } from "@/lib/formats/test-support";
 import { openLayerFile, readLayerBatches, rowGroupsFor, type TLayerFile } from "./read-layer-file";
 import { createRowGroupCache } from "./row-group-cache";
@@ -104,6 +105,22 @@ describe("openLayerFile", () => {
 });
 
 describe("readLayerBatches", () => {
+  it("gives each feature its position in the input, which the file keeps apart from its Hilbert order", async () => {
+    // Points given west to east and south to north alternately: the Hilbert order differs from the input's.
+    const input: TFeature[] = Array.from({ length: 500 }, (_, i) => ({
+      type: "Feature",
+      geometry: { type: "Point", coordinates: [((i * 37) % 360) - 180, ((i * 53) % 170) - 85] },
+      properties: { i },
+    }));
+    const written = await writeToBytes(input, { kind: "features", tmpDir: tmp.dir, rowGroupRows: 64 });
+    const file = await openLayerFile(memoryFile(written.bytes));
+    const read: TFeature[] = [];
+    for await (const batch of readLayerBatches(file, null)) read.push(...(batch as TFeature[]));
+    expect(read.map((f) => f.properties.i)).not.toEqual(input.map((f) => f.properties.i));
+    for (const f of read) expect(itemPosition(f)).toBe(f.properties.i);
+    expect(Object.keys(read[0]!.properties)).toEqual(["i"]);
+  });
+
   it("returns every feature once, in file order, for no box", async () => {
     const file = await openLayerFile(memoryFile(bytes));
     const { features, batches } = await readAll(file, null);

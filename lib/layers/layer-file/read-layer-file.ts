@@ -29,6 +29,7 @@
  */
 import { parquetMetadataAsync, parquetRead, type AsyncBuffer, type FileMetaData, type RowGroup } from "hyparquet";
 import type { Geometry } from "geojson";
+import { setItemPosition } from "@/lib/steps/dataset";
 import type { TFeature, TRow } from "@/lib/engine/types";
 import type { TColumnType } from "@/lib/formats/column-types";
 import { estimateItemBytes, type TBbox } from "./item-measure";
@@ -74,6 +75,8 @@ interface TLayerFileSource {
   metadata: FileMetaData;
   /** Column name in the file -> property (or row) key. */
   keyOf: Map<string, string>;
+  /** The column of each feature's position in the layer's own order, when the file has one. */
+  position: string | undefined;
   cache: TRowGroupCache | undefined;
 }
 
@@ -159,7 +162,8 @@ export async function openLayerFile(file: AsyncBuffer, opts: TOpenLayerFileOptio
   // top-level columns only: a struct's children are skipped with it
   const keyOf = new Map<string, string>();
   const columns: TLayerFileColumn[] = [];
-  const skip = new Set(kind === "features" ? [primary, ...(covering ? [covering.xmin[0]] : [])] : []);
+  const position = kind === "features" && typeof own?.position === "string" ? own.position : undefined;
+  const skip = new Set(kind === "features" ? [primary, ...(covering ? [covering.xmin[0]] : []), ...(position ? [position] : [])] : []);
   for (let i = 1; i < metadata.schema.length; i++) {
     const element = metadata.schema[i];
     if (element.num_children) {
@@ -211,7 +215,7 @@ export async function openLayerFile(file: AsyncBuffer, opts: TOpenLayerFileOptio
       return bytesRead;
     },
     cacheKey: opts.cacheKey,
-    source: { buffer, metadata, keyOf, cache: opts.cacheKey !== undefined ? opts.cache : undefined },
+    source: { buffer, metadata, keyOf, position, cache: opts.cacheKey !== undefined ? opts.cache : undefined },
   };
 }
 
@@ -254,13 +258,13 @@ export interface TReadLayerBatchesOptions {
  * modify them. See the module doc for what is decoded how.
  */
 export async function* readLayerBatches(file: TLayerFile, box: TBbox | null, opts: TReadLayerBatchesOptions = {}): AsyncGenerator<TFeature[] | TRow[]> {
-  const { buffer, metadata, keyOf, cache } = file.source;
+  const { buffer, metadata, keyOf, position, cache } = file.source;
   const wanted = opts.columns ? new Set(opts.columns) : undefined;
   const propertyColumns = [...keyOf].filter(([, key]) => !wanted || wanted.has(key));
   const features = file.kind === "features";
   const geo = parseJson<{ primary_column?: string }>(kvValue(metadata, "geo"));
   const geometryColumn = geo?.primary_column ?? GEOMETRY_COLUMN;
-  const readColumns = [...propertyColumns.map(([name]) => name), ...(features ? [geometryColumn] : [])];
+  const readColumns = [...propertyColumns.map(([name]) => name), ...(features ? [geometryColumn] : []), ...(features && position ? [position] : [])];
   const columnsKey = wanted ? propertyColumns.map(([name]) => name).join("\u0000") : "*";
 
   const load = async (group: TLayerFileRowGroup): Promise<(TFeature | TRow)[]> => {
@@ -288,6 +292,7 @@ export async function* readLayerBatches(file: TLayerFile, box: TBbox | null, opt
       const item: TFeature | TRow = features
         ? { type: "Feature", geometry: (row[propertyColumns.length] as Geometry | undefined) ?? null, properties: values }
         : values;
+      if (features && position) setItemPosition(item as unknown as TFeature, Number(row[propertyColumns.length + 1]));
       if (cache) bytes += estimateItemBytes(item);
       batch[r] = item;
     }

@@ -46,4 +46,9 @@ export const LAYER_FILE_METADATA_KEY = "flow-api:layer-file";
 export interface TLayerFileMetadata {
   kind: TLayerFileKind;
   renamed?: Record<string, string>;
+  /** Features: the column holding each feature's position in the uploaded file (the layer's order; the file is in Hilbert order). */
+  position?: string;
 }
+
+/** Name of the column holding each feature's position in the upload (see `TLayerFileMetadata.position`). */
+export const POSITION_COLUMN = "input_position";

@@ -132,6 +132,7 @@ describe("writeLayerFile (features)", () => {
       ["ymin", "FLOAT"],
       ["xmax", "FLOAT"],
       ["ymax", "FLOAT"],
+      ["input_position", "INT64"],
     ]);
     expect(metadata.schema.find((e) => e.name === "bbox")).toMatchObject({ num_children: 4, repetition_type: "OPTIONAL" });
     expect(metadata.row_groups[0].columns.every((c) => c.meta_data?.codec === "SNAPPY")).toBe(true);

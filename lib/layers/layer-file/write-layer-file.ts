@@ -5,13 +5,16 @@
  * - rows sorted by the Hilbert key of each geometry's bbox centre (hilbert.ts; features without
  *   coordinates last; equal keys keep input order), so each row group covers a compact area;
  * - property columns first (declared ones, then the others in first-seen order over all
- *   features; a property named `geometry` or `bbox` is written as `geometry_1` / `bbox_1`, the
+ *   features; a property named `geometry`, `bbox` or `input_position` is written as
+ *   `geometry_1` / `bbox_1` / `input_position_1`, the
  *   mapping kept in the `flow-api:layer-file` metadata), types inferred over ALL features
  *   (lib/formats/column-types.ts), every column OPTIONAL;
  * - `geometry`: BYTE_ARRAY of ISO WKB (lib/formats/wkb.ts), null for a feature without one;
  * - `bbox`: the 1.1 covering column, an OPTIONAL struct of REQUIRED FLOAT `xmin, ymin, xmax,
  *   ymax`, rounded outward to float32 so it still covers the geometry (null without
  *   coordinates); its row group statistics are what readers skip row groups by;
+ * - `input_position`: REQUIRED INT64, each feature's position in the input, the layer's own
+ *   order, which readers restore for the engine (the rows themselves are in Hilbert order);
  * - `geo` metadata: `{"version":"1.1.0","primary_column":"geometry","columns":{"geometry":
  *   {"encoding":"WKB","geometry_types":[...],"bbox":[w,s,e,n],"covering":{"bbox":{"xmin":
  *   ["bbox","xmin"],...}}}}}` (no `crs`: OGC:CRS84; no `edges`: planar).
@@ -50,6 +53,7 @@ import { FrameBuffer, RunFileReader, mergeRuns, type TKeyedRecord, type TRunSour
 import {
   BBOX_COLUMN,
   GEOMETRY_COLUMN,
+  POSITION_COLUMN,
   LAYER_FILE_METADATA_KEY,
   type TLayerFileColumn,
   type TLayerFileKind,
@@ -247,13 +251,15 @@ export async function writeLayerFile(
     for (const runPath of runPaths) sources.push(await RunFileReader.open<TFeature | TRow>(runPath, blockBytes));
     sources.push(buffer.source(features));
 
-    const columns = planColumns(collector, declared, features ? [GEOMETRY_COLUMN, BBOX_COLUMN] : []);
+    const columns = planColumns(collector, declared, features ? [GEOMETRY_COLUMN, BBOX_COLUMN, POSITION_COLUMN] : []);
     const stats = new GeometryStats();
-    const schema: SchemaElement[] = [{ name: "root", num_children: columns.length + (features ? 2 : 0) }, ...columns.map((c) => schemaElement(c.name, c.type))];
+    const schema: SchemaElement[] = [{ name: "root", num_children: columns.length + (features ? 3 : 0) }, ...columns.map((c) => schemaElement(c.name, c.type))];
     if (features) {
       schema.push({ name: GEOMETRY_COLUMN, type: "BYTE_ARRAY", repetition_type: "OPTIONAL" });
       schema.push({ name: BBOX_COLUMN, repetition_type: "OPTIONAL", num_children: 4 });
       for (const field of BBOX_FIELDS) schema.push({ name: field, type: "FLOAT", repetition_type: "REQUIRED" });
+      // The layer's own order (the upload's), which results keep: the rows are in Hilbert order.
+      schema.push({ name: POSITION_COLUMN, type: "INT64", repetition_type: "REQUIRED" });
     }
     const writer = new SinkByteWriter(opts.sink);
     const pq = new ParquetWriter({ writer, schema, createdBy: CREATED_BY });
@@ -263,7 +269,7 @@ export async function writeLayerFile(
     let written = 0;
 
     const writeGroup = async (records: TKeyedRecord<TFeature | TRow>[]) => {
-      const width = columns.length + (features ? 2 : 0);
+      const width = columns.length + (features ? 3 : 0);
       const data: unknown[][] = Array.from({ length: width }, () => new Array<unknown>(records.length));
       text.startGroup();
       for (let r = 0; r < records.length; r++) {
@@ -286,6 +292,7 @@ export async function writeLayerFile(
         }
         const box = geometryBbox(geometry);
         data[columns.length][r] = bytes;
+        data[columns.length + 2][r] = BigInt(seq);
         data[columns.length + 1][r] = box && {
           xmin: float32Outward(box[0], true),
           ymin: float32Outward(box[1], true),
@@ -298,6 +305,7 @@ export async function writeLayerFile(
         // min/max of WKB bytes mean nothing; dictionaries rarely help geometry
         columnData.push({ name: GEOMETRY_COLUMN, data: data[columns.length] as ColumnSource["data"], encoding: "PLAIN", statistics: false });
         columnData.push({ name: BBOX_COLUMN, data: data[columns.length + 1] as ColumnSource["data"] });
+        columnData.push({ name: POSITION_COLUMN, data: data[columns.length + 2] as ColumnSource["data"] });
       }
       if (width > 0) {
         await pq.write({ columnData, rowGroupSize: records.length });
@@ -324,7 +332,11 @@ export async function writeLayerFile(
     }
 
     const renamed = Object.fromEntries(columns.filter((c) => c.name !== c.key).map((c) => [c.name, c.key]));
-    const own: TLayerFileMetadata = { kind: opts.kind, ...(Object.keys(renamed).length > 0 ? { renamed } : {}) };
+    const own: TLayerFileMetadata = {
+      kind: opts.kind,
+      ...(Object.keys(renamed).length > 0 ? { renamed } : {}),
+      ...(features ? { position: POSITION_COLUMN } : {}),
+    };
     const bbox = features ? (stats.bbox() ?? null) : null;
     const kv = [{ key: LAYER_FILE_METADATA_KEY, value: JSON.stringify(own) }];
     if (features) {
