@@ -45,6 +45,8 @@ export interface TTryItProps {
   layers: { id: string; name: string; kind: "features" | "table" }[];
   /** Environment used in the `curl` example (a serving one when there is). */
   curlEnvironment: string;
+  /** The callers' base URL for the `curl` example, from the server so both renders agree (no React #418). */
+  publicBaseUrl: string;
 }
 
 type TInputState = { mode: "layer" | "paste" | "draw" | "none"; layerId: string; text: string; polygon: Polygon | null };
@@ -150,8 +152,7 @@ export function TryItPanel(p: TTryItProps) {
     const b = body();
     return b.ok ? JSON.stringify(b.value) : "{ ... }";
   })();
-  const origin = typeof window === "undefined" ? "" : window.location.origin;
-  const curl = `curl -X POST "${origin}/public/api/${p.organization}/${p.curlEnvironment}/${p.apiSlug}/runs" \\\n  -H "X-Api-Key: $API_KEY" -H "Content-Type: application/json" \\\n  -d '${curlBody.replaceAll("'", "'\\''")}'`;
+  const curl = `curl -X POST "${p.publicBaseUrl}/public/api/${p.organization}/${p.curlEnvironment}/${p.apiSlug}/runs" \\\n  -H "X-Api-Key: $API_KEY" -H "Content-Type: application/json" \\\n  -d '${curlBody.replaceAll("'", "'\\''")}'`;
 
   const doc = run.data;
   return (
