@@ -34,19 +34,27 @@ export function buildIfNeeded(log: (m: string) => void, env: NodeJS.ProcessEnv):
     ...SOURCE_FILES.map((f) => newestMtime(path.join(PROJECT_ROOT, f))),
   );
   if (built > sources) return;
-  log("building the web app (next build); this takes a minute the first time...");
+  log("building the web app (next build); its progress follows (a few minutes the first time, longer on a busy machine)...");
   const t0 = Date.now();
-  const r = spawnSync(process.execPath, [NEXT_BIN, "build"], {
+  runNextBuild(env);
+  log(`built in ${((Date.now() - t0) / 1000).toFixed(1)} s`);
+}
+
+/**
+ * `next build` (or `bin`, for tests) with its output passed straight through as it comes, so its
+ * stage lines ("Creating an optimized production build", "Compiled successfully", "Collecting
+ * page data", "Generating static pages (n/N)") show progress: the first build can take minutes,
+ * and collecting the output until the end left the terminal silent all that time.
+ *
+ * @throws Error when the build fails (its messages are already printed).
+ */
+export function runNextBuild(env: NodeJS.ProcessEnv, bin: string = NEXT_BIN): void {
+  const r = spawnSync(process.execPath, [bin, "build"], {
     cwd: PROJECT_ROOT,
     env: { ...env, NEXT_TELEMETRY_DISABLED: "1" },
-    stdio: ["ignore", "pipe", "pipe"],
+    stdio: ["ignore", "inherit", "inherit"],
   });
-  if (r.status !== 0) {
-    process.stderr.write(r.stdout?.toString() ?? "");
-    process.stderr.write(r.stderr?.toString() ?? "");
-    throw new Error("next build failed");
-  }
-  log(`built in ${((Date.now() - t0) / 1000).toFixed(1)} s`);
+  if (r.status !== 0) throw new Error("next build failed (its output is above)");
 }
 
 /**

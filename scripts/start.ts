@@ -85,11 +85,11 @@ try {
   console.log(`
   Flow API service is up: ${base}
   Health:        ${base}/api/health
-  Demo API key:  ${key ?? "(already created; set DEMO_API_KEY or delete .data to get a new one)"}
+  Demo API key:  ${key ?? "(created earlier, not remembered in .data/demo-keys.json; set DEMO_API_KEY, or npm run reset to start over)"}
   Other key:     ${seeded.keys["other-consumer"] ?? "(already created)"}
 
   Sign in at ${base}/sign-in
-${seeded.users.map((u) => `    ${u.role === "admin" ? "Admin:   " : "Designer:"}  ${u.email}  ${u.password ?? "(password changed since; set DEMO_" + u.role.toUpperCase() + "_PASSWORD to reset it)"}`).join("\n")}
+${seeded.users.map((u) => `    ${u.role === "admin" ? "Admin:   " : "Designer:"}  ${u.email}  ${u.password ?? "(not shown: changed on the account page, or .data/demo-users.json is gone; set DEMO_" + u.role.toUpperCase() + "_PASSWORD, or npm run reset to start over)"}`).join("\n")}
 
   Try it:
     curl -s -X POST ${base}/public/api/demo/production/country-stats/runs \\

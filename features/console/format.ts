@@ -6,13 +6,20 @@ export function formatTime(value: string | Date | null | undefined): string {
   return d.toISOString().replace("T", " ").slice(0, 16) + " UTC";
 }
 
-/** Milliseconds as `850 ms`, `12.3 s`, `4 min 5 s`, `2 h 3 min`. */
+/**
+ * Milliseconds as `850 ms`, `12.3 s`, `4 min 5 s`, `2 h 3 min`. The value is rounded to the
+ * smallest unit shown before it is split, so a carry moves up (179.6 s is `3 min 0 s`, never
+ * `2 min 60 s`) and a value that rounds up to the next range is shown in it (59.96 s is `1 min 0 s`).
+ */
 export function formatDuration(ms: number | null | undefined): string {
   if (ms === null || ms === undefined) return "—";
-  if (ms < 1000) return `${Math.round(ms)} ms`;
-  if (ms < 60_000) return `${(ms / 1000).toFixed(1)} s`;
-  if (ms < 3_600_000) return `${Math.floor(ms / 60_000)} min ${Math.round((ms % 60_000) / 1000)} s`;
-  return `${Math.floor(ms / 3_600_000)} h ${Math.round((ms % 3_600_000) / 60_000)} min`;
+  if (Math.round(ms) < 1000) return `${Math.round(ms)} ms`;
+  const tenths = Math.round(ms / 100);
+  if (tenths < 600) return `${(tenths / 10).toFixed(1)} s`;
+  const seconds = Math.round(ms / 1000);
+  if (seconds < 3600) return `${Math.floor(seconds / 60)} min ${seconds % 60} s`;
+  const minutes = Math.round(ms / 60_000);
+  return `${Math.floor(minutes / 60)} h ${minutes % 60} min`;
 }
 
 export const REFUSAL_REASONS: Record<number, string> = {

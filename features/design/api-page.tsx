@@ -17,10 +17,12 @@ import { Badge } from "@/components/ui/badge";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "@/components/ui/card";
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "@/components/ui/table";
 import { PageHeader } from "@/features/shell/page-header";
+import { publicBaseUrl } from "@/features/console/data";
 import { consolePath, designPath, docsPath } from "@/features/shell/routes";
 import { formatDate } from "@/features/design/format";
 import { PublishPanel } from "@/features/design/publish-panel";
 import { TryItPanel } from "@/features/design/try-it-panel";
+import { RecentTryRuns } from "@/features/design/recent-try-runs";
 import { unreadableIn } from "@/features/design/try-it-layers";
 import { ZFlowVersion } from "@/lib/flows/definition";
 import type { TDesignParams } from "@/features/design/design-layout";
@@ -33,7 +35,7 @@ export default async function ApiPage({ params }: { params: Promise<TDesignParam
     if (e instanceof AppError && e.code === "not_found") notFound();
     throw e;
   });
-  const [runs, layers] = await Promise.all([listTryRuns(scope.designer, api.id), listLayers(scope.designer)]);
+  const [runs, layers, baseUrl] = await Promise.all([listTryRuns(scope.designer, api.id), listLayers(scope.designer), publicBaseUrl()]);
   const flowsBase = designPath(scope.organizationSlug, scope.workspace.slug, "flows");
   const tryVersion = api.latestVersion ?? api.selectedVersion;
   const tryDefinition = api.versions.find((v) => v.id === tryVersion?.id)?.definition;
@@ -229,6 +231,7 @@ export default async function ApiPage({ params }: { params: Promise<TDesignParam
                 layers={tryLayers}
                 curlEnvironment={servingEnv}
                 readableLayersHref={consolePath(scope.organizationSlug, servingEnv, "apis")}
+                publicBaseUrl={baseUrl}
               />
             ) : (
               <p className="text-sm text-muted-foreground">This API has no flow version to try.</p>
@@ -241,30 +244,17 @@ export default async function ApiPage({ params }: { params: Promise<TDesignParam
             <CardTitle>Your recent Try-it runs</CardTitle>
           </CardHeader>
           <CardContent>
-            {runs.length === 0 ? (
-              <p className="text-sm text-muted-foreground">No Try-it runs yet.</p>
-            ) : (
-              <Table aria-label="Recent Try-it runs">
-                <TableHeader>
-                  <TableRow>
-                    <TableHead>Started</TableHead>
-                    <TableHead>Flow version</TableHead>
-                    <TableHead>State</TableHead>
-                    <TableHead>Processing time</TableHead>
-                  </TableRow>
-                </TableHeader>
-                <TableBody>
-                  {runs.map((r) => (
-                    <TableRow key={r.id}>
-                      <TableCell>{formatDate(r.createdAt)}</TableCell>
-                      <TableCell>v{r.flowVersion}</TableCell>
-                      <TableCell>{r.state}</TableCell>
-                      <TableCell>{r.processingMs === null ? "—" : `${r.processingMs} ms`}</TableCell>
-                    </TableRow>
-                  ))}
-                </TableBody>
-              </Table>
-            )}
+            <RecentTryRuns
+              organization={scope.organizationSlug}
+              workspace={scope.workspace.slug}
+              runs={runs.map((r) => ({
+                id: r.id,
+                state: r.state,
+                flowVersion: r.flowVersion,
+                createdAt: r.createdAt.toISOString(),
+                processingMs: r.processingMs,
+              }))}
+            />
           </CardContent>
         </Card>
       </div>

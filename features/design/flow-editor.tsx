@@ -14,7 +14,8 @@ import { EditorState } from "@codemirror/state";
 import { EditorView, lineNumbers, highlightActiveLine, keymap } from "@codemirror/view";
 import { json } from "@codemirror/lang-json";
 import { linter, lintGutter, setDiagnostics, type Diagnostic } from "@codemirror/lint";
-import { syntaxHighlighting, defaultHighlightStyle, bracketMatching, indentOnInput } from "@codemirror/language";
+import { syntaxHighlighting, HighlightStyle, bracketMatching, indentOnInput } from "@codemirror/language";
+import { tags } from "@lezer/highlight";
 import { CheckCircle2Icon, CircleAlertIcon, LoaderCircleIcon } from "lucide-react";
 import { Button } from "@/components/ui/button";
 import { Input } from "@/components/ui/input";
@@ -34,6 +35,30 @@ export interface TFlowEditorProps {
   disabledReason?: string | null;
   flowsHref: string;
 }
+
+/**
+ * The editor in the app's theme tokens (app/globals.css: --syntax-* and the base tokens), so
+ * both themes keep WCAG AA contrast: CodeMirror's default highlight colours and light gutter
+ * were built for a white page (in the dark theme the tokens and line numbers fell below 4.5:1).
+ */
+const JSON_HIGHLIGHT = HighlightStyle.define([
+  { tag: tags.propertyName, color: "var(--syntax-property)" },
+  { tag: tags.string, color: "var(--syntax-string)" },
+  { tag: tags.number, color: "var(--syntax-number)" },
+  { tag: [tags.bool, tags.null, tags.keyword], color: "var(--syntax-keyword)" },
+  { tag: tags.invalid, color: "var(--destructive)" },
+]);
+const EDITOR_THEME = EditorView.theme({
+  "&": { fontSize: "13px", height: "100%", color: "var(--foreground)", backgroundColor: "var(--background)" },
+  ".cm-scroller": { fontFamily: "var(--font-geist-mono), monospace" },
+  ".cm-content": { caretColor: "var(--foreground)" },
+  "&.cm-focused .cm-cursor": { borderLeftColor: "var(--foreground)" },
+  ".cm-gutters": { backgroundColor: "var(--muted)", color: "var(--muted-foreground)", borderRight: "1px solid var(--border)" },
+  ".cm-activeLine": { backgroundColor: "var(--syntax-active-line)" },
+  ".cm-activeLineGutter": { backgroundColor: "var(--accent)", color: "var(--accent-foreground)" },
+  "&.cm-focused > .cm-scroller > .cm-selectionLayer .cm-selectionBackground, .cm-selectionBackground": { backgroundColor: "var(--syntax-selection)" },
+  ".cm-matchingBracket": { backgroundColor: "var(--syntax-selection)", color: "inherit" },
+});
 
 export function FlowEditor(props: TFlowEditorProps) {
   const router = useRouter();
@@ -60,7 +85,7 @@ export function FlowEditor(props: TFlowEditorProps) {
           highlightActiveLine(),
           bracketMatching(),
           indentOnInput(),
-          syntaxHighlighting(defaultHighlightStyle),
+          syntaxHighlighting(JSON_HIGHLIGHT),
           json(),
           lintGutter(),
           linter(null),
@@ -70,7 +95,7 @@ export function FlowEditor(props: TFlowEditorProps) {
           EditorView.updateListener.of((u) => {
             if (u.docChanged) setText(u.state.doc.toString());
           }),
-          EditorView.theme({ "&": { fontSize: "13px", height: "100%" }, ".cm-scroller": { fontFamily: "var(--font-geist-mono), monospace" } }),
+          EDITOR_THEME,
         ],
       }),
     });

@@ -3,8 +3,10 @@
  * A picture of a flow version: inputs → steps → results as a left-to-right graph
  * (@xyflow/react). Columns are the longest path from an input; each step shows its label
  * from the step catalogue. Clicking (or Enter on) a node shows its options beside the graph.
+ * Colours follow the app's theme (colorMode, and the --xy-* variables in app/globals.css).
  */
 import { useMemo, useState } from "react";
+import { useTheme } from "next-themes";
 import { ReactFlow, Background, Controls, type Edge, type Node, Position } from "@xyflow/react";
 import "@xyflow/react/dist/style.css";
 
@@ -27,6 +29,8 @@ type TSelected = { title: string; subtitle: string; details: Record<string, unkn
 export function FlowGraph({ definition, catalogue }: { definition: unknown; catalogue: TGraphStepType[] }) {
   const [selected, setSelected] = useState<TSelected | null>(null);
   const { nodes, edges, info } = useMemo(() => build(definition as TDoc, catalogue), [definition, catalogue]);
+  // The app's theme (next-themes), not the system's: a user may pick dark on a light system.
+  const { resolvedTheme } = useTheme();
   return (
     <div className="grid gap-4 lg:grid-cols-[1fr_18rem]">
       <div className="h-[26rem] rounded-md border" data-testid="flow-graph">
@@ -38,6 +42,7 @@ export function FlowGraph({ definition, catalogue }: { definition: unknown; cata
           nodesConnectable={false}
           onNodeClick={(_, n) => setSelected(info.get(n.id) ?? null)}
           proOptions={{ hideAttribution: true }}
+          colorMode={resolvedTheme === "dark" ? "dark" : "light"}
           aria-label="Graph of the flow: inputs, steps and results"
         >
           <Background />

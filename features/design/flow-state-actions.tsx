@@ -15,6 +15,8 @@ export function FlowStateActions(p: {
 }) {
   const ref = { organization: p.organization, workspace: p.workspace, flowId: p.flowId };
   const apis = p.apiCount === 0 ? "No API uses this flow." : `${p.apiCount} API${p.apiCount === 1 ? " uses" : "s use"} this flow.`;
+  // What happens to the APIs is only said when there are some: "They will show..." after "No API uses this flow." reads as nonsense.
+  const none = p.apiCount === 0;
   if (p.state === "active") {
     return (
       <ConfirmButton
@@ -26,8 +28,9 @@ export function FlowStateActions(p: {
         title={`Move "${p.flowName}" to the trash?`}
         description={
           <p>
-            {apis} Their pages will show “Source in trash” and they cannot be published again until you restore the flow. What is already published keeps
-            serving.
+            {none
+              ? `${apis} You can restore it from the trash.`
+              : `${apis} Their pages will show “Source in trash” and they cannot be published again until you restore the flow. What is already published keeps serving.`}
           </p>
         }
         confirmLabel="Move to trash"
@@ -56,8 +59,10 @@ export function FlowStateActions(p: {
         title={`Delete "${p.flowName}" permanently?`}
         description={
           <p>
-            This cannot be undone. {apis} They will show “Needs a source” and can no longer be published from this flow, but every published release keeps
-            serving callers exactly as before.
+            This cannot be undone.{" "}
+            {none
+              ? apis
+              : `${apis} They will show “Needs a source” and can no longer be published from this flow, but every published release keeps serving callers exactly as before.`}
           </p>
         }
         confirmLabel="Delete permanently"

@@ -28,7 +28,7 @@ export default async function LayersPage({ params }: { params: Promise<TDesignPa
       <PageHeader
         title="Layers"
         description={`The workspace's feature layers and tables; requests name them by id. Workspace ${scope.workspace.name}.`}
-        actions={<UploadLayerDialog organization={scope.organizationSlug} workspace={scope.workspace.slug} />}
+        actions={<UploadLayerDialog organization={scope.organizationSlug} workspace={scope.workspace.slug} existingIds={layers.map((l) => l.id)} />}
       />
       {layers.length === 0 ? (
         <EmptyState icon={LayersIcon} title="No layers yet" description="Add a layer from a GeoJSON, CSV or GeoParquet file." />

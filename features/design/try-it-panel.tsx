@@ -52,6 +52,8 @@ export interface TTryItProps {
   curlEnvironment: string;
   /** Where an admin makes layers readable in that environment (the console's environment page). */
   readableLayersHref?: string;
+  /** The callers' base URL for the `curl` example, from the server so both renders agree (no React #418). */
+  publicBaseUrl: string;
 }
 
 type TInputState = { mode: "layer" | "paste" | "draw" | "none"; layerId: string; text: string; polygon: Polygon | null };
@@ -164,8 +166,7 @@ export function TryItPanel(p: TTryItProps) {
     const l = s.mode === "layer" ? p.layers.find((x) => x.id === s.layerId) : undefined;
     return l && !l.environments.includes(p.curlEnvironment) ? [l] : [];
   });
-  const origin = typeof window === "undefined" ? "" : window.location.origin;
-  const curl = `curl -X POST "${origin}/public/api/${p.organization}/${p.curlEnvironment}/${p.apiSlug}/runs" \\\n  -H "X-Api-Key: $API_KEY" -H "Content-Type: application/json" \\\n  -d '${curlBody.replaceAll("'", "'\\''")}'`;
+  const curl = `curl -X POST "${p.publicBaseUrl}/public/api/${p.organization}/${p.curlEnvironment}/${p.apiSlug}/runs" \\\n  -H "X-Api-Key: $API_KEY" -H "Content-Type: application/json" \\\n  -d '${curlBody.replaceAll("'", "'\\''")}'`;
 
   const doc = run.data;
   return (

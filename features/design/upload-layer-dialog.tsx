@@ -2,8 +2,13 @@
 /**
  * "Add layer": a GeoJSON, CSV (optional longitude/latitude columns) or GeoParquet file, sent
  * to the layers route with a progress bar (XMLHttpRequest upload progress). The server's
- * validation names what is wrong (feature index, row, column); each fault is listed. An
- * existing id of this workspace is replaced (its data version goes up).
+ * validation names what is wrong (feature index, row, column); each fault is listed.
+ *
+ * Name and id are derived from each chosen file (kept only when typed before any file was
+ * chosen). An id that is already a layer of this workspace (`existingIds`, or the server's
+ * 409 for one added meanwhile) is replaced only after a confirmation that names the layer and
+ * what reads it (GET .../layers/{id}/usage: lib/layers/layer-usage.ts); the confirmed upload
+ * carries `replace=1`, which the server requires for a replacement.
  */
 import { useRef, useState } from "react";
 import { useRouter } from "next/navigation";
@@ -13,8 +18,9 @@ import { Button } from "@/components/ui/button";
 import { Input } from "@/components/ui/input";
 import { FormField } from "@/components/ui/form-field";
 import { Alert, AlertDescription, AlertTitle } from "@/components/ui/alert";
-import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle, DialogTrigger } from "@/components/ui/dialog";
+import { Dialog, DialogClose, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle, DialogTrigger } from "@/components/ui/dialog";
 import { slugify } from "@/features/design/schemas";
+import type { TLayerUsage } from "@/lib/layers/layer-usage";
 
 const MAX_MIB = 25;
 
@@ -26,9 +32,12 @@ function formatOf(name: string): "geojson" | "csv" | "geoparquet" | null {
   return null;
 }
 
-export function UploadLayerDialog({ organization, workspace }: { organization: string; workspace: string }) {
+export function UploadLayerDialog({ organization, workspace, existingIds }: { organization: string; workspace: string; existingIds: string[] }) {
   const router = useRouter();
   const [open, setOpen] = useState(false);
+  // Typed by the user before any file was chosen: kept when the first file is chosen.
+  const [typed, setTyped] = useState({ name: false, id: false });
+  const [replacing, setReplacing] = useState<{ id: string; usage: TLayerUsage | null } | null>(null);
   const [file, setFile] = useState<File | null>(null);
   const [name, setName] = useState("");
   const [id, setId] = useState("");
@@ -39,6 +48,36 @@ export function UploadLayerDialog({ organization, workspace }: { organization: s
   const [fieldErrors, setFieldErrors] = useState<Record<string, string>>({});
   const xhr = useRef<XMLHttpRequest | null>(null);
   const format = file ? formatOf(file.name) : null;
+
+  const reset = () => {
+    setFile(null);
+    setName("");
+    setId("");
+    setLon("");
+    setLat("");
+    setTyped({ name: false, id: false });
+    setProblem(null);
+    setFieldErrors({});
+    setReplacing(null);
+  };
+
+  const chooseFile = (f: File | null) => {
+    const first = file === null;
+    setFile(f);
+    if (!f) return;
+    const base = f.name.replace(/\.[^.]+$/, "");
+    if (!(first && typed.name)) setName(base);
+    if (!(first && typed.id)) setId(slugify(base));
+    setTyped({ name: false, id: false });
+  };
+
+  /** Asks before replacing `layerId`, naming what reads it (the confirmation shows even when that cannot be fetched). */
+  const askReplace = async (layerId: string) => {
+    const usage = await fetch(`/api/design/${organization}/${workspace}/layers/${encodeURIComponent(layerId)}/usage`)
+      .then((r) => (r.ok ? (r.json() as Promise<TLayerUsage>) : null))
+      .catch(() => null);
+    setReplacing({ id: layerId, usage });
+  };
 
   const submit = (e: React.FormEvent) => {
     e.preventDefault();
@@ -51,7 +90,14 @@ export function UploadLayerDialog({ organization, workspace }: { organization: s
     if (!/^[a-z0-9]+(?:-[a-z0-9]+)*$/.test(id)) errs.id = "Lower-case letters, digits and single hyphens.";
     setFieldErrors(errs);
     if (Object.keys(errs).length > 0) return;
+    if (existingIds.includes(id)) void askReplace(id);
+    else send(false);
+  };
+
+  const send = (replace: boolean) => {
+    setReplacing(null);
     const q = new URLSearchParams({ id, name, format: format! });
+    if (replace) q.set("replace", "1");
     if (format === "csv" && lon) q.set("lon", lon);
     if (format === "csv" && lat) q.set("lat", lat);
     const req = new XMLHttpRequest();
@@ -70,8 +116,12 @@ export function UploadLayerDialog({ organization, workspace }: { organization: s
       if (req.status === 200 || req.status === 201) {
         toast.success(`${body.replaced ? "Replaced" : "Added"} layer ${id}: ${body.itemCount} ${body.kind === "table" ? "rows" : "features"}.`);
         setOpen(false);
-        setFile(null);
+        reset();
         router.refresh();
+        return;
+      }
+      if (req.status === 409 && !replace) {
+        void askReplace(id);
         return;
       }
       const items: { field: string; message: string }[] = body?.errors ?? [];
@@ -89,7 +139,13 @@ export function UploadLayerDialog({ organization, workspace }: { organization: s
   };
 
   return (
-    <Dialog open={open} onOpenChange={setOpen}>
+    <Dialog
+      open={open}
+      onOpenChange={(o) => {
+        setOpen(o);
+        if (!o) reset();
+      }}
+    >
       <DialogTrigger asChild>
         <Button>
           <UploadIcon aria-hidden="true" /> Add layer
@@ -101,29 +157,29 @@ export function UploadLayerDialog({ organization, workspace }: { organization: s
             <DialogTitle>Add a layer</DialogTitle>
             <DialogDescription>
               GeoJSON (a FeatureCollection), CSV (a header row; longitude/latitude columns make points) or GeoParquet. At most {MAX_MIB} MiB. An id already in
-              this workspace replaces that layer.
+              this workspace replaces that layer, after you confirm.
             </DialogDescription>
           </DialogHeader>
           <FormField id="layer-file" label="File" error={fieldErrors.file}>
+            <Input type="file" accept=".geojson,.json,.csv,.parquet,.geoparquet" onChange={(e) => chooseFile(e.target.files?.[0] ?? null)} />
+          </FormField>
+          <FormField id="layer-name" label="Name" error={fieldErrors.name}>
             <Input
-              type="file"
-              accept=".geojson,.json,.csv,.parquet,.geoparquet"
+              value={name}
               onChange={(e) => {
-                const f = e.target.files?.[0] ?? null;
-                setFile(f);
-                if (f && !name) {
-                  const base = f.name.replace(/\.[^.]+$/, "");
-                  setName(base);
-                  setId(slugify(base));
-                }
+                setName(e.target.value);
+                setTyped((t) => ({ ...t, name: true }));
               }}
             />
           </FormField>
-          <FormField id="layer-name" label="Name" error={fieldErrors.name}>
-            <Input value={name} onChange={(e) => setName(e.target.value)} />
-          </FormField>
           <FormField id="layer-id" label="Layer id" hint='What requests send as {"layer_id": "..."}' error={fieldErrors.id}>
-            <Input value={id} onChange={(e) => setId(e.target.value)} />
+            <Input
+              value={id}
+              onChange={(e) => {
+                setId(e.target.value);
+                setTyped((t) => ({ ...t, id: true }));
+              }}
+            />
           </FormField>
           {format === "csv" ? (
             // items-start: the two hints differ in length; stretched cells put the inputs at different heights.
@@ -172,6 +228,60 @@ export function UploadLayerDialog({ organization, workspace }: { organization: s
           </DialogFooter>
         </form>
       </DialogContent>
+      <Dialog open={replacing !== null} onOpenChange={(o) => !o && setReplacing(null)}>
+        <DialogContent role="alertdialog">
+          {replacing ? <ReplaceConfirmation id={replacing.id} usage={replacing.usage} onConfirm={() => send(true)} /> : null}
+        </DialogContent>
+      </Dialog>
     </Dialog>
+  );
+}
+
+/** What the replacement overwrites and who reads it, with Cancel and Replace. */
+function ReplaceConfirmation({ id, usage, onConfirm }: { id: string; usage: TLayerUsage | null; onConfirm: () => void }) {
+  const layer = usage?.layer;
+  const label = layer ? `${layer.name} (${layer.id})` : id;
+  return (
+    <>
+      <DialogHeader>
+        <DialogTitle>Replace layer {label}?</DialogTitle>
+        <DialogDescription>
+          {layer
+            ? `Its ${layer.itemCount.toLocaleString("en")} ${layer.kind === "table" ? "rows" : "features"} are replaced by this file's content. There is no undo.`
+            : `A layer with id ${id} already exists; its content is replaced by this file's. There is no undo.`}
+        </DialogDescription>
+      </DialogHeader>
+      {usage ? (
+        <div className="grid gap-2 text-sm" data-testid="layer-usage">
+          <p>
+            {usage.environments.length === 0
+              ? "No environment may read it: only Try it in this workspace uses it."
+              : `Callers in ${usage.environments.map((e) => e.slug).join(", ")} may read it; their next runs use the new content.`}
+          </p>
+          {usage.apis.length > 0 ? (
+            <>
+              <p>Published APIs whose flow takes it as an input:</p>
+              <ul className="ml-4 list-disc">
+                {usage.apis.map((a) => (
+                  <li key={`${a.slug}/${a.environment}`}>
+                    <span className="font-mono">{a.slug}</span> in {a.environment} (release {a.release}; input {a.inputs.join(", ")})
+                  </li>
+                ))}
+              </ul>
+            </>
+          ) : null}
+        </div>
+      ) : (
+        <p className="text-sm">What reads it could not be looked up.</p>
+      )}
+      <DialogFooter>
+        <DialogClose asChild>
+          <Button variant="outline">Cancel</Button>
+        </DialogClose>
+        <Button variant="destructive" onClick={onConfirm}>
+          Replace {layer?.name ?? id}
+        </Button>
+      </DialogFooter>
+    </>
   );
 }

@@ -39,10 +39,12 @@ export function AppHeader({
   );
   return (
     <header className="border-b bg-background">
-      <div className="mx-auto flex h-14 max-w-6xl items-center gap-3 px-4">
+      {/* Wraps instead of overflowing: at phone width (390 px) the switcher moves to a second line
+          and the user menu stays on screen. */}
+      <div className="mx-auto flex min-h-14 max-w-6xl flex-wrap items-center gap-x-3 gap-y-2 px-4 py-2">
         <Link href="/" className="flex items-center gap-2 rounded-md font-semibold outline-none focus-visible:ring-[3px] focus-visible:ring-ring/50">
           <WorkflowIcon aria-hidden="true" className="size-5" />
-          <span>Flow API</span>
+          <span className="sr-only sm:not-sr-only">Flow API</span>
         </Link>
         {organizationName ? (
           <>
@@ -55,7 +57,7 @@ export function AppHeader({
             </span>
           </>
         ) : null}
-        {switcher ? <div className="ml-1">{switcher}</div> : null}
+        {switcher ? <div className="min-w-0 sm:ml-1">{switcher}</div> : null}
         <div className="ml-auto flex items-center gap-1">
           <nav aria-label="Tools" className="mr-1 flex items-center gap-1">
             {toolLink("/design", "Design", tool === "design")}

@@ -32,8 +32,10 @@ export function PlaceSwitcher({
   return (
     <DropdownMenu>
       <DropdownMenuTrigger asChild>
-        <Button variant="outline" size="sm" aria-label={`${label}: ${current.name} (switch ${label.toLowerCase()})`} className="max-w-72">
-          <span className="text-muted-foreground">{label}</span>
+        {/* Named by its text ("Workspace: Demo workspace"), not an aria-label: WCAG 2.5.3 wants the
+            visible words in the name, so speech users can say what they see. The menu role says it switches. */}
+        <Button variant="outline" size="sm" className="max-w-full min-w-0 sm:max-w-72">
+          <span className="text-muted-foreground">{label}:</span>
           <span className="truncate font-medium">{current.name}</span>
           <ChevronsUpDownIcon aria-hidden="true" className="opacity-60" />
         </Button>

@@ -7,7 +7,8 @@ import { cn } from "@/lib/utils";
 export function SectionNav({ label, items }: { label: string; items: { href: string; label: string }[] }) {
   const pathname = usePathname();
   return (
-    <nav aria-label={label} className="-mb-px flex gap-1 overflow-x-auto">
+    // Wraps rather than scrolls: a tab hidden past the edge ("AI access", "Settings" at 390 px) is one nobody finds.
+    <nav aria-label={label} className="-mb-px flex flex-wrap gap-x-1">
       {items.map((item) => {
         const active = pathname === item.href || pathname.startsWith(item.href + "/");
         return (

@@ -30,11 +30,14 @@ export function UserMenu({ user }: { user: { name: string; email: string } }) {
   return (
     <DropdownMenu>
       <DropdownMenuTrigger asChild>
-        <Button variant="ghost" className="gap-2 px-2" aria-label={`User menu (${user.email})`}>
+        {/* Named by its text, not an aria-label (WCAG 2.5.3): the visible name, then "user menu" and
+            the email for screen readers; on a phone the name is read but not shown. */}
+        <Button variant="ghost" className="gap-2 px-2">
           <span aria-hidden="true" className="flex size-7 items-center justify-center rounded-full bg-primary text-xs font-semibold text-primary-foreground">
             {initials(user.name)}
           </span>
-          <span className="hidden max-w-40 truncate text-sm sm:inline">{user.name}</span>
+          <span className="sr-only max-w-40 truncate text-sm sm:not-sr-only">{user.name}</span>
+          <span className="sr-only">User menu ({user.email})</span>
         </Button>
       </DropdownMenuTrigger>
       <DropdownMenuContent align="end" className="w-60">

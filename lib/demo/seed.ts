@@ -2,7 +2,10 @@
  * The demo workspace (issue "Walking skeleton"), built from real data. Idempotent: run it
  * at every start; it creates what is missing and changes nothing that is already right.
  *
- * - Organization `demo`, environment `production`, workspace `demo` on plan `pro` (AI access).
+ * - Organization `demo`, environment `production`, workspace `demo` on plan `pro` (AI access,
+ *   `DEMO_RATE_LIMIT_PER_MINUTE` = 600 calls a minute per key, as the README says, so a 429 can
+ *   be tried; set again at every seed). The test suites and benchmarks call the demo APIs far
+ *   more often and pass their own `rateLimitPerMinute`.
  * - Layers `world-cities` (135,233 GeoNames points), `world-countries` (241 Natural
  *   Earth polygons, cut at the antimeridian) and the table `world-capitals` (241 rows id,
  *   name, country, lon, lat), all readable by `production`, with their geometry types.
@@ -26,6 +29,7 @@ import { convertLegacyData } from "@/lib/layers/convert-legacy";
 import { writeLayerItems } from "@/lib/layers/write-layer";
 import { loadWorldCapitals, loadWorldCities, loadWorldCountries } from "@/lib/demo/real-data";
 import { DEMO_FLOWS, type TDemoFlow } from "@/lib/demo/flows";
+import { DEMO_RATE_LIMIT_PER_MINUTE } from "@/lib/demo/plan";
 import { validateFlowVersion } from "@/lib/flows/definition";
 import { generateApiKey, hashApiKey, keyPrefix } from "@/lib/keys/api-key";
 import { seedDemoUsers, type TDemoUser, type TForcedDemoUsers } from "@/lib/users/demo-users";
@@ -144,9 +148,11 @@ function readKeyFile(file: string): Record<string, string> {
 
 /**
  * Seeds the demo workspace; `keyFile` is where generated secrets are remembered, `usersFile`
- * the generated demo user passwords (default: `keyFile` with `-keys.json` → `-users.json`).
+ * the generated demo user passwords (default: `keyFile` with `-keys.json` → `-users.json`),
+ * `rateLimitPerMinute` the demo plan's limit (default `DEMO_RATE_LIMIT_PER_MINUTE`).
  */
 export async function seedDemo(opts: {
+  rateLimitPerMinute?: number;
   keyFile: string;
   forcedKeys?: Partial<Record<(typeof DEMO.consumers)[number], string>>;
   usersFile?: string;
@@ -155,8 +161,8 @@ export async function seedDemo(opts: {
   await convertLegacyData((m) => console.log(`[seed] ${m}`));
   const plan = await db.plan.upsert({
     where: { id: "pro" },
-    create: { id: "pro", name: "Pro", maxFlowApis: 50, aiAccess: true, rateLimitPerMinute: 600_000 },
-    update: {},
+    create: { id: "pro", name: "Pro", maxFlowApis: 50, aiAccess: true, rateLimitPerMinute: opts.rateLimitPerMinute ?? DEMO_RATE_LIMIT_PER_MINUTE },
+    update: { rateLimitPerMinute: opts.rateLimitPerMinute ?? DEMO_RATE_LIMIT_PER_MINUTE },
   });
   await db.plan.upsert({ where: { id: "free" }, create: { id: "free", name: "Free", maxFlowApis: 3, aiAccess: false, rateLimitPerMinute: 60 }, update: {} });
   const org = await db.organization.upsert({ where: { slug: DEMO.organization }, create: { slug: DEMO.organization, name: "Demo" }, update: {} });

@@ -1,3 +1,4 @@
+import { execFileSync } from "node:child_process";
 import { describe, expect, it } from "vitest";
 import { API_KEY_PLACEHOLDER, mcpClientConfigs, mcpEndpointUrl, mcpServerName } from "@/lib/mcp/client-config";
 
@@ -17,7 +18,6 @@ describe("mcpClientConfigs", () => {
       expect(c.text).toContain(url);
       if (c.language === "json") JSON.parse(c.text);
     }
-    expect(configs[0].text).toBe(`claude mcp add --transport http ${name} ${url} --header 'X-Api-Key: fapi_secret'`);
     expect(JSON.parse(configs[1].text)).toEqual({ mcpServers: { [name]: { url, headers: { "X-Api-Key": "fapi_secret" } } } });
   });
 
@@ -26,6 +26,17 @@ describe("mcpClientConfigs", () => {
     expect(vscode.inputs[0]).toMatchObject({ type: "promptString", password: true });
     expect(vscode.servers[name]).toEqual({ type: "http", url, headers: { "X-Api-Key": "${input:flow-api-key}" } });
     expect(JSON.stringify(vscode)).not.toContain("fapi_secret");
+  });
+
+  it("gives Claude Code the key through FLOW_API_KEY, so a shared .mcp.json (--scope project) holds only the reference", () => {
+    const text = mcpClientConfigs({ url, name, apiKey: "fapi_se'cret" })[0].text;
+    // Run the snippet in a real shell with `claude` standing in as a function that prints what it
+    // would store: the arguments, one per line, and the variable Claude Code expands at connect time.
+    const out = execFileSync("bash", ["-c", `claude() { printf '%s\\n' "$@" "env=$FLOW_API_KEY"; }\n${text}`], { encoding: "utf8" }).split("\n");
+    expect(out.slice(0, 7)).toEqual(["mcp", "add", "--transport", "http", name, url, "--header"]);
+    expect(out[7]).toBe("X-Api-Key: ${FLOW_API_KEY}");
+    expect(out[8]).toBe("env=fapi_se'cret");
+    expect(text.split("\n")[1]).not.toContain("fapi_se");
   });
 
   it("passes the key to mcp-remote through an environment variable", () => {

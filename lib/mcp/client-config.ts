@@ -5,7 +5,11 @@
  *
  * Every snippet sends the key in `X-Api-Key`. `mcpServerName` makes a readable server name
  * (`flow-api-<organization>-<environment>`); `mcpEndpointUrl` the address.
- * Formats followed: Claude Code's `claude mcp add --transport http <name> <url> --header`,
+ * A file a client may share (a project's `.mcp.json`, `.vscode/mcp.json`) never holds the key:
+ * it names an environment variable (`${FLOW_API_KEY}`) or a prompted input instead.
+ * Formats followed: Claude Code's `claude mcp add --transport http <name> <url> --header`
+ * (the header value stays `${FLOW_API_KEY}`, single-quoted so the shell does not expand it;
+ * Claude Code expands `${VAR}` in headers when it connects, per its MCP docs),
  * Cursor's `mcp.json` (`mcpServers` with `url` and `headers`), VS Code's `.vscode/mcp.json`
  * (`servers`, `type: "http"`, the key from a `promptString` input with `password: true` so
  * it is never written into the file), the generic `mcpServers` JSON many clients read, and
@@ -32,6 +36,8 @@ export interface TClientConfig {
 }
 
 export const API_KEY_PLACEHOLDER = "<your API key>";
+/** The environment variable the shell and mcp-remote snippets read the key from. */
+export const KEY_ENV_VAR = "FLOW_API_KEY";
 
 /** `/public/mcp/{organization}/{environment}` under `baseUrl`. */
 export function mcpEndpointUrl(baseUrl: string, organization: string, environment: string): string {
@@ -50,14 +56,16 @@ const shellQuote = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
 export function mcpClientConfigs(input: TClientConfigInput): TClientConfig[] {
   const key = input.apiKey ?? API_KEY_PLACEHOLDER;
   const headers = { "X-Api-Key": key };
-  const envVar = "FLOW_API_KEY";
   return [
     {
       id: "claude-code",
       title: "Claude Code",
-      where: "Run in a terminal (add --scope project to share it through .mcp.json)",
+      where: `Run in a terminal; Claude Code reads the key from ${KEY_ENV_VAR} when it starts, so --scope project shares .mcp.json without the key`,
       language: "shell",
-      text: `claude mcp add --transport http ${input.name} ${input.url} --header ${shellQuote(`X-Api-Key: ${key}`)}`,
+      text: [
+        `export ${KEY_ENV_VAR}=${shellQuote(key)}`,
+        `claude mcp add --transport http ${input.name} ${input.url} --header ${shellQuote(`X-Api-Key: \${${KEY_ENV_VAR}}`)}`,
+      ].join("\n"),
     },
     {
       id: "cursor",
@@ -89,7 +97,9 @@ export function mcpClientConfigs(input: TClientConfigInput): TClientConfig[] {
       where: "The client's MCP configuration file; needs Node.js (npx)",
       language: "json",
       text: json({
-        mcpServers: { [input.name]: { command: "npx", args: ["-y", "mcp-remote", input.url, "--header", `X-Api-Key:\${${envVar}}`], env: { [envVar]: key } } },
+        mcpServers: {
+          [input.name]: { command: "npx", args: ["-y", "mcp-remote", input.url, "--header", `X-Api-Key:\${${KEY_ENV_VAR}}`], env: { [KEY_ENV_VAR]: key } },
+        },
       }),
     },
   ];

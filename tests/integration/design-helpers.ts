@@ -5,6 +5,8 @@
  */
 import { expect } from "vitest";
 import { AppError } from "@/lib/errors";
+import { waitForLayerImport } from "@/lib/layers/layer-imports";
+import { stageLayerUpload, type TStageUploadInput } from "@/lib/layers/stage-upload";
 import { sql } from "./helpers";
 import { demoIds, suffix } from "./contract-helpers";
 
@@ -56,4 +58,27 @@ export async function expectAppError(p: Promise<unknown> | (() => unknown), code
   expect(err).toBeInstanceOf(AppError);
   expect((err as AppError).code).toBe(code);
   return err as AppError;
+}
+
+/** `bytes` as a request body stream of `pieces` chunks. */
+export function streamOf(bytes: Uint8Array, pieces = 3): ReadableStream<Uint8Array> {
+  const size = Math.max(1, Math.ceil(bytes.byteLength / pieces));
+  let at = 0;
+  return new ReadableStream({
+    pull(c) {
+      if (at >= bytes.byteLength) return c.close();
+      c.enqueue(bytes.slice(at, at + size));
+      at += size;
+    },
+  });
+}
+
+/** Uploads `bytes` and waits for the worker's import: its result, or its problem thrown as AppError (as the upload route answers). */
+export async function importLayer(ws: { workspaceId: string }, input: TStageUploadInput & { bytes: Uint8Array }) {
+  const { bytes, ...rest } = input;
+  const staged = await stageLayerUpload(ws, rest, streamOf(bytes), null);
+  const doc = await waitForLayerImport(ws, staged.import_id, 60_000);
+  if (doc.state === "failed") throw new AppError(doc.error!.code as "validation_failed", doc.error!.detail, { errors: doc.error!.errors });
+  if (doc.state !== "completed") throw new Error(`import ${doc.import_id} still ${doc.state}`);
+  return doc.result!;
 }

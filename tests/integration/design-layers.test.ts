@@ -10,39 +10,15 @@
  */
 import { describe, expect, it } from "vitest";
 import { blobAsyncBuffer, blobStore } from "@/lib/blobs";
-import { AppError } from "@/lib/errors";
 import type { TFeature, TFeatureSet, TRow, TTable } from "@/lib/engine/types";
 import { openLayerFile, readLayerBatches } from "@/lib/layers/layer-file";
 import { listLayers } from "@/lib/layers/list-layers";
 import { layerPreview, PREVIEW_MAX_FEATURES } from "@/lib/layers/layer-preview";
-import { waitForLayerImport } from "@/lib/layers/layer-imports";
-import { stageLayerUpload, type TStageUploadInput } from "@/lib/layers/stage-upload";
+import { stageLayerUpload } from "@/lib/layers/stage-upload";
 import { encodeGeoParquet } from "@/lib/formats/parquet";
 import { sql } from "./helpers";
 import { suffix } from "./contract-helpers";
-import { designWorkspace, expectAppError } from "./design-helpers";
-
-function streamOf(bytes: Uint8Array, pieces = 3): ReadableStream<Uint8Array> {
-  const size = Math.max(1, Math.ceil(bytes.byteLength / pieces));
-  let at = 0;
-  return new ReadableStream({
-    pull(c) {
-      if (at >= bytes.byteLength) return c.close();
-      c.enqueue(bytes.slice(at, at + size));
-      at += size;
-    },
-  });
-}
-
-/** Uploads `bytes` and waits for the worker's import: its result, or its problem thrown as AppError (as the upload route answers). */
-async function importLayer(ws: { workspaceId: string }, input: TStageUploadInput & { bytes: Uint8Array }) {
-  const { bytes, ...rest } = input;
-  const staged = await stageLayerUpload(ws, rest, streamOf(bytes), null);
-  const doc = await waitForLayerImport(ws, staged.import_id, 60_000);
-  if (doc.state === "failed") throw new AppError(doc.error!.code as "validation_failed", doc.error!.detail, { errors: doc.error!.errors });
-  if (doc.state !== "completed") throw new Error(`import ${doc.import_id} still ${doc.state}`);
-  return doc.result!;
-}
+import { designWorkspace, expectAppError, importLayer, streamOf } from "./design-helpers";
 
 /** The whole layer as stored: features or rows, in the file's order. */
 async function loadLayer(id: string): Promise<TFeatureSet | TTable> {

@@ -1,0 +1,137 @@
+"use client";
+/**
+ * "Your recent Try-it runs" on the API page: the designer's last runs of this API, newest first.
+ * A run still queued or running is followed (its run document, every second) until it is final;
+ * then the page's server data is refreshed, so the state and processing time shown are the
+ * stored ones without a reload. Each row opens the run: state, times, progress, the error of a
+ * failed run and the download of each result (the design tool's run routes).
+ */
+import { useEffect, useState } from "react";
+import { useRouter } from "next/navigation";
+import { useQueries, useQuery } from "@tanstack/react-query";
+import { DownloadIcon } from "lucide-react";
+import { Button } from "@/components/ui/button";
+import { Dialog, DialogContent, DialogDescription, DialogHeader, DialogTitle } from "@/components/ui/dialog";
+import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "@/components/ui/table";
+import { fetchJson } from "@/features/shell/fetch-json";
+import { formatDate } from "@/features/design/format";
+import { formatDuration } from "@/features/console/format";
+import type { TRunDocument } from "@/lib/runs/run-document";
+
+export interface TRecentTryRun {
+  id: string;
+  state: string;
+  flowVersion: number;
+  /** ISO 8601. */
+  createdAt: string;
+  processingMs: number | null;
+}
+
+const FINAL = new Set(["completed", "failed", "cancelled"]);
+
+export function RecentTryRuns({ organization, workspace, runs }: { organization: string; workspace: string; runs: TRecentTryRun[] }) {
+  const router = useRouter();
+  const [open, setOpen] = useState<string | null>(null);
+  const runUrl = (id: string) => `/api/design/${organization}/${workspace}/runs/${id}`;
+  const pending = runs.filter((r) => !FINAL.has(r.state));
+  const live = useQueries({
+    queries: pending.map((r) => ({
+      queryKey: ["design", organization, workspace, "runs", r.id],
+      queryFn: () => fetchJson<TRunDocument>(runUrl(r.id)),
+      refetchInterval: (q: { state: { data?: TRunDocument } }) => (q.state.data && FINAL.has(q.state.data.state) ? false : 1000),
+    })),
+  });
+  const liveState = new Map(pending.map((r, i) => [r.id, live[i]?.data?.state]));
+  const finishedMeanwhile = pending.some((r) => FINAL.has(liveState.get(r.id) ?? ""));
+  useEffect(() => {
+    if (finishedMeanwhile) router.refresh();
+  }, [finishedMeanwhile, router]);
+
+  if (runs.length === 0) return <p className="text-sm text-muted-foreground">No Try-it runs yet.</p>;
+  return (
+    <>
+      <div className="overflow-x-auto">
+        <Table aria-label="Recent Try-it runs">
+          <TableHeader>
+            <TableRow>
+              <TableHead>Started</TableHead>
+              <TableHead>Flow version</TableHead>
+              <TableHead>State</TableHead>
+              <TableHead>Processing time</TableHead>
+            </TableRow>
+          </TableHeader>
+          <TableBody>
+            {runs.map((r) => (
+              <TableRow key={r.id}>
+                <TableCell>
+                  {/* Named by its date alone: a name with "run" in it would also answer to Try it's "Run" button. */}
+                  <Button variant="link" className="h-auto p-0" onClick={() => setOpen(r.id)} aria-haspopup="dialog">
+                    {formatDate(new Date(r.createdAt))}
+                  </Button>
+                </TableCell>
+                <TableCell>v{r.flowVersion}</TableCell>
+                <TableCell>{liveState.get(r.id) ?? r.state}</TableCell>
+                <TableCell>{formatDuration(r.processingMs)}</TableCell>
+              </TableRow>
+            ))}
+          </TableBody>
+        </Table>
+      </div>
+      <Dialog open={open !== null} onOpenChange={(o) => !o && setOpen(null)}>
+        <DialogContent className="max-h-[90vh] overflow-y-auto">{open ? <RunDetails url={runUrl(open)} /> : null}</DialogContent>
+      </Dialog>
+    </>
+  );
+}
+
+function RunDetails({ url }: { url: string }) {
+  const run = useQuery({
+    queryKey: ["design-run-details", url],
+    queryFn: () => fetchJson<TRunDocument>(url),
+    refetchInterval: (q) => (q.state.data && FINAL.has(q.state.data.state) ? false : 1000),
+  });
+  const doc = run.data;
+  return (
+    <>
+      <DialogHeader>
+        <DialogTitle>Try-it run {doc ? doc.run_id.slice(0, 8) : ""}</DialogTitle>
+        <DialogDescription>{doc ? `Flow version ${doc.flow_version}, started ${formatDate(new Date(doc.created_at))}.` : "Loading the run…"}</DialogDescription>
+      </DialogHeader>
+      {run.error ? <p role="alert">{run.error.message}</p> : null}
+      {doc ? (
+        <dl className="grid grid-cols-[auto_1fr] gap-x-4 gap-y-1 text-sm">
+          <dt className="text-muted-foreground">State</dt>
+          <dd data-testid="try-run-state">{doc.state}</dd>
+          <dt className="text-muted-foreground">Steps</dt>
+          <dd>
+            {doc.progress.steps_done} of {doc.progress.steps_total} done
+          </dd>
+          <dt className="text-muted-foreground">Finished</dt>
+          <dd>{doc.finished_at ? formatDate(new Date(doc.finished_at)) : "—"}</dd>
+          {doc.error ? (
+            <>
+              <dt className="text-muted-foreground">Error</dt>
+              <dd>
+                <code className="text-xs">{doc.error.code}</code> {doc.error.message}
+              </dd>
+            </>
+          ) : null}
+        </dl>
+      ) : null}
+      {doc?.results?.length ? (
+        <ul className="grid gap-1 text-sm" aria-label="Results">
+          {doc.results.map((r) => (
+            <li key={r.key}>
+              <a className="inline-flex items-center gap-1 underline underline-offset-4" href={r.href} download>
+                <DownloadIcon aria-hidden="true" className="size-4" />
+                {r.key} ({r.format}
+                {r.feature_count !== undefined ? `, ${r.feature_count} features` : ""}
+                {r.row_count !== undefined ? `, ${r.row_count} rows` : ""})
+              </a>
+            </li>
+          ))}
+        </ul>
+      ) : null}
+    </>
+  );
+}
