@@ -1,6 +1,7 @@
 /**
  * `/design/{organization}/{workspace}/layers`: the workspace's layers with kind, item count,
- * bbox, data version and the environments that may read each; "Add layer".
+ * bbox, data version and the environments that may read each; "Add layer", and the imports
+ * still working or failed lately.
  */
 import Link from "next/link";
 import { LayersIcon } from "lucide-react";
@@ -12,6 +13,8 @@ import { EmptyState } from "@/features/shell/empty-state";
 import { PageHeader } from "@/features/shell/page-header";
 import { designPath } from "@/features/shell/routes";
 import { UploadLayerDialog } from "@/features/design/upload-layer-dialog";
+import { LayerImports } from "@/features/design/layer-imports";
+import { listLayerImports } from "@/lib/layers/layer-imports";
 import type { TDesignParams } from "@/features/design/design-layout";
 
 export function formatBbox(b: number[]): string {
@@ -22,7 +25,7 @@ export default async function LayersPage({ params }: { params: Promise<TDesignPa
   const p = await params;
   const scope = await pageWorkspace(designPath(p.organization, p.workspace, "layers"), p);
   const base = designPath(scope.organizationSlug, scope.workspace.slug, "layers");
-  const layers = await listLayers(scope.designer);
+  const [layers, imports] = await Promise.all([listLayers(scope.designer), listLayerImports(scope.designer)]);
   return (
     <>
       <PageHeader
@@ -30,6 +33,7 @@ export default async function LayersPage({ params }: { params: Promise<TDesignPa
         description={`The workspace's feature layers and tables; requests name them by id. Workspace ${scope.workspace.name}.`}
         actions={<UploadLayerDialog organization={scope.organizationSlug} workspace={scope.workspace.slug} existingIds={layers.map((l) => l.id)} />}
       />
+      <LayerImports organization={scope.organizationSlug} workspace={scope.workspace.slug} initial={imports} />
       {layers.length === 0 ? (
         <EmptyState icon={LayersIcon} title="No layers yet" description="Add a layer from a GeoJSON, CSV or GeoParquet file." />
       ) : (

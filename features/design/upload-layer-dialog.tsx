@@ -1,8 +1,11 @@
 "use client";
 /**
- * "Add layer": a GeoJSON, CSV (optional longitude/latitude columns) or GeoParquet file, sent
- * to the layers route with a progress bar (XMLHttpRequest upload progress). The server's
- * validation names what is wrong (feature index, row, column); each fault is listed.
+ * "Add layer": a GeoJSON, GeoJSON Text Sequences, CSV (optional longitude/latitude columns) or
+ * GeoParquet file of up to 2 GiB, streamed to the layers route with progress in two phases:
+ * bytes sent (XMLHttpRequest upload progress), then the import a worker runs (GET
+ * .../layer-imports/{id} every half second: bytes read and items imported). Closing the dialog
+ * does not stop the import: the layers page lists imports still working (`LayerImports`). The
+ * import's validation names what is wrong (feature index, row, column); each fault is listed.
  *
  * Name and id are derived from each chosen file (kept only when typed before any file was
  * chosen). An id that is already a layer of this workspace (`existingIds`, or the server's
@@ -20,12 +23,15 @@ import { FormField } from "@/components/ui/form-field";
 import { Alert, AlertDescription, AlertTitle } from "@/components/ui/alert";
 import { Dialog, DialogClose, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle, DialogTrigger } from "@/components/ui/dialog";
 import { slugify } from "@/features/design/schemas";
+import type { TLayerImportDocument } from "@/lib/layers/layer-imports";
 import type { TLayerUsage } from "@/lib/layers/layer-usage";
 
-const MAX_MIB = 25;
+const MAX_MIB = 2048;
+const POLL_MS = 500;
 
-function formatOf(name: string): "geojson" | "csv" | "geoparquet" | null {
+function formatOf(name: string): "geojson" | "geojsonseq" | "csv" | "geoparquet" | null {
   const n = name.toLowerCase();
+  if (n.endsWith(".geojsons") || n.endsWith(".geojsonl") || n.endsWith(".geojsonseq") || n.endsWith(".ndjson")) return "geojsonseq";
   if (n.endsWith(".geojson") || n.endsWith(".json")) return "geojson";
   if (n.endsWith(".csv")) return "csv";
   if (n.endsWith(".parquet") || n.endsWith(".geoparquet")) return "geoparquet";
@@ -44,6 +50,7 @@ export function UploadLayerDialog({ organization, workspace, existingIds }: { or
   const [lon, setLon] = useState("");
   const [lat, setLat] = useState("");
   const [progress, setProgress] = useState<number | null>(null);
+  const [importing, setImporting] = useState<TLayerImportDocument | null>(null);
   const [problem, setProblem] = useState<{ title: string; items: { field: string; message: string }[] } | null>(null);
   const [fieldErrors, setFieldErrors] = useState<Record<string, string>>({});
   const xhr = useRef<XMLHttpRequest | null>(null);
@@ -84,7 +91,7 @@ export function UploadLayerDialog({ organization, workspace, existingIds }: { or
     setProblem(null);
     const errs: Record<string, string> = {};
     if (!file) errs.file = "Choose a file.";
-    else if (!format) errs.file = "Use a .geojson, .json, .csv or .parquet file.";
+    else if (!format) errs.file = "Use a .geojson, .json, .geojsonl (one feature per line), .csv or .parquet file.";
     else if (file.size > MAX_MIB * 1024 * 1024) errs.file = `The file is ${(file.size / 1024 / 1024).toFixed(1)} MiB; at most ${MAX_MIB} MiB are accepted.`;
     if (!name.trim()) errs.name = "A layer needs a name.";
     if (!/^[a-z0-9]+(?:-[a-z0-9]+)*$/.test(id)) errs.id = "Lower-case letters, digits and single hyphens.";
@@ -94,9 +101,40 @@ export function UploadLayerDialog({ organization, workspace, existingIds }: { or
     else send(false);
   };
 
+  const done = (result: { replaced: boolean; itemCount: number; kind: string }) => {
+    toast.success(
+      `${result.replaced ? "Replaced" : "Added"} layer ${id}: ${result.itemCount.toLocaleString("en")} ${result.kind === "table" ? "rows" : "features"}.`,
+    );
+    setImporting(null);
+    setOpen(false);
+    reset();
+    router.refresh();
+  };
+
+  const failed = (title: string, items: { field: string; message: string }[]) => {
+    setImporting(null);
+    const own: Record<string, string> = {};
+    for (const it of items) if (["/id", "/name", "/lonColumn", "/latColumn"].includes(it.field)) own[it.field.slice(1)] = it.message;
+    setFieldErrors(own);
+    setProblem({ title, items: items.filter((it) => it.field.startsWith("/file")) });
+  };
+
+  /** Follows the worker's import of the upload until it ends (bytes read, items imported). */
+  const follow = async (importId: string) => {
+    for (;;) {
+      await new Promise((r) => setTimeout(r, POLL_MS));
+      const res = await fetch(`/api/design/${organization}/${workspace}/layer-imports/${importId}`).catch(() => null);
+      if (!res?.ok) continue;
+      const doc = (await res.json()) as TLayerImportDocument;
+      setImporting(doc);
+      if (doc.state === "completed" && doc.result) return done(doc.result);
+      if (doc.state === "failed") return failed(doc.error?.detail ?? "The import failed.", doc.error?.errors ?? []);
+    }
+  };
+
   const send = (replace: boolean) => {
     setReplacing(null);
-    const q = new URLSearchParams({ id, name, format: format! });
+    const q = new URLSearchParams({ id, name, format: format!, wait: "0" });
     if (replace) q.set("replace", "1");
     if (format === "csv" && lon) q.set("lon", lon);
     if (format === "csv" && lat) q.set("lat", lat);
@@ -113,22 +151,17 @@ export function UploadLayerDialog({ organization, workspace, existingIds }: { or
           return null;
         }
       })();
-      if (req.status === 200 || req.status === 201) {
-        toast.success(`${body.replaced ? "Replaced" : "Added"} layer ${id}: ${body.itemCount} ${body.kind === "table" ? "rows" : "features"}.`);
-        setOpen(false);
-        reset();
-        router.refresh();
+      if (req.status === 202 && body?.import_id) {
+        setImporting(body as TLayerImportDocument);
+        void follow(body.import_id as string);
         return;
       }
+      if (req.status === 200 || req.status === 201) return done(body);
       if (req.status === 409 && !replace) {
         void askReplace(id);
         return;
       }
-      const items: { field: string; message: string }[] = body?.errors ?? [];
-      const own: Record<string, string> = {};
-      for (const it of items) if (["/id", "/name", "/lonColumn", "/latColumn"].includes(it.field)) own[it.field.slice(1)] = it.message;
-      setFieldErrors(own);
-      setProblem({ title: body?.detail ?? `Upload failed (${req.status}).`, items: items.filter((it) => it.field.startsWith("/file")) });
+      failed(body?.detail ?? `Upload failed (${req.status}).`, body?.errors ?? []);
     };
     req.onerror = () => {
       setProgress(null);
@@ -156,12 +189,16 @@ export function UploadLayerDialog({ organization, workspace, existingIds }: { or
           <DialogHeader>
             <DialogTitle>Add a layer</DialogTitle>
             <DialogDescription>
-              GeoJSON (a FeatureCollection), CSV (a header row; longitude/latitude columns make points) or GeoParquet. At most {MAX_MIB} MiB. An id already in
-              this workspace replaces that layer, after you confirm.
+              GeoJSON (a FeatureCollection, or one Feature per line), CSV (a header row; longitude/latitude columns make points) or GeoParquet. At most 2 GiB
+              and 20,000,000 items. An id already in this workspace replaces that layer, after you confirm.
             </DialogDescription>
           </DialogHeader>
           <FormField id="layer-file" label="File" error={fieldErrors.file}>
-            <Input type="file" accept=".geojson,.json,.csv,.parquet,.geoparquet" onChange={(e) => chooseFile(e.target.files?.[0] ?? null)} />
+            <Input
+              type="file"
+              accept=".geojson,.json,.geojsonl,.geojsons,.ndjson,.csv,.parquet,.geoparquet"
+              onChange={(e) => chooseFile(e.target.files?.[0] ?? null)}
+            />
           </FormField>
           <FormField id="layer-name" label="Name" error={fieldErrors.name}>
             <Input
@@ -201,9 +238,11 @@ export function UploadLayerDialog({ organization, workspace, existingIds }: { or
             <div className="grid gap-1">
               <progress className="h-2 w-full" max={100} value={progress} aria-label="Upload progress" />
               <span className="text-sm text-muted-foreground" aria-live="polite">
-                {progress < 100 ? `Uploading… ${progress}%` : "Checking the file…"}
+                {progress < 100 ? `Uploading… ${progress}%` : "Uploaded; starting the import…"}
               </span>
             </div>
+          ) : importing ? (
+            <ImportProgress doc={importing} />
           ) : null}
           {problem ? (
             <Alert variant="destructive" role="alert" data-testid="upload-problem">
@@ -222,7 +261,7 @@ export function UploadLayerDialog({ organization, workspace, existingIds }: { or
             </Alert>
           ) : null}
           <DialogFooter>
-            <Button type="submit" disabled={progress !== null}>
+            <Button type="submit" disabled={progress !== null || importing !== null}>
               Upload
             </Button>
           </DialogFooter>
@@ -234,6 +273,21 @@ export function UploadLayerDialog({ organization, workspace, existingIds }: { or
         </DialogContent>
       </Dialog>
     </Dialog>
+  );
+}
+
+/** One import's progress: bytes of the file read, items imported so far. */
+export function ImportProgress({ doc }: { doc: TLayerImportDocument }) {
+  const share = doc.bytes_total > 0 ? Math.min(100, Math.round((doc.bytes_done / doc.bytes_total) * 100)) : 0;
+  return (
+    <div className="grid gap-1" data-testid="import-progress">
+      <progress className="h-2 w-full" max={100} value={share} aria-label={`Import of ${doc.layer_id}`} />
+      <span className="text-sm text-muted-foreground" aria-live="polite">
+        {doc.state === "queued"
+          ? "Waiting for a worker to import the file…"
+          : `Importing… ${doc.items_done.toLocaleString("en")} ${doc.items_done === 1 ? "item" : "items"}, ${share}% of the file read. You may close this dialog; the import goes on.`}
+      </span>
+    </div>
   );
 }
 
