@@ -125,8 +125,20 @@ test("an admin manages a consumer's access end to end", async ({ page, request }
   await expect(page.getByRole("heading", { level: 1, name: "Usage" })).toBeVisible();
   const requests = async () => Number((await page.getByTestId("usage-api-requests").first().innerText()).replace(/,/g, ""));
   // No other spec may call a demo API between the reading before and the one after these calls.
+  // Calls are counted within half a second (lib/metering/call-counter.ts): the reading before
+  // these calls waits until the calls made earlier (the rotated key's check above) are in.
+  const settled = async () => {
+    let last = await requests();
+    for (;;) {
+      await page.waitForTimeout(700);
+      await page.reload();
+      const now = await requests();
+      if (now === last) return now;
+      last = now;
+    }
+  };
   await withDemoUsageLock(async () => {
-    const before = await requests();
+    const before = await settled();
     for (let i = 0; i < 3; i++) expect(await listRunsLocked(request, rotated)).toBe(200);
     await expect.poll(async () => (await page.reload(), await requests())).toBe(before + 3);
   });

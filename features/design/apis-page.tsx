@@ -45,7 +45,7 @@ export default async function ApisPage({ params }: { params: Promise<TDesignPara
           description="A Flow API turns a flow into an HTTP API. Create a draft with New API, Try it, then publish it."
         />
       ) : (
-        <div className="rounded-md border">
+        <div className="min-w-0 rounded-md border">
           <Table aria-label="Flow APIs">
             <TableHeader>
               <TableRow>

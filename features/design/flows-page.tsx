@@ -47,7 +47,7 @@ export default async function FlowsPage({ params }: { params: Promise<TDesignPar
         <FlowTable flows={active} base={base} apisBase={apisBase} caption="Active flows" />
       )}
       {trashed.length > 0 ? (
-        <section className="mt-10 grid gap-3">
+        <section className="mt-10 grid min-w-0 grid-cols-1 gap-3">
           <h2 className="text-lg font-semibold">Trash</h2>
           <p className="text-sm text-muted-foreground">Flows in the trash can be restored or deleted permanently. Their published APIs keep serving.</p>
           <FlowTable flows={trashed} base={base} apisBase={apisBase} caption="Flows in the trash" />
@@ -59,7 +59,7 @@ export default async function FlowsPage({ params }: { params: Promise<TDesignPar
 
 function FlowTable({ flows, base, apisBase, caption }: { flows: TFlowListEntry[]; base: string; apisBase: string; caption: string }) {
   return (
-    <div className="rounded-md border">
+    <div className="min-w-0 rounded-md border">
       <Table aria-label={caption}>
         <TableHeader>
           <TableRow>

@@ -37,7 +37,7 @@ export default async function LayersPage({ params }: { params: Promise<TDesignPa
       {layers.length === 0 ? (
         <EmptyState icon={LayersIcon} title="No layers yet" description="Add a layer from a GeoJSON, CSV or GeoParquet file." />
       ) : (
-        <div className="rounded-md border">
+        <div className="min-w-0 rounded-md border">
           <Table aria-label="Layers">
             <TableHeader>
               <TableRow>

@@ -74,6 +74,17 @@ describe("parseCsvStream", () => {
     expect((await typed(text, {}, piecesOf(bytes, 1))).items).toEqual(want);
   });
 
+  it("reads numbers in decimal notation only: 0x10, Infinity or padded text is neither a coordinate nor a number", async () => {
+    const err = await failure(parseCsvStream(piecesOf(utf8("name,lon,lat\nA,0x10,46\nB,7,Infinity\n"), 7)));
+    expect(err.errors!.map((e) => e.field)).toEqual(["/file/rows/1/lon", "/file/rows/2/lat"]);
+    const r = await typed("code,n\n0x10,1\n 7 ,2\n");
+    expect(r.types).toEqual({ code: "string", n: "number" });
+    expect(r.items).toEqual([
+      { code: "0x10", n: 1 },
+      { code: " 7 ", n: 2 },
+    ]);
+  });
+
   it("keeps a column named __proto__ as a plain property", async () => {
     const r = await typed("__proto__,lon,lat\n5,1,2\n");
     expect(Object.keys(r.items[0]!.properties as object)).toEqual(["__proto__"]);

@@ -31,6 +31,7 @@ import { pipeline } from "node:stream/promises";
 import { CsvError, parse } from "csv-parse";
 import { AppError, jsonPointer, validationError } from "@/lib/errors";
 import type { TFeature, TRow } from "@/lib/engine/types";
+import { parseDecimalNumber } from "@/lib/steps/decimal-number";
 import { countedChunks, DEFAULT_PARSE_LIMITS, formatBytes, type TParseLimits } from "./limits";
 import { ProblemList } from "./problems";
 
@@ -53,7 +54,7 @@ function setOwn(obj: Record<string, unknown>, key: string, value: unknown): void
 
 /** A CSV cell as stored: null when empty, a number in a numeric column, else the text. */
 export function csvValue(raw: string, type: TCsvColumnType | undefined): string | number | null {
-  return raw === "" ? null : type === "number" ? Number(raw) : raw;
+  return raw === "" ? null : type === "number" ? parseDecimalNumber(raw) : raw;
 }
 
 /** An item of `parseCsvStream` with its values converted by `csvValue` (a new object; the item is not changed). */
@@ -155,7 +156,7 @@ export class CsvLayerStream implements AsyncIterable<TFeature | TRow> {
         const v = r[c]!;
         if (v !== "") {
           this.filled[c] = true;
-          if (this.numeric[c] && !Number.isFinite(Number(v))) this.numeric[c] = false;
+          if (this.numeric[c] && parseDecimalNumber(v) === null) this.numeric[c] = false;
         }
       }
       if (this.kind === "table") {
@@ -164,8 +165,9 @@ export class CsvLayerStream implements AsyncIterable<TFeature | TRow> {
         yield item;
         continue;
       }
-      const x = Number(r[li]);
-      const y = Number(r[ai]);
+      // Decimal notation only: "0x10", "Infinity" or " 7 " are not coordinates (lib/steps/decimal-number.ts).
+      const x = parseDecimalNumber(r[li]!) ?? NaN;
+      const y = parseDecimalNumber(r[ai]!) ?? NaN;
       let ok = true;
       if (r[li] === "" || !Number.isFinite(x) || x < -180 || x > 180) {
         ok = false;
