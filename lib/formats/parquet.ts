@@ -77,7 +77,8 @@ interface TParquetColumn {
   type: TColumnType;
 }
 
-function schemaElement({ name, type }: TParquetColumn): SchemaElement {
+/** The Parquet schema element of an OPTIONAL column of `type` (the layer files' writer uses it too). */
+export function columnSchemaElement(name: string, type: TColumnType): SchemaElement {
   const repetition_type = "OPTIONAL" as const;
   switch (type) {
     case "boolean":
@@ -232,7 +233,7 @@ export async function encodeParquet(table: TTable, options: TParquetOptions = {}
   const writer = new ChunkedByteWriter(options.sink);
   const pq = new ParquetWriter({
     writer,
-    schema: [{ name: "root", num_children: columns.length }, ...columns.map(schemaElement)],
+    schema: [{ name: "root", num_children: columns.length }, ...columns.map((c) => columnSchemaElement(c.name, c.type))],
     createdBy: CREATED_BY,
   });
   if (columns.length > 0) {
@@ -323,7 +324,7 @@ export async function encodeGeoParquet(
     writer,
     schema: [
       { name: "root", num_children: columns.length + 1 },
-      ...columns.map(schemaElement),
+      ...columns.map((c) => columnSchemaElement(c.name, c.type)),
       { name: GEOMETRY_COLUMN, type: "BYTE_ARRAY", repetition_type: "OPTIONAL" },
     ],
     createdBy: CREATED_BY,

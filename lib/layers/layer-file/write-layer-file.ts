@@ -41,9 +41,9 @@ import { ParquetWriter, type ColumnSource } from "hyparquet-writer";
 import type { Geometry } from "geojson";
 import type { TFeature, TRow } from "@/lib/engine/types";
 import { yieldToEventLoop } from "@/lib/formats/byte-chunks";
-import { ColumnTypeInference, columnTypeFor, ownValueReader, toColumnValue, type TColumnType } from "@/lib/formats/column-types";
+import { ColumnTypeInference, columnTypeFor, ownValueReader, toColumnValue } from "@/lib/formats/column-types";
 import { EncodeError } from "@/lib/formats/errors";
-import { Utf8Arena } from "@/lib/formats/parquet";
+import { columnSchemaElement, Utf8Arena } from "@/lib/formats/parquet";
 import { GeometryStats, WkbArena, geometryToWkb } from "@/lib/formats/wkb";
 import type { TFieldSchema } from "@/lib/steps/columns";
 import { hilbertKeyOfBbox } from "./hilbert";
@@ -146,19 +146,6 @@ function planColumns(collector: ColumnCollector, declared: readonly TFieldSchema
   });
 }
 
-function schemaElement(name: string, type: TColumnType): SchemaElement {
-  const repetition_type = "OPTIONAL" as const;
-  switch (type) {
-    case "boolean":
-      return { name, type: "BOOLEAN", repetition_type };
-    case "int64":
-      return { name, type: "INT64", repetition_type };
-    case "double":
-      return { name, type: "DOUBLE", repetition_type };
-    case "string":
-      return { name, type: "BYTE_ARRAY", converted_type: "UTF8", logical_type: { type: "STRING" }, repetition_type };
-  }
-}
 
 const BBOX_FIELDS = ["xmin", "ymin", "xmax", "ymax"] as const;
 
@@ -253,7 +240,7 @@ export async function writeLayerFile(
 
     const columns = planColumns(collector, declared, features ? [GEOMETRY_COLUMN, BBOX_COLUMN, POSITION_COLUMN] : []);
     const stats = new GeometryStats();
-    const schema: SchemaElement[] = [{ name: "root", num_children: columns.length + (features ? 3 : 0) }, ...columns.map((c) => schemaElement(c.name, c.type))];
+    const schema: SchemaElement[] = [{ name: "root", num_children: columns.length + (features ? 3 : 0) }, ...columns.map((c) => columnSchemaElement(c.name, c.type))];
     if (features) {
       schema.push({ name: GEOMETRY_COLUMN, type: "BYTE_ARRAY", repetition_type: "OPTIONAL" });
       schema.push({ name: BBOX_COLUMN, repetition_type: "OPTIONAL", num_children: 4 });
