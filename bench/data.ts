@@ -3,8 +3,9 @@
  *
  * Data, generated reproducibly and kept in `.data/bench-data/` between runs: 10,000,000 points
  * scattered around the GeoNames cities in proportion to their population (seeded,
- * lib/layers/layer-file/synthetic-points.ts) as a GeoParquet file, and 2,000,000 such points
- * (another seed) as a GeoJSON FeatureCollection.
+ * lib/layers/layer-file/synthetic-points.ts), with the demo cities' columns (geonameid, name,
+ * country, population), as a GeoParquet file, and 2,000,000 such points (another seed) as a
+ * GeoJSON FeatureCollection.
  *
  * Rows:
  * - import of each through the upload route (signed in as the demo designer, the body streamed
@@ -30,6 +31,7 @@ import { DATA_DIR } from "@/lib/database/bootstrap";
 import { blobAsyncBuffer, blobStore } from "@/lib/blobs";
 import { openLayerFile, rowGroupsFor, writeLayerFile } from "@/lib/layers/layer-file";
 import { syntheticPoints } from "@/lib/layers/layer-file/synthetic-points";
+import type { TFeature } from "@/lib/engine/types";
 import { median, type TBenchContext, type TBenchRow } from "./harness";
 
 const DIR = path.join(DATA_DIR, "bench-data");
@@ -52,6 +54,14 @@ const boxArea = (b: typeof BOX) => ({
   ],
 });
 
+/** Synthetic points shaped like the demo's cities layer (geonameid, name, country, population), so the demo flows read real columns. */
+function* cityLike(count: number, seed: number): Generator<TFeature> {
+  for (const f of syntheticPoints(count, seed)) {
+    const p = f.properties as { id: number; city: string; country: string; value: number };
+    yield { ...f, properties: { geonameid: p.id, name: p.city, country: p.country, population: Math.round(p.value * 1000) } };
+  }
+}
+
 async function* generator<T>(items: Iterable<T>): AsyncGenerator<T> {
   let i = 0;
   for (const item of items) {
@@ -63,13 +73,13 @@ async function* generator<T>(items: Iterable<T>): AsyncGenerator<T> {
 /** The 10M-point GeoParquet (written once by the project's own writer) and the 2M-point GeoJSON. */
 async function ensureData(log: (m: string) => void): Promise<void> {
   fs.mkdirSync(DIR, { recursive: true });
-  const stamp = `${POINTS_10M}.${TEN_M}.done`;
+  const stamp = `${POINTS_10M}.${TEN_M}.city-like.done`;
   if (!fs.existsSync(stamp)) {
     log(`writing ${TEN_M.toLocaleString("en")} synthetic points to ${POINTS_10M} (once)...`);
     const out = fs.createWriteStream(POINTS_10M);
     const tmpDir = path.join(DIR, "tmp");
     fs.mkdirSync(tmpDir, { recursive: true });
-    await writeLayerFile(generator(syntheticPoints(TEN_M, 1)), {
+    await writeLayerFile(generator(cityLike(TEN_M, 1)), {
       kind: "features",
       tmpDir,
       sink: (chunk) => (out.write(chunk) ? undefined : new Promise<void>((r) => out.once("drain", () => r()))),
@@ -77,14 +87,14 @@ async function ensureData(log: (m: string) => void): Promise<void> {
     await new Promise<void>((r) => out.end(r));
     fs.writeFileSync(stamp, "");
   }
-  const stamp2 = `${POINTS_2M}.${TWO_M}.done`;
+  const stamp2 = `${POINTS_2M}.${TWO_M}.city-like.done`;
   if (!fs.existsSync(stamp2)) {
     log(`writing ${TWO_M.toLocaleString("en")} synthetic points to ${POINTS_2M} (once)...`);
     const out = fs.createWriteStream(POINTS_2M);
     const write = (s: string) => (out.write(s) ? undefined : new Promise<void>((r) => out.once("drain", () => r())));
     await write('{"type":"FeatureCollection","features":[\n');
     let first = true;
-    for (const f of syntheticPoints(TWO_M, 2)) {
+    for (const f of cityLike(TWO_M, 2)) {
       const w = write(`${first ? "" : ",\n"}${JSON.stringify(f)}`);
       first = false;
       if (w) await w;

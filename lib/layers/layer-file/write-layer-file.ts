@@ -20,7 +20,7 @@
  *   ["bbox","xmin"],...}}}}}` (no `crs`: OGC:CRS84; no `edges`: planar).
  * Tables -> plain Parquet, rows in input order, the same column rules (no reserved names).
  * Both: SNAPPY, row groups of `rowGroupRows` rows (fewer when their estimated input passes
- * 32 MiB), statistics on every column but `geometry`.
+ * 32 MiB), statistics on every column but `geometry` and the text columns.
  *
  * Memory: items are encoded (JSON, or V8 serialization where JSON is not exact) into a buffer as
  * they arrive, so the input's objects die young; once the buffer holds `memoryBytes`, it is
@@ -287,7 +287,11 @@ export async function writeLayerFile(
           ymax: float32Outward(box[3], false),
         };
       }
-      const columnData: ColumnSource[] = columns.map((c, i) => ({ name: c.name, data: data[i] as ColumnSource["data"] }));
+      // No min/max statistics on text columns: hyparquet-writer keeps each row group's statistics
+      // until the footer, and a text min/max is a view into that group's whole text arena, so a
+      // 10M-point layer kept ~1 GB of arenas alive (nothing reads text statistics here; readers
+      // skip row groups by the bbox covering's numeric statistics).
+      const columnData: ColumnSource[] = columns.map((c, i) => ({ name: c.name, data: data[i] as ColumnSource["data"], statistics: c.type !== "string" }));
       if (features) {
         // min/max of WKB bytes mean nothing; dictionaries rarely help geometry
         columnData.push({ name: GEOMETRY_COLUMN, data: data[columns.length] as ColumnSource["data"], encoding: "PLAIN", statistics: false });
