@@ -134,8 +134,6 @@ async function importFile(req: TImportRequest): Promise<Extract<TImportAnswer, {
     channel.fail(err);
     await stored.catch(() => {});
     throw err;
-  } finally {
-    fs.rmSync(req.tmpDir, { recursive: true, force: true });
   }
   const info = await stored;
   return { type: "done", summary, sizeBytes: info.sizeBytes, sha256: info.sha256 };
@@ -143,6 +141,8 @@ async function importFile(req: TImportRequest): Promise<Extract<TImportAnswer, {
 
 process.on("message", (req: TImportRequest) => {
   importFile(req)
+    // The private temp folder goes whatever happened, also when parsing failed before any sorting.
+    .finally(() => fs.rmSync(req.tmpDir, { recursive: true, force: true }))
     .then((answer) => process.send!(answer satisfies TImportAnswer))
     .catch((err: unknown) => {
       const problem =
