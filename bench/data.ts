@@ -206,7 +206,7 @@ async function uploadLayer(base: string, cookie: string, file: string, q: Record
   }
 }
 
-type TRunDoc = { state: string; started_at: string; finished_at: string; error?: unknown; results?: { key: string; href: string; size_bytes: number }[] };
+type TRunDoc = { run_id: string; state: string; started_at: string; finished_at: string; error?: unknown; results?: { key: string; href: string; size_bytes: number }[] };
 
 async function runApi(base: string, key: string, api: string, body: unknown): Promise<TRunDoc> {
   const res = await fetch(`${base}/public/api/demo/production/${api}/runs`, {
@@ -334,32 +334,48 @@ export async function bench(ctx: TBenchContext): Promise<TBenchRow[]> {
     });
   }
 
-  // A result of ~128 MB, downloaded from the filesystem store.
+  // A result file of 128 MB, downloaded through the public route from the filesystem store. A run
+  // cannot make one within the default limits (a result is held whole: RUN_MAX_ROWS 1,000,000
+  // and RUN_MEMORY_MB 256 stop it first), so the bench stores 128 MB as the GeoParquet file of a
+  // completed run's result (the blob and its row, as a run's files are), and downloads it as a
+  // caller would: the route, the key check and the streaming from the store are the real ones.
   {
-    const wide = { w: -10, s: 35, e: 30, n: 60 };
-    const d = await runApi(base, key, "cities-in-area", areaBody("points-10m", wide));
+    const d = await runApi(base, key, "cities-in-area", areaBody("world-cities"));
     const r = d.results?.find((x) => x.key === "cities");
-    if (d.state === "completed" && r) {
-      const t: number[] = [];
-      for (let i = 0; i < 3; i++) {
-        const t0 = performance.now();
-        const res = await fetch(`${base}${r.href}`, { headers: { "x-api-key": key } });
-        let n = 0;
-        for await (const c of res.body as unknown as AsyncIterable<Uint8Array>) n += c.byteLength;
-        t.push((performance.now() - t0) / 1000);
-        if (n !== r.size_bytes) throw new Error(`download of ${r.size_bytes} bytes gave ${n}`);
-      }
-      const rate = r.size_bytes / 1048576 / median(t);
-      rows.push({
-        group: "data",
-        metric: `download of a ${(r.size_bytes / 1048576).toFixed(0)} MB result (filesystem store, median of 3)`,
-        value: Math.round(rate),
-        unit: "MB/s",
-        target: "≥ 200 MB/s",
-        ok: rate >= 200,
-      });
-    } else
-      rows.push({ group: "data", metric: "download of a large result", value: 0, unit: "MB/s", ok: false, note: `${d.state}: ${JSON.stringify(d.error)}` });
+    if (d.state !== "completed" || !r) throw new Error(`cities-in-area: ${JSON.stringify(d.error)}`);
+    const SIZE = 128 * 1024 * 1024;
+    const chunk = Buffer.alloc(1 << 20);
+    for (let i = 0; i < chunk.length; i++) chunk[i] = (i * 2654435761) >>> 24;
+    const blobKey = `runs/${d.run_id}/cities/geoparquet`;
+    const info = await blobStore().put(
+      blobKey,
+      (async function* () {
+        for (let i = 0; i < SIZE / chunk.length; i++) yield chunk;
+      })(),
+    );
+    await db.query(
+      `INSERT INTO result_file ("runId", key, format, "mediaType", "sizeBytes", sha256, "blobKey") VALUES ($1, 'cities', 'geoparquet', 'application/vnd.apache.parquet', $2, $3, $4)`,
+      [d.run_id, info.sizeBytes, info.sha256, blobKey],
+    );
+    const t: number[] = [];
+    for (let i = 0; i < 3; i++) {
+      const t0 = performance.now();
+      const res = await fetch(`${base}${r.href}?format=geoparquet`, { headers: { "x-api-key": key } });
+      let n = 0;
+      for await (const c of res.body as unknown as AsyncIterable<Uint8Array>) n += c.byteLength;
+      t.push((performance.now() - t0) / 1000);
+      if (n !== SIZE) throw new Error(`download of ${SIZE} bytes gave ${n}`);
+    }
+    const rate = SIZE / 1048576 / median(t);
+    rows.push({
+      group: "data",
+      metric: "download of a 128 MB result file (filesystem store, public route, median of 3)",
+      value: Math.round(rate),
+      unit: "MB/s",
+      target: "≥ 200 MB/s",
+      ok: rate >= 200,
+      note: "the file stored as a completed run's result (a run cannot make 128 MB within the default limits)",
+    });
   }
 
   // A too-big run, then the ordinary one.

@@ -192,9 +192,9 @@ describe("streaming", () => {
     expect(unread.reads).toHaveLength(0);
   });
 
-  it("keeps the item limit: a lazy step over its limit fails naming it, as in memory", async () => {
+  it("limits what a run holds: a lazy step over the limit fails naming it when it is materialised, not while it streams into an aggregate", async () => {
     const points = Array.from({ length: 5000 }, (_, i) => pt(i / 1000, 0, { i }));
-    const flow = mustValidate({
+    const streaming = mustValidate({
       inputs: [{ name: "c", kind: "layer" }],
       steps: [
         { id: "f", type: "filter", source: "c", where: true },
@@ -202,12 +202,21 @@ describe("streaming", () => {
       ],
       results: [{ key: "r", kind: "table", from: "a" }],
     });
-    const inMemory = await runFlow(flow, { c: layer(points) }, {}, { maxItems: 4999 }).catch((e) => e);
-    const streamed = await runFlow(flow, { c: layerSource(points) }, {}, { maxItems: 4999 }).catch((e) => e);
+    // The filter's 5,000 items stream into the count: nothing is held, so a limit of 4,999 holds.
+    const [counted] = await runFlow(streaming, { c: layerSource(points) }, {}, { maxItems: 4999 });
+    expect(counted!.kind === "table" && counted!.data.rows).toEqual([{ n: 5000 }]);
+    // Read whole (a result), the same step holds its items: over the limit it fails naming it, as in memory.
+    const holding = mustValidate({
+      inputs: [{ name: "c", kind: "layer" }],
+      steps: [{ id: "f", type: "filter", source: "c", where: true }],
+      results: [{ key: "r", kind: "layer", from: "f" }],
+    });
+    const inMemory = await runFlow(holding, { c: layer(points) }, {}, { maxItems: 4999 }).catch((e) => e);
+    const streamed = await runFlow(holding, { c: layerSource(points) }, {}, { maxItems: 4999 }).catch((e) => e);
     expect(streamed).toBeInstanceOf(StepError);
     expect([streamed.stepId, streamed.cause.limit]).toEqual([inMemory.stepId, inMemory.cause.limit]);
     expect([streamed.stepId, streamed.cause.limit]).toEqual(["f", "rows 4,999"]);
-    await expect(runFlow(flow, { c: layerSource(points) }, {}, { maxItems: 5000 })).resolves.toHaveLength(1);
+    await expect(runFlow(holding, { c: layerSource(points) }, {}, { maxItems: 5000 })).resolves.toHaveLength(1);
   });
 
   it("stops between groups when aborted, and lets a read error through as it is", async () => {

@@ -11,7 +11,8 @@
  * - A failing step is reported as `StepError` (step id, type, `cause`).
  * - `opts.maxItems`: a step whose output has more items than that fails with a `StepError`
  *   whose cause is `ResourceLimitError` ("rows <N>"); steps that multiply items check while
- *   they work (`TStepContext.checkItems`); a lazy step counts its items as they stream.
+ *   they work (`TStepContext.checkItems`); a lazy step's items count when they are materialised
+ *   (held), not while they stream into a batch-by-batch reader, which holds none of them.
  * - Results: one `TEngineResult` per flow result, in the flow's order; a layer result is a
  *   `TFeatureSet` (an area input becomes one feature), a table result a `TTable`. An omitted
  *   optional input (null) reads as an empty dataset, except as `by` of spatial_filter/clip,
@@ -193,8 +194,11 @@ export async function runFlow(
     const value = data.get(name) ?? null;
     if (value?.kind !== "lazy") return;
     let items: (TFeature | TRow)[] = [];
+    const step = flow.steps.find((s) => s.id === name);
     for await (const batch of batchesOf(name)) {
       for (const item of listOf(batch as TItems)) items.push(item);
+      // What a run holds is limited (`maxItems`), as a step's output in memory is; a raw input is not checked, as in memory.
+      if (step && items.length > maxItems) throw new StepError(step.id, step.type, tooManyItems(maxItems));
       await checkpoint();
     }
     // A layer file keeps its features in Hilbert order: back to the layer's own order (stable).
@@ -228,7 +232,8 @@ export async function runFlow(
 
   /**
    * The lazy output of batch step `step` over the lazy source `sourceName`: `fn` on each batch as
-   * it is read, its items counted against `maxItems`. Its errors name the step.
+   * it is read. Its errors name the step. Its items are not counted against `maxItems` while they
+   * stream (a reader taking them batch by batch holds none of them); they are when materialised.
    */
   function lazyStep(
     step: { id: string; type: string },
@@ -244,13 +249,10 @@ export async function runFlow(
       of,
       columns,
       async *batches() {
-        let count = 0;
         for await (const batch of batchesOf(sourceName)) {
           let out: TItems;
           try {
             out = asItems(await fn(batch));
-            count += itemCount(out);
-            ctx.checkItems(count);
           } catch (err) {
             stepFailure(step, err);
           }
