@@ -206,7 +206,14 @@ async function uploadLayer(base: string, cookie: string, file: string, q: Record
   }
 }
 
-type TRunDoc = { run_id: string; state: string; started_at: string; finished_at: string; error?: unknown; results?: { key: string; href: string; size_bytes: number }[] };
+type TRunDoc = {
+  run_id: string;
+  state: string;
+  started_at: string;
+  finished_at: string;
+  error?: unknown;
+  results?: { key: string; href: string; size_bytes: number }[];
+};
 
 async function runApi(base: string, key: string, api: string, body: unknown): Promise<TRunDoc> {
   const res = await fetch(`${base}/public/api/demo/production/${api}/runs`, {

@@ -146,7 +146,6 @@ function planColumns(collector: ColumnCollector, declared: readonly TFieldSchema
   });
 }
 
-
 const BBOX_FIELDS = ["xmin", "ymin", "xmax", "ymax"] as const;
 
 const f32 = new Float32Array(1);
@@ -240,7 +239,10 @@ export async function writeLayerFile(
 
     const columns = planColumns(collector, declared, features ? [GEOMETRY_COLUMN, BBOX_COLUMN, POSITION_COLUMN] : []);
     const stats = new GeometryStats();
-    const schema: SchemaElement[] = [{ name: "root", num_children: columns.length + (features ? 3 : 0) }, ...columns.map((c) => columnSchemaElement(c.name, c.type))];
+    const schema: SchemaElement[] = [
+      { name: "root", num_children: columns.length + (features ? 3 : 0) },
+      ...columns.map((c) => columnSchemaElement(c.name, c.type)),
+    ];
     if (features) {
       schema.push({ name: GEOMETRY_COLUMN, type: "BYTE_ARRAY", repetition_type: "OPTIONAL" });
       schema.push({ name: BBOX_COLUMN, repetition_type: "OPTIONAL", num_children: 4 });
