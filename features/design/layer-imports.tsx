@@ -37,7 +37,7 @@ export function LayerImports({ organization, workspace, initial }: { organizatio
   const shown = imports.filter((d) => working(d) || d.state === "failed");
   if (shown.length === 0) return null;
   return (
-    <section aria-label="Layer imports" className="grid gap-3">
+    <section aria-label="Layer imports" className="mb-4 grid gap-3">
       {shown.map((d) =>
         working(d) ? (
           <div key={d.import_id} className="grid gap-1 rounded-md border p-3">
