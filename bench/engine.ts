@@ -464,7 +464,7 @@ export async function bench(ctx: TBenchContext): Promise<TBenchRow[]> {
     unit: "ms",
     target: "< 1000 ms",
     ok: ncProc < 1000,
-    note: `engine, the requested format of each result (${pairs.toLocaleString("en")} matches) and its storage; the other formats come after finished_at; in the run process (medians): engine ${ncPhases.engineMs} ms, files and lossless copies ${ncPhases.encodeMs} ms; POST→200 ${median(ncApp.map((r) => r.totalMs)).toFixed(0)} ms`,
+    note: `engine, the requested format of each result (${pairs.toLocaleString("en")} matches) and its storage with its lossless copy; the other formats are made on first download; in the run process (medians): engine ${ncPhases.engineMs} ms, files and lossless copies ${ncPhases.encodeMs} ms; POST→200 ${median(ncApp.map((r) => r.totalMs)).toFixed(0)} ms`,
   });
 
   ctx.log("engine: nearby-cities, naive nested loops (sample)...");
