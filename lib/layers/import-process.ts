@@ -20,8 +20,8 @@ import { AppError, assertStorable, validationError, type TFieldError } from "@/l
 import { polygonProblems } from "@/lib/geo/polygon-problems";
 import type { TFeature } from "@/lib/engine/types";
 import { layerItems, MAX_LISTED_PROBLEMS, type TUploadFormat, type TUploadSource } from "@/lib/layers/parse";
-import { writeLayerFile, type TLayerFileSummary } from "@/lib/layers/layer-file";
-import { byteChannel } from "@/lib/blobs/byte-channel";
+import type { TLayerFileSummary } from "@/lib/layers/layer-file";
+import { storeLayerFile } from "@/lib/layers/write-layer";
 
 if (!process.send) throw new Error("import-process.ts runs only as a child process of the worker (lib/layers/run-layer-import.ts)");
 
@@ -116,27 +116,8 @@ async function importFile(req: TImportRequest): Promise<Extract<TImportAnswer, {
     }
     if (invalid.length > 0) throw invalidPolygons(invalid);
   }
-  const channel = byteChannel();
-  const stored = store.put(req.fileKey, channel.chunks(), { contentType: "application/vnd.apache.parquet" });
-  stored.catch((err: unknown) => channel.abandon(err));
-  let summary: TLayerFileSummary;
-  try {
-    summary = await writeLayerFile(items(), {
-      kind: parsed.kind,
-      tmpDir: req.tmpDir,
-      sink: async (chunk) => {
-        channel.push(chunk);
-        await channel.pace();
-      },
-    });
-    channel.close();
-  } catch (err) {
-    channel.fail(err);
-    await stored.catch(() => {});
-    throw err;
-  }
-  const info = await stored;
-  return { type: "done", summary, sizeBytes: info.sizeBytes, sha256: info.sha256 };
+  const { summary, sizeBytes, sha256 } = await storeLayerFile(items(), { kind: parsed.kind, fileKey: req.fileKey, tmpDir: req.tmpDir });
+  return { type: "done", summary, sizeBytes, sha256 };
 }
 
 process.on("message", (req: TImportRequest) => {

@@ -11,7 +11,7 @@ import { blobStore } from "@/lib/blobs";
 import { privateTmpDir } from "@/lib/env";
 import { byteChannel } from "@/lib/blobs/byte-channel";
 import type { TFeature, TRow } from "@/lib/engine/types";
-import { writeLayerFile } from "@/lib/layers/layer-file";
+import { writeLayerFile, type TLayerFileSummary } from "@/lib/layers/layer-file";
 import { layerFileKey } from "@/lib/layers/layer-file-key";
 
 export interface TLayerFileFields {
@@ -29,6 +29,40 @@ async function* each<T>(items: readonly T[]): AsyncGenerator<T> {
   for (const item of items) yield item;
 }
 
+/**
+ * Writes `items` as a layer file (lib/layers/layer-file) straight into the blob store under
+ * `fileKey`, streaming (no whole file in memory); sort runs go to `tmpDir`. On failure nothing is
+ * left under `fileKey`. The import process and `writeLayerItems` both write layers through it.
+ */
+export async function storeLayerFile(
+  items: AsyncIterable<TFeature | TRow>,
+  opts: { kind: "features" | "table"; fileKey: string; tmpDir: string },
+): Promise<{ summary: TLayerFileSummary; sizeBytes: number; sha256: string }> {
+  const channel = byteChannel();
+  const stored = blobStore().put(opts.fileKey, channel.chunks(), { contentType: "application/vnd.apache.parquet" });
+  stored.catch((err: unknown) => channel.abandon(err));
+  try {
+    const summary = await writeLayerFile(items, {
+      kind: opts.kind,
+      tmpDir: opts.tmpDir,
+      sink: async (chunk) => {
+        channel.push(chunk);
+        await channel.pace();
+      },
+    });
+    channel.close();
+    const info = await stored;
+    return { summary, sizeBytes: info.sizeBytes, sha256: info.sha256 };
+  } catch (err) {
+    channel.fail(err);
+    await stored.catch(() => {});
+    await blobStore()
+      .delete(opts.fileKey)
+      .catch(() => {});
+    throw err;
+  }
+}
+
 export async function writeLayerItems(
   workspaceId: string,
   layerId: string,
@@ -37,20 +71,8 @@ export async function writeLayerItems(
   const id = randomUUID();
   const fileKey = layerFileKey(workspaceId, layerId, id);
   const tmpDir = privateTmpDir("layers", id);
-  const channel = byteChannel();
-  const stored = blobStore().put(fileKey, channel.chunks(), { contentType: "application/vnd.apache.parquet" });
-  stored.catch((err: unknown) => channel.abandon(err));
   try {
-    const summary = await writeLayerFile(each<TFeature | TRow>(data.items), {
-      kind: data.kind,
-      tmpDir,
-      sink: async (chunk) => {
-        channel.push(chunk);
-        await channel.pace();
-      },
-    });
-    channel.close();
-    const info = await stored;
+    const { summary, sizeBytes, sha256 } = await storeLayerFile(each<TFeature | TRow>(data.items), { kind: data.kind, fileKey, tmpDir });
     return {
       kind: summary.kind,
       itemCount: summary.itemCount,
@@ -58,16 +80,9 @@ export async function writeLayerItems(
       geometryTypes: summary.geometryTypes,
       columns: summary.columns.map((c) => ({ name: c.name, type: c.type })),
       fileKey,
-      fileSizeBytes: BigInt(info.sizeBytes),
-      fileSha256: info.sha256,
+      fileSizeBytes: BigInt(sizeBytes),
+      fileSha256: sha256,
     };
-  } catch (err) {
-    channel.fail(err);
-    await stored.catch(() => {});
-    await blobStore()
-      .delete(fileKey)
-      .catch(() => {});
-    throw err;
   } finally {
     fs.rmSync(tmpDir, { recursive: true, force: true });
   }
