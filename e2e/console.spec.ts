@@ -175,7 +175,9 @@ test("AI access: the switch and the Connect an AI client view", async ({ page })
   await expect(page.locator('[data-config="cursor"]')).toContainText("<your API key>");
   await axe(page);
   // The API's own Settings page has the same switch.
-  await page.getByRole("link", { name: "Cities in area" }).first().click();
+  // The link of this row (other specs publish APIs of the same name), and the page it opens.
+  await row.getByRole("link", { name: "Cities in area" }).click();
+  await page.waitForURL((u) => u.pathname.endsWith("/apis/cities-in-area"));
   await expect(page.getByRole("switch", { name: "Available to AI assistants" })).toBeChecked();
   await axe(page);
 });

@@ -92,10 +92,26 @@ const BODY = {
 
 type TRunDoc = { run_id: string; state: string; started_at: string; finished_at: string; results: { key: string; href: string; size_bytes: number }[] };
 
+/**
+ * `fetch` that sends a request once more when the connection drops before an answer (a network
+ * error, never an HTTP status): what a client of several web processes does. Once, in a full
+ * `npm test`, a reused keep-alive connection to one of the fresh web processes was closed
+ * under the client ("other side closed"); GETs are safe to repeat and the POST carries an
+ * Idempotency-Key, so a repeat never starts a second run.
+ */
+async function fetchOnceMore(url: string, init: RequestInit = {}): Promise<Response> {
+  try {
+    return await fetch(url, init);
+  } catch (err) {
+    if (!(err instanceof TypeError)) throw err;
+    return fetch(url, init);
+  }
+}
+
 async function run(base: string): Promise<TRunDoc> {
-  const res = await fetch(`${base}/public/api/demo/production/nearby-cities/runs`, {
+  const res = await fetchOnceMore(`${base}/public/api/demo/production/nearby-cities/runs`, {
     method: "POST",
-    headers: { "x-api-key": KEY, "content-type": "application/json" },
+    headers: { "x-api-key": KEY, "content-type": "application/json", "idempotency-key": `scale-out-${base}` },
     body: JSON.stringify(BODY),
   });
   expect(res.status).toBe(200);
@@ -113,7 +129,7 @@ describe("two web processes and two workers sharing one database and one bucket"
       for (const r of doc.results) {
         const bodies = await Promise.all(
           apps.map(async (w) => {
-            const res = await fetch(`${w.url}${r.href}`, { headers: { "x-api-key": KEY } });
+            const res = await fetchOnceMore(`${w.url}${r.href}`, { headers: { "x-api-key": KEY } });
             expect(res.status).toBe(200);
             return Buffer.from(await res.arrayBuffer());
           }),
@@ -124,7 +140,9 @@ describe("two web processes and two workers sharing one database and one bucket"
       // The other format, made from the copy by whichever worker takes the job, from either web process.
       const matches = doc.results.find((r) => r.key === "matches")!;
       const parquet = await Promise.all(
-        apps.map(async (w) => Buffer.from(await (await fetch(`${w.url}${matches.href}?format=parquet`, { headers: { "x-api-key": KEY } })).arrayBuffer())),
+        apps.map(async (w) =>
+          Buffer.from(await (await fetchOnceMore(`${w.url}${matches.href}?format=parquet`, { headers: { "x-api-key": KEY } })).arrayBuffer()),
+        ),
       );
       expect(parquet[0]!.subarray(0, 4).toString()).toBe("PAR1");
       expect(parquet[1]!.equals(parquet[0]!)).toBe(true);
