@@ -6,6 +6,7 @@ import { encodeGeoParquet } from "@/lib/formats/parquet";
 import type { TFeature } from "@/lib/engine/types";
 import { MAX_ROW_GROUP_BYTES, parseGeoParquetFile } from "./geoparquet-file";
 import { collect, failure, utf8, wholeFileGeoJsonErrors } from "./test-support";
+import { tempDir, writeToBytes } from "@/lib/layers/layer-file/test-support";
 
 const point = (x: number, y: number, props: Record<string, unknown> = {}): TFeature => ({
   type: "Feature",
@@ -79,6 +80,25 @@ const FEATURES: TFeature[] = [
 describe("parseGeoParquetFile", () => {
   it("yields the features written by the service's own encoder, geometry from the geo metadata's primary column", async () => {
     expect(await collect(parseGeoParquetFile(buffer(await geoParquet(FEATURES))))).toEqual(FEATURES);
+  });
+
+  it("leaves out the columns derived from the geometry: GeoParquet 1.1 bbox coverings, and a layer file's position column, its renamed columns named back", async () => {
+    // a layer file as the service writes it: Hilbert order, a `bbox` covering, an `input_position`
+    // column, and the properties called "bbox" and "input_position" stored under other names
+    const features = [
+      point(10, 10, { bbox: "a", input_position: 1, n: 1 }),
+      point(-120, -40, { bbox: "b", input_position: 2, n: 2 }),
+      point(100, 60, { n: 3 }),
+    ];
+    const tmp = await tempDir();
+    try {
+      const { bytes } = await writeToBytes(features, { kind: "features", tmpDir: tmp.dir });
+      const read = await collect(parseGeoParquetFile(buffer(new Uint8Array(bytes))));
+      const key = (f: TFeature) => f.properties.n as number;
+      expect(read.sort((a, b) => key(a) - key(b))).toEqual(features.map((f) => ({ ...f, properties: { bbox: null, input_position: null, ...f.properties } })));
+    } finally {
+      await tmp.remove();
+    }
   });
 
   it("reads several row groups, in slices within a row group, in order", async () => {

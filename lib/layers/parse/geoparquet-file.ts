@@ -4,7 +4,10 @@
  * `parseGeoParquetFile(file, limits)` yields features whose geometry is the `geo` metadata's
  * `primary_column` (WKB, decoded to GeoJSON by hyparquet) and whose properties are the other
  * columns (int64 values as numbers when within ±(2^53 - 1), else as decimal strings, since
- * JSON has no 64-bit integers).
+ * JSON has no 64-bit integers). Columns that only derive from the geometry are not properties
+ * and are not decoded: the bbox "covering" columns GeoParquet 1.1 declares in `geo`, and, in a
+ * file this service wrote (lib/layers/layer-file), its position column; that file's renamed
+ * columns get their names back.
  *
  * The footer is trusted for nothing: before a single page is decoded, `readGeoParquetFooter`
  * checks every count and size it declares against the file and the limits (magic bytes,
@@ -32,6 +35,7 @@ import type { TFeature } from "@/lib/engine/types";
 import { checkFeature } from "./feature";
 import { DEFAULT_PARSE_LIMITS, emptyFile, formatBytes, tooLarge, type TParseLimits } from "./limits";
 import { ProblemList } from "./problems";
+import { LAYER_FILE_METADATA_KEY, type TLayerFileMetadata } from "@/lib/layers/layer-file/types";
 
 /** Largest footer (file metadata) read, bytes: a footer describes, it never holds data. */
 export const MAX_PARQUET_FOOTER_BYTES = 16 * 1024 * 1024;
@@ -54,6 +58,8 @@ export interface TGeoParquetFooter {
   metadata: FileMetaData;
   /** The `geo` metadata's primary column, WKB-encoded. */
   geometryColumn: string;
+  /** The top-level columns read as properties (`column` in the file, `key` in the properties), in file order. */
+  properties: { column: string; key: string }[];
   /** Rows declared (and checked against the row groups and the limit). */
   rows: number;
 }
@@ -135,7 +141,10 @@ export async function readGeoParquetFooter(file: AsyncBuffer, limits: TParseLimi
   if (geo === undefined) throw noGeometry("no `geo` metadata");
   if (Buffer.byteLength(geo) > MAX_GEO_METADATA_BYTES)
     throw tooBig(`The file's \`geo\` metadata is ${formatBytes(Buffer.byteLength(geo))}; at most ${formatBytes(MAX_GEO_METADATA_BYTES)} are read.`);
-  let parsed: { primary_column?: unknown; columns?: Record<string, { encoding?: unknown; edges?: unknown } | undefined> };
+  let parsed: {
+    primary_column?: unknown;
+    columns?: Record<string, { encoding?: unknown; edges?: unknown; covering?: { bbox?: Record<string, unknown> } } | undefined>;
+  };
   try {
     parsed = JSON.parse(geo) as typeof parsed;
   } catch (e) {
@@ -157,7 +166,26 @@ export async function readGeoParquetFooter(file: AsyncBuffer, limits: TParseLimi
     if (element.name === primary) found = type === "GEOMETRY" || type === "GEOGRAPHY";
   }
   if (!found) throw noGeometry(`the primary column "${primary}" is not a top-level binary column`);
-  return { metadata, geometryColumn: primary, rows: Number(declared) };
+  return { metadata, geometryColumn: primary, properties: propertyColumns(metadata, parsed.columns ?? {}, primary), rows: Number(declared) };
+}
+
+/** The property columns of a checked footer (see module doc for what is left out). */
+function propertyColumns(metadata: FileMetaData, geoColumns: Record<string, { covering?: { bbox?: Record<string, unknown> } } | undefined>, primary: string) {
+  const derived = new Set<string>([primary]);
+  for (const declared of Object.values(geoColumns))
+    for (const path of Object.values(declared?.covering?.bbox ?? {})) if (Array.isArray(path) && typeof path[0] === "string") derived.add(path[0]);
+  let own: Partial<TLayerFileMetadata> = {};
+  try {
+    own = JSON.parse(metadata.key_value_metadata?.find((kv) => kv.key === LAYER_FILE_METADATA_KEY)?.value ?? "{}") as Partial<TLayerFileMetadata>;
+  } catch {
+    // not ours after all: every column is a property
+  }
+  if (typeof own.position === "string") derived.add(own.position);
+  const renamed = own.renamed && typeof own.renamed === "object" ? own.renamed : {};
+  return parquetSchema(metadata)
+    .children.map(({ element }) => element.name)
+    .filter((column) => !derived.has(column))
+    .map((column) => ({ column, key: Object.hasOwn(renamed, column) && typeof renamed[column] === "string" ? renamed[column] : column }));
 }
 
 /** A property value as stored: int64 as a number when exact, else its decimal text. */
@@ -173,7 +201,8 @@ export async function* parseGeoParquetFile(
   /** Tests only: rows per decoded slice instead of the size-based choice. */
   testSliceRows?: number,
 ): AsyncGenerator<TFeature> {
-  const { metadata, geometryColumn } = await readGeoParquetFooter(file, limits);
+  const { metadata, geometryColumn, properties: columns } = await readGeoParquetFooter(file, limits);
+  const readColumns = [...columns.map((c) => c.column), geometryColumn];
   const problems = new ProblemList("The GeoParquet file");
   let groupStart = 0;
   for (const group of metadata.row_groups) {
@@ -184,7 +213,7 @@ export async function* parseGeoParquetFile(
       const to = Math.min(from + sliceRows, groupStart + groupRows);
       let rows: Record<string, unknown>[];
       try {
-        rows = (await parquetReadObjects({ file, metadata, rowStart: from, rowEnd: to })) as Record<string, unknown>[];
+        rows = (await parquetReadObjects({ file, metadata, columns: readColumns, rowStart: from, rowEnd: to })) as Record<string, unknown>[];
       } catch (e) {
         if (e instanceof AppError) throw e;
         throw invalid(`The file cannot be read as (Geo)Parquet: ${(e as Error).message}`);
@@ -194,11 +223,11 @@ export async function* parseGeoParquetFile(
       for (let i = 0; i < rows.length; i++) {
         const row = rows[i]!;
         const properties: Record<string, unknown> = {};
-        for (const key of Object.keys(row)) {
-          if (key === geometryColumn) continue;
-          if (key === "__proto__")
-            Object.defineProperty(properties, key, { value: propertyValue(row[key]), enumerable: true, writable: true, configurable: true });
-          else properties[key] = propertyValue(row[key]);
+        for (const { column, key } of columns) {
+          // own cells only: a column may be called "__proto__"
+          const value = Object.hasOwn(row, column) ? propertyValue(row[column]) : null;
+          if (key === "__proto__") Object.defineProperty(properties, key, { value, enumerable: true, writable: true, configurable: true });
+          else properties[key] = value;
         }
         const index = from + i;
         const feature = checkFeature({ type: "Feature", geometry: row[geometryColumn] ?? null, properties }, index, problems, `Row ${index + 1}`);
