@@ -151,20 +151,23 @@ export interface TLayerSource {
  * stores each one's position in the uploaded file (lib/layers/layer-file). Set by the reader;
  * carried to the features a step derives from one (`withProps`, `withGeometry`); the engine
  * restores the layer's order when it materialises a dataset read from a file, so results come in
- * the same order as from the layer in memory. Kept beside the objects (a WeakMap), never in them.
+ * the same order as from the layer in memory. Kept on the object as a non-enumerable symbol
+ * property, which JSON, `Object.keys`, spreads, structured clones and test equality all leave
+ * out; a WeakMap beside the objects (as before) held an entry per cached feature, and its
+ * ephemeron table cost a 1-degree read of a 10M-point layer ~40 MB and ~5 ms of CPU per run.
  */
-const positions = new WeakMap<object, number>();
+const POSITION = Symbol("layer position");
 
 export function setItemPosition(item: TFeature, position: number): void {
-  positions.set(item, position);
+  Object.defineProperty(item, POSITION, { value: position, writable: true });
 }
 
 export function itemPosition(item: object): number | undefined {
-  return positions.get(item);
+  return (item as { [POSITION]?: number })[POSITION];
 }
 
 /** Gives `to` the position of `from` (a feature derived from another). */
 export function carryItemPosition(from: object, to: object): void {
-  const p = positions.get(from);
-  if (p !== undefined) positions.set(to, p);
+  const p = (from as { [POSITION]?: number })[POSITION];
+  if (p !== undefined) Object.defineProperty(to, POSITION, { value: p, writable: true });
 }
