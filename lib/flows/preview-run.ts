@@ -113,7 +113,8 @@ export function stepOutputKinds(flow: Pick<TFlowVersion, "inputs" | "steps">): M
  */
 export function previewFlow(document: unknown): TFlowVersion {
   const d = document as Record<string, unknown> | null;
-  const noResults = typeof d === "object" && d !== null && !Array.isArray(d) && (d.results === undefined || (Array.isArray(d.results) && d.results.length === 0));
+  const noResults =
+    typeof d === "object" && d !== null && !Array.isArray(d) && (d.results === undefined || (Array.isArray(d.results) && d.results.length === 0));
   const checked = validateFlowVersion(document);
   let parsed: Omit<TFlowVersion, "results">;
   if (checked.ok) parsed = checked.flow;
@@ -140,7 +141,11 @@ export async function startFlowPreview(scope: TDesignerScope, body: unknown): Pr
   const parsedBody = ZFlowPreviewRequest.safeParse(body);
   if (!parsedBody.success) {
     throw validationError(
-      parsedBody.error.issues.map((i) => ({ field: `/${i.path.join("/")}`, code: i.code === "unrecognized_keys" ? "unknown_field" : "invalid_type", message: i.message })),
+      parsedBody.error.issues.map((i) => ({
+        field: `/${i.path.join("/")}`,
+        code: i.code === "unrecognized_keys" ? "unknown_field" : "invalid_type",
+        message: i.message,
+      })),
     );
   }
   const flow = previewFlow(parsedBody.data.document);

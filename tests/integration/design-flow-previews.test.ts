@@ -131,7 +131,12 @@ describe("previews of an unsaved flow document", () => {
     const mine = await designWorkspace();
     const other = await designWorkspace();
     const me = await designer(mine.workspaceId);
-    const { layerId } = await importLayer(other, { id: `theirs-${suffix()}`, name: "Theirs", format: "csv", bytes: new TextEncoder().encode("lon,lat\n8,47\n") });
+    const { layerId } = await importLayer(other, {
+      id: `theirs-${suffix()}`,
+      name: "Theirs",
+      format: "csv",
+      bytes: new TextEncoder().encode("lon,lat\n8,47\n"),
+    });
     const document = { inputs: [{ name: "points", kind: "layer" }], steps: [{ id: "all", type: "filter", source: "points", where: true }] };
     const err = await expectAppError(startFlowPreview(me, { document, inputs: { points: { layer_id: layerId } } }), "validation_failed");
     expect(err.errors).toEqual([expect.objectContaining({ field: "/inputs/points/layer_id" })]);
@@ -179,7 +184,10 @@ describe("previews of an unsaved flow document", () => {
     const ws = await designWorkspace();
     const me = await designer(ws.workspaceId);
     const before = await workspaceUsage(ws.workspaceId);
-    const document = { inputs: [{ name: "zone", kind: "area" }], steps: [{ id: "counted", type: "aggregate", source: "zone", aggregations: [{ op: "count", as: "n" }] }] };
+    const document = {
+      inputs: [{ name: "zone", kind: "area" }],
+      steps: [{ id: "counted", type: "aggregate", source: "zone", aggregations: [{ op: "count", as: "n" }] }],
+    };
     const { runId } = await startFlowPreview(me, { document, inputs: { zone: { area: SWISS_AREA } } });
     const doc = await finished(me, runId);
     expect(doc.state).toBe("completed");

@@ -15,6 +15,9 @@ export const POST = sessionRoute(async ({ req, params }) => {
   const q = ZQuery.safeParse(Object.fromEntries(new URL(req.url).searchParams));
   if (!q.success) throw validationError([{ field: "/query/wait_seconds", code: "invalid_value", message: "Use a whole number of seconds from 0 to 60." }]);
   const { runId } = await startFlowPreview(scope.designer, await readJsonBody(req));
-  const doc = await getFlowPreview(scope.designer, runId, { base: `/api/design/${scope.organizationSlug}/${scope.workspace.slug}`, waitMs: q.data.wait_seconds * 1000 });
+  const doc = await getFlowPreview(scope.designer, runId, {
+    base: `/api/design/${scope.organizationSlug}/${scope.workspace.slug}`,
+    waitMs: q.data.wait_seconds * 1000,
+  });
   return Response.json(doc, { status: doc.state === "completed" ? 201 : 202, headers: { location: doc.links.self } });
 });
