@@ -135,7 +135,7 @@ test("a step that fails is named, and shows its error", async () => {
   await panel.getByLabel("Source of zone").selectOption("paste");
   await panel.getByLabel(/Polygon \(GeoJSON geometry or feature\) for zone/).fill(JSON.stringify(ZURICH));
   await runPreview("failed");
-  await expect(panel.getByTestId("flow-run-error")).toContainText('Step "containing" failed');
+  await expect(panel.getByTestId("flow-run-error")).toContainText('Step "containing" (spatial_filter) failed');
   await expect(page.getByLabel("Step to show")).toHaveValue("containing");
   await expect(panel.getByTestId("step-error")).toContainText("containing");
   await screenshotBothThemes(page, "flow-preview-failed", panel);

@@ -234,7 +234,7 @@ export function FlowRunPanel(p: TFlowRunPanelProps) {
       {doc?.state === "failed" && doc.error ? (
         <Alert variant="destructive" data-testid="flow-run-error">
           <AlertDescription>
-            {doc.error.step ? `Step "${doc.error.step}" failed. ` : ""}
+            {doc.error.step && !doc.error.message.includes(`"${doc.error.step}"`) ? `Step "${doc.error.step}" failed: ` : ""}
             {doc.error.message}
           </AlertDescription>
         </Alert>
