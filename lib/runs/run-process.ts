@@ -59,7 +59,7 @@ function recordTimings(engineStart: number, encodeStart: number): void {
   appendFileSync(`${file}.process`, `${JSON.stringify({ engineMs: Math.round(encodeStart - engineStart), encodeMs: Math.round(now - encodeStart) })}\n`);
 }
 
-/** `result` with its first `n` rows or features only (a preview's files). */
+/** `result` with its first `n` rows or features only (a preview's files; a head from runFlow is one already). */
 function headOf(result: TEngineResult, n: number): TEngineResult {
   if (result.kind === "layer") return { ...result, data: { kind: "features", features: result.data.features.slice(0, n) } };
   const source = tableRows(result.data);
@@ -73,6 +73,7 @@ async function run(msg: Extract<TToProcess, { type: "run" }>, signal: AbortSigna
   const results = await runFlow(msg.flow, resolveInputs(msg.inputs), msg.params, {
     signal,
     maxItems: msg.maxRows,
+    resultHead: msg.headRows,
     onProgress: (done, total) => send({ type: "progress", id: msg.id, done, total }),
   });
   const encodeStart = performance.now();
@@ -80,7 +81,8 @@ async function run(msg: Extract<TToProcess, { type: "run" }>, signal: AbortSigna
   const records: TResultRecord[] = [];
   const files: TWrittenFile[] = [];
   for (const full of results) {
-    const count = full.kind === "layer" ? full.data.features.length : (full.data.lazy?.count ?? full.data.rows.length);
+    // A preview's results read from files come as heads with their count already (runFlow's `resultHead`).
+    const count = full.count ?? (full.kind === "layer" ? full.data.features.length : (full.data.lazy?.count ?? full.data.rows.length));
     const result = msg.headRows === undefined ? full : headOf(full, msg.headRows);
     const request = msg.files.find((f) => f.key === result.key);
     if (request) files.push(await writeResultFile(msg.runId, result, request.format, budget, signal));

@@ -110,6 +110,18 @@ describe("previews of an unsaved flow document", () => {
     expect(doc.steps!.map((s) => s.id)).toEqual(["all", "rows"]);
   });
 
+  it("previews a step over a whole big layer by its first features and its count, without holding the layer", async () => {
+    const { workspaceId } = await demoIds();
+    const me = await designer(workspaceId);
+    const { rows } = await sql().query(`SELECT "itemCount" FROM layer WHERE id = 'world-cities'`);
+    const document = { inputs: [{ name: "cities", kind: "layer" }], steps: [{ id: "all", type: "filter", source: "cities", where: true }] };
+    const { runId } = await startFlowPreview(me, { document, inputs: { cities: { layer_id: "world-cities" } } });
+    const doc = await finished(me, runId);
+    expect(doc.state).toBe("completed");
+    expect(doc.steps![0]).toMatchObject({ id: "all", kind: "layer", count: rows[0].itemCount });
+    expect(doc.steps![0]!.features).toHaveLength(PREVIEW_ROWS);
+  });
+
   it("refuses an invalid document with 422 naming the field, and runs nothing", async () => {
     const ws = await designWorkspace();
     const me = await designer(ws.workspaceId);
