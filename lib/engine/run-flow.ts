@@ -41,7 +41,7 @@
  *   readers (aggregate, spatial_join's points) see file order: their counts and integer sums are
  *   the same; a sum of fractional numbers may differ in its last bits.
  *
- * Previews (`opts.resultHead`): every step is a result (lib/flows/preview-run.ts); a result
+ * Previews (`opts.resultHead`): every step is a result (lib/runs/preview-run.ts); a result
  * still lazy at the end is read once more as a head (its first items, in the layer's order, and
  * its count), so a preview holds what the steps keep, as the flow itself would, plus the heads.
  *

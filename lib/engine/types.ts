@@ -49,7 +49,7 @@ export interface TRunFlowOptions {
    */
   maxItems?: number;
   /**
-   * A preview (lib/flows/preview-run.ts): a result read from a layer file keeps only its first
+   * A preview (lib/runs/preview-run.ts): a result read from a layer file keeps only its first
    * `resultHead` items (in the layer's order) and its `count`; it is streamed, never held whole,
    * so a result is no reason to read a step whole. Results in memory are returned whole.
    */

@@ -77,7 +77,7 @@ function isUniqueViolation(err: unknown): boolean {
  * Creates (or, for a repeated Idempotency-Key, finds) the run of `target` for `scope`.
  * `request` must already be validated against `target.flow` (lib/runs/validate-request.ts).
  * Idempotency keys are scoped to (consumer, API) and exist for key callers only. A preview
- * target (an unsaved flow document, lib/flows/preview-run.ts) is for a designer only and is
+ * target (an unsaved flow document, lib/runs/preview-run.ts) is for a designer only and is
  * stored with the run as its `flowDocument`.
  *
  * @throws AppError `validation_failed` for an unusable layer or a malformed key,

@@ -91,7 +91,7 @@ export async function executeRunJob(data: TRunJob, ctx: { signal: AbortSignal })
   const timings = phaseTimer(data.runId);
   const run = await claimRun(data.runId);
   if (!run) return; // cancelled before it started, or already final
-  // A preview runs its stored document (lib/flows/preview-run.ts), any other run its flow version.
+  // A preview runs its stored document (lib/runs/preview-run.ts), any other run its flow version.
   const definition = run.flowVersionId ? (await db.flowVersion.findUniqueOrThrow({ where: { id: run.flowVersionId } })).definition : run.flowDocument;
   const flow = ZFlowVersion.parse(definition);
   // Progress is visible from the start: 0 of N steps.

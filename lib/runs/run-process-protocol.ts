@@ -63,7 +63,7 @@ export type TToProcess =
       /** Most rows or features one step may produce (runFlow's `maxItems`). */
       maxRows: number;
       /**
-       * A preview (lib/flows/preview-run.ts): each result keeps only its first `headRows` rows or
+       * A preview (lib/runs/preview-run.ts): each result keeps only its first `headRows` rows or
        * features in its files; its count is still the full one.
        */
       headRows?: number;

@@ -40,7 +40,7 @@ export interface TRunTarget {
 }
 
 /**
- * What a designer's preview runs (lib/flows/preview-run.ts): a flow document of the workspace
+ * What a designer's preview runs (lib/runs/preview-run.ts): a flow document of the workspace
  * that is not saved anywhere, stored with the run as its snapshot. No API, version or release.
  */
 export interface TPreviewTarget {

@@ -1,12 +1,12 @@
 /**
- * Previews of an unsaved flow document (lib/flows/preview-run.ts): the designer runs the
+ * Previews of an unsaved flow document (lib/runs/preview-run.ts): the designer runs the
  * document as it is, through the worker like any run, and sees each step's count, columns and
  * first rows; the document is checked by the validator saving uses; inputs are checked as in
  * Try it; a failing step is named; a preview counts one ETL run for the workspace, like Try it.
  */
 import { describe, expect, it } from "vitest";
 import { randomUUID } from "node:crypto";
-import { cancelFlowPreview, getFlowPreview, PREVIEW_ROWS, startFlowPreview } from "@/lib/flows/preview-run";
+import { cancelFlowPreview, getFlowPreview, PREVIEW_ROWS, startFlowPreview } from "@/lib/runs/preview-run";
 import { getRunOrThrow } from "@/lib/runs/get-run-or-throw";
 import type { TDesignerScope } from "@/lib/runs/scope";
 import { sql, SWISS_AREA } from "./helpers";

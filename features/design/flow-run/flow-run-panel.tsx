@@ -1,7 +1,7 @@
 "use client";
 /**
  * Run the flow while building it: a preview of the document as it is now, saved or not
- * (`POST /api/design/{organization}/{workspace}/flow-previews`, lib/flows/preview-run.ts).
+ * (`POST /api/design/{organization}/{workspace}/flow-previews`, lib/runs/preview-run.ts).
  *
  * - Per input of the document: a layer of the workspace that fits it, pasted data, or (areas)
  *   a polygon drawn or pasted; per parameter, a value (the fields of Try it,
@@ -38,7 +38,7 @@ import {
 import { designApiBase, flowPreviewQuery, isFinal, workspaceLayersQuery } from "@/features/design/flow-run/queries";
 import { ZInput, ZParameter, type TInput, type TParameter } from "@/lib/flows/definition";
 import { layersFitting } from "@/lib/flows/input-geometry";
-import type { TFlowPreview, TStepPreview } from "@/lib/flows/preview-run";
+import type { TFlowPreview, TStepPreview } from "@/lib/runs/preview-run";
 
 /** One step's state after a preview, for the canvas's badges. */
 export type TStepStatus = { state: "ok" | "error"; rows?: number; error?: string };

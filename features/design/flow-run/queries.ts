@@ -2,7 +2,7 @@
 import { queryOptions } from "@tanstack/react-query";
 import { fetchJson } from "@/features/shell/fetch-json";
 import type { TReadableLayer } from "@/lib/flows/input-geometry";
-import type { TFlowPreview } from "@/lib/flows/preview-run";
+import type { TFlowPreview } from "@/lib/runs/preview-run";
 
 type TWorkspaceRef = { organization: string; workspace: string };
 

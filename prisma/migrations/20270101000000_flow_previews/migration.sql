@@ -1,4 +1,4 @@
--- Previews of an unsaved flow document (lib/flows/preview-run.ts): a designer's run with no
+-- Previews of an unsaved flow document (lib/runs/preview-run.ts): a designer's run with no
 -- API and no flow version; it executes the snapshot in "flowDocument" instead.
 ALTER TABLE "run" ALTER COLUMN "flowApiId" DROP NOT NULL,
   ALTER COLUMN "flowVersionId" DROP NOT NULL,

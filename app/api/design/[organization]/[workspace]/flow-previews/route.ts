@@ -3,7 +3,7 @@ import { sessionRoute } from "@/lib/auth/session-route";
 import { requireWorkspace } from "@/lib/auth/session";
 import { validationError } from "@/lib/errors";
 import { readJsonBody } from "@/lib/http/read-json-body";
-import { getFlowPreview, startFlowPreview } from "@/lib/flows/preview-run";
+import { getFlowPreview, startFlowPreview } from "@/lib/runs/preview-run";
 
 export const dynamic = "force-dynamic";
 

@@ -2,7 +2,7 @@ import { z } from "zod";
 import { sessionRoute } from "@/lib/auth/session-route";
 import { requireWorkspace } from "@/lib/auth/session";
 import { validationError } from "@/lib/errors";
-import { getFlowPreview } from "@/lib/flows/preview-run";
+import { getFlowPreview } from "@/lib/runs/preview-run";
 
 export const dynamic = "force-dynamic";
 

@@ -1,6 +1,6 @@
 import { sessionRoute } from "@/lib/auth/session-route";
 import { requireWorkspace } from "@/lib/auth/session";
-import { cancelFlowPreview, getFlowPreview } from "@/lib/flows/preview-run";
+import { cancelFlowPreview, getFlowPreview } from "@/lib/runs/preview-run";
 
 export const dynamic = "force-dynamic";
 
