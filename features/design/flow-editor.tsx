@@ -23,6 +23,7 @@ import { FormField } from "@/components/ui/form-field";
 import { createFlowAction, saveFlowVersionAction, validateFlowDocumentAction } from "@/features/design/actions";
 import { jsonPositions, locate } from "@/features/design/json-positions";
 import type { TFieldError } from "@/lib/errors/field-error";
+import { FlowPreviewSection } from "@/features/design/flow-run/flow-preview-section";
 
 export interface TFlowEditorProps {
   organization: string;
@@ -34,6 +35,8 @@ export interface TFlowEditorProps {
   nextVersion: number;
   disabledReason?: string | null;
   flowsHref: string;
+  /** Show "Run the flow" (a preview of the text as it is, flow-run/) under the editor. */
+  preview?: boolean;
 }
 
 /**
@@ -229,6 +232,7 @@ export function FlowEditor(props: TFlowEditorProps) {
         </Button>
         {props.disabledReason ? <p className="text-sm text-muted-foreground">{props.disabledReason}</p> : null}
       </div>
+      {props.preview ? <FlowPreviewSection organization={props.organization} workspace={props.workspace} text={text} /> : null}
     </div>
   );
 }

@@ -75,6 +75,7 @@ export default async function FlowPage({ params }: { params: Promise<TDesignPara
             nextVersion={(latest?.version ?? 0) + 1}
             disabledReason={state === "trashed" ? "Restore the flow to save new versions." : null}
             flowsHref={base}
+            preview
           />
         </TabsContent>
         <TabsContent value="graph">{latest ? <FlowGraph definition={latest.definition} catalogue={catalogue} /> : <p>No version saved yet.</p>}</TabsContent>

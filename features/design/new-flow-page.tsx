@@ -21,6 +21,7 @@ export default async function NewFlowPage({ params }: { params: Promise<TDesignP
         initialText={JSON.stringify(CITIES_IN_AREA, null, 2)}
         nextVersion={1}
         flowsHref={designPath(scope.organizationSlug, scope.workspace.slug, "flows")}
+        preview
       />
     </>
   );
