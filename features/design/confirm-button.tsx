@@ -18,6 +18,8 @@ export function ConfirmButton(props: {
   confirmLabel: string;
   variant?: TButtonProps["variant"];
   disabled?: boolean;
+  /** The dialog opens but cannot confirm (its description says why). */
+  confirmDisabled?: boolean;
   run: () => Promise<{ serverError?: TActionError; data?: unknown } | undefined>;
   success: string;
   then?: string;
@@ -56,7 +58,7 @@ export function ConfirmButton(props: {
           <DialogClose asChild>
             <Button variant="outline">Cancel</Button>
           </DialogClose>
-          <Button variant={props.variant === "destructive" ? "destructive" : "default"} onClick={confirm} disabled={pending}>
+          <Button variant={props.variant === "destructive" ? "destructive" : "default"} onClick={confirm} disabled={pending || props.confirmDisabled}>
             {props.confirmLabel}
           </Button>
         </DialogFooter>
