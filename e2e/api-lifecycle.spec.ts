@@ -90,7 +90,7 @@ test.afterAll(async () => {
 test("a published API cannot be deleted, and its dialog says why", async () => {
   await page.goto(`${DESIGN}/apis/${apiId}`);
   await expect(page.getByRole("heading", { level: 1, name: API_NAME })).toBeVisible();
-  await page.getByRole("button", { name: "Publish" }).click();
+  await page.getByRole("button", { name: "Publish", exact: true }).click();
   await page.getByRole("dialog").getByRole("button", { name: "Publish" }).click();
   await expect(page.getByRole("dialog")).toBeHidden();
   await expect(page.getByTestId("status-production")).toContainText("Published: flow version 1");

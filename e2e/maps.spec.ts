@@ -67,9 +67,9 @@ test("a layer's map shows the countries, a popup on click and the attribute tabl
   await page.mouse.click(target.x, target.y);
   const popup = page.locator(".maplibregl-popup");
   await expect(popup).toBeVisible();
-  const shown = await popup.getByRole("rowheader", { name: "name" }).locator("xpath=following-sibling::td").innerText();
+  const shown = await popup.getByRole("rowheader", { name: "name", exact: true }).locator("xpath=following-sibling::td").innerText();
   expect(target.names).toContain(shown);
-  await expect(popup.getByRole("rowheader", { name: "population" })).toBeVisible();
+  await expect(popup.getByRole("rowheader", { name: "population", exact: true })).toBeVisible();
   await expect(popup.getByRole("button", { name: "Close popup" })).toBeVisible();
   for (const colorScheme of ["dark", "light"] as const) {
     await page.emulateMedia({ colorScheme });

@@ -9,30 +9,10 @@
 import { flexRender, getCoreRowModel, useReactTable, type ColumnDef } from "@tanstack/react-table";
 import { useMemo } from "react";
 import type { Feature } from "geojson";
+import { attributeColumns, formatValue } from "@/features/design/attribute-columns";
 import { Table, TableBody, TableCaption, TableCell, TableHead, TableHeader, TableRow } from "@/components/ui/table";
 
 export const ATTRIBUTE_ROWS = 100;
-
-export type TColumnType = "number" | "text" | "yes/no" | "object" | "mixed" | "empty";
-
-/** Property names of `features` in order of first appearance, each with the type of its non-null values. */
-export function attributeColumns(features: Pick<Feature, "properties">[]): { name: string; type: TColumnType }[] {
-  const types = new Map<string, Set<string>>();
-  for (const f of features)
-    for (const [k, v] of Object.entries(f.properties ?? {})) {
-      const set = types.get(k) ?? types.set(k, new Set()).get(k)!;
-      if (v === null || v === undefined) continue;
-      set.add(typeof v === "number" ? "number" : typeof v === "string" ? "text" : typeof v === "boolean" ? "yes/no" : "object");
-    }
-  return [...types].map(([name, set]) => ({ name, type: set.size === 0 ? "empty" : set.size > 1 ? "mixed" : ([...set][0] as TColumnType) }));
-}
-
-/** A property value as table or popup text. */
-export function formatValue(v: unknown): string {
-  if (v === null || v === undefined) return "";
-  if (typeof v === "number") return v.toLocaleString("en", { maximumFractionDigits: 6 });
-  return typeof v === "object" ? JSON.stringify(v) : String(v);
-}
 
 interface TRow {
   index: number;
@@ -55,7 +35,7 @@ export function AttributeTable(props: { features: Feature[]; label: string; sele
           return (
             <button
               type="button"
-              className="rounded px-1.5 py-0.5 font-mono text-xs underline-offset-2 hover:underline focus-visible:ring-2 focus-visible:ring-ring focus-visible:outline-none"
+              className="rounded px-1.5 py-0.5 font-mono text-xs underline underline-offset-2 hover:bg-muted focus-visible:ring-2 focus-visible:ring-ring focus-visible:outline-none aria-pressed:bg-primary aria-pressed:text-primary-foreground aria-pressed:no-underline"
               aria-label={`Show feature ${i + 1} on the map`}
               aria-pressed={selected === i}
               onClick={() => onSelect(i)}

@@ -29,7 +29,8 @@ import type { Feature, FeatureCollection, Polygon } from "geojson";
 import { useTheme } from "next-themes";
 import "maplibre-gl/dist/maplibre-gl.css";
 import { Button } from "@/components/ui/button";
-import { AttributeTable, formatValue } from "@/features/design/attribute-table";
+import { AttributeTable } from "@/features/design/attribute-table";
+import { formatValue } from "@/features/design/attribute-columns";
 
 /** Basemap and data colours per theme (a light block in the dark theme glared in screenshots). */
 const PALETTE = {
