@@ -26,6 +26,7 @@ export function UnpublishButton(p: TApiRef & { environment: { id: string; name: 
   return (
     <ConfirmButton
       variant="outline"
+      size="sm"
       label={
         <>
           <CircleOffIcon aria-hidden="true" /> Unpublish<span className="sr-only"> from {p.environment.name}</span>
@@ -87,7 +88,7 @@ export function ChooseSourceForm(p: TApiRef & { flows: { id: string; name: strin
     return <p className="text-muted-foreground">No active flow with a saved version in this workspace: create one in Flows, then choose it here.</p>;
   }
   return (
-    <div className="grid gap-2" data-testid="choose-source">
+    <div className="grid min-w-0 gap-2" data-testid="choose-source">
       <Label htmlFor={id}>New source flow</Label>
       <NativeSelect id={id} value={flowId} onChange={(e) => setFlowId(e.target.value)}>
         {p.flows.map((f) => (

@@ -129,9 +129,6 @@ export default async function ApiPage({ params }: { params: Promise<TDesignParam
                     <TableHead>Environment</TableHead>
                     <TableHead>Status</TableHead>
                     <TableHead>Docs</TableHead>
-                    <TableHead>
-                      <span className="sr-only">Actions</span>
-                    </TableHead>
                   </TableRow>
                 </TableHeader>
                 <TableBody>
@@ -140,9 +137,17 @@ export default async function ApiPage({ params }: { params: Promise<TDesignParam
                       <TableCell className="font-medium">{s.environment.name}</TableCell>
                       <TableCell>
                         {s.release ? (
-                          <span>
-                            Published: flow version {s.release.flowVersion} (release {s.release.number}), {formatDate(s.release.publishedAt)}
-                          </span>
+                          <div className="flex flex-wrap items-center gap-x-3 gap-y-1">
+                            <span className="whitespace-normal">
+                              Published: flow version {s.release.flowVersion} (release {s.release.number}), {formatDate(s.release.publishedAt)}
+                            </span>
+                            <UnpublishButton
+                              {...apiRef}
+                              environment={s.environment}
+                              flowVersion={s.release.flowVersion}
+                              otherEnvironments={servedIn.filter((e) => e.id !== s.environment.id).length}
+                            />
+                          </div>
                         ) : (
                           <span className="text-muted-foreground">Draft (not published)</span>
                         )}
@@ -158,16 +163,6 @@ export default async function ApiPage({ params }: { params: Promise<TDesignParam
                         ) : (
                           "—"
                         )}
-                      </TableCell>
-                      <TableCell>
-                        {s.release ? (
-                          <UnpublishButton
-                            {...apiRef}
-                            environment={s.environment}
-                            flowVersion={s.release.flowVersion}
-                            otherEnvironments={servedIn.filter((e) => e.id !== s.environment.id).length}
-                          />
-                        ) : null}
                       </TableCell>
                     </TableRow>
                   ))}

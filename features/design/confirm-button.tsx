@@ -17,6 +17,7 @@ export function ConfirmButton(props: {
   description: ReactNode;
   confirmLabel: string;
   variant?: TButtonProps["variant"];
+  size?: TButtonProps["size"];
   disabled?: boolean;
   /** The dialog opens but cannot confirm (its description says why). */
   confirmDisabled?: boolean;
@@ -43,7 +44,7 @@ export function ConfirmButton(props: {
   return (
     <Dialog open={open} onOpenChange={setOpen}>
       <DialogTrigger asChild>
-        <Button variant={props.variant ?? "outline"} disabled={props.disabled}>
+        <Button variant={props.variant ?? "outline"} size={props.size} disabled={props.disabled}>
           {props.label}
         </Button>
       </DialogTrigger>

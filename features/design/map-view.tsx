@@ -29,6 +29,7 @@ import type { Feature, FeatureCollection, Polygon } from "geojson";
 import { useTheme } from "next-themes";
 import "maplibre-gl/dist/maplibre-gl.css";
 import { Button } from "@/components/ui/button";
+import { cn } from "@/lib/utils";
 import { AttributeTable } from "@/features/design/attribute-table";
 import { formatValue } from "@/features/design/attribute-columns";
 
@@ -397,7 +398,7 @@ export function MapView(props: {
   };
 
   return (
-    <div className={props.className}>
+    <div className={cn("min-w-0", props.className)}>
       <div className="relative">
         <div
           ref={host}
