@@ -271,9 +271,13 @@ export function MapView(props: {
           map.current = m;
           setReady(true);
         });
-        m.on("idle", () => {
-          if (!cancelled && m?.isSourceLoaded("countries") && m.querySourceFeatures("countries").length > 0) setBasemap(true);
-        });
+        // Once the countries are drawn the basemap is in place for good: stop looking.
+        const onIdle = () => {
+          if (cancelled || !m?.isSourceLoaded("countries") || m.querySourceFeatures("countries").length === 0) return;
+          m.off("idle", onIdle);
+          setBasemap(true);
+        };
+        m.on("idle", onIdle);
       } catch (e) {
         setFailed((e as Error).message);
       }
