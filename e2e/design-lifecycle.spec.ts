@@ -272,7 +272,7 @@ test("a newer flow version changes nothing until it is published again", async (
   await expect(diff).toContainText("all_cities added");
   await expectAccessible(page, "API page with a newer version");
   await screenshotBothThemes(page, "publish-diff", page.getByTestId("publish-panel"));
-  await page.getByRole("button", { name: "Publish" }).click();
+  await page.getByRole("button", { name: "Publish", exact: true }).click();
   await expect(page.getByRole("dialog")).toBeVisible();
   await screenshotBothThemes(page, "publish-dialog", "viewport");
   await page.getByRole("dialog").getByRole("button", { name: "Publish" }).click();
@@ -290,7 +290,7 @@ test("trash the flow: Source in trash, publishing blocked, serving on; restore",
   await page.goto(apiUrl);
   await expect(page.getByTestId("source-label")).toHaveText("Source in trash");
   await expect(page.getByTestId("publish-blocked")).toContainText("restore it to publish again");
-  await expect(page.getByRole("button", { name: "Publish" })).toHaveCount(0);
+  await expect(page.getByRole("button", { name: "Publish", exact: true })).toHaveCount(0);
   await expectAccessible(page, "API page, source in trash");
   expect((await servedVersion()).version).toBe(2);
 
@@ -298,7 +298,7 @@ test("trash the flow: Source in trash, publishing blocked, serving on; restore",
   await confirmInDialog("Restore", "Restore");
   await page.goto(apiUrl);
   await expect(page.getByTestId("source-label")).toHaveCount(0);
-  await expect(page.getByRole("button", { name: "Publish" })).toBeVisible();
+  await expect(page.getByRole("button", { name: "Publish", exact: true })).toBeVisible();
 });
 
 test("delete the flow permanently: Needs a source, serving on", async () => {

@@ -13,12 +13,27 @@ import { createFlow, saveFlowVersion } from "@/lib/flows/save-flow-version";
 import { deleteFlowPermanently, restoreFlow, trashFlow } from "@/lib/flows/trash-flow";
 import { createFlowApi } from "@/lib/apis/create-flow-api";
 import { publishRelease } from "@/lib/apis/publish-release";
+import { deleteFlowApi } from "@/lib/apis/delete-flow-api";
+import { unpublishFlowApi } from "@/lib/apis/unpublish-flow-api";
+import { setFlowApiSource } from "@/lib/apis/set-flow-api-source";
 import { tryItTarget } from "@/lib/runs/try-it-target";
 import { validateRunRequest } from "@/lib/runs/validate-request";
 import { createRun } from "@/lib/runs/create-run";
 import { cancelRun } from "@/lib/runs/cancel-run";
 import type { TFieldError } from "@/lib/errors/field-error";
-import { ZCreateApi, ZCreateFlow, ZFlowDocumentText, ZFlowRef, ZPublish, ZRunRef, ZSaveFlowVersion, ZStartTry } from "@/features/design/schemas";
+import {
+  ZCreateApi,
+  ZCreateFlow,
+  ZFlowApiRef,
+  ZFlowDocumentText,
+  ZFlowRef,
+  ZPublish,
+  ZRunRef,
+  ZSaveFlowVersion,
+  ZSetApiSource,
+  ZStartTry,
+  ZUnpublish,
+} from "@/features/design/schemas";
 
 /** JSON text → value, or a field error at the document root naming line and column. */
 function parseDocument(text: string): { ok: true; value: unknown } | { ok: false; errors: TFieldError[] } {
@@ -96,6 +111,27 @@ export const publishAction = designerAction
     const scope = await requireWorkspace(parsedInput);
     return publishRelease({ organizationId: scope.organizationId, workspaceId: scope.workspace.id }, parsedInput);
   });
+
+/** Unpublish from one environment: callers there get 404; releases and runs stay. */
+export const unpublishAction = designerAction
+  .metadata({ name: "unpublish-api" })
+  .inputSchema(ZUnpublish)
+  .action(async ({ parsedInput }) => {
+    const scope = await requireWorkspace(parsedInput);
+    return unpublishFlowApi({ organizationId: scope.organizationId, workspaceId: scope.workspace.id }, parsedInput);
+  });
+
+/** Delete an API no environment serves (refused, with the reason, while one does). */
+export const deleteApiAction = designerAction
+  .metadata({ name: "delete-api" })
+  .inputSchema(ZFlowApiRef)
+  .action(async ({ parsedInput }) => deleteFlowApi((await requireWorkspace(parsedInput)).designer, parsedInput.flowApiId));
+
+/** Point an API whose source flow is gone at another flow of the workspace (its latest version). */
+export const setApiSourceAction = designerAction
+  .metadata({ name: "set-api-source" })
+  .inputSchema(ZSetApiSource)
+  .action(async ({ parsedInput }) => setFlowApiSource((await requireWorkspace(parsedInput)).designer, parsedInput));
 
 /** Try it: the same request validation and layer checks as a published call, run as the designer. */
 export const startTryAction = designerAction

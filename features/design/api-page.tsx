@@ -3,7 +3,9 @@
  * (draft, or the serving release with its pinned flow version and when), the source flow and
  * its latest version, source labels, "Version N available", Publish (with what changes for
  * callers), the layers each environment cannot read yet (and that an admin changes it in the
- * console), Try it, the public docs link and the designer's recent Try-it runs.
+ * console), Try it, the public docs link and the designer's recent Try-it runs; unpublish from
+ * an environment, delete the API (when served nowhere), and, when its source flow is gone,
+ * choose another flow of the workspace.
  */
 import Link from "next/link";
 import { notFound } from "next/navigation";
@@ -13,6 +15,7 @@ import { AppError } from "@/lib/errors";
 import { getFlowApiOrThrow } from "@/lib/apis/get-flow-api";
 import { listTryRuns } from "@/lib/apis/list-try-runs";
 import { listLayers } from "@/lib/layers/list-layers";
+import { listFlows } from "@/lib/flows/list-flows";
 import { Badge } from "@/components/ui/badge";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "@/components/ui/card";
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "@/components/ui/table";
@@ -23,6 +26,7 @@ import { formatDate } from "@/features/design/format";
 import { PublishPanel } from "@/features/design/publish-panel";
 import { TryItPanel } from "@/features/design/try-it-panel";
 import { RecentTryRuns } from "@/features/design/recent-try-runs";
+import { ChooseSourceForm, DeleteApiButton, UnpublishButton } from "@/features/design/api-actions";
 import { unreadableIn } from "@/features/design/try-it-layers";
 import { ZFlowVersion } from "@/lib/flows/definition";
 import type { TDesignParams } from "@/features/design/design-layout";
@@ -35,7 +39,15 @@ export default async function ApiPage({ params }: { params: Promise<TDesignParam
     if (e instanceof AppError && e.code === "not_found") notFound();
     throw e;
   });
-  const [runs, layers, baseUrl] = await Promise.all([listTryRuns(scope.designer, api.id), listLayers(scope.designer), publicBaseUrl()]);
+  const needsSource = api.source.label === "Needs a source";
+  const [runs, layers, baseUrl, flows] = await Promise.all([
+    listTryRuns(scope.designer, api.id),
+    listLayers(scope.designer),
+    publicBaseUrl(),
+    needsSource ? listFlows(scope.designer) : Promise.resolve([]),
+  ]);
+  const apiRef = { organization: scope.organizationSlug, workspace: scope.workspace.slug, flowApiId: api.id, apiName: api.name };
+  const servedIn = api.serving.filter((s) => s.release).map((s) => s.environment);
   const flowsBase = designPath(scope.organizationSlug, scope.workspace.slug, "flows");
   const tryVersion = api.latestVersion ?? api.selectedVersion;
   const tryDefinition = api.versions.find((v) => v.id === tryVersion?.id)?.definition;
@@ -71,6 +83,9 @@ export default async function ApiPage({ params }: { params: Promise<TDesignParam
             ) : null}
           </span>
         }
+        actions={
+          <DeleteApiButton {...apiRef} servedIn={servedIn.map((e) => e.name)} apisHref={designPath(scope.organizationSlug, scope.workspace.slug, "apis")} />
+        }
       />
       <div className="grid gap-6">
         <div className="grid gap-6 lg:grid-cols-[1fr_2fr]">
@@ -92,6 +107,14 @@ export default async function ApiPage({ params }: { params: Promise<TDesignParam
               )}
               <p data-testid="latest-version">Latest version: {api.latestVersion ? `v${api.latestVersion.version}` : "none"}</p>
               {api.source.publishBlockedReason ? <p className="text-muted-foreground">{api.source.publishBlockedReason}</p> : null}
+              {needsSource ? (
+                <ChooseSourceForm
+                  {...apiRef}
+                  flows={flows
+                    .filter((f) => f.state === "active" && f.versions.length > 0)
+                    .map((f) => ({ id: f.id, name: f.name, latest: f.versions[0]!.version }))}
+                />
+              ) : null}
             </CardContent>
           </Card>
           <Card>
@@ -114,9 +137,17 @@ export default async function ApiPage({ params }: { params: Promise<TDesignParam
                       <TableCell className="font-medium">{s.environment.name}</TableCell>
                       <TableCell>
                         {s.release ? (
-                          <span>
-                            Published: flow version {s.release.flowVersion} (release {s.release.number}), {formatDate(s.release.publishedAt)}
-                          </span>
+                          <div className="flex flex-wrap items-center gap-x-3 gap-y-1">
+                            <span className="whitespace-normal">
+                              Published: flow version {s.release.flowVersion} (release {s.release.number}), {formatDate(s.release.publishedAt)}
+                            </span>
+                            <UnpublishButton
+                              {...apiRef}
+                              environment={s.environment}
+                              flowVersion={s.release.flowVersion}
+                              otherEnvironments={servedIn.filter((e) => e.id !== s.environment.id).length}
+                            />
+                          </div>
                         ) : (
                           <span className="text-muted-foreground">Draft (not published)</span>
                         )}

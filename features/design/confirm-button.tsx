@@ -17,7 +17,10 @@ export function ConfirmButton(props: {
   description: ReactNode;
   confirmLabel: string;
   variant?: TButtonProps["variant"];
+  size?: TButtonProps["size"];
   disabled?: boolean;
+  /** The dialog opens but cannot confirm (its description says why). */
+  confirmDisabled?: boolean;
   run: () => Promise<{ serverError?: TActionError; data?: unknown } | undefined>;
   success: string;
   then?: string;
@@ -41,7 +44,7 @@ export function ConfirmButton(props: {
   return (
     <Dialog open={open} onOpenChange={setOpen}>
       <DialogTrigger asChild>
-        <Button variant={props.variant ?? "outline"} disabled={props.disabled}>
+        <Button variant={props.variant ?? "outline"} size={props.size} disabled={props.disabled}>
           {props.label}
         </Button>
       </DialogTrigger>
@@ -56,7 +59,7 @@ export function ConfirmButton(props: {
           <DialogClose asChild>
             <Button variant="outline">Cancel</Button>
           </DialogClose>
-          <Button variant={props.variant === "destructive" ? "destructive" : "default"} onClick={confirm} disabled={pending}>
+          <Button variant={props.variant === "destructive" ? "destructive" : "default"} onClick={confirm} disabled={pending || props.confirmDisabled}>
             {props.confirmLabel}
           </Button>
         </DialogFooter>

@@ -15,7 +15,7 @@ export function LayerPreview({ url, name }: { url: string; name: string }) {
   if (d.kind === "features") {
     return (
       <div className="grid gap-2">
-        <MapView data={d.geojson} label={`Map of layer ${name}`} />
+        <MapView data={d.geojson} label={`Map of layer ${name}`} attributes />
         <p className="text-sm text-muted-foreground" data-testid="preview-note">
           {d.sampled
             ? `A sample of ${d.geojson.features.length.toLocaleString("en")} of ${d.total.toLocaleString("en")} features is shown.`

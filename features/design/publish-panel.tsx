@@ -91,7 +91,12 @@ export function PublishPanel(p: TPublishPanelProps) {
             <DiffSection title="Results" d={diff.results} />
             {!diff.same && diff.stepsChanged ? <p className="text-muted-foreground">The steps change too.</p> : null}
           </div>
-        ) : null}
+        ) : (
+          <p>
+            {env.name} serves version {env.serving.flowVersion} of the API&apos;s previous source flow; callers will get version {version?.version} of the new
+            one.
+          </p>
+        )}
       </div>
       <div>
         <ConfirmButton

@@ -28,7 +28,7 @@ export function ResultPreview({ kind, href, name }: { kind: "layer" | "table"; h
   if (kind === "layer") {
     const fc = JSON.parse(q.data) as FeatureCollection;
     const shown = fc.features.length > MAX_FEATURES ? { ...fc, features: fc.features.slice(0, MAX_FEATURES) } : fc;
-    return <MapView data={shown} label={`Map of result ${name}: ${fc.features.length} features`} />;
+    return <MapView data={shown} label={`Map of result ${name}: ${fc.features.length} features`} attributes />;
   }
   const rows = parse(q.data, { columns: true, skip_empty_lines: true }) as Record<string, string>[];
   const columns = rows.length > 0 ? Object.keys(rows[0]!) : [];

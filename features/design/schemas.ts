@@ -35,6 +35,12 @@ export type TCreateApi = z.infer<typeof ZCreateApi>;
 
 export const ZPublish = ZWorkspaceRef.extend({ flowApiId: z.string().uuid(), environmentId: z.string().uuid(), flowVersionId: z.string().uuid() });
 
+export const ZFlowApiRef = ZWorkspaceRef.extend({ flowApiId: z.string().uuid() });
+
+export const ZUnpublish = ZWorkspaceRef.extend({ flowApiId: z.string().uuid(), environmentId: z.string().uuid() });
+
+export const ZSetApiSource = ZWorkspaceRef.extend({ flowApiId: z.string().uuid(), flowId: z.string().uuid() });
+
 export const ZStartTry = ZWorkspaceRef.extend({ flowApiId: z.string().uuid(), flowVersionId: z.string().uuid().optional(), request: z.unknown() });
 
 export const ZRunRef = ZWorkspaceRef.extend({ runId: z.string().uuid() });

@@ -4,7 +4,8 @@
  * unique in the organization (it is part of the public address
  * `/public/api/{organization}/{environment}/{slug}`).
  *
- * Plan limit: every Flow API of the workspace counts, drafts included (`Plan.maxFlowApis`).
+ * Plan limit: every Flow API of the workspace counts, drafts included, deleted ones not
+ * (`Plan.maxFlowApis`; lib/apis/delete-flow-api.ts).
  * The count and the insert happen in one transaction holding the workspace row lock, so two
  * concurrent creations cannot both take the last place.
  *
@@ -52,7 +53,7 @@ export async function createFlowApi(
     return await db.$transaction(async (tx) => {
       await tx.$queryRaw`SELECT id FROM workspace WHERE id = ${scope.workspaceId}::uuid FOR UPDATE`;
       const workspace = await tx.workspace.findUniqueOrThrow({ where: { id: scope.workspaceId }, include: { plan: true } });
-      const count = await tx.flowApi.count({ where: { workspaceId: scope.workspaceId } });
+      const count = await tx.flowApi.count({ where: { workspaceId: scope.workspaceId, deletedAt: null } });
       if (count >= workspace.plan.maxFlowApis) {
         throw new AppError(
           "conflict",
@@ -65,7 +66,7 @@ export async function createFlowApi(
       });
       if (!flow) throw validationError([{ field: "/flowId", code: "invalid_value", message: "Choose an active flow of this workspace." }]);
       if (flow.versions.length === 0) throw validationError([{ field: "/flowId", code: "invalid_value", message: "This flow has no saved version yet." }]);
-      if (await tx.flowApi.findFirst({ where: { organizationId: scope.organizationId, slug }, select: { id: true } })) throw slugTaken(slug);
+      if (await tx.flowApi.findFirst({ where: { organizationId: scope.organizationId, slug, deletedAt: null }, select: { id: true } })) throw slugTaken(slug);
       const api = await tx.flowApi.create({
         data: {
           organizationId: scope.organizationId,

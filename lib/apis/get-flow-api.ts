@@ -19,7 +19,7 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 export async function getFlowApiOrThrow(scope: { organizationId: string; workspaceId: string }, flowApiId: string) {
   const api = UUID.test(flowApiId)
     ? await db.flowApi.findFirst({
-        where: { id: flowApiId, workspaceId: scope.workspaceId },
+        where: { id: flowApiId, workspaceId: scope.workspaceId, deletedAt: null },
         include: {
           flow: { include: { versions: { select: { id: true, version: true, createdAt: true, definition: true }, orderBy: { version: "desc" } } } },
           selectedFlowVersion: { select: { id: true, version: true } },
@@ -47,7 +47,8 @@ export async function getFlowApiOrThrow(scope: { organizationId: string; workspa
         : null,
     };
   });
-  const highestServed = Math.max(0, ...serving.map((s) => s.release?.flowVersion ?? 0));
+  // Releases of an earlier source flow (before the API was pointed at this one) are older than any version of this flow.
+  const highestServed = Math.max(0, ...serving.map((s) => (versions.some((v) => v.id === s.release?.flowVersionId) ? s.release!.flowVersion : 0)));
   return {
     id: api.id,
     slug: api.slug,

@@ -1,7 +1,7 @@
 /**
  * The Flow APIs of a workspace for the design tool's list: status, source flow and label,
  * the environments serving each (with the pinned flow version), and the plan's limit with
- * how much of it is used (drafts count).
+ * how much of it is used (drafts count; deleted APIs are neither listed nor counted).
  */
 import "server-only";
 import { db } from "@/lib/db";
@@ -22,7 +22,7 @@ export async function listFlowApis(scope: {
 }): Promise<{ apis: TFlowApiListEntry[]; plan: { name: string; maxFlowApis: number; used: number } }> {
   const [apis, workspace] = await Promise.all([
     db.flowApi.findMany({
-      where: { workspaceId: scope.workspaceId },
+      where: { workspaceId: scope.workspaceId, deletedAt: null },
       orderBy: { name: "asc" },
       include: {
         flow: { select: { id: true, name: true, state: true } },

@@ -33,7 +33,7 @@ export async function publishRelease(
   input: TPublishInput,
 ): Promise<{ releaseId: string; number: number; flowVersion: number }> {
   return db.$transaction(async (tx) => {
-    const api = await tx.flowApi.findFirst({ where: { id: input.flowApiId, workspaceId: scope.workspaceId }, include: { flow: true } });
+    const api = await tx.flowApi.findFirst({ where: { id: input.flowApiId, workspaceId: scope.workspaceId, deletedAt: null }, include: { flow: true } });
     if (!api) throw new AppError("not_found", "No such API in this workspace.");
     // Serialise publishes of one API so release numbers never collide.
     await tx.$queryRaw`SELECT id FROM flow_api WHERE id = ${api.id}::uuid FOR UPDATE`;

@@ -66,7 +66,17 @@ export function loadWorldCapitals(): TTable {
  * d3's way, exteriors clockwise). lib/geo/polygon-problems.test.ts checks every country.
  */
 export function loadWorldCountries(): TFeatureSet {
-  const topo = require("world-atlas/countries-50m.json") as Topology<{ countries: GeometryCollection<{ name: string }> }>;
+  return countriesFromTopology(require("world-atlas/countries-50m.json") as TCountriesTopology);
+}
+
+/** A `world-atlas` countries file (`countries-50m.json`, `countries-110m.json` ...) as parsed JSON. */
+export type TCountriesTopology = Topology<{ countries: GeometryCollection<{ name: string }> }>;
+
+/**
+ * The countries of a `world-atlas` topology as valid RFC 7946 polygons with property `name`,
+ * converted as `loadWorldCountries` describes (cut at the antimeridian, right-hand rule).
+ */
+export function countriesFromTopology(topo: TCountriesTopology): TFeatureSet {
   const fc = feature(topo, topo.objects.countries);
   const features: TFeature[] = fc.features.map((f) => ({
     type: "Feature",

@@ -80,20 +80,22 @@ async function ensurePublishedApi(org: { id: string }, workspaceId: string, envi
     });
   }
 
-  const api = await db.flowApi.upsert({
-    where: { organizationId_slug: { organizationId: org.id, slug: demo.apiSlug } },
-    create: {
-      organizationId: org.id,
-      workspaceId,
-      flowId: flow.id,
-      selectedFlowVersionId: version.id,
-      slug: demo.apiSlug,
-      name: demo.apiName,
-      description: demo.description,
-      status: "published",
-    },
-    update: { selectedFlowVersionId: version.id, flowId: flow.id, status: "published" },
-  });
+  // The live API of that slug (a deleted one may share it; the seed runs alone, so no race).
+  const existing = await db.flowApi.findFirst({ where: { organizationId: org.id, slug: demo.apiSlug, deletedAt: null }, select: { id: true } });
+  const api = existing
+    ? await db.flowApi.update({ where: { id: existing.id }, data: { selectedFlowVersionId: version.id, flowId: flow.id, status: "published" } })
+    : await db.flowApi.create({
+        data: {
+          organizationId: org.id,
+          workspaceId,
+          flowId: flow.id,
+          selectedFlowVersionId: version.id,
+          slug: demo.apiSlug,
+          name: demo.apiName,
+          description: demo.description,
+          status: "published",
+        },
+      });
   const serving = await db.environmentApi.findUnique({
     where: { environmentId_flowApiId: { environmentId, flowApiId: api.id } },
     include: { release: true },

@@ -13,7 +13,7 @@ export async function getFlowOrThrow(scope: { workspaceId: string }, flowId: str
         where: { id: flowId, workspaceId: scope.workspaceId, state: { not: "deleted" } },
         include: {
           versions: { orderBy: { version: "desc" } },
-          flowApis: { select: { id: true, slug: true, name: true, status: true }, orderBy: { name: "asc" } },
+          flowApis: { where: { deletedAt: null }, select: { id: true, slug: true, name: true, status: true }, orderBy: { name: "asc" } },
         },
       })
     : null;

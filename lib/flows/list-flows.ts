@@ -23,7 +23,7 @@ export async function listFlows(scope: { workspaceId: string }): Promise<TFlowLi
     orderBy: [{ state: "asc" }, { name: "asc" }],
     include: {
       versions: { select: { id: true, version: true, createdAt: true }, orderBy: { version: "desc" } },
-      flowApis: { select: { id: true, slug: true, name: true, status: true }, orderBy: { name: "asc" } },
+      flowApis: { where: { deletedAt: null }, select: { id: true, slug: true, name: true, status: true }, orderBy: { name: "asc" } },
     },
   });
   return flows.map((f) => ({

@@ -15,7 +15,7 @@ import type { TEnvironmentRef } from "@/lib/runs/scope";
 
 export async function setGrant(scope: TEnvironmentRef, input: { consumerId: string; flowApiId: string; granted: boolean }): Promise<{ granted: boolean }> {
   await getConsumerOrThrow(scope, input.consumerId);
-  const api = await db.flowApi.findFirst({ where: { id: input.flowApiId, organizationId: scope.organizationId }, select: { id: true } });
+  const api = await db.flowApi.findFirst({ where: { id: input.flowApiId, organizationId: scope.organizationId, deletedAt: null }, select: { id: true } });
   if (!api) throw new AppError("not_found", "No such API in this organization.");
   const id = { consumerId_flowApiId: { consumerId: input.consumerId, flowApiId: input.flowApiId } };
   if (input.granted) await db.accessGrant.upsert({ where: id, create: { consumerId: input.consumerId, flowApiId: input.flowApiId }, update: {} });

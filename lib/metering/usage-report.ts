@@ -76,7 +76,7 @@ export async function usageReport(
   const servedWorkspaceIds = [...new Set(served.map((s) => s.flowApi.workspaceId))];
   const workspaces = await db.workspace.findMany({
     where: servedWorkspaceIds.length ? { id: { in: servedWorkspaceIds } } : { organizationId: scope.organizationId },
-    include: { plan: true, _count: { select: { flowApis: true } } },
+    include: { plan: true, _count: { select: { flowApis: { where: { deletedAt: null } } } } },
     orderBy: { name: "asc" },
   });
 
@@ -118,13 +118,15 @@ export async function usageReport(
     WHERE "organization" = ${scope.organization} AND "environment" = ${scope.environment} AND "day" >= ${from}::date
     GROUP BY "api", "consumerId", "status"`;
 
-  const apis = await db.flowApi.findMany({ where: { organizationId: scope.organizationId }, select: { id: true, slug: true, name: true } });
+  const apis = await db.flowApi.findMany({ where: { organizationId: scope.organizationId }, select: { id: true, slug: true, name: true, deletedAt: true } });
   const consumers = await db.consumer.findMany({ where: { environmentId: scope.environmentId }, select: { id: true, slug: true, name: true } });
-  const apiBySlug = new Map(apis.map((a) => [a.slug, a]));
+  // Calls are counted by slug; a deleted API may share its slug with a live one, which takes them.
+  const apiBySlug = new Map([...apis].sort((a, b) => Number(b.deletedAt !== null) - Number(a.deletedAt !== null)).map((a) => [a.slug, a]));
 
   const perApi = new Map<string, TUsageRow>();
   const perConsumer = new Map<string, TUsageRow>();
-  const apiRow = (a: { id: string; slug: string; name: string }) => perApi.get(a.id) ?? perApi.set(a.id, { ...a, ...zero() }).get(a.id)!;
+  const apiRow = (a: { id: string; slug: string; name: string }) =>
+    perApi.get(a.id) ?? perApi.set(a.id, { id: a.id, slug: a.slug, name: a.name, ...zero() }).get(a.id)!;
   const consumerRow = (c: { id: string; slug: string; name: string }) => perConsumer.get(c.id) ?? perConsumer.set(c.id, { ...c, ...zero() }).get(c.id)!;
   const apiById = new Map(apis.map((a) => [a.id, a]));
   const consumerById = new Map(consumers.map((c) => [c.id, c]));

@@ -13,7 +13,7 @@ import { ZFlowVersion } from "@/lib/flows/definition";
 import type { TDesignerScope, TRunTarget } from "@/lib/runs/scope";
 
 export async function tryItTarget(scope: TDesignerScope, flowApiId: string, flowVersionId?: string): Promise<TRunTarget> {
-  const api = await db.flowApi.findFirst({ where: { id: flowApiId, workspaceId: scope.workspaceId } });
+  const api = await db.flowApi.findFirst({ where: { id: flowApiId, workspaceId: scope.workspaceId, deletedAt: null } });
   if (!api) throw new AppError("not_found", "No such API in your workspace.");
   const version = flowVersionId
     ? await db.flowVersion.findFirst({ where: { id: flowVersionId, flowId: api.flowId ?? undefined } })

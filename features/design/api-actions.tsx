@@ -1,0 +1,119 @@
+"use client";
+/**
+ * What a designer does to a Flow API besides publishing, each confirmed in a dialog that says
+ * what will happen (features/design/confirm-button.tsx):
+ * - `UnpublishButton`: one environment stops serving the API (callers get 404 there);
+ * - `DeleteApiButton`: delete an API no environment serves; while one does, the dialog names
+ *   the environments and cannot confirm (the server refuses too, 409);
+ * - `ChooseSourceForm`: an API whose flow was deleted permanently ("Needs a source") is pointed
+ *   at another active flow of the workspace, whose latest version its next draft uses.
+ */
+import { useId, useState } from "react";
+import { CircleOffIcon, Trash2Icon } from "lucide-react";
+import { Label } from "@/components/ui/label";
+import { NativeSelect } from "@/components/ui/native-select";
+import { ConfirmButton } from "@/features/design/confirm-button";
+import { deleteApiAction, setApiSourceAction, unpublishAction } from "@/features/design/actions";
+
+interface TApiRef {
+  organization: string;
+  workspace: string;
+  flowApiId: string;
+  apiName: string;
+}
+
+export function UnpublishButton(p: TApiRef & { environment: { id: string; name: string }; flowVersion: number; otherEnvironments: number }) {
+  return (
+    <ConfirmButton
+      variant="outline"
+      size="sm"
+      label={
+        <>
+          <CircleOffIcon aria-hidden="true" /> Unpublish<span className="sr-only"> from {p.environment.name}</span>
+        </>
+      }
+      title={`Unpublish "${p.apiName}" from ${p.environment.name}?`}
+      description={
+        <p>
+          {p.environment.name} serves flow version {p.flowVersion} now. Its callers get 404 (not found) from its address and docs page from their next call; AI
+          assistants there lose its tool. Its runs and releases stay as history, and you can publish again at any time.{" "}
+          {p.otherEnvironments === 0 ? "No other environment serves it: it becomes a draft again." : null}
+        </p>
+      }
+      confirmLabel="Unpublish"
+      run={() => unpublishAction({ organization: p.organization, workspace: p.workspace, flowApiId: p.flowApiId, environmentId: p.environment.id })}
+      success={`Unpublished from ${p.environment.name}.`}
+    />
+  );
+}
+
+export function DeleteApiButton(p: TApiRef & { servedIn: string[]; apisHref: string }) {
+  const served = p.servedIn.length > 0;
+  return (
+    <ConfirmButton
+      variant="destructive"
+      label={
+        <>
+          <Trash2Icon aria-hidden="true" /> Delete API
+        </>
+      }
+      title={`Delete "${p.apiName}"?`}
+      description={
+        served ? (
+          <p data-testid="delete-refused">
+            It is published in {p.servedIn.join(", ")}, where callers still use it. Unpublish it from {p.servedIn.length === 1 ? "there" : "each"} first (Status
+            per environment), then delete it.
+          </p>
+        ) : (
+          <p>
+            The API leaves this workspace and no longer counts against your plan&apos;s limit of APIs; its address is free for a new API. Its past runs stay in
+            the console&apos;s runs and usage. This cannot be undone.
+          </p>
+        )
+      }
+      confirmLabel="Delete API"
+      confirmDisabled={served}
+      run={() => deleteApiAction({ organization: p.organization, workspace: p.workspace, flowApiId: p.flowApiId })}
+      success={`Deleted "${p.apiName}".`}
+      then={p.apisHref}
+    />
+  );
+}
+
+export function ChooseSourceForm(p: TApiRef & { flows: { id: string; name: string; latest: number }[] }) {
+  const id = useId();
+  const [flowId, setFlowId] = useState(p.flows[0]?.id ?? "");
+  const flow = p.flows.find((f) => f.id === flowId);
+  if (p.flows.length === 0) {
+    return <p className="text-muted-foreground">No active flow with a saved version in this workspace: create one in Flows, then choose it here.</p>;
+  }
+  return (
+    <div className="grid min-w-0 gap-2" data-testid="choose-source">
+      <Label htmlFor={id}>New source flow</Label>
+      <NativeSelect id={id} value={flowId} onChange={(e) => setFlowId(e.target.value)}>
+        {p.flows.map((f) => (
+          <option key={f.id} value={f.id}>
+            {f.name} (latest v{f.latest})
+          </option>
+        ))}
+      </NativeSelect>
+      <div>
+        <ConfirmButton
+          variant="default"
+          label="Use this flow"
+          title={`Use "${flow?.name}" as the source of "${p.apiName}"?`}
+          description={
+            <p>
+              The API&apos;s next draft uses version {flow?.latest} of {flow?.name}: Try it runs it and Publish offers its versions. What environments serve now
+              does not change until you publish again.
+            </p>
+          }
+          confirmLabel="Use this flow"
+          disabled={!flow}
+          run={() => setApiSourceAction({ organization: p.organization, workspace: p.workspace, flowApiId: p.flowApiId, flowId })}
+          success={`"${p.apiName}" now uses ${flow?.name}.`}
+        />
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,93 @@
+"use client";
+/**
+ * The attribute table of the features on a map (TanStack Table 8): the first `maxRows`
+ * features, one column per property (in the order they first appear), each header naming the
+ * column's type as read from the values (number, text, yes/no, object, mixed). Each row starts
+ * with a button that selects the feature (the map highlights it and moves to it); the selected
+ * row is marked. It is the keyboard path to what a click on the map shows in a popup.
+ */
+import { flexRender, getCoreRowModel, useReactTable, type ColumnDef } from "@tanstack/react-table";
+import { useMemo } from "react";
+import type { Feature } from "geojson";
+import { attributeColumns, formatValue } from "@/features/design/attribute-columns";
+import { Table, TableBody, TableCaption, TableCell, TableHead, TableHeader, TableRow } from "@/components/ui/table";
+
+export const ATTRIBUTE_ROWS = 100;
+
+interface TRow {
+  index: number;
+  properties: Record<string, unknown>;
+}
+
+export function AttributeTable(props: { features: Feature[]; label: string; selected: number | null; onSelect: (index: number) => void; maxRows?: number }) {
+  const max = props.maxRows ?? ATTRIBUTE_ROWS;
+  const shown = useMemo(() => props.features.slice(0, max), [props.features, max]);
+  const columns = useMemo(() => attributeColumns(shown), [shown]);
+  const rows = useMemo<TRow[]>(() => shown.map((f, index) => ({ index, properties: (f.properties ?? {}) as Record<string, unknown> })), [shown]);
+  const { selected, onSelect } = props;
+  const defs = useMemo<ColumnDef<TRow>[]>(
+    () => [
+      {
+        id: "#",
+        header: () => <span className="sr-only">Feature</span>,
+        cell: (info) => {
+          const i = info.row.original.index;
+          return (
+            <button
+              type="button"
+              className="rounded px-1.5 py-0.5 font-mono text-xs underline underline-offset-2 hover:bg-muted focus-visible:ring-2 focus-visible:ring-ring focus-visible:outline-none aria-pressed:bg-primary aria-pressed:text-primary-foreground aria-pressed:no-underline"
+              aria-label={`Show feature ${i + 1} on the map`}
+              aria-pressed={selected === i}
+              onClick={() => onSelect(i)}
+            >
+              {i + 1}
+            </button>
+          );
+        },
+      },
+      ...columns.map((c): ColumnDef<TRow> => ({
+        id: c.name,
+        header: () => (
+          <span className="flex flex-col leading-tight">
+            <span>{c.name}</span>
+            <span className="text-xs font-normal text-muted-foreground">{c.type}</span>
+          </span>
+        ),
+        accessorFn: (r) => r.properties[c.name],
+        cell: (info) => formatValue(info.getValue()),
+      })),
+    ],
+    [columns, selected, onSelect],
+  );
+  const table = useReactTable({ data: rows, columns: defs, getCoreRowModel: getCoreRowModel() });
+  const total = props.features.length;
+  const caption =
+    total > max ? `${props.label}: the first ${max} of ${total.toLocaleString("en")} features` : `${props.label}: ${total} feature${total === 1 ? "" : "s"}`;
+  return (
+    <div className="max-h-80 overflow-auto rounded-md border" tabIndex={0} role="region" aria-label={caption} data-testid="attribute-table">
+      <Table>
+        <TableCaption>{caption}</TableCaption>
+        <TableHeader>
+          {table.getHeaderGroups().map((g) => (
+            <TableRow key={g.id}>
+              {g.headers.map((h) => (
+                <TableHead key={h.id} className="align-bottom">
+                  {flexRender(h.column.columnDef.header, h.getContext())}
+                </TableHead>
+              ))}
+            </TableRow>
+          ))}
+        </TableHeader>
+        <TableBody>
+          {table.getRowModel().rows.map((r) => (
+            <TableRow key={r.id} data-state={selected === r.original.index ? "selected" : undefined}>
+              {r.getVisibleCells().map((c) => (
+                <TableCell key={c.id}>{flexRender(c.column.columnDef.cell, c.getContext())}</TableCell>
+              ))}
+            </TableRow>
+          ))}
+        </TableBody>
+      </Table>
+    </div>
+  );
+}
