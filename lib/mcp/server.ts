@@ -181,7 +181,7 @@ export async function buildMcpServer(ctx: TMcpRequestContext, era: "legacy" | "m
         `Each tool runs one published geospatial Flow API of environment "${caller.environment}" and answers with its results. ` +
         'Pass inputs as {"layer_id"}, {"geojson"}, {"rows"} or {"area"} objects as each tool\'s schema says. ' +
         "A run that takes longer than wait_seconds answers with a run_id: use run_status, run_result and run_cancel with it. " +
-        `Call list_layers for the layer ids this environment may read and the arguments each fits${readable.length ? ` (now ${listLayerIds(readable)})` : " (none yet)"}.`,
+        `Call list_layers for the layer ids this environment may read and the arguments each fits${readable.length ? ` (now ${listLayerIds([...new Map(readable.map((l) => [l.id, l])).values()])})` : " (none yet)"}.`,
     },
   );
   const retention = env().RESULT_RETENTION_HOURS;
