@@ -133,3 +133,50 @@ test("deletes a layer after confirming: gone from the list, its page and the dat
   expect((await page.goto(`${DESIGN}/layers/${LAYER_ID}`))?.status()).toBe(404);
   expect((await page.request.delete(`${ROUTE}/${LAYER_ID}`)).status()).toBe(404);
 });
+
+test.describe("the console's readable layers", () => {
+  test.use({ storageState: STORAGE.admin });
+
+  test("offer the layers of the organization's workspaces, one id in two workspaces as two layers, and store the workspace chosen", async ({ page: admin }) => {
+    const id = `e2e-dup-${tag}`;
+    const q = async (text: string, params: unknown[] = []) => (await db().query(text, params)).rows;
+    const [demo] = await q(
+      `SELECT o.id AS org, w.id AS ws, w.name FROM organization o JOIN workspace w ON w."organizationId" = o.id AND w.slug = 'demo' WHERE o.slug = 'demo'`,
+    );
+    const [second] = await q(
+      `INSERT INTO workspace (id, "organizationId", slug, name, "planId") SELECT gen_random_uuid(), $1, $2, $3, "planId" FROM workspace WHERE id = $4 RETURNING id, name`,
+      [demo.org, `e2e-ws-${tag}`, `E2E second ${tag}`, demo.ws],
+    );
+    const [otherOrg] = await q(`INSERT INTO organization (id, slug, name) VALUES (gen_random_uuid(), $1, $1) RETURNING id`, [`e2e-other-${tag}`]);
+    const [otherWs] = await q(
+      `INSERT INTO workspace (id, "organizationId", slug, name, "planId") SELECT gen_random_uuid(), $1, 'main', 'Main', "planId" FROM workspace WHERE id = $2 RETURNING id`,
+      [otherOrg.id, demo.ws],
+    );
+    for (const [ws, name] of [
+      [demo.ws, "Dup in demo"],
+      [second.id, "Dup in second"],
+      [otherWs.id, "Dup elsewhere"],
+    ])
+      await q(`INSERT INTO layer (id, "workspaceId", name, kind, "updatedAt") VALUES ($1, $2, $3, 'features', now())`, [id, ws, name]);
+    try {
+      await admin.goto(`/console/${DEMO.organization}/${DEMO.environment}/apis`);
+      const select = admin.getByLabel("Add a readable layer");
+      await expect(select.locator("option", { hasText: `(${id}, ${demo.name})` })).toHaveCount(1);
+      await expect(select.locator("option", { hasText: `(${id}, ${second.name})` })).toHaveCount(1);
+      await expect(select.locator("option", { hasText: "Dup elsewhere" })).toHaveCount(0);
+      await select.selectOption({ label: `Dup in second (${id}, ${second.name})` });
+      await admin.getByRole("button", { name: "Add layer" }).click();
+      const remove = admin.getByRole("button", { name: `Remove layer Dup in second (${second.name})` });
+      await expect(remove).toBeVisible();
+      expect(await q(`SELECT "workspaceId" FROM environment_layer WHERE "layerId" = $1`, [id])).toEqual([{ workspaceId: second.id }]);
+      await expectAccessible(admin, "console APIs page with a readable layer of a second workspace");
+      await remove.click();
+      await expect(remove).toHaveCount(0);
+      expect(await q(`SELECT 1 FROM environment_layer WHERE "layerId" = $1`, [id])).toEqual([]);
+    } finally {
+      await q(`DELETE FROM layer WHERE id = $1`, [id]);
+      await q(`DELETE FROM workspace WHERE id = ANY($1::uuid[])`, [[second.id, otherWs.id]]);
+      await q(`DELETE FROM organization WHERE id = $1`, [otherOrg.id]);
+    }
+  });
+});
