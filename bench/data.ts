@@ -266,7 +266,7 @@ export async function bench(ctx: TBenchContext): Promise<TBenchRow[]> {
     });
   }
   await db.query(
-    `INSERT INTO environment_layer ("environmentId", "layerId") SELECT e.id, 'points-10m' FROM environment e JOIN organization o ON o.id = e."organizationId" WHERE o.slug = 'demo' AND e.slug = 'production' ON CONFLICT DO NOTHING`,
+    `INSERT INTO environment_layer ("environmentId", "workspaceId", "layerId") SELECT e.id, w.id, 'points-10m' FROM environment e JOIN organization o ON o.id = e."organizationId" JOIN workspace w ON w."organizationId" = o.id AND w.slug = 'demo' WHERE o.slug = 'demo' AND e.slug = 'production' ON CONFLICT DO NOTHING`,
   );
 
   // cities-in-area over a 1-degree box: the 10M layer against world-cities, and DuckDB as the anchor.

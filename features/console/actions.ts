@@ -84,7 +84,7 @@ export const setGrantAction = adminAction
 
 export const setLayerReadableAction = adminAction
   .metadata({ name: "set-layer-readable" })
-  .inputSchema(ZEnvironmentInput.extend({ layerId: z.string().min(1), readable: z.boolean() }))
+  .inputSchema(ZEnvironmentInput.extend({ workspaceId: z.uuid(), layerId: z.string().min(1), readable: z.boolean() }))
   .action(async ({ parsedInput }) => {
     await setLayerReadable(await environmentOf(parsedInput), parsedInput);
     return { readable: parsedInput.readable };

@@ -11,6 +11,8 @@ import { setLayerReadableAction } from "@/features/console/actions";
 
 export interface TLayerItem {
   id: string;
+  /** Layer ids are unique within a workspace only: a layer is (workspace, id). */
+  workspaceId: string;
   name: string;
   kind: string;
   itemCount: number;
@@ -18,15 +20,22 @@ export interface TLayerItem {
   readable: boolean;
 }
 
-/** The layers the environment may read (callers name them by `layer_id`): remove one, add another. */
+/** The value of a layer's option: its workspace and id (two workspaces may use one id). */
+const layerKey = (l: Pick<TLayerItem, "workspaceId" | "id">) => `${l.workspaceId}/${l.id}`;
+
+/**
+ * The layers the environment may read (callers name them by `layer_id`, resolved in the called
+ * API's workspace): remove one, add another of the organization's workspaces.
+ */
 export function LayersEditor({ organization, environment, layers }: { organization: string; environment: string; layers: TLayerItem[] }) {
   const router = useRouter();
   const { executeAsync, isPending } = useAction(setLayerReadableAction);
   const readable = layers.filter((l) => l.readable);
   const others = layers.filter((l) => !l.readable);
   const [choice, setChoice] = useState("");
-  const change = async (layerId: string, value: boolean) => {
-    const r = await executeAsync({ organization, environment, layerId, readable: value });
+  const change = async (layer: TLayerItem | undefined, value: boolean) => {
+    if (!layer) return;
+    const r = await executeAsync({ organization, environment, workspaceId: layer.workspaceId, layerId: layer.id, readable: value });
     if (r?.serverError) return void toast.error(r.serverError.message);
     toast.success(value ? "Layer added." : "Layer removed.");
     setChoice("");
@@ -52,14 +61,20 @@ export function LayersEditor({ organization, environment, layers }: { organizati
           </TableHeader>
           <TableBody>
             {readable.map((l) => (
-              <TableRow key={l.id}>
+              <TableRow key={layerKey(l)}>
                 <TableCell className="font-mono text-xs">{l.id}</TableCell>
                 <TableCell>{l.name}</TableCell>
                 <TableCell>{l.kind}</TableCell>
                 <TableCell className="text-right tabular-nums">{l.itemCount.toLocaleString("en")}</TableCell>
                 <TableCell>{l.workspaceName}</TableCell>
                 <TableCell className="text-right">
-                  <Button variant="outline" size="sm" disabled={isPending} onClick={() => change(l.id, false)} aria-label={`Remove layer ${l.name}`}>
+                  <Button
+                    variant="outline"
+                    size="sm"
+                    disabled={isPending}
+                    onClick={() => change(l, false)}
+                    aria-label={`Remove layer ${l.name} (${l.workspaceName})`}
+                  >
                     Remove
                   </Button>
                 </TableCell>
@@ -73,7 +88,11 @@ export function LayersEditor({ organization, environment, layers }: { organizati
           className="flex flex-wrap items-end gap-2"
           onSubmit={(e) => {
             e.preventDefault();
-            if (choice) void change(choice, true);
+            if (choice)
+              void change(
+                others.find((l) => layerKey(l) === choice),
+                true,
+              );
           }}
         >
           <div className="grid gap-1.5">
@@ -81,8 +100,8 @@ export function LayersEditor({ organization, environment, layers }: { organizati
             <NativeSelect id="add-layer" value={choice} onChange={(e) => setChoice(e.target.value)} className="w-72">
               <option value="">Choose a layer…</option>
               {others.map((l) => (
-                <option key={l.id} value={l.id}>
-                  {l.name} ({l.id})
+                <option key={layerKey(l)} value={layerKey(l)}>
+                  {l.name} ({l.id}, {l.workspaceName})
                 </option>
               ))}
             </NativeSelect>

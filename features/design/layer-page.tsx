@@ -1,8 +1,9 @@
-/** `/design/{organization}/{workspace}/layers/{layerId}`: one layer with its facts and a map or table preview. */
+/** `/design/{organization}/{workspace}/layers/{layerId}`: one layer with its facts and a map or table preview; rename and delete it. */
 import Link from "next/link";
 import { notFound } from "next/navigation";
 import { pageWorkspace } from "@/lib/auth/page-guard";
 import { listLayers } from "@/lib/layers/list-layers";
+import { layerUsage } from "@/lib/layers/layer-usage";
 import { Badge } from "@/components/ui/badge";
 import { PageHeader } from "@/features/shell/page-header";
 import { designPath } from "@/features/shell/routes";
@@ -10,16 +11,25 @@ import { LayerPreview } from "@/features/design/layer-preview";
 import { formatBbox } from "@/features/design/layers-page";
 import { formatDate } from "@/features/design/format";
 import type { TDesignParams } from "@/features/design/design-layout";
+import { DeleteLayerButton, RenameLayerButton } from "@/features/design/layer-actions";
 
 export default async function LayerPage({ params }: { params: Promise<TDesignParams & { layerId: string }> }) {
   const p = await params;
   const scope = await pageWorkspace(`${designPath(p.organization, p.workspace, "layers")}/${p.layerId}`, p);
-  const layer = (await listLayers(scope.designer)).find((l) => l.id === p.layerId);
+  const [layers, usage] = await Promise.all([listLayers(scope.designer), layerUsage(scope.designer, p.layerId)]);
+  const layer = layers.find((l) => l.id === p.layerId);
   if (!layer) notFound();
+  const ref = { organization: scope.organizationSlug, workspace: scope.workspace.slug, id: layer.id, name: layer.name };
   return (
     <>
       <PageHeader
         title={layer.name}
+        actions={
+          <>
+            <RenameLayerButton layer={ref} />
+            <DeleteLayerButton layer={ref} readers={usage} layersHref={designPath(scope.organizationSlug, scope.workspace.slug, "layers")} />
+          </>
+        }
         description={
           <span className="flex flex-wrap items-center gap-2">
             <span className="font-mono">{layer.id}</span>

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { layerChoice, unreadableIn, type TTryItLayer } from "./try-it-layers";
+import { chosenUnreadable, layerChoice, unreadableIn, type TTryItLayer } from "./try-it-layers";
 
 const layer = (id: string, name: string, kind: TTryItLayer["kind"], geometryTypes: string[], environments: string[]): TTryItLayer => ({
   id,
@@ -38,5 +38,14 @@ describe("unreadableIn", () => {
     expect(unreadableIn(LAYERS, [cities, countries], "production").map((l) => l.id)).toEqual(["stores"]);
     expect(unreadableIn(LAYERS, [cities, countries], "staging").map((l) => l.id)).toEqual(["stores", "world-cities", "world-countries"]);
     expect(unreadableIn(LAYERS, [places], "production")).toEqual([]);
+  });
+});
+
+describe("chosenUnreadable", () => {
+  it("names each chosen layer the environment cannot read once, in input order; ignores other sources", () => {
+    expect(chosenUnreadable(LAYERS, ["world-cities", "world-countries"], "production")).toEqual([]);
+    expect(chosenUnreadable(LAYERS, ["stores", null, "stores"], "production").map((l) => l.id)).toEqual(["stores"]);
+    expect(chosenUnreadable(LAYERS, ["world-countries", "stores"], "staging").map((l) => l.id)).toEqual(["world-countries", "stores"]);
+    expect(chosenUnreadable(LAYERS, ["no-such-layer"], "production")).toEqual([]);
   });
 });

@@ -30,3 +30,17 @@ export function unreadableIn(layers: readonly TTryItLayer[], inputs: readonly TI
   const fitting = new Set(inputs.flatMap((i) => layersFitting(layers, i).map((l) => l.id)));
   return layers.filter((l) => fitting.has(l.id) && !l.environments.includes(environment));
 }
+
+/**
+ * The chosen layers (ids, by input) that `environment` cannot read, each once, in input order:
+ * the published call would be refused there (422 `unknown_layer`), so Try it shows what an
+ * admin must do instead of that call.
+ */
+export function chosenUnreadable(layers: readonly TTryItLayer[], chosen: readonly (string | null)[], environment: string): TTryItLayer[] {
+  const out: TTryItLayer[] = [];
+  for (const id of chosen) {
+    const l = id === null ? undefined : layers.find((x) => x.id === id);
+    if (l && !l.environments.includes(environment) && !out.includes(l)) out.push(l);
+  }
+  return out;
+}

@@ -12,8 +12,9 @@
  * are shown next to the field they name. "Run" starts the designer's run (server action),
  * progress is polled, the run can be cancelled, each result is downloadable in its format,
  * a layer result is shown on a map and a table result as a table. The equivalent `curl` call
- * of a published API is shown, with a warning when it names a layer its environment cannot
- * read yet (it would answer 422 there) and who can change that.
+ * of a published API is shown; when it would name a layer its environment cannot read yet (it
+ * would answer 422 there), the page says so and how an admin makes the layer readable instead
+ * of showing a call that fails.
  */
 import { useMemo, useState } from "react";
 import { useRouter } from "next/navigation";
@@ -33,7 +34,7 @@ import { cancelTryAction, startTryAction } from "@/features/design/actions";
 import { ResultPreview } from "@/features/design/result-preview";
 import type { TRunDocument } from "@/lib/runs/run-document";
 import { countOf } from "@/features/design/format";
-import { layerChoice, type TTryItLayer } from "@/features/design/try-it-layers";
+import { chosenUnreadable, layerChoice, type TTryItLayer } from "@/features/design/try-it-layers";
 import {
   errorsAt,
   initialInputState,
@@ -123,11 +124,11 @@ export function TryItPanel(p: TTryItProps) {
     return b.ok ? JSON.stringify(b.value) : "{ ... }";
   })();
   // Layers the call would name that its environment cannot read: it would answer 422 there.
-  const notReadable = flow.inputs.flatMap((i) => {
-    const s = inputs[i.name]!;
-    const l = s.mode === "layer" ? p.layers.find((x) => x.id === s.layerId) : undefined;
-    return l && !l.environments.includes(p.curlEnvironment) ? [l] : [];
-  });
+  const notReadable = chosenUnreadable(
+    p.layers,
+    flow.inputs.map((i) => (inputs[i.name]!.mode === "layer" ? inputs[i.name]!.layerId : null)),
+    p.curlEnvironment,
+  );
   const curl = `curl -X POST "${p.publicBaseUrl}/public/api/${p.organization}/${p.curlEnvironment}/${p.apiSlug}/runs" \\\n  -H "X-Api-Key: $API_KEY" -H "Content-Type: application/json" \\\n  -d '${curlBody.replaceAll("'", "'\\''")}'`;
 
   const doc = run.data;
@@ -271,16 +272,18 @@ export function TryItPanel(p: TTryItProps) {
 
       <section className="grid gap-2">
         <h3 className="font-semibold">The same call on a published API</h3>
-        <pre className="overflow-x-auto rounded-md bg-muted p-3 font-mono text-xs" data-testid="curl" tabIndex={0} aria-label="curl call">
-          {curl}
-        </pre>
-        {notReadable.length > 0 ? (
+        {notReadable.length === 0 ? (
+          <pre className="overflow-x-auto rounded-md bg-muted p-3 font-mono text-xs" data-testid="curl" tabIndex={0} aria-label="curl call">
+            {curl}
+          </pre>
+        ) : (
           <Alert data-testid="curl-unreadable">
             <AlertDescription>
               <span>
                 {notReadable.length === 1 ? "Layer" : "Layers"} {notReadable.map((l) => `"${l.id}"`).join(", ")} {notReadable.length === 1 ? "is" : "are"} not
-                readable in {p.curlEnvironment} yet: Try it runs on your workspace&apos;s layers, but this call would answer 422 there. An admin of the
-                organization can make {notReadable.length === 1 ? "it" : "them"} readable in the console
+                readable in {p.curlEnvironment} yet: Try it runs on your workspace&apos;s layers, but a call in {p.curlEnvironment} naming{" "}
+                {notReadable.length === 1 ? "it" : "them"} would be refused (422 unknown_layer), so no call is shown. An admin of the organization can make{" "}
+                {notReadable.length === 1 ? "it" : "them"} readable in the console: {p.curlEnvironment} → APIs → Readable layers
                 {p.readableLayersHref ? (
                   <>
                     {" "}
@@ -291,11 +294,11 @@ export function TryItPanel(p: TTryItProps) {
                     )
                   </>
                 ) : null}
-                .
+                . Or choose a layer {p.curlEnvironment} can read above.
               </span>
             </AlertDescription>
           </Alert>
-        ) : null}
+        )}
       </section>
     </div>
   );

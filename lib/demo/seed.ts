@@ -50,19 +50,20 @@ export interface TSeedResult {
 }
 
 async function ensureLayer(workspaceId: string, environmentId: string, id: string, name: string, description: string, load: () => TFeatureSet | TTable) {
-  const existing = await db.layer.findUnique({ where: { id }, select: { id: true, fileKey: true } });
+  const key = { workspaceId, id };
+  const existing = await db.layer.findUnique({ where: { workspaceId_id: key }, select: { id: true, fileKey: true } });
   if (!existing?.fileKey) {
     const data = load();
     const fields =
       data.kind === "features"
         ? await writeLayerItems(workspaceId, id, { kind: "features", items: data.features })
         : await writeLayerItems(workspaceId, id, { kind: "table", items: data.rows });
-    if (existing) await db.layer.update({ where: { id }, data: { ...fields, dataVersion: { increment: 1 } } });
+    if (existing) await db.layer.update({ where: { workspaceId_id: key }, data: { ...fields, dataVersion: { increment: 1 } } });
     else await db.layer.create({ data: { id, workspaceId, name, description, ...fields } });
   }
   await db.environmentLayer.upsert({
-    where: { environmentId_layerId: { environmentId, layerId: id } },
-    create: { environmentId, layerId: id },
+    where: { environmentId_workspaceId_layerId: { environmentId, workspaceId, layerId: id } },
+    create: { environmentId, workspaceId, layerId: id },
     update: {},
   });
 }

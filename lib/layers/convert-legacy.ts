@@ -24,20 +24,26 @@ async function tableExists(name: string): Promise<boolean> {
 
 async function convertLayers(log: (m: string) => void): Promise<void> {
   if (!(await tableExists("legacy_layer_data"))) return;
-  const ids = await db.$queryRawUnsafe<{ layerId: string }[]>(`SELECT "layerId" FROM "legacy_layer_data"`);
-  for (const { layerId } of ids) {
-    const [row] = await db.$queryRawUnsafe<{ content: Buffer }[]>(`SELECT "content" FROM "legacy_layer_data" WHERE "layerId" = $1`, layerId);
-    const layer = await db.layer.findUnique({ where: { id: layerId }, select: { workspaceId: true, kind: true } });
+  // Migration 20270105000000_workspace_layer_ids named each row's layer by (workspace, id).
+  const ids = await db.$queryRawUnsafe<{ workspaceId: string; layerId: string }[]>(`SELECT "workspaceId"::text, "layerId" FROM "legacy_layer_data"`);
+  for (const { workspaceId, layerId } of ids) {
+    const [row] = await db.$queryRawUnsafe<{ content: Buffer }[]>(
+      `SELECT "content" FROM "legacy_layer_data" WHERE "workspaceId" = $1::uuid AND "layerId" = $2`,
+      workspaceId,
+      layerId,
+    );
+    const key = { workspaceId, id: layerId };
+    const layer = await db.layer.findUnique({ where: { workspaceId_id: key }, select: { kind: true } });
     if (row && layer) {
       const doc = JSON.parse(gunzipSync(row.content).toString("utf8")) as { features?: TFeature[]; rows?: TRow[] };
       const fields =
         layer.kind === "features"
-          ? await writeLayerItems(layer.workspaceId, layerId, { kind: "features", items: doc.features ?? [] })
-          : await writeLayerItems(layer.workspaceId, layerId, { kind: "table", items: doc.rows ?? [] });
-      await db.layer.update({ where: { id: layerId }, data: { ...fields, dataVersion: { increment: 1 } } });
+          ? await writeLayerItems(workspaceId, layerId, { kind: "features", items: doc.features ?? [] })
+          : await writeLayerItems(workspaceId, layerId, { kind: "table", items: doc.rows ?? [] });
+      await db.layer.update({ where: { workspaceId_id: key }, data: { ...fields, dataVersion: { increment: 1 } } });
       log(`converted layer ${layerId} (${fields.itemCount} items) into ${fields.fileKey}`);
     }
-    await db.$executeRawUnsafe(`DELETE FROM "legacy_layer_data" WHERE "layerId" = $1`, layerId);
+    await db.$executeRawUnsafe(`DELETE FROM "legacy_layer_data" WHERE "workspaceId" = $1::uuid AND "layerId" = $2`, workspaceId, layerId);
   }
   await db.$executeRawUnsafe(`DROP TABLE IF EXISTS "legacy_layer_data"`);
 }

@@ -4,9 +4,12 @@
  * empty for tables), geometry types, data version and the environments that may read each.
  *
  * And the layers a caller may name as `{"layer_id": ...}` (`readableLayersOf`): for a key,
- * those its environment may read (the console's "Readable layers"); for a designer (Try it),
- * those of the workspace. They are what the docs page, the OpenAPI document, the MCP tools
- * and `list_layers`, and the 422 for an unreadable id tell clients about
+ * those its environment may read (the console's "Readable layers") of the called API's
+ * workspace; for a designer (Try it), those of the workspace. Layer ids are unique within a
+ * workspace only, and a run's `layer_id` resolves in its API's workspace: a layer of another
+ * workspace is never named, so an id only another workspace (or organization) uses gets the
+ * same answer as one nobody uses. They are what the docs page, the OpenAPI document, the MCP
+ * tools and `list_layers`, and the 422 for an unreadable id tell clients about
  * (lib/flows/input-geometry.ts).
  */
 import "server-only";
@@ -47,19 +50,31 @@ export async function listLayers(scope: { workspaceId: string }): Promise<TLayer
   }));
 }
 
-/** Whose readable layers: an environment (by id, or by organization and environment slugs) or a workspace. */
-export type TReadableScope = { environmentId: string } | { organization: string; environment: string } | { workspaceId: string };
+/**
+ * Whose readable layers: a workspace (a designer's Try it: all its layers), or an environment
+ * (by id, or by organization and environment slugs) for the APIs of one workspace. Without
+ * `workspaceId`, an environment's readable layers of every workspace (MCP: one server serves
+ * the APIs of several workspaces; each tool keeps those of its API's workspace).
+ */
+export type TReadableScope =
+  { workspaceId: string } | { environmentId: string; workspaceId?: string } | { organization: string; environment: string; workspaceId?: string };
 
-const READABLE_SELECT = { id: true, name: true, kind: true, geometryTypes: true, itemCount: true } as const;
+/** A readable layer with its workspace (ids are unique within a workspace only; clients are never told it). */
+export type TWorkspaceReadableLayer = TReadableLayer & { workspaceId: string };
+
+const READABLE_SELECT = { id: true, workspaceId: true, name: true, kind: true, geometryTypes: true, itemCount: true } as const;
 
 /**
  * The layers `scope` may read, by name (then id), as clients are told of them; with `ids`,
  * only those of them (the check of a request's `layer_id` values reads no more).
  */
-export async function readableLayersOf(scope: TReadableScope, ids?: readonly string[]): Promise<TReadableLayer[]> {
+export async function readableLayersOf(scope: TReadableScope, ids?: readonly string[]): Promise<TWorkspaceReadableLayer[]> {
   const only = ids ? { id: { in: [...ids] } } : {};
   const orderBy = [{ name: "asc" as const }, { id: "asc" as const }];
-  if ("workspaceId" in scope) return db.layer.findMany({ where: { workspaceId: scope.workspaceId, ...only }, select: READABLE_SELECT, orderBy });
+  const workspace = scope.workspaceId === undefined ? {} : { workspaceId: scope.workspaceId };
+  if (!("environmentId" in scope) && !("environment" in scope)) {
+    return db.layer.findMany({ where: { ...workspace, ...only }, select: READABLE_SELECT, orderBy });
+  }
   const environment = "environmentId" in scope ? { id: scope.environmentId } : { slug: scope.environment, organization: { slug: scope.organization } };
-  return db.layer.findMany({ where: { ...only, environments: { some: { environment } } }, select: READABLE_SELECT, orderBy });
+  return db.layer.findMany({ where: { ...workspace, ...only, environments: { some: { environment } } }, select: READABLE_SELECT, orderBy });
 }

@@ -138,12 +138,11 @@ async function commitLayer(imp: TImportRow, fileKey: string, done: TDone): Promi
     fileSha256: done.sha256,
   };
   await db.$transaction(async (tx) => {
-    const existing = await tx.layer.findUnique({ where: { id: imp.layerId }, select: { workspaceId: true, description: true } });
-    if (existing && existing.workspaceId !== imp.workspaceId)
-      throw new ImportFailed({ code: "validation_failed", detail: `The layer id "${imp.layerId}" is already used; choose another.` });
+    const key = { workspaceId: imp.workspaceId, id: imp.layerId };
+    const existing = await tx.layer.findUnique({ where: { workspaceId_id: key }, select: { description: true } });
     const layer = existing
       ? await tx.layer.update({
-          where: { id: imp.layerId },
+          where: { workspaceId_id: key },
           data: { ...fields, description: imp.description ?? existing.description, dataVersion: { increment: 1 } },
         })
       : await tx.layer.create({ data: { id: imp.layerId, workspaceId: imp.workspaceId, description: imp.description, ...fields } });

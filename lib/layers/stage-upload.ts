@@ -12,7 +12,8 @@
  * uncompressed). Limits: `MAX_LAYER_UPLOAD_BYTES` (2 GiB) and `MAX_LAYER_ITEMS` (20,000,000).
  *
  * Replacing an existing layer of the workspace needs `replace: true` (the designer confirmed
- * it); without it: `conflict` naming the layer. An id used by another workspace: 422 on `/id`.
+ * it); without it: `conflict` naming the layer. Layer ids are unique within a workspace only:
+ * another workspace's layer of the same id is neither in the way nor mentioned.
  *
  * @returns the import document (`TLayerImportDocument`, lib/layers/layer-imports.ts).
  * @throws AppError `validation_failed` (`/id`, `/name`, `/file`), `conflict`, `payload_too_large`.
@@ -84,9 +85,7 @@ export async function stageLayerUpload(
   if (declaredBytes !== null && declaredBytes > maxBytes) {
     throw new AppError("payload_too_large", `A layer file may be at most ${megabytes(maxBytes)}; this one is ${megabytes(declaredBytes)}.`);
   }
-  const existing = await db.layer.findUnique({ where: { id: input.id }, select: { workspaceId: true, name: true } });
-  if (existing && existing.workspaceId !== scope.workspaceId)
-    throw validationError([{ field: "/id", code: "id_taken", message: `The layer id "${input.id}" is already used; choose another.` }]);
+  const existing = await db.layer.findUnique({ where: { workspaceId_id: { workspaceId: scope.workspaceId, id: input.id } }, select: { name: true } });
   if (existing && !input.replace)
     throw new AppError("conflict", `A layer "${input.id}" (${existing.name}) exists already; confirm replacing it (replace=1) or choose another id.`);
 

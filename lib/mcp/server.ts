@@ -166,7 +166,10 @@ function guarded(caller: TAiCaller, api: string, fn: (args: TArgs, ctx: ServerCo
 export async function buildMcpServer(ctx: TMcpRequestContext, era: "legacy" | "modern"): Promise<McpServer> {
   const { caller } = ctx;
   // Read per request, not cached with the key: an admin's grant of a layer shows at once.
+  // Of every workspace whose APIs the key may call; each tool names those of its API's workspace
+  // (where a run's layer_id resolves).
   const readable = await readableLayersOf({ environmentId: caller.environmentId });
+  const readableFor = (api: TAiApi) => readable.filter((l) => l.workspaceId === api.target.workspaceId);
   const server = new McpServer(
     { name: MCP_SERVER_NAME, title: `Flow APIs of ${caller.organization}/${caller.environment}`, version: MCP_SERVER_VERSION },
     {
@@ -178,7 +181,7 @@ export async function buildMcpServer(ctx: TMcpRequestContext, era: "legacy" | "m
         `Each tool runs one published geospatial Flow API of environment "${caller.environment}" and answers with its results. ` +
         'Pass inputs as {"layer_id"}, {"geojson"}, {"rows"} or {"area"} objects as each tool\'s schema says. ' +
         "A run that takes longer than wait_seconds answers with a run_id: use run_status, run_result and run_cancel with it. " +
-        `Call list_layers for the layer ids this environment may read and the arguments each fits${readable.length ? ` (now ${listLayerIds(readable)})` : " (none yet)"}.`,
+        `Call list_layers for the layer ids this environment may read and the arguments each fits${readable.length ? ` (now ${listLayerIds([...new Map(readable.map((l) => [l.id, l])).values()])})` : " (none yet)"}.`,
     },
   );
   const retention = env().RESULT_RETENTION_HOURS;
@@ -188,8 +191,12 @@ export async function buildMcpServer(ctx: TMcpRequestContext, era: "legacy" | "m
       toolName(api.path.api),
       {
         title: api.name,
-        description: toolDescription({ name: api.name, description: api.description, flowName: api.flowName, flow: api.target.flow }, retention, readable),
-        inputSchema: advertised(toolInputSchema(api.target.flow, readable)),
+        description: toolDescription(
+          { name: api.name, description: api.description, flowName: api.flowName, flow: api.target.flow },
+          retention,
+          readableFor(api),
+        ),
+        inputSchema: advertised(toolInputSchema(api.target.flow, readableFor(api))),
         outputSchema: advertised(TOOL_RUN_OUTPUT),
         annotations: { title: api.name, readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
       },
@@ -319,7 +326,7 @@ export async function buildMcpServer(ctx: TMcpRequestContext, era: "legacy" | "m
       answerWithLayers(
         toolLayerList(
           readable,
-          caller.apis.map((a) => ({ name: toolName(a.path.api), flow: a.target.flow })),
+          caller.apis.map((a) => ({ name: toolName(a.path.api), flow: a.target.flow, workspaceId: a.target.workspaceId })),
         ),
         caller.environment,
       ),

@@ -122,4 +122,23 @@ describe("Flow API tools", () => {
       ["fits", "geometry_types", "id", "item_count", "kind", "name"].sort(),
     );
   });
+
+  it("a layer fits only the tools of its workspace (a layer_id resolves in the API's workspace)", () => {
+    const cities = LAYERS[1]!;
+    const list = toolLayerList(
+      [
+        { ...cities, workspaceId: "w1" },
+        { ...cities, name: "Other cities", workspaceId: "w2" },
+      ],
+      [
+        { name: "country_stats", flow: countryStats, workspaceId: "w1" },
+        { name: "nearby_cities", flow: nearby, workspaceId: "w2" },
+      ],
+    );
+    expect(list.layers.map((l) => [l.name, l.fits])).toEqual([
+      ["World cities", ["country_stats.cities"]],
+      ["Other cities", ["nearby_cities.cities"]],
+    ]);
+    expect(list.layers[0]).not.toHaveProperty("workspaceId");
+  });
 });

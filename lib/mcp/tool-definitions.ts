@@ -189,8 +189,17 @@ export const ZToolLayerList = z.object({
 });
 export type TToolLayerList = z.infer<typeof ZToolLayerList>;
 
-/** The `list_layers` answer for the layers the key's environment may read and the key's tools. */
-export function toolLayerList(readable: readonly TReadableLayer[], tools: readonly { name: string; flow: TFlowVersion }[]): TToolLayerList {
+/**
+ * The `list_layers` answer for the layers the key's environment may read and the key's tools.
+ * A layer fits only tools of its workspace (a run's `layer_id` resolves in its API's workspace)
+ * when both name one.
+ */
+export function toolLayerList(
+  readable: readonly (TReadableLayer & { workspaceId?: string })[],
+  tools: readonly { name: string; flow: TFlowVersion; workspaceId?: string }[],
+): TToolLayerList {
+  const sameWorkspace = (l: { workspaceId?: string }, t: { workspaceId?: string }) =>
+    l.workspaceId === undefined || t.workspaceId === undefined || l.workspaceId === t.workspaceId;
   return {
     layers: readable.map((l) => ({
       id: l.id,
@@ -198,7 +207,9 @@ export function toolLayerList(readable: readonly TReadableLayer[], tools: readon
       kind: l.kind,
       geometry_types: [...l.geometryTypes],
       item_count: l.itemCount,
-      fits: tools.flatMap((t) => t.flow.inputs.filter((i) => layerKindOf(i) !== null && layerMismatch(l, i) === null).map((i) => `${t.name}.${i.name}`)),
+      fits: tools
+        .filter((t) => sameWorkspace(l, t))
+        .flatMap((t) => t.flow.inputs.filter((i) => layerKindOf(i) !== null && layerMismatch(l, i) === null).map((i) => `${t.name}.${i.name}`)),
     })),
   };
 }

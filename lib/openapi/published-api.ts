@@ -34,11 +34,18 @@ export async function publishedOpenApi(path: TApiPath, origin: string, layers?: 
     flow: ZFlowVersion.parse(served.release.flowVersion.definition),
     serverUrl: base + apiBasePath(path),
     maxBodyBytes: env().MAX_BODY_BYTES,
-    readableLayers: layers ?? (await readableLayers(path)),
+    readableLayers:
+      layers ?? (await readableLayersOf({ organization: path.organization, environment: path.environment, workspaceId: served.flowApi.workspaceId })),
   });
 }
 
-/** The layers `{organization}/{environment}` may read (for `{"layer_id": ...}`), by name. */
-export async function readableLayers(path: Pick<TApiPath, "organization" | "environment">): Promise<TReadableLayer[]> {
-  return readableLayersOf({ organization: path.organization, environment: path.environment });
+/**
+ * The layers a call of the API at `path` may name (for `{"layer_id": ...}`), by name: those
+ * `{organization}/{environment}` may read of the API's workspace (ids resolve there). None
+ * when no such API exists.
+ */
+export async function readableLayers(path: TApiPath): Promise<TReadableLayer[]> {
+  const api = await db.flowApi.findFirst({ where: { slug: path.api, organization: { slug: path.organization } }, select: { workspaceId: true } });
+  if (!api) return [];
+  return readableLayersOf({ organization: path.organization, environment: path.environment, workspaceId: api.workspaceId });
 }

@@ -46,7 +46,8 @@ export function resolveFormats(flow: TFlowVersion, requested: Record<string, str
 
 /**
  * Checks every `layer_id` input: the layer must be readable by the caller (for a key, the
- * environment's readable layers; for a designer, the layers of the workspace), and its kind
+ * environment's readable layers of the API's workspace; for a designer, the layers of the
+ * workspace: ids are unique within a workspace only, and resolve in the API's), and its kind
  * and geometry types must fit the input (lib/flows/input-geometry.ts). A layer that may not be
  * read gets the same answer as a missing one, listing the readable ids that would fit.
  * Collects all faults; throws AppError `validation_failed` if any.
@@ -56,7 +57,7 @@ export async function checkLayerInputs(scope: TRunScope, target: TRunTarget | TP
     v && typeof v === "object" && "layer_id" in v ? [{ name, layerId: String((v as { layer_id: unknown }).layer_id) }] : [],
   );
   if (wanted.length === 0) return;
-  const readableScope = scope.kind === "key" ? { environmentId: scope.environmentId } : { workspaceId: target.workspaceId };
+  const readableScope = scope.kind === "key" ? { environmentId: scope.environmentId, workspaceId: target.workspaceId } : { workspaceId: target.workspaceId };
   const named = await readableLayersOf(
     readableScope,
     wanted.map((w) => w.layerId),

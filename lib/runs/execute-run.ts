@@ -56,14 +56,20 @@ export function runPool(): RunPool {
   return pool;
 }
 
-/** The inputs as the run process takes them: layers by their current file, caller data as in the request. */
-async function describeInputs(flow: TFlowVersion, values: Record<string, unknown>): Promise<Record<string, TProcessInput>> {
+/**
+ * The inputs as the run process takes them: layers by their current file (a `layer_id` names a
+ * layer of the run's workspace, that of its API), caller data as in the request.
+ */
+async function describeInputs(workspaceId: string, flow: TFlowVersion, values: Record<string, unknown>): Promise<Record<string, TProcessInput>> {
   const inputs: Record<string, TProcessInput> = {};
   for (const input of flow.inputs) {
     const v = values[input.name] ?? null;
     if (v !== null && typeof v === "object" && "layer_id" in v) {
       const id = String(v.layer_id);
-      const layer = await db.layer.findUnique({ where: { id }, select: { kind: true, fileKey: true, itemCount: true, bbox: true, columns: true } });
+      const layer = await db.layer.findUnique({
+        where: { workspaceId_id: { workspaceId, id } },
+        select: { kind: true, fileKey: true, itemCount: true, bbox: true, columns: true },
+      });
       if (!layer) throw new InputDataError(`Layer "${id}" does not exist (any more).`, input.name);
       if (!layer.fileKey) throw new InputDataError(`Layer "${id}" has no data yet.`, input.name);
       const columns = (layer.columns as { name: string }[]).map((c) => c.name);
@@ -118,7 +124,7 @@ export async function executeRunJob(data: TRunJob, ctx: { signal: AbortSignal })
 
   let completed = false;
   try {
-    const inputs = await describeInputs(flow, run.request?.inputs ?? {});
+    const inputs = await describeInputs(run.workspaceId, flow, run.request?.inputs ?? {});
     timings.mark("claim+describe");
     const answer = await runPool().with((proc) => {
       timings.mark("pool slot");

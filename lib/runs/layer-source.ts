@@ -6,8 +6,10 @@
  * in this process's row-group cache (an LRU bounded by `LAYER_CACHE_MB`), so repeated runs on
  * the same part of a layer decode it once.
  *
- * A file key names one version of a layer (a replaced layer gets a new file), so what is cached
- * under a key never goes stale; a run in flight keeps reading the file it started with.
+ * A file key names one version of one workspace's layer (`layerFileKey`: the workspace, the
+ * layer id and the version; layer ids are unique within a workspace only), so what is cached
+ * under a key is never another workspace's layer of the same id and never goes stale; a run in
+ * flight keeps reading the file it started with.
  */
 import { blobAsyncBuffer, blobStore } from "@/lib/blobs";
 import type { TBox, TLayerSource } from "@/lib/engine/types";

@@ -1,8 +1,11 @@
 /**
  * The layers an environment may read (callers name them as `{"layer_id": ...}`): list the
  * readable ones and the other layers of the organization's workspaces that could be added,
- * add one, remove one. A removed layer is refused (422 `unknown_layer`) from the next call on.
- * Errors: `not_found` for a layer outside the organization.
+ * add one, remove one. Layer ids are unique within a workspace only, so a layer is named by
+ * `(workspaceId, layerId)`; a call resolves its `layer_id` among the readable layers of the
+ * called API's workspace. A removed layer is refused (422 `unknown_layer`) from the next call on.
+ * Errors: `not_found` for a layer outside the organization (whether or not another organization
+ * has a layer of that id).
  */
 import "server-only";
 import { db } from "@/lib/db";
@@ -11,6 +14,7 @@ import type { TEnvironmentRef } from "@/lib/runs/scope";
 
 export interface TConsoleLayer {
   id: string;
+  workspaceId: string;
   name: string;
   kind: "features" | "table";
   itemCount: number;
@@ -23,16 +27,18 @@ export async function listEnvironmentLayers(scope: TEnvironmentRef): Promise<TCo
     where: { workspace: { organizationId: scope.organizationId } },
     select: {
       id: true,
+      workspaceId: true,
       name: true,
       kind: true,
       itemCount: true,
       workspace: { select: { name: true } },
       environments: { where: { environmentId: scope.environmentId } },
     },
-    orderBy: { name: "asc" },
+    orderBy: [{ name: "asc" }, { workspace: { name: "asc" } }, { id: "asc" }],
   });
   return layers.map((l) => ({
     id: l.id,
+    workspaceId: l.workspaceId,
     name: l.name,
     kind: l.kind,
     itemCount: l.itemCount,
@@ -41,16 +47,16 @@ export async function listEnvironmentLayers(scope: TEnvironmentRef): Promise<TCo
   }));
 }
 
-export async function setLayerReadable(scope: TEnvironmentRef, input: { layerId: string; readable: boolean }): Promise<void> {
-  const layer = await db.layer.findFirst({ where: { id: input.layerId, workspace: { organizationId: scope.organizationId } }, select: { id: true } });
+export async function setLayerReadable(scope: TEnvironmentRef, input: { workspaceId: string; layerId: string; readable: boolean }): Promise<void> {
+  const layer = await db.layer.findFirst({
+    where: { workspaceId: input.workspaceId, id: input.layerId, workspace: { organizationId: scope.organizationId } },
+    select: { id: true, workspaceId: true },
+  });
   if (!layer) throw new AppError("not_found", "No such layer in this organization.");
+  const key = { environmentId: scope.environmentId, workspaceId: layer.workspaceId, layerId: layer.id };
   if (input.readable) {
-    await db.environmentLayer.upsert({
-      where: { environmentId_layerId: { environmentId: scope.environmentId, layerId: layer.id } },
-      create: { environmentId: scope.environmentId, layerId: layer.id },
-      update: {},
-    });
+    await db.environmentLayer.upsert({ where: { environmentId_workspaceId_layerId: key }, create: key, update: {} });
   } else {
-    await db.environmentLayer.deleteMany({ where: { environmentId: scope.environmentId, layerId: layer.id } });
+    await db.environmentLayer.deleteMany({ where: key });
   }
 }

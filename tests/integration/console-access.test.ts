@@ -27,11 +27,13 @@ import type { TEnvironmentRef } from "@/lib/runs/scope";
 const CITIES = apiPath("cities-in-area");
 const LIST = `${CITIES}/runs`;
 let scope: TEnvironmentRef;
+let workspaceId: string;
 let citiesApiId: string;
 
 beforeAll(async () => {
   const ids = await demoIds();
   scope = { organizationId: ids.organizationId, environmentId: ids.environmentId };
+  workspaceId = ids.workspaceId;
   citiesApiId = (await sql().query(`SELECT id FROM flow_api WHERE slug = 'cities-in-area'`)).rows[0].id;
 });
 afterAll(async () => {
@@ -202,15 +204,15 @@ describe("readable layers", () => {
       },
     };
     try {
-      await setLayerReadable(scope, { layerId: "world-cities", readable: false });
+      await setLayerReadable(scope, { workspaceId, layerId: "world-cities", readable: false });
       expect((await listEnvironmentLayers(scope)).find((l) => l.id === "world-cities")?.readable).toBe(false);
       const refused = expectProblem(await http("POST", `${CITIES}/runs`, { key: key.secret, body }), 422, "validation_failed");
       expect(refused.errors.map((e: { field: string }) => e.field)).toContain("/inputs/cities/layer_id");
     } finally {
-      await setLayerReadable(scope, { layerId: "world-cities", readable: true });
+      await setLayerReadable(scope, { workspaceId, layerId: "world-cities", readable: true });
     }
     const accepted = await http("POST", `${CITIES}/runs`, { key: key.secret, body: { ...body, wait_seconds: 30 } });
     expect([200, 202]).toContain(accepted.status);
-    await expectAppError(setLayerReadable(scope, { layerId: "no-such-layer", readable: true }), "not_found");
+    await expectAppError(setLayerReadable(scope, { workspaceId, layerId: "no-such-layer", readable: true }), "not_found");
   });
 });

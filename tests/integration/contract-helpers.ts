@@ -76,6 +76,26 @@ export async function createConsumer(opts: { grants?: string[]; environmentId?: 
   return { secret, consumerId: consumer.id as string, keyId: key.id as string };
 }
 
+/**
+ * Gives `workspaceId` a layer `layerId` of its own, readable in the demo production: a copy of
+ * the demo workspace's layer row (sharing its file). A run's `layer_id` resolves in its API's
+ * workspace, so an API of another workspace cannot read the demo workspace's layers.
+ */
+export async function copyDemoLayer(workspaceId: string, layerId: string): Promise<void> {
+  const ids = await demoIds();
+  await sql().query(
+    `INSERT INTO layer (id, "workspaceId", name, kind, description, "itemCount", "dataVersion", bbox, "geometryTypes", "fileKey", "fileSizeBytes", "fileSha256", columns, "updatedAt")
+     SELECT id, $1, name, kind, description, "itemCount", "dataVersion", bbox, "geometryTypes", "fileKey", "fileSizeBytes", "fileSha256", columns, now()
+     FROM layer WHERE "workspaceId" = $2 AND id = $3 ON CONFLICT DO NOTHING`,
+    [workspaceId, ids.workspaceId, layerId],
+  );
+  await sql().query(`INSERT INTO environment_layer ("environmentId", "workspaceId", "layerId") VALUES ($1, $2, $3) ON CONFLICT DO NOTHING`, [
+    ids.environmentId,
+    workspaceId,
+    layerId,
+  ]);
+}
+
 /** A plan with a low rate limit and a workspace on it (in the demo organization). */
 export async function createWorkspace(rateLimitPerMinute: number): Promise<{ workspaceId: string; planId: string }> {
   const { organizationId } = await demoIds();

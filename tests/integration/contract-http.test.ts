@@ -119,7 +119,10 @@ describe("CORS", () => {
 describe("the docs page", () => {
   it("lists the layers the environment can read and has examples that run as pasted", async () => {
     const { rows } = await sql().query(
-      `SELECT l.id FROM environment_layer el JOIN layer l ON l.id = el."layerId" JOIN environment e ON e.id = el."environmentId" WHERE e.slug = 'production'`,
+      // The demo APIs' layer_ids resolve in the demo workspace: its layers the demo production may read.
+      `SELECT l.id FROM environment_layer el JOIN layer l ON l."workspaceId" = el."workspaceId" AND l.id = el."layerId"
+       JOIN environment e ON e.id = el."environmentId" JOIN organization o ON o.id = e."organizationId"
+       JOIN workspace w ON w.id = l."workspaceId" WHERE o.slug = 'demo' AND e.slug = 'production' AND w.slug = 'demo'`,
     );
     for (const api of ["cities-in-area", "country-stats", "nearby-cities"]) {
       const page = await http("GET", `/docs/demo/production/${api}`, { key: null });

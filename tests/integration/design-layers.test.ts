@@ -3,7 +3,7 @@
  * store (lib/layers/stage-upload.ts) and imported by the running worker's import job
  * (lib/layers/run-layer-import.ts); GeoJSON, GeoJSON Text Sequences, CSV (points from lon/lat
  * columns, or a table) and GeoParquet; faults named by feature index, row and column; the size
- * limit counted while the body streams; ids unique across workspaces; replacing a layer needs
+ * limit counted while the body streams; ids unique within a workspace; replacing a layer needs
  * a confirmation and raises its data version; a failed import leaves the old layer and no
  * stray file; the preview samples large layers. Layer files are read back with the layer-file
  * reader, in the file's (Hilbert) order.
@@ -21,8 +21,8 @@ import { suffix } from "./contract-helpers";
 import { designWorkspace, expectAppError, importLayer, streamOf } from "./design-helpers";
 
 /** The whole layer as stored: features or rows, in the file's order. */
-async function loadLayer(id: string): Promise<TFeatureSet | TTable> {
-  const { rows } = await sql().query(`SELECT "fileKey" FROM layer WHERE id = $1`, [id]);
+async function loadLayer(ws: { workspaceId: string }, id: string): Promise<TFeatureSet | TTable> {
+  const { rows } = await sql().query(`SELECT "fileKey" FROM layer WHERE "workspaceId" = $1 AND id = $2`, [ws.workspaceId, id]);
   const file = await openLayerFile(await blobAsyncBuffer(blobStore(), rows[0].fileKey));
   const items: (TFeature | TRow)[] = [];
   for await (const batch of readLayerBatches(file, null)) items.push(...batch);
@@ -49,7 +49,7 @@ describe("importing layers", () => {
     expect(r).toEqual({ layerId: id, kind: "features", itemCount: 2, dataVersion: 1, replaced: false });
     const [listed] = await listLayers(ws);
     expect(listed).toMatchObject({ id, kind: "features", itemCount: 2, bbox: [6.6, 46.5, 8.5, 47.3], environments: [] });
-    const stored = (await loadLayer(id)) as TFeatureSet;
+    const stored = (await loadLayer(ws, id)) as TFeatureSet;
     expect(stored.features.sort(byName)).toEqual([...fc.features].sort(byName as never));
 
     const bad = { type: "FeatureCollection", features: [point(1, 1), { type: "Feature", properties: {}, geometry: { type: "Point", coordinates: ["x", 1] } }] };
@@ -107,7 +107,7 @@ describe("importing layers", () => {
       bytes: enc("id,name,lon,lat\n1,Bern,7.44,46.95\n2,Basel,7.59,47.56\n"),
     });
     expect(points).toMatchObject({ kind: "features", itemCount: 2 });
-    const data = await loadLayer(points.layerId);
+    const data = await loadLayer(ws, points.layerId);
     expect(data.kind === "features" && data.features.find((f) => f.properties.name === "Basel")).toEqual(point(7.59, 47.56, { id: 2, name: "Basel" }));
 
     const named = await importLayer(ws, { id: `xy-${suffix()}`, name: "XY", format: "csv", bytes: enc("E,N,v\n8,47,a\n"), lonColumn: "E", latColumn: "N" });
@@ -115,7 +115,7 @@ describe("importing layers", () => {
 
     const table = await importLayer(ws, { id: `tbl-${suffix()}`, name: "Table", format: "csv", bytes: enc("country,count\nCH,3\nFR,\n") });
     expect(table).toMatchObject({ kind: "table", itemCount: 2 });
-    expect(await loadLayer(table.layerId)).toEqual({
+    expect(await loadLayer(ws, table.layerId)).toEqual({
       kind: "rows",
       columns: ["country", "count"],
       rows: [
@@ -145,14 +145,14 @@ describe("importing layers", () => {
     const { body } = await encodeGeoParquet({ kind: "features", features } as never);
     const r = await importLayer(ws, { id: `gp-${suffix()}`, name: "From parquet", format: "geoparquet", bytes: body });
     expect(r).toMatchObject({ kind: "features", itemCount: 2 });
-    const data = await loadLayer(r.layerId);
+    const data = await loadLayer(ws, r.layerId);
     expect(data.kind === "features" && data.features.sort(byName).map((f) => [f.geometry, f.properties.name, Number(f.properties.pop)])).toEqual([
       [features[1]!.geometry, "Geneva", 200000],
       [features[0]!.geometry, "Zurich", 400000],
     ]);
   });
 
-  it("replaces a layer of the workspace only when confirmed, with a higher data version; refuses another workspace's id; keeps the old layer when an import fails", async () => {
+  it("replaces a layer of the workspace only when confirmed, with a higher data version; another workspace's layer of that id is its own; keeps the old layer when an import fails", async () => {
     const ws = await designWorkspace();
     const other = await designWorkspace();
     const id = `rep-${suffix()}`;
@@ -161,13 +161,18 @@ describe("importing layers", () => {
     expect(unconfirmed.detail).toMatch(/confirm replacing it/);
     const again = await importLayer(ws, { id, name: "V", format: "csv", bytes: enc("lon,lat\n1,1\n2,2\n3,3\n"), replace: true });
     expect(again).toMatchObject({ replaced: true, dataVersion: 2, itemCount: 3 });
-    const data = await loadLayer(id);
+    const data = await loadLayer(ws, id);
     expect(data.kind === "features" && data.features.length).toBe(3);
-    const taken = await expectAppError(importLayer(other, { id, name: "Mine", format: "csv", bytes: enc("lon,lat\n1,1\n") }), "validation_failed");
-    expect(taken.errors![0]!.field).toBe("/id");
+    // Ids are unique within a workspace only: another workspace's layer "id" is a new layer, and this one is untouched.
+    expect(await importLayer(other, { id, name: "Mine", format: "csv", bytes: enc("lon,lat\n1,1\n") })).toMatchObject({
+      replaced: false,
+      dataVersion: 1,
+      itemCount: 1,
+    });
+    expect((await listLayers(ws)).find((l) => l.id === id)).toMatchObject({ name: "V", dataVersion: 2, itemCount: 3 });
 
     // A failed replacement: the layer keeps its file and version, and no file of the import is left.
-    const before = await sql().query(`SELECT "fileKey", "dataVersion" FROM layer WHERE id = $1`, [id]);
+    const before = await sql().query(`SELECT "fileKey", "dataVersion" FROM layer WHERE "workspaceId" = $1 AND id = $2`, [ws.workspaceId, id]);
     const layerFiles = async () => {
       const keys: string[] = [];
       for await (const b of blobStore().list(`layers/${ws.workspaceId}/${id}/`)) keys.push(b.key);
@@ -177,7 +182,9 @@ describe("importing layers", () => {
     const filesBefore = await layerFiles();
     expect(filesBefore).toContain(before.rows[0].fileKey);
     await expectAppError(importLayer(ws, { id, name: "V", format: "csv", bytes: enc("lon,lat\n1,1\n2,95\n"), replace: true }), "validation_failed");
-    expect((await sql().query(`SELECT "fileKey", "dataVersion" FROM layer WHERE id = $1`, [id])).rows).toEqual(before.rows);
+    expect((await sql().query(`SELECT "fileKey", "dataVersion" FROM layer WHERE "workspaceId" = $1 AND id = $2`, [ws.workspaceId, id])).rows).toEqual(
+      before.rows,
+    );
     expect(await layerFiles()).toEqual(filesBefore);
   });
 

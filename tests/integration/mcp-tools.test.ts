@@ -372,7 +372,7 @@ describe("list_layers", () => {
       const layers = (r.structuredContent as any).layers as any[];
       const readable = (
         await sql().query(
-          `SELECT l.id, l."itemCount" FROM environment_layer el JOIN layer l ON l.id = el."layerId" JOIN environment e ON e.id = el."environmentId"
+          `SELECT l.id, l."itemCount" FROM environment_layer el JOIN layer l ON l."workspaceId" = el."workspaceId" AND l.id = el."layerId" JOIN environment e ON e.id = el."environmentId"
            JOIN organization o ON o.id = e."organizationId" WHERE o.slug = 'demo' AND e.slug = 'production'`,
         )
       ).rows;

@@ -12,7 +12,7 @@ import { blobStore } from "@/lib/blobs";
 import { failLostRun } from "@/lib/runs/fail-lost-run";
 import { purgeExpiredCounted } from "@/lib/runs/purge";
 import { apiPath, http, sql, waitFor } from "./helpers";
-import { createFlowApi, createWorkspace, workspaceUsage, ZURICH_AREA as AREA } from "./contract-helpers";
+import { copyDemoLayer, createFlowApi, createWorkspace, workspaceUsage, ZURICH_AREA as AREA } from "./contract-helpers";
 
 /** Slow (every city x every city within 2,000 km) unless `quick`, and always holding caller data (an area). */
 const flowWithCallerData = (quick: boolean) => ({
@@ -47,6 +47,7 @@ async function runRow(id: string): Promise<TRow> {
 /** A run started on a fresh workspace, with a request waiting on it (POST wait_seconds 60). */
 async function startWaited(quick: boolean) {
   const { workspaceId } = await createWorkspace(10_000);
+  await copyDemoLayer(workspaceId, "world-cities"); // BODY's layer_id resolves in the API's workspace
   const api = await createFlowApi({ definition: flowWithCallerData(quick), workspaceId });
   const before = await workspaceUsage(workspaceId);
   const path = `${apiPath(api)}/runs`;

@@ -1,0 +1,192 @@
+"use client";
+/**
+ * The layer page's actions (issue "Layers a designer can manage"), through the layer's route
+ * (`PATCH` / `DELETE /api/design/{organization}/{workspace}/layers/{layerId}`):
+ * - Rename: the display name in a dialog; the id stays. Errors (RFC 9457 `errors`) beside the field.
+ * - Delete: a dialog saying what goes (the layer, its file, what environments may read it); while
+ *   published APIs may read the layer it says why it cannot be deleted and who changes that, and
+ *   offers no delete (the server refuses it too, 409, whose reason is shown the same way).
+ */
+import { useState } from "react";
+import { useRouter } from "next/navigation";
+import { toast } from "sonner";
+import { PencilIcon, Trash2Icon } from "lucide-react";
+import { Alert, AlertDescription } from "@/components/ui/alert";
+import { Button } from "@/components/ui/button";
+import { Dialog, DialogClose, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle, DialogTrigger } from "@/components/ui/dialog";
+import { FormField } from "@/components/ui/form-field";
+import { Input } from "@/components/ui/input";
+
+interface TLayerRef {
+  organization: string;
+  workspace: string;
+  id: string;
+  name: string;
+}
+
+/** What reads the layer (lib/layers/layer-usage.ts): environments that may read it and the published APIs there that could. */
+export interface TLayerReaders {
+  environments: { slug: string; name: string }[];
+  apis: { slug: string; name: string; environment: string; release: number }[];
+}
+
+interface TProblem {
+  detail?: string;
+  errors?: { field: string; message: string }[];
+}
+
+const layerUrl = (l: TLayerRef) => `/api/design/${l.organization}/${l.workspace}/layers/${encodeURIComponent(l.id)}`;
+
+async function send(url: string, init: RequestInit): Promise<{ ok: true } | { ok: false; problem: TProblem }> {
+  const res = await fetch(url, { ...init, headers: { accept: "application/json", ...(init.body ? { "content-type": "application/json" } : {}) } });
+  if (res.ok) return { ok: true };
+  const problem = ((await res.json().catch(() => null)) as TProblem | null) ?? { detail: `${res.status} ${res.statusText}` };
+  return { ok: false, problem };
+}
+
+/** "Rename" and a dialog with the name field. */
+export function RenameLayerButton({ layer }: { layer: TLayerRef }) {
+  const router = useRouter();
+  const [open, setOpen] = useState(false);
+  const [name, setName] = useState(layer.name);
+  const [error, setError] = useState<string | null>(null);
+  const [pending, setPending] = useState(false);
+  const onOpenChange = (next: boolean) => {
+    setOpen(next);
+    if (next) {
+      setName(layer.name);
+      setError(null);
+    }
+  };
+  const submit = async (e: React.FormEvent) => {
+    e.preventDefault();
+    setPending(true);
+    const r = await send(layerUrl(layer), { method: "PATCH", body: JSON.stringify({ name }) });
+    setPending(false);
+    if (!r.ok) {
+      setError(r.problem.errors?.find((x) => x.field === "/name")?.message ?? r.problem.detail ?? "The layer could not be renamed.");
+      return;
+    }
+    setOpen(false);
+    toast.success("Layer renamed.");
+    router.refresh();
+  };
+  return (
+    <Dialog open={open} onOpenChange={onOpenChange}>
+      <DialogTrigger asChild>
+        <Button variant="outline">
+          <PencilIcon aria-hidden="true" /> Rename
+        </Button>
+      </DialogTrigger>
+      <DialogContent>
+        <form onSubmit={submit} noValidate className="grid gap-4">
+          <DialogHeader>
+            <DialogTitle>Rename layer</DialogTitle>
+            <DialogDescription>
+              The name is what people see. The id <span className="font-mono">{layer.id}</span> stays, so calls that name it keep working.
+            </DialogDescription>
+          </DialogHeader>
+          <FormField id="layer-name" label="Name" error={error}>
+            <Input value={name} onChange={(e) => setName(e.target.value)} autoComplete="off" />
+          </FormField>
+          <DialogFooter>
+            <DialogClose asChild>
+              <Button type="button" variant="outline">
+                Cancel
+              </Button>
+            </DialogClose>
+            <Button type="submit" disabled={pending}>
+              Save name
+            </Button>
+          </DialogFooter>
+        </form>
+      </DialogContent>
+    </Dialog>
+  );
+}
+
+/** "Delete" and a dialog that says what goes, or why the layer cannot be deleted now. */
+export function DeleteLayerButton({ layer, readers, layersHref }: { layer: TLayerRef; readers: TLayerReaders; layersHref: string }) {
+  const router = useRouter();
+  const [open, setOpen] = useState(false);
+  const [problem, setProblem] = useState<string | null>(null);
+  const [pending, setPending] = useState(false);
+  const inUse = readers.apis.length > 0;
+  const environments = readers.environments.map((e) => e.name).join(", ");
+  const confirm = async () => {
+    setPending(true);
+    const r = await send(layerUrl(layer), { method: "DELETE" });
+    setPending(false);
+    if (!r.ok) {
+      setProblem(r.problem.detail ?? "The layer could not be deleted.");
+      return;
+    }
+    setOpen(false);
+    toast.success(`Layer "${layer.name}" deleted.`);
+    router.push(layersHref);
+    router.refresh();
+  };
+  return (
+    <Dialog
+      open={open}
+      onOpenChange={(next) => {
+        setOpen(next);
+        setProblem(null);
+      }}
+    >
+      <DialogTrigger asChild>
+        <Button variant="outline">
+          <Trash2Icon aria-hidden="true" /> Delete
+        </Button>
+      </DialogTrigger>
+      <DialogContent>
+        <DialogHeader>
+          <DialogTitle>{inUse ? "This layer cannot be deleted now" : "Delete layer?"}</DialogTitle>
+          <DialogDescription asChild>
+            <div className="grid gap-2">
+              {inUse ? (
+                <>
+                  <p>Published APIs may read &quot;{layer.name}&quot;; their callers name it as a layer_id:</p>
+                  <ul className="list-disc pl-5" aria-label="Published APIs that may read the layer">
+                    {readers.apis.map((a) => (
+                      <li key={`${a.slug}/${a.environment}`}>
+                        {a.name} ({a.slug}), release {a.release} in {a.environment}
+                      </li>
+                    ))}
+                  </ul>
+                  <p>
+                    An admin of the organization first removes it from the readable layers of {environments} (Console → the environment → APIs → Readable
+                    layers); then it can be deleted here.
+                  </p>
+                </>
+              ) : (
+                <>
+                  <p>
+                    Deletes &quot;{layer.name}&quot; (<span className="font-mono">{layer.id}</span>) and its data. This cannot be undone; Try-it runs that name
+                    it are refused from now on.
+                  </p>
+                  {readers.environments.length > 0 ? <p>It is also removed from the readable layers of {environments}.</p> : null}
+                </>
+              )}
+            </div>
+          </DialogDescription>
+        </DialogHeader>
+        {problem ? (
+          <Alert variant="destructive" role="alert">
+            <AlertDescription>{problem}</AlertDescription>
+          </Alert>
+        ) : null}
+        <DialogFooter>
+          <DialogClose asChild>
+            <Button variant="outline">{inUse ? "Close" : "Cancel"}</Button>
+          </DialogClose>
+          {inUse ? null : (
+            <Button variant="destructive" onClick={confirm} disabled={pending}>
+              Delete layer
+            </Button>
+          )}
+        </DialogFooter>
+      </DialogContent>
+    </Dialog>
+  );
+}
