@@ -7,9 +7,12 @@
  * again, so a format is never lost for good while the copy is kept.
  *
  * Idempotent: a file that exists already is left as it is; the row is inserted after the blob
- * is complete, so a file is visible only once whole.
+ * is complete, so a file is visible only once whole. Two workers making the same format at once
+ * (a job retried while its first attempt still works, or two enqueued by different downloads)
+ * each write an object of their own; the first row wins and the other object is deleted.
  */
 import "server-only";
+import { blobStore } from "@/lib/blobs";
 import { db } from "@/lib/db";
 import { env } from "@/lib/env";
 import type { TResultFormatJob } from "@/lib/jobs/schemas";
@@ -35,4 +38,11 @@ export async function makeResultFormatJob(data: TResultFormatJob, ctx: { signal:
     }),
   );
   await db.resultFile.createMany({ data: files.map((f) => fileRow(data.runId, f)), skipDuplicates: true });
+  for (const f of files) {
+    const kept = await db.resultFile.findUnique({
+      where: { runId_key_format: { runId: data.runId, key: f.key, format: f.format } },
+      select: { blobKey: true },
+    });
+    if (kept?.blobKey !== f.blobKey) await blobStore().delete(f.blobKey);
+  }
 }

@@ -1,6 +1,9 @@
 /**
  * Where a run's files live in the blob store, and how an engine result becomes one:
- * `runs/<run id>/<result key>/<format>` for each file served to callers, and
+ * `runs/<run id>/<result key>/<format>` for each file written with the run,
+ * `runs/<run id>/<result key>/<format>.<uuid>` for a format made later (job "result-format":
+ * two workers may make the same one at once; each writes its own object and the one whose row
+ * is inserted first wins, so a served file is never overwritten while it is read), and
  * `runs/<run id>/<result key>/copy` for the result's lossless copy (lib/runs/result-spill.ts).
  * Everything of a run lies under `runs/<run id>/`, so removing a run's files is one prefix.
  *
@@ -45,8 +48,9 @@ export async function writeResultFile(
   format: TResultFormat,
   budget: TByteBudget,
   signal: AbortSignal,
+  /** Where to write it; default `resultFileKey(runId, result.key, format)`. */
+  blobKey: string = resultFileKey(runId, result.key, format),
 ): Promise<TWrittenFile> {
-  const blobKey = resultFileKey(runId, result.key, format);
   const channel = byteChannel();
   const stored = blobStore().put(blobKey, channel.chunks(), { contentType: FORMAT_INFO[format].mediaType, signal });
   stored.catch((err: unknown) => channel.abandon(err));

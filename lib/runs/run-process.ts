@@ -19,6 +19,7 @@
  * Nothing of a run is kept after it but the row-group cache of the layers it read (bounded by
  * bytes); a run that failed on a resource limit leaves not even that.
  */
+import { randomUUID } from "node:crypto";
 import { appendFileSync } from "node:fs";
 import { blobStore } from "@/lib/blobs";
 import { runFlow } from "@/lib/engine/run-flow";
@@ -27,7 +28,7 @@ import { callerDataToDataset, type TInputValue } from "@/lib/flows/run-request";
 import { ResourceLimitError } from "@/lib/errors";
 import { forgetLayers, layerSource } from "@/lib/runs/layer-source";
 import { readSpill } from "@/lib/runs/result-spill";
-import { writeResultCopy, writeResultFile } from "@/lib/runs/result-blobs";
+import { resultFileKey, writeResultCopy, writeResultFile } from "@/lib/runs/result-blobs";
 import { errorToFailure, type TFromProcess, type TProcessInput, type TResultRecord, type TToProcess, type TWrittenFile } from "@/lib/runs/run-process-protocol";
 
 if (!process.send) throw new Error("run-process.ts runs only as a child process of the run pool (lib/runs/run-pool.ts)");
@@ -102,7 +103,9 @@ async function format(msg: Extract<TToProcess, { type: "format" }>, signal: Abor
   const result = await readSpill(msg.key, blobStore().stream(msg.spillKey));
   const budget = { bytesLeft: msg.maxResultBytes, limit: msg.maxResultBytes };
   const files: TWrittenFile[] = [];
-  for (const f of msg.formats) files.push(await writeResultFile(msg.runId, result, f, budget, signal));
+  // an object of its own: another worker may be making the same format (see result-blobs.ts)
+  for (const f of msg.formats)
+    files.push(await writeResultFile(msg.runId, result, f, budget, signal, `${resultFileKey(msg.runId, msg.key, f)}.${randomUUID()}`));
   return files;
 }
 

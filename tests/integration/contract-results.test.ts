@@ -87,6 +87,22 @@ describe("result downloads", () => {
     expect(pq.bytes.subarray(0, 4)).toEqual(PAR1);
   });
 
+  it("serves one whole file when two workers make the same format at once: each writes its own object, the first row wins, the other object goes", async () => {
+    const { makeResultFormatJob } = await import("@/lib/runs/make-result-format");
+    const runId = defaults.run_id;
+    const job = { runId, key: "summary", format: "parquet" as const };
+    const signal = new AbortController().signal;
+    await Promise.all([makeResultFormatJob(job, { signal }), makeResultFormatJob(job, { signal })]);
+    const { rows } = await sql().query(`SELECT "blobKey", "sizeBytes" FROM result_file WHERE "runId" = $1 AND key = 'summary' AND format = 'parquet'`, [runId]);
+    expect(rows).toHaveLength(1);
+    const objects: string[] = [];
+    for await (const b of blobStore().list(`runs/${runId}/summary/parquet`)) objects.push(b.key);
+    expect(objects).toEqual([rows[0].blobKey]);
+    const d = await download(`${byKey(defaults, "summary").href}?format=parquet`);
+    expect(d.bytes.byteLength).toBe(Number(rows[0].sizeBytes));
+    expect(d.headers.get("etag")).toBe(`"${createHash("sha256").update(d.bytes).digest("hex")}"`);
+  });
+
   it("answers 422 for a format that does not fit the kind and 404 for an unknown key", async () => {
     const bad = expectProblem(await http("GET", `${byKey(defaults, "cities").href}?format=csv`), 422, "validation_failed");
     expect(bad.errors[0].field).toBe("/query/format");
