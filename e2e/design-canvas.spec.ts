@@ -274,7 +274,7 @@ test("builds store catchments on the canvas without typing JSON, and saves it", 
 
   // The JSON view shows the same document.
   await page.getByRole("tab", { name: "JSON" }).click();
-  await expect(page.getByTestId("flow-editor")).toContainText('"id": "counted"');
+  await expect(page.getByTestId("flow-editor")).toContainText('"name": "stores"');
   await page.getByRole("tab", { name: "Canvas" }).click();
 
   await page.getByRole("button", { name: "Create flow" }).click();
@@ -307,7 +307,7 @@ test("a 30-step flow fits the view, and a problem's pointer marks its node", asy
   await page.keyboard.insertText(JSON.stringify({ ...doc, steps: steps.map((s, i) => (i === 7 ? { ...s, source: "nowhere" } : s)) }));
   await page.getByRole("tab", { name: "Canvas" }).click();
   await expect(node(page, "step:s7")).toContainText("1 problem");
-  await page.getByRole("button", { name: "Fit view" }).click();
+  await page.getByRole("button", { name: "Fit view", exact: true }).click();
   for (const id of ["input:rows", "step:s0", "step:s29", "result:out"]) await expect(node(page, id)).toBeInViewport();
   await page.getByTestId("flow-problems").getByRole("button").first().click();
   await expect(inspector(page)).toContainText("/source");

@@ -42,7 +42,8 @@ export function stepCatalogue(): TStepCatalogueEntry[] {
     label: d.label,
     summary: d.summary,
     category: d.category,
-    options: z.toJSONSchema(d.optionsSchema, { io: "input", unrepresentable: "any" }) as Record<string, unknown>,
+    // Plain JSON (zod builds some objects without a prototype), so React may pass it to the browser.
+    options: JSON.parse(JSON.stringify(z.toJSONSchema(d.optionsSchema, { io: "input", unrepresentable: "any" }))) as Record<string, unknown>,
     params: { ...d.paramable },
     inputs: d.inputs.map((i) => ({ key: i.key, accepts: [...i.accepts], many: i.many ?? false })),
     output: d.output,

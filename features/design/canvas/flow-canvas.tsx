@@ -316,7 +316,7 @@ function CanvasInner({
             variant="outline"
             size="sm"
             onClick={() => {
-              onChange({ ...(doc.description !== undefined ? { description: doc.description } : {}), inputs: [], parameters: [], steps: [], results: [] });
+              onChange({ inputs: [], parameters: [], steps: [], results: [] });
               setSelected([]);
             }}
           >

@@ -73,7 +73,7 @@ function FlowNodeView({ data, selected }: NodeProps<TFlowNode>) {
             position={Position.Left}
             style={{ top: 4 + HEADER + i * ROW + ROW / 2 }}
             className="!size-3"
-            aria-label={`Input "${h.key}" of ${data.name}`}
+            title={`Input "${h.key}" of ${data.name}`}
           />
         </div>
       ))}
@@ -84,7 +84,7 @@ function FlowNodeView({ data, selected }: NodeProps<TFlowNode>) {
           position={data.kind === "parameter" ? Position.Bottom : Position.Right}
           isConnectable={data.output}
           className={cn("!size-3", data.kind === "parameter" && "!opacity-0")}
-          aria-label={`Output of ${data.name}`}
+          title={`Output of ${data.name}`}
         />
       ) : null}
     </div>
