@@ -102,21 +102,43 @@ async function selectNode(page: Page, id: string) {
   await expect(inspector(page)).toBeVisible();
 }
 
+/** WCAG 2.1 relative luminance of an sRGB colour given as [r, g, b] in 0..255. */
+function luminance([r, g, b]: number[]): number {
+  const lin = (c: number) => (c / 255 <= 0.04045 ? c / 255 / 12.92 : ((c / 255 + 0.055) / 1.055) ** 2.4);
+  return 0.2126 * lin(r!) + 0.7152 * lin(g!) + 0.0722 * lin(b!);
+}
+/** WCAG 2.1 contrast ratio of two colours. */
+function contrast(a: number[], b: number[]): number {
+  const [hi, lo] = [luminance(a), luminance(b)].sort((x, y) => y - x);
+  return (hi! + 0.05) / (lo! + 0.05);
+}
+
 async function checkThemesAnd390(page: Page, name: string) {
   await mkdir(SHOTS, { recursive: true });
   for (const colorScheme of ["dark", "light"] as const) {
     await page.emulateMedia({ colorScheme });
     await expect(page.locator("html")).toHaveClass(new RegExp(`\\b${colorScheme}\\b`));
     await page.screenshot({ path: path.join(SHOTS, `design-canvas-${name}-${colorScheme}.png`), fullPage: true, animations: "disabled" });
+    await page.getByTestId("flow-canvas").screenshot({ path: path.join(SHOTS, `design-canvas-${name}-graph-${colorScheme}.png`), animations: "disabled" });
     await expectAccessible(page, `canvas ${name} (${colorScheme})`);
-    // Dark nodes with light text in the dark theme, not white on white.
+    // Nodes follow the theme: dark with light text in the dark theme (not white on white), readable in both.
     const colours = await node(page, "step:counted")
       .locator("> div")
       .evaluate((el) => {
-        const s = getComputedStyle(el);
-        return { bg: s.backgroundColor, fg: s.color };
+        // Computed colours may be oklch(); a 1-pixel canvas turns any CSS colour into sRGB bytes.
+        const ctx = document.createElement("canvas").getContext("2d", { willReadFrequently: true })!;
+        const rgb = (css: string) => {
+          ctx.clearRect(0, 0, 1, 1);
+          ctx.fillStyle = css;
+          ctx.fillRect(0, 0, 1, 1);
+          return [...ctx.getImageData(0, 0, 1, 1).data].slice(0, 3);
+        };
+        const st = getComputedStyle(el);
+        return { bg: rgb(st.backgroundColor), fg: rgb(st.color) };
       });
-    expect(colours.bg, "node background").not.toBe(colours.fg);
+    if (colorScheme === "dark") expect(luminance(colours.bg), `node background ${colours.bg}`).toBeLessThan(0.2);
+    else expect(luminance(colours.bg), `node background ${colours.bg}`).toBeGreaterThan(0.8);
+    expect(contrast(colours.bg, colours.fg)).toBeGreaterThanOrEqual(4.5);
   }
   await page.setViewportSize({ width: 390, height: 844 });
   await page.waitForFunction(() => document.documentElement.clientWidth <= 390);
@@ -265,7 +287,11 @@ test("builds store catchments on the canvas without typing JSON, and saves it", 
   // Tab moves between nodes.
   await node(page, "input:stores").focus();
   await page.keyboard.press("Tab");
-  await expect(page.locator(".react-flow__node:focus")).toHaveCount(1);
+  await expect
+    .poll(() =>
+      page.evaluate(() => document.activeElement?.closest(".react-flow__node")?.getAttribute("data-id") ?? document.activeElement?.outerHTML.slice(0, 120)),
+    )
+    .toBe("input:cities");
 
   await page.getByRole("button", { name: "Auto layout" }).click();
   await expect(page.getByText("No problems: the document is a valid flow version.")).toBeVisible();
