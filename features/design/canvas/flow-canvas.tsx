@@ -20,6 +20,7 @@ import {
   ReactFlow,
   ReactFlowProvider,
   useReactFlow,
+  useUpdateNodeInternals,
   type Connection,
   type Edge,
   type EdgeChange,
@@ -107,6 +108,13 @@ function CanvasInner({
   const flow = useReactFlow();
   const wrapper = useRef<HTMLDivElement>(null);
   const graph = useMemo(() => documentToGraph(doc, catalogue), [doc, catalogue]);
+  // A node whose id changed (a rename) or whose handles changed is measured again, so the
+  // edges at its handles are drawn (React Flow draws an edge only between measured handles).
+  const updateNodeInternals = useUpdateNodeInternals();
+  useEffect(() => {
+    const frame = requestAnimationFrame(() => updateNodeInternals(graph.nodes.map((n) => n.id)));
+    return () => cancelAnimationFrame(frame);
+  }, [graph, updateNodeInternals]);
   const [selected, setSelected] = useState<string[]>([]);
   const [selectedEdges, setSelectedEdges] = useState<string[]>([]);
   const pending = useRef<Record<string, TPos>>({});
