@@ -117,6 +117,8 @@ function CanvasInner({
   }, [graph, updateNodeInternals]);
   const [selected, setSelected] = useState<string[]>([]);
   const [selectedEdges, setSelectedEdges] = useState<string[]>([]);
+  // Sizes React Flow measured, handed back with the nodes as a controlled flow must (the minimap and fitView use them).
+  const [measured, setMeasured] = useState<Record<string, { width: number; height: number }>>({});
   const pending = useRef<Record<string, TPos>>({});
   const [announce, setAnnounce] = useState("");
 
@@ -160,12 +162,13 @@ function CanvasInner({
           position: positions[n.id] ?? pending.current[n.id] ?? layout.get(n.id) ?? { x: 0, y: 0 },
           data: { ...n.data, problems: nodeProblems, status },
           selected: selected.includes(n.id),
+          measured: measured[n.id],
           ariaLabel: `${n.data.title} ${n.data.name || "(no name)"}${nodeProblems.length ? `, ${nodeProblems.length} problem${nodeProblems.length === 1 ? "" : "s"}` : ""}${
             status ? (status.state === "ok" ? `, ${status.rows ?? "?"} rows` : ", failed") : ""
           }`,
         };
       }),
-    [graph, positions, layout, problemsByNode, stepStatus, selected],
+    [graph, positions, layout, problemsByNode, stepStatus, selected, measured],
   );
   const edges: Edge[] = useMemo(
     () =>
@@ -190,12 +193,15 @@ function CanvasInner({
 
   const onNodesChange = useCallback((changes: NodeChange<TFlowNode>[]) => {
     const moved: Record<string, TPos> = {};
+    const sized: Record<string, { width: number; height: number }> = {};
     let sel: { id: string; selected: boolean }[] = [];
     for (const c of changes) {
       if (c.type === "position" && c.position) moved[c.id] = c.position;
+      if (c.type === "dimensions" && c.dimensions) sized[c.id] = c.dimensions;
       if (c.type === "select") sel.push({ id: c.id, selected: c.selected });
     }
     if (Object.keys(moved).length) setPositions((p) => ({ ...p, ...moved }));
+    if (Object.keys(sized).length) setMeasured((m) => ({ ...m, ...sized }));
     if (sel.length) {
       setSelected((s) => {
         let next = s.slice();
