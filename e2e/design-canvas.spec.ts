@@ -339,3 +339,21 @@ test("a 30-step flow fits the view, and a problem's pointer marks its node", asy
   await expect(inspector(page)).toContainText("/source");
   await page.screenshot({ path: path.join(SHOTS, "design-canvas-30-steps-light.png"), animations: "disabled" });
 });
+
+test("an expression option is edited as JSON with help, and checked live by the server's validator", async ({ page }) => {
+  await page.goto(`${DESIGN}/flows/new`);
+  await selectNode(page, "step:big");
+  const where = inspector(page).getByLabel("where (expression)");
+  await expect(where).toHaveValue('[">=",["to-number",["get","population"],0],["var","min_population"]]');
+  await expect(inspector(page)).toContainText("A MapLibre expression that is true for the items to keep");
+  await expect(inspector(page)).toContainText("Parameters: min_population.");
+  await where.fill('[">=", ["get", "population"], ["var", "nope"]]');
+  await expect(inspector(page).getByText(/nope/).first()).toBeVisible();
+  await expect(where).toHaveAttribute("aria-invalid", "true");
+  await expect(node(page, "step:big")).toContainText("problem");
+  await where.fill('[">=", ["get", "population"]');
+  await expect(inspector(page)).toContainText("Not valid JSON yet.");
+  await where.fill('[">=", ["get", "population"], 1000]');
+  await expect(page.getByText("No problems: the document is a valid flow version.")).toBeVisible();
+  await expect(where).not.toHaveAttribute("aria-invalid", "true");
+});
