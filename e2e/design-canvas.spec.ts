@@ -284,6 +284,17 @@ test("builds store catchments on the canvas without typing JSON, and saves it", 
   await page.getByRole("button", { name: "Redo" }).click();
   await expect(node(page, "step:sort")).toHaveCount(0);
 
+  // An edge: focused, selected with Enter, deleted with Delete (the result loses its source), undone.
+  const edge = page.getByTestId("rf__edge-step:summary->result:summary:from");
+  await edge.focus();
+  await page.keyboard.press("Enter");
+  await page.keyboard.press("Delete");
+  await expect(edge).toHaveCount(0);
+  await expect(node(page, "result:summary")).toContainText("problem");
+  await page.keyboard.press("ControlOrMeta+z");
+  await expect(edge).toHaveCount(1);
+  await expect(page.getByText("No problems: the document is a valid flow version.")).toBeVisible();
+
   // Tab moves between nodes.
   await node(page, "input:stores").focus();
   await page.keyboard.press("Tab");

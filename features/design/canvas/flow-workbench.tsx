@@ -93,18 +93,24 @@ export function FlowWorkbench(props: TFlowWorkbenchProps) {
 
   const setDoc = useCallback((next: TFlowDoc, coalesce?: string) => history.set(flowDocumentText(next), coalesce), [history.set]);
 
-  // Undo/redo from the keyboard anywhere in the editor, except inside a form field (its own undo).
-  const onKeyDown = (e: React.KeyboardEvent) => {
-    if (!(e.ctrlKey || e.metaKey) || e.altKey) return;
-    const key = e.key.toLowerCase();
-    const t = e.target as HTMLElement;
-    if ((t.tagName === "INPUT" && !["checkbox", "radio", "button"].includes((t as HTMLInputElement).type)) || t.tagName === "TEXTAREA") return;
-    if (key === "z" || key === "y") {
+  // Undo/redo from the keyboard anywhere on the page (also after a deleted node took the focus
+  // with it), except inside a text field, which has its own undo. CodeMirror has no undo of its own here.
+  const historyRef = useRef(history);
+  historyRef.current = history;
+  useEffect(() => {
+    const onKeyDown = (e: KeyboardEvent) => {
+      if (!(e.ctrlKey || e.metaKey) || e.altKey || e.defaultPrevented) return;
+      const key = e.key.toLowerCase();
+      if (key !== "z" && key !== "y") return;
+      const t = e.target as HTMLElement | null;
+      if (t && ((t.tagName === "INPUT" && !["checkbox", "radio", "button"].includes((t as HTMLInputElement).type)) || t.tagName === "TEXTAREA")) return;
       e.preventDefault();
-      if (key === "y" || e.shiftKey) history.redo();
-      else history.undo();
-    }
-  };
+      if (key === "y" || e.shiftKey) historyRef.current.redo();
+      else historyRef.current.undo();
+    };
+    window.addEventListener("keydown", onKeyDown);
+    return () => window.removeEventListener("keydown", onKeyDown);
+  }, []);
 
   const onSave = async () => {
     if (props.flowId) {
@@ -142,7 +148,7 @@ export function FlowWorkbench(props: TFlowWorkbenchProps) {
   const busy = save.isPending || create.isPending;
   const valid = problems !== null && problems.length === 0;
   return (
-    <div className="grid min-w-0 gap-4" onKeyDown={onKeyDown}>
+    <div className="grid min-w-0 gap-4">
       {!props.flowId ? (
         <FormField id="flow-name" label="Name" error={nameError}>
           <Input
