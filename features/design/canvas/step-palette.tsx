@@ -60,7 +60,7 @@ export function StepPalette({ catalogue, onAdd }: { catalogue: readonly TCanvasS
       <p id={`${searchId}-hint`} className="text-xs text-muted-foreground">
         Drag onto the canvas, or focus an entry and press Enter.
       </p>
-      <div className="grid max-h-[30rem] gap-3 overflow-y-auto pr-1" tabIndex={-1}>
+      <div className="grid max-h-56 gap-3 overflow-y-auto pr-1 lg:max-h-[30rem]" tabIndex={-1}>
         {groups.length === 0 ? <p className="text-sm text-muted-foreground">Nothing matches “{query}”.</p> : null}
         {groups.map((g) => (
           <section key={g} aria-label={g} className="grid gap-1">
