@@ -70,7 +70,10 @@ export interface TFlowCanvasProps {
   columns: Record<string, TColumns>;
   history: TDocumentHistory;
   stepStatus: Record<string, TStepStatus>;
-  onSelectStep: (stepId: string | null) => void;
+  /** The step picked for the preview run (here or in its picker): selected on the canvas too. */
+  selectedStepId: string | null;
+  /** A step was selected on the canvas. */
+  onSelectStep: (stepId: string) => void;
   /** A problem chosen in the list: select and show its node. */
   focusProblem: { pointer: string; at: number } | null;
   /** Node positions by node id, kept by the workbench so they survive a visit to the JSON view. */
@@ -99,6 +102,7 @@ function CanvasInner({
   columns,
   history,
   stepStatus,
+  selectedStepId,
   onSelectStep,
   focusProblem,
   positions,
@@ -189,7 +193,15 @@ function CanvasInner({
 
   const selectedNode: TCanvasNode | undefined = selected.length === 1 ? graph.nodes.find((n) => n.id === selected[0]) : undefined;
   const selectedStep = selectedNode?.data.kind === "step" ? selectedNode.data.name : null;
-  useEffect(() => onSelectStep(selectedStep), [selectedStep, onSelectStep]);
+  useEffect(() => {
+    if (selectedStep) onSelectStep(selectedStep);
+  }, [selectedStep, onSelectStep]);
+  // A step picked elsewhere (the preview run's picker) is selected here.
+  useEffect(() => {
+    if (!selectedStepId || selectedStepId === selectedStep) return;
+    const n = graph.nodes.find((x) => x.data.kind === "step" && x.data.name === selectedStepId);
+    if (n) setSelected([n.id]);
+  }, [selectedStepId]);
 
   const onNodesChange = useCallback((changes: NodeChange<TFlowNode>[]) => {
     const moved: Record<string, TPos> = {};

@@ -181,6 +181,7 @@ export function FlowWorkbench(props: TFlowWorkbenchProps) {
                 columns={columns}
                 history={history}
                 stepStatus={stepStatus}
+                selectedStepId={selectedStepId}
                 onSelectStep={setSelectedStepId}
                 focusProblem={focusNode}
                 positions={positions}
