@@ -330,6 +330,34 @@ test("builds store catchments on the canvas without typing JSON, and saves it", 
   await expect(page.getByText("2 versions, latest v2")).toBeVisible();
   const v2 = await db().query(`SELECT definition FROM flow_version WHERE "flowId" = $1 AND version = 2`, [flowId]);
   expect(v2.rows[0].definition.parameters).toEqual([{ ...EXPECTED.parameters[0], default: 25 }]);
+
+  // Run the flow being edited (the preview run): two stores pasted, the demo cities layer, no area.
+  const panel = page.getByTestId("flow-run-panel");
+  await panel.getByLabel("Source of stores").selectOption("paste");
+  await panel.getByLabel("Rows (JSON array of objects) for stores").fill(
+    JSON.stringify([
+      { lon: 7.447, lat: 46.948 },
+      { lon: 8.54, lat: 47.37 },
+    ]),
+  );
+  await panel.getByLabel("Layer for cities").selectOption("world-cities");
+  await panel.getByLabel("Source of limit_area").selectOption("none");
+  await panel.getByRole("button", { name: "Run", exact: true }).click();
+  await expect(panel.getByTestId("flow-run-state")).toHaveText("completed", { timeout: 120_000 });
+  // Two steps' outputs, picked on the canvas; the nodes show their row counts.
+  const output = panel.getByTestId("step-output");
+  await selectNode(page, "step:counted");
+  await expect(output.getByRole("heading", { name: "Output of counted" })).toBeVisible();
+  await expect(output.getByTestId("step-count")).toHaveText(/^2 features/);
+  await expect(node(page, "step:counted").getByTestId("node-rows")).toHaveText("2 rows");
+  await expect(page.getByLabel("Step to show")).toHaveValue("counted");
+  await selectNode(page, "step:summary");
+  await expect(output.getByRole("heading", { name: "Output of summary" })).toBeVisible();
+  await expect(output.getByTestId("step-count")).toHaveText("1 row");
+  await expect(output.getByRole("columnheader", { name: /population/ })).toBeVisible();
+  await expect(node(page, "step:summary").getByTestId("node-rows")).toHaveText("1 row");
+  await page.screenshot({ path: path.join(SHOTS, "design-canvas-store-catchments-run-light.png"), fullPage: true, animations: "disabled" });
+  await expectAccessible(page, "canvas with the preview run");
 });
 
 test("a 30-step flow fits the view, and a problem's pointer marks its node", async ({ page }) => {

@@ -4,10 +4,34 @@ import { flexRender, getCoreRowModel, useReactTable, type ColumnDef } from "@tan
 import { useMemo } from "react";
 import { Table, TableBody, TableCaption, TableCell, TableHead, TableHeader, TableRow } from "@/components/ui/table";
 
-export function DataTable({ columns, rows, caption }: { columns: string[]; rows: Record<string, unknown>[]; caption: string }) {
+/** `columnTypes`: a type per column, shown under its name (a flow preview's columns). */
+export function DataTable({
+  columns,
+  rows,
+  caption,
+  columnTypes,
+}: {
+  columns: string[];
+  rows: Record<string, unknown>[];
+  caption: string;
+  columnTypes?: Record<string, string>;
+}) {
   const defs = useMemo<ColumnDef<Record<string, unknown>>[]>(
-    () => columns.map((c) => ({ id: c, header: c, accessorFn: (r) => r[c], cell: (info) => formatCell(info.getValue()) })),
-    [columns],
+    () =>
+      columns.map((c) => ({
+        id: c,
+        header: columnTypes?.[c]
+          ? () => (
+              <span className="grid">
+                <span>{c}</span>
+                <span className="text-xs font-normal text-muted-foreground">{columnTypes[c]}</span>
+              </span>
+            )
+          : c,
+        accessorFn: (r) => r[c],
+        cell: (info) => formatCell(info.getValue()),
+      })),
+    [columns, columnTypes],
   );
   const table = useReactTable({ data: rows, columns: defs, getCoreRowModel: getCoreRowModel() });
   return (

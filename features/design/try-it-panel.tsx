@@ -1,6 +1,7 @@
 "use client";
 /**
- * Try it: a form derived from the flow version, nothing mapped by hand.
+ * Try it: a form derived from the flow version, nothing mapped by hand (the input and
+ * parameter fields are shared with the flow preview: run-request-fields.tsx).
  * - Each input: a workspace layer that fits it (kind and declared geometry; by default one
  *   the curl call's environment can read, features/design/try-it-layers.ts), or pasted GeoJSON (layer inputs) /
  *   pasted rows (table inputs); an area input: a polygon drawn on the map or pasted.
@@ -19,24 +20,31 @@ import { useRouter } from "next/navigation";
 import { useQuery } from "@tanstack/react-query";
 import { useAction } from "next-safe-action/hooks";
 import { toast } from "sonner";
-import type { FeatureCollection, Polygon } from "geojson";
+import type { FeatureCollection } from "geojson";
 import { DownloadIcon, LoaderCircleIcon, PlayIcon, SquareIcon } from "lucide-react";
 import { ZFlowVersion } from "@/lib/flows/definition";
 import { parseRunRequest } from "@/lib/flows/run-request";
 import { Button } from "@/components/ui/button";
-import { Input } from "@/components/ui/input";
 import { Label } from "@/components/ui/label";
 import { Badge } from "@/components/ui/badge";
 import { Alert, AlertDescription } from "@/components/ui/alert";
 import { fetchJson } from "@/features/shell/fetch-json";
 import { cancelTryAction, startTryAction } from "@/features/design/actions";
-import { DeclaredColumns } from "@/features/design/declared-columns";
-import { MapView } from "@/features/design/map-view";
 import { ResultPreview } from "@/features/design/result-preview";
 import type { TRunDocument } from "@/lib/runs/run-document";
 import { countOf } from "@/features/design/format";
 import { layerChoice, type TTryItLayer } from "@/features/design/try-it-layers";
-import { declaredGeometry, describeGeometry } from "@/lib/flows/input-geometry";
+import {
+  errorsAt,
+  initialInputState,
+  initialParamValues,
+  InputField,
+  ParameterFields,
+  requestValues,
+  selectClass,
+  type TInputState,
+  type TParamValue,
+} from "@/features/design/run-request-fields";
 
 export interface TTryItProps {
   organization: string;
@@ -56,28 +64,17 @@ export interface TTryItProps {
   publicBaseUrl: string;
 }
 
-type TInputState = { mode: "layer" | "paste" | "draw" | "none"; layerId: string; text: string; polygon: Polygon | null };
-
 const FINAL = new Set(["completed", "failed", "cancelled"]);
-const selectClass = "h-9 w-full rounded-md border bg-background px-3 text-sm focus-visible:ring-2 focus-visible:ring-ring focus-visible:outline-none";
 
 export function TryItPanel(p: TTryItProps) {
   const router = useRouter();
   const flow = useMemo(() => ZFlowVersion.parse(p.definition), [p.definition]);
   const ref = { organization: p.organization, workspace: p.workspace };
   const [inputs, setInputs] = useState<Record<string, TInputState>>(() =>
-    Object.fromEntries(
-      flow.inputs.map((i) => {
-        // A layer that fits the input and that the curl call's environment can read (try-it-layers.ts).
-        const layerId = layerChoice(p.layers, i, p.curlEnvironment).preferred;
-        const mode = i.kind === "area" ? "draw" : layerId ? "layer" : "paste";
-        return [i.name, { mode, layerId: layerId ?? "", text: "", polygon: null }];
-      }),
-    ),
+    // A layer that fits the input and that the curl call's environment can read (try-it-layers.ts).
+    Object.fromEntries(flow.inputs.map((i) => [i.name, initialInputState(i, layerChoice(p.layers, i, p.curlEnvironment).preferred)])),
   );
-  const [params, setParams] = useState<Record<string, string | boolean>>(() =>
-    Object.fromEntries(flow.parameters.map((x) => [x.name, x.type === "boolean" ? (x.default ?? false) : x.default === undefined ? "" : String(x.default)])),
-  );
+  const [params, setParams] = useState<Record<string, TParamValue>>(() => initialParamValues(flow.parameters));
   const [formats, setFormats] = useState<Record<string, string>>(() =>
     Object.fromEntries(flow.results.map((r) => [r.key, r.kind === "layer" ? "geojson" : "csv"])),
   );
@@ -95,36 +92,7 @@ export function TryItPanel(p: TTryItProps) {
   });
 
   const body = (): { ok: true; value: unknown } | { ok: false; errors: Record<string, string> } => {
-    const errs: Record<string, string> = {};
-    const inputValues: Record<string, unknown> = {};
-    for (const i of flow.inputs) {
-      const s = inputs[i.name]!;
-      if (s.mode === "none") continue;
-      if (s.mode === "layer") inputValues[i.name] = { layer_id: s.layerId };
-      else if (s.mode === "draw") {
-        if (s.polygon) inputValues[i.name] = { area: s.polygon };
-        else errs[`/inputs/${i.name}`] = "Draw a polygon on the map (at least three corners, then Close polygon), or paste one.";
-      } else {
-        try {
-          const v = JSON.parse(s.text);
-          if (i.kind === "area") {
-            const g = v?.type === "Feature" ? v.geometry : v?.type === "FeatureCollection" ? v.features?.[0]?.geometry : v;
-            inputValues[i.name] = { area: g };
-          } else if (i.kind === "table") inputValues[i.name] = { rows: v };
-          else inputValues[i.name] = { geojson: v };
-        } catch (e) {
-          errs[`/inputs/${i.name}`] = `Not valid JSON: ${(e as Error).message}`;
-        }
-      }
-    }
-    const parameters: Record<string, unknown> = {};
-    for (const x of flow.parameters) {
-      const v = params[x.name];
-      if (x.type === "boolean") parameters[x.name] = Boolean(v);
-      else if (v === "" || v === undefined) continue;
-      else if (x.type === "number" || x.type === "integer") parameters[x.name] = Number(v);
-      else parameters[x.name] = v;
-    }
+    const { inputs: inputValues, parameters, errors: errs } = requestValues(flow.inputs, flow.parameters, inputs, params);
     if (Object.keys(errs).length > 0) return { ok: false, errors: errs };
     const value = { inputs: inputValues, parameters, formats };
     const checked = parseRunRequest(flow, value);
@@ -150,12 +118,6 @@ export function TryItPanel(p: TTryItProps) {
     }
   };
 
-  const errorFor = (prefix: string) =>
-    Object.entries(errors)
-      .filter(([k]) => k === prefix || k.startsWith(`${prefix}/`))
-      .map(([k, m]) => (k === prefix ? m : `${k.slice(prefix.length + 1)}: ${m}`))
-      .join(" ");
-
   const curlBody = (() => {
     const b = body();
     return b.ok ? JSON.stringify(b.value) : "{ ... }";
@@ -174,170 +136,28 @@ export function TryItPanel(p: TTryItProps) {
       <form onSubmit={onRun} className="grid gap-6" noValidate aria-label="Try it">
         <fieldset className="grid gap-4">
           <legend className="mb-2 font-semibold">Inputs</legend>
-          {flow.inputs.map((i) => {
-            const s = inputs[i.name]!;
-            const set = (patch: Partial<TInputState>) => setInputs((all) => ({ ...all, [i.name]: { ...all[i.name]!, ...patch } }));
-            const err = errorFor(`/inputs/${i.name}`);
-            const layers = layerChoice(p.layers, i, p.curlEnvironment).options;
-            const modes: { value: TInputState["mode"]; label: string }[] =
-              i.kind === "area"
-                ? [
-                    { value: "draw", label: "Draw on the map" },
-                    { value: "paste", label: "Paste a GeoJSON polygon" },
-                  ]
-                : [
-                    { value: "layer", label: `A workspace ${i.kind === "table" ? "table" : "layer"}` },
-                    { value: "paste", label: i.kind === "table" ? "Paste rows (JSON array)" : "Paste GeoJSON" },
-                  ];
-            if (i.optional) modes.push({ value: "none", label: "Leave out" });
-            const errId = `input-${i.name}-error`;
-            return (
-              <div key={i.name} className="grid gap-2 rounded-md border p-3" data-testid={`input-${i.name}`}>
-                <div className="flex flex-wrap items-center gap-2">
-                  <span className="font-medium">{i.name}</span>
-                  <Badge variant="outline">{i.kind}</Badge>
-                  {i.optional ? <Badge variant="secondary">optional</Badge> : null}
-                  {i.description ? <span className="text-sm text-muted-foreground">{i.description}</span> : null}
-                </div>
-                <DeclaredColumns columns={i.columns} kind={i.kind} />
-                <div className="grid gap-2 sm:grid-cols-2">
-                  <div className="grid gap-1">
-                    <Label htmlFor={`input-${i.name}-mode`}>Source of {i.name}</Label>
-                    <select
-                      id={`input-${i.name}-mode`}
-                      className={selectClass}
-                      value={s.mode}
-                      onChange={(e) => set({ mode: e.target.value as TInputState["mode"] })}
-                    >
-                      {modes.map((m) => (
-                        <option key={m.value} value={m.value}>
-                          {m.label}
-                        </option>
-                      ))}
-                    </select>
-                  </div>
-                  {s.mode === "layer" ? (
-                    <div className="grid gap-1">
-                      <Label htmlFor={`input-${i.name}-layer`}>Layer for {i.name}</Label>
-                      <select
-                        id={`input-${i.name}-layer`}
-                        className={selectClass}
-                        value={s.layerId}
-                        onChange={(e) => set({ layerId: e.target.value })}
-                        aria-invalid={err ? true : undefined}
-                        aria-describedby={err ? errId : undefined}
-                      >
-                        {layers.length === 0 ? (
-                          <option value="">No {i.kind === "table" ? "table" : `layer of ${describeGeometry(declaredGeometry(i))}`} in this workspace</option>
-                        ) : null}
-                        {layers.map((l) => (
-                          <option key={l.id} value={l.id}>
-                            {l.name} ({l.id}){l.environments.includes(p.curlEnvironment) ? "" : ` - not readable in ${p.curlEnvironment} yet`}
-                          </option>
-                        ))}
-                      </select>
-                    </div>
-                  ) : null}
-                </div>
-                {s.mode === "paste" ? (
-                  <div className="grid gap-1">
-                    <Label htmlFor={`input-${i.name}-text`}>
-                      {i.kind === "area"
-                        ? "Polygon (GeoJSON geometry or feature)"
-                        : i.kind === "table"
-                          ? "Rows (JSON array of objects)"
-                          : "GeoJSON FeatureCollection"}{" "}
-                      for {i.name}
-                    </Label>
-                    <textarea
-                      id={`input-${i.name}-text`}
-                      className="min-h-28 rounded-md border bg-background p-2 font-mono text-xs focus-visible:ring-2 focus-visible:ring-ring focus-visible:outline-none"
-                      value={s.text}
-                      onChange={(e) => set({ text: e.target.value })}
-                      aria-invalid={err ? true : undefined}
-                      aria-describedby={err ? errId : undefined}
-                    />
-                  </div>
-                ) : null}
-                {s.mode === "draw" ? <MapView label={`Map to draw the ${i.name} polygon`} onDraw={(polygon) => set({ polygon })} /> : null}
-                {err ? (
-                  <p id={errId} className="text-sm text-destructive" data-testid={`error-input-${i.name}`}>
-                    {err}
-                  </p>
-                ) : null}
-              </div>
-            );
-          })}
+          {flow.inputs.map((i) => (
+            <InputField
+              key={i.name}
+              input={i}
+              state={inputs[i.name]!}
+              onChange={(patch) => setInputs((all) => ({ ...all, [i.name]: { ...all[i.name]!, ...patch } }))}
+              layers={layerChoice(p.layers, i, p.curlEnvironment).options}
+              layerLabel={(l) => `${l.name} (${l.id})${l.environments.includes(p.curlEnvironment) ? "" : ` - not readable in ${p.curlEnvironment} yet`}`}
+              error={errorsAt(errors, `/inputs/${i.name}`)}
+            />
+          ))}
         </fieldset>
 
         {flow.parameters.length > 0 ? (
           <fieldset className="grid gap-4 sm:grid-cols-2">
             <legend className="mb-2 font-semibold">Parameters</legend>
-            {flow.parameters.map((x) => {
-              const id = `param-${x.name}`;
-              const err = errorFor(`/parameters/${x.name}`);
-              const hint = [
-                x.type,
-                "minimum" in x && x.minimum !== undefined ? `≥ ${x.minimum}` : null,
-                "maximum" in x && x.maximum !== undefined ? `≤ ${x.maximum}` : null,
-                x.default !== undefined ? `default ${String(x.default)}` : null,
-                x.required ? "required" : null,
-              ]
-                .filter(Boolean)
-                .join(", ");
-              const describedBy = [`${id}-hint`, err ? `${id}-error` : null].filter(Boolean).join(" ");
-              return (
-                <div key={x.name} className="grid gap-1">
-                  <Label htmlFor={id}>{x.name}</Label>
-                  {x.type === "boolean" ? (
-                    <input
-                      id={id}
-                      type="checkbox"
-                      className="size-4"
-                      checked={Boolean(params[x.name])}
-                      onChange={(e) => setParams((all) => ({ ...all, [x.name]: e.target.checked }))}
-                      aria-describedby={describedBy}
-                    />
-                  ) : x.type === "enum" ? (
-                    <select
-                      id={id}
-                      className={selectClass}
-                      value={String(params[x.name] ?? "")}
-                      onChange={(e) => setParams((all) => ({ ...all, [x.name]: e.target.value }))}
-                      aria-describedby={describedBy}
-                    >
-                      {x.default === undefined ? <option value="">(none)</option> : null}
-                      {x.values.map((v) => (
-                        <option key={v} value={v}>
-                          {v}
-                        </option>
-                      ))}
-                    </select>
-                  ) : (
-                    <Input
-                      id={id}
-                      type={x.type === "string" ? "text" : "number"}
-                      step={x.type === "integer" ? 1 : "any"}
-                      min={"minimum" in x ? x.minimum : undefined}
-                      max={"maximum" in x ? x.maximum : undefined}
-                      value={String(params[x.name] ?? "")}
-                      onChange={(e) => setParams((all) => ({ ...all, [x.name]: e.target.value }))}
-                      aria-invalid={err ? true : undefined}
-                      aria-describedby={describedBy}
-                    />
-                  )}
-                  <p id={`${id}-hint`} className="text-xs text-muted-foreground">
-                    {x.description ? `${x.description}. ` : ""}
-                    {hint}
-                  </p>
-                  {err ? (
-                    <p id={`${id}-error`} className="text-sm text-destructive" data-testid={`error-param-${x.name}`}>
-                      {err}
-                    </p>
-                  ) : null}
-                </div>
-              );
-            })}
+            <ParameterFields
+              parameters={flow.parameters}
+              values={params}
+              errors={errors}
+              onChange={(name, value) => setParams((all) => ({ ...all, [name]: value }))}
+            />
           </fieldset>
         ) : null}
 

@@ -16,7 +16,7 @@ export async function listTryRuns(scope: TDesignerScope, flowApiId: string, limi
   return runs.map((r) => ({
     id: r.id,
     state: r.state,
-    flowVersion: r.flowVersion.version,
+    flowVersion: r.flowVersion?.version ?? 0,
     createdAt: r.createdAt,
     processingMs: r.processingMs,
     stepsDone: r.stepsDone,

@@ -11,6 +11,7 @@ import { loadWorldCapitals, loadWorldCities, loadWorldCountries } from "@/lib/de
 import { StepError } from "@/lib/engine/errors";
 import { runFlow } from "@/lib/engine/run-flow";
 import type { TFeature, TLayerSource, TResolvedInputs, TRow } from "@/lib/engine/types";
+import { setItemPosition } from "@/lib/steps/dataset";
 import { box, layerSource, mustValidate, pt } from "@/lib/steps/test-helpers";
 
 const layer = (features: TFeature[]) => ({ kind: "features" as const, features });
@@ -217,6 +218,36 @@ describe("streaming", () => {
     expect([streamed.stepId, streamed.cause.limit]).toEqual([inMemory.stepId, inMemory.cause.limit]);
     expect([streamed.stepId, streamed.cause.limit]).toEqual(["f", "rows 4,999"]);
     await expect(runFlow(holding, { c: layerSource(points) }, {}, { maxItems: 5000 })).resolves.toHaveLength(1);
+  });
+
+  it("previews (resultHead): each result read from the file is its first items in the layer's order and its count, never held whole", async () => {
+    // Positions as a layer file gives them, the file in another order (as a Hilbert sort would).
+    const points = Array.from({ length: 5000 }, (_, i) => pt(i / 1000, 0, { i }));
+    points.forEach((p, i) => setItemPosition(p, i));
+    const file = [...points].reverse();
+    const preview = mustValidate({
+      inputs: [{ name: "c", kind: "layer" }],
+      steps: [
+        { id: "f", type: "filter", source: "c", where: [">=", ["get", "i"], 10] },
+        { id: "s", type: "select", source: "f", fields: ["i"] },
+        { id: "a", type: "aggregate", source: "s", aggregations: [{ op: "count", as: "n" }] },
+      ],
+      results: [
+        { key: "f", kind: "layer", from: "f" },
+        { key: "s", kind: "layer", from: "s" },
+        { key: "a", kind: "table", from: "a" },
+      ],
+    });
+    // Whole, every result holds 4,990 items: over a limit of 4,000 the run fails; as heads it holds.
+    await expect(runFlow(preview, { c: layerSource(file) }, {}, { maxItems: 4000 })).rejects.toBeInstanceOf(StepError);
+    const [f, s, a] = await runFlow(preview, { c: layerSource(file) }, {}, { maxItems: 4000, resultHead: 3 });
+    const props = (r: typeof f) => (r!.kind === "layer" ? r!.data.features.map((x) => x.properties) : r!.data.rows);
+    expect([f!.count, s!.count]).toEqual([4990, 4990]);
+    expect(props(f)).toEqual([{ i: 10 }, { i: 11 }, { i: 12 }]);
+    expect(props(s)).toEqual([{ i: 10 }, { i: 11 }, { i: 12 }]);
+    // A result in memory (the aggregate's one row) is returned whole, without a count.
+    expect(a!.count).toBeUndefined();
+    expect(props(a)).toEqual([{ n: 4990 }]);
   });
 
   it("stops between groups when aborted, and lets a read error through as it is", async () => {

@@ -41,6 +41,10 @@
  *   readers (aggregate, spatial_join's points) see file order: their counts and integer sums are
  *   the same; a sum of fractional numbers may differ in its last bits.
  *
+ * Previews (`opts.resultHead`): every step is a result (lib/runs/preview-run.ts); a result
+ * still lazy at the end is read once more as a head (its first items, in the layer's order, and
+ * its count), so a preview holds what the steps keep, as the flow itself would, plus the heads.
+ *
  * Inputs are never mutated; results may share feature objects with inputs.
  */
 import { paramDecls, topologicalOrder, type TFlowVersion } from "@/lib/engine/flow-document";
@@ -129,9 +133,9 @@ function stepFailure(step: { id: string; type: string }, err: unknown): never {
   throw new StepError(step.id, step.type, err);
 }
 
-/** Names of the inputs and steps some reader takes whole: a result, or a step reading it with `ctx.get`. */
-function readWhole(flow: TFlowVersion): Set<string> {
-  const names = new Set(flow.results.map((r) => r.from));
+/** Names of the inputs and steps some reader takes whole: a result (unless results are heads), or a step reading it with `ctx.get`. */
+function readWhole(flow: TFlowVersion, resultsWhole: boolean): Set<string> {
+  const names = new Set(resultsWhole ? flow.results.map((r) => r.from) : []);
   for (const step of flow.steps) {
     const definition = stepDefinition(step.type) as TStepDefinition;
     const inBatches = new Set<string>([...(definition.batchSources ?? []), ...(definition.batch ? [definition.batch.source] : [])]);
@@ -263,7 +267,8 @@ export async function runFlow(
   }
 
   const order = topologicalOrder(flow);
-  const wholeReads = readWhole(flow);
+  const head = opts.resultHead;
+  const wholeReads = readWhole(flow, head === undefined);
   let done = 0;
   for (const step of order) {
     throwIfAborted(signal);
@@ -300,14 +305,50 @@ export async function runFlow(
     await checkpoint();
   }
 
-  for (const r of flow.results) await materialise(r.from);
+  /**
+   * The first `n` items of the lazy dataset `name` (in the layer's order when every item has its
+   * position, else as read) and how many it has: one more pass, holding at most about 2n items.
+   */
+  async function headOf(name: string, n: number): Promise<{ ds: TDataset; count: number }> {
+    const value = data.get(name) as TLazy;
+    let kept: (TFeature | TRow)[] = [];
+    let count = 0;
+    let byPosition = value.of === "features";
+    for await (const batch of batchesOf(name)) {
+      for (const item of listOf(batch as TItems)) {
+        count++;
+        if (byPosition && itemPosition(item) === undefined) {
+          byPosition = false;
+          kept = kept.slice(0, n);
+        }
+        if (byPosition || kept.length < n) kept.push(item);
+      }
+      if (byPosition && kept.length > 2 * n) kept = inLayerOrder(kept).slice(0, n);
+      await checkpoint();
+    }
+    if (byPosition) kept = inLayerOrder(kept).slice(0, n);
+    const columns = value.of === "rows" && value.columns.length === 0 ? columnsOf(kept as TRow[]) : value.columns;
+    return { ds: itemsOf(value.of, columns, kept as TFeature[] | TRow[]), count };
+  }
+
+  const finals = new Map<string, { ds: TDataset | null; count?: number }>();
+  for (const r of flow.results) {
+    if (finals.has(r.from)) continue;
+    if (head !== undefined && data.get(r.from)?.kind === "lazy") finals.set(r.from, await headOf(r.from, head));
+    else {
+      await materialise(r.from);
+      finals.set(r.from, { ds: (data.get(r.from) ?? null) as TDataset | null });
+    }
+  }
   const derived = resultColumns(flow);
   return flow.results.map((r): TEngineResult => {
-    const ds = (data.get(r.from) ?? null) as TDataset | null;
+    const { ds, count } = finals.get(r.from)!;
     const columns = derived[r.key];
-    if (r.kind === "layer") return { key: r.key, kind: "layer", data: asFeatures(ds), columns };
+    const counted = count === undefined ? {} : { count };
+    if (r.kind === "layer") return { key: r.key, kind: "layer", data: asFeatures(ds), columns, ...counted };
     if (ds === null) return { key: r.key, kind: "table", data: { kind: "rows", columns: [], rows: [] }, columns };
     if (ds.kind !== "rows") throw new Error(`Result "${r.key}" needs a table`);
-    return { key: r.key, kind: "table", data: ds.columns.length || !ds.rows.length ? ds : { ...ds, columns: columnsOf(ds.rows) }, columns };
+    const table = ds.columns.length || !ds.rows.length ? ds : { ...ds, columns: columnsOf(ds.rows) };
+    return { key: r.key, kind: "table", data: table, columns, ...counted };
   });
 }

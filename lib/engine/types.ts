@@ -32,6 +32,8 @@ export type TResolvedInputs = Record<string, TDataset | TLayerSource | null>;
 export type TEngineResult = ({ key: string; kind: "layer"; data: TFeatureSet } | { key: string; kind: "table"; data: TTable }) & {
   /** The result's columns as derived from the flow (lib/engine/result-columns.ts), not from this run's data. */
   columns?: TColumns;
+  /** With `resultHead`: all items of a result read from a file, when `data` holds only its first ones. */
+  count?: number;
 };
 
 /** Progress callback: `done` steps out of `total`. */
@@ -46,4 +48,10 @@ export interface TRunFlowOptions {
    * `ResourceLimitError` ("rows <N>") instead of growing until the memory runs out. Default: no limit.
    */
   maxItems?: number;
+  /**
+   * A preview (lib/runs/preview-run.ts): a result read from a layer file keeps only its first
+   * `resultHead` items (in the layer's order) and its `count`; it is streamed, never held whole,
+   * so a result is no reason to read a step whole. Results in memory are returned whole.
+   */
+  resultHead?: number;
 }

@@ -19,7 +19,7 @@ export function keyRunLinks(caller: TKeyCaller): TRunLinks {
   return { base: apiBasePath(caller.path), api: caller.path.api };
 }
 
-export function runJson(caller: TKeyCaller, run: TRunRow & { flowVersion?: { version: number } }, status: number): Response {
+export function runJson(caller: TKeyCaller, run: TRunRow & { flowVersion?: { version: number } | null }, status: number): Response {
   const doc = runDocument(run, keyRunLinks(caller), run.flowVersion?.version ?? caller.target.flowVersionNumber);
   const headers: Record<string, string> = { "content-type": "application/json", "cache-control": "no-store" };
   if (status === 202) {

@@ -130,7 +130,7 @@ function progressReporter(ctx: ServerContext): ((p: TRunProgress) => Promise<voi
   };
 }
 
-async function runAnswer(ctx: TMcpRequestContext, api: TAiApi, run: Parameters<typeof runDocument>[0] & { flowVersion?: { version: number } }) {
+async function runAnswer(ctx: TMcpRequestContext, api: TAiApi, run: Parameters<typeof runDocument>[0] & { flowVersion?: { version: number } | null }) {
   const doc = runDocument(run, { base: apiBasePath(api.path), api: api.path.api }, run.flowVersion?.version ?? api.target.flowVersionNumber);
   // `run` was loaded for this key's scope (createRun, getRunOrThrow, cancelRun), so its files are too.
   const load: TLoadFiles = (wanted) => getResultFileContents(doc.run_id, wanted);

@@ -18,7 +18,7 @@ import { env } from "@/lib/env";
 import { AppError, validationError } from "@/lib/errors";
 import { enqueue } from "@/lib/jobs/boss";
 import { addUsage, usageShard, usageUpsertSql } from "@/lib/metering/usage";
-import type { TKeyScope, TRunScope, TRunTarget } from "@/lib/runs/scope";
+import type { TKeyScope, TPreviewTarget, TRunScope, TRunTarget } from "@/lib/runs/scope";
 import { randomUUID } from "node:crypto";
 import { DEFAULT_FORMAT, type TResultFormat } from "@/lib/formats/types";
 import type { TFlowVersion } from "@/lib/flows/definition";
@@ -51,7 +51,7 @@ export function resolveFormats(flow: TFlowVersion, requested: Record<string, str
  * read gets the same answer as a missing one, listing the readable ids that would fit.
  * Collects all faults; throws AppError `validation_failed` if any.
  */
-export async function checkLayerInputs(scope: TRunScope, target: TRunTarget, inputs: Record<string, unknown>): Promise<void> {
+export async function checkLayerInputs(scope: TRunScope, target: TRunTarget | TPreviewTarget, inputs: Record<string, unknown>): Promise<void> {
   const wanted = Object.entries(inputs).flatMap(([name, v]) =>
     v && typeof v === "object" && "layer_id" in v ? [{ name, layerId: String((v as { layer_id: unknown }).layer_id) }] : [],
   );
@@ -76,14 +76,16 @@ function isUniqueViolation(err: unknown): boolean {
 /**
  * Creates (or, for a repeated Idempotency-Key, finds) the run of `target` for `scope`.
  * `request` must already be validated against `target.flow` (lib/runs/validate-request.ts).
- * Idempotency keys are scoped to (consumer, API) and exist for key callers only.
+ * Idempotency keys are scoped to (consumer, API) and exist for key callers only. A preview
+ * target (an unsaved flow document, lib/runs/preview-run.ts) is for a designer only and is
+ * stored with the run as its `flowDocument`.
  *
  * @throws AppError `validation_failed` for an unusable layer or a malformed key,
  *   `idempotency_key_reused` for the same key with a different body.
  */
 export async function createRun(
   scope: TRunScope,
-  target: TRunTarget,
+  target: TRunTarget | TPreviewTarget,
   request: TValidRunRequest,
   idempotencyKey: string | null = null,
 ): Promise<TCreateRunResult> {
@@ -95,6 +97,7 @@ export async function createRun(
   if (scope.kind === "designer" && scope.workspaceId !== target.workspaceId) {
     throw new AppError("not_found", "No such API in your workspace.");
   }
+  if ("preview" in target && scope.kind !== "designer") throw new AppError("forbidden", "Previews of a flow document are for designers only.");
   if (idempotencyKey !== null && scope.kind !== "key") {
     throw new AppError("bad_request", "Idempotency keys are for API key callers only.");
   }
@@ -151,8 +154,8 @@ export async function createRun(
       await client.query(
         `WITH "new_run" AS (
            INSERT INTO "run" ("id", "mode", "workspaceId", "flowApiId", "flowVersionId", "releaseId", "environmentId", "consumerId",
-             "userId", "request", "requestFingerprint", "formats", "stepsTotal", "createdAt")
-           VALUES ($1, $2::"RunMode", $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14)
+             "userId", "request", "requestFingerprint", "formats", "stepsTotal", "createdAt", "flowDocument")
+           VALUES ($1, $2::"RunMode", $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $17::jsonb)
            RETURNING "workspaceId")
          ${usageUpsertSql({ workspace: '"workspaceId"', shard: "$15::int", etlRuns: "1", apiRequests: "$16", from: '"new_run"' })}`,
         [
@@ -172,6 +175,7 @@ export async function createRun(
           utcTimestamp(createdAt),
           usageShard(),
           key ? 1 : 0,
+          "preview" in target ? JSON.stringify(target.flow) : null,
         ],
       );
       return { id, createdAt, stepsTotal: target.flow.steps.length };

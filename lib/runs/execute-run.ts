@@ -41,6 +41,7 @@ import { runPrefix } from "@/lib/runs/result-blobs";
 import type { TFileRequest, TProcessInput, TWrittenFile } from "@/lib/runs/run-process-protocol";
 import { blobStore } from "@/lib/blobs";
 import type { TRunJob } from "@/lib/jobs/schemas";
+import { PREVIEW_ROWS } from "@/lib/runs/preview-rows";
 
 const CANCEL_POLL_MS = 250;
 
@@ -90,8 +91,9 @@ export async function executeRunJob(data: TRunJob, ctx: { signal: AbortSignal })
   const timings = phaseTimer(data.runId);
   const run = await claimRun(data.runId);
   if (!run) return; // cancelled before it started, or already final
-  const version = await db.flowVersion.findUniqueOrThrow({ where: { id: run.flowVersionId } });
-  const flow = ZFlowVersion.parse(version.definition);
+  // A preview runs its stored document (lib/runs/preview-run.ts), any other run its flow version.
+  const definition = run.flowVersionId ? (await db.flowVersion.findUniqueOrThrow({ where: { id: run.flowVersionId } })).definition : run.flowDocument;
+  const flow = ZFlowVersion.parse(definition);
   // Progress is visible from the start: 0 of N steps.
   await recordProgress(run.id, 0, flow.steps.length);
 
@@ -128,6 +130,7 @@ export async function executeRunJob(data: TRunJob, ctx: { signal: AbortSignal })
         files: requested,
         maxResultBytes: env().RUN_MAX_RESULT_MB * 1024 * 1024,
         maxRows: env().RUN_MAX_ROWS,
+        headRows: run.flowVersionId ? undefined : PREVIEW_ROWS,
         signal: abort.signal,
         onProgress: (done, total) => {
           lastProgress = lastProgress.then(() => recordProgress(run.id, done, total));

@@ -34,9 +34,10 @@ export async function getEnvironmentRun(scope: TEnvironmentRef, runId: string): 
   return {
     id: r.id,
     state: r.state,
-    api: r.flowApi,
+    // An API run always has its API and version (only a designer's preview has neither).
+    api: r.flowApi!,
     consumer: r.consumer,
-    flowVersion: r.flowVersion.version,
+    flowVersion: r.flowVersion!.version,
     createdAt: r.createdAt,
     startedAt: r.startedAt,
     finishedAt: r.finishedAt,

@@ -60,9 +60,10 @@ export async function listEnvironmentRuns(scope: TEnvironmentRef, filter: TEnvir
   return rows.map((r) => ({
     id: r.id,
     state: r.state,
-    api: r.flowApi,
+    // An API run always has its API and version (only a designer's preview has neither).
+    api: r.flowApi!,
     consumer: r.consumer,
-    flowVersion: r.flowVersion.version,
+    flowVersion: r.flowVersion!.version,
     createdAt: r.createdAt,
     startedAt: r.startedAt,
     finishedAt: r.finishedAt,

@@ -91,7 +91,7 @@ export async function listRuns(scope: TRunScope, links: TRunLinks, query: Return
   const page = rows.slice(0, query.limit);
   const last = page[page.length - 1];
   return {
-    runs: page.map((r) => runDocument(r, links, r.flowVersion.version, { withResults: false })),
+    runs: page.map((r) => runDocument(r, links, r.flowVersion?.version ?? 0, { withResults: false })),
     next_cursor: rows.length > query.limit && last ? encodeCursor({ c: last.createdAt.toISOString(), i: last.id }) : null,
   };
 }

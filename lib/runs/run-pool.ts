@@ -56,6 +56,8 @@ export interface TRunTask {
   maxResultBytes: number;
   /** Most rows or features one step may produce. */
   maxRows: number;
+  /** A preview: the first rows (features) of each result only in its files (see `TToProcess`). */
+  headRows?: number;
   onProgress?: (done: number, total: number) => void;
   signal?: AbortSignal;
 }

@@ -62,6 +62,11 @@ export type TToProcess =
       maxResultBytes: number;
       /** Most rows or features one step may produce (runFlow's `maxItems`). */
       maxRows: number;
+      /**
+       * A preview (lib/runs/preview-run.ts): each result keeps only its first `headRows` rows or
+       * features in its files; its count is still the full one.
+       */
+      headRows?: number;
     }
   /** Write more formats of one result of a completed run from its lossless copy (lib/runs/result-spill.ts). */
   | { type: "format"; id: number; runId: string; key: string; spillKey: string; formats: TResultFormat[]; maxResultBytes: number }

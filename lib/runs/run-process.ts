@@ -10,6 +10,8 @@
  *   runs the flow (`runFlow`), then, per result, writes its lossless copy and the format the
  *   caller asked for into the blob store (lib/runs/result-blobs.ts) and answers `done` with the
  *   counts and blob keys; `progress` after each step.
+ *   A preview (`headRows`) keeps only the first rows of each result in its files; its count stays
+ *   the full one.
  * - `format`: makes more formats of one result of a completed run from its copy (a download of
  *   a format nobody asked for yet, job "result-format").
  * - `abort`: cancels the current work; it answers `failed` with an abort.
@@ -20,7 +22,7 @@
 import { appendFileSync } from "node:fs";
 import { blobStore } from "@/lib/blobs";
 import { runFlow } from "@/lib/engine/run-flow";
-import type { TDataset, TLayerSource, TResolvedInputs } from "@/lib/engine/types";
+import { tableRows, type TDataset, type TEngineResult, type TLayerSource, type TResolvedInputs, type TRow } from "@/lib/engine/types";
 import { callerDataToDataset, type TInputValue } from "@/lib/flows/run-request";
 import { ResourceLimitError } from "@/lib/errors";
 import { forgetLayers, layerSource } from "@/lib/runs/layer-source";
@@ -57,25 +59,38 @@ function recordTimings(engineStart: number, encodeStart: number): void {
   appendFileSync(`${file}.process`, `${JSON.stringify({ engineMs: Math.round(encodeStart - engineStart), encodeMs: Math.round(now - encodeStart) })}\n`);
 }
 
+/** `result` with its first `n` rows or features only (a preview's files; a head from runFlow is one already). */
+function headOf(result: TEngineResult, n: number): TEngineResult {
+  if (result.kind === "layer") return { ...result, data: { kind: "features", features: result.data.features.slice(0, n) } };
+  const source = tableRows(result.data);
+  const rows: TRow[] = [];
+  for (let i = 0; i < Math.min(n, source.count); i++) rows.push(source.rowAt(i));
+  return { ...result, data: { kind: "rows", columns: result.data.columns, rows } };
+}
+
 async function run(msg: Extract<TToProcess, { type: "run" }>, signal: AbortSignal): Promise<{ results: TResultRecord[]; files: TWrittenFile[] }> {
   const engineStart = performance.now();
   const results = await runFlow(msg.flow, resolveInputs(msg.inputs), msg.params, {
     signal,
     maxItems: msg.maxRows,
+    resultHead: msg.headRows,
     onProgress: (done, total) => send({ type: "progress", id: msg.id, done, total }),
   });
   const encodeStart = performance.now();
   const budget = { bytesLeft: msg.maxResultBytes, limit: msg.maxResultBytes };
   const records: TResultRecord[] = [];
   const files: TWrittenFile[] = [];
-  for (const result of results) {
+  for (const full of results) {
+    // A preview's results read from files come as heads with their count already (runFlow's `resultHead`).
+    const count = full.count ?? (full.kind === "layer" ? full.data.features.length : (full.data.lazy?.count ?? full.data.rows.length));
+    const result = msg.headRows === undefined ? full : headOf(full, msg.headRows);
     const request = msg.files.find((f) => f.key === result.key);
     if (request) files.push(await writeResultFile(msg.runId, result, request.format, budget, signal));
     records.push({
       key: result.key,
       kind: result.kind,
-      featureCount: result.kind === "layer" ? result.data.features.length : null,
-      rowCount: result.kind === "table" ? (result.data.lazy?.count ?? result.data.rows.length) : null,
+      featureCount: result.kind === "layer" ? count : null,
+      rowCount: result.kind === "table" ? count : null,
       spillKey: await writeResultCopy(msg.runId, result, signal),
     });
   }

@@ -64,7 +64,10 @@ export const WITHOUT_CALLER_DATA_SQL = `CASE WHEN "request" IS NULL THEN NULL EL
 export interface TClaimedRun {
   id: string;
   workspaceId: string;
-  flowVersionId: string;
+  /** The saved flow version the run executes, or null for a preview (then `flowDocument`). */
+  flowVersionId: string | null;
+  /** A preview's flow (an unsaved document with a result per step), else null. */
+  flowDocument: unknown;
   request: { inputs: Record<string, unknown>; parameters: Record<string, unknown> } | null;
   formats: Record<string, string>;
   startedAt: Date;
@@ -79,7 +82,7 @@ export async function claimRun(runId: string): Promise<TClaimedRun | null> {
   const rows = await db.$queryRawUnsafe<TClaimedRun[]>(
     `UPDATE "run" SET "state" = 'running', "startedAt" = coalesce("startedAt", ${NOW_SQL}), "stepsDone" = 0
      WHERE "id" = $1::uuid AND "state" IN ('queued', 'running')
-     RETURNING "id", "workspaceId", "flowVersionId", "request", "formats", "startedAt"`,
+     RETURNING "id", "workspaceId", "flowVersionId", "flowDocument", "request", "formats", "startedAt"`,
     runId,
   );
   return rows[0] ?? null;

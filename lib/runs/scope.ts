@@ -39,6 +39,20 @@ export interface TRunTarget {
   flow: TFlowVersion;
 }
 
+/**
+ * What a designer's preview runs (lib/runs/preview-run.ts): a flow document of the workspace
+ * that is not saved anywhere, stored with the run as its snapshot. No API, version or release.
+ */
+export interface TPreviewTarget {
+  workspaceId: string;
+  flowApiId: null;
+  flowVersionId: null;
+  releaseId: null;
+  /** The flow the run executes (the document with a result per step), stored as the run's `flowDocument`. */
+  flow: TFlowVersion;
+  preview: true;
+}
+
 /** The `{organization, environment, api}` slugs of a published API's address. */
 export interface TApiPath {
   organization: string;

@@ -7,8 +7,9 @@
  * which also answers the columns each input and step is known to have); its problems are
  * listed below the views, underlined in the JSON and marked on the canvas's nodes. Saving
  * creates the next immutable version (or, for a new flow, the flow with version 1).
- * Beside the canvas: the preview run of the flow being edited (run-panel-slot.tsx), given the
- * selected step; the steps' outcomes come back as badges on the nodes.
+ * Below both views: the preview run of the flow being edited (flow-run-section.tsx), showing
+ * the step selected on the canvas (or in its picker); the steps' outcomes come back as badges
+ * on the nodes.
  */
 import { useCallback, useEffect, useMemo, useRef, useState } from "react";
 import { useRouter } from "next/navigation";
@@ -25,7 +26,7 @@ import { flowDocumentText } from "@/features/design/flow-document-text";
 import { FlowCanvas, type TPos, type TStepStatus } from "@/features/design/canvas/flow-canvas";
 import type { TCanvasStepType, TFlowDoc } from "@/features/design/canvas/flow-graph-model";
 import { useDocumentHistory } from "@/features/design/canvas/use-document-history";
-import { RunPanelSlot } from "@/features/design/canvas/run-panel-slot";
+import { FlowRunSection } from "@/features/design/canvas/flow-run-section";
 import type { TFieldError } from "@/lib/errors/field-error";
 import type { TColumns } from "@/lib/steps/columns";
 
@@ -187,13 +188,6 @@ export function FlowWorkbench(props: TFlowWorkbenchProps) {
                 positions={positions}
                 setPositions={setPositions}
               />
-              <RunPanelSlot
-                organization={props.organization}
-                workspace={props.workspace}
-                document={doc}
-                selectedStepId={selectedStepId}
-                onStepStatus={setStepStatus}
-              />
             </div>
           ) : (
             <div className="grid justify-items-start gap-2 rounded-md border p-4 text-sm" role="alert">
@@ -257,6 +251,14 @@ export function FlowWorkbench(props: TFlowWorkbenchProps) {
         </Button>
         {props.disabledReason ? <p className="text-sm text-muted-foreground">{props.disabledReason}</p> : null}
       </div>
+      <FlowRunSection
+        organization={props.organization}
+        workspace={props.workspace}
+        document={doc}
+        selectedStepId={selectedStepId}
+        onSelectStep={setSelectedStepId}
+        onStepStatus={setStepStatus}
+      />
     </div>
   );
 }

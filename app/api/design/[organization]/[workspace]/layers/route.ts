@@ -4,6 +4,7 @@ import { requireWorkspace } from "@/lib/auth/session";
 import { AppError, validationError } from "@/lib/errors";
 import { waitForLayerImport } from "@/lib/layers/layer-imports";
 import { stageLayerUpload, UPLOAD_FORMATS } from "@/lib/layers/stage-upload";
+import { readableLayersOf } from "@/lib/layers/list-layers";
 
 export const dynamic = "force-dynamic";
 
@@ -45,4 +46,10 @@ export const POST = sessionRoute(async ({ req, params }) => {
   }
   const self = `/api/design/${params.organization}/${params.workspace}/layer-imports/${doc.import_id}`;
   return Response.json(doc, { status: 202, headers: { location: self, "retry-after": "2" } });
+});
+
+// GET /api/design/{organization}/{workspace}/layers - the workspace's layers as a run's inputs may use them (id, name, kind, geometry types, count)
+export const GET = sessionRoute(async ({ params }) => {
+  const scope = await requireWorkspace({ organization: params.organization!, workspace: params.workspace! });
+  return Response.json(await readableLayersOf({ workspaceId: scope.workspace.id }));
 });

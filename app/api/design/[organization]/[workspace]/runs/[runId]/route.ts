@@ -10,6 +10,7 @@ export const GET = sessionRoute(async ({ params }) => {
   const scope = await requireWorkspace({ organization: params.organization!, workspace: params.workspace! });
   const run = await getRunOrThrow(scope.designer, params.runId!);
   return Response.json(
-    runDocument(run, { base: `/api/design/${scope.organizationSlug}/${scope.workspace.slug}`, api: run.flowApiId }, run.flowVersion.version),
+    // A preview of an unsaved document (lib/runs/preview-run.ts) has no API and no version.
+    runDocument(run, { base: `/api/design/${scope.organizationSlug}/${scope.workspace.slug}`, api: run.flowApiId ?? "" }, run.flowVersion?.version ?? 0),
   );
 });

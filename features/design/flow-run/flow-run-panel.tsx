@@ -1,0 +1,341 @@
+"use client";
+/**
+ * Run the flow while building it: a preview of the document as it is now, saved or not
+ * (`POST /api/design/{organization}/{workspace}/flow-previews`, lib/runs/preview-run.ts).
+ *
+ * - Per input of the document: a layer of the workspace that fits it, pasted data, or (areas)
+ *   a polygon drawn or pasted; per parameter, a value (the fields of Try it,
+ *   features/design/run-request-fields.tsx).
+ * - "Run" starts the preview; progress is polled; it can be cancelled. Problems of the document
+ *   (the validator saving uses) are listed by pointer, problems of an input or parameter are
+ *   shown next to the field.
+ * - The selected step (`selectedStepId`, chosen by the canvas or a step picker): its count, a
+ *   table of its first rows with each column's type, and, for features, a map. A failing step
+ *   shows its error.
+ * - `onStepStatus` gets every step's state after each run (`ok` with its count, or `error` with
+ *   the message for the step that failed; {} while a run is under way), to badge the nodes.
+ */
+import { useEffect, useMemo, useRef, useState } from "react";
+import { useQuery, useQueryClient } from "@tanstack/react-query";
+import type { FeatureCollection } from "geojson";
+import { LoaderCircleIcon, PlayIcon, SquareIcon } from "lucide-react";
+import { Alert, AlertDescription } from "@/components/ui/alert";
+import { Badge } from "@/components/ui/badge";
+import { Button } from "@/components/ui/button";
+import { DataTable } from "@/features/design/data-table";
+import { countOf } from "@/features/design/format";
+import { MapView } from "@/features/design/map-view";
+import {
+  errorsAt,
+  initialInputState,
+  initialParamValues,
+  InputField,
+  ParameterFields,
+  requestValues,
+  type TInputState,
+  type TParamValue,
+} from "@/features/design/run-request-fields";
+import { designApiBase, flowPreviewQuery, isFinal, workspaceLayersQuery } from "@/features/design/flow-run/queries";
+import { ZInput, ZParameter, type TInput, type TParameter } from "@/lib/flows/definition";
+import { layersFitting } from "@/lib/flows/input-geometry";
+import type { TFlowPreview, TStepPreview } from "@/lib/runs/preview-run";
+
+/** One step's state after a preview, for the canvas's badges. */
+export type TStepStatus = { state: "ok" | "error"; rows?: number; error?: string };
+
+export interface TFlowRunPanelProps {
+  organization: string;
+  workspace: string;
+  /** The flow document as it is now (parsed JSON; it may be incomplete or invalid). */
+  document: unknown;
+  selectedStepId: string | null;
+  onStepStatus?: (s: Record<string, TStepStatus>) => void;
+}
+
+/** What the form can be built from in a document still being written: the inputs and parameters that parse. */
+function formOf(document: unknown): { inputs: TInput[]; parameters: TParameter[] } {
+  const d = typeof document === "object" && document !== null && !Array.isArray(document) ? (document as Record<string, unknown>) : {};
+  const list = <T,>(v: unknown, parse: (x: unknown) => { success: boolean; data?: T }) =>
+    (Array.isArray(v) ? v : []).flatMap((x) => {
+      const r = parse(x);
+      return r.success ? [r.data as T] : [];
+    });
+  return { inputs: list(d.inputs, (x) => ZInput.safeParse(x)), parameters: list(d.parameters, (x) => ZParameter.safeParse(x)) };
+}
+
+/** A problem answer of the preview route: its detail and field errors by JSON Pointer. */
+async function problemOf(res: Response): Promise<{ detail: string; errors: Record<string, string> }> {
+  const body = (await res.json().catch(() => null)) as { detail?: string; errors?: { field: string; message: string }[] } | null;
+  return {
+    detail: body?.detail ?? `The preview could not start (${res.status}).`,
+    errors: Object.fromEntries((body?.errors ?? []).map((e) => [e.field, e.message])),
+  };
+}
+
+export function FlowRunPanel(p: TFlowRunPanelProps) {
+  const ref = { organization: p.organization, workspace: p.workspace };
+  const queryClient = useQueryClient();
+  const form = useMemo(() => formOf(p.document), [p.document]);
+  const layers = useQuery(workspaceLayersQuery(ref));
+  const [inputState, setInputState] = useState<Record<string, TInputState>>({});
+  const [paramValues, setParamValues] = useState<Record<string, TParamValue>>({});
+  const [errors, setErrors] = useState<Record<string, string>>({});
+  const [startError, setStartError] = useState<string | null>(null);
+  const [starting, setStarting] = useState(false);
+  const [cancelling, setCancelling] = useState(false);
+  const [runId, setRunId] = useState<string | null>(null);
+  const [ranDocument, setRanDocument] = useState<string | null>(null);
+  const run = useQuery(flowPreviewQuery({ ...ref, runId }));
+  const doc = run.data;
+  const busy = starting || Boolean(runId && !isFinal(doc?.state));
+
+  // A field's state: as the designer set it, else its first state (a layer that fits, defaults).
+  const fitting = (i: TInput) => layersFitting(layers.data ?? [], i);
+  const stateOf = (i: TInput): TInputState => inputState[i.name] ?? initialInputState(i, fitting(i)[0]?.id ?? null);
+  const values = { ...initialParamValues(form.parameters), ...paramValues };
+
+  // The canvas's badges: every step's state after a run, nothing while one is under way.
+  const onStepStatus = useRef(p.onStepStatus);
+  onStepStatus.current = p.onStepStatus;
+  useEffect(() => {
+    if (!doc || !isFinal(doc.state)) return void onStepStatus.current?.({});
+    const status: Record<string, TStepStatus> = {};
+    for (const s of doc.steps ?? []) status[s.id] = { state: "ok", rows: s.count };
+    if (doc.state === "failed" && doc.error?.step) status[doc.error.step] = { state: "error", error: doc.error.message };
+    onStepStatus.current?.(status);
+  }, [doc?.run_id, doc?.state]);
+
+  const onRun = async (e: React.FormEvent) => {
+    e.preventDefault();
+    const allStates = Object.fromEntries(form.inputs.map((i) => [i.name, stateOf(i)]));
+    const request = requestValues(form.inputs, form.parameters, allStates, values);
+    setStartError(null);
+    if (Object.keys(request.errors).length > 0) return setErrors(request.errors);
+    setErrors({});
+    setStarting(true);
+    try {
+      const res = await fetch(`${designApiBase(ref)}/flow-previews`, {
+        method: "POST",
+        headers: { "content-type": "application/json", accept: "application/json" },
+        body: JSON.stringify({ document: p.document, inputs: request.inputs, parameters: request.parameters }),
+      });
+      if (!res.ok) {
+        const problem = await problemOf(res);
+        setErrors(problem.errors);
+        setStartError(problem.detail);
+        return;
+      }
+      const started = (await res.json()) as TFlowPreview;
+      queryClient.setQueryData(flowPreviewQuery({ ...ref, runId: started.run_id }).queryKey, started);
+      setRunId(started.run_id);
+      setRanDocument(JSON.stringify(p.document));
+    } catch (err) {
+      setStartError(`The preview could not start: ${(err as Error).message}`);
+    } finally {
+      setStarting(false);
+    }
+  };
+
+  const onCancel = async () => {
+    if (!runId) return;
+    setCancelling(true);
+    try {
+      const res = await fetch(`${designApiBase(ref)}/flow-previews/${runId}/cancel`, { method: "POST", headers: { accept: "application/json" } });
+      if (!res.ok && res.status !== 409) setStartError((await problemOf(res)).detail);
+      await run.refetch();
+    } finally {
+      setCancelling(false);
+    }
+  };
+
+  const documentErrors = Object.entries(errors).filter(([k]) => k.startsWith("/document"));
+  const requestErrors = Object.keys(errors).length - documentErrors.length;
+  const changed = ranDocument !== null && ranDocument !== JSON.stringify(p.document);
+
+  return (
+    <section className="grid min-w-0 gap-4 rounded-md border p-3 sm:p-4" aria-labelledby="flow-run-heading" data-testid="flow-run-panel">
+      <div className="grid gap-1">
+        <h2 id="flow-run-heading" className="text-lg font-semibold">
+          Run the flow
+        </h2>
+        <p className="text-sm text-muted-foreground">
+          Runs the document as it is now, saved or not, on this workspace&apos;s data, and keeps what every step yields. Counts as one ETL run, like Try it.
+        </p>
+      </div>
+
+      <form onSubmit={onRun} className="grid min-w-0 gap-4" noValidate aria-label="Run the flow">
+        {form.inputs.length > 0 ? (
+          <fieldset className="grid min-w-0 gap-3">
+            <legend className="mb-2 font-semibold">Inputs</legend>
+            {layers.isPending ? <p className="text-sm text-muted-foreground">Loading the workspace&apos;s layers…</p> : null}
+            {layers.error ? <p className="text-sm text-destructive">Could not load the workspace&apos;s layers: {layers.error.message}</p> : null}
+            {form.inputs.map((i) => (
+              <InputField
+                key={i.name}
+                idPrefix="preview-"
+                input={i}
+                state={stateOf(i)}
+                layers={fitting(i)}
+                error={errorsAt(errors, `/inputs/${i.name}`)}
+                onChange={(patch) => setInputState((all) => ({ ...all, [i.name]: { ...stateOf(i), ...patch } }))}
+              />
+            ))}
+          </fieldset>
+        ) : (
+          <p className="text-sm text-muted-foreground">The document declares no inputs yet.</p>
+        )}
+        {form.parameters.length > 0 ? (
+          <fieldset className="grid min-w-0 gap-3 sm:grid-cols-2">
+            <legend className="mb-2 font-semibold">Parameters</legend>
+            <ParameterFields
+              idPrefix="preview-"
+              parameters={form.parameters}
+              values={values}
+              errors={errors}
+              onChange={(name, value) => setParamValues((all) => ({ ...all, [name]: value }))}
+            />
+          </fieldset>
+        ) : null}
+
+        {startError || documentErrors.length > 0 || requestErrors > 0 ? (
+          <Alert variant="destructive" role="alert" data-testid="flow-run-problems">
+            <AlertDescription>
+              <p>{startError ?? `The request has ${requestErrors} problem(s); see the fields above.`}</p>
+              {documentErrors.length > 0 ? (
+                <ul className="mt-1 grid gap-1">
+                  {documentErrors.map(([field, message]) => (
+                    <li key={field} className="break-words">
+                      <code className="font-mono text-xs">{field.slice("/document".length) || "/"}</code> {message}
+                    </li>
+                  ))}
+                </ul>
+              ) : null}
+            </AlertDescription>
+          </Alert>
+        ) : null}
+
+        <div className="flex flex-wrap items-center gap-3">
+          <Button type="submit" disabled={busy} data-testid="flow-run-button">
+            {starting ? <LoaderCircleIcon aria-hidden="true" className="animate-spin" /> : <PlayIcon aria-hidden="true" />} Run
+          </Button>
+          {runId && doc && !isFinal(doc.state) ? (
+            <Button type="button" variant="outline" onClick={onCancel} disabled={cancelling}>
+              <SquareIcon aria-hidden="true" /> Cancel
+            </Button>
+          ) : null}
+          <RunStatus doc={doc} loading={Boolean(runId) && run.isPending} />
+        </div>
+        {doc && !isFinal(doc.state) && doc.progress.steps_total > 0 ? (
+          <progress className="h-2 w-full" max={doc.progress.steps_total} value={doc.progress.steps_done} aria-label="Steps done" />
+        ) : null}
+        {run.error ? <p className="text-sm text-destructive">Could not read the run: {run.error.message}</p> : null}
+      </form>
+
+      {doc?.state === "failed" && doc.error ? (
+        <Alert variant="destructive" data-testid="flow-run-error">
+          <AlertDescription>
+            {doc.error.step && !doc.error.message.includes(`"${doc.error.step}"`) ? `Step "${doc.error.step}" failed: ` : ""}
+            {doc.error.message}
+          </AlertDescription>
+        </Alert>
+      ) : null}
+      {changed && isFinal(doc?.state) ? (
+        <p className="text-sm text-muted-foreground" data-testid="flow-run-stale">
+          The document has changed since this run; run again to see the changes.
+        </p>
+      ) : null}
+
+      <StepOutput doc={doc} runId={runId} stepId={p.selectedStepId} />
+    </section>
+  );
+}
+
+function RunStatus({ doc, loading }: { doc: TFlowPreview | undefined; loading: boolean }) {
+  return (
+    <span role="status" aria-live="polite" className="flex flex-wrap items-center gap-2 text-sm">
+      {loading ? <LoaderCircleIcon aria-hidden="true" className="size-4 animate-spin" /> : null}
+      {doc ? (
+        <>
+          <Badge variant={doc.state === "completed" ? "success" : doc.state === "failed" ? "destructive" : "secondary"} data-testid="flow-run-state">
+            {doc.state}
+          </Badge>
+          <span data-testid="flow-run-progress">
+            {doc.progress.steps_done} of {doc.progress.steps_total} steps done
+          </span>
+        </>
+      ) : null}
+    </span>
+  );
+}
+
+/** The selected step's output in the last run (or why there is none). */
+function StepOutput({ doc, runId, stepId }: { doc: TFlowPreview | undefined; runId: string | null; stepId: string | null }) {
+  let body: React.ReactNode;
+  if (!runId) body = <p className="text-sm text-muted-foreground">Run the flow to see what each step yields.</p>;
+  else if (!stepId) body = <p className="text-sm text-muted-foreground">Pick a step to see its output.</p>;
+  else if (!doc || !isFinal(doc.state)) body = <p className="text-sm text-muted-foreground">Running…</p>;
+  else if (doc.state === "failed" && doc.error?.step === stepId)
+    body = (
+      <Alert variant="destructive" data-testid="step-error">
+        <AlertDescription>{doc.error.message}</AlertDescription>
+      </Alert>
+    );
+  else if (doc.state !== "completed")
+    body = <p className="text-sm text-muted-foreground">The run {doc.state === "cancelled" ? "was cancelled" : "failed"}; this step has no output.</p>;
+  else {
+    const step = doc.steps?.find((s) => s.id === stepId);
+    body = step ? (
+      <StepData step={step} limit={doc.row_limit} />
+    ) : (
+      <p className="text-sm text-muted-foreground">Step &quot;{stepId}&quot; was not in the last run; run the flow again.</p>
+    );
+  }
+  return (
+    <section className="grid min-w-0 gap-3 border-t pt-3" aria-labelledby="step-output-heading" data-testid="step-output">
+      <h3 id="step-output-heading" className="font-semibold break-all">
+        {stepId ? `Output of ${stepId}` : "Step output"}
+      </h3>
+      {body}
+    </section>
+  );
+}
+
+function StepData({ step, limit }: { step: TStepPreview; limit: number }) {
+  const unit = step.kind === "layer" ? "feature" : "row";
+  const shown = step.kind === "layer" ? (step.features?.length ?? 0) : (step.rows?.length ?? 0);
+  const rows =
+    step.kind === "layer" ? ((step.features ?? []) as { properties: Record<string, unknown> | null }[]).map((f) => f.properties ?? {}) : (step.rows ?? []);
+  const types = Object.fromEntries(step.columns.map((c) => [c.name, c.type]));
+  const summary = `${countOf(step.count, unit)}${step.count > shown ? `, the first ${shown} shown` : ""}`;
+  return (
+    <div className="grid min-w-0 gap-3" data-testid={`step-data-${step.id}`}>
+      <div className="flex flex-wrap items-center gap-2 text-sm">
+        <Badge variant="outline">{step.type}</Badge>
+        <Badge variant="secondary">{step.kind}</Badge>
+        <span data-testid="step-count">{summary}</span>
+      </div>
+      {step.count === 0 ? (
+        <p className="text-sm text-muted-foreground">This step yields no {unit}s.</p>
+      ) : (
+        <>
+          {step.kind === "layer" ? (
+            <MapView
+              data={{ type: "FeatureCollection", features: step.features ?? [] } as FeatureCollection}
+              label={`Map of the output of step ${step.id}: ${summary}`}
+            />
+          ) : null}
+          {step.columns.length > 0 ? (
+            <DataTable
+              columns={step.columns.map((c) => c.name)}
+              columnTypes={types}
+              rows={rows}
+              caption={`Step ${step.id}: ${summary}${step.count > limit ? ` (a preview keeps ${limit})` : ""}`}
+            />
+          ) : (
+            <p className="text-sm text-muted-foreground">No columns.</p>
+          )}
+        </>
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,269 @@
+"use client";
+/**
+ * The fields of a run request derived from a flow's inputs and parameters, shared by Try it
+ * (try-it-panel.tsx) and the flow preview (flow-run/flow-run-panel.tsx):
+ * - `InputField`: one input: a workspace layer that fits it, or pasted GeoJSON (layer inputs)
+ *   / pasted rows (table inputs); an area input: a polygon drawn on the map or pasted; an
+ *   optional input may be left out.
+ * - `ParameterFields`: each parameter by its type, with default, range and allowed values.
+ * - `requestValues`: the `{inputs, parameters}` of the request from the fields' state, with the
+ *   faults found in the browser (invalid JSON, no polygon) keyed by JSON Pointer.
+ * Errors (from the browser or the server) are shown next to the field they name.
+ */
+import type { Polygon } from "geojson";
+import { Badge } from "@/components/ui/badge";
+import { Input } from "@/components/ui/input";
+import { Label } from "@/components/ui/label";
+import { DeclaredColumns } from "@/features/design/declared-columns";
+import { MapView } from "@/features/design/map-view";
+import type { TInput, TParameter } from "@/lib/flows/definition";
+import { declaredGeometry, describeGeometry, type TReadableLayer } from "@/lib/flows/input-geometry";
+
+/** What the designer chose for one input. */
+export type TInputState = { mode: "layer" | "paste" | "draw" | "none"; layerId: string; text: string; polygon: Polygon | null };
+
+/** A parameter's field value: text as typed (numbers too), or a checkbox's state. */
+export type TParamValue = string | boolean;
+
+export const selectClass =
+  "h-9 w-full min-w-0 rounded-md border bg-background px-3 text-sm focus-visible:ring-2 focus-visible:ring-ring focus-visible:outline-none";
+
+/** The first state of an input: its preferred layer when there is one, else paste (an area: draw). */
+export function initialInputState(input: Pick<TInput, "kind">, layerId: string | null): TInputState {
+  const mode = input.kind === "area" ? "draw" : layerId ? "layer" : "paste";
+  return { mode, layerId: layerId ?? "", text: "", polygon: null };
+}
+
+/** The first values of the parameters: their defaults. */
+export function initialParamValues(parameters: readonly TParameter[]): Record<string, TParamValue> {
+  return Object.fromEntries(parameters.map((x) => [x.name, x.type === "boolean" ? (x.default ?? false) : x.default === undefined ? "" : String(x.default)]));
+}
+
+/** The messages of `errors` at `prefix` or below it, as one text (a nested pointer is named). */
+export function errorsAt(errors: Record<string, string>, prefix: string): string {
+  return Object.entries(errors)
+    .filter(([k]) => k === prefix || k.startsWith(`${prefix}/`))
+    .map(([k, m]) => (k === prefix ? m : `${k.slice(prefix.length + 1)}: ${m}`))
+    .join(" ");
+}
+
+/**
+ * The request's `inputs` and `parameters` from the fields' state. `errors`: what is wrong in
+ * the browser already (a pasted text that is not JSON, an area not drawn), by JSON Pointer.
+ */
+export function requestValues(
+  inputs: readonly TInput[],
+  parameters: readonly TParameter[],
+  inputState: Record<string, TInputState>,
+  paramValues: Record<string, TParamValue>,
+): { inputs: Record<string, unknown>; parameters: Record<string, unknown>; errors: Record<string, string> } {
+  const errors: Record<string, string> = {};
+  const inputValues: Record<string, unknown> = {};
+  for (const i of inputs) {
+    const s = inputState[i.name];
+    if (!s || s.mode === "none") continue;
+    if (s.mode === "layer") inputValues[i.name] = { layer_id: s.layerId };
+    else if (s.mode === "draw") {
+      if (s.polygon) inputValues[i.name] = { area: s.polygon };
+      else errors[`/inputs/${i.name}`] = "Draw a polygon on the map (at least three corners, then Close polygon), or paste one.";
+    } else {
+      try {
+        const v = JSON.parse(s.text);
+        if (i.kind === "area") {
+          const g = v?.type === "Feature" ? v.geometry : v?.type === "FeatureCollection" ? v.features?.[0]?.geometry : v;
+          inputValues[i.name] = { area: g };
+        } else if (i.kind === "table") inputValues[i.name] = { rows: v };
+        else inputValues[i.name] = { geojson: v };
+      } catch (e) {
+        errors[`/inputs/${i.name}`] = `Not valid JSON: ${(e as Error).message}`;
+      }
+    }
+  }
+  const parameterValues: Record<string, unknown> = {};
+  for (const x of parameters) {
+    const v = paramValues[x.name];
+    if (x.type === "boolean") parameterValues[x.name] = Boolean(v);
+    else if (v === "" || v === undefined) continue;
+    else if (x.type === "number" || x.type === "integer") parameterValues[x.name] = Number(v);
+    else parameterValues[x.name] = v;
+  }
+  return { inputs: inputValues, parameters: parameterValues, errors };
+}
+
+/** One input's fields: its source (layer, paste, draw, left out) and the chosen layer or data. */
+export function InputField<L extends TReadableLayer>(p: {
+  input: TInput;
+  state: TInputState;
+  onChange: (patch: Partial<TInputState>) => void;
+  /** The workspace layers that fit the input, best first. */
+  layers: readonly L[];
+  /** How a layer is named in the list (default: "name (id)"). */
+  layerLabel?: (layer: L) => string;
+  error?: string;
+  /** Prefix of the fields' ids (two forms on one page must not share ids). */
+  idPrefix?: string;
+}) {
+  const i = p.input;
+  const s = p.state;
+  const id = `${p.idPrefix ?? ""}input-${i.name}`;
+  const errId = `${id}-error`;
+  const err = p.error;
+  const modes: { value: TInputState["mode"]; label: string }[] =
+    i.kind === "area"
+      ? [
+          { value: "draw", label: "Draw on the map" },
+          { value: "paste", label: "Paste a GeoJSON polygon" },
+        ]
+      : [
+          { value: "layer", label: `A workspace ${i.kind === "table" ? "table" : "layer"}` },
+          { value: "paste", label: i.kind === "table" ? "Paste rows (JSON array)" : "Paste GeoJSON" },
+        ];
+  if (i.optional) modes.push({ value: "none", label: "Leave out" });
+  return (
+    <div className="grid min-w-0 gap-2 rounded-md border p-3" data-testid={`input-${i.name}`}>
+      <div className="flex flex-wrap items-center gap-2">
+        <span className="font-medium break-all">{i.name}</span>
+        <Badge variant="outline">{i.kind}</Badge>
+        {i.optional ? <Badge variant="secondary">optional</Badge> : null}
+        {i.description ? <span className="text-sm text-muted-foreground">{i.description}</span> : null}
+      </div>
+      <DeclaredColumns columns={i.columns} kind={i.kind} />
+      <div className="grid gap-2 sm:grid-cols-2">
+        <div className="grid min-w-0 gap-1">
+          <Label htmlFor={`${id}-mode`}>Source of {i.name}</Label>
+          <select id={`${id}-mode`} className={selectClass} value={s.mode} onChange={(e) => p.onChange({ mode: e.target.value as TInputState["mode"] })}>
+            {modes.map((m) => (
+              <option key={m.value} value={m.value}>
+                {m.label}
+              </option>
+            ))}
+          </select>
+        </div>
+        {s.mode === "layer" ? (
+          <div className="grid min-w-0 gap-1">
+            <Label htmlFor={`${id}-layer`}>Layer for {i.name}</Label>
+            <select
+              id={`${id}-layer`}
+              className={selectClass}
+              value={s.layerId}
+              onChange={(e) => p.onChange({ layerId: e.target.value })}
+              aria-invalid={err ? true : undefined}
+              aria-describedby={err ? errId : undefined}
+            >
+              {p.layers.length === 0 ? (
+                <option value="">No {i.kind === "table" ? "table" : `layer of ${describeGeometry(declaredGeometry(i))}`} in this workspace</option>
+              ) : null}
+              {p.layers.map((l) => (
+                <option key={l.id} value={l.id}>
+                  {p.layerLabel ? p.layerLabel(l) : `${l.name} (${l.id})`}
+                </option>
+              ))}
+            </select>
+          </div>
+        ) : null}
+      </div>
+      {s.mode === "paste" ? (
+        <div className="grid gap-1">
+          <Label htmlFor={`${id}-text`}>
+            {i.kind === "area" ? "Polygon (GeoJSON geometry or feature)" : i.kind === "table" ? "Rows (JSON array of objects)" : "GeoJSON FeatureCollection"}{" "}
+            for {i.name}
+          </Label>
+          <textarea
+            id={`${id}-text`}
+            className="min-h-28 min-w-0 rounded-md border bg-background p-2 font-mono text-xs focus-visible:ring-2 focus-visible:ring-ring focus-visible:outline-none"
+            value={s.text}
+            onChange={(e) => p.onChange({ text: e.target.value })}
+            aria-invalid={err ? true : undefined}
+            aria-describedby={err ? errId : undefined}
+          />
+        </div>
+      ) : null}
+      {s.mode === "draw" ? <MapView label={`Map to draw the ${i.name} polygon`} onDraw={(polygon) => p.onChange({ polygon })} /> : null}
+      {err ? (
+        <p id={errId} className="text-sm text-destructive" data-testid={`error-input-${i.name}`}>
+          {err}
+        </p>
+      ) : null}
+    </div>
+  );
+}
+
+/** A field per parameter, by its type; `errors` by JSON Pointer (`/parameters/<name>`). */
+export function ParameterFields(p: {
+  parameters: readonly TParameter[];
+  values: Record<string, TParamValue>;
+  onChange: (name: string, value: TParamValue) => void;
+  errors: Record<string, string>;
+  idPrefix?: string;
+}) {
+  return (
+    <>
+      {p.parameters.map((x) => {
+        const id = `${p.idPrefix ?? ""}param-${x.name}`;
+        const err = errorsAt(p.errors, `/parameters/${x.name}`);
+        const hint = [
+          x.type,
+          "minimum" in x && x.minimum !== undefined ? `≥ ${x.minimum}` : null,
+          "maximum" in x && x.maximum !== undefined ? `≤ ${x.maximum}` : null,
+          x.default !== undefined ? `default ${String(x.default)}` : null,
+          x.required ? "required" : null,
+        ]
+          .filter(Boolean)
+          .join(", ");
+        const describedBy = [`${id}-hint`, err ? `${id}-error` : null].filter(Boolean).join(" ");
+        const value = p.values[x.name];
+        return (
+          <div key={x.name} className="grid min-w-0 gap-1">
+            <Label htmlFor={id}>{x.name}</Label>
+            {x.type === "boolean" ? (
+              <input
+                id={id}
+                type="checkbox"
+                className="size-4"
+                checked={Boolean(value)}
+                onChange={(e) => p.onChange(x.name, e.target.checked)}
+                aria-describedby={describedBy}
+              />
+            ) : x.type === "enum" ? (
+              <select
+                id={id}
+                className={selectClass}
+                value={String(value ?? "")}
+                onChange={(e) => p.onChange(x.name, e.target.value)}
+                aria-describedby={describedBy}
+              >
+                {x.default === undefined ? <option value="">(none)</option> : null}
+                {x.values.map((v) => (
+                  <option key={v} value={v}>
+                    {v}
+                  </option>
+                ))}
+              </select>
+            ) : (
+              <Input
+                id={id}
+                type={x.type === "string" ? "text" : "number"}
+                step={x.type === "integer" ? 1 : "any"}
+                min={"minimum" in x ? x.minimum : undefined}
+                max={"maximum" in x ? x.maximum : undefined}
+                value={String(value ?? "")}
+                onChange={(e) => p.onChange(x.name, e.target.value)}
+                aria-invalid={err ? true : undefined}
+                aria-describedby={describedBy}
+              />
+            )}
+            <p id={`${id}-hint`} className="text-xs text-muted-foreground">
+              {x.description ? `${x.description}. ` : ""}
+              {hint}
+            </p>
+            {err ? (
+              <p id={`${id}-error`} className="text-sm text-destructive" data-testid={`error-param-${x.name}`}>
+                {err}
+              </p>
+            ) : null}
+          </div>
+        );
+      })}
+    </>
+  );
+}

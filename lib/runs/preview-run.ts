@@ -1,0 +1,241 @@
+/**
+ * Previews of a flow document that is not saved anywhere: a designer runs the flow they are
+ * building and sees what every step yields, before any version or API exists.
+ *
+ * - The document is checked by the validator that saving uses (lib/flows/validate-flow-version.ts);
+ *   its problems are answered 422 with pointers under `/document`. Only its `results` may be
+ *   missing or empty: a preview replaces them anyway.
+ * - The flow that runs is the document with its results replaced by one result per step, keyed
+ *   by the step id: a layer when the step yields features, a table otherwise (`previewFlow`).
+ * - The run is an ordinary designer's run (lib/runs/create-run.ts): the same request checks and
+ *   layer checks as Try it (a layer of the workspace, pasted GeoJSON or rows, an area), the same
+ *   worker, run process, limits, cancellation and metering (one ETL run and its processing time,
+ *   attributed to the designer). It has no API and no version; the flow is stored with it.
+ * - The worker keeps only the first `PREVIEW_ROWS` rows (features) of each step in its files,
+ *   with the full count (lib/runs/run-process.ts), so a preview of a big layer stays small.
+ * - `getFlowPreview` answers the run with, once completed, each step's count, columns (with their
+ *   types) and first rows or features; a failed run's `error.step` names the step that failed.
+ */
+import "server-only";
+import { z } from "zod";
+import { blobStore } from "@/lib/blobs";
+import { AppError, validationError } from "@/lib/errors";
+import type { TFieldError } from "@/lib/errors/field-error";
+import { ZFlowVersion, type TFlowVersion } from "@/lib/flows/definition";
+import { validateFlowVersion } from "@/lib/flows/validate-flow-version";
+import type { TFeature, TRow } from "@/lib/engine/types";
+import { stepDefinition, stepSources } from "@/lib/steps/step-schema";
+import type { TDataKind } from "@/lib/steps/define-step";
+import { cancelRun } from "@/lib/runs/cancel-run";
+import { createRun } from "@/lib/runs/create-run";
+import { getRunOrThrow, type TRunWithResults } from "@/lib/runs/get-run-or-throw";
+import { PREVIEW_ROWS } from "@/lib/runs/preview-rows";
+import { readSpill } from "@/lib/runs/result-spill";
+import { ZRunError, type TRunError } from "@/lib/runs/run-document";
+import { RUN_STATES } from "@/lib/runs/run-state-names";
+import type { TDesignerScope, TPreviewTarget } from "@/lib/runs/scope";
+import { validateRunRequest } from "@/lib/runs/validate-request";
+import { waitForRun } from "@/lib/runs/wait-for-run";
+
+export { PREVIEW_ROWS };
+
+/** The body of `POST .../flow-previews`: the document as it is now, and the run's inputs and parameters (as Try it sends them). */
+export const ZFlowPreviewRequest = z.strictObject({
+  document: z.unknown(),
+  inputs: z.record(z.string(), z.unknown()).default({}),
+  parameters: z.record(z.string(), z.unknown()).default({}),
+});
+export type TFlowPreviewRequest = z.input<typeof ZFlowPreviewRequest>;
+
+export const ZPreviewColumn = z.object({
+  name: z.string(),
+  type: z.enum(["integer", "number", "string", "boolean", "json", "any"]).describe("Declared by the flow, else seen in the rows shown."),
+});
+
+export const ZStepPreview = z.object({
+  id: z.string(),
+  type: z.string().describe("The step's type."),
+  kind: z.enum(["layer", "table"]),
+  count: z.int().min(0).describe("All rows (features) the step yielded."),
+  columns: z.array(ZPreviewColumn).describe("Table columns, or feature properties."),
+  rows: z.array(z.record(z.string(), z.unknown())).optional().describe("Tables: the first rows (at most `row_limit`)."),
+  features: z.array(z.unknown()).optional().describe("Layers: the first GeoJSON features (at most `row_limit`)."),
+});
+
+export const ZFlowPreview = z
+  .object({
+    run_id: z.uuid(),
+    state: z.enum(RUN_STATES),
+    links: z.object({ self: z.string(), cancel: z.string() }),
+    created_at: z.iso.datetime(),
+    started_at: z.iso.datetime().nullable(),
+    finished_at: z.iso.datetime().nullable(),
+    progress: z.object({ steps_done: z.int().min(0), steps_total: z.int().min(0) }),
+    row_limit: z.int().describe("Most rows (features) shown per step."),
+    error: ZRunError.optional(),
+    steps: z.array(ZStepPreview).optional().describe("Completed only: each step's output, in the document's order."),
+  })
+  .describe("A preview run of a flow document.");
+
+export type TPreviewColumn = z.infer<typeof ZPreviewColumn>;
+export type TStepPreview = z.infer<typeof ZStepPreview>;
+export type TFlowPreview = z.infer<typeof ZFlowPreview>;
+
+/** Field errors of the document, under `/document` of the request body. */
+function underDocument(errors: TFieldError[]): TFieldError[] {
+  return errors.map((e) => ({ ...e, field: `/document${e.field}` }));
+}
+
+/** What each step of a valid flow yields (`same`: its first source's kind; an area becomes features). */
+export function stepOutputKinds(flow: Pick<TFlowVersion, "inputs" | "steps">): Map<string, TDataKind> {
+  const kinds = new Map<string, TDataKind>(flow.inputs.map((i) => [i.name, i.kind === "layer" ? "features" : i.kind === "table" ? "rows" : "area"]));
+  const byId = new Map(flow.steps.map((s) => [s.id, s]));
+  const kindOf = (id: string, depth: number): TDataKind => {
+    const known = kinds.get(id);
+    if (known) return known;
+    const step = byId.get(id);
+    if (!step || depth > byId.size) return "features";
+    const output = stepDefinition(step.type)!.output;
+    const first = stepSources(step)[0];
+    const kind = output === "same" ? (first ? kindOf(first.name, depth + 1) : "features") : output;
+    const out = kind === "area" ? "features" : kind;
+    kinds.set(id, out);
+    return out;
+  };
+  for (const s of flow.steps) kindOf(s.id, 0);
+  return kinds;
+}
+
+/**
+ * The flow a preview of `document` runs: the document, valid as for saving (its results may be
+ * missing), with its results replaced by one per step. AppError `validation_failed` (422) with
+ * pointers under `/document` otherwise, or when the document has no step to show.
+ */
+export function previewFlow(document: unknown): TFlowVersion {
+  const d = document as Record<string, unknown> | null;
+  const noResults =
+    typeof d === "object" && d !== null && !Array.isArray(d) && (d.results === undefined || (Array.isArray(d.results) && d.results.length === 0));
+  const checked = validateFlowVersion(document);
+  let parsed: Omit<TFlowVersion, "results">;
+  if (checked.ok) parsed = checked.flow;
+  else {
+    // A document still being built may have no results yet: the preview makes its own.
+    const errors = noResults ? checked.errors.filter((e) => e.field !== "/results") : checked.errors;
+    if (errors.length > 0) throw validationError(underDocument(errors), "The flow document has problems; see errors.");
+    parsed = ZFlowVersion.omit({ results: true }).parse(document);
+  }
+  if (parsed.steps.length === 0) {
+    throw validationError([{ field: "/document/steps", code: "too_small", message: "Add a step: a preview shows what each step yields." }]);
+  }
+  const kinds = stepOutputKinds(parsed);
+  const results = parsed.steps.map((s) => ({ key: s.id, kind: kinds.get(s.id) === "rows" ? ("table" as const) : ("layer" as const), from: s.id }));
+  return ZFlowVersion.parse({ ...parsed, results });
+}
+
+/**
+ * Starts a preview of `body.document` for the designer `scope` (see the module doc). The inputs
+ * and parameters are checked as Try it checks them (422 naming each field; a layer of another
+ * workspace reads as missing). Returns the new run's id.
+ */
+export async function startFlowPreview(scope: TDesignerScope, body: unknown): Promise<{ runId: string }> {
+  const parsedBody = ZFlowPreviewRequest.safeParse(body);
+  if (!parsedBody.success) {
+    throw validationError(
+      parsedBody.error.issues.map((i) => ({
+        field: `/${i.path.join("/")}`,
+        code: i.code === "unrecognized_keys" ? "unknown_field" : "invalid_type",
+        message: i.message,
+      })),
+    );
+  }
+  const flow = previewFlow(parsedBody.data.document);
+  const request = validateRunRequest(flow, { inputs: parsedBody.data.inputs, parameters: parsedBody.data.parameters });
+  const target: TPreviewTarget = { workspaceId: scope.workspaceId, flowApiId: null, flowVersionId: null, releaseId: null, flow, preview: true };
+  const { runId } = await createRun(scope, target, request);
+  return { runId };
+}
+
+/** The designer's preview run `runId` (AppError `not_found` for any other run, as for a missing one). */
+async function getPreviewRunOrThrow(scope: TDesignerScope, runId: string): Promise<TRunWithResults & { flowDocument: unknown }> {
+  const run = await getRunOrThrow(scope, runId);
+  if (run.flowDocument === null) throw new AppError("not_found", "No such preview exists among your runs.");
+  return run;
+}
+
+const integerish = (v: unknown) => typeof v === "number" && Number.isInteger(v);
+
+/** The type of a column from its values shown: one JSON type for all non-null values, else `any`. */
+function seenType(values: unknown[]): TPreviewColumn["type"] {
+  const present = values.filter((v) => v !== null && v !== undefined);
+  if (present.length === 0) return "any";
+  if (present.every((v) => typeof v === "number")) return present.every(integerish) ? "integer" : "number";
+  if (present.every((v) => typeof v === "string")) return "string";
+  if (present.every((v) => typeof v === "boolean")) return "boolean";
+  if (present.every((v) => typeof v === "object")) return "json";
+  return "any";
+}
+
+/** Columns of the rows shown: the flow's declared ones first (their types when known), then the others in order of appearance. */
+function columnsOf(declared: { name: string; type: string }[], names: string[], rows: TRow[]): TPreviewColumn[] {
+  const order = [...new Set([...declared.map((f) => f.name), ...names, ...rows.flatMap((r) => Object.keys(r))])];
+  return order.map((name) => {
+    const type = declared.find((f) => f.name === name)?.type;
+    return { name, type: type && type !== "any" ? (type as TPreviewColumn["type"]) : seenType(rows.map((r) => r[name])) };
+  });
+}
+
+/** One step's output as the preview shows it, from its result's copy (at most `PREVIEW_ROWS` items). */
+async function stepPreview(run: TRunWithResults, step: { id: string; type: string }): Promise<TStepPreview | null> {
+  const result = run.results.find((r) => r.key === step.id);
+  if (!result?.spillKey) return null;
+  const copy = await readSpill(result.key, blobStore().stream(result.spillKey));
+  const declared = copy.columns?.fields ?? [];
+  if (copy.kind === "layer") {
+    const features = copy.data.features.slice(0, PREVIEW_ROWS);
+    const properties = features.map((f: TFeature) => f.properties ?? {});
+    return {
+      id: step.id,
+      type: step.type,
+      kind: "layer",
+      count: result.featureCount ?? features.length,
+      columns: columnsOf(declared, [], properties),
+      features: features.map((f) => ({ type: "Feature", geometry: f.geometry, properties: f.properties ?? {} })),
+    };
+  }
+  const rows = copy.data.rows.slice(0, PREVIEW_ROWS);
+  return { id: step.id, type: step.type, kind: "table", count: result.rowCount ?? rows.length, columns: columnsOf(declared, copy.data.columns, rows), rows };
+}
+
+/**
+ * The designer's preview run `runId`, after waiting up to `waitMs` for it to end: state,
+ * progress, the error of a failed run (`step` names the failing step) and, once completed, each
+ * step's output. `base` is the path the links start from (`/api/design/{organization}/{workspace}`).
+ */
+export async function getFlowPreview(scope: TDesignerScope, runId: string, opts: { base: string; waitMs?: number }): Promise<TFlowPreview> {
+  const found = await getPreviewRunOrThrow(scope, runId);
+  const run = opts.waitMs ? await waitForRun(found.id, opts.waitMs) : found;
+  const self = `${opts.base}/flow-previews/${run.id}`;
+  const doc: TFlowPreview = {
+    run_id: run.id,
+    state: run.state,
+    links: { self, cancel: `${self}/cancel` },
+    created_at: run.createdAt.toISOString(),
+    started_at: run.startedAt?.toISOString() ?? null,
+    finished_at: run.finishedAt?.toISOString() ?? null,
+    progress: { steps_done: run.stepsDone, steps_total: run.stepsTotal },
+    row_limit: PREVIEW_ROWS,
+  };
+  if (run.state === "failed") doc.error = run.error as TRunError;
+  if (run.state === "completed") {
+    const flow = ZFlowVersion.parse(found.flowDocument);
+    const steps = await Promise.all(flow.steps.map((s) => stepPreview(run, s)));
+    doc.steps = steps.filter((s): s is TStepPreview => s !== null);
+  }
+  return doc;
+}
+
+/** Cancels the designer's preview run `runId` (AppError `conflict` when it has ended already). */
+export async function cancelFlowPreview(scope: TDesignerScope, runId: string): Promise<void> {
+  await getPreviewRunOrThrow(scope, runId);
+  await cancelRun(scope, runId);
+}
