@@ -37,8 +37,10 @@ test.afterAll(async () => {
   await closeDb();
 });
 
-/** Replaces the whole document in the CodeMirror editor. */
+/** Replaces the whole document in the CodeMirror editor (the JSON view of the flow editor). */
 async function setEditorText(text: string) {
+  const json = page.getByRole("tab", { name: "JSON" });
+  if ((await json.getAttribute("aria-selected")) !== "true") await json.click();
   const content = page.getByTestId("flow-editor").locator(".cm-content");
   await content.click();
   await page.keyboard.press("ControlOrMeta+a");

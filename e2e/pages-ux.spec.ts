@@ -59,7 +59,24 @@ type TPage = [string, (ids: TIds) => string | null, TRole | null, ((page: Page) 
 const PAGES: TPage[] = [
   ["design-flows", () => `${DESIGN}/flows`, "designer"],
   ["design-new-flow", () => `${DESIGN}/flows/new`, "designer"],
-  ["design-flow-editor", (i) => `${DESIGN}/flows/${i.flowId}`, "designer", async (page) => await expect(page.getByTestId("flow-editor")).toBeVisible()],
+  [
+    "design-flow-editor",
+    (i) => `${DESIGN}/flows/${i.flowId}`,
+    "designer",
+    async (page) => {
+      await page.getByRole("tab", { name: "JSON" }).click();
+      await expect(page.getByTestId("flow-editor")).toBeVisible();
+    },
+  ],
+  [
+    "design-flow-canvas",
+    (i) => `${DESIGN}/flows/${i.flowId}`,
+    "designer",
+    async (page) => {
+      await page.getByTestId("flow-canvas").locator(".react-flow__node").first().click();
+      await expect(page.getByTestId("node-inspector")).toBeVisible();
+    },
+  ],
   [
     "design-flow-graph",
     (i) => `${DESIGN}/flows/${i.flowId}`,

@@ -9,6 +9,7 @@ import { designerAction } from "@/lib/auth/action-client";
 import { requireWorkspace } from "@/lib/auth/session";
 import { validationError } from "@/lib/errors";
 import { validateFlowVersion } from "@/lib/flows/validate-flow-version";
+import { datasetColumns } from "@/lib/engine/result-columns";
 import { createFlow, saveFlowVersion } from "@/lib/flows/save-flow-version";
 import { deleteFlowPermanently, restoreFlow, trashFlow } from "@/lib/flows/trash-flow";
 import { createFlowApi } from "@/lib/apis/create-flow-api";
@@ -50,16 +51,20 @@ function documentOrThrow(text: string): unknown {
   return parsed.value;
 }
 
-/** Live validation for the editor: every problem of the document, by the server's validator. Never throws for a faulty document. */
+/**
+ * Live validation for the editor: every problem of the document, by the server's validator,
+ * and the columns of each input and step as far as they are known (the canvas offers them
+ * where an option names a column). Never throws for a faulty document.
+ */
 export const validateFlowDocumentAction = designerAction
   .metadata({ name: "validate-flow-document" })
   .inputSchema(ZFlowDocumentText)
   .action(async ({ parsedInput }) => {
     await requireWorkspace(parsedInput);
     const parsed = parseDocument(parsedInput.text);
-    if (!parsed.ok) return { errors: parsed.errors };
+    if (!parsed.ok) return { errors: parsed.errors, columns: {} };
     const v = validateFlowVersion(parsed.value);
-    return { errors: v.ok ? [] : v.errors };
+    return { errors: v.ok ? [] : v.errors, columns: datasetColumns(parsed.value) };
   });
 
 export const createFlowAction = designerAction

@@ -1,42 +1,33 @@
 "use client";
 /**
- * The flow version editor: CodeMirror 6 (bundled, no CDN) with JSON highlighting and live
- * validation by the server's own validator (`validateFlowDocumentAction`, debounced). Each
- * problem is underlined at its place (JSON Pointer → text span, json-positions.ts) and listed
- * below with its pointer and message; a problem in the list moves the cursor to its place.
- * Saving creates a new immutable version (or, for a new flow, the flow with version 1).
+ * The JSON view of the flow editor: CodeMirror 6 (bundled, no CDN) with JSON highlighting.
+ * The text lives in the workbench (canvas/flow-workbench.tsx), shared with the canvas; the
+ * workbench validates it live with the server's own validator and passes the problems here,
+ * each underlined at its place (JSON Pointer → text span, json-positions.ts).
  */
-import { useEffect, useMemo, useRef, useState } from "react";
-import { useRouter } from "next/navigation";
-import { useAction } from "next-safe-action/hooks";
-import { toast } from "sonner";
-import { EditorState } from "@codemirror/state";
+import { useEffect, useMemo, useRef } from "react";
+import { Annotation, EditorState } from "@codemirror/state";
 import { EditorView, lineNumbers, highlightActiveLine, keymap } from "@codemirror/view";
 import { json } from "@codemirror/lang-json";
 import { linter, lintGutter, setDiagnostics, type Diagnostic } from "@codemirror/lint";
 import { syntaxHighlighting, HighlightStyle, bracketMatching, indentOnInput } from "@codemirror/language";
 import { tags } from "@lezer/highlight";
-import { CheckCircle2Icon, CircleAlertIcon, LoaderCircleIcon } from "lucide-react";
-import { Button } from "@/components/ui/button";
-import { Input } from "@/components/ui/input";
-import { FormField } from "@/components/ui/form-field";
-import { createFlowAction, saveFlowVersionAction, validateFlowDocumentAction } from "@/features/design/actions";
 import { jsonPositions, locate } from "@/features/design/json-positions";
 import type { TFieldError } from "@/lib/errors/field-error";
-import { FlowPreviewSection } from "@/features/design/flow-run/flow-preview-section";
 
-export interface TFlowEditorProps {
-  organization: string;
-  workspace: string;
-  /** Absent: a new flow (name field, "Create flow"). */
-  flowId?: string;
-  initialText: string;
-  /** The number the next save gets. */
-  nextVersion: number;
-  disabledReason?: string | null;
-  flowsHref: string;
-  /** Show "Run the flow" (a preview of the text as it is, flow-run/) under the editor. */
-  preview?: boolean;
+/** Marks a change of the text made from outside the editor (not the user's typing). */
+const EXTERNAL = Annotation.define<boolean>();
+
+export interface TFlowJsonEditorProps {
+  /** The document's text; the editor follows changes made elsewhere (the canvas, undo). */
+  text: string;
+  onChange: (text: string) => void;
+  /** The server's problems, underlined at their JSON Pointer. */
+  problems: TFieldError[] | null;
+  /** Text of the label above the editor. */
+  label: string;
+  /** Receives a function that moves the cursor to a pointer's place (the problem list uses it). */
+  goToRef?: React.MutableRefObject<((pointer: string) => void) | null>;
 }
 
 /**
@@ -63,26 +54,19 @@ const EDITOR_THEME = EditorView.theme({
   ".cm-matchingBracket": { backgroundColor: "var(--syntax-selection)", color: "inherit" },
 });
 
-export function FlowEditor(props: TFlowEditorProps) {
-  const router = useRouter();
+/** The JSON view of the flow document (see module doc); controlled: `text` comes from the workbench. */
+export function FlowJsonEditor({ text, onChange, problems, label, goToRef }: TFlowJsonEditorProps) {
   const host = useRef<HTMLDivElement>(null);
   const view = useRef<EditorView | null>(null);
-  const [text, setText] = useState(props.initialText);
-  const [problems, setProblems] = useState<TFieldError[] | null>(null);
-  const [checking, setChecking] = useState(false);
-  const [name, setName] = useState("");
-  const [nameError, setNameError] = useState<string | null>(null);
-  const validate = useAction(validateFlowDocumentAction);
-  const save = useAction(saveFlowVersionAction);
-  const create = useAction(createFlowAction);
-  const ref = { organization: props.organization, workspace: props.workspace };
+  const onChangeRef = useRef(onChange);
+  onChangeRef.current = onChange;
 
   useEffect(() => {
     if (!host.current) return;
     const v = new EditorView({
       parent: host.current,
       state: EditorState.create({
-        doc: props.initialText,
+        doc: text,
         extensions: [
           lineNumbers(),
           highlightActiveLine(),
@@ -96,7 +80,8 @@ export function FlowEditor(props: TFlowEditorProps) {
           // tabindex: axe counts a contenteditable as keyboard-reachable only with it (scrollable-region-focusable).
           EditorView.contentAttributes.of({ "aria-label": "Flow version document (JSON)", tabindex: "0" }),
           EditorView.updateListener.of((u) => {
-            if (u.docChanged) setText(u.state.doc.toString());
+            // Only the user's typing: text set from outside (below) is annotated as such.
+            if (u.docChanged && !u.transactions.some((t) => t.annotation(EXTERNAL))) onChangeRef.current(u.state.doc.toString());
           }),
           EDITOR_THEME,
         ],
@@ -104,27 +89,23 @@ export function FlowEditor(props: TFlowEditorProps) {
     });
     view.current = v;
     return () => v.destroy();
-    // The editor is created once; later text comes from the user.
+    // The editor is created once; later text arrives through the effect below.
   }, []);
 
-  // Live validation, debounced, by the server's validator.
+  // Text changed elsewhere (the canvas, undo/redo): replace the editor's content.
   useEffect(() => {
-    setChecking(true);
-    const t = setTimeout(async () => {
-      const r = await validate.executeAsync({ ...ref, text });
-      setChecking(false);
-      if (r?.data) setProblems(r.data.errors);
-    }, 350);
-    return () => clearTimeout(t);
+    const v = view.current;
+    if (!v || v.state.doc.toString() === text) return;
+    v.dispatch({ changes: { from: 0, to: v.state.doc.length, insert: text }, annotations: EXTERNAL.of(true) });
   }, [text]);
 
   const positions = useMemo(() => jsonPositions(text), [text]);
   useEffect(() => {
     const v = view.current;
     if (!v || !problems) return;
+    const len = v.state.doc.length;
     const diagnostics: Diagnostic[] = problems.map((p) => {
-      const span = locate(positions, p.field, v.state.doc.length);
-      const len = v.state.doc.length;
+      const span = locate(positions, p.field, len);
       return {
         from: Math.min(span.from, len),
         to: Math.min(Math.max(span.to, span.from + 1), len),
@@ -135,104 +116,23 @@ export function FlowEditor(props: TFlowEditorProps) {
     v.dispatch(setDiagnostics(v.state, diagnostics));
   }, [problems, positions]);
 
-  const goTo = (pointer: string) => {
-    const v = view.current;
-    if (!v) return;
-    const span = locate(positions, pointer, v.state.doc.length);
-    v.dispatch({ selection: { anchor: span.from, head: span.to }, scrollIntoView: true });
-    v.focus();
-  };
+  useEffect(() => {
+    if (!goToRef) return;
+    goToRef.current = (pointer: string) => {
+      const v = view.current;
+      if (!v) return;
+      const span = locate(positions, pointer, v.state.doc.length);
+      v.dispatch({ selection: { anchor: span.from, head: span.to }, scrollIntoView: true });
+      v.focus();
+    };
+  }, [goToRef, positions]);
 
-  const onSave = async () => {
-    if (props.flowId) {
-      const r = await save.executeAsync({ ...ref, flowId: props.flowId, text });
-      if (r?.data) {
-        toast.success(`Saved version ${r.data.version}.`);
-        router.refresh();
-      } else if (r?.serverError) {
-        toast.error(r.serverError.message);
-        if (Object.keys(r.serverError.fieldErrors).length > 0)
-          setProblems(Object.entries(r.serverError.fieldErrors).map(([field, message]) => ({ field, code: "invalid", message })));
-      }
-      return;
-    }
-    if (!name.trim()) {
-      setNameError("A flow needs a name.");
-      return;
-    }
-    const r = await create.executeAsync({ ...ref, name, text });
-    if (r?.data) {
-      toast.success(`Created flow "${name}" with version 1.`);
-      router.push(`${props.flowsHref}/${r.data.flowId}`);
-    } else if (r?.serverError) {
-      const fe = r.serverError.fieldErrors;
-      if (fe["/name"]) setNameError(fe["/name"]);
-      else toast.error(r.serverError.message);
-    } else if (r?.validationErrors) setNameError("Check the name.");
-  };
-
-  const busy = save.isPending || create.isPending;
-  const valid = problems !== null && problems.length === 0;
   return (
-    <div className="grid gap-4">
-      {!props.flowId ? (
-        <FormField id="flow-name" label="Name" error={nameError}>
-          <Input
-            value={name}
-            onChange={(e) => {
-              setName(e.target.value);
-              setNameError(null);
-            }}
-            maxLength={100}
-            placeholder="Cities in area"
-          />
-        </FormField>
-      ) : null}
-      <div className="grid gap-2">
-        <span className="text-sm font-medium" id="flow-editor-label">
-          Flow version document (JSON), starting from {props.flowId ? `version ${props.nextVersion - 1}` : "an example"}
-        </span>
-        <div ref={host} aria-labelledby="flow-editor-label" className="h-[28rem] overflow-hidden rounded-md border bg-background" data-testid="flow-editor" />
-      </div>
-      <div role="status" aria-live="polite" className="flex items-center gap-2 text-sm">
-        {checking || problems === null ? (
-          <>
-            <LoaderCircleIcon aria-hidden="true" className="size-4 animate-spin" /> Checking…
-          </>
-        ) : valid ? (
-          <>
-            <CheckCircle2Icon aria-hidden="true" className="size-4 text-emerald-600" /> No problems: the document is a valid flow version.
-          </>
-        ) : (
-          <>
-            <CircleAlertIcon aria-hidden="true" className="size-4 text-destructive" /> {problems.length} problem{problems.length === 1 ? "" : "s"}
-          </>
-        )}
-      </div>
-      {problems && problems.length > 0 ? (
-        <ul className="grid gap-1 rounded-md border p-2 text-sm" aria-label="Problems" data-testid="flow-problems">
-          {problems.map((p, i) => (
-            <li key={`${p.field}-${i}`}>
-              <button
-                type="button"
-                className="w-full rounded px-2 py-1 text-left hover:bg-muted focus-visible:ring-2 focus-visible:outline-none"
-                onClick={() => goTo(p.field)}
-              >
-                <code className="mr-2 rounded bg-muted px-1 font-mono text-xs">{p.field || "/"}</code>
-                {p.message}
-              </button>
-            </li>
-          ))}
-        </ul>
-      ) : null}
-      <div className="flex items-center gap-3">
-        <Button onClick={onSave} disabled={busy || !valid || Boolean(props.disabledReason)}>
-          {busy ? <LoaderCircleIcon aria-hidden="true" className="animate-spin" /> : null}
-          {props.flowId ? `Save as version ${props.nextVersion}` : "Create flow"}
-        </Button>
-        {props.disabledReason ? <p className="text-sm text-muted-foreground">{props.disabledReason}</p> : null}
-      </div>
-      {props.preview ? <FlowPreviewSection organization={props.organization} workspace={props.workspace} text={text} /> : null}
+    <div className="grid gap-2">
+      <span className="text-sm font-medium" id="flow-editor-label">
+        {label}
+      </span>
+      <div ref={host} aria-labelledby="flow-editor-label" className="h-[28rem] overflow-hidden rounded-md border bg-background" data-testid="flow-editor" />
     </div>
   );
 }

@@ -1,6 +1,6 @@
 /**
- * `/design/{organization}/{workspace}/flows/{flowId}`: one flow. The editor starts from the
- * latest version and saves the next one; the graph shows any version; the versions list
+ * `/design/{organization}/{workspace}/flows/{flowId}`: one flow. The editor (canvas and JSON
+ * views of one document) starts from the latest version and saves the next one; the graph shows any version; the versions list
  * and the APIs using the flow; trash / restore / delete permanently.
  */
 import Link from "next/link";
@@ -13,7 +13,7 @@ import { Badge } from "@/components/ui/badge";
 import { Tabs, TabsContent, TabsList, TabsTrigger } from "@/components/ui/tabs";
 import { PageHeader } from "@/features/shell/page-header";
 import { designPath } from "@/features/shell/routes";
-import { FlowEditor } from "@/features/design/flow-editor";
+import { FlowWorkbench } from "@/features/design/canvas/flow-workbench";
 import { FlowGraph } from "@/features/design/flow-graph";
 import { FlowStateActions } from "@/features/design/flow-state-actions";
 import { formatDate } from "@/features/design/format";
@@ -67,7 +67,7 @@ export default async function FlowPage({ params }: { params: Promise<TDesignPara
           <TabsTrigger value="versions">Versions and APIs</TabsTrigger>
         </TabsList>
         <TabsContent value="editor">
-          <FlowEditor
+          <FlowWorkbench
             organization={scope.organizationSlug}
             workspace={scope.workspace.slug}
             flowId={flow.id}
@@ -75,7 +75,7 @@ export default async function FlowPage({ params }: { params: Promise<TDesignPara
             nextVersion={(latest?.version ?? 0) + 1}
             disabledReason={state === "trashed" ? "Restore the flow to save new versions." : null}
             flowsHref={base}
-            preview
+            catalogue={stepCatalogue()}
           />
         </TabsContent>
         <TabsContent value="graph">{latest ? <FlowGraph definition={latest.definition} catalogue={catalogue} /> : <p>No version saved yet.</p>}</TabsContent>

@@ -3,7 +3,8 @@ import { pageWorkspace } from "@/lib/auth/page-guard";
 import { CITIES_IN_AREA } from "@/lib/demo/flows";
 import { PageHeader } from "@/features/shell/page-header";
 import { designPath } from "@/features/shell/routes";
-import { FlowEditor } from "@/features/design/flow-editor";
+import { FlowWorkbench } from "@/features/design/canvas/flow-workbench";
+import { stepCatalogue } from "@/lib/steps/catalogue";
 import type { TDesignParams } from "@/features/design/design-layout";
 
 export default async function NewFlowPage({ params }: { params: Promise<TDesignParams> }) {
@@ -13,15 +14,15 @@ export default async function NewFlowPage({ params }: { params: Promise<TDesignP
     <>
       <PageHeader
         title="New flow"
-        description="Name the flow and write its first version. The example below finds cities inside an area; change it as you need."
+        description="Name the flow and build its first version on the canvas or in JSON. The example below finds cities inside an area; change it as you need, or start empty."
       />
-      <FlowEditor
+      <FlowWorkbench
         organization={scope.organizationSlug}
         workspace={scope.workspace.slug}
         initialText={JSON.stringify(CITIES_IN_AREA, null, 2)}
         nextVersion={1}
         flowsHref={designPath(scope.organizationSlug, scope.workspace.slug, "flows")}
-        preview
+        catalogue={stepCatalogue()}
       />
     </>
   );

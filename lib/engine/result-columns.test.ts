@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { CITIES_IN_AREA, NEARBY_CITIES, POPULATION_BY_COUNTRY } from "@/lib/demo/flows";
 import { mustValidate } from "@/lib/steps/test-helpers";
-import { resultColumns } from "./result-columns";
+import { datasetColumns, resultColumns } from "./result-columns";
 
 const shape = (c: { fields: { name: string; type: string }[]; open: boolean }) => ({
   ...Object.fromEntries(c.fields.map((f) => [f.name, f.type])),
@@ -89,5 +89,36 @@ describe("resultColumns", () => {
     expect(shape(c.layer)).toEqual({ "…": true });
     expect(shape(c.u)).toEqual({ k: "any", v: "any", x: "any", "…": true });
     expect(c.r.fields.map((f) => f.name)).toEqual(["rank", "k", "v", "x"]);
+  });
+});
+
+describe("datasetColumns", () => {
+  it("gives every input's and step's columns of a valid flow, the same as its results'", () => {
+    const all = datasetColumns(NEARBY_CITIES);
+    const results = resultColumns(mustValidate(NEARBY_CITIES));
+    expect(all.place_fields).toEqual(results.places);
+    expect(all.pairs).toEqual(results.matches);
+    expect(all.places!.fields.map((f) => f.name)).toEqual(["id", "lon", "lat"]);
+    expect(Object.keys(all).sort()).toEqual(["big", "cities", "counted", "pairs", "place_fields", "places", "points", "with_nearest"]);
+  });
+
+  it("leaves out faulty steps and steps on a cycle, and reads unknown sources as unknown columns", () => {
+    const doc = {
+      inputs: [{ name: "t", kind: "table", columns: [{ name: "a", type: "integer" }] }, { name: 3 }],
+      steps: [
+        { id: "ok", type: "select", source: "t", fields: ["a"] },
+        { id: "bad", type: "select", source: "t" },
+        { id: "x", type: "rank", source: "y" },
+        { id: "y", type: "rank", source: "x" },
+        { id: "lost", type: "select", source: "nowhere", fields: ["b"] },
+      ],
+      results: [],
+    };
+    const all = datasetColumns(doc);
+    expect(all.ok).toEqual({ fields: [{ name: "a", type: "integer" }], open: false });
+    expect(all.bad).toBeUndefined();
+    expect(all.lost).toEqual({ fields: [{ name: "b", type: "any" }], open: false });
+    expect(Object.keys(all).sort()).toEqual(["lost", "ok", "t", "x", "y"]);
+    expect(datasetColumns(null)).toEqual({});
   });
 });

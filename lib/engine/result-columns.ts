@@ -6,12 +6,13 @@
  * (`columns` in lib/steps/<type>/step.ts; absent = its first source's).
  *
  * `resultColumns(flow)` → `{ <result key>: TColumns }` (the flow must be valid). Pure; cached
- * per flow object.
+ * per flow object. `datasetColumns(doc)`: the same for each input and step of a document that
+ * may be faulty (the design tool's canvas).
  */
-import { topologicalOrder, type TFlowVersion, type TInput } from "@/lib/engine/flow-document";
+import { topologicalOrder, ZInput, type TFlowVersion, type TInput } from "@/lib/engine/flow-document";
 import { NO_COLUMNS, UNKNOWN_COLUMNS, type TColumns } from "@/lib/steps/columns";
 import type { TStepDefinition } from "@/lib/steps/define-step";
-import { stepDefinition, stepSources } from "@/lib/steps/step-schema";
+import { stepDefinition, stepSources, ZStep, type TStep } from "@/lib/steps/step-schema";
 
 /** Columns an input starts with. */
 export function inputColumns(input: TInput): TColumns {
@@ -38,4 +39,46 @@ export function resultColumns(flow: TFlowVersion): Record<string, TColumns> {
   for (const r of flow.results) out[r.key] = known.get(r.from) ?? UNKNOWN_COLUMNS;
   cache.set(flow, out);
   return out;
+}
+
+/**
+ * Columns of every input and step of a document that may still be faulty (the design tool
+ * offers them while a flow is being built): each input and step is parsed alone, a faulty one
+ * or one on a cycle is left out, and a step whose sources are unknown reads unknown columns.
+ * → `{ <input name or step id>: TColumns }`.
+ */
+export function datasetColumns(doc: unknown): Record<string, TColumns> {
+  const d = (doc && typeof doc === "object" ? doc : {}) as { inputs?: unknown; steps?: unknown };
+  const known = new Map<string, TColumns>();
+  for (const raw of Array.isArray(d.inputs) ? d.inputs : []) {
+    const input = ZInput.safeParse(raw);
+    if (input.success) known.set(input.data.name, inputColumns(input.data));
+  }
+  const steps = new Map<string, TStep>();
+  for (const raw of Array.isArray(d.steps) ? d.steps : []) {
+    const step = ZStep.safeParse(raw);
+    if (step.success && !known.has(step.data.id)) steps.set(step.data.id, step.data);
+  }
+  const visiting = new Set<string>();
+  const visit = (step: TStep): TColumns | undefined => {
+    if (known.has(step.id)) return known.get(step.id);
+    if (visiting.has(step.id)) return undefined;
+    visiting.add(step.id);
+    const sources = stepSources(step).map((s) => {
+      const dep = steps.get(s.name);
+      return (dep ? visit(dep) : known.get(s.name)) ?? UNKNOWN_COLUMNS;
+    });
+    visiting.delete(step.id);
+    const derive = (stepDefinition(step.type) as TStepDefinition | undefined)?.columns;
+    let out: TColumns;
+    try {
+      out = derive ? derive(step as Parameters<NonNullable<TStepDefinition["columns"]>>[0], sources) : (sources[0] ?? UNKNOWN_COLUMNS);
+    } catch {
+      out = UNKNOWN_COLUMNS;
+    }
+    known.set(step.id, out);
+    return out;
+  };
+  for (const step of steps.values()) visit(step);
+  return Object.fromEntries(known);
 }

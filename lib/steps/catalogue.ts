@@ -3,7 +3,7 @@
  * - `stepCatalogue()`: machine-readable, for the design tool's palette and the MCP tool
  *   descriptions: `[{type, label, summary, category, options (JSON Schema 2020-12 of the
  *   options as a flow writes them), params, inputs: [{key, accepts, many}], output,
- *   expressions}]`;
+ *   expressions, columns (options naming a source's column)}]`;
  * - `stepReferenceMarkdown()`: the step tables of docs/flow-format.md (between the
  *   `step-reference` markers; `npm run docs:steps` writes them, a test keeps them in step).
  */
@@ -26,6 +26,11 @@ export interface TStepCatalogueEntry {
   output: TStepOutput;
   /** Options holding a MapLibre expression, and whether it is a predicate or a value. */
   expressions: Record<string, TExpressionRole>;
+  /**
+   * Options naming a column of a source: option path (keys inside array items joined by dots,
+   * e.g. `aggregations.field`; a field spec list's `from` included) → the source option key.
+   */
+  columns: Record<string, string>;
 }
 
 const definitions = STEP_DEFINITIONS as unknown as readonly TStepDefinition[];
@@ -37,11 +42,13 @@ export function stepCatalogue(): TStepCatalogueEntry[] {
     label: d.label,
     summary: d.summary,
     category: d.category,
-    options: z.toJSONSchema(d.optionsSchema, { io: "input", unrepresentable: "any" }) as Record<string, unknown>,
+    // Plain JSON (zod builds some objects without a prototype), so React may pass it to the browser.
+    options: JSON.parse(JSON.stringify(z.toJSONSchema(d.optionsSchema, { io: "input", unrepresentable: "any" }))) as Record<string, unknown>,
     params: { ...d.paramable },
     inputs: d.inputs.map((i) => ({ key: i.key, accepts: [...i.accepts], many: i.many ?? false })),
     output: d.output,
     expressions: { ...d.expressions },
+    columns: { ...d.columnOptions },
   }));
 }
 

@@ -9,6 +9,9 @@
  * - `inputs`: the options that name sources (an input or an earlier step) and the kinds of
  *   data each accepts; `output`: the kind it yields (`same` = the kind of its first source);
  * - `expressions`: options holding MapLibre expressions, checked by flow validation;
+ * - `columnOptions`: options that name a column (property) of one of its sources, by path
+ *   (`"lon"`, `"fields"`, `"aggregations.field"`: keys inside array items joined by dots) →
+ *   the source option whose columns it names; the design tool offers those columns;
  * - `columns`: the columns (names, types) of its output given its sources' columns, in
  *   `stepSources` order (lib/steps/columns.ts); absent = the first source's columns;
  * - `docs`: the cells of its row in the step reference of docs/flow-format.md;
@@ -128,6 +131,8 @@ export interface TStepSpec<T extends string, S extends z.ZodRawShape, P extends 
   inputs: readonly TStepInput[];
   output: TStepOutput;
   expressions?: Readonly<Record<string, TExpressionRole>>;
+  /** Options naming a column of a source: option path → source option key (see module doc). */
+  columnOptions?: Readonly<Record<string, string>>;
   /**
    * Output columns from the sources' columns (in `stepSources` order). Gets the step as written
    * in the flow: a param-able option may still be `{"param"}`, so none may decide the columns

@@ -97,7 +97,18 @@ describe("the step registry", () => {
       for (const p of Object.keys(entry.params)) expect(JSON.stringify(schema.properties[p]), `${entry.type}.${p}`).toContain('"param"');
       expect(["features", "rows", "same"]).toContain(entry.output);
       for (const e of Object.keys(entry.expressions)) expect(schema.properties, `${entry.type}.${e}`).toHaveProperty(e);
+      // A column option names a property of the options (its first key) and one of the step's sources.
+      for (const [option, source] of Object.entries(entry.columns)) {
+        expect(schema.properties, `${entry.type}.${option}`).toHaveProperty(option.split(".")[0]!);
+        expect(
+          entry.inputs.map((i) => i.key),
+          `${entry.type}.${option}`,
+        ).toContain(source);
+      }
     }
+    // The options that name columns of a source (offered as choices in the design tool).
+    expect(catalogue.find((c) => c.type === "points_from_rows")!.columns).toEqual({ lon: "source", lat: "source" });
+    expect(catalogue.find((c) => c.type === "within_distance")!.columns).toEqual({ "aggregations.field": "target" });
     expect(JSON.parse(JSON.stringify(catalogue))).toEqual(catalogue);
   });
 

@@ -15,6 +15,7 @@ export const aggregate = defineStep({
   summary: "Group by `group_by` (none = one row) and compute `aggregations`",
   category: "attribute",
   options: { source: ZRef, group_by: z.array(ZField).default([]), aggregations: z.array(ZAggregation).min(1) },
+  columnOptions: { group_by: "source", "aggregations.field": "source" },
   inputs: [{ key: "source", accepts: ACCEPTS.any }],
   output: "rows",
   columns: (step, [src]) => ({

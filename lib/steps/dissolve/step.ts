@@ -18,6 +18,7 @@ export const dissolve = defineStep({
   summary: "Union the polygons, per value of `field` if given (Turf union)",
   category: "spatial",
   options: { source: ZRef, field: ZField.optional() },
+  columnOptions: { field: "source" },
   inputs: [{ key: "source", accepts: ACCEPTS.features }],
   output: "features",
   columns: (step, [src]) => (step.field === undefined ? NO_COLUMNS : { fields: [{ name: step.field, type: typeOf(src, step.field) }], open: false }),

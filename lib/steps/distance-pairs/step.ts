@@ -35,6 +35,7 @@ export const distancePairs = defineStep({
     distance_field: ZField.default("distance_km"),
   },
   params: { max_km: ACCEPTS_PARAM.number },
+  columnOptions: { source_fields: "source", target_fields: "target" },
   inputs: SOURCE_AND_TARGET,
   output: "rows",
   columns: (step, [src, target]) => ({

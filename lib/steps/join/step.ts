@@ -22,6 +22,7 @@ export const join = defineStep({
     how: z.enum(["left", "inner"]).default("left"),
   },
   params: { how: ACCEPTS_PARAM.string },
+  columnOptions: { left_field: "left", right_field: "right", fields: "right" },
   inputs: [
     { key: "left", accepts: ACCEPTS.any },
     { key: "right", accepts: ACCEPTS.any },

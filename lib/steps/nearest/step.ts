@@ -25,6 +25,7 @@ export const nearest = defineStep({
     distance_field: ZField.default("distance_km"),
   },
   params: { max_km: ACCEPTS_PARAM.number },
+  columnOptions: { fields: "target" },
   inputs: SOURCE_AND_TARGET,
   output: "features",
   columns: (step, [src, target]) =>

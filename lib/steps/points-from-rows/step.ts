@@ -22,6 +22,7 @@ export const pointsFromRows = defineStep({
   summary: "A Point per row from `lon`/`lat` columns (null geometry when not valid)",
   category: "attribute",
   options: { source: ZRef, lon: ZField, lat: ZField },
+  columnOptions: { lon: "source", lat: "source" },
   inputs: [{ key: "source", accepts: ACCEPTS.rows }],
   output: "features",
   docs: {

@@ -16,6 +16,7 @@ export const select = defineStep({
   summary: "Keep (and rename) the listed fields, in that order; missing fields become null",
   category: "attribute",
   options: { source: ZRef, fields: z.array(ZFieldSpec).min(1) },
+  columnOptions: { fields: "source" },
   inputs: [{ key: "source", accepts: ACCEPTS.any }],
   output: "same",
   columns: (step, [src]) => ({ fields: pickedFields(src, step.fields), open: false }),

@@ -34,6 +34,7 @@ export const sort = defineStep({
   category: "attribute",
   options: { source: ZRef, field: ZField, order: z.enum(["asc", "desc"]).default("asc") },
   params: { field: ACCEPTS_PARAM.string, order: ACCEPTS_PARAM.string },
+  columnOptions: { field: "source" },
   inputs: [{ key: "source", accepts: ACCEPTS.any }],
   output: "same",
   docs: {

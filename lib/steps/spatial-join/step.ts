@@ -19,6 +19,7 @@ export const spatialJoin = defineStep({
   summary: "Every polygon with `aggregations` over the points inside it (boundary included)",
   category: "spatial",
   options: { points: ZRef, polygons: ZRef, aggregations: z.array(ZAggregation).min(1) },
+  columnOptions: { "aggregations.field": "points" },
   inputs: [
     { key: "points", accepts: ACCEPTS.features },
     { key: "polygons", accepts: ACCEPTS.features },

@@ -17,6 +17,7 @@ export const toTable = defineStep({
   summary: "Features to rows without geometry; `columns` fixes and renames the columns",
   category: "attribute",
   options: { source: ZRef, columns: z.array(ZFieldSpec).optional() },
+  columnOptions: { columns: "source" },
   inputs: [{ key: "source", accepts: ACCEPTS.features }],
   output: "rows",
   columns: (step, [src]) => (step.columns ? { fields: pickedFields(src, step.columns), open: false } : src),

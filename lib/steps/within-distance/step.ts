@@ -20,6 +20,7 @@ export const withinDistance = defineStep({
   category: "spatial",
   options: { source: ZRef, target: ZRef, max_km: ZMaxKm, aggregations: z.array(ZAggregation).min(1) },
   params: { max_km: ACCEPTS_PARAM.number },
+  columnOptions: { "aggregations.field": "target" },
   inputs: SOURCE_AND_TARGET,
   output: "features",
   columns: (step, [src, target]) => appendFields(src, aggregationFields(target, step.aggregations)),

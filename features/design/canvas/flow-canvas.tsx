@@ -1,0 +1,503 @@
+"use client";
+/**
+ * The canvas view of the flow document (@xyflow/react): the palette (step-palette.tsx) on the
+ * left, the graph in the middle, the selected node's form (node-inspector.tsx) on the right.
+ * The graph is derived from the document (flow-graph-model.ts) and every edit makes a new
+ * document for the workbench: adding from the palette (drag and drop, or Enter), connecting
+ * an output to an input (only connections the input accepts, `canConnect`, also as a form:
+ * "connect the output of X to input Y of Z"), deleting nodes and edges (Delete key or the
+ * form's button), editing options. Node positions are the canvas's own (not in the document):
+ * a layered layout (layout.ts) places nodes without one; "Auto layout" re-places all. Tab
+ * moves between nodes, Enter selects, arrow keys move the selected node, Delete removes it;
+ * Ctrl+Z / Ctrl+Shift+Z undo and redo (the workbench's history of documents).
+ */
+import { useCallback, useEffect, useMemo, useRef, useState } from "react";
+import { useTheme } from "next-themes";
+import {
+  Background,
+  Controls,
+  MiniMap,
+  ReactFlow,
+  ReactFlowProvider,
+  useReactFlow,
+  useUpdateNodeInternals,
+  type Connection,
+  type Edge,
+  type EdgeChange,
+  type NodeChange,
+  type IsValidConnection,
+} from "@xyflow/react";
+import "@xyflow/react/dist/style.css";
+import { LayoutGridIcon, MaximizeIcon, Redo2Icon, Undo2Icon, EraserIcon } from "lucide-react";
+import { Button } from "@/components/ui/button";
+import { Label } from "@/components/ui/label";
+import { NativeSelect } from "@/components/ui/native-select";
+import {
+  addItem,
+  canConnect,
+  connect,
+  documentToGraph,
+  freshName,
+  namesInUse,
+  newStep,
+  nodeIdOfPointer,
+  removeFromDocument,
+  type TCanvasNode,
+  type TCanvasStepType,
+  type TFlowDoc,
+  type TItem,
+} from "@/features/design/canvas/flow-graph-model";
+import { FlowNodeComponent, type TFlowNode } from "@/features/design/canvas/flow-node";
+import { layeredLayout } from "@/features/design/canvas/layout";
+import { StepPalette, PALETTE_MIME } from "@/features/design/canvas/step-palette";
+import { NodeInspector } from "@/features/design/canvas/node-inspector";
+import type { TDocumentHistory } from "@/features/design/canvas/use-document-history";
+import type { TFieldError } from "@/lib/errors/field-error";
+import type { TColumns } from "@/lib/steps/columns";
+
+/** A step's outcome in a preview run, shown on its node. */
+export interface TStepStatus {
+  state: "ok" | "error";
+  rows?: number;
+  error?: string;
+}
+
+export interface TFlowCanvasProps {
+  doc: TFlowDoc;
+  onChange: (doc: TFlowDoc, coalesce?: string) => void;
+  catalogue: TCanvasStepType[];
+  problems: TFieldError[];
+  columns: Record<string, TColumns>;
+  history: TDocumentHistory;
+  stepStatus: Record<string, TStepStatus>;
+  /** The step picked for the preview run (here or in its picker): selected on the canvas too. */
+  selectedStepId: string | null;
+  /** A step was selected on the canvas. */
+  onSelectStep: (stepId: string) => void;
+  /** A problem chosen in the list: select and show its node. */
+  focusProblem: { pointer: string; at: number } | null;
+  /** Node positions by node id, kept by the workbench so they survive a visit to the JSON view. */
+  positions: Record<string, TPos>;
+  setPositions: React.Dispatch<React.SetStateAction<Record<string, TPos>>>;
+}
+
+const NODE_TYPES = { flow: FlowNodeComponent };
+const LAYOUT = { columnWidth: 270, rowHeight: 130 };
+export type TPos = { x: number; y: number };
+
+/** The canvas (see module doc). */
+export function FlowCanvas(props: TFlowCanvasProps) {
+  return (
+    <ReactFlowProvider>
+      <CanvasInner {...props} />
+    </ReactFlowProvider>
+  );
+}
+
+function CanvasInner({
+  doc,
+  onChange,
+  catalogue,
+  problems,
+  columns,
+  history,
+  stepStatus,
+  selectedStepId,
+  onSelectStep,
+  focusProblem,
+  positions,
+  setPositions,
+}: TFlowCanvasProps) {
+  const { resolvedTheme } = useTheme();
+  const flow = useReactFlow();
+  const wrapper = useRef<HTMLDivElement>(null);
+  const graph = useMemo(() => documentToGraph(doc, catalogue), [doc, catalogue]);
+  // A node whose id changed (a rename) or whose handles changed is measured again, so the
+  // edges at its handles are drawn (React Flow draws an edge only between measured handles).
+  const updateNodeInternals = useUpdateNodeInternals();
+  useEffect(() => {
+    const frame = requestAnimationFrame(() => updateNodeInternals(graph.nodes.map((n) => n.id)));
+    return () => cancelAnimationFrame(frame);
+  }, [graph, updateNodeInternals]);
+  const [selected, setSelected] = useState<string[]>([]);
+  const [selectedEdges, setSelectedEdges] = useState<string[]>([]);
+  // Sizes React Flow measured, handed back with the nodes as a controlled flow must (the minimap and fitView use them).
+  const [measured, setMeasured] = useState<Record<string, { width: number; height: number }>>({});
+  const pending = useRef<Record<string, TPos>>({});
+  const [announce, setAnnounce] = useState("");
+
+  // Nodes without a position: where they were dropped, else the layered layout's place.
+  const layout = useMemo(
+    () =>
+      layeredLayout(
+        graph.nodes.map((n) => n.id),
+        graph.edges,
+        LAYOUT,
+      ),
+    [graph],
+  );
+  useEffect(() => {
+    const missing = graph.nodes.filter((n) => !positions[n.id]);
+    if (missing.length === 0) return;
+    setPositions((p) => {
+      const next = { ...p };
+      for (const n of missing) next[n.id] = pending.current[n.id] ?? layout.get(n.id) ?? { x: 0, y: 0 };
+      return next;
+    });
+  }, [graph, layout, positions]);
+
+  const problemsByNode = useMemo(() => {
+    const out = new Map<string, string[]>();
+    for (const p of problems) {
+      const id = nodeIdOfPointer(doc, p.field);
+      if (id) out.set(id, [...(out.get(id) ?? []), `${p.field}: ${p.message}`]);
+    }
+    return out;
+  }, [problems, doc]);
+
+  const nodes: TFlowNode[] = useMemo(
+    () =>
+      graph.nodes.map((n) => {
+        const nodeProblems = problemsByNode.get(n.id) ?? [];
+        const status = n.data.kind === "step" ? stepStatus[n.data.name] : undefined;
+        return {
+          id: n.id,
+          type: "flow",
+          position: positions[n.id] ?? pending.current[n.id] ?? layout.get(n.id) ?? { x: 0, y: 0 },
+          data: { ...n.data, problems: nodeProblems, status },
+          selected: selected.includes(n.id),
+          measured: measured[n.id],
+          ariaLabel: `${n.data.title} ${n.data.name || "(no name)"}${nodeProblems.length ? `, ${nodeProblems.length} problem${nodeProblems.length === 1 ? "" : "s"}` : ""}${
+            status ? (status.state === "ok" ? `, ${status.rows ?? "?"} rows` : ", failed") : ""
+          }`,
+        };
+      }),
+    [graph, positions, layout, problemsByNode, stepStatus, selected, measured],
+  );
+  const edges: Edge[] = useMemo(
+    () =>
+      graph.edges.map((e) => ({
+        id: e.id,
+        source: e.source,
+        target: e.target,
+        targetHandle: e.targetHandle,
+        deletable: !e.param,
+        selectable: !e.param,
+        focusable: !e.param,
+        selected: selectedEdges.includes(e.id),
+        style: e.param ? { strokeDasharray: "4 4", opacity: 0.7 } : undefined,
+        ariaLabel: e.param ? undefined : `Edge from ${e.source.replace(/^\w+:/, "")} into ${e.targetHandle} of ${e.target.replace(/^\w+:/, "")}`,
+      })),
+    [graph, selectedEdges],
+  );
+
+  const selectedNode: TCanvasNode | undefined = selected.length === 1 ? graph.nodes.find((n) => n.id === selected[0]) : undefined;
+  const selectedStep = selectedNode?.data.kind === "step" ? selectedNode.data.name : null;
+  useEffect(() => {
+    if (selectedStep) onSelectStep(selectedStep);
+  }, [selectedStep, onSelectStep]);
+  // A step picked elsewhere (the preview run's picker) is selected here.
+  useEffect(() => {
+    if (!selectedStepId || selectedStepId === selectedStep) return;
+    const n = graph.nodes.find((x) => x.data.kind === "step" && x.data.name === selectedStepId);
+    if (n) setSelected([n.id]);
+  }, [selectedStepId]);
+
+  const onNodesChange = useCallback((changes: NodeChange<TFlowNode>[]) => {
+    const moved: Record<string, TPos> = {};
+    const sized: Record<string, { width: number; height: number }> = {};
+    let sel: { id: string; selected: boolean }[] = [];
+    for (const c of changes) {
+      if (c.type === "position" && c.position) moved[c.id] = c.position;
+      if (c.type === "dimensions" && c.dimensions) sized[c.id] = c.dimensions;
+      if (c.type === "select") sel.push({ id: c.id, selected: c.selected });
+    }
+    if (Object.keys(moved).length) setPositions((p) => ({ ...p, ...moved }));
+    if (Object.keys(sized).length) setMeasured((m) => ({ ...m, ...sized }));
+    if (sel.length) {
+      setSelected((s) => {
+        let next = s.slice();
+        for (const x of sel) next = x.selected ? [...new Set([...next, x.id])] : next.filter((id) => id !== x.id);
+        return next;
+      });
+      sel = [];
+    }
+  }, []);
+  const onEdgesChange = useCallback((changes: EdgeChange[]) => {
+    const sel = changes.filter((c) => c.type === "select");
+    if (sel.length)
+      setSelectedEdges((s) => {
+        let next = s.slice();
+        for (const c of sel) if (c.type === "select") next = c.selected ? [...new Set([...next, c.id])] : next.filter((id) => id !== c.id);
+        return next;
+      });
+  }, []);
+
+  const isValidConnection: IsValidConnection = useCallback(
+    (c) => Boolean(c.source && c.target && c.targetHandle && canConnect(doc, catalogue, graph.nodes, c.source, c.target, c.targetHandle)),
+    [doc, catalogue, graph],
+  );
+  const onConnect = useCallback(
+    (c: Connection) => {
+      if (!c.targetHandle || !canConnect(doc, catalogue, graph.nodes, c.source, c.target, c.targetHandle)) return;
+      onChange(connect(doc, catalogue, c.source, c.target, c.targetHandle));
+    },
+    [doc, catalogue, graph, onChange],
+  );
+  const remove = useCallback(
+    (nodeIds: string[], edgeIds: string[]) => {
+      if (nodeIds.length === 0 && edgeIds.length === 0) return;
+      onChange(removeFromDocument(doc, catalogue, nodeIds, edgeIds));
+      setSelected([]);
+      setSelectedEdges([]);
+      setAnnounce(
+        `Deleted ${[...nodeIds.map((n) => n.replace(/^\w+:/, "")), ...(edgeIds.length ? [`${edgeIds.length} connection${edgeIds.length === 1 ? "" : "s"}`] : [])].join(", ")}.`,
+      );
+    },
+    [doc, catalogue, onChange],
+  );
+
+  /** Adds a palette entry at `at` (flow coordinates) and selects it. */
+  const add = useCallback(
+    (entryId: string, at: TPos) => {
+      const [what, arg] = entryId.split(":") as [string, string];
+      const used = namesInUse(doc);
+      let next: TFlowDoc;
+      let nodeId: string;
+      if (what === "step") {
+        const type = catalogue.find((c) => c.type === arg);
+        if (!type) return;
+        const item = newStep(doc, type);
+        next = addItem(doc, "steps", item);
+        nodeId = `step:${String(item.id)}`;
+      } else if (what === "input") {
+        const name = freshName(arg === "area" ? "area" : arg === "table" ? "rows" : "layer", used.data);
+        const item: TItem = { name, kind: arg };
+        next = addItem(doc, "inputs", item);
+        nodeId = `input:${name}`;
+      } else if (what === "parameter") {
+        const name = freshName("parameter", used.parameters);
+        next = addItem(doc, "parameters", { name, type: arg || "number" });
+        nodeId = `param:${name}`;
+      } else {
+        const key = freshName(arg === "table" ? "table" : "features", used.results);
+        next = addItem(doc, "results", { key, kind: arg });
+        nodeId = `result:${key}`;
+      }
+      pending.current[nodeId] = at;
+      onChange(next);
+      setSelected([nodeId]);
+      setSelectedEdges([]);
+      setAnnounce(`Added ${nodeId.replace(/^\w+:/, "")}.`);
+    },
+    [doc, catalogue, onChange],
+  );
+  const addAtCentre = (entryId: string) => {
+    const r = wrapper.current?.getBoundingClientRect();
+    const at = r ? flow.screenToFlowPosition({ x: r.left + r.width / 2 - 100, y: r.top + r.height / 2 - 40 }) : { x: 0, y: 0 };
+    // Nudge below anything already at the centre.
+    const taken = (p: TPos) => Object.values(positions).some((q) => Math.abs(q.x - p.x) < 200 && Math.abs(q.y - p.y) < 90);
+    while (taken(at)) at.y += 100;
+    add(entryId, at);
+  };
+
+  const autoLayout = () => {
+    setPositions((p) => {
+      const next = { ...p };
+      for (const [id, pos] of layout) next[id] = pos;
+      return next;
+    });
+    requestAnimationFrame(() => requestAnimationFrame(() => void flow.fitView({ padding: 0.15, duration: 200 })));
+  };
+
+  // A problem chosen in the list: select its node and bring it into view.
+  useEffect(() => {
+    if (!focusProblem) return;
+    const id = nodeIdOfPointer(doc, focusProblem.pointer);
+    if (!id) return;
+    setSelected([id]);
+    const p = positions[id];
+    if (p) void flow.setCenter(p.x + 100, p.y + 40, { zoom: Math.max(flow.getZoom(), 0.8), duration: 200 });
+  }, [focusProblem]);
+
+  return (
+    <div className="grid min-w-0 gap-3 lg:grid-cols-[13rem_minmax(0,1fr)_19rem]">
+      <StepPalette catalogue={catalogue} onAdd={addAtCentre} />
+      <div className="grid min-w-0 content-start gap-2">
+        <div className="flex flex-wrap gap-2" role="toolbar" aria-label="Canvas">
+          <Button type="button" variant="outline" size="sm" onClick={history.undo} disabled={!history.canUndo} aria-keyshortcuts="Control+Z">
+            <Undo2Icon aria-hidden="true" /> Undo
+          </Button>
+          <Button type="button" variant="outline" size="sm" onClick={history.redo} disabled={!history.canRedo} aria-keyshortcuts="Control+Shift+Z">
+            <Redo2Icon aria-hidden="true" /> Redo
+          </Button>
+          <Button type="button" variant="outline" size="sm" onClick={autoLayout}>
+            <LayoutGridIcon aria-hidden="true" /> Auto layout
+          </Button>
+          <Button type="button" variant="outline" size="sm" onClick={() => void flow.fitView({ padding: 0.15, duration: 200 })}>
+            <MaximizeIcon aria-hidden="true" /> Fit view
+          </Button>
+          <Button
+            type="button"
+            variant="outline"
+            size="sm"
+            onClick={() => {
+              onChange({ inputs: [], parameters: [], steps: [], results: [] });
+              setSelected([]);
+            }}
+          >
+            <EraserIcon aria-hidden="true" /> Start empty
+          </Button>
+        </div>
+        <div
+          ref={wrapper}
+          className="h-[26rem] min-w-0 overflow-hidden rounded-md border lg:h-[36rem]"
+          data-testid="flow-canvas"
+          onDragOver={(e) => {
+            if (e.dataTransfer.types.includes(PALETTE_MIME)) {
+              e.preventDefault();
+              e.dataTransfer.dropEffect = "copy";
+            }
+          }}
+          onDrop={(e) => {
+            const id = e.dataTransfer.getData(PALETTE_MIME);
+            if (!id) return;
+            e.preventDefault();
+            add(id, flow.screenToFlowPosition({ x: e.clientX - 100, y: e.clientY - 30 }));
+          }}
+        >
+          <ReactFlow
+            nodes={nodes}
+            edges={edges}
+            nodeTypes={NODE_TYPES}
+            onNodesChange={onNodesChange}
+            onEdgesChange={onEdgesChange}
+            onConnect={onConnect}
+            isValidConnection={isValidConnection}
+            onDelete={({ nodes: n, edges: e }) =>
+              remove(
+                n.map((x) => x.id),
+                e.map((x) => x.id),
+              )
+            }
+            deleteKeyCode={["Delete", "Backspace"]}
+            fitView
+            fitViewOptions={{ padding: 0.15 }}
+            minZoom={0.05}
+            maxZoom={2}
+            proOptions={{ hideAttribution: true }}
+            colorMode={resolvedTheme === "dark" ? "dark" : "light"}
+            aria-label="Canvas of the flow: inputs, parameters, steps and results"
+          >
+            <Background />
+            <Controls showInteractive={false} />
+            <MiniMap
+              pannable
+              zoomable
+              ariaLabel="Overview of the flow"
+              nodeColor="var(--muted-foreground)"
+              maskColor="color-mix(in oklch, var(--background) 70%, transparent)"
+              className="!hidden sm:!block"
+            />
+          </ReactFlow>
+        </div>
+        <ConnectForm doc={doc} nodes={graph.nodes} catalogue={catalogue} onConnect={(s, t, h) => onChange(connect(doc, catalogue, s, t, h))} />
+        <p className="sr-only" role="status" aria-live="polite">
+          {announce}
+        </p>
+      </div>
+      <aside aria-label="Selected node" className="min-w-0 rounded-md border p-3 text-sm">
+        {selectedNode ? (
+          <NodeInspector
+            key={`${selectedNode.data.kind}:${selectedNode.data.index}`}
+            doc={doc}
+            node={selectedNode}
+            nodes={graph.nodes}
+            catalogue={catalogue}
+            problems={problems}
+            columns={columns}
+            onChange={(next, coalesce) => {
+              onChange(next, coalesce);
+              // A rename changes the node's id: keep it selected and where it was.
+              const before = selectedNode;
+              const after = documentToGraph(next, catalogue).nodes.find((n) => n.data.kind === before.data.kind && n.data.index === before.data.index);
+              if (after && after.id !== before.id) {
+                setPositions((p) => ({ ...p, [after.id]: p[before.id] ?? { x: 0, y: 0 } }));
+                setSelected([after.id]);
+              }
+            }}
+            onDelete={() => remove([selectedNode.id], [])}
+          />
+        ) : (
+          <div className="grid gap-2 text-muted-foreground">
+            <p>Select a node to edit it: click it, or Tab to it and press Enter.</p>
+            <p>Connect an output (right) to an input (left) by dragging, or with the form below the canvas. Delete removes the selected node or connection.</p>
+          </div>
+        )}
+      </aside>
+    </div>
+  );
+}
+
+/** "Connect the output of X to input Y": the keyboard's way to draw an edge. */
+function ConnectForm({
+  doc,
+  nodes,
+  catalogue,
+  onConnect,
+}: {
+  doc: TFlowDoc;
+  nodes: TCanvasNode[];
+  catalogue: readonly TCanvasStepType[];
+  onConnect: (source: string, target: string, handle: string) => void;
+}) {
+  const [source, setSource] = useState("");
+  const [target, setTarget] = useState("");
+  const outputs = nodes.filter((n) => n.data.output && n.data.name);
+  const targets = nodes.flatMap((n) =>
+    n.data.handles.map((h) => ({ value: `${n.id}|${h.key}`, label: `${h.key} of ${n.data.name || "(no name)"}`, node: n.id, key: h.key })),
+  );
+  const chosen = targets.find((t) => t.value === target);
+  const ok = Boolean(source && chosen && canConnect(doc, catalogue, nodes, source, chosen.node, chosen.key));
+  return (
+    <form
+      className="flex flex-wrap items-end gap-2 rounded-md border p-2"
+      aria-label="Connect"
+      onSubmit={(e) => {
+        e.preventDefault();
+        if (ok && chosen) {
+          onConnect(source, chosen.node, chosen.key);
+          setTarget("");
+        }
+      }}
+    >
+      <div className="grid min-w-0 flex-1 gap-1">
+        <Label htmlFor="connect-source">Connect the output of</Label>
+        <NativeSelect id="connect-source" value={source} onChange={(e) => setSource(e.target.value)}>
+          <option value="">Choose…</option>
+          {outputs.map((n) => (
+            <option key={n.id} value={n.id}>
+              {n.data.name} ({n.data.title})
+            </option>
+          ))}
+        </NativeSelect>
+      </div>
+      <div className="grid min-w-0 flex-1 gap-1">
+        <Label htmlFor="connect-target">to input</Label>
+        <NativeSelect id="connect-target" value={target} onChange={(e) => setTarget(e.target.value)}>
+          <option value="">Choose…</option>
+          {targets
+            .filter((t) => !source || canConnect(doc, catalogue, nodes, source, t.node, t.key))
+            .map((t) => (
+              <option key={t.value} value={t.value}>
+                {t.label}
+              </option>
+            ))}
+        </NativeSelect>
+      </div>
+      <Button type="submit" variant="secondary" disabled={!ok}>
+        Connect
+      </Button>
+    </form>
+  );
+}

@@ -1,0 +1,50 @@
+"use client";
+/**
+ * The preview run of the flow being edited, below the canvas and the JSON view: a step picker
+ * (the document's step ids; it follows the step selected on the canvas, and choosing a step
+ * here selects it there) and the run panel (features/design/flow-run/flow-run-panel.tsx: pick
+ * inputs and parameters, run the document as it is, see the picked step's output). The steps'
+ * outcomes come back through `onStepStatus`, which the canvas shows on its nodes. While the
+ * text is not JSON, the last document that parsed is run.
+ */
+import { useRef } from "react";
+import { Label } from "@/components/ui/label";
+import { NativeSelect } from "@/components/ui/native-select";
+import { FlowRunPanel, type TStepStatus } from "@/features/design/flow-run/flow-run-panel";
+import { stepIdsOf } from "@/features/design/flow-run/flow-preview-section";
+
+export interface TFlowRunSectionProps {
+  organization: string;
+  workspace: string;
+  /** The document as it is now; null while the text is not JSON. */
+  document: unknown;
+  /** The step picked here or on the canvas; null: the last step. */
+  selectedStepId: string | null;
+  onSelectStep: (stepId: string) => void;
+  onStepStatus?: (s: Record<string, TStepStatus>) => void;
+}
+
+/** The preview run (see module doc). */
+export function FlowRunSection(p: TFlowRunSectionProps) {
+  const lastParsed = useRef<unknown>(null);
+  if (p.document !== null) lastParsed.current = p.document;
+  const document = lastParsed.current;
+  const stepIds = stepIdsOf(document);
+  const shown = p.selectedStepId !== null && stepIds.includes(p.selectedStepId) ? p.selectedStepId : (stepIds[stepIds.length - 1] ?? null);
+  return (
+    <div className="grid min-w-0 gap-3">
+      <div className="grid max-w-sm min-w-0 gap-1">
+        <Label htmlFor="preview-step">Step to show</Label>
+        <NativeSelect id="preview-step" value={shown ?? ""} onChange={(e) => e.target.value && p.onSelectStep(e.target.value)} disabled={stepIds.length === 0}>
+          {stepIds.length === 0 ? <option value="">No steps yet</option> : null}
+          {stepIds.map((id) => (
+            <option key={id} value={id}>
+              {id}
+            </option>
+          ))}
+        </NativeSelect>
+      </div>
+      <FlowRunPanel organization={p.organization} workspace={p.workspace} document={document} selectedStepId={shown} onStepStatus={p.onStepStatus} />
+    </div>
+  );
+}

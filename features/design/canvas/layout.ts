@@ -1,0 +1,74 @@
+/**
+ * A small layered layout for the canvas (no dagre/elk): each node's column is its longest
+ * path from a node without incoming edges (its topological depth), so every edge of an
+ * acyclic graph points right; within a column nodes are ordered by the mean row of the nodes
+ * they read (one barycentre sweep, which untangles most crossings of a flow) and stacked
+ * top-down. Edges on a cycle (a faulty document) are ignored for the depth; nodes of one
+ * column keep their given order on ties.
+ *
+ * `layeredLayout(ids, edges, {columnWidth, rowHeight})` → `Map<id, {x, y}>` in pixels, the
+ * top-left corner of each node (x = column × columnWidth, y = row × rowHeight), columns
+ * centred vertically on the tallest.
+ */
+
+export interface TLayoutOptions {
+  columnWidth: number;
+  rowHeight: number;
+}
+
+export const DEFAULT_LAYOUT: TLayoutOptions = { columnWidth: 260, rowHeight: 110 };
+
+/** Positions of `ids` by topological depth (see module doc). */
+export function layeredLayout(
+  ids: readonly string[],
+  edges: readonly { source: string; target: string }[],
+  options: TLayoutOptions = DEFAULT_LAYOUT,
+): Map<string, { x: number; y: number }> {
+  const known = new Set(ids);
+  const incoming = new Map<string, string[]>(ids.map((id) => [id, []]));
+  for (const e of edges) if (known.has(e.source) && known.has(e.target) && e.source !== e.target) incoming.get(e.target)!.push(e.source);
+
+  // Longest path from a root; a node met again while being visited is on a cycle: that edge counts 0.
+  const depth = new Map<string, number>();
+  const visiting = new Set<string>();
+  const depthOf = (id: string): number => {
+    const hit = depth.get(id);
+    if (hit !== undefined) return hit;
+    if (visiting.has(id)) return -1;
+    visiting.add(id);
+    let d = 0;
+    for (const src of incoming.get(id)!) {
+      const s = depthOf(src);
+      if (s >= 0) d = Math.max(d, s + 1);
+    }
+    visiting.delete(id);
+    depth.set(id, d);
+    return d;
+  };
+  for (const id of ids) depthOf(id);
+
+  const columns: string[][] = [];
+  for (const id of ids) (columns[depth.get(id)!] ??= []).push(id);
+  const row = new Map<string, number>();
+  columns.forEach((col, c) => {
+    if (c > 0) {
+      const key = (id: string) => {
+        const rows = incoming
+          .get(id)!
+          .map((s) => row.get(s))
+          .filter((r): r is number => r !== undefined);
+        return rows.length ? rows.reduce((a, b) => a + b, 0) / rows.length : Number.POSITIVE_INFINITY;
+      };
+      const order = new Map(col.map((id, i) => [id, i]));
+      col.sort((a, b) => key(a) - key(b) || order.get(a)! - order.get(b)!);
+    }
+    col.forEach((id, r) => row.set(id, r));
+  });
+  const tallest = Math.max(0, ...columns.map((c) => c?.length ?? 0));
+  const out = new Map<string, { x: number; y: number }>();
+  columns.forEach((col, c) => {
+    const offset = ((tallest - col.length) * options.rowHeight) / 2;
+    col.forEach((id, r) => out.set(id, { x: c * options.columnWidth, y: offset + r * options.rowHeight }));
+  });
+  return out;
+}
