@@ -82,7 +82,7 @@ export interface TFlowCanvasProps {
 }
 
 const NODE_TYPES = { flow: FlowNodeComponent };
-const LAYOUT = { columnWidth: 270, rowHeight: 130 };
+const LAYOUT = { columnWidth: 236, rowHeight: 150, direction: "down" } as const;
 export type TPos = { x: number; y: number };
 
 /** The canvas (see module doc). */

@@ -1,9 +1,10 @@
 "use client";
 /**
  * A node of the canvas: an input, parameter, step or result of the flow document. Its target
- * handles (left) are the options naming sources (`source`, `target`, `by` ...) or a result's
- * `from`, each labelled; its source handle (right) is its output, for inputs and steps; a
- * hidden handle on top receives the dashed edges of the parameters a step reads. It shows the
+ * handles (top, side by side, each over its label) are the options naming sources (`source`,
+ * `target`, `by` ...) or a result's `from`; its source handle (bottom) is its output, for inputs
+ * and steps (the canvas lays flows out downwards); a hidden handle on the left receives the
+ * dashed edges of the parameters a step reads, from the parameter's right side. It shows the
  * validator's problems about it (red outline and count) and, after a preview run, the step's
  * outcome (row count or error). Colours come from the theme tokens (both themes).
  */
@@ -42,6 +43,16 @@ function FlowNodeView({ data, selected }: NodeProps<TFlowNode>) {
       )}
       data-testid={`node-${data.kind}-${data.name}`}
     >
+      {handles.length > 0 ? (
+        <div style={{ height: ROW }} className="-mx-3 flex border-b font-mono text-[11px] leading-5 text-muted-foreground">
+          {handles.map((h) => (
+            <span key={h.key} className="min-w-0 flex-1 truncate px-1 text-center" title={h.many ? `${h.key} (several)` : h.key}>
+              {h.key}
+              {h.many ? "…" : ""}
+            </span>
+          ))}
+        </div>
+      ) : null}
       <div style={{ height: HEADER }} className="grid content-start">
         <div className="truncate text-xs leading-4 text-muted-foreground">{data.title}</div>
         <div className="truncate font-mono text-sm leading-5 font-medium">{data.name || "(no name)"}</div>
@@ -64,24 +75,21 @@ function FlowNodeView({ data, selected }: NodeProps<TFlowNode>) {
         </div>
       </div>
       {handles.map((h, i) => (
-        <div key={h.key} style={{ height: ROW }} className="font-mono text-[11px] leading-5 text-muted-foreground">
-          {h.key}
-          {h.many ? " (several)" : ""}
-          <Handle
-            id={h.key}
-            type="target"
-            position={Position.Left}
-            style={{ top: 4 + HEADER + i * ROW + ROW / 2 }}
-            className="!size-3"
-            title={`Input "${h.key}" of ${data.name}`}
-          />
-        </div>
+        <Handle
+          key={h.key}
+          id={h.key}
+          type="target"
+          position={Position.Top}
+          style={{ left: `${((i + 0.5) / handles.length) * 100}%` }}
+          className="!size-3"
+          title={`Input "${h.key}" of ${data.name}`}
+        />
       ))}
-      {data.kind === "step" ? <Handle id={PARAMS_HANDLE} type="target" position={Position.Top} isConnectable={false} className="!opacity-0" /> : null}
+      {data.kind === "step" ? <Handle id={PARAMS_HANDLE} type="target" position={Position.Left} isConnectable={false} className="!opacity-0" /> : null}
       {data.output || data.kind === "parameter" ? (
         <Handle
           type="source"
-          position={data.kind === "parameter" ? Position.Bottom : Position.Right}
+          position={data.kind === "parameter" ? Position.Right : Position.Bottom}
           isConnectable={data.output}
           className={cn("!size-3", data.kind === "parameter" && "!opacity-0")}
           title={`Output of ${data.name}`}

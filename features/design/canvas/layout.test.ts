@@ -69,4 +69,15 @@ describe("layeredLayout", () => {
     expect(pos.size).toBe(3);
     expect(pos.get("c")!.x).toBeGreaterThan(pos.get("b")!.x);
   });
+
+  it("lays the layers out as rows with direction down, every edge pointing down, rows centred on the widest", () => {
+    const edges = [
+      { source: "a", target: "c" },
+      { source: "b", target: "c" },
+      { source: "c", target: "r" },
+    ];
+    const pos = layeredLayout(["a", "b", "c", "r"], edges, { ...opts, direction: "down" });
+    expect(Object.fromEntries(pos)).toEqual({ a: { x: 0, y: 0 }, b: { x: 100, y: 0 }, c: { x: 50, y: 10 }, r: { x: 50, y: 20 } });
+    for (const e of edges) expect(pos.get(e.source)!.y).toBeLessThan(pos.get(e.target)!.y);
+  });
 });

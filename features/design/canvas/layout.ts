@@ -8,12 +8,17 @@
  *
  * `layeredLayout(ids, edges, {columnWidth, rowHeight})` → `Map<id, {x, y}>` in pixels, the
  * top-left corner of each node (x = column × columnWidth, y = row × rowHeight), columns
- * centred vertically on the tallest.
+ * centred vertically on the tallest. With `direction: "down"` the layers are rows instead, top
+ * to bottom (y = layer × rowHeight, x = place × columnWidth, rows centred on the widest): a
+ * flow is deeper than wide, and the canvas sits between the palette and the form, so a flow
+ * laid out downwards fits it at about twice the zoom.
  */
 
 export interface TLayoutOptions {
   columnWidth: number;
   rowHeight: number;
+  /** Where edges point: "right" (default, layers are columns) or "down" (layers are rows). */
+  direction?: "right" | "down";
 }
 
 export const DEFAULT_LAYOUT: TLayoutOptions = { columnWidth: 260, rowHeight: 110 };
@@ -66,9 +71,12 @@ export function layeredLayout(
   });
   const tallest = Math.max(0, ...columns.map((c) => c?.length ?? 0));
   const out = new Map<string, { x: number; y: number }>();
+  const down = options.direction === "down";
   columns.forEach((col, c) => {
-    const offset = ((tallest - col.length) * options.rowHeight) / 2;
-    col.forEach((id, r) => out.set(id, { x: c * options.columnWidth, y: offset + r * options.rowHeight }));
+    const offset = ((tallest - col.length) * (down ? options.columnWidth : options.rowHeight)) / 2;
+    col.forEach((id, r) =>
+      out.set(id, down ? { x: offset + r * options.columnWidth, y: c * options.rowHeight } : { x: c * options.columnWidth, y: offset + r * options.rowHeight }),
+    );
   });
   return out;
 }
