@@ -14,7 +14,7 @@ import { mkdir } from "node:fs/promises";
 import path from "node:path";
 import { randomBytes } from "node:crypto";
 import { expect, test, type Locator, type Page } from "@playwright/test";
-import { closeDb, db } from "./design-helpers";
+import { callPublished, closeDb, db, downloadPublished, eventually, grantDemoConsumer } from "./design-helpers";
 import { expectAccessible } from "./support/a11y";
 import { DEMO, ROOT, STORAGE } from "./support/env";
 
@@ -358,6 +358,45 @@ test("builds store catchments on the canvas without typing JSON, and saves it", 
   await expect(node(page, "step:summary").getByTestId("node-rows")).toHaveText("1 row");
   await page.screenshot({ path: path.join(SHOTS, "design-canvas-store-catchments-run-light.png"), fullPage: true, animations: "disabled" });
   await expectAccessible(page, "canvas with the preview run");
+  const previewCells = await output.getByRole("row").nth(1).getByRole("cell").allTextContents();
+  const previewHeaders = await output.getByRole("columnheader").allTextContents();
+  const previewValue = (column: string) => Number(previewCells[previewHeaders.findIndex((h) => h.startsWith(column))]!.replace(/[^\d.-]/g, ""));
+  expect(previewValue("stores")).toBe(2);
+  expect(previewValue("population")).toBeGreaterThan(0);
+
+  // Published as an API, it answers over HTTP with the same numbers.
+  const slug = `e2e-catchments-${name.split(" ").pop()}`;
+  await page.goto(`${DESIGN}/apis`);
+  await page.getByRole("button", { name: "New API" }).click();
+  await page.getByRole("combobox", { name: "Flow" }).click();
+  await page.getByRole("option", { name: new RegExp(name) }).click();
+  await page.getByLabel("Name").fill(`E2E catchments ${name.split(" ").pop()}`);
+  await page.getByLabel("Slug").fill(slug);
+  await page.getByRole("button", { name: "Create draft" }).click();
+  await page.waitForURL(/\/apis\/[0-9a-f-]{36}$/);
+  await page.getByRole("button", { name: "Publish", exact: true }).click();
+  await page.getByRole("dialog").getByRole("button", { name: "Publish" }).click();
+  await expect(page.getByTestId("status-production")).toContainText("Published: flow version 2 (release 1)");
+  await grantDemoConsumer(slug);
+  const body = {
+    inputs: {
+      stores: {
+        rows: [
+          { lon: 7.447, lat: 46.948 },
+          { lon: 8.54, lat: 47.37 },
+        ],
+      },
+      cities: { layer_id: "world-cities" },
+    },
+  };
+  const called = await eventually("the API served", async () => {
+    const c = await callPublished(slug, body);
+    return c.status === 200 && c.doc.state === "completed" ? c : null;
+  });
+  const summary = called.doc.results.find((r: { key: string }) => r.key === "summary");
+  const [header, row] = (await downloadPublished(summary.href)).trim().split(/\r?\n/);
+  const served = Object.fromEntries(header!.split(",").map((h, i) => [h, Number(row!.split(",")[i])]));
+  expect(served).toEqual({ stores: previewValue("stores"), population: previewValue("population") });
 });
 
 test("a 30-step flow fits the view, and a problem's pointer marks its node", async ({ page }) => {

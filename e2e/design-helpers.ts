@@ -60,6 +60,13 @@ export async function callPublished(slug: string, body: object): Promise<{ statu
   });
 }
 
+/** The text of a published run's result file (`href` from its run document), downloaded with the demo key. */
+export async function downloadPublished(href: string): Promise<string> {
+  const res = await fetch(`${BASE_URL}${href}`, { headers: { "x-api-key": API_KEY } });
+  expect(res.status, href).toBe(200);
+  return res.text();
+}
+
 /** Polls `fn` until it returns something truthy. */
 export async function eventually<T>(what: string, fn: () => Promise<T | null | undefined | false>, timeoutMs = 20_000): Promise<T> {
   const deadline = Date.now() + timeoutMs;
