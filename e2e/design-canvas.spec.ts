@@ -195,6 +195,8 @@ test("builds store catchments on the canvas without typing JSON, and saves it", 
   await rename(page, "Step id", "points");
   await inspector(page).getByLabel("Reads “source” from").selectOption({ label: "stores (Table input)" });
   const lon = inspector(page).getByLabel("lon", { exact: true });
+  // the choices come with the validator's answer: wait for them
+  await expect(lon).toHaveAttribute("list", /.+/);
   await expect(page.locator(`datalist#${await lon.getAttribute("list")} option`)).toHaveCount(2);
   await lon.fill("lon");
   await inspector(page).getByLabel("lat", { exact: true }).fill("lat");
@@ -217,6 +219,7 @@ test("builds store catchments on the canvas without typing JSON, and saves it", 
   await addFromPalette(page, "buffer", "step:buffer");
   await rename(page, "Step id", "buffers");
   await page.getByRole("button", { name: "Auto layout" }).click();
+  await expect(node(page, "step:buffers")).toBeInViewport({ ratio: 0.95 });
   await dragHandle(
     page,
     node(page, "step:in_area").locator(".react-flow__handle.source"),
@@ -253,6 +256,7 @@ test("builds store catchments on the canvas without typing JSON, and saves it", 
   await total.getByLabel("op", { exact: true }).selectOption("sum");
   // Columns of the spatial join's output are offered (from the validator's column derivation).
   const field = total.getByLabel("field (optional)", { exact: true });
+  await expect(field).toHaveAttribute("list", /.+/);
   await expect(page.locator(`datalist#${await field.getAttribute("list")} option[value="city_count"]`)).toHaveCount(1);
   await field.fill("population");
   await total.getByLabel("as", { exact: true }).fill("population");
@@ -412,6 +416,8 @@ test("a 30-step flow fits the view, and a problem's pointer marks its node", asy
   await page.getByRole("tab", { name: "Canvas" }).click();
   await expect(node(page, "step:s7")).toContainText("1 problem");
   await page.getByRole("button", { name: "Fit view", exact: true }).click();
+  // the whole canvas in the window, then every node in it
+  await page.getByTestId("flow-canvas").evaluate((el) => el.scrollIntoView({ block: "center" }));
   for (const id of ["input:rows", "step:s0", "step:s29", "result:out"]) await expect(node(page, id)).toBeInViewport();
   await page.getByTestId("flow-problems").getByRole("button").first().click();
   await expect(inspector(page)).toContainText("/source");

@@ -307,7 +307,8 @@ function CanvasInner({
       for (const [id, pos] of layout) next[id] = pos;
       return next;
     });
-    requestAnimationFrame(() => requestAnimationFrame(() => void flow.fitView({ padding: 0.15, duration: 200 })));
+    // at once, not animated: every node has just moved, there is nothing to follow
+    requestAnimationFrame(() => requestAnimationFrame(() => void flow.fitView({ padding: 0.15 })));
   };
 
   // A problem chosen in the list: select its node and bring it into view.
@@ -431,7 +432,10 @@ function CanvasInner({
         ) : (
           <div className="grid gap-2 text-muted-foreground">
             <p>Select a node to edit it: click it, or Tab to it and press Enter.</p>
-            <p>Connect an output (right) to an input (left) by dragging, or with the form below the canvas. Delete removes the selected node or connection.</p>
+            <p>
+              Connect an output (a node's bottom) to an input (the top of another) by dragging, or with the form below the canvas. Delete removes the selected
+              node or connection.
+            </p>
           </div>
         )}
       </aside>
