@@ -393,7 +393,8 @@ describe("list_layers", () => {
         kind: "table",
         geometry_types: [],
         item_count: 241,
-        fits: ["nearby_cities.places"],
+        // other test files publish APIs with table inputs of their own here
+        fits: expect.arrayContaining(["nearby_cities.places"]),
       });
       expect(textOf(r)).toContain("- world-cities (World cities; Point, 135233 features): fits ");
     });

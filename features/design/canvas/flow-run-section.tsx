@@ -11,7 +11,6 @@ import { useRef } from "react";
 import { Label } from "@/components/ui/label";
 import { NativeSelect } from "@/components/ui/native-select";
 import { FlowRunPanel, type TStepStatus } from "@/features/design/flow-run/flow-run-panel";
-import { stepIdsOf } from "@/features/design/flow-run/flow-preview-section";
 
 export interface TFlowRunSectionProps {
   organization: string;
@@ -22,6 +21,12 @@ export interface TFlowRunSectionProps {
   selectedStepId: string | null;
   onSelectStep: (stepId: string) => void;
   onStepStatus?: (s: Record<string, TStepStatus>) => void;
+}
+
+/** The step ids of a document (those that are strings), in its order. */
+export function stepIdsOf(document: unknown): string[] {
+  const steps = (document as { steps?: unknown } | null)?.steps;
+  return Array.isArray(steps) ? steps.flatMap((s) => (typeof (s as { id?: unknown })?.id === "string" ? [(s as { id: string }).id] : [])) : [];
 }
 
 /** The preview run (see module doc). */
