@@ -67,6 +67,17 @@ export async function downloadPublished(href: string): Promise<string> {
   return res.text();
 }
 
+/** Replaces the whole document in the CodeMirror editor (the JSON view of the flow editor). */
+export async function setEditorText(page: Page, text: string): Promise<void> {
+  const json = page.getByRole("tab", { name: "JSON" });
+  if ((await json.getAttribute("aria-selected")) !== "true") await json.click();
+  const content = page.getByTestId("flow-editor").locator(".cm-content");
+  await content.click();
+  await page.keyboard.press("ControlOrMeta+a");
+  await page.keyboard.press("Delete");
+  await page.keyboard.insertText(text);
+}
+
 /** Polls `fn` until it returns something truthy. */
 export async function eventually<T>(what: string, fn: () => Promise<T | null | undefined | false>, timeoutMs = 20_000): Promise<T> {
   const deadline = Date.now() + timeoutMs;

@@ -13,7 +13,7 @@ import { readFile } from "node:fs/promises";
 import { randomBytes } from "node:crypto";
 import { expect, test, type Page } from "@playwright/test";
 import { CITIES_IN_AREA } from "../lib/demo/flows";
-import { callPublished, closeDb, db, demoUsage, eventually, grantDemoConsumer, screenshotBothThemes } from "./design-helpers";
+import { callPublished, closeDb, db, demoUsage, eventually, grantDemoConsumer, screenshotBothThemes, setEditorText } from "./design-helpers";
 import { withDemoUsageLock } from "./support/usage-lock";
 import { expectAccessible } from "./support/a11y";
 import { STORAGE } from "./support/env";
@@ -54,17 +54,6 @@ test.afterAll(async () => {
   await page.context().close();
   await closeDb();
 });
-
-/** Replaces the whole document in the CodeMirror editor (the JSON view of the flow editor). */
-async function setEditorText(text: string) {
-  const json = page.getByRole("tab", { name: "JSON" });
-  if ((await json.getAttribute("aria-selected")) !== "true") await json.click();
-  const content = page.getByTestId("flow-editor").locator(".cm-content");
-  await content.click();
-  await page.keyboard.press("ControlOrMeta+a");
-  await page.keyboard.press("Delete");
-  await page.keyboard.insertText(text);
-}
 
 async function confirmInDialog(button: string, confirm: string) {
   await page.getByRole("button", { name: button }).click();
@@ -120,12 +109,12 @@ test("create a flow: live validation names the problem by JSON Pointer, then ver
   await page.getByRole("link", { name: "New flow" }).click();
   await expect(page.getByText("No problems: the document is a valid flow version.")).toBeVisible();
   await expectAccessible(page, "new flow page");
-  await setEditorText(JSON.stringify(BROKEN, null, 2));
+  await setEditorText(page, JSON.stringify(BROKEN, null, 2));
   const problems = page.getByTestId("flow-problems");
   await expect(problems).toContainText("/results/0/from");
   await expect(problems).toContainText("no_such_step");
   await expect(page.getByRole("button", { name: "Create flow" })).toBeDisabled();
-  await setEditorText(JSON.stringify(CITIES_IN_AREA, null, 2));
+  await setEditorText(page, JSON.stringify(CITIES_IN_AREA, null, 2));
   await expect(page.getByText("No problems: the document is a valid flow version.")).toBeVisible();
   await page.getByLabel("Name").fill(FLOW_NAME);
   await page.getByRole("button", { name: "Create flow" }).click();
@@ -260,7 +249,7 @@ async function servedVersion(): Promise<{ version: number; results: string[] }> 
 
 test("a newer flow version changes nothing until it is published again", async () => {
   await page.goto(flowUrl);
-  await setEditorText(JSON.stringify(V2, null, 2));
+  await setEditorText(page, JSON.stringify(V2, null, 2));
   await expect(page.getByText("No problems: the document is a valid flow version.")).toBeVisible();
   await page.getByRole("button", { name: "Save as version 2" }).click();
   await expect(page.getByText("2 versions, latest v2")).toBeVisible();

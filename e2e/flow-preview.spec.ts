@@ -7,7 +7,7 @@
  */
 import { expect, test, type Page } from "@playwright/test";
 import { CITIES_IN_AREA } from "../lib/demo/flows";
-import { closeDb, screenshotBothThemes } from "./design-helpers";
+import { closeDb, screenshotBothThemes, setEditorText } from "./design-helpers";
 import { expectAccessible } from "./support/a11y";
 import { DEMO, STORAGE } from "./support/env";
 
@@ -36,17 +36,6 @@ test.afterAll(async () => {
   await page.context().close();
   await closeDb();
 });
-
-/** Replaces the whole document in the CodeMirror editor (the JSON view of the flow editor). */
-async function setEditorText(text: string) {
-  const json = page.getByRole("tab", { name: "JSON" });
-  if ((await json.getAttribute("aria-selected")) !== "true") await json.click();
-  const content = page.getByTestId("flow-editor").locator(".cm-content");
-  await content.click();
-  await page.keyboard.press("ControlOrMeta+a");
-  await page.keyboard.press("Delete");
-  await page.keyboard.insertText(text);
-}
 
 async function runPreview(state: "completed" | "failed") {
   const panel = page.getByTestId("flow-run-panel");
@@ -129,7 +118,7 @@ test("a step that fails is named, and shows its error", async () => {
       },
     ],
   };
-  await setEditorText(JSON.stringify(failing, null, 2));
+  await setEditorText(page, JSON.stringify(failing, null, 2));
   const panel = page.getByTestId("flow-run-panel");
   await expect(panel.getByTestId("input-lines")).toBeVisible();
   await panel.getByLabel("Source of lines").selectOption("paste");
