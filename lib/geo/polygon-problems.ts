@@ -18,13 +18,15 @@
  * "Interior is disconnected"), and ring orientation (RFC 7946 §3.1.6 makes it a SHOULD; the
  * writers apply it, lib/geo/right-hand-rule.ts).
  *
- * `polygonProblems(geometry)` returns a sentence per problem (at most `MAX_PROBLEMS`), naming
- * the polygon of a MultiPolygon and the ring by index (ring 0 the exterior, holes from 1) and a
- * position near the fault, e.g. `polygon 17: ring 0 crosses itself near (170.9259, 69.0113)`;
- * an empty list for a valid geometry and for other geometry types. Positions must be numbers
- * (validate-geojson.ts checks that first). Edges are found with a Flatbush index of their
- * boxes, so a country of 5,000 positions takes milliseconds, not the quadratic pass of Turf
- * `kinks`.
+ * `polygonFaults(geometry, opts)` returns each problem (at most `MAX_PROBLEMS`) as data: its kind,
+ * the polygon of a MultiPolygon and the ring by index (ring 0 the exterior, holes from 1), and a
+ * sentence naming them with a position near the fault, e.g. `polygon 17: ring 0 crosses itself
+ * near (170.9259, 69.0113)`; `polygonProblems(geometry)` the sentences alone. Both give an empty
+ * list for a valid geometry and for other geometry types. `opts.antimeridian: false` reads every
+ * edge on the plane as given (an `area` input, lib/geo/validate-geojson.ts). Positions must be
+ * numbers (validate-geojson.ts checks that first). Edges are found with a Flatbush index of
+ * their boxes, so a country of 5,000 positions takes milliseconds, not the quadratic pass of Turf
+ * `kinks`. The layer upload (lib/layers/import-process.ts) and the `area` input both check here.
  */
 import Flatbush from "flatbush";
 import type { Geometry, Position } from "geojson";
@@ -120,38 +122,75 @@ function bboxOf(points: Position[]): [number, number, number, number] {
 
 const overlapBoxes = (a: number[], b: number[]) => a[0]! <= b[2]! && b[0]! <= a[2]! && a[1]! <= b[3]! && b[1]! <= a[3]!;
 
-/** The problems of a Polygon or MultiPolygon (see module doc); [] for other geometries. */
+/**
+ * What is wrong, where: `ring` (and `polygon`) name the ring at fault; `other` the second ring of
+ * a fault between two rings (rings crossing, sharing an edge, holes nested; for polygons
+ * overlapping, `polygon` lies inside polygon `other`).
+ */
+export interface TPolygonFault {
+  kind:
+    | "too_few_positions"
+    | "unclosed"
+    | "too_few_corners"
+    | "antimeridian"
+    | "crosses_itself"
+    | "runs_back"
+    | "touches_itself"
+    | "rings_cross"
+    | "rings_share_edge"
+    | "hole_outside"
+    | "holes_nested"
+    | "polygons_overlap";
+  polygon: number;
+  ring: number;
+  other?: number;
+  /** A position near the fault, for crossings, overlaps and touches. */
+  near?: Position;
+  message: string;
+}
+
+/** The problems of a Polygon or MultiPolygon as sentences (see module doc); [] for other geometries. */
 export function polygonProblems(geometry: Geometry | null): string[] {
+  return polygonFaults(geometry).map((f) => f.message);
+}
+
+/** The problems of a Polygon or MultiPolygon (see module doc); [] for other geometries. */
+export function polygonFaults(geometry: Geometry | null, opts: { antimeridian?: boolean } = {}): TPolygonFault[] {
   if (!geometry || (geometry.type !== "Polygon" && geometry.type !== "MultiPolygon")) return [];
   const polygons = geometry.type === "Polygon" ? [geometry.coordinates] : geometry.coordinates;
   const multi = geometry.type === "MultiPolygon";
   const name = (r: { polygon: number; ring: number }) => `${multi ? `polygon ${r.polygon}: ` : ""}ring ${r.ring}`;
-  const problems: string[] = [];
-  const add = (p: string) => {
-    if (problems.length < MAX_PROBLEMS && !problems.includes(p)) problems.push(p);
+  const problems: TPolygonFault[] = [];
+  const add = (kind: TPolygonFault["kind"], r: { polygon: number; ring: number }, message: string, more: { other?: number; near?: Position } = {}) => {
+    if (problems.length < MAX_PROBLEMS && !problems.some((p) => p.message === message))
+      problems.push({ kind, polygon: r.polygon, ring: r.ring, ...more, message });
   };
 
   const rings: TRing[] = [];
   polygons.forEach((poly, polygon) =>
     poly.forEach((raw, ring) => {
       const where = name({ polygon, ring });
-      if (raw.length < 4) return add(`${where} has ${raw.length} positions; a ring needs at least 4`);
-      if (!same(raw[0]!, raw[raw.length - 1]!)) return add(`${where} is not closed (its last position differs from its first)`);
+      if (raw.length < 4) return add("too_few_positions", { polygon, ring }, `${where} has ${raw.length} positions; a ring needs at least 4`);
+      if (!same(raw[0]!, raw[raw.length - 1]!)) return add("unclosed", { polygon, ring }, `${where} is not closed (its last position differs from its first)`);
       // Repeated consecutive positions are allowed (JTS removes them too); they are no edges.
       const points = raw.filter((p, i) => i === 0 || !same(p, raw[i - 1]!));
-      if (points.length < 4) return add(`${where} has fewer than 3 distinct corners`);
+      if (points.length < 4) return add("too_few_corners", { polygon, ring }, `${where} has fewer than 3 distinct corners`);
       rings.push({ polygon, ring, points });
     }),
   );
   if (problems.length) return problems;
 
-  for (const r of rings)
+  for (const r of opts.antimeridian === false ? [] : rings)
     for (let i = 1; i < r.points.length; i++) {
       const a = r.points[i - 1]!;
       const b = r.points[i]!;
       // An edge along a pole (a polygon closed along -90° or 90°) may span the whole map.
       if (Math.abs(b[0]! - a[0]!) > 180 && !(Math.abs(a[1]!) === 90 && b[1] === a[1])) {
-        add(`${name(r)} crosses the antimeridian as given (an edge from ${at(a)} to ${at(b)}); cut it at ±180° into a MultiPolygon (RFC 7946 §3.1.9)`);
+        add(
+          "antimeridian",
+          r,
+          `${name(r)} crosses the antimeridian as given (an edge from ${at(a)} to ${at(b)}); cut it at ±180° into a MultiPolygon (RFC 7946 §3.1.9)`,
+        );
         break;
       }
     }
@@ -184,15 +223,22 @@ export function polygonProblems(geometry: Geometry | null): string[] {
       const ringsNamed = sameRing
         ? `${name(r)} crosses itself`
         : `${name(r)} and ${multi && other.r.polygon !== r.polygon ? name(other.r) : `ring ${other.r.ring}`} cross`;
-      if (c.kind === "cross") add(`${ringsNamed} near ${at(c.near)}`);
+      const between = sameRing ? {} : { other: other.r.ring };
+      if (c.kind === "cross") add(sameRing ? "crosses_itself" : "rings_cross", r, `${ringsNamed} near ${at(c.near)}`, { ...between, near: c.near });
       else if (c.kind === "overlap")
-        add(`${sameRing ? `${name(r)} runs back along itself` : `${ringsNamed.replace(/ cross$/, "")} share an edge`} near ${at(c.near)}`);
+        add(
+          sameRing ? "runs_back" : "rings_share_edge",
+          r,
+          `${sameRing ? `${name(r)} runs back along itself` : `${ringsNamed.replace(/ cross$/, "")} share an edge`} near ${at(c.near)}`,
+          { ...between, near: c.near },
+        );
       else if (sameRing) {
         // Consecutive edges meet at their shared vertex (and the last edge meets the first).
         const last = r.points.length - 1;
         const adjacent = other.i - i === 1 || (i === 1 && other.i === last);
         const shared = other.i - i === 1 ? p2 : p1;
-        if (!(adjacent && c.points.length === 1 && same(c.points[0]!, shared))) add(`${name(r)} touches itself at ${at(c.points[0]!)}`);
+        if (!(adjacent && c.points.length === 1 && same(c.points[0]!, shared)))
+          add("touches_itself", r, `${name(r)} touches itself at ${at(c.points[0]!)}`, { near: c.points[0]! });
       }
     }
   }
@@ -203,7 +249,7 @@ export function polygonProblems(geometry: Geometry | null): string[] {
   for (const h of rings) {
     if (h.ring === 0) continue;
     const shell = exteriors.find((r) => r.polygon === h.polygon);
-    if (shell && !ringInside(h.points, shell.points)) add(`${name(h)} (a hole) lies outside its polygon's exterior ring`);
+    if (shell && !ringInside(h.points, shell.points)) add("hole_outside", h, `${name(h)} (a hole) lies outside its polygon's exterior ring`);
   }
   for (let k = 0; k < rings.length; k++) {
     const h = rings[k]!;
@@ -211,7 +257,7 @@ export function polygonProblems(geometry: Geometry | null): string[] {
       const g = rings[m]!;
       if (h.ring === 0 || g.ring === 0 || g.polygon !== h.polygon) continue;
       if (overlapBoxes(bboxOf(h.points), bboxOf(g.points)) && (ringInside(h.points, g.points) || ringInside(g.points, h.points)))
-        add(`${name(h)} and ring ${g.ring} (holes) lie one inside the other`);
+        add("holes_nested", h, `${name(h)} and ring ${g.ring} (holes) lie one inside the other`, { other: g.ring });
     }
   }
   if (multi) {
@@ -224,7 +270,8 @@ export function polygonProblems(geometry: Geometry | null): string[] {
         if (!ringInside(inner.points, outer.points)) continue;
         // Inside another polygon's exterior ring is fine only within one of its holes.
         const holes = rings.filter((r) => r.polygon === outer.polygon && r.ring > 0);
-        if (!holes.some((h) => ringInside(inner.points, h.points))) add(`polygon ${inner.polygon} lies inside polygon ${outer.polygon} (they overlap)`);
+        if (!holes.some((h) => ringInside(inner.points, h.points)))
+          add("polygons_overlap", inner, `polygon ${inner.polygon} lies inside polygon ${outer.polygon} (they overlap)`, { other: outer.polygon });
       }
   }
   return problems;

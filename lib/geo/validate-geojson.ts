@@ -10,13 +10,12 @@
  * `validateArea` additionally requires a valid simple polygon (OGC Simple Features): at most
  * `MAX_AREA_POSITIONS` positions in all its rings, every ring with at least 3 distinct
  * positions and a non-zero area (planar shoelace area in degrees², as the engine reads
- * coordinates), no ring that intersects itself (Turf's `kinks` rule per ring), no rings that
- * cross each other (the same rule on the whole polygon), and every hole inside the outer ring
- * (Turf `booleanPointInPolygon` on the hole's vertices). Each of these faults names its ring
- * (`["coordinates", r]`). Time: O(n log n) for n positions (the intersection sweep of
- * lib/geo/ring-intersections.ts; Turf's `kinks` compares all pairs, O(n²)), plus one
- * point-in-polygon test per hole against the outer ring's edges near it; so an area of the
- * most positions allowed is checked in milliseconds, not on the event loop for seconds.
+ * coordinates), no ring that crosses or touches itself, no rings that cross each other, and
+ * every hole inside the outer ring and outside the other holes: the OGC Simple Features rules
+ * that an uploaded polygon is held to (lib/geo/polygon-problems.ts, edges found through a
+ * Flatbush index), read on the plane as given. Each of these faults names its ring
+ * (`["coordinates", r]`; rings crossing each other: `["coordinates"]`). An area of the most
+ * positions allowed is checked in milliseconds.
  *
  * Every function returns a list of faults (empty = valid), never throws. Paths are relative to
  * the value checked (e.g. `["features", 3, "geometry", "coordinates", 0, 5]`); callers prefix
@@ -24,8 +23,7 @@
  * last fault with code `too_many_errors` says that more were omitted.
  */
 import type { Polygon, Position } from "geojson";
-import { pointInPolygonRings } from "./point-in-polygon";
-import { findKink, type TEdgeMeeting } from "./ring-intersections";
+import { polygonFaults, type TPolygonFault } from "./polygon-problems";
 
 /** Most features accepted in one `geojson` input value (design.md "Validation"). */
 export const MAX_GEOJSON_FEATURES = 5_000;
@@ -240,8 +238,11 @@ function planarRingArea(ring: Position[]): number {
   return sum / 2;
 }
 
-function pointText(m: TEdgeMeeting): string {
-  return m.overlap ? `edges overlap along a line, e.g. at ${JSON.stringify(m.at)}` : `e.g. at ${JSON.stringify(m.at)}`;
+const ringName = (r: number) => (r === 0 ? "The outer ring" : `Hole ${r}`);
+
+function nearText(f: TPolygonFault): string {
+  const at = f.near ? ` ${JSON.stringify(f.near)}` : "";
+  return f.kind === "runs_back" || f.kind === "rings_share_edge" ? `edges overlap along a line, e.g. at${at}` : `e.g. at${at}`;
 }
 
 /** How many distinct [x, y] a ring has, counting no further than 3 (O(n), no keys built). */
@@ -304,35 +305,30 @@ export function validateArea(g: unknown): TGeoJsonIssue[] {
     return c.issues;
   }
   for (let r = 0; r < poly.coordinates.length; r++) {
-    const ring = poly.coordinates[r]!;
-    const which = r === 0 ? "The outer ring" : `Hole ${r}`;
-    const distinct = distinctUpTo3(ring);
-    if (distinct < 3) {
-      c.add(["coordinates", r], "too_few_positions", `${which} has ${distinct} distinct position(s); a ring needs at least 3`);
-    } else {
-      // Self-intersection first: a bow tie's two lobes cancel to zero planar area.
-      const own = findKink([ring]).kink;
-      if (own) c.add(["coordinates", r], "self_intersection", `${which} intersects itself (${pointText(own)})`);
-      else if (Math.abs(planarRingArea(ring)) <= ZERO_AREA_DEG2)
-        c.add(["coordinates", r], "zero_area", `${which} encloses no area (its positions lie on one line)`);
-    }
+    const distinct = distinctUpTo3(poly.coordinates[r]!);
+    if (distinct < 3) c.add(["coordinates", r], "too_few_positions", `${ringName(r)} has ${distinct} distinct position(s); a ring needs at least 3`);
   }
   if (c.issues.length > 0) return c.issues;
-  const together = findKink(poly.coordinates);
-  if (together.kink) {
-    c.add(["coordinates"], "self_intersection", `The polygon's rings cross each other (${pointText(together.kink)})`);
+  // OGC validity as for an uploaded polygon, read on the plane as given (no antimeridian cut).
+  const faults = polygonFaults(poly, { antimeridian: false });
+  for (let r = 0; r < poly.coordinates.length; r++) {
+    const own = faults.filter((f) => f.ring === r && (f.kind === "crosses_itself" || f.kind === "touches_itself" || f.kind === "runs_back"));
+    // A bow tie's lobes cancel to zero planar area, and a ring along one line runs back along itself: the crossing names the first, the area the second.
+    const crossing = own.find((f) => f.kind !== "runs_back");
+    if (crossing) c.add(["coordinates", r], "self_intersection", `${ringName(r)} intersects itself (${nearText(crossing)})`);
+    else if (Math.abs(planarRingArea(poly.coordinates[r]!)) <= ZERO_AREA_DEG2)
+      c.add(["coordinates", r], "zero_area", `${ringName(r)} encloses no area (its positions lie on one line)`);
+    else if (own[0]) c.add(["coordinates", r], "self_intersection", `${ringName(r)} intersects itself (${nearText(own[0])})`);
+  }
+  if (c.issues.length > 0) return c.issues;
+  const between = faults.find((f) => f.kind === "rings_cross" || f.kind === "rings_share_edge");
+  if (between) {
+    c.add(["coordinates"], "self_intersection", `The polygon's rings cross each other (${nearText(between)})`);
     return c.issues;
   }
-  // One array for every test, so that point-in-polygon.ts prepares the outer ring once.
-  const shell = [poly.coordinates[0]!];
-  for (let r = 1; r < poly.coordinates.length; r++) {
-    const ring = poly.coordinates[r]!;
-    // Rings that share no point (simple) leave every vertex of a hole strictly on one side of
-    // the outer ring, so its first vertex answers for all; otherwise test each, as Turf does.
-    const probe = together.simple ? ring.slice(0, 1) : ring;
-    if (probe.some((p) => pointInPolygonRings(shell, p[0]!, p[1]!) === "outside")) {
-      c.add(["coordinates", r], "hole_outside_shell", `Hole ${r} is not inside the outer ring`);
-    }
+  for (const f of faults) {
+    if (f.kind === "hole_outside") c.add(["coordinates", f.ring], "hole_outside_shell", `Hole ${f.ring} is not inside the outer ring`);
+    if (f.kind === "holes_nested") c.add(["coordinates", f.other!], "hole_outside_shell", `Holes ${f.ring} and ${f.other} lie one inside the other`);
   }
   return c.issues;
 }
