@@ -326,6 +326,13 @@ describe("validateArea agrees with the upload's polygon check (OGC validity, pol
   const cell = (max: number) => fc.tuple(fc.integer({ min: 0, max }), fc.integer({ min: 0, max }));
   const closed = (ps: Position[]) => [...ps, ps[0]!];
   const valid = (poly: Polygon) => validateArea(poly).length === 0;
+  const square = (from: number, to: number) =>
+    closed([
+      [from, from],
+      [to, from],
+      [to, to],
+      [from, to],
+    ]);
   it("on random small polygons of a grid (crossings, touches, collinear edges, holes)", () => {
     const rings = fc.array(fc.array(cell(5), { minLength: 3, maxLength: 8 }).map(closed), { minLength: 1, maxLength: 3 });
     fc.assert(
@@ -337,12 +344,7 @@ describe("validateArea agrees with the upload's polygon check (OGC validity, pol
     );
   });
   it("on a large square with small random holes (inside, outside, touching, crossing)", () => {
-    const square = closed([
-      [2, 2],
-      [30, 2],
-      [30, 30],
-      [2, 30],
-    ]);
+    const big = square(2, 30);
     const hole = fc.tuple(cell(32), fc.integer({ min: 1, max: 4 }), fc.integer({ min: 1, max: 4 })).map(([[x, y], w, h]) =>
       closed([
         [x, y],
@@ -352,19 +354,14 @@ describe("validateArea agrees with the upload's polygon check (OGC validity, pol
     );
     fc.assert(
       fc.property(fc.array(hole, { minLength: 1, maxLength: 4 }), (holes) => {
-        const poly: Polygon = { type: "Polygon", coordinates: [square, ...holes] };
+        const poly: Polygon = { type: "Polygon", coordinates: [big, ...holes] };
         expect(valid(poly), JSON.stringify(holes)).toBe(polygonProblems(poly).length === 0);
       }),
       { numRuns: 300 },
     );
   });
   it("accepts a hole touching the outer ring at one point and refuses one sharing an edge with it", () => {
-    const outer = closed([
-      [0, 0],
-      [10, 0],
-      [10, 10],
-      [0, 10],
-    ]);
+    const outer = square(0, 10);
     const touching = closed([
       [0, 5],
       [3, 4],
@@ -381,18 +378,8 @@ describe("validateArea agrees with the upload's polygon check (OGC validity, pol
     ]);
   });
   it("refuses a hole inside another hole, naming the inner one", () => {
-    const outer = closed([
-      [0, 0],
-      [10, 0],
-      [10, 10],
-      [0, 10],
-    ]);
-    const big = closed([
-      [2, 2],
-      [8, 2],
-      [8, 8],
-      [2, 8],
-    ]);
+    const outer = square(0, 10);
+    const big = square(2, 8);
     const small = closed([
       [4, 4],
       [5, 4],
