@@ -14,6 +14,9 @@
  * whole test is handed to Turf, so results are identical to Turf's in every case.
  *
  * Prepared polygons are cached per coordinates array (WeakMap); inputs must not be mutated.
+ *
+ * Bench rows (CODE_STYLE.md "Performance code"): `country-stats, engine only` and `country-stats
+ * over the 10M-point layer` (npm run bench -- engine data).
  */
 import { booleanPointInPolygon } from "@turf/turf";
 import type { Position } from "geojson";
