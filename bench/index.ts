@@ -8,7 +8,7 @@ import { freshDemoDatabase } from "../scripts/fresh-demo-database";
 import { buildIfNeeded, runThenStop, startApp, waitHealthy } from "../scripts/app-processes";
 import { printTable, type TBenchContext, type TBenchRow } from "./harness";
 
-const SECTIONS = ["engine", "api", "mcp", "data"] as const;
+const SECTIONS = ["client", "engine", "api", "mcp", "data"] as const;
 const DESIGNER = { email: "designer@demo.local", password: `bench-${process.pid}-designer` };
 const RUN_TIMINGS = path.join(os.tmpdir(), `flow-api-bench-run-timings-${process.pid}.jsonl`);
 const wanted = process.argv.slice(2).filter((a) => !a.startsWith("-"));
