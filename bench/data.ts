@@ -3,7 +3,7 @@
  *
  * Data, generated reproducibly and kept in `.data/bench-data/` between runs: 10,000,000 points
  * scattered around the GeoNames cities in proportion to their population (seeded,
- * lib/layers/layer-file/synthetic-points.ts), with the demo cities' columns (geonameid, name,
+ * bench/synthetic-points.ts), with the demo cities' columns (geonameid, name,
  * country, population), as a GeoParquet file, and 2,000,000 such points (another seed) as a
  * GeoJSON FeatureCollection.
  *
@@ -30,7 +30,7 @@ import pg from "pg";
 import { DATA_DIR } from "@/lib/database/bootstrap";
 import { blobAsyncBuffer, blobStore } from "@/lib/blobs";
 import { openLayerFile, rowGroupsFor, writeLayerFile } from "@/lib/layers/layer-file";
-import { syntheticPoints } from "@/lib/layers/layer-file/synthetic-points";
+import { syntheticPoints } from "./synthetic-points";
 import type { TFeature } from "@/lib/engine/types";
 import { median, type TBenchContext, type TBenchRow } from "./harness";
 

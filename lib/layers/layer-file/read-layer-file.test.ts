@@ -9,7 +9,7 @@ import { itemPosition } from "@/lib/steps/dataset";
 import { toArrayBuffer } from "@/lib/formats/test-support";
 import { openLayerFile, readLayerBatches, rowGroupsFor, type TLayerFile } from "./read-layer-file";
 import { createRowGroupCache } from "./row-group-cache";
-import { syntheticPoints } from "./synthetic-points";
+import { syntheticPoints } from "@/bench/synthetic-points";
 import { memoryFile, tempDir, writeToBytes } from "./test-support";
 import type { TBbox } from "./types";
 

@@ -6,7 +6,7 @@ import type { TFeature, TRow } from "@/lib/engine/types";
 import { decodeWkb, toArrayBuffer } from "@/lib/formats/test-support";
 import { hilbertKeyOfLonLat } from "./hilbert";
 import { openLayerFile, readLayerBatches } from "./read-layer-file";
-import { syntheticPoints } from "./synthetic-points";
+import { syntheticPoints } from "@/bench/synthetic-points";
 import { flatBbox, memoryFile, tempDir, writeToBytes } from "./test-support";
 import { float32Outward, writeLayerFile } from "./write-layer-file";
 

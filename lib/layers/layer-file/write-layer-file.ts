@@ -65,7 +65,7 @@ import {
 export const DEFAULT_SORT_MEMORY_BYTES = 64 * 1024 * 1024;
 
 /**
- * Default rows per row group. Measured on 1,000,000 synthetic points (synthetic-points.ts) with
+ * Default rows per row group. Measured on 1,000,000 synthetic points (bench/synthetic-points.ts) with
  * 2,048 / 4,096 / 8,192 / 16,384 rows: 45.1 / 44.8 / 44.7 / 44.6 bytes a point; footer 303 /
  * 152 / 78 / 40 KB (every reader reads it whole); a 1-degree box around Paris read 8,192 /
  * 12,288 / 16,384 / 32,768 items, around New York 14,336 / 16,384 / 16,384 / 32,768. 4,096
