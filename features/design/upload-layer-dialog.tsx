@@ -23,6 +23,7 @@ import { FormField } from "@/components/ui/form-field";
 import { Alert, AlertDescription, AlertTitle } from "@/components/ui/alert";
 import { Dialog, DialogClose, DialogContent, DialogFooter, DialogHeading, DialogTrigger } from "@/components/ui/dialog";
 import { slugify } from "@/features/design/schemas";
+import { fetchJsonOrNull } from "@/features/shell/fetch-json";
 import type { TLayerImportDocument } from "@/lib/layers/layer-imports";
 import type { TLayerUsage } from "@/lib/layers/layer-usage";
 
@@ -80,9 +81,7 @@ export function UploadLayerDialog({ organization, workspace, existingIds }: { or
 
   /** Asks before replacing `layerId`, naming what reads it (the confirmation shows even when that cannot be fetched). */
   const askReplace = async (layerId: string) => {
-    const usage = await fetch(`/api/design/${organization}/${workspace}/layers/${encodeURIComponent(layerId)}/usage`)
-      .then((r) => (r.ok ? (r.json() as Promise<TLayerUsage>) : null))
-      .catch(() => null);
+    const usage = await fetchJsonOrNull<TLayerUsage>(`/api/design/${organization}/${workspace}/layers/${encodeURIComponent(layerId)}/usage`).catch(() => null);
     setReplacing({ id: layerId, usage });
   };
 
@@ -123,9 +122,8 @@ export function UploadLayerDialog({ organization, workspace, existingIds }: { or
   const follow = async (importId: string) => {
     for (;;) {
       await new Promise((r) => setTimeout(r, POLL_MS));
-      const res = await fetch(`/api/design/${organization}/${workspace}/layer-imports/${importId}`).catch(() => null);
-      if (!res?.ok) continue;
-      const doc = (await res.json()) as TLayerImportDocument;
+      const doc = await fetchJsonOrNull<TLayerImportDocument>(`/api/design/${organization}/${workspace}/layer-imports/${importId}`);
+      if (!doc) continue;
       setImporting(doc);
       if (doc.state === "completed" && doc.result) return done(doc.result);
       if (doc.state === "failed") return failed(doc.error?.detail ?? "The import failed.", doc.error?.errors ?? []);
