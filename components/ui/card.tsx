@@ -26,3 +26,22 @@ export function CardContent({ className, ...props }: React.ComponentProps<"div">
 export function CardFooter({ className, ...props }: React.ComponentProps<"div">) {
   return <div data-slot="card-footer" className={cn("flex items-center px-6", className)} {...props} />;
 }
+
+/** A card of a page's section: its title (an `h2`), an optional description, and its content. */
+export function TitledCard({
+  title,
+  description,
+  contentClassName,
+  children,
+  ...props
+}: Omit<React.ComponentProps<"div">, "title"> & { title: React.ReactNode; description?: React.ReactNode; contentClassName?: string }) {
+  return (
+    <Card {...props}>
+      <CardHeader>
+        <CardTitle>{title}</CardTitle>
+        {description ? <CardDescription>{description}</CardDescription> : null}
+      </CardHeader>
+      <CardContent className={contentClassName}>{children}</CardContent>
+    </Card>
+  );
+}

@@ -15,3 +15,12 @@ export function NativeSelect({ className, ...props }: React.ComponentProps<"sele
     />
   );
 }
+
+/** The `<option>`s of a select, one per `{ value, label }`. */
+export function SelectOptions({ options }: { options: readonly { value: string | number; label: React.ReactNode }[] }) {
+  return options.map((o) => (
+    <option key={o.value} value={o.value}>
+      {o.label}
+    </option>
+  ));
+}

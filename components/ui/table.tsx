@@ -32,3 +32,28 @@ export function TableCell({ className, ...props }: React.ComponentProps<"td">) {
 export function TableCaption({ className, ...props }: React.ComponentProps<"caption">) {
   return <caption data-slot="table-caption" className={cn("mt-4 text-sm text-muted-foreground", className)} {...props} />;
 }
+
+/**
+ * A `<thead>` with one row of column titles: a title, or `[title, class]`: the class of its
+ * cell (`"text-right"` for numbers), or `"sr-only"` for a title only screen readers read.
+ */
+export function TableHeaderRow({ columns }: { columns: (string | [string, string])[] }) {
+  return (
+    <TableHeader>
+      <TableRow>
+        {columns.map((c, i) => {
+          const [label, className] = typeof c === "string" ? [c] : c;
+          return className === "sr-only" ? (
+            <TableHead key={i}>
+              <span className="sr-only">{label}</span>
+            </TableHead>
+          ) : (
+            <TableHead key={i} className={className}>
+              {label}
+            </TableHead>
+          );
+        })}
+      </TableRow>
+    </TableHeader>
+  );
+}

@@ -1,5 +1,5 @@
 /** `/account`: who you are, your organizations, change password, sign out everywhere. */
-import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "@/components/ui/card";
+import { TitledCard } from "@/components/ui/card";
 import { pageUser } from "@/lib/auth/page-guard";
 import { AppHeader } from "@/features/shell/app-header";
 import { Main } from "@/features/shell/main";
@@ -19,39 +19,21 @@ export default async function AccountPage() {
       <Main>
         <PageHeader title="Account" description={`Signed in as ${user.email}.`} />
         <div className="grid gap-6 md:grid-cols-2">
-          <Card>
-            <CardHeader>
-              <CardTitle>Profile</CardTitle>
-              <CardDescription>Your name and the organizations you belong to.</CardDescription>
-            </CardHeader>
-            <CardContent className="grid gap-4">
-              <dl className="grid grid-cols-[auto_1fr] gap-x-4 gap-y-1 text-sm">
-                <dt className="text-muted-foreground">Name</dt>
-                <dd>{user.name}</dd>
-                <dt className="text-muted-foreground">Email</dt>
-                <dd>{user.email}</dd>
-              </dl>
-              <Memberships />
-            </CardContent>
-          </Card>
-          <Card>
-            <CardHeader>
-              <CardTitle>Sessions</CardTitle>
-              <CardDescription>Signed in on a shared or lost computer? End every session at once.</CardDescription>
-            </CardHeader>
-            <CardContent>
-              <SignOutEverywhere />
-            </CardContent>
-          </Card>
-          <Card className="md:col-span-2">
-            <CardHeader>
-              <CardTitle>Change password</CardTitle>
-              <CardDescription>Changing it signs out your other browsers.</CardDescription>
-            </CardHeader>
-            <CardContent>
-              <ChangePasswordForm />
-            </CardContent>
-          </Card>
+          <TitledCard title="Profile" description="Your name and the organizations you belong to." contentClassName="grid gap-4">
+            <dl className="grid grid-cols-[auto_1fr] gap-x-4 gap-y-1 text-sm">
+              <dt className="text-muted-foreground">Name</dt>
+              <dd>{user.name}</dd>
+              <dt className="text-muted-foreground">Email</dt>
+              <dd>{user.email}</dd>
+            </dl>
+            <Memberships />
+          </TitledCard>
+          <TitledCard title="Sessions" description="Signed in on a shared or lost computer? End every session at once.">
+            <SignOutEverywhere />
+          </TitledCard>
+          <TitledCard className="md:col-span-2" title="Change password" description="Changing it signs out your other browsers.">
+            <ChangePasswordForm />
+          </TitledCard>
         </div>
       </Main>
     </>

@@ -2,7 +2,7 @@
 import { useAction } from "next-safe-action/hooks";
 import { toast } from "sonner";
 import { Button } from "@/components/ui/button";
-import { Dialog, DialogClose, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle, DialogTrigger } from "@/components/ui/dialog";
+import { Dialog, DialogClose, DialogContent, DialogFooter, DialogHeading, DialogTrigger } from "@/components/ui/dialog";
 import { signOutEverywhereAction } from "@/features/account/actions";
 
 export function SignOutEverywhere() {
@@ -13,10 +13,7 @@ export function SignOutEverywhere() {
         <Button variant="outline">Sign out everywhere</Button>
       </DialogTrigger>
       <DialogContent>
-        <DialogHeader>
-          <DialogTitle>Sign out everywhere?</DialogTitle>
-          <DialogDescription>Every browser signed in as you, this one included, is signed out at once.</DialogDescription>
-        </DialogHeader>
+        <DialogHeading title="Sign out everywhere?" description="Every browser signed in as you, this one included, is signed out at once." />
         <DialogFooter>
           <DialogClose asChild>
             <Button variant="outline">Cancel</Button>

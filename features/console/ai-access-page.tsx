@@ -6,8 +6,8 @@
  */
 import Link from "next/link";
 import { BotIcon } from "lucide-react";
-import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "@/components/ui/card";
-import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "@/components/ui/table";
+import { TitledCard } from "@/components/ui/card";
+import { Table, TableBody, TableCell, TableHeaderRow, TableRow } from "@/components/ui/table";
 import { EmptyState } from "@/features/shell/empty-state";
 import { PageHeader } from "@/features/shell/page-header";
 import { consolePath } from "@/features/shell/routes";
@@ -55,52 +55,40 @@ export default async function AiAccessPage({ params }: { params: Promise<TConsol
         description={`Which APIs of environment ${scope.environment.name} AI assistants may use over MCP, and how to connect a client.`}
       />
       <div className="grid gap-8">
-        <Card>
-          <CardHeader>
-            <CardTitle>APIs as tools</CardTitle>
-            <CardDescription>
-              An AI client sees an API as a tool while its switch is on and the client&apos;s key&apos;s consumer is granted the API; changes apply to its next
-              request.
-            </CardDescription>
-          </CardHeader>
-          <CardContent>
-            {apis.length === 0 ? (
-              <EmptyState icon={BotIcon} title="No APIs served yet" description="Publish a Flow API into this environment first." />
-            ) : (
-              <Table>
-                <TableHeader>
-                  <TableRow>
-                    <TableHead>API</TableHead>
-                    <TableHead>Tool name</TableHead>
-                    <TableHead>Setting</TableHead>
+        <TitledCard
+          title="APIs as tools"
+          description="An AI client sees an API as a tool while its switch is on and the client's key's consumer is granted the API; changes apply to its next request."
+        >
+          {apis.length === 0 ? (
+            <EmptyState icon={BotIcon} title="No APIs served yet" description="Publish a Flow API into this environment first." />
+          ) : (
+            <Table>
+              <TableHeaderRow columns={["API", "Tool name", "Setting"]} />
+              <TableBody>
+                {apis.map((a) => (
+                  <TableRow key={a.flowApiId}>
+                    <TableCell>
+                      <Link className="font-medium underline underline-offset-4" href={`${consolePath(organization, environment, "apis")}/${a.slug}`}>
+                        {a.name}
+                      </Link>
+                    </TableCell>
+                    <TableCell className="font-mono text-xs">{toolName(a.slug)}</TableCell>
+                    <TableCell>
+                      <AiSwitch
+                        organization={organization}
+                        environment={environment}
+                        flowApiId={a.flowApiId}
+                        apiName={a.name}
+                        checked={a.aiAccess}
+                        blockedReason={a.aiBlockedReason}
+                      />
+                    </TableCell>
                   </TableRow>
-                </TableHeader>
-                <TableBody>
-                  {apis.map((a) => (
-                    <TableRow key={a.flowApiId}>
-                      <TableCell>
-                        <Link className="font-medium underline underline-offset-4" href={`${consolePath(organization, environment, "apis")}/${a.slug}`}>
-                          {a.name}
-                        </Link>
-                      </TableCell>
-                      <TableCell className="font-mono text-xs">{toolName(a.slug)}</TableCell>
-                      <TableCell>
-                        <AiSwitch
-                          organization={organization}
-                          environment={environment}
-                          flowApiId={a.flowApiId}
-                          apiName={a.name}
-                          checked={a.aiAccess}
-                          blockedReason={a.aiBlockedReason}
-                        />
-                      </TableCell>
-                    </TableRow>
-                  ))}
-                </TableBody>
-              </Table>
-            )}
-          </CardContent>
-        </Card>
+                ))}
+              </TableBody>
+            </Table>
+          )}
+        </TitledCard>
         <ConnectAiClient url={url} serverName={mcpServerName(organization, environment)} consumers={connect} />
       </div>
     </>

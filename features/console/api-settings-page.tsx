@@ -4,7 +4,7 @@
  */
 import Link from "next/link";
 import { notFound } from "next/navigation";
-import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "@/components/ui/card";
+import { TitledCard } from "@/components/ui/card";
 import { PageHeader } from "@/features/shell/page-header";
 import { consolePath, docsPath } from "@/features/shell/routes";
 import { listServedApis } from "@/lib/serving/list-served-apis";
@@ -22,58 +22,48 @@ export default async function ApiSettingsPage({ params }: { params: Promise<TCon
     <>
       <PageHeader title={api.name} description={`Settings of API ${api.slug} in this environment.`} />
       <div className="grid gap-6 md:grid-cols-2">
-        <Card>
-          <CardHeader>
-            <CardTitle>Release</CardTitle>
-            <CardDescription>What callers of this environment run.</CardDescription>
-          </CardHeader>
-          <CardContent>
-            <dl className="grid grid-cols-[auto_1fr] gap-x-6 gap-y-2 text-sm">
-              <dt className="text-muted-foreground">Release</dt>
-              <dd>#{api.release.number}</dd>
-              <dt className="text-muted-foreground">Flow version</dt>
-              <dd>
-                v{api.release.flowVersion}
-                {api.flowName ? ` of ${api.flowName}` : ""}
-              </dd>
-              <dt className="text-muted-foreground">Published</dt>
-              <dd>{formatTime(api.release.publishedAt)}</dd>
-              <dt className="text-muted-foreground">Workspace</dt>
-              <dd>
-                {api.workspace.name} ({api.workspace.planName} plan)
-              </dd>
-            </dl>
-            <div className="mt-4 flex gap-4 text-sm">
-              <Link className="underline underline-offset-4" href={`/design/${organization}/${api.workspace.slug}/apis/${api.slug}`}>
-                Open in the design tool
-              </Link>
-              <Link className="underline underline-offset-4" href={docsPath(organization, environment, api.slug)}>
-                Public docs
-              </Link>
-            </div>
-          </CardContent>
-        </Card>
-        <Card>
-          <CardHeader>
-            <CardTitle>Settings</CardTitle>
-            <CardDescription>
-              AI assistants (MCP clients) see this API as a tool when the switch is on and their key&apos;s consumer is granted the API.
-            </CardDescription>
-          </CardHeader>
-          <CardContent className="grid gap-4">
-            <AiSwitch
-              organization={organization}
-              environment={environment}
-              flowApiId={api.flowApiId}
-              apiName={api.name}
-              checked={api.aiAccess}
-              blockedReason={api.aiBlockedReason}
-            />
-            <Link className="text-sm underline underline-offset-4" href={consolePath(organization, environment, "ai-access")}>
-              Connect an AI client
+        <TitledCard title="Release" description="What callers of this environment run.">
+          <dl className="grid grid-cols-[auto_1fr] gap-x-6 gap-y-2 text-sm">
+            <dt className="text-muted-foreground">Release</dt>
+            <dd>#{api.release.number}</dd>
+            <dt className="text-muted-foreground">Flow version</dt>
+            <dd>
+              v{api.release.flowVersion}
+              {api.flowName ? ` of ${api.flowName}` : ""}
+            </dd>
+            <dt className="text-muted-foreground">Published</dt>
+            <dd>{formatTime(api.release.publishedAt)}</dd>
+            <dt className="text-muted-foreground">Workspace</dt>
+            <dd>
+              {api.workspace.name} ({api.workspace.planName} plan)
+            </dd>
+          </dl>
+          <div className="mt-4 flex gap-4 text-sm">
+            <Link className="underline underline-offset-4" href={`/design/${organization}/${api.workspace.slug}/apis/${api.slug}`}>
+              Open in the design tool
             </Link>
-          </CardContent>
-        </Card>
+            <Link className="underline underline-offset-4" href={docsPath(organization, environment, api.slug)}>
+              Public docs
+            </Link>
+          </div>
+        </TitledCard>
+        <TitledCard
+          title="Settings"
+          description="AI assistants (MCP clients) see this API as a tool when the switch is on and their key's consumer is granted the API."
+          contentClassName="grid gap-4"
+        >
+          <AiSwitch
+            organization={organization}
+            environment={environment}
+            flowApiId={api.flowApiId}
+            apiName={api.name}
+            checked={api.aiAccess}
+            blockedReason={api.aiBlockedReason}
+          />
+          <Link className="text-sm underline underline-offset-4" href={consolePath(organization, environment, "ai-access")}>
+            Connect an AI client
+          </Link>
+        </TitledCard>
       </div>
     </>
   );

@@ -6,8 +6,8 @@
 import Link from "next/link";
 import { ServerIcon } from "lucide-react";
 import { Badge } from "@/components/ui/badge";
-import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "@/components/ui/card";
-import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "@/components/ui/table";
+import { TitledCard } from "@/components/ui/card";
+import { Table, TableBody, TableCell, TableHeaderRow, TableRow } from "@/components/ui/table";
 import { EmptyState } from "@/features/shell/empty-state";
 import { PageHeader } from "@/features/shell/page-header";
 import { consolePath, docsPath } from "@/features/shell/routes";
@@ -34,16 +34,7 @@ export default async function ApisPage({ params }: { params: Promise<TConsolePar
           />
         ) : (
           <Table>
-            <TableHeader>
-              <TableRow>
-                <TableHead>API</TableHead>
-                <TableHead className="text-right">Release</TableHead>
-                <TableHead className="text-right">Flow version</TableHead>
-                <TableHead>Published</TableHead>
-                <TableHead>AI assistants</TableHead>
-                <TableHead>Links</TableHead>
-              </TableRow>
-            </TableHeader>
+            <TableHeaderRow columns={["API", ["Release", "text-right"], ["Flow version", "text-right"], "Published", "AI assistants", "Links"]} />
             <TableBody>
               {apis.map((a) => (
                 <TableRow key={a.flowApiId}>
@@ -73,17 +64,12 @@ export default async function ApisPage({ params }: { params: Promise<TConsolePar
             </TableBody>
           </Table>
         )}
-        <Card>
-          <CardHeader>
-            <CardTitle>Readable layers</CardTitle>
-            <CardDescription>
-              Callers of this environment may name these layers as inputs (`layer_id`). A removed layer is refused from the next call on.
-            </CardDescription>
-          </CardHeader>
-          <CardContent>
-            <LayersEditor organization={organization} environment={environment} layers={layers} />
-          </CardContent>
-        </Card>
+        <TitledCard
+          title="Readable layers"
+          description="Callers of this environment may name these layers as inputs (`layer_id`). A removed layer is refused from the next call on."
+        >
+          <LayersEditor organization={organization} environment={environment} layers={layers} />
+        </TitledCard>
       </div>
     </>
   );

@@ -1,9 +1,9 @@
 "use client";
 import { useState } from "react";
-import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "@/components/ui/card";
+import { TitledCard } from "@/components/ui/card";
 import { Input } from "@/components/ui/input";
 import { Label } from "@/components/ui/label";
-import { NativeSelect } from "@/components/ui/native-select";
+import { NativeSelect, SelectOptions } from "@/components/ui/native-select";
 import { mcpClientConfigs } from "@/lib/mcp/client-config";
 import { CopyButton } from "@/features/console/copy-button";
 
@@ -29,95 +29,85 @@ export function ConnectAiClient({ url, serverName, consumers }: { url: string; s
   const apiKey = key ? `${key.prefix}<rest of the key>` : undefined;
   const configs = mcpClientConfigs({ url, name: serverName, apiKey });
   return (
-    <Card>
-      <CardHeader>
-        <CardTitle>Connect an AI client</CardTitle>
-        <CardDescription>Paste one of these into the AI client. It sends a consumer&apos;s API key with every request.</CardDescription>
-      </CardHeader>
-      <CardContent className="grid gap-6">
+    <TitledCard
+      title="Connect an AI client"
+      description="Paste one of these into the AI client. It sends a consumer's API key with every request."
+      contentClassName="grid gap-6"
+    >
+      <div className="grid gap-1.5">
+        <Label htmlFor="mcp-url">MCP address (Streamable HTTP)</Label>
+        <div className="flex gap-2">
+          <Input id="mcp-url" readOnly value={url} className="font-mono text-xs" />
+          <CopyButton text={url} label="Copy address" />
+        </div>
+      </div>
+      <div className="flex flex-wrap gap-4">
         <div className="grid gap-1.5">
-          <Label htmlFor="mcp-url">MCP address (Streamable HTTP)</Label>
-          <div className="flex gap-2">
-            <Input id="mcp-url" readOnly value={url} className="font-mono text-xs" />
-            <CopyButton text={url} label="Copy address" />
-          </div>
+          <Label htmlFor="connect-consumer">Consumer</Label>
+          <NativeSelect
+            id="connect-consumer"
+            className="w-64"
+            value={consumerId}
+            onChange={(e) => {
+              setConsumerId(e.target.value);
+              setKeyId("");
+            }}
+          >
+            {consumers.length === 0 ? <option value="">No consumers yet</option> : null}
+            <SelectOptions options={consumers.map((c) => ({ value: c.id, label: c.name }))} />
+          </NativeSelect>
         </div>
-        <div className="flex flex-wrap gap-4">
-          <div className="grid gap-1.5">
-            <Label htmlFor="connect-consumer">Consumer</Label>
-            <NativeSelect
-              id="connect-consumer"
-              className="w-64"
-              value={consumerId}
-              onChange={(e) => {
-                setConsumerId(e.target.value);
-                setKeyId("");
-              }}
-            >
-              {consumers.length === 0 ? <option value="">No consumers yet</option> : null}
-              {consumers.map((c) => (
-                <option key={c.id} value={c.id}>
-                  {c.name}
-                </option>
-              ))}
-            </NativeSelect>
-          </div>
-          <div className="grid gap-1.5">
-            <Label htmlFor="connect-key">Key</Label>
-            <NativeSelect id="connect-key" className="w-72" value={keyId} onChange={(e) => setKeyId(e.target.value)}>
-              <option value="">Placeholder: paste your key</option>
-              {consumer?.keys.map((k) => (
-                <option key={k.id} value={k.id}>
-                  {k.name} ({k.prefix}…)
-                </option>
-              ))}
-            </NativeSelect>
-          </div>
+        <div className="grid gap-1.5">
+          <Label htmlFor="connect-key">Key</Label>
+          <NativeSelect id="connect-key" className="w-72" value={keyId} onChange={(e) => setKeyId(e.target.value)}>
+            <option value="">Placeholder: paste your key</option>
+            <SelectOptions options={consumer?.keys.map((k) => ({ value: k.id, label: `${k.name} (${k.prefix}…)` })) ?? []} />
+          </NativeSelect>
         </div>
-        <p className="text-sm text-muted-foreground">
-          Keys are shown only once, when created: the snippets hold {key ? `the prefix ${key.prefix}… of the chosen key` : "a placeholder"}; replace it with the
-          full key you stored.
-        </p>
-        <section aria-labelledby="tools-heading" className="grid gap-2">
-          <h3 id="tools-heading" className="font-medium">
-            Tools {consumer ? `${consumer.name}'s keys see` : "a key sees"}
-          </h3>
-          {!consumer ? (
-            <p className="text-sm text-muted-foreground">Create a consumer first.</p>
-          ) : !consumer.planAllows ? (
-            <p className="text-sm text-muted-foreground">None: the plan does not include AI access, so AI clients are refused (403).</p>
-          ) : (
-            <ul className="flex flex-wrap gap-2" aria-label="Tools">
-              {consumer.tools.map((t) => (
-                <li key={t.name} className="rounded-md border px-2 py-1 font-mono text-xs" title={t.title}>
-                  {t.name}
-                </li>
-              ))}
-            </ul>
-          )}
-          {consumer?.planAllows && consumer.tools.length === 3 ? (
-            <p className="text-sm text-muted-foreground">No Flow API yet: turn an API&apos;s switch on and grant it to this consumer.</p>
-          ) : null}
-        </section>
-        <div className="grid gap-4">
-          {configs.map((c) => (
-            <section key={c.id} aria-labelledby={`cfg-${c.id}`} className="grid gap-2">
-              <div className="flex flex-wrap items-center justify-between gap-2">
-                <div>
-                  <h3 id={`cfg-${c.id}`} className="font-medium">
-                    {c.title}
-                  </h3>
-                  <p className="text-sm text-muted-foreground">{c.where}</p>
-                </div>
-                <CopyButton text={c.text} label={`Copy ${c.title} configuration`} />
+      </div>
+      <p className="text-sm text-muted-foreground">
+        Keys are shown only once, when created: the snippets hold {key ? `the prefix ${key.prefix}… of the chosen key` : "a placeholder"}; replace it with the
+        full key you stored.
+      </p>
+      <section aria-labelledby="tools-heading" className="grid gap-2">
+        <h3 id="tools-heading" className="font-medium">
+          Tools {consumer ? `${consumer.name}'s keys see` : "a key sees"}
+        </h3>
+        {!consumer ? (
+          <p className="text-sm text-muted-foreground">Create a consumer first.</p>
+        ) : !consumer.planAllows ? (
+          <p className="text-sm text-muted-foreground">None: the plan does not include AI access, so AI clients are refused (403).</p>
+        ) : (
+          <ul className="flex flex-wrap gap-2" aria-label="Tools">
+            {consumer.tools.map((t) => (
+              <li key={t.name} className="rounded-md border px-2 py-1 font-mono text-xs" title={t.title}>
+                {t.name}
+              </li>
+            ))}
+          </ul>
+        )}
+        {consumer?.planAllows && consumer.tools.length === 3 ? (
+          <p className="text-sm text-muted-foreground">No Flow API yet: turn an API&apos;s switch on and grant it to this consumer.</p>
+        ) : null}
+      </section>
+      <div className="grid gap-4">
+        {configs.map((c) => (
+          <section key={c.id} aria-labelledby={`cfg-${c.id}`} className="grid gap-2">
+            <div className="flex flex-wrap items-center justify-between gap-2">
+              <div>
+                <h3 id={`cfg-${c.id}`} className="font-medium">
+                  {c.title}
+                </h3>
+                <p className="text-sm text-muted-foreground">{c.where}</p>
               </div>
-              <pre tabIndex={0} aria-label={`${c.title} configuration`} data-config={c.id} className="overflow-x-auto rounded-md bg-muted p-3 text-xs">
-                {c.text}
-              </pre>
-            </section>
-          ))}
-        </div>
-      </CardContent>
-    </Card>
+              <CopyButton text={c.text} label={`Copy ${c.title} configuration`} />
+            </div>
+            <pre tabIndex={0} aria-label={`${c.title} configuration`} data-config={c.id} className="overflow-x-auto rounded-md bg-muted p-3 text-xs">
+              {c.text}
+            </pre>
+          </section>
+        ))}
+      </div>
+    </TitledCard>
   );
 }

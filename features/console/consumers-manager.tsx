@@ -9,7 +9,7 @@ import { toast } from "sonner";
 import { UsersIcon } from "lucide-react";
 import { Button } from "@/components/ui/button";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "@/components/ui/card";
-import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle } from "@/components/ui/dialog";
+import { Dialog, DialogContent, DialogFooter, DialogHeading } from "@/components/ui/dialog";
 import { FormField } from "@/components/ui/form-field";
 import { Input } from "@/components/ui/input";
 import { Switch } from "@/components/ui/switch";
@@ -161,10 +161,7 @@ function RenameDialog({ place, consumer, open, onOpenChange }: { place: TPlace; 
             router.refresh();
           })}
         >
-          <DialogHeader>
-            <DialogTitle>Rename {consumer.name}</DialogTitle>
-            <DialogDescription>Keys and grants stay as they are.</DialogDescription>
-          </DialogHeader>
+          <DialogHeading title={<>Rename {consumer.name}</>} description="Keys and grants stay as they are." />
           <FormField id={`rename-${consumer.id}`} label="Name" error={form.formState.errors.name?.message}>
             <Input {...form.register("name")} />
           </FormField>
@@ -185,13 +182,15 @@ function DeleteDialog({ place, consumer, open, onOpenChange }: { place: TPlace; 
   return (
     <Dialog open={open} onOpenChange={onOpenChange}>
       <DialogContent>
-        <DialogHeader>
-          <DialogTitle>Delete {consumer.name}?</DialogTitle>
-          <DialogDescription>
-            Its {consumer.activeKeys} active {consumer.activeKeys === 1 ? "key stops" : "keys stop"} working at once, and its grants and runs are removed. This
-            cannot be undone.
-          </DialogDescription>
-        </DialogHeader>
+        <DialogHeading
+          title={<>Delete {consumer.name}?</>}
+          description={
+            <>
+              Its {consumer.activeKeys} active {consumer.activeKeys === 1 ? "key stops" : "keys stop"} working at once, and its grants and runs are removed.
+              This cannot be undone.
+            </>
+          }
+        />
         <DialogFooter>
           <Button variant="outline" onClick={() => onOpenChange(false)}>
             Cancel

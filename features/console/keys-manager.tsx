@@ -8,12 +8,12 @@ import { toast } from "sonner";
 import { KeyRoundIcon } from "lucide-react";
 import { Badge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
-import { Card, CardContent, CardHeader, CardTitle } from "@/components/ui/card";
-import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle } from "@/components/ui/dialog";
+import { TitledCard } from "@/components/ui/card";
+import { Dialog, DialogContent, DialogFooter, DialogHeading } from "@/components/ui/dialog";
 import { FormField } from "@/components/ui/form-field";
 import { Input } from "@/components/ui/input";
-import { NativeSelect } from "@/components/ui/native-select";
-import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "@/components/ui/table";
+import { NativeSelect, SelectOptions } from "@/components/ui/native-select";
+import { Table, TableBody, TableCell, TableHeaderRow, TableRow } from "@/components/ui/table";
 import { EmptyState } from "@/features/shell/empty-state";
 import { applyServerError } from "@/features/shell/action-errors";
 import { createKeyAction, revokeKeyAction, rotateKeyAction } from "@/features/console/actions";
@@ -59,18 +59,13 @@ export function KeysManager({
   const [revoking, setRevoking] = useState<TKeyItem | null>(null);
   return (
     <div className="grid gap-6">
-      <Card>
-        <CardHeader>
-          <CardTitle>Create a key</CardTitle>
-        </CardHeader>
-        <CardContent>
-          {consumers.length === 0 ? (
-            <p className="text-sm text-muted-foreground">Create a consumer first: every key belongs to one.</p>
-          ) : (
-            <CreateKeyForm place={place} consumers={consumers} selectedConsumer={selectedConsumer} onCreated={setShown} />
-          )}
-        </CardContent>
-      </Card>
+      <TitledCard title="Create a key">
+        {consumers.length === 0 ? (
+          <p className="text-sm text-muted-foreground">Create a consumer first: every key belongs to one.</p>
+        ) : (
+          <CreateKeyForm place={place} consumers={consumers} selectedConsumer={selectedConsumer} onCreated={setShown} />
+        )}
+      </TitledCard>
       {keys.length === 0 ? (
         <EmptyState
           icon={KeyRoundIcon}
@@ -79,19 +74,7 @@ export function KeysManager({
         />
       ) : (
         <Table>
-          <TableHeader>
-            <TableRow>
-              <TableHead>Key</TableHead>
-              <TableHead>Consumer</TableHead>
-              <TableHead>State</TableHead>
-              <TableHead>Created</TableHead>
-              <TableHead>Expires</TableHead>
-              <TableHead>Last used</TableHead>
-              <TableHead>
-                <span className="sr-only">Actions</span>
-              </TableHead>
-            </TableRow>
-          </TableHeader>
+          <TableHeaderRow columns={["Key", "Consumer", "State", "Created", "Expires", "Last used", ["Actions", "sr-only"]]} />
           <TableBody>
             {keys.map((k) => (
               <TableRow key={k.id} data-key-prefix={k.prefix}>
@@ -162,11 +145,7 @@ function CreateKeyForm({
     >
       <FormField id="key-consumer" label="Consumer" error={errors.consumerId?.message}>
         <NativeSelect {...form.register("consumerId")}>
-          {consumers.map((c) => (
-            <option key={c.id} value={c.id}>
-              {c.name}
-            </option>
-          ))}
+          <SelectOptions options={consumers.map((c) => ({ value: c.id, label: c.name }))} />
         </NativeSelect>
       </FormField>
       <FormField id="key-name" label="Key name (optional)" error={errors.name?.message}>
@@ -206,22 +185,20 @@ function RotateDialog({
   return (
     <Dialog open={keyItem !== null} onOpenChange={(o) => (!o ? onClose() : undefined)}>
       <DialogContent>
-        <DialogHeader>
-          <DialogTitle>Rotate key {keyItem?.prefix}…</DialogTitle>
-          <DialogDescription>
-            A new key replaces this one. During the overlap both work, so {keyItem?.consumerName} can switch without an outage; then the old key is refused.
-          </DialogDescription>
-        </DialogHeader>
+        <DialogHeading
+          title={<>Rotate key {keyItem?.prefix}…</>}
+          description={
+            <>
+              A new key replaces this one. During the overlap both work, so {keyItem?.consumerName} can switch without an outage; then the old key is refused.
+            </>
+          }
+        />
         <div className="grid gap-1.5">
           <label htmlFor="rotate-overlap" className="text-sm font-medium">
             Overlap
           </label>
           <NativeSelect id="rotate-overlap" value={overlap} onChange={(e) => setOverlap(Number(e.target.value))}>
-            {OVERLAPS.map((o) => (
-              <option key={o.minutes} value={o.minutes}>
-                {o.label}
-              </option>
-            ))}
+            <SelectOptions options={OVERLAPS.map((o) => ({ value: o.minutes, label: o.label }))} />
           </NativeSelect>
         </div>
         <DialogFooter>
@@ -259,10 +236,7 @@ function RevokeDialog({ place, keyItem, onClose }: { place: TPlace; keyItem: TKe
   return (
     <Dialog open={keyItem !== null} onOpenChange={(o) => (!o ? onClose() : undefined)}>
       <DialogContent>
-        <DialogHeader>
-          <DialogTitle>Revoke key {keyItem?.prefix}…?</DialogTitle>
-          <DialogDescription>The next call with this key is refused (401). This cannot be undone.</DialogDescription>
-        </DialogHeader>
+        <DialogHeading title={<>Revoke key {keyItem?.prefix}…?</>} description="The next call with this key is refused (401). This cannot be undone." />
         <DialogFooter>
           <Button variant="outline" onClick={onClose}>
             Cancel

@@ -5,8 +5,8 @@ import { useAction } from "next-safe-action/hooks";
 import { toast } from "sonner";
 import { Button } from "@/components/ui/button";
 import { Label } from "@/components/ui/label";
-import { NativeSelect } from "@/components/ui/native-select";
-import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "@/components/ui/table";
+import { NativeSelect, SelectOptions } from "@/components/ui/native-select";
+import { Table, TableBody, TableCell, TableHeaderRow, TableRow } from "@/components/ui/table";
 import { setLayerReadableAction } from "@/features/console/actions";
 
 export interface TLayerItem {
@@ -47,18 +47,7 @@ export function LayersEditor({ organization, environment, layers }: { organizati
         <p className="text-sm text-muted-foreground">This environment may read no layers: callers must send their own data.</p>
       ) : (
         <Table>
-          <TableHeader>
-            <TableRow>
-              <TableHead>Layer id</TableHead>
-              <TableHead>Name</TableHead>
-              <TableHead>Kind</TableHead>
-              <TableHead className="text-right">Items</TableHead>
-              <TableHead>Workspace</TableHead>
-              <TableHead>
-                <span className="sr-only">Actions</span>
-              </TableHead>
-            </TableRow>
-          </TableHeader>
+          <TableHeaderRow columns={["Layer id", "Name", "Kind", ["Items", "text-right"], "Workspace", ["Actions", "sr-only"]]} />
           <TableBody>
             {readable.map((l) => (
               <TableRow key={layerKey(l)}>
@@ -99,11 +88,7 @@ export function LayersEditor({ organization, environment, layers }: { organizati
             <Label htmlFor="add-layer">Add a readable layer</Label>
             <NativeSelect id="add-layer" value={choice} onChange={(e) => setChoice(e.target.value)} className="w-72">
               <option value="">Choose a layer…</option>
-              {others.map((l) => (
-                <option key={layerKey(l)} value={layerKey(l)}>
-                  {l.name} ({l.id}, {l.workspaceName})
-                </option>
-              ))}
+              <SelectOptions options={others.map((l) => ({ value: layerKey(l), label: `${l.name} (${l.id}, ${l.workspaceName})` }))} />
             </NativeSelect>
           </div>
           <Button type="submit" disabled={!choice || isPending}>

@@ -9,8 +9,8 @@ import { Badge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
 import { Input } from "@/components/ui/input";
 import { Label } from "@/components/ui/label";
-import { NativeSelect } from "@/components/ui/native-select";
-import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "@/components/ui/table";
+import { NativeSelect, SelectOptions } from "@/components/ui/native-select";
+import { Table, TableBody, TableCell, TableHeaderRow, TableRow } from "@/components/ui/table";
 import { EmptyState } from "@/features/shell/empty-state";
 import { PageHeader } from "@/features/shell/page-header";
 import { consolePath } from "@/features/shell/routes";
@@ -65,33 +65,21 @@ export default async function RunsPage({ params, searchParams }: { params: Promi
           <Label htmlFor="filter-api">API</Label>
           <NativeSelect id="filter-api" name="api" defaultValue={q.api ?? ""} className="w-48">
             <option value="">All APIs</option>
-            {apis.map((a) => (
-              <option key={a.flowApiId} value={a.flowApiId}>
-                {a.name}
-              </option>
-            ))}
+            <SelectOptions options={apis.map((a) => ({ value: a.flowApiId, label: a.name }))} />
           </NativeSelect>
         </div>
         <div className="grid gap-1.5">
           <Label htmlFor="filter-consumer">Consumer</Label>
           <NativeSelect id="filter-consumer" name="consumer" defaultValue={q.consumer ?? ""} className="w-48">
             <option value="">All consumers</option>
-            {consumers.map((c) => (
-              <option key={c.id} value={c.id}>
-                {c.name}
-              </option>
-            ))}
+            <SelectOptions options={consumers.map((c) => ({ value: c.id, label: c.name }))} />
           </NativeSelect>
         </div>
         <div className="grid gap-1.5">
           <Label htmlFor="filter-state">State</Label>
           <NativeSelect id="filter-state" name="state" defaultValue={state ?? ""} className="w-36">
             <option value="">Any state</option>
-            {RUN_STATES.map((s) => (
-              <option key={s} value={s}>
-                {s}
-              </option>
-            ))}
+            <SelectOptions options={RUN_STATES.map((s) => ({ value: s, label: s }))} />
           </NativeSelect>
         </div>
         <div className="grid gap-1.5">
@@ -117,18 +105,7 @@ export default async function RunsPage({ params, searchParams }: { params: Promi
         />
       ) : (
         <Table>
-          <TableHeader>
-            <TableRow>
-              <TableHead>Run</TableHead>
-              <TableHead>API</TableHead>
-              <TableHead>Consumer</TableHead>
-              <TableHead>State</TableHead>
-              <TableHead>Started</TableHead>
-              <TableHead className="text-right">Duration</TableHead>
-              <TableHead className="text-right">Flow version</TableHead>
-              <TableHead>Error</TableHead>
-            </TableRow>
-          </TableHeader>
+          <TableHeaderRow columns={["Run", "API", "Consumer", "State", "Started", ["Duration", "text-right"], ["Flow version", "text-right"], "Error"]} />
           <TableBody>
             {runs.map((r) => (
               <TableRow key={r.id}>

@@ -2,7 +2,7 @@
 import { TriangleAlertIcon } from "lucide-react";
 import { Alert, AlertDescription, AlertTitle } from "@/components/ui/alert";
 import { Button } from "@/components/ui/button";
-import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle } from "@/components/ui/dialog";
+import { Dialog, DialogContent, DialogFooter, DialogHeading } from "@/components/ui/dialog";
 import { Input } from "@/components/ui/input";
 import { Label } from "@/components/ui/label";
 import { CopyButton } from "@/features/console/copy-button";
@@ -19,10 +19,7 @@ export function SecretDialog({ shown, onClose }: { shown: TShownSecret | null; o
   return (
     <Dialog open={shown !== null} onOpenChange={(open) => (!open ? onClose() : undefined)}>
       <DialogContent>
-        <DialogHeader>
-          <DialogTitle>{shown?.title}</DialogTitle>
-          <DialogDescription>Copy the key now and store it safely, for example in a secrets manager.</DialogDescription>
-        </DialogHeader>
+        <DialogHeading title={shown?.title} description="Copy the key now and store it safely, for example in a secrets manager." />
         <Alert variant="destructive">
           <TriangleAlertIcon aria-hidden="true" />
           <AlertTitle>This is the only time the key is shown</AlertTitle>

@@ -1,5 +1,5 @@
 /** `/console/{org}/{environment}/settings`: the environment's CORS origins. */
-import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "@/components/ui/card";
+import { TitledCard } from "@/components/ui/card";
 import { readCorsOrigins } from "@/lib/keys/set-cors-origins";
 import { pageEnvironment } from "@/lib/auth/page-guard";
 import { PageHeader } from "@/features/shell/page-header";
@@ -14,15 +14,9 @@ export default async function SettingsPage({ params }: { params: Promise<TConsol
   return (
     <>
       <PageHeader title="Settings" description={`Environment ${scope.environment.name}.`} />
-      <Card>
-        <CardHeader>
-          <CardTitle>Browser access (CORS)</CardTitle>
-          <CardDescription>Web pages on these origins may call this environment&apos;s public API from a browser, with a key.</CardDescription>
-        </CardHeader>
-        <CardContent>
-          <CorsOriginsForm organization={scope.organizationSlug} environment={scope.environment.slug} origins={origins} />
-        </CardContent>
-      </Card>
+      <TitledCard title="Browser access (CORS)" description="Web pages on these origins may call this environment's public API from a browser, with a key.">
+        <CorsOriginsForm organization={scope.organizationSlug} environment={scope.environment.slug} origins={origins} />
+      </TitledCard>
     </>
   );
 }

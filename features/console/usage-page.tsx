@@ -5,8 +5,8 @@
  * refused calls by reason (never billed).
  */
 import { Badge } from "@/components/ui/badge";
-import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "@/components/ui/card";
-import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "@/components/ui/table";
+import { Card, CardContent, CardDescription, CardHeader, CardTitle, TitledCard } from "@/components/ui/card";
+import { Table, TableBody, TableCell, TableHeaderRow, TableRow } from "@/components/ui/table";
 import { PageHeader } from "@/features/shell/page-header";
 import { consolePath } from "@/features/shell/routes";
 import { usageReport, type TUsageRow } from "@/lib/metering/usage-report";
@@ -47,51 +47,33 @@ export default async function UsagePage({ params }: { params: Promise<TConsolePa
                 </CardContent>
               </Card>
             </div>
-            <Card>
-              <CardHeader>
-                <CardTitle>Per day</CardTitle>
-                <CardDescription>Billed to the workspace: runs and requests of all its environments and Try it.</CardDescription>
-              </CardHeader>
-              <CardContent>
-                <UsageChart days={w.days} label={`API requests and ETL runs per day, workspace ${w.name}`} />
-              </CardContent>
-            </Card>
+            <TitledCard title="Per day" description="Billed to the workspace: runs and requests of all its environments and Try it.">
+              <UsageChart days={w.days} label={`API requests and ETL runs per day, workspace ${w.name}`} />
+            </TitledCard>
           </section>
         ))}
         <div className="grid gap-6 lg:grid-cols-2">
           <Breakdown title="Per API" rows={report.perApi} empty="No calls to this environment's APIs yet." />
           <Breakdown title="Per consumer" rows={report.perConsumer} empty="No calls by this environment's consumers yet." />
         </div>
-        <Card>
-          <CardHeader>
-            <CardTitle>Refused calls</CardTitle>
-            <CardDescription>Calls to this environment that were refused. They count as neither an ETL run nor an API request.</CardDescription>
-          </CardHeader>
-          <CardContent>
-            {report.refused.length === 0 ? (
-              <p className="text-sm text-muted-foreground">No refused calls.</p>
-            ) : (
-              <Table>
-                <TableHeader>
-                  <TableRow>
-                    <TableHead>Status</TableHead>
-                    <TableHead>Reason</TableHead>
-                    <TableHead className="text-right">Calls</TableHead>
+        <TitledCard title="Refused calls" description="Calls to this environment that were refused. They count as neither an ETL run nor an API request.">
+          {report.refused.length === 0 ? (
+            <p className="text-sm text-muted-foreground">No refused calls.</p>
+          ) : (
+            <Table>
+              <TableHeaderRow columns={["Status", "Reason", ["Calls", "text-right"]]} />
+              <TableBody>
+                {report.refused.map((r) => (
+                  <TableRow key={r.status} data-testid={`refused-${r.status}`}>
+                    <TableCell className="tabular-nums">{r.status}</TableCell>
+                    <TableCell>{REFUSAL_REASONS[r.status] ?? "Other"}</TableCell>
+                    <TableCell className="text-right tabular-nums">{r.count.toLocaleString("en")}</TableCell>
                   </TableRow>
-                </TableHeader>
-                <TableBody>
-                  {report.refused.map((r) => (
-                    <TableRow key={r.status} data-testid={`refused-${r.status}`}>
-                      <TableCell className="tabular-nums">{r.status}</TableCell>
-                      <TableCell>{REFUSAL_REASONS[r.status] ?? "Other"}</TableCell>
-                      <TableCell className="text-right tabular-nums">{r.count.toLocaleString("en")}</TableCell>
-                    </TableRow>
-                  ))}
-                </TableBody>
-              </Table>
-            )}
-          </CardContent>
-        </Card>
+                ))}
+              </TableBody>
+            </Table>
+          )}
+        </TitledCard>
       </div>
     </>
   );
@@ -112,37 +94,24 @@ function Stat({ label, value, testId }: { label: string; value: string; testId: 
 
 function Breakdown({ title, rows, empty }: { title: string; rows: TUsageRow[]; empty: string }) {
   return (
-    <Card>
-      <CardHeader>
-        <CardTitle>{title}</CardTitle>
-        <CardDescription>This environment&apos;s share.</CardDescription>
-      </CardHeader>
-      <CardContent>
-        {rows.length === 0 ? (
-          <p className="text-sm text-muted-foreground">{empty}</p>
-        ) : (
-          <Table>
-            <TableHeader>
-              <TableRow>
-                <TableHead>Name</TableHead>
-                <TableHead className="text-right">ETL runs</TableHead>
-                <TableHead className="text-right">Processing</TableHead>
-                <TableHead className="text-right">API requests</TableHead>
+    <TitledCard title={title} description="This environment's share.">
+      {rows.length === 0 ? (
+        <p className="text-sm text-muted-foreground">{empty}</p>
+      ) : (
+        <Table>
+          <TableHeaderRow columns={["Name", ["ETL runs", "text-right"], ["Processing", "text-right"], ["API requests", "text-right"]]} />
+          <TableBody>
+            {rows.map((r) => (
+              <TableRow key={r.id}>
+                <TableCell>{r.name}</TableCell>
+                <TableCell className="text-right tabular-nums">{r.etlRuns.toLocaleString("en")}</TableCell>
+                <TableCell className="text-right tabular-nums">{formatDuration(r.processingMs)}</TableCell>
+                <TableCell className="text-right tabular-nums">{r.apiRequests.toLocaleString("en")}</TableCell>
               </TableRow>
-            </TableHeader>
-            <TableBody>
-              {rows.map((r) => (
-                <TableRow key={r.id}>
-                  <TableCell>{r.name}</TableCell>
-                  <TableCell className="text-right tabular-nums">{r.etlRuns.toLocaleString("en")}</TableCell>
-                  <TableCell className="text-right tabular-nums">{formatDuration(r.processingMs)}</TableCell>
-                  <TableCell className="text-right tabular-nums">{r.apiRequests.toLocaleString("en")}</TableCell>
-                </TableRow>
-              ))}
-            </TableBody>
-          </Table>
-        )}
-      </CardContent>
-    </Card>
+            ))}
+          </TableBody>
+        </Table>
+      )}
+    </TitledCard>
   );
 }

@@ -11,7 +11,7 @@
 import { useId, useState } from "react";
 import { CircleOffIcon, Trash2Icon } from "lucide-react";
 import { Label } from "@/components/ui/label";
-import { NativeSelect } from "@/components/ui/native-select";
+import { NativeSelect, SelectOptions } from "@/components/ui/native-select";
 import { ConfirmButton } from "@/features/design/confirm-button";
 import { deleteApiAction, setApiSourceAction, unpublishAction } from "@/features/design/actions";
 
@@ -91,11 +91,7 @@ export function ChooseSourceForm(p: TApiRef & { flows: { id: string; name: strin
     <div className="grid min-w-0 gap-2" data-testid="choose-source">
       <Label htmlFor={id}>New source flow</Label>
       <NativeSelect id={id} value={flowId} onChange={(e) => setFlowId(e.target.value)}>
-        {p.flows.map((f) => (
-          <option key={f.id} value={f.id}>
-            {f.name} (latest v{f.latest})
-          </option>
-        ))}
+        <SelectOptions options={p.flows.map((f) => ({ value: f.id, label: `${f.name} (latest v${f.latest})` }))} />
       </NativeSelect>
       <div>
         <ConfirmButton

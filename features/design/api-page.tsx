@@ -17,8 +17,8 @@ import { listTryRuns } from "@/lib/apis/list-try-runs";
 import { listLayers } from "@/lib/layers/list-layers";
 import { listFlows } from "@/lib/flows/list-flows";
 import { Badge } from "@/components/ui/badge";
-import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "@/components/ui/card";
-import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "@/components/ui/table";
+import { TitledCard } from "@/components/ui/card";
+import { Table, TableBody, TableCell, TableHeaderRow, TableRow } from "@/components/ui/table";
 import { PageHeader } from "@/features/shell/page-header";
 import { publicBaseUrl } from "@/features/console/data";
 import { consolePath, designPath, docsPath } from "@/features/shell/routes";
@@ -89,205 +89,162 @@ export default async function ApiPage({ params }: { params: Promise<TDesignParam
       />
       <div className="grid gap-6">
         <div className="grid gap-6 lg:grid-cols-[1fr_2fr]">
-          <Card>
-            <CardHeader>
-              <CardTitle>Source flow</CardTitle>
-              <CardDescription>The flow this API publishes, and its latest version.</CardDescription>
-            </CardHeader>
-            <CardContent className="grid gap-2 text-sm">
-              {api.flow && api.flow.state !== "deleted" ? (
-                <p>
-                  <Link className="font-medium underline underline-offset-4" href={`${flowsBase}/${api.flow.id}`}>
-                    {api.flow.name}
-                  </Link>{" "}
-                  {api.flow.state === "trashed" ? <Badge variant="warning">In trash</Badge> : null}
-                </p>
-              ) : (
-                <p>The source flow was deleted permanently.</p>
-              )}
-              <p data-testid="latest-version">Latest version: {api.latestVersion ? `v${api.latestVersion.version}` : "none"}</p>
-              {api.source.publishBlockedReason ? <p className="text-muted-foreground">{api.source.publishBlockedReason}</p> : null}
-              {needsSource ? (
-                <ChooseSourceForm
-                  {...apiRef}
-                  flows={flows
-                    .filter((f) => f.state === "active" && f.versions.length > 0)
-                    .map((f) => ({ id: f.id, name: f.name, latest: f.versions[0]!.version }))}
-                />
-              ) : null}
-            </CardContent>
-          </Card>
-          <Card>
-            <CardHeader>
-              <CardTitle>Status per environment</CardTitle>
-              <CardDescription>What callers get in each environment: the release keeps exactly the flow version that was published.</CardDescription>
-            </CardHeader>
-            <CardContent>
-              <Table aria-label="Status per environment">
-                <TableHeader>
-                  <TableRow>
-                    <TableHead>Environment</TableHead>
-                    <TableHead>Status</TableHead>
-                    <TableHead>Docs</TableHead>
+          <TitledCard title="Source flow" description="The flow this API publishes, and its latest version." contentClassName="grid gap-2 text-sm">
+            {api.flow && api.flow.state !== "deleted" ? (
+              <p>
+                <Link className="font-medium underline underline-offset-4" href={`${flowsBase}/${api.flow.id}`}>
+                  {api.flow.name}
+                </Link>{" "}
+                {api.flow.state === "trashed" ? <Badge variant="warning">In trash</Badge> : null}
+              </p>
+            ) : (
+              <p>The source flow was deleted permanently.</p>
+            )}
+            <p data-testid="latest-version">Latest version: {api.latestVersion ? `v${api.latestVersion.version}` : "none"}</p>
+            {api.source.publishBlockedReason ? <p className="text-muted-foreground">{api.source.publishBlockedReason}</p> : null}
+            {needsSource ? (
+              <ChooseSourceForm
+                {...apiRef}
+                flows={flows
+                  .filter((f) => f.state === "active" && f.versions.length > 0)
+                  .map((f) => ({ id: f.id, name: f.name, latest: f.versions[0]!.version }))}
+              />
+            ) : null}
+          </TitledCard>
+          <TitledCard
+            title="Status per environment"
+            description="What callers get in each environment: the release keeps exactly the flow version that was published."
+          >
+            <Table aria-label="Status per environment">
+              <TableHeaderRow columns={["Environment", "Status", "Docs"]} />
+              <TableBody>
+                {api.serving.map((s) => (
+                  <TableRow key={s.environment.id} data-testid={`status-${s.environment.slug}`}>
+                    <TableCell className="font-medium">{s.environment.name}</TableCell>
+                    <TableCell>
+                      {s.release ? (
+                        <div className="flex flex-wrap items-center gap-x-3 gap-y-1">
+                          <span className="whitespace-normal">
+                            Published: flow version {s.release.flowVersion} (release {s.release.number}), {formatDate(s.release.publishedAt)}
+                          </span>
+                          <UnpublishButton
+                            {...apiRef}
+                            environment={s.environment}
+                            flowVersion={s.release.flowVersion}
+                            otherEnvironments={servedIn.filter((e) => e.id !== s.environment.id).length}
+                          />
+                        </div>
+                      ) : (
+                        <span className="text-muted-foreground">Draft (not published)</span>
+                      )}
+                    </TableCell>
+                    <TableCell>
+                      {s.release ? (
+                        <Link
+                          className="inline-flex items-center gap-1 underline underline-offset-4"
+                          href={docsPath(scope.organizationSlug, s.environment.slug, api.slug)}
+                        >
+                          Public docs <ExternalLinkIcon aria-hidden="true" className="size-3" />
+                        </Link>
+                      ) : (
+                        "—"
+                      )}
+                    </TableCell>
                   </TableRow>
-                </TableHeader>
-                <TableBody>
-                  {api.serving.map((s) => (
-                    <TableRow key={s.environment.id} data-testid={`status-${s.environment.slug}`}>
-                      <TableCell className="font-medium">{s.environment.name}</TableCell>
-                      <TableCell>
-                        {s.release ? (
-                          <div className="flex flex-wrap items-center gap-x-3 gap-y-1">
-                            <span className="whitespace-normal">
-                              Published: flow version {s.release.flowVersion} (release {s.release.number}), {formatDate(s.release.publishedAt)}
-                            </span>
-                            <UnpublishButton
-                              {...apiRef}
-                              environment={s.environment}
-                              flowVersion={s.release.flowVersion}
-                              otherEnvironments={servedIn.filter((e) => e.id !== s.environment.id).length}
-                            />
-                          </div>
-                        ) : (
-                          <span className="text-muted-foreground">Draft (not published)</span>
-                        )}
-                      </TableCell>
-                      <TableCell>
-                        {s.release ? (
-                          <Link
-                            className="inline-flex items-center gap-1 underline underline-offset-4"
-                            href={docsPath(scope.organizationSlug, s.environment.slug, api.slug)}
-                          >
-                            Public docs <ExternalLinkIcon aria-hidden="true" className="size-3" />
-                          </Link>
-                        ) : (
-                          "—"
-                        )}
-                      </TableCell>
-                    </TableRow>
-                  ))}
-                </TableBody>
-              </Table>
-            </CardContent>
-          </Card>
+                ))}
+              </TableBody>
+            </Table>
+          </TitledCard>
         </div>
 
-        <Card>
-          <CardHeader>
-            <CardTitle>Publish</CardTitle>
-            <CardDescription>Publishing pins the chosen flow version in an environment.</CardDescription>
-          </CardHeader>
-          <CardContent>
-            <PublishPanel
+        <TitledCard title="Publish" description="Publishing pins the chosen flow version in an environment.">
+          <PublishPanel
+            organization={scope.organizationSlug}
+            workspace={scope.workspace.slug}
+            flowApiId={api.id}
+            blockedReason={api.source.publishBlockedReason}
+            environments={api.serving.map((s) => ({
+              ...s.environment,
+              serving: s.release ? { flowVersion: s.release.flowVersion, flowVersionId: s.release.flowVersionId } : null,
+            }))}
+            versions={api.versions.map((v) => ({ id: v.id, version: v.version, definition: v.definition }))}
+          />
+        </TitledCard>
+
+        {tryInputs.some((i) => i.kind !== "area") ? (
+          <TitledCard
+            title="Layers in each environment"
+            description="Try it reads every layer of this workspace; a published call reads only the layers its environment may read, and answers 422 for any other. An admin of the organization changes that in the console: the environment's APIs page, Readable layers."
+          >
+            <Table aria-label="Layers each environment cannot read yet">
+              <TableHeaderRow columns={["Environment", "Layers for this API it cannot read yet", "Who can change it"]} />
+              <TableBody>
+                {api.serving.map((s) => {
+                  const missing = unreadableIn(tryLayers, tryInputs, s.environment.slug);
+                  return (
+                    <TableRow key={s.environment.id} data-testid={`unreadable-${s.environment.slug}`}>
+                      <TableCell className="font-medium">{s.environment.name}</TableCell>
+                      <TableCell>
+                        {missing.length === 0 ? (
+                          <span className="text-muted-foreground">None: it can read every layer that fits</span>
+                        ) : (
+                          missing.map((l, i) => (
+                            <span key={l.id}>
+                              {i > 0 ? ", " : ""}
+                              {l.name} (<span className="font-mono">{l.id}</span>)
+                            </span>
+                          ))
+                        )}
+                      </TableCell>
+                      <TableCell>
+                        <Link className="underline underline-offset-4" href={consolePath(scope.organizationSlug, s.environment.slug, "apis")}>
+                          An admin, in the console<span className="sr-only">: readable layers of {s.environment.name}</span>
+                        </Link>
+                      </TableCell>
+                    </TableRow>
+                  );
+                })}
+              </TableBody>
+            </Table>
+          </TitledCard>
+        ) : null}
+
+        <TitledCard
+          title="Try it"
+          description={`Run flow version ${tryVersion?.version ?? ""} now, as you, on this workspace's data: the same request checks as a published call.`}
+        >
+          {tryVersion && tryDefinition ? (
+            <TryItPanel
               organization={scope.organizationSlug}
               workspace={scope.workspace.slug}
               flowApiId={api.id}
-              blockedReason={api.source.publishBlockedReason}
-              environments={api.serving.map((s) => ({
-                ...s.environment,
-                serving: s.release ? { flowVersion: s.release.flowVersion, flowVersionId: s.release.flowVersionId } : null,
-              }))}
-              versions={api.versions.map((v) => ({ id: v.id, version: v.version, definition: v.definition }))}
+              apiSlug={api.slug}
+              flowVersionId={tryVersion.id}
+              flowVersion={tryVersion.version}
+              definition={tryDefinition}
+              layers={tryLayers}
+              curlEnvironment={servingEnv}
+              readableLayersHref={consolePath(scope.organizationSlug, servingEnv, "apis")}
+              publicBaseUrl={baseUrl}
             />
-          </CardContent>
-        </Card>
+          ) : (
+            <p className="text-sm text-muted-foreground">This API has no flow version to try.</p>
+          )}
+        </TitledCard>
 
-        {tryInputs.some((i) => i.kind !== "area") ? (
-          <Card>
-            <CardHeader>
-              <CardTitle>Layers in each environment</CardTitle>
-              <CardDescription>
-                Try it reads every layer of this workspace; a published call reads only the layers its environment may read, and answers 422 for any other. An
-                admin of the organization changes that in the console: the environment&apos;s APIs page, Readable layers.
-              </CardDescription>
-            </CardHeader>
-            <CardContent>
-              <Table aria-label="Layers each environment cannot read yet">
-                <TableHeader>
-                  <TableRow>
-                    <TableHead>Environment</TableHead>
-                    <TableHead>Layers for this API it cannot read yet</TableHead>
-                    <TableHead>Who can change it</TableHead>
-                  </TableRow>
-                </TableHeader>
-                <TableBody>
-                  {api.serving.map((s) => {
-                    const missing = unreadableIn(tryLayers, tryInputs, s.environment.slug);
-                    return (
-                      <TableRow key={s.environment.id} data-testid={`unreadable-${s.environment.slug}`}>
-                        <TableCell className="font-medium">{s.environment.name}</TableCell>
-                        <TableCell>
-                          {missing.length === 0 ? (
-                            <span className="text-muted-foreground">None: it can read every layer that fits</span>
-                          ) : (
-                            missing.map((l, i) => (
-                              <span key={l.id}>
-                                {i > 0 ? ", " : ""}
-                                {l.name} (<span className="font-mono">{l.id}</span>)
-                              </span>
-                            ))
-                          )}
-                        </TableCell>
-                        <TableCell>
-                          <Link className="underline underline-offset-4" href={consolePath(scope.organizationSlug, s.environment.slug, "apis")}>
-                            An admin, in the console<span className="sr-only">: readable layers of {s.environment.name}</span>
-                          </Link>
-                        </TableCell>
-                      </TableRow>
-                    );
-                  })}
-                </TableBody>
-              </Table>
-            </CardContent>
-          </Card>
-        ) : null}
-
-        <Card>
-          <CardHeader>
-            <CardTitle>Try it</CardTitle>
-            <CardDescription>
-              Run flow version {tryVersion?.version} now, as you, on this workspace&apos;s data: the same request checks as a published call.
-            </CardDescription>
-          </CardHeader>
-          <CardContent>
-            {tryVersion && tryDefinition ? (
-              <TryItPanel
-                organization={scope.organizationSlug}
-                workspace={scope.workspace.slug}
-                flowApiId={api.id}
-                apiSlug={api.slug}
-                flowVersionId={tryVersion.id}
-                flowVersion={tryVersion.version}
-                definition={tryDefinition}
-                layers={tryLayers}
-                curlEnvironment={servingEnv}
-                readableLayersHref={consolePath(scope.organizationSlug, servingEnv, "apis")}
-                publicBaseUrl={baseUrl}
-              />
-            ) : (
-              <p className="text-sm text-muted-foreground">This API has no flow version to try.</p>
-            )}
-          </CardContent>
-        </Card>
-
-        <Card>
-          <CardHeader>
-            <CardTitle>Your recent Try-it runs</CardTitle>
-          </CardHeader>
-          <CardContent>
-            <RecentTryRuns
-              organization={scope.organizationSlug}
-              workspace={scope.workspace.slug}
-              runs={runs.map((r) => ({
-                id: r.id,
-                state: r.state,
-                flowVersion: r.flowVersion,
-                createdAt: r.createdAt.toISOString(),
-                processingMs: r.processingMs,
-              }))}
-            />
-          </CardContent>
-        </Card>
+        <TitledCard title="Your recent Try-it runs">
+          <RecentTryRuns
+            organization={scope.organizationSlug}
+            workspace={scope.workspace.slug}
+            runs={runs.map((r) => ({
+              id: r.id,
+              state: r.state,
+              flowVersion: r.flowVersion,
+              createdAt: r.createdAt.toISOString(),
+              processingMs: r.processingMs,
+            }))}
+          />
+        </TitledCard>
       </div>
     </>
   );

@@ -8,7 +8,7 @@ import { pageWorkspace } from "@/lib/auth/page-guard";
 import { listFlowApis } from "@/lib/apis/list-flow-apis";
 import { listFlows } from "@/lib/flows/list-flows";
 import { Badge } from "@/components/ui/badge";
-import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "@/components/ui/table";
+import { Table, TableBody, TableCell, TableHeaderRow, TableRow } from "@/components/ui/table";
 import { EmptyState } from "@/features/shell/empty-state";
 import { PageHeader } from "@/features/shell/page-header";
 import { designPath } from "@/features/shell/routes";
@@ -47,14 +47,7 @@ export default async function ApisPage({ params }: { params: Promise<TDesignPara
       ) : (
         <div className="min-w-0 rounded-md border">
           <Table aria-label="Flow APIs">
-            <TableHeader>
-              <TableRow>
-                <TableHead>Name</TableHead>
-                <TableHead>Status</TableHead>
-                <TableHead>Source flow</TableHead>
-                <TableHead>Serving</TableHead>
-              </TableRow>
-            </TableHeader>
+            <TableHeaderRow columns={["Name", "Status", "Source flow", "Serving"]} />
             <TableBody>
               {apis.map((a) => (
                 <TableRow key={a.id}>

@@ -6,11 +6,11 @@
  * with a button that selects the feature (the map highlights it and moves to it); the selected
  * row is marked. It is the keyboard path to what a click on the map shows in a popup.
  */
-import { flexRender, getCoreRowModel, useReactTable, type ColumnDef } from "@tanstack/react-table";
+import type { ColumnDef } from "@tanstack/react-table";
 import { useMemo } from "react";
 import type { Feature } from "geojson";
 import { attributeColumns, formatValue } from "@/features/design/attribute-columns";
-import { Table, TableBody, TableCaption, TableCell, TableHead, TableHeader, TableRow } from "@/components/ui/table";
+import { TableView } from "@/features/design/data-table";
 
 export const ATTRIBUTE_ROWS = 100;
 
@@ -59,35 +59,18 @@ export function AttributeTable(props: { features: Feature[]; label: string; sele
     ],
     [columns, selected, onSelect],
   );
-  const table = useReactTable({ data: rows, columns: defs, getCoreRowModel: getCoreRowModel() });
   const total = props.features.length;
   const caption =
     total > max ? `${props.label}: the first ${max} of ${total.toLocaleString("en")} features` : `${props.label}: ${total} feature${total === 1 ? "" : "s"}`;
   return (
-    <div className="max-h-80 overflow-auto rounded-md border" tabIndex={0} role="region" aria-label={caption} data-testid="attribute-table">
-      <Table>
-        <TableCaption>{caption}</TableCaption>
-        <TableHeader>
-          {table.getHeaderGroups().map((g) => (
-            <TableRow key={g.id}>
-              {g.headers.map((h) => (
-                <TableHead key={h.id} className="align-bottom">
-                  {flexRender(h.column.columnDef.header, h.getContext())}
-                </TableHead>
-              ))}
-            </TableRow>
-          ))}
-        </TableHeader>
-        <TableBody>
-          {table.getRowModel().rows.map((r) => (
-            <TableRow key={r.id} data-state={selected === r.original.index ? "selected" : undefined}>
-              {r.getVisibleCells().map((c) => (
-                <TableCell key={c.id}>{flexRender(c.column.columnDef.cell, c.getContext())}</TableCell>
-              ))}
-            </TableRow>
-          ))}
-        </TableBody>
-      </Table>
-    </div>
+    <TableView
+      data={rows}
+      columns={defs}
+      caption={caption}
+      className="max-h-80"
+      headClassName="align-bottom"
+      isSelected={(r) => r.index === selected}
+      testId="attribute-table"
+    />
   );
 }

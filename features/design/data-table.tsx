@@ -1,8 +1,52 @@
 "use client";
-/** A read-only table of rows (TanStack Table 8), for table previews of layers and results. */
+/**
+ * A read-only table of rows (TanStack Table 8), for table previews of layers and results, and
+ * `TableView`, the scrolling, captioned table markup it shares with the map's attribute table.
+ */
 import { flexRender, getCoreRowModel, useReactTable, type ColumnDef } from "@tanstack/react-table";
 import { useMemo } from "react";
 import { Table, TableBody, TableCaption, TableCell, TableHead, TableHeader, TableRow } from "@/components/ui/table";
+import { cn } from "@/lib/utils";
+
+/** A captioned TanStack table in a region that scrolls (and takes focus, for the keyboard); `isSelected` marks rows. */
+export function TableView<T>(props: {
+  data: T[];
+  columns: ColumnDef<T>[];
+  caption: string;
+  className: string;
+  headClassName?: string;
+  isSelected?: (row: T) => boolean;
+  testId?: string;
+}) {
+  const table = useReactTable({ data: props.data, columns: props.columns, getCoreRowModel: getCoreRowModel() });
+  return (
+    <div className={cn("overflow-auto rounded-md border", props.className)} tabIndex={0} role="region" aria-label={props.caption} data-testid={props.testId}>
+      <Table>
+        <TableCaption>{props.caption}</TableCaption>
+        <TableHeader>
+          {table.getHeaderGroups().map((g) => (
+            <TableRow key={g.id}>
+              {g.headers.map((h) => (
+                <TableHead key={h.id} className={props.headClassName}>
+                  {flexRender(h.column.columnDef.header, h.getContext())}
+                </TableHead>
+              ))}
+            </TableRow>
+          ))}
+        </TableHeader>
+        <TableBody>
+          {table.getRowModel().rows.map((r) => (
+            <TableRow key={r.id} data-state={props.isSelected?.(r.original) ? "selected" : undefined}>
+              {r.getVisibleCells().map((c) => (
+                <TableCell key={c.id}>{flexRender(c.column.columnDef.cell, c.getContext())}</TableCell>
+              ))}
+            </TableRow>
+          ))}
+        </TableBody>
+      </Table>
+    </div>
+  );
+}
 
 /** `columnTypes`: a type per column, shown under its name (a flow preview's columns). */
 export function DataTable({
@@ -33,32 +77,7 @@ export function DataTable({
       })),
     [columns, columnTypes],
   );
-  const table = useReactTable({ data: rows, columns: defs, getCoreRowModel: getCoreRowModel() });
-  return (
-    <div className="max-h-96 overflow-auto rounded-md border" tabIndex={0} role="region" aria-label={caption}>
-      <Table>
-        <TableCaption>{caption}</TableCaption>
-        <TableHeader>
-          {table.getHeaderGroups().map((g) => (
-            <TableRow key={g.id}>
-              {g.headers.map((h) => (
-                <TableHead key={h.id}>{flexRender(h.column.columnDef.header, h.getContext())}</TableHead>
-              ))}
-            </TableRow>
-          ))}
-        </TableHeader>
-        <TableBody>
-          {table.getRowModel().rows.map((r) => (
-            <TableRow key={r.id}>
-              {r.getVisibleCells().map((c) => (
-                <TableCell key={c.id}>{flexRender(c.column.columnDef.cell, c.getContext())}</TableCell>
-              ))}
-            </TableRow>
-          ))}
-        </TableBody>
-      </Table>
-    </div>
-  );
+  return <TableView data={rows} columns={defs} caption={caption} className="max-h-96" />;
 }
 
 function formatCell(v: unknown): string {

@@ -8,7 +8,7 @@ import { pageWorkspace } from "@/lib/auth/page-guard";
 import { listFlows, type TFlowListEntry } from "@/lib/flows/list-flows";
 import { Badge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
-import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "@/components/ui/table";
+import { Table, TableBody, TableCell, TableHeaderRow, TableRow } from "@/components/ui/table";
 import { EmptyState } from "@/features/shell/empty-state";
 import { PageHeader } from "@/features/shell/page-header";
 import { designPath } from "@/features/shell/routes";
@@ -61,15 +61,7 @@ function FlowTable({ flows, base, apisBase, caption }: { flows: TFlowListEntry[]
   return (
     <div className="min-w-0 rounded-md border">
       <Table aria-label={caption}>
-        <TableHeader>
-          <TableRow>
-            <TableHead>Name</TableHead>
-            <TableHead>Versions</TableHead>
-            <TableHead>State</TableHead>
-            <TableHead>APIs using it</TableHead>
-            <TableHead>Latest saved</TableHead>
-          </TableRow>
-        </TableHeader>
+        <TableHeaderRow columns={["Name", "Versions", "State", "APIs using it", "Latest saved"]} />
         <TableBody>
           {flows.map((f) => (
             <TableRow key={f.id}>

@@ -13,7 +13,17 @@ import { toast } from "sonner";
 import { PencilIcon, Trash2Icon } from "lucide-react";
 import { Alert, AlertDescription } from "@/components/ui/alert";
 import { Button } from "@/components/ui/button";
-import { Dialog, DialogClose, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle, DialogTrigger } from "@/components/ui/dialog";
+import {
+  Dialog,
+  DialogClose,
+  DialogContent,
+  DialogDescription,
+  DialogFooter,
+  DialogHeader,
+  DialogHeading,
+  DialogTitle,
+  DialogTrigger,
+} from "@/components/ui/dialog";
 import { FormField } from "@/components/ui/form-field";
 import { Input } from "@/components/ui/input";
 
@@ -80,12 +90,14 @@ export function RenameLayerButton({ layer }: { layer: TLayerRef }) {
       </DialogTrigger>
       <DialogContent>
         <form onSubmit={submit} noValidate className="grid gap-4">
-          <DialogHeader>
-            <DialogTitle>Rename layer</DialogTitle>
-            <DialogDescription>
-              The name is what people see. The id <span className="font-mono">{layer.id}</span> stays, so calls that name it keep working.
-            </DialogDescription>
-          </DialogHeader>
+          <DialogHeading
+            title="Rename layer"
+            description={
+              <>
+                The name is what people see. The id <span className="font-mono">{layer.id}</span> stays, so calls that name it keep working.
+              </>
+            }
+          />
           <FormField id="layer-name" label="Name" error={error}>
             <Input value={name} onChange={(e) => setName(e.target.value)} autoComplete="off" />
           </FormField>

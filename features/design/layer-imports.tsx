@@ -8,6 +8,7 @@ import { useEffect, useRef, useState } from "react";
 import { useRouter } from "next/navigation";
 import { Alert, AlertDescription, AlertTitle } from "@/components/ui/alert";
 import { ImportProgress } from "@/features/design/upload-layer-dialog";
+import { fetchJsonOrNull } from "@/features/shell/fetch-json";
 import type { TLayerImportDocument } from "@/lib/layers/layer-imports";
 
 const POLL_MS = 2_000;
@@ -22,9 +23,8 @@ export function LayerImports({ organization, workspace, initial }: { organizatio
   useEffect(() => {
     if (!busy) return;
     const timer = setInterval(async () => {
-      const res = await fetch(`/api/design/${organization}/${workspace}/layer-imports`).catch(() => null);
-      if (!res?.ok) return;
-      const docs = (await res.json()) as TLayerImportDocument[];
+      const docs = await fetchJsonOrNull<TLayerImportDocument[]>(`/api/design/${organization}/${workspace}/layer-imports`);
+      if (!docs) return;
       setImports(docs);
       const finished = docs.filter((d) => known.current.has(d.import_id) && !working(d));
       for (const d of finished) known.current.delete(d.import_id);

@@ -8,7 +8,7 @@ import { LayersIcon } from "lucide-react";
 import { pageWorkspace } from "@/lib/auth/page-guard";
 import { listLayers } from "@/lib/layers/list-layers";
 import { Badge } from "@/components/ui/badge";
-import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "@/components/ui/table";
+import { Table, TableBody, TableCell, TableHeaderRow, TableRow } from "@/components/ui/table";
 import { EmptyState } from "@/features/shell/empty-state";
 import { PageHeader } from "@/features/shell/page-header";
 import { designPath } from "@/features/shell/routes";
@@ -39,16 +39,7 @@ export default async function LayersPage({ params }: { params: Promise<TDesignPa
       ) : (
         <div className="min-w-0 rounded-md border">
           <Table aria-label="Layers">
-            <TableHeader>
-              <TableRow>
-                <TableHead>Name</TableHead>
-                <TableHead>Kind</TableHead>
-                <TableHead className="text-right">Items</TableHead>
-                <TableHead>Bbox (W, S, E, N)</TableHead>
-                <TableHead>Readable in</TableHead>
-                <TableHead>Data version</TableHead>
-              </TableRow>
-            </TableHeader>
+            <TableHeaderRow columns={["Name", "Kind", ["Items", "text-right"], "Bbox (W, S, E, N)", "Readable in", "Data version"]} />
             <TableBody>
               {layers.map((l) => (
                 <TableRow key={l.id}>

@@ -16,7 +16,7 @@ import { FormField } from "@/components/ui/form-field";
 import { Label } from "@/components/ui/label";
 import { Alert, AlertDescription } from "@/components/ui/alert";
 import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from "@/components/ui/select";
-import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle, DialogTrigger } from "@/components/ui/dialog";
+import { Dialog, DialogContent, DialogFooter, DialogHeading, DialogTrigger } from "@/components/ui/dialog";
 import { createApiAction } from "@/features/design/actions";
 import { slugify, ZCreateApi, type TCreateApi } from "@/features/design/schemas";
 
@@ -55,10 +55,7 @@ export function NewApiDialog(p: { organization: string; workspace: string; flows
       </DialogTrigger>
       <DialogContent>
         <form onSubmit={onSubmit} className="grid gap-4" noValidate>
-          <DialogHeader>
-            <DialogTitle>New API</DialogTitle>
-            <DialogDescription>The API is created as a draft. Try it, then publish it to an environment.</DialogDescription>
-          </DialogHeader>
+          <DialogHeading title="New API" description="The API is created as a draft. Try it, then publish it to an environment." />
           <fieldset className="grid gap-2">
             <legend className="mb-2 text-sm font-medium">Kind</legend>
             <label className="flex items-start gap-3 rounded-md border p-3">

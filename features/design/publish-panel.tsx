@@ -11,6 +11,7 @@ import { ZFlowVersion } from "@/lib/flows/definition";
 import { releaseDiff, type TSectionDiff } from "@/lib/apis/release-diff";
 import { Alert, AlertDescription, AlertTitle } from "@/components/ui/alert";
 import { Label } from "@/components/ui/label";
+import { SelectOptions } from "@/components/ui/native-select";
 import { ConfirmButton } from "@/features/design/confirm-button";
 import { publishAction } from "@/features/design/actions";
 
@@ -52,22 +53,15 @@ export function PublishPanel(p: TPublishPanelProps) {
         <div className="grid gap-1">
           <Label htmlFor="publish-environment">Environment</Label>
           <select id="publish-environment" className={selectClass} value={environmentId} onChange={(e) => setEnvironmentId(e.target.value)}>
-            {p.environments.map((e) => (
-              <option key={e.id} value={e.id}>
-                {e.name} ({e.serving ? `serves v${e.serving.flowVersion}` : "not published"})
-              </option>
-            ))}
+            <SelectOptions
+              options={p.environments.map((e) => ({ value: e.id, label: `${e.name} (${e.serving ? `serves v${e.serving.flowVersion}` : "not published"})` }))}
+            />
           </select>
         </div>
         <div className="grid gap-1">
           <Label htmlFor="publish-version">Flow version</Label>
           <select id="publish-version" className={selectClass} value={versionId} onChange={(e) => setVersionId(e.target.value)}>
-            {p.versions.map((v, i) => (
-              <option key={v.id} value={v.id}>
-                Version {v.version}
-                {i === 0 ? " (latest)" : ""}
-              </option>
-            ))}
+            <SelectOptions options={p.versions.map((v, i) => ({ value: v.id, label: `Version ${v.version}${i === 0 ? " (latest)" : ""}` }))} />
           </select>
         </div>
       </div>

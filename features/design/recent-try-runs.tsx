@@ -11,8 +11,8 @@ import { useRouter } from "next/navigation";
 import { useQueries, useQuery } from "@tanstack/react-query";
 import { DownloadIcon } from "lucide-react";
 import { Button } from "@/components/ui/button";
-import { Dialog, DialogContent, DialogDescription, DialogHeader, DialogTitle } from "@/components/ui/dialog";
-import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "@/components/ui/table";
+import { Dialog, DialogContent, DialogHeading } from "@/components/ui/dialog";
+import { Table, TableBody, TableCell, TableHeaderRow, TableRow } from "@/components/ui/table";
 import { fetchJson } from "@/features/shell/fetch-json";
 import { formatDate } from "@/features/design/format";
 import { formatDuration } from "@/features/console/format";
@@ -52,14 +52,7 @@ export function RecentTryRuns({ organization, workspace, runs }: { organization:
     <>
       <div className="overflow-x-auto">
         <Table aria-label="Recent Try-it runs">
-          <TableHeader>
-            <TableRow>
-              <TableHead>Started</TableHead>
-              <TableHead>Flow version</TableHead>
-              <TableHead>State</TableHead>
-              <TableHead>Processing time</TableHead>
-            </TableRow>
-          </TableHeader>
+          <TableHeaderRow columns={["Started", "Flow version", "State", "Processing time"]} />
           <TableBody>
             {runs.map((r) => (
               <TableRow key={r.id}>
@@ -93,10 +86,10 @@ function RunDetails({ url }: { url: string }) {
   const doc = run.data;
   return (
     <>
-      <DialogHeader>
-        <DialogTitle>Try-it run {doc ? doc.run_id.slice(0, 8) : ""}</DialogTitle>
-        <DialogDescription>{doc ? `Flow version ${doc.flow_version}, started ${formatDate(new Date(doc.created_at))}.` : "Loading the run…"}</DialogDescription>
-      </DialogHeader>
+      <DialogHeading
+        title={<>Try-it run {doc ? doc.run_id.slice(0, 8) : ""}</>}
+        description={doc ? `Flow version ${doc.flow_version}, started ${formatDate(new Date(doc.created_at))}.` : "Loading the run…"}
+      />
       {run.error ? <p role="alert">{run.error.message}</p> : null}
       {doc ? (
         <dl className="grid grid-cols-[auto_1fr] gap-x-4 gap-y-1 text-sm">

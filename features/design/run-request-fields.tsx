@@ -14,6 +14,7 @@ import type { Polygon } from "geojson";
 import { Badge } from "@/components/ui/badge";
 import { Input } from "@/components/ui/input";
 import { Label } from "@/components/ui/label";
+import { SelectOptions } from "@/components/ui/native-select";
 import { DeclaredColumns } from "@/features/design/declared-columns";
 import { MapView } from "@/features/design/map-view";
 import type { TInput, TParameter } from "@/lib/flows/definition";
@@ -132,11 +133,7 @@ export function InputField<L extends TReadableLayer>(p: {
         <div className="grid min-w-0 gap-1">
           <Label htmlFor={`${id}-mode`}>Source of {i.name}</Label>
           <select id={`${id}-mode`} className={selectClass} value={s.mode} onChange={(e) => p.onChange({ mode: e.target.value as TInputState["mode"] })}>
-            {modes.map((m) => (
-              <option key={m.value} value={m.value}>
-                {m.label}
-              </option>
-            ))}
+            <SelectOptions options={modes} />
           </select>
         </div>
         {s.mode === "layer" ? (
@@ -153,11 +150,7 @@ export function InputField<L extends TReadableLayer>(p: {
               {p.layers.length === 0 ? (
                 <option value="">No {i.kind === "table" ? "table" : `layer of ${describeGeometry(declaredGeometry(i))}`} in this workspace</option>
               ) : null}
-              {p.layers.map((l) => (
-                <option key={l.id} value={l.id}>
-                  {p.layerLabel ? p.layerLabel(l) : `${l.name} (${l.id})`}
-                </option>
-              ))}
+              <SelectOptions options={p.layers.map((l) => ({ value: l.id, label: p.layerLabel ? p.layerLabel(l) : `${l.name} (${l.id})` }))} />
             </select>
           </div>
         ) : null}
@@ -233,11 +226,7 @@ export function ParameterFields(p: {
                 aria-describedby={describedBy}
               >
                 {x.default === undefined ? <option value="">(none)</option> : null}
-                {x.values.map((v) => (
-                  <option key={v} value={v}>
-                    {v}
-                  </option>
-                ))}
+                <SelectOptions options={x.values.map((v) => ({ value: v, label: v }))} />
               </select>
             ) : (
               <Input

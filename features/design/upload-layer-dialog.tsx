@@ -21,8 +21,9 @@ import { Button } from "@/components/ui/button";
 import { Input } from "@/components/ui/input";
 import { FormField } from "@/components/ui/form-field";
 import { Alert, AlertDescription, AlertTitle } from "@/components/ui/alert";
-import { Dialog, DialogClose, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle, DialogTrigger } from "@/components/ui/dialog";
+import { Dialog, DialogClose, DialogContent, DialogFooter, DialogHeading, DialogTrigger } from "@/components/ui/dialog";
 import { slugify } from "@/features/design/schemas";
+import { fetchJsonOrNull } from "@/features/shell/fetch-json";
 import type { TLayerImportDocument } from "@/lib/layers/layer-imports";
 import type { TLayerUsage } from "@/lib/layers/layer-usage";
 
@@ -80,9 +81,7 @@ export function UploadLayerDialog({ organization, workspace, existingIds }: { or
 
   /** Asks before replacing `layerId`, naming what reads it (the confirmation shows even when that cannot be fetched). */
   const askReplace = async (layerId: string) => {
-    const usage = await fetch(`/api/design/${organization}/${workspace}/layers/${encodeURIComponent(layerId)}/usage`)
-      .then((r) => (r.ok ? (r.json() as Promise<TLayerUsage>) : null))
-      .catch(() => null);
+    const usage = await fetchJsonOrNull<TLayerUsage>(`/api/design/${organization}/${workspace}/layers/${encodeURIComponent(layerId)}/usage`).catch(() => null);
     setReplacing({ id: layerId, usage });
   };
 
@@ -123,9 +122,8 @@ export function UploadLayerDialog({ organization, workspace, existingIds }: { or
   const follow = async (importId: string) => {
     for (;;) {
       await new Promise((r) => setTimeout(r, POLL_MS));
-      const res = await fetch(`/api/design/${organization}/${workspace}/layer-imports/${importId}`).catch(() => null);
-      if (!res?.ok) continue;
-      const doc = (await res.json()) as TLayerImportDocument;
+      const doc = await fetchJsonOrNull<TLayerImportDocument>(`/api/design/${organization}/${workspace}/layer-imports/${importId}`);
+      if (!doc) continue;
       setImporting(doc);
       if (doc.state === "completed" && doc.result) return done(doc.result);
       if (doc.state === "failed") return failed(doc.error?.detail ?? "The import failed.", doc.error?.errors ?? []);
@@ -186,13 +184,10 @@ export function UploadLayerDialog({ organization, workspace, existingIds }: { or
       </DialogTrigger>
       <DialogContent className="max-h-[90vh] overflow-y-auto">
         <form onSubmit={submit} className="grid gap-4" noValidate>
-          <DialogHeader>
-            <DialogTitle>Add a layer</DialogTitle>
-            <DialogDescription>
-              GeoJSON (a FeatureCollection, or one Feature per line), CSV (a header row; longitude/latitude columns make points) or GeoParquet. At most 2 GiB
-              and 20,000,000 items. An id already in this workspace replaces that layer, after you confirm.
-            </DialogDescription>
-          </DialogHeader>
+          <DialogHeading
+            title="Add a layer"
+            description="GeoJSON (a FeatureCollection, or one Feature per line), CSV (a header row; longitude/latitude columns make points) or GeoParquet. At most 2 GiB and 20,000,000 items. An id already in this workspace replaces that layer, after you confirm."
+          />
           <FormField id="layer-file" label="File" error={fieldErrors.file}>
             <Input
               type="file"
@@ -297,14 +292,14 @@ function ReplaceConfirmation({ id, usage, onConfirm }: { id: string; usage: TLay
   const label = layer ? `${layer.name} (${layer.id})` : id;
   return (
     <>
-      <DialogHeader>
-        <DialogTitle>Replace layer {label}?</DialogTitle>
-        <DialogDescription>
-          {layer
+      <DialogHeading
+        title={<>Replace layer {label}?</>}
+        description={
+          layer
             ? `Its ${layer.itemCount.toLocaleString("en")} ${layer.kind === "table" ? "rows" : "features"} are replaced by this file's content. There is no undo.`
-            : `A layer with id ${id} already exists; its content is replaced by this file's. There is no undo.`}
-        </DialogDescription>
-      </DialogHeader>
+            : `A layer with id ${id} already exists; its content is replaced by this file's. There is no undo.`
+        }
+      />
       {usage ? (
         <div className="grid gap-2 text-sm" data-testid="layer-usage">
           <p>

@@ -9,3 +9,9 @@ export async function fetchJson<T>(url: string): Promise<T> {
   }
   return (await res.json()) as T;
 }
+
+/** GET a JSON route handler; null when it cannot be reached or answers with an error (polling tries again, a look-up does without). */
+export async function fetchJsonOrNull<T>(url: string): Promise<T | null> {
+  const res = await fetch(url, { headers: { accept: "application/json" } }).catch(() => null);
+  return res?.ok ? ((await res.json()) as T) : null;
+}

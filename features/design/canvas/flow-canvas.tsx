@@ -23,34 +23,19 @@ import {
   useUpdateNodeInternals,
   type Connection,
   type Edge,
-  type EdgeChange,
-  type NodeChange,
   type IsValidConnection,
 } from "@xyflow/react";
 import "@xyflow/react/dist/style.css";
-import { LayoutGridIcon, MaximizeIcon, Redo2Icon, Undo2Icon, EraserIcon } from "lucide-react";
-import { Button } from "@/components/ui/button";
-import { Label } from "@/components/ui/label";
-import { NativeSelect } from "@/components/ui/native-select";
-import {
-  addItem,
-  canConnect,
-  connect,
-  documentToGraph,
-  freshName,
-  namesInUse,
-  newStep,
-  nodeIdOfPointer,
-  removeFromDocument,
-  type TCanvasNode,
-  type TCanvasStepType,
-  type TFlowDoc,
-  type TItem,
-} from "@/features/design/canvas/flow-graph-model";
+import { documentToGraph, nodeIdOfPointer, type TCanvasNode, type TCanvasStepType, type TFlowDoc } from "@/features/design/canvas/flow-graph-model";
+import { canConnect, connect, removeFromDocument } from "@/features/design/canvas/flow-connections";
+import { addEntry } from "@/features/design/canvas/document-edits";
 import { FlowNodeComponent, type TFlowNode } from "@/features/design/canvas/flow-node";
 import { layeredLayout } from "@/features/design/canvas/layout";
 import { StepPalette, PALETTE_MIME } from "@/features/design/canvas/step-palette";
 import { NodeInspector } from "@/features/design/canvas/node-inspector";
+import { ConnectForm } from "@/features/design/canvas/connect-form";
+import { CanvasToolbar } from "@/features/design/canvas/canvas-toolbar";
+import { useCanvasSelection, type TPos } from "@/features/design/canvas/use-canvas-selection";
 import type { TDocumentHistory } from "@/features/design/canvas/use-document-history";
 import type { TFieldError } from "@/lib/errors/field-error";
 import type { TColumns } from "@/lib/steps/columns";
@@ -83,7 +68,6 @@ export interface TFlowCanvasProps {
 
 const NODE_TYPES = { flow: FlowNodeComponent };
 const LAYOUT = { columnWidth: 236, rowHeight: 150, direction: "down" } as const;
-export type TPos = { x: number; y: number };
 
 /** The canvas (see module doc). */
 export function FlowCanvas(props: TFlowCanvasProps) {
@@ -119,10 +103,7 @@ function CanvasInner({
     const frame = requestAnimationFrame(() => updateNodeInternals(graph.nodes.map((n) => n.id)));
     return () => cancelAnimationFrame(frame);
   }, [graph, updateNodeInternals]);
-  const [selected, setSelected] = useState<string[]>([]);
-  const [selectedEdges, setSelectedEdges] = useState<string[]>([]);
-  // Sizes React Flow measured, handed back with the nodes as a controlled flow must (the minimap and fitView use them).
-  const [measured, setMeasured] = useState<Record<string, { width: number; height: number }>>({});
+  const { selected, setSelected, selectedEdges, setSelectedEdges, measured, onNodesChange, onEdgesChange } = useCanvasSelection(setPositions);
   const pending = useRef<Record<string, TPos>>({});
   const [announce, setAnnounce] = useState("");
 
@@ -203,36 +184,6 @@ function CanvasInner({
     if (n) setSelected([n.id]);
   }, [selectedStepId]);
 
-  const onNodesChange = useCallback((changes: NodeChange<TFlowNode>[]) => {
-    const moved: Record<string, TPos> = {};
-    const sized: Record<string, { width: number; height: number }> = {};
-    let sel: { id: string; selected: boolean }[] = [];
-    for (const c of changes) {
-      if (c.type === "position" && c.position) moved[c.id] = c.position;
-      if (c.type === "dimensions" && c.dimensions) sized[c.id] = c.dimensions;
-      if (c.type === "select") sel.push({ id: c.id, selected: c.selected });
-    }
-    if (Object.keys(moved).length) setPositions((p) => ({ ...p, ...moved }));
-    if (Object.keys(sized).length) setMeasured((m) => ({ ...m, ...sized }));
-    if (sel.length) {
-      setSelected((s) => {
-        let next = s.slice();
-        for (const x of sel) next = x.selected ? [...new Set([...next, x.id])] : next.filter((id) => id !== x.id);
-        return next;
-      });
-      sel = [];
-    }
-  }, []);
-  const onEdgesChange = useCallback((changes: EdgeChange[]) => {
-    const sel = changes.filter((c) => c.type === "select");
-    if (sel.length)
-      setSelectedEdges((s) => {
-        let next = s.slice();
-        for (const c of sel) if (c.type === "select") next = c.selected ? [...new Set([...next, c.id])] : next.filter((id) => id !== c.id);
-        return next;
-      });
-  }, []);
-
   const isValidConnection: IsValidConnection = useCallback(
     (c) => Boolean(c.source && c.target && c.targetHandle && canConnect(doc, catalogue, graph.nodes, c.source, c.target, c.targetHandle)),
     [doc, catalogue, graph],
@@ -260,35 +211,13 @@ function CanvasInner({
   /** Adds a palette entry at `at` (flow coordinates) and selects it. */
   const add = useCallback(
     (entryId: string, at: TPos) => {
-      const [what, arg] = entryId.split(":") as [string, string];
-      const used = namesInUse(doc);
-      let next: TFlowDoc;
-      let nodeId: string;
-      if (what === "step") {
-        const type = catalogue.find((c) => c.type === arg);
-        if (!type) return;
-        const item = newStep(doc, type);
-        next = addItem(doc, "steps", item);
-        nodeId = `step:${String(item.id)}`;
-      } else if (what === "input") {
-        const name = freshName(arg === "area" ? "area" : arg === "table" ? "rows" : "layer", used.data);
-        const item: TItem = { name, kind: arg };
-        next = addItem(doc, "inputs", item);
-        nodeId = `input:${name}`;
-      } else if (what === "parameter") {
-        const name = freshName("parameter", used.parameters);
-        next = addItem(doc, "parameters", { name, type: arg || "number" });
-        nodeId = `param:${name}`;
-      } else {
-        const key = freshName(arg === "table" ? "table" : "features", used.results);
-        next = addItem(doc, "results", { key, kind: arg });
-        nodeId = `result:${key}`;
-      }
-      pending.current[nodeId] = at;
-      onChange(next);
-      setSelected([nodeId]);
+      const added = addEntry(doc, catalogue, entryId);
+      if (!added) return;
+      pending.current[added.nodeId] = at;
+      onChange(added.next);
+      setSelected([added.nodeId]);
       setSelectedEdges([]);
-      setAnnounce(`Added ${nodeId.replace(/^\w+:/, "")}.`);
+      setAnnounce(`Added ${added.nodeId.replace(/^\w+:/, "")}.`);
     },
     [doc, catalogue, onChange],
   );
@@ -325,31 +254,15 @@ function CanvasInner({
     <div className="grid min-w-0 gap-3 lg:grid-cols-[13rem_minmax(0,1fr)_19rem]">
       <StepPalette catalogue={catalogue} onAdd={addAtCentre} />
       <div className="grid min-w-0 content-start gap-2">
-        <div className="flex flex-wrap gap-2" role="toolbar" aria-label="Canvas">
-          <Button type="button" variant="outline" size="sm" onClick={history.undo} disabled={!history.canUndo} aria-keyshortcuts="Control+Z">
-            <Undo2Icon aria-hidden="true" /> Undo
-          </Button>
-          <Button type="button" variant="outline" size="sm" onClick={history.redo} disabled={!history.canRedo} aria-keyshortcuts="Control+Shift+Z">
-            <Redo2Icon aria-hidden="true" /> Redo
-          </Button>
-          <Button type="button" variant="outline" size="sm" onClick={autoLayout}>
-            <LayoutGridIcon aria-hidden="true" /> Auto layout
-          </Button>
-          <Button type="button" variant="outline" size="sm" onClick={() => void flow.fitView({ padding: 0.15, duration: 200 })}>
-            <MaximizeIcon aria-hidden="true" /> Fit view
-          </Button>
-          <Button
-            type="button"
-            variant="outline"
-            size="sm"
-            onClick={() => {
-              onChange({ inputs: [], parameters: [], steps: [], results: [] });
-              setSelected([]);
-            }}
-          >
-            <EraserIcon aria-hidden="true" /> Start empty
-          </Button>
-        </div>
+        <CanvasToolbar
+          history={history}
+          onAutoLayout={autoLayout}
+          onFitView={() => void flow.fitView({ padding: 0.15, duration: 200 })}
+          onStartEmpty={() => {
+            onChange({ inputs: [], parameters: [], steps: [], results: [] });
+            setSelected([]);
+          }}
+        />
         <div
           ref={wrapper}
           className="h-[26rem] min-w-0 overflow-hidden rounded-md border lg:h-[36rem]"
@@ -440,68 +353,5 @@ function CanvasInner({
         )}
       </aside>
     </div>
-  );
-}
-
-/** "Connect the output of X to input Y": the keyboard's way to draw an edge. */
-function ConnectForm({
-  doc,
-  nodes,
-  catalogue,
-  onConnect,
-}: {
-  doc: TFlowDoc;
-  nodes: TCanvasNode[];
-  catalogue: readonly TCanvasStepType[];
-  onConnect: (source: string, target: string, handle: string) => void;
-}) {
-  const [source, setSource] = useState("");
-  const [target, setTarget] = useState("");
-  const outputs = nodes.filter((n) => n.data.output && n.data.name);
-  const targets = nodes.flatMap((n) =>
-    n.data.handles.map((h) => ({ value: `${n.id}|${h.key}`, label: `${h.key} of ${n.data.name || "(no name)"}`, node: n.id, key: h.key })),
-  );
-  const chosen = targets.find((t) => t.value === target);
-  const ok = Boolean(source && chosen && canConnect(doc, catalogue, nodes, source, chosen.node, chosen.key));
-  return (
-    <form
-      className="flex flex-wrap items-end gap-2 rounded-md border p-2"
-      aria-label="Connect"
-      onSubmit={(e) => {
-        e.preventDefault();
-        if (ok && chosen) {
-          onConnect(source, chosen.node, chosen.key);
-          setTarget("");
-        }
-      }}
-    >
-      <div className="grid min-w-0 flex-1 gap-1">
-        <Label htmlFor="connect-source">Connect the output of</Label>
-        <NativeSelect id="connect-source" value={source} onChange={(e) => setSource(e.target.value)}>
-          <option value="">Choose…</option>
-          {outputs.map((n) => (
-            <option key={n.id} value={n.id}>
-              {n.data.name} ({n.data.title})
-            </option>
-          ))}
-        </NativeSelect>
-      </div>
-      <div className="grid min-w-0 flex-1 gap-1">
-        <Label htmlFor="connect-target">to input</Label>
-        <NativeSelect id="connect-target" value={target} onChange={(e) => setTarget(e.target.value)}>
-          <option value="">Choose…</option>
-          {targets
-            .filter((t) => !source || canConnect(doc, catalogue, nodes, source, t.node, t.key))
-            .map((t) => (
-              <option key={t.value} value={t.value}>
-                {t.label}
-              </option>
-            ))}
-        </NativeSelect>
-      </div>
-      <Button type="submit" variant="secondary" disabled={!ok}>
-        Connect
-      </Button>
-    </form>
   );
 }

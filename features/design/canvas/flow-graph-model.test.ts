@@ -2,18 +2,9 @@ import { describe, expect, it } from "vitest";
 import { DEMO_FLOWS, NEARBY_CITIES } from "@/lib/demo/flows";
 import { stepCatalogue } from "@/lib/steps/catalogue";
 import { validateFlowVersion } from "@/lib/flows/validate-flow-version";
-import {
-  addItem,
-  canConnect,
-  connect,
-  documentToGraph,
-  graphToDocument,
-  newStep,
-  nodeIdOfPointer,
-  removeFromDocument,
-  renameInDocument,
-  type TFlowDoc,
-} from "./flow-graph-model";
+import { documentToGraph, graphToDocument, nodeIdOfPointer, type TFlowDoc } from "./flow-graph-model";
+import { canConnect, connect, removeFromDocument } from "./flow-connections";
+import { addItem, newStep, renameInDocument } from "./document-edits";
 
 const catalogue = stepCatalogue();
 const clone = (d: unknown) => structuredClone(d) as TFlowDoc;

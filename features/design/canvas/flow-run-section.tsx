@@ -9,7 +9,7 @@
  */
 import { useRef } from "react";
 import { Label } from "@/components/ui/label";
-import { NativeSelect } from "@/components/ui/native-select";
+import { NativeSelect, SelectOptions } from "@/components/ui/native-select";
 import { FlowRunPanel, type TStepStatus } from "@/features/design/flow-run/flow-run-panel";
 
 export interface TFlowRunSectionProps {
@@ -42,11 +42,7 @@ export function FlowRunSection(p: TFlowRunSectionProps) {
         <Label htmlFor="preview-step">Step to show</Label>
         <NativeSelect id="preview-step" value={shown ?? ""} onChange={(e) => e.target.value && p.onSelectStep(e.target.value)} disabled={stepIds.length === 0}>
           {stepIds.length === 0 ? <option value="">No steps yet</option> : null}
-          {stepIds.map((id) => (
-            <option key={id} value={id}>
-              {id}
-            </option>
-          ))}
+          <SelectOptions options={stepIds.map((id) => ({ value: id, label: id }))} />
         </NativeSelect>
       </div>
       <FlowRunPanel organization={p.organization} workspace={p.workspace} document={document} selectedStepId={shown} onStepStatus={p.onStepStatus} />
