@@ -16,6 +16,7 @@ import { randomBytes } from "node:crypto";
 import { expect, test, type Locator, type Page } from "@playwright/test";
 import { callPublished, closeDb, db, downloadPublished, eventually, grantDemoConsumer } from "./design-helpers";
 import { expectAccessible } from "./support/a11y";
+import { withDemoUsageLock } from "./support/usage-lock";
 import { DEMO, ROOT, STORAGE } from "./support/env";
 
 const DESIGN = `/design/${DEMO.organization}/${DEMO.workspace}`;
@@ -346,8 +347,11 @@ test("builds store catchments on the canvas without typing JSON, and saves it", 
   );
   await panel.getByLabel("Layer for cities").selectOption("world-cities");
   await panel.getByLabel("Source of limit_area").selectOption("none");
-  await panel.getByRole("button", { name: "Run", exact: true }).click();
-  await expect(panel.getByTestId("flow-run-state")).toHaveText("completed", { timeout: 120_000 });
+  // A preview is an ETL run of the demo workspace: not inside another spec's usage window.
+  await withDemoUsageLock(async () => {
+    await panel.getByRole("button", { name: "Run", exact: true }).click();
+    await expect(panel.getByTestId("flow-run-state")).toHaveText("completed", { timeout: 120_000 });
+  });
   // Two steps' outputs, picked on the canvas; the nodes show their row counts.
   const output = panel.getByTestId("step-output");
   await selectNode(page, "step:counted");

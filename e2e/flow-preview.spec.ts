@@ -9,6 +9,7 @@ import { expect, test, type Page } from "@playwright/test";
 import { CITIES_IN_AREA } from "../lib/demo/flows";
 import { closeDb, screenshotBothThemes, setEditorText } from "./design-helpers";
 import { expectAccessible } from "./support/a11y";
+import { withDemoUsageLock } from "./support/usage-lock";
 import { DEMO, STORAGE } from "./support/env";
 
 test.describe.configure({ mode: "serial" });
@@ -37,10 +38,13 @@ test.afterAll(async () => {
   await closeDb();
 });
 
+/** Runs the preview to `state`. A preview is an ETL run of the demo workspace: not inside another spec's usage window. */
 async function runPreview(state: "completed" | "failed") {
   const panel = page.getByTestId("flow-run-panel");
-  await panel.getByRole("button", { name: "Run", exact: true }).click();
-  await expect(panel.getByTestId("flow-run-state")).toHaveText(state, { timeout: 120_000 });
+  await withDemoUsageLock(async () => {
+    await panel.getByRole("button", { name: "Run", exact: true }).click();
+    await expect(panel.getByTestId("flow-run-state")).toHaveText(state, { timeout: 120_000 });
+  });
 }
 
 test("runs an unsaved flow and shows two steps' outputs: a layer on a map with its rows, a table with typed columns", async () => {
