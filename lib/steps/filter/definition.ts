@@ -1,0 +1,22 @@
+/**
+ * The `filter` step. Keep the features/rows for which the expression `where` is true.
+ * The definition (see lib/steps/define-step.ts: browser-safe, no runner code); the runner is in step.ts.
+ * Its row in the step reference of docs/flow-format.md is generated from `docs` below.
+ */
+import { ZRef, ZExpression } from "@/lib/steps/options";
+import { ACCEPTS, defineStep } from "@/lib/steps/define-step";
+
+export const filter = defineStep({
+  type: "filter",
+  label: "Filter",
+  summary: "Keep the features/rows for which the expression `where` is true",
+  category: "attribute",
+  options: { source: ZRef, where: ZExpression },
+  inputs: [{ key: "source", accepts: ACCEPTS.any }],
+  output: "same",
+  expressions: { where: "predicate" },
+  docs: {
+    options: "`where`: expression (boolean)",
+    semantics: "Keep items for which `where` is true",
+  },
+});
