@@ -3,17 +3,19 @@
  * lib/steps is one registered step type with a definition and a runner, and everything derived
  * from the registry knows every step: the flow schema (`ZStep`), flow validation, the catalogue
  * (`stepCatalogue()`) and the step reference of docs/flow-format.md. Runs every step on its
- * fixtures with deep-frozen inputs and checks that no step mutates its input and that each
- * yields the kind it declares.
+ * fixtures with deep-frozen inputs and checks that no step mutates its input, that each yields
+ * the kind it declares, and that the output equals the fixture's expected file
+ * (`lib/steps/<type>/fixtures/<name>.expected.geojson` or `.json`; `REGEN=1` rewrites them).
  * Checks that the definitions, and everything the design tool's client components import,
  * reach no runner code (Turf, the spatial indexes, the expression compiler).
  */
 import fs from "node:fs";
 import path from "node:path";
+import { format, resolveConfig } from "prettier";
 import { describe, expect, it } from "vitest";
 import { validateFlowVersion } from "@/lib/flows/definition";
 import type { TStepDefinition } from "@/lib/steps/define-step";
-import type { TDataset } from "@/lib/steps/dataset";
+import type { TDataset, TFeatureSet, TTable } from "@/lib/steps/dataset";
 import { STEP_REFERENCE_BEGIN, STEP_REFERENCE_END, stepCatalogue, stepReferenceMarkdown } from "@/lib/steps/catalogue";
 import { STEP_DEFINITIONS } from "@/lib/steps/registry";
 import { STEP_RUNNERS } from "@/lib/steps/runners";
@@ -25,6 +27,27 @@ const ROOT = path.resolve(DIR, "../..");
 const definitions = STEP_DEFINITIONS as unknown as readonly TStepDefinition[];
 const folderOf = (type: string) => type.replaceAll("_", "-");
 const fixturesOf = async (type: string) => ((await import(path.join(DIR, folderOf(type), "fixtures.ts"))) as { fixtures: TStepFixture[] }).fixtures;
+const REGEN = process.env.REGEN === "1";
+
+/** `lib/steps/<type>/fixtures/<name as a slug>.expected.<geojson|json>`: a layer as a FeatureCollection, a table as `{columns, rows}`. */
+function expectedFile(type: string, fx: TStepFixture): string {
+  const slug = fx.name
+    .normalize("NFKD")
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, "-")
+    .replace(/^-|-$/g, "");
+  return path.join(DIR, folderOf(type), "fixtures", `${slug}.expected.${fx.kind === "layer" ? "geojson" : "json"}`);
+}
+
+/** A step's output as its expected file holds it (plain JSON: what a map or a reader sees). */
+function asExpected(out: unknown, kind: "layer" | "table"): unknown {
+  const doc =
+    kind === "layer"
+      ? { type: "FeatureCollection", features: (out as TFeatureSet).features }
+      : { columns: (out as TTable).columns, rows: (out as TTable).rows };
+  return JSON.parse(JSON.stringify(doc));
+}
+
 /**
  * Files reached from `entries` by imports the browser bundle keeps (type-only imports are erased;
  * a "use server" module is only a reference to the server), and the packages they import.
@@ -117,10 +140,11 @@ describe("the step registry", () => {
     expect(client.packages.get("@turf/turf")).toBe("lib/geo/point-in-polygon.ts");
   });
 
-  it("runs every step on its fixtures without mutating the (deep-frozen) inputs, yielding the declared kind", async () => {
+  it("runs every step on its fixtures without mutating the (deep-frozen) inputs, yielding the declared kind and the expected output", async () => {
     for (const def of definitions) {
       const fixtures = await fixturesOf(def.type);
       expect(fixtures.length, def.type).toBeGreaterThan(0);
+      const files = new Set<string>();
       for (const fx of fixtures) {
         const label = `${def.type}: ${fx.name}`;
         expect(fx.step.type, label).toBe(def.type);
@@ -131,6 +155,24 @@ describe("the step registry", () => {
         const first = inputs[def.inputs[0]!.key === "sources" ? (fx.step.sources as string[])[0]! : (fx.step[def.inputs[0]!.key] as string)];
         const declared = def.output === "same" ? (first as TDataset | null)?.kind : def.output;
         expect(out.kind, label).toBe(declared === "area" ? "features" : declared);
+        const file = expectedFile(def.type, fx);
+        expect(files.has(file), `${label}: two fixtures of one name`).toBe(false);
+        files.add(file);
+        const actual = asExpected(out, fx.kind);
+        if (REGEN) {
+          fs.mkdirSync(path.dirname(file), { recursive: true });
+          fs.writeFileSync(file, await format(JSON.stringify(actual), { ...(await resolveConfig(file)), filepath: file }));
+        } else {
+          expect(fs.existsSync(file), `${label}: ${path.relative(ROOT, file)} is missing (REGEN=1 writes it)`).toBe(true);
+          expect(actual, `${label}: differs from ${path.relative(ROOT, file)}`).toEqual(JSON.parse(fs.readFileSync(file, "utf8")));
+        }
+      }
+      // No expected file without its fixture.
+      const folder = path.join(DIR, folderOf(def.type), "fixtures");
+      for (const f of fs.existsSync(folder) ? fs.readdirSync(folder) : []) {
+        const file = path.join(folder, f);
+        if (REGEN && !files.has(file)) fs.rmSync(file);
+        else expect(files.has(file), `${path.relative(ROOT, file)} belongs to no fixture`).toBe(true);
       }
     }
   });
