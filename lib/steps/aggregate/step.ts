@@ -1,7 +1,4 @@
-/**
- * The runner of the `aggregate` step. Group by `group_by` (none = one row) and compute `aggregations`.
- * Its definition (options, sources, output, docs) is in definition.ts.
- */
+/** The runner of the `aggregate` step; its definition (options, sources, output, docs) is in definition.ts. */
 import { asItems, props, EVERY } from "@/lib/steps/items";
 import { accs, accValues, type Acc } from "@/lib/steps/aggregations";
 import { defineRunner } from "@/lib/steps/define-step";

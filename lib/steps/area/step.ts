@@ -1,7 +1,4 @@
-/**
- * The runner of the `area` step. Add the spherical area of each feature (Turf area) in `unit`.
- * Its definition (options, sources, output, docs) is in definition.ts.
- */
+/** The runner of the `area` step; its definition (options, sources, output, docs) is in definition.ts. */
 import { area as turfArea } from "@turf/turf";
 import { addGeometryMeasure } from "@/lib/steps/items";
 import { sameDemand, sourceExtent } from "@/lib/steps/extent";

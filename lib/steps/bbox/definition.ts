@@ -3,8 +3,7 @@
  * Polygon (Turf `bbox` + `bboxPolygon`). Boxes are in plain longitude/latitude: a feature
  * split at the antimeridian gets a box from -180 to 180. A point's box is a degenerate
  * polygon whose corners are the point.
- * The definition (see lib/steps/define-step.ts: browser-safe, no runner code); the runner is in step.ts.
- * Its row in the step reference of docs/flow-format.md is generated from `docs` below.
+ * Browser-safe definition (lib/steps/define-step.ts; runner: step.ts); `docs` below makes its row of docs/flow-format.md.
  */
 import { NO_COLUMNS } from "@/lib/steps/columns";
 import { z } from "zod";

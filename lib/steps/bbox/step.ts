@@ -1,10 +1,4 @@
-/**
- * The runner of the `bbox` step: the bounding box of each feature, or (`mode: "all"`) of all features, as a
- * Polygon (Turf `bbox` + `bboxPolygon`). Boxes are in plain longitude/latitude: a feature
- * split at the antimeridian gets a box from -180 to 180. A point's box is a degenerate
- * polygon whose corners are the point.
- * Its definition (options, sources, output, docs) is in definition.ts.
- */
+/** The runner of the `bbox` step; its definition (options, sources, output, docs) is in definition.ts. */
 import { bbox as turfBbox, bboxPolygon } from "@turf/turf";
 import type { BBox, Polygon } from "geojson";
 import { sourceExtent } from "@/lib/steps/extent";

@@ -1,7 +1,6 @@
 /**
  * The `buffer` step. Geodesic buffer of `distance_km` (Turf buffer).
- * The definition (see lib/steps/define-step.ts: browser-safe, no runner code); the runner is in step.ts.
- * Its row in the step reference of docs/flow-format.md is generated from `docs` below.
+ * Browser-safe definition (lib/steps/define-step.ts; runner: step.ts); `docs` below makes its row of docs/flow-format.md.
  */
 import { z } from "zod";
 import { ZRef, ACCEPTS_PARAM } from "@/lib/steps/options";

@@ -1,7 +1,4 @@
-/**
- * The runner of the `buffer` step. Geodesic buffer of `distance_km` (Turf buffer).
- * Its definition (options, sources, output, docs) is in definition.ts.
- */
+/** The runner of the `buffer` step; its definition (options, sources, output, docs) is in definition.ts. */
 import { buffer as turfBuffer } from "@turf/turf";
 import { mapGeometry } from "@/lib/steps/items";
 import { splitAtAntimeridian } from "@/lib/geo/antimeridian";

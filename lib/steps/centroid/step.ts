@@ -1,7 +1,4 @@
-/**
- * The runner of the `centroid` step. Replace geometry by a point (Turf centroid / centerOfMass / pointOnFeature).
- * Its definition (options, sources, output, docs) is in definition.ts.
- */
+/** The runner of the `centroid` step; its definition (options, sources, output, docs) is in definition.ts. */
 import { centerOfMass, centroid, pointOnFeature } from "@turf/turf";
 import { mapGeometry } from "@/lib/steps/items";
 import { sameDemand, sourceExtent } from "@/lib/steps/extent";

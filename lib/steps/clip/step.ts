@@ -1,7 +1,4 @@
-/**
- * The runner of the `clip` step. Cut polygons to `by` (Turf intersect); points outside are dropped, lines are kept whole when they intersect.
- * Its definition (options, sources, output, docs) is in definition.ts.
- */
+/** The runner of the `clip` step; its definition (options, sources, output, docs) is in definition.ts. */
 import { bbox as turfBbox, booleanIntersects, featureCollection, intersect, union as turfUnion } from "@turf/turf";
 import type { Feature, MultiPolygon, Polygon } from "geojson";
 import { asFeatures, withGeometry } from "@/lib/steps/items";

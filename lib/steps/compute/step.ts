@@ -1,7 +1,4 @@
-/**
- * The runner of the `compute` step. Set `field` to the value of `expression` on every feature/row.
- * Its definition (options, sources, output, docs) is in definition.ts.
- */
+/** The runner of the `compute` step; its definition (options, sources, output, docs) is in definition.ts. */
 import { asItems, mapItems } from "@/lib/steps/items";
 import { compileExpression } from "@/lib/expressions/expression";
 import { sameDemand, sourceExtent } from "@/lib/steps/extent";

@@ -1,7 +1,6 @@
 /**
  * The `dissolve` step. Union the polygons, per value of `field` if given (Turf union).
- * The definition (see lib/steps/define-step.ts: browser-safe, no runner code); the runner is in step.ts.
- * Its row in the step reference of docs/flow-format.md is generated from `docs` below.
+ * Browser-safe definition (lib/steps/define-step.ts; runner: step.ts); `docs` below makes its row of docs/flow-format.md.
  */
 import { NO_COLUMNS, typeOf } from "@/lib/steps/columns";
 import { ZRef, ZField } from "@/lib/steps/options";

@@ -1,7 +1,4 @@
-/**
- * The runner of the `dissolve` step. Union the polygons, per value of `field` if given (Turf union).
- * Its definition (options, sources, output, docs) is in definition.ts.
- */
+/** The runner of the `dissolve` step; its definition (options, sources, output, docs) is in definition.ts. */
 import { featureCollection, union as turfUnion } from "@turf/turf";
 import type { Feature, MultiPolygon, Polygon } from "geojson";
 import { asFeatures, props, EVERY } from "@/lib/steps/items";

@@ -1,7 +1,4 @@
-/**
- * The runner of the `distance_pairs` step. One row per (source, target) pair within `max_km`, nearest first.
- * Its definition (options, sources, output, docs) is in definition.ts.
- */
+/** The runner of the `distance_pairs` step; its definition (options, sources, output, docs) is in definition.ts. */
 import { props, specAs } from "@/lib/steps/items";
 import { fieldSources, rowFiller, rowMaker } from "@/lib/steps/row-maker";
 import { pointsWithinKm, type TNeighbours } from "@/lib/geo/spatial-index";

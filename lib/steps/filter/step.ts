@@ -1,7 +1,4 @@
-/**
- * The runner of the `filter` step. Keep the features/rows for which the expression `where` is true.
- * Its definition (options, sources, output, docs) is in definition.ts.
- */
+/** The runner of the `filter` step; its definition (options, sources, output, docs) is in definition.ts. */
 import { asItems, props, EVERY } from "@/lib/steps/items";
 import { compileExpression } from "@/lib/expressions/expression";
 import type { TFeature, TRow } from "@/lib/steps/dataset";

@@ -1,7 +1,4 @@
-/**
- * The runner of the `join` step. Attribute join: copy `fields` of the first `right` item whose `right_field` equals `left_field`.
- * Its definition (options, sources, output, docs) is in definition.ts.
- */
+/** The runner of the `join` step; its definition (options, sources, output, docs) is in definition.ts. */
 import { asItems, props, specAs, pick, columnsOf, mapItems, type TItems } from "@/lib/steps/items";
 import type { TFieldSpec } from "@/lib/steps/options";
 import { defineRunner } from "@/lib/steps/define-step";

@@ -1,7 +1,6 @@
 /**
  * The `length` step. Add the geodesic length of lines / perimeter of polygons (Turf length) in `unit`.
- * The definition (see lib/steps/define-step.ts: browser-safe, no runner code); the runner is in step.ts.
- * Its row in the step reference of docs/flow-format.md is generated from `docs` below.
+ * Browser-safe definition (lib/steps/define-step.ts; runner: step.ts); `docs` below makes its row of docs/flow-format.md.
  */
 import { withField } from "@/lib/steps/columns";
 import { z } from "zod";

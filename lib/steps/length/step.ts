@@ -1,7 +1,4 @@
-/**
- * The runner of the `length` step. Add the geodesic length of lines / perimeter of polygons (Turf length) in `unit`.
- * Its definition (options, sources, output, docs) is in definition.ts.
- */
+/** The runner of the `length` step; its definition (options, sources, output, docs) is in definition.ts. */
 import { length as turfLength } from "@turf/turf";
 import { addGeometryMeasure } from "@/lib/steps/items";
 import { sameDemand, sourceExtent } from "@/lib/steps/extent";

@@ -1,7 +1,4 @@
-/**
- * The runner of the `limit` step. Keep `n` items after skipping `offset`.
- * Its definition (options, sources, output, docs) is in definition.ts.
- */
+/** The runner of the `limit` step; its definition (options, sources, output, docs) is in definition.ts. */
 import { asItems } from "@/lib/steps/items";
 import { sourceExtent } from "@/lib/steps/extent";
 import { defineRunner } from "@/lib/steps/define-step";

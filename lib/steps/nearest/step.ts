@@ -1,7 +1,4 @@
-/**
- * The runner of the `nearest` step. Copy `fields` of the nearest `target` within `max_km` and the distance in km (nulls when none).
- * Its definition (options, sources, output, docs) is in definition.ts.
- */
+/** The runner of the `nearest` step; its definition (options, sources, output, docs) is in definition.ts. */
 import { props, specAs, pick, withProps } from "@/lib/steps/items";
 import { nearestWithinKm } from "@/lib/geo/spatial-index";
 import type { TFeature } from "@/lib/steps/dataset";

@@ -1,7 +1,6 @@
 /**
  * The `points_from_rows` step. A Point per row from `lon`/`lat` columns (null geometry when not valid).
- * The definition (see lib/steps/define-step.ts: browser-safe, no runner code); the runner is in step.ts.
- * Its row in the step reference of docs/flow-format.md is generated from `docs` below.
+ * Browser-safe definition (lib/steps/define-step.ts; runner: step.ts); `docs` below makes its row of docs/flow-format.md.
  */
 import { ZRef, ZField } from "@/lib/steps/options";
 import { ACCEPTS, defineStep } from "@/lib/steps/define-step";

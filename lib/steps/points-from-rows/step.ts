@@ -1,7 +1,4 @@
-/**
- * The runner of the `points_from_rows` step. A Point per row from `lon`/`lat` columns (null geometry when not valid).
- * Its definition (options, sources, output, docs) is in definition.ts.
- */
+/** The runner of the `points_from_rows` step; its definition (options, sources, output, docs) is in definition.ts. */
 import { readNumber } from "@/lib/steps/aggregations";
 import { asRows, EVERY } from "@/lib/steps/items";
 import type { TBox, TFeature, TRow } from "@/lib/steps/dataset";

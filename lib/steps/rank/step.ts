@@ -1,7 +1,4 @@
-/**
- * The runner of the `rank` step. Add a 1-based position `field` in the current order.
- * Its definition (options, sources, output, docs) is in definition.ts.
- */
+/** The runner of the `rank` step; its definition (options, sources, output, docs) is in definition.ts. */
 import { asItems, mapItems } from "@/lib/steps/items";
 import { sourceExtent } from "@/lib/steps/extent";
 import { defineRunner } from "@/lib/steps/define-step";

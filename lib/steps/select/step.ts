@@ -1,7 +1,4 @@
-/**
- * The runner of the `select` step. Keep (and rename) the listed fields, in that order; missing fields become null.
- * Its definition (options, sources, output, docs) is in definition.ts.
- */
+/** The runner of the `select` step; its definition (options, sources, output, docs) is in definition.ts. */
 import { asItems, specAs, mapItems } from "@/lib/steps/items";
 import { rowMaker } from "@/lib/steps/row-maker";
 import { sameDemand, sourceExtent } from "@/lib/steps/extent";

@@ -1,7 +1,4 @@
-/**
- * The runner of the `simplify` step. Douglas-Peucker simplification with `tolerance` in degrees (Turf simplify).
- * Its definition (options, sources, output, docs) is in definition.ts.
- */
+/** The runner of the `simplify` step; its definition (options, sources, output, docs) is in definition.ts. */
 import { simplify as turfSimplify } from "@turf/turf";
 import { mapGeometry } from "@/lib/steps/items";
 import { sameDemand, sourceExtent } from "@/lib/steps/extent";

@@ -1,7 +1,4 @@
-/**
- * The runner of the `sort` step. Stable sort by `field`, `order` asc|desc; nulls last; numbers before text.
- * Its definition (options, sources, output, docs) is in definition.ts.
- */
+/** The runner of the `sort` step; its definition (options, sources, output, docs) is in definition.ts. */
 import { asItems, props } from "@/lib/steps/items";
 import type { TFeature, TRow } from "@/lib/steps/dataset";
 import { sameDemand, sourceExtent } from "@/lib/steps/extent";

@@ -1,7 +1,4 @@
-/**
- * The runner of the `spatial_filter` step. Keep features that intersect / are within / contain / are disjoint from any feature of `by` (an omitted optional `by` keeps all).
- * Its definition (options, sources, output, docs) is in definition.ts.
- */
+/** The runner of the `spatial_filter` step; its definition (options, sources, output, docs) is in definition.ts. */
 import { bbox as turfBbox, booleanContains, booleanIntersects, booleanWithin } from "@turf/turf";
 import type { Geometry } from "geojson";
 import { asFeatures } from "@/lib/steps/items";

@@ -1,7 +1,6 @@
 /**
  * The `spatial_join` step. Every polygon with `aggregations` over the points inside it (boundary included).
- * The definition (see lib/steps/define-step.ts: browser-safe, no runner code); the runner is in step.ts.
- * Its row in the step reference of docs/flow-format.md is generated from `docs` below.
+ * Browser-safe definition (lib/steps/define-step.ts; runner: step.ts); `docs` below makes its row of docs/flow-format.md.
  */
 import { aggregationFields, appendFields } from "@/lib/steps/columns";
 import { z } from "zod";

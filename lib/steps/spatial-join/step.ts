@@ -1,7 +1,4 @@
-/**
- * The runner of the `spatial_join` step. Every polygon with `aggregations` over the points inside it (boundary included).
- * Its definition (options, sources, output, docs) is in definition.ts.
- */
+/** The runner of the `spatial_join` step; its definition (options, sources, output, docs) is in definition.ts. */
 import type { Position } from "geojson";
 import { asFeatures, props, withProps } from "@/lib/steps/items";
 import { accs, accValues } from "@/lib/steps/aggregations";

@@ -1,7 +1,4 @@
-/**
- * The runner of the `to_table` step. Features to rows without geometry; `columns` fixes and renames the columns.
- * Its definition (options, sources, output, docs) is in definition.ts.
- */
+/** The runner of the `to_table` step; its definition (options, sources, output, docs) is in definition.ts. */
 import { asFeatures, props, specAs, columnsOf, EVERY } from "@/lib/steps/items";
 import { rowMaker } from "@/lib/steps/row-maker";
 import type { TRow } from "@/lib/steps/dataset";

@@ -1,7 +1,4 @@
-/**
- * The runner of the `union` step. Concatenate the sources (all of one kind), like SQL UNION ALL.
- * Its definition (options, sources, output, docs) is in definition.ts.
- */
+/** The runner of the `union` step; its definition (options, sources, output, docs) is in definition.ts. */
 import { asItems, itemCount } from "@/lib/steps/items";
 import type { TBox, TFeatureSet, TTable } from "@/lib/steps/dataset";
 import { unionBox } from "@/lib/steps/extent";

@@ -1,7 +1,4 @@
-/**
- * The runner of the `within_distance` step. Aggregate the `target` features within `max_km` of each source feature.
- * Its definition (options, sources, output, docs) is in definition.ts.
- */
+/** The runner of the `within_distance` step; its definition (options, sources, output, docs) is in definition.ts. */
 import { props, withProps } from "@/lib/steps/items";
 import { accs, accValues, fieldColumn } from "@/lib/steps/aggregations";
 import { pointsWithinKm } from "@/lib/geo/spatial-index";
