@@ -7,7 +7,7 @@
  */
 import { useMemo, useState } from "react";
 import { UploadIcon } from "lucide-react";
-import { ZFlowVersion } from "@/lib/flows/definition";
+import { ZFlowVersion } from "@/lib/engine/flow-document";
 import { releaseDiff, type TSectionDiff } from "@/lib/apis/release-diff";
 import { Alert, AlertDescription, AlertTitle } from "@/components/ui/alert";
 import { Label } from "@/components/ui/label";

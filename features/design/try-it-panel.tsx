@@ -23,7 +23,7 @@ import { useAction } from "next-safe-action/hooks";
 import { toast } from "sonner";
 import type { FeatureCollection } from "geojson";
 import { DownloadIcon, LoaderCircleIcon, PlayIcon, SquareIcon } from "lucide-react";
-import { ZFlowVersion } from "@/lib/flows/definition";
+import { ZFlowVersion } from "@/lib/engine/flow-document";
 import { parseRunRequest } from "@/lib/flows/run-request";
 import { Button } from "@/components/ui/button";
 import { Label } from "@/components/ui/label";

@@ -18,7 +18,7 @@
  *   "results":    [{ "key", "kind": "layer"|"table", "from": <step id or input name>, "description"? }] }
  * ```
  * Input names and step ids share one namespace: a step names its sources by input name or
- * step id. A param-able step option (`params` of its definition, lib/steps/<type>/step.ts)
+ * step id. A param-able step option (`params` of its definition, lib/steps/<type>/definition.ts)
  * may be written `{"param": "<parameter name>"}`; expressions read a parameter with
  * `["var", "<parameter name>"]` (lib/expressions/expression.ts).
  */

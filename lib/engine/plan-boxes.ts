@@ -5,8 +5,8 @@
  * results of a run on the whole layers: the steps still do their exact geometry tests, the
  * boxes only leave out items no result can depend on.
  *
- * Two passes over the flow, from the step declarations (`extent`, `demand` of `defineStep`,
- * lib/steps/define-step.ts) and the caller's data:
+ * Two passes over the flow, from the step runners' declarations (`extent`, `demand` of
+ * `defineRunner`, lib/steps/define-step.ts) and the caller's data:
  * - forward, in run order: the extent of every input and step output (a box holding all its
  *   geometries, null = unknown): an area's or GeoJSON input's box, a layer file's `bbox`, a
  *   step's declared `extent` (undeclared: unknown);
@@ -20,10 +20,11 @@
  */
 import { topologicalOrder, type TFlowVersion } from "@/lib/engine/flow-document";
 import type { TResolvedInputs } from "@/lib/engine/types";
-import type { TPlanSources, TStepDefinition } from "@/lib/steps/define-step";
+import type { TPlanSources } from "@/lib/steps/define-step";
 import type { TBox, TDataset } from "@/lib/steps/dataset";
 import { datasetBox, unionBox } from "@/lib/steps/extent";
-import { resolveStep, stepDefinition, stepSources, type TResolvedStep } from "@/lib/steps/step-schema";
+import { stepRunner } from "@/lib/steps/runners";
+import { resolveStep, stepSources, type TResolvedStep } from "@/lib/steps/step-schema";
 
 function tryResolve(step: Parameters<typeof resolveStep>[0], params: Record<string, unknown>): TResolvedStep | null {
   try {
@@ -40,7 +41,7 @@ function tryResolve(step: Parameters<typeof resolveStep>[0], params: Record<stri
  * every input of kind `layer`.
  */
 export function planLayerBoxes(flow: TFlowVersion, inputs: TResolvedInputs, params: Record<string, unknown>): Record<string, TBox | null> {
-  const order = topologicalOrder(flow).map((step) => ({ step, resolved: tryResolve(step, params), def: stepDefinition(step.type) as TStepDefinition }));
+  const order = topologicalOrder(flow).map((step) => ({ step, resolved: tryResolve(step, params), def: stepRunner(step.type)! }));
 
   const inputData = new Map<string, TDataset | null | undefined>();
   const extents = new Map<string, TBox | null>();

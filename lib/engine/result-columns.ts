@@ -3,7 +3,7 @@
  * (lib/steps/columns.ts): the start is each input — a table or layer input's declared
  * `columns` (typed, more may follow), an input without declarations: unknown (`open`, nothing
  * named), an area: no columns — and each step's definition maps its sources' columns to its own
- * (`columns` in lib/steps/<type>/step.ts; absent = its first source's).
+ * (`columns` in lib/steps/<type>/definition.ts; absent = its first source's).
  *
  * `resultColumns(flow)` → `{ <result key>: TColumns }` (the flow must be valid). Pure; cached
  * per flow object. `datasetColumns(doc)`: the same for each input and step of a document that

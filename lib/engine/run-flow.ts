@@ -53,10 +53,11 @@ import { ResourceLimitError } from "@/lib/errors";
 import { planLayerBoxes } from "@/lib/engine/plan-boxes";
 import { resultColumns } from "@/lib/engine/result-columns";
 import type { TEngineResult, TResolvedInputs, TRunFlowOptions } from "@/lib/engine/types";
-import type { TStepContext, TStepDefinition } from "@/lib/steps/define-step";
+import type { TStepContext, TStepDefinition, TStepRunner } from "@/lib/steps/define-step";
 import { itemPosition, type TBox, type TDataset, type TFeature, type TLayerSource, type TRow } from "@/lib/steps/dataset";
 import { asFeatures, asItems, columnsOf, itemCount, type TItems } from "@/lib/steps/items";
-import { resolveStep, stepDefinition, stepSources } from "@/lib/steps/step-schema";
+import { stepRunner } from "@/lib/steps/runners";
+import { resolveStep, stepSources } from "@/lib/steps/step-schema";
 
 export { StepError, AbortError, isAbortError };
 
@@ -137,7 +138,7 @@ function stepFailure(step: { id: string; type: string }, err: unknown): never {
 function readWhole(flow: TFlowVersion, resultsWhole: boolean): Set<string> {
   const names = new Set(resultsWhole ? flow.results.map((r) => r.from) : []);
   for (const step of flow.steps) {
-    const definition = stepDefinition(step.type) as TStepDefinition;
+    const definition = stepRunner(step.type)!;
     const inBatches = new Set<string>([...(definition.batchSources ?? []), ...(definition.batch ? [definition.batch.source] : [])]);
     for (const src of stepSources(step)) if (!inBatches.has(src.spec.key)) names.add(src.name);
   }
@@ -275,7 +276,7 @@ export async function runFlow(
     let out: TValue;
     try {
       const resolved = resolveStep(step, params);
-      const definition = stepDefinition(resolved.type) as TStepDefinition;
+      const definition = stepRunner(resolved.type)!;
       const batch = definition.batch;
       const streamed = batch && ((resolved as Record<string, unknown>)[batch.source] as string);
       const byBatches = new Set<string>(definition.batchSources ?? []);
@@ -285,7 +286,7 @@ export async function runFlow(
         if (!inBatches || wholeReads.has(src.name)) await materialise(src.name);
       }
       if (batch && streamed !== undefined && data.get(streamed)?.kind === "lazy") {
-        const fn = await batch.start(resolved as Parameters<TStepDefinition["run"]>[0], ctx);
+        const fn = await batch.start(resolved as Parameters<TStepRunner["run"]>[0], ctx);
         const source = data.get(streamed) as TLazy;
         // The columns of a rows output, known before any batch: the function on no items.
         const columns =
@@ -294,7 +295,7 @@ export async function runFlow(
             : ((await fn(itemsOf("rows", source.columns, []))) as { columns: string[] }).columns;
         out = lazyStep(step, definition, streamed, fn, columns);
       } else {
-        out = await definition.run(resolved as Parameters<TStepDefinition["run"]>[0], ctx);
+        out = await definition.run(resolved as Parameters<TStepRunner["run"]>[0], ctx);
         ctx.checkItems(itemCount(out));
       }
     } catch (err) {

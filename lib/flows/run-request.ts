@@ -26,7 +26,10 @@ import type { FeatureCollection, Polygon } from "geojson";
 import { LAYER_FORMATS, TABLE_FORMATS, type TResultFormat } from "../formats/types";
 import { MAX_GEOJSON_FEATURES, validateArea, validateFeatureCollection, type TGeoJsonIssue } from "../geo/validate-geojson";
 import type { TDataset, TRow } from "../engine/types";
-import { columnValueSchema, flattenZodIssues, parameterValueSchema, toJsonPointer, type TFlowVersion, type TInput, type TParameter } from "./definition";
+// Not ./definition: that module brings flow validation, and with it the expression compiler, into the design tool's browser bundle.
+import { columnValueSchema, parameterValueSchema, type TFlowVersion, type TInput, type TParameter } from "../engine/flow-document";
+import { flattenZodIssues } from "../errors/zod-issues";
+import { jsonPointer as toJsonPointer } from "../errors/field-error";
 import { declaredGeometry, describeGeometry, GEOMETRY_TYPES_OF, geometryTypeFits } from "./input-geometry";
 
 /** Most rows accepted in one `rows` input value (spec "Limits"). */

@@ -14,7 +14,7 @@
  *   undeclared extra columns of caller rows); writers append them after `fields`.
  *
  * Each step type derives its output from its sources' columns with `columns` of its
- * definition (lib/steps/<type>/step.ts); a step without one keeps its first source's columns.
+ * definition (lib/steps/<type>/definition.ts); a step without one keeps its first source's columns.
  * The step as written in the flow document is passed (options may still be `{"param"}`: no
  * derivation depends on a param-able option).
  */

@@ -1,6 +1,12 @@
 /**
- * What a step type is: `defineStep({...})` in `lib/steps/<type>/step.ts` declares it once and
- * everything else is derived from it (lib/steps/registry.ts lists them):
+ * What a step type is, in two halves (as cal.com's app store keeps an app's metadata apart
+ * from its server code): its definition, which the browser, the web server, flow validation,
+ * the catalogue and the docs load, and its runner, which only the engine (lib/engine) loads.
+ *
+ * Definition: `defineStep({...})` in `lib/steps/<type>/definition.ts`, listed in
+ * lib/steps/registry.ts. Browser-safe: zod and the small helpers of lib/steps (options.ts,
+ * columns.ts, this file), never Turf, lib/geo, flatbush or the expression compiler (a test in
+ * lib/steps/registry.test.ts walks the imports). Everything else is derived from it:
  * - `type`, `label`, `summary`: its name, a title for the design tool's palette and a line of
  *   description (MCP, the palette, the catalogue);
  * - `options`: the zod shape of its options as the runner sees them (defaults filled in,
@@ -14,14 +20,21 @@
  *   the source option whose columns it names; the design tool offers those columns;
  * - `columns`: the columns (names, types) of its output given its sources' columns, in
  *   `stepSources` order (lib/steps/columns.ts); absent = the first source's columns;
- * - `docs`: the cells of its row in the step reference of docs/flow-format.md;
- * - `run`: the runner. It gets the resolved step and a context giving its sources and returns
- *   a new dataset. Runners never mutate their sources (the worker reuses loaded layer
- *   arrays): features whose properties change are copied. A test runs every step on its
- *   fixtures with frozen inputs (lib/steps/registry.test.ts).
+ * - `docs`: the cells of its row in the step reference of docs/flow-format.md.
+ * Derived: `schema` (strict zod object of the resolved step, with `id`, `type`,
+ * `description`), `flowSchema` (the same with `{"param"}` allowed where declared: the step as
+ * written in a flow document), `optionsSchema` (the options alone, as written), `paramable`.
  *
- * Planning (lib/engine/plan-boxes.ts: which box of each layer input a run needs). Boxes are
- * `TBox`; an item "meets" a box when its geometry's box intersects it; null = everything.
+ * Runner: `defineRunner(definition, {...})` in `lib/steps/<type>/step.ts`, listed in
+ * lib/steps/runners.ts. It may use anything pure (Turf, lib/geo, the expression compiler).
+ * - `run`: gets the resolved step and a context giving its sources and returns a new dataset.
+ *   Runners never mutate their sources (the worker reuses loaded layer arrays): features whose
+ *   properties change are copied. A test runs every step on its fixtures with frozen inputs and
+ *   compares the output with the fixture's expected file (lib/steps/registry.test.ts).
+ *
+ * Planning (lib/engine/plan-boxes.ts: which box of each layer input a run needs), on the runner
+ * (the helpers of lib/steps/extent.ts measure geometry). Boxes are `TBox`; an item "meets" a box
+ * when its geometry's box intersects it; null = everything.
  * - `extent`: a box holding every geometry of its output, from its sources' extents (and an
  *   input's caller data); absent = unknown (null).
  * - `demand`: given that only the output items meeting `box` are needed, the box of each source
@@ -30,7 +43,7 @@
  *   meet their boxes yields, among the items meeting `box`, exactly the same output items in the
  *   same order. Helpers: lib/steps/extent.ts.
  *
- * Streaming (lib/engine/run-flow.ts: a layer read from a file comes batch by batch):
+ * Streaming (lib/engine/run-flow.ts: a layer read from a file comes batch by batch), on the runner:
  * - `batch`: a step whose output item depends only on its input item of the source named by
  *   option `batch.source` (and on its other sources, read whole) may be run batch by batch:
  *   `start` prepares once (compiles expressions, reads the other sources with `ctx.get`) and
@@ -40,10 +53,8 @@
  * - `batchSources`: options whose sources the runner reads with `ctx.batches` (batch by batch,
  *   e.g. the source of aggregate) rather than `ctx.get`, so the engine never holds them whole.
  *
- * Derived here: `schema` (strict zod object of the resolved step, with `id`, `type`,
- * `description`), `flowSchema` (the same with `{"param"}` allowed where declared: the step as
- * written in a flow document), `optionsSchema` (the options alone, as written) and `run` of a
- * step declaring `batch`.
+ * A runner carries its definition's fields too (`TStepRunner` extends `TStepDefinition`), so
+ * the engine reads one object per step.
  */
 import { z } from "zod";
 import type { TExpressionRole, TParamDecl } from "@/lib/expressions/expression";
@@ -67,6 +78,12 @@ export interface TStepInput {
   accepts: readonly TDataKind[];
   many?: boolean;
 }
+
+/** The sources of every distance step (nearest, within_distance, distance_pairs): features `source` measured against features `target`. */
+export const SOURCE_AND_TARGET: readonly TStepInput[] = [
+  { key: "source", accepts: ACCEPTS.features },
+  { key: "target", accepts: ACCEPTS.features },
+];
 
 /** What a step yields: features, rows, or the kind of its (first) source. */
 export type TStepOutput = "features" | "rows" | "same";
@@ -141,6 +158,38 @@ export interface TStepSpec<T extends string, S extends z.ZodRawShape, P extends 
   columns?: (step: TResolvedStepOptions<T, S>, sources: TColumns[]) => TColumns;
   /** Cells of the step's row in docs/flow-format.md; `sources` defaults to one derived from `inputs` and `output`. */
   docs: { sources?: string; options: string; semantics: string };
+}
+
+export interface TStepDefinition<
+  T extends string = string,
+  S extends z.ZodRawShape = z.ZodRawShape,
+  P extends keyof S & string = keyof S & string,
+> extends TStepSpec<T, S, P> {
+  /** Parameter types accepted per param-able option (empty when none). */
+  paramable: Readonly<Record<string, readonly TParamAccept[]>>;
+  schema: z.ZodObject<TCommonShape<T> & S, z.core.$strict>;
+  flowSchema: z.ZodObject<TCommonShape<T> & TFlowShape<S, P>, z.core.$strict>;
+  optionsSchema: z.ZodObject<TFlowShape<S, P>, z.core.$strict>;
+}
+
+/** Declares a step type's definition (see module doc). */
+export function defineStep<const T extends string, S extends z.ZodRawShape, P extends keyof S & string = never>(
+  spec: TStepSpec<T, S, P>,
+): TStepDefinition<T, S, P> {
+  const common = { id: ZName, type: z.literal(spec.type), description: z.string().optional() };
+  const paramable: Record<string, readonly TParamAccept[]> = { ...(spec.params ?? {}) };
+  const flowShape = Object.fromEntries(Object.entries(spec.options).map(([k, s]) => [k, k in paramable ? z.union([s, ZParamRef]) : s]));
+  return {
+    ...spec,
+    paramable,
+    schema: z.strictObject({ ...common, ...spec.options }),
+    flowSchema: z.strictObject({ ...common, ...flowShape }),
+    optionsSchema: z.strictObject(flowShape),
+  } as unknown as TStepDefinition<T, S, P>;
+}
+
+/** What a runner declares: `run` or `batch` (or both), and its planning hooks (see module doc). */
+export interface TRunnerSpec<T extends string, S extends z.ZodRawShape> {
   /** Planning: a box holding every geometry of the output (see module doc); absent = unknown. */
   extent?: (step: TResolvedStepOptions<T, S>, sources: TPlanSources) => TBox | null;
   /** Planning: the box of each source (by option key) needed for the output items meeting `box` (see module doc); absent = whole sources. */
@@ -152,35 +201,19 @@ export interface TStepSpec<T extends string, S extends z.ZodRawShape, P extends 
   run?: (step: TResolvedStepOptions<T, S>, ctx: TStepContext) => Promise<TDataset>;
 }
 
-export interface TStepDefinition<
-  T extends string = string,
-  S extends z.ZodRawShape = z.ZodRawShape,
-  P extends keyof S & string = keyof S & string,
-> extends TStepSpec<T, S, P> {
+/** A step type as the engine runs it: its definition and its runner. */
+export interface TStepRunner<T extends string = string, S extends z.ZodRawShape = z.ZodRawShape, P extends keyof S & string = keyof S & string>
+  extends TStepDefinition<T, S, P>, Omit<TRunnerSpec<T, S>, "run"> {
   run: (step: TResolvedStepOptions<T, S>, ctx: TStepContext) => Promise<TDataset>;
-  /** Parameter types accepted per param-able option (empty when none). */
-  paramable: Readonly<Record<string, readonly TParamAccept[]>>;
-  schema: z.ZodObject<TCommonShape<T> & S, z.core.$strict>;
-  flowSchema: z.ZodObject<TCommonShape<T> & TFlowShape<S, P>, z.core.$strict>;
-  optionsSchema: z.ZodObject<TFlowShape<S, P>, z.core.$strict>;
 }
 
-/** Declares a step type (see module doc). */
-export function defineStep<const T extends string, S extends z.ZodRawShape, P extends keyof S & string = never>(
-  spec: TStepSpec<T, S, P>,
-): TStepDefinition<T, S, P> {
-  const common = { id: ZName, type: z.literal(spec.type), description: z.string().optional() };
-  const paramable: Record<string, readonly TParamAccept[]> = { ...(spec.params ?? {}) };
-  const flowShape = Object.fromEntries(Object.entries(spec.options).map(([k, s]) => [k, k in paramable ? z.union([s, ZParamRef]) : s]));
+/** Declares the runner of a step type defined by `definition` (see module doc). */
+export function defineRunner<T extends string, S extends z.ZodRawShape, P extends keyof S & string>(
+  definition: TStepDefinition<T, S, P>,
+  spec: TRunnerSpec<T, S>,
+): TStepRunner<T, S, P> {
   const batch = spec.batch;
   const run = spec.run ?? (batch && (async (step, ctx) => (await batch.start(step, ctx))(ctx.get((step as Record<string, unknown>)[batch.source] as string))));
-  if (!run) throw new Error(`Step type "${spec.type}" needs a run or a batch runner`);
-  return {
-    ...spec,
-    run,
-    paramable,
-    schema: z.strictObject({ ...common, ...spec.options }),
-    flowSchema: z.strictObject({ ...common, ...flowShape }),
-    optionsSchema: z.strictObject(flowShape),
-  } as unknown as TStepDefinition<T, S, P>;
+  if (!run) throw new Error(`Step type "${definition.type}" needs a run or a batch runner`);
+  return { ...definition, ...spec, run };
 }

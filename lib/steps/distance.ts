@@ -7,15 +7,9 @@
 import type { Position } from "geojson";
 import { pointIndex, representativePoint, type TPointIndex } from "@/lib/geo/spatial-index";
 import type { TBox, TFeature } from "@/lib/steps/dataset";
-import { ACCEPTS, type TPlanSources, type TStepContext, type TStepInput } from "@/lib/steps/define-step";
+import type { TPlanSources, TStepContext } from "@/lib/steps/define-step";
 import { growBoxKm } from "@/lib/steps/extent";
 import { asFeatures } from "@/lib/steps/items";
-
-/** The sources of every distance step: features `source` measured against features `target`. */
-export const SOURCE_AND_TARGET: readonly TStepInput[] = [
-  { key: "source", accepts: ACCEPTS.features },
-  { key: "target", accepts: ACCEPTS.features },
-];
 
 /**
  * The box of the targets a distance step needs: the source's box grown by `max_km`. A target

@@ -1,7 +1,7 @@
 /**
  * Boxes for planning (lib/engine/plan-boxes.ts): the box of geometries and data, the union of
  * boxes, a box grown by a distance in km, and the `extent` / `demand` declarations most steps
- * share (see `TStepSpec` in lib/steps/define-step.ts for what they mean).
+ * share (see `TRunnerSpec` in lib/steps/define-step.ts for what they mean).
  *
  * Boxes are `TBox` (WGS 84 degrees, west <= east, never wrapping the antimeridian). Distances
  * follow the haversine distance on a sphere of R = 6371.0088 km (lib/geo/spatial-index.ts),

@@ -1,25 +1,99 @@
 /**
- * Holds the promise of lib/steps/registry.ts: every folder of lib/steps is one registered
- * step type, and everything derived from the registry knows every step: the flow schema
- * (`ZStep`), flow validation, the catalogue (`stepCatalogue()`) and the step reference of
- * docs/flow-format.md. Runs every step on its fixtures with deep-frozen inputs and checks
- * that no step mutates its input and that each yields the kind it declares.
+ * Holds the promise of lib/steps/registry.ts and lib/steps/runners.ts: every folder of
+ * lib/steps is one registered step type with a definition and a runner, and everything derived
+ * from the registry knows every step: the flow schema (`ZStep`), flow validation, the catalogue
+ * (`stepCatalogue()`) and the step reference of docs/flow-format.md. Runs every step on its
+ * fixtures with deep-frozen inputs and checks that no step mutates its input, that each yields
+ * the kind it declares, and that the output equals the fixture's expected file
+ * (`lib/steps/<type>/fixtures/<name>.expected.geojson` or `.json`; `REGEN=1` rewrites them).
+ * Checks that the definitions, and everything the design tool's client components import,
+ * reach no runner code (Turf, the spatial indexes, the expression compiler).
  */
 import fs from "node:fs";
 import path from "node:path";
+import { format, resolveConfig } from "prettier";
 import { describe, expect, it } from "vitest";
 import { validateFlowVersion } from "@/lib/flows/definition";
 import type { TStepDefinition } from "@/lib/steps/define-step";
-import type { TDataset } from "@/lib/steps/dataset";
+import type { TDataset, TFeatureSet, TTable } from "@/lib/steps/dataset";
 import { STEP_REFERENCE_BEGIN, STEP_REFERENCE_END, stepCatalogue, stepReferenceMarkdown } from "@/lib/steps/catalogue";
 import { STEP_DEFINITIONS } from "@/lib/steps/registry";
+import { STEP_RUNNERS } from "@/lib/steps/runners";
 import { STEP_TYPES, ZStep } from "@/lib/steps/step-schema";
 import { runStep, type TStepFixture } from "@/lib/steps/test-helpers";
 
 const DIR = import.meta.dirname;
+const ROOT = path.resolve(DIR, "../..");
 const definitions = STEP_DEFINITIONS as unknown as readonly TStepDefinition[];
 const folderOf = (type: string) => type.replaceAll("_", "-");
 const fixturesOf = async (type: string) => ((await import(path.join(DIR, folderOf(type), "fixtures.ts"))) as { fixtures: TStepFixture[] }).fixtures;
+const REGEN = process.env.REGEN === "1";
+
+/** `lib/steps/<type>/fixtures/<name as a slug>.expected.<geojson|json>`: a layer as a FeatureCollection, a table as `{columns, rows}`. */
+function expectedFile(type: string, fx: TStepFixture): string {
+  const slug = fx.name
+    .normalize("NFKD")
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, "-")
+    .replace(/^-|-$/g, "");
+  return path.join(DIR, folderOf(type), "fixtures", `${slug}.expected.${fx.kind === "layer" ? "geojson" : "json"}`);
+}
+
+/** A step's output as its expected file holds it (plain JSON: what a map or a reader sees). */
+function asExpected(out: unknown, kind: "layer" | "table"): unknown {
+  const doc =
+    kind === "layer"
+      ? { type: "FeatureCollection", features: (out as TFeatureSet).features }
+      : { columns: (out as TTable).columns, rows: (out as TTable).rows };
+  return JSON.parse(JSON.stringify(doc));
+}
+
+/**
+ * Files reached from `entries` by imports the browser bundle keeps (type-only imports are erased;
+ * a "use server" module is only a reference to the server), and the packages they import.
+ */
+function clientImports(entries: string[]): { files: Set<string>; packages: Map<string, string> } {
+  const files = new Set<string>();
+  const packages = new Map<string, string>();
+  const resolve = (from: string, spec: string) => {
+    const base = spec.startsWith("@/") ? path.join(ROOT, spec.slice(2)) : path.resolve(path.dirname(from), spec);
+    return ["", ".ts", ".tsx", "/index.ts"].map((e) => base + e).find((f) => fs.existsSync(f) && fs.statSync(f).isFile());
+  };
+  const queue = [...entries];
+  while (queue.length) {
+    const file = queue.pop()!;
+    if (files.has(file)) continue;
+    files.add(file);
+    const src = fs.readFileSync(file, "utf8");
+    if (/^["']use server["']/m.test(src.slice(0, 500))) continue;
+    for (const m of src.matchAll(/^(?:import|export)\s+(type\s+)?(?:([^;]*?)\s+from\s+)?["']([^"']+)["']|import\(\s*["']([^"']+)["']\s*\)/gm)) {
+      const spec = m[3] ?? m[4]!;
+      const names = m[2]?.match(/^\{([^}]*)\}$/)?.[1];
+      if (m[1] || (names && names.split(",").every((n) => !n.trim() || n.trim().startsWith("type ")))) continue;
+      if (spec.startsWith("@/") || spec.startsWith(".")) {
+        const target = resolve(file, spec);
+        if (target) queue.push(target);
+      } else {
+        const name = spec
+          .split("/")
+          .slice(0, spec.startsWith("@") ? 2 : 1)
+          .join("/");
+        if (!packages.has(name)) packages.set(name, path.relative(ROOT, file));
+      }
+    }
+  }
+  return { files: new Set([...files].map((f) => path.relative(ROOT, f))), packages };
+}
+
+/** Every client component ("use client") of the app. */
+function clientComponents(): string[] {
+  return ["app", "features", "components"].flatMap((d) =>
+    (fs.readdirSync(path.join(ROOT, d), { recursive: true }) as string[])
+      .filter((f) => /\.tsx?$/.test(f) && !f.includes(".test."))
+      .map((f) => path.join(ROOT, d, f))
+      .filter((f) => /^["']use client["']/m.test(fs.readFileSync(f, "utf8").slice(0, 500))),
+  );
+}
 
 function deepFreeze<T>(value: T): T {
   if (value !== null && typeof value === "object" && !Object.isFrozen(value)) {
@@ -30,7 +104,7 @@ function deepFreeze<T>(value: T): T {
 }
 
 describe("the step registry", () => {
-  it("has one folder per registered step type, each with step.ts, its tests and fixtures.ts, and nothing unregistered", () => {
+  it("has one folder per registered step type, each with definition.ts, step.ts, its tests and fixtures.ts, and nothing unregistered", () => {
     const folders = fs
       .readdirSync(DIR, { withFileTypes: true })
       .filter((d) => d.isDirectory())
@@ -38,14 +112,39 @@ describe("the step registry", () => {
       .sort();
     expect(folders).toEqual(STEP_TYPES.map(folderOf).sort());
     for (const f of folders)
-      for (const file of ["step.ts", `${f}.test.ts`, "fixtures.ts"]) expect(fs.existsSync(path.join(DIR, f, file)), `${f}/${file}`).toBe(true);
+      for (const file of ["definition.ts", "step.ts", `${f}.test.ts`, "fixtures.ts"]) expect(fs.existsSync(path.join(DIR, f, file)), `${f}/${file}`).toBe(true);
     expect(new Set(STEP_TYPES).size).toBe(STEP_TYPES.length);
   });
 
-  it("runs every step on its fixtures without mutating the (deep-frozen) inputs, yielding the declared kind", async () => {
+  it("has a runner for every definition, in the same order, carrying that definition", () => {
+    expect(STEP_RUNNERS.map((r) => r.type)).toEqual(STEP_TYPES);
+    STEP_RUNNERS.forEach((r, i) => {
+      expect(r.schema, r.type).toBe(STEP_DEFINITIONS[i]!.schema);
+      expect(typeof r.run, r.type).toBe("function");
+    });
+  });
+
+  it("keeps runner code out of the definitions and of what the design tool's client components import", () => {
+    const RUNNER_CODE =
+      /^lib\/(steps\/[a-z-]+\/step\.ts|steps\/runners\.ts|steps\/(items|extent|distance|geometry|row-maker)\.ts|expressions\/|geo\/spatial-index\.ts|geo\/antimeridian\.ts|flows\/validate-flow-version\.ts)/;
+    const RUNNER_PACKAGES = ["@maplibre/maplibre-gl-style-spec", "flatbush", "kdbush", "geokdbush"];
+    const definitionsOnly = clientImports([path.join(DIR, "registry.ts"), path.join(DIR, "catalogue.ts"), path.join(DIR, "step-schema.ts")]);
+    expect([...definitionsOnly.files].filter((f) => RUNNER_CODE.test(f))).toEqual([]);
+    expect([...definitionsOnly.packages.keys()].sort()).toEqual(["zod"]);
+    const client = clientImports(clientComponents());
+    expect(client.files.size).toBeGreaterThan(50);
+    expect([...client.files]).toContain("lib/steps/registry.ts");
+    expect([...client.files].filter((f) => RUNNER_CODE.test(f))).toEqual([]);
+    expect([...client.packages.keys()].filter((p) => RUNNER_PACKAGES.includes(p))).toEqual([]);
+    // Turf only for the run request's GeoJSON checks (one function, lib/geo/point-in-polygon.ts).
+    expect(client.packages.get("@turf/turf")).toBe("lib/geo/point-in-polygon.ts");
+  });
+
+  it("runs every step on its fixtures without mutating the (deep-frozen) inputs, yielding the declared kind and the expected output", async () => {
     for (const def of definitions) {
       const fixtures = await fixturesOf(def.type);
       expect(fixtures.length, def.type).toBeGreaterThan(0);
+      const files = new Set<string>();
       for (const fx of fixtures) {
         const label = `${def.type}: ${fx.name}`;
         expect(fx.step.type, label).toBe(def.type);
@@ -56,6 +155,24 @@ describe("the step registry", () => {
         const first = inputs[def.inputs[0]!.key === "sources" ? (fx.step.sources as string[])[0]! : (fx.step[def.inputs[0]!.key] as string)];
         const declared = def.output === "same" ? (first as TDataset | null)?.kind : def.output;
         expect(out.kind, label).toBe(declared === "area" ? "features" : declared);
+        const file = expectedFile(def.type, fx);
+        expect(files.has(file), `${label}: two fixtures of one name`).toBe(false);
+        files.add(file);
+        const actual = asExpected(out, fx.kind);
+        if (REGEN) {
+          fs.mkdirSync(path.dirname(file), { recursive: true });
+          fs.writeFileSync(file, await format(JSON.stringify(actual), { ...(await resolveConfig(file)), filepath: file }));
+        } else {
+          expect(fs.existsSync(file), `${label}: ${path.relative(ROOT, file)} is missing (REGEN=1 writes it)`).toBe(true);
+          expect(actual, `${label}: differs from ${path.relative(ROOT, file)}`).toEqual(JSON.parse(fs.readFileSync(file, "utf8")));
+        }
+      }
+      // No expected file without its fixture.
+      const folder = path.join(DIR, folderOf(def.type), "fixtures");
+      for (const f of fs.existsSync(folder) ? fs.readdirSync(folder) : []) {
+        const file = path.join(folder, f);
+        if (REGEN && !files.has(file)) fs.rmSync(file);
+        else expect(files.has(file), `${path.relative(ROOT, file)} belongs to no fixture`).toBe(true);
       }
     }
   });

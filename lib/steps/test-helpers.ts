@@ -79,7 +79,9 @@ export async function runStep(
 /**
  * One example run of a step, in its folder's `fixtures.ts`: the step (without `id`), its
  * inputs by source name and the result kind, as `runStep` takes them. lib/steps/registry.test.ts
- * runs every fixture of every registered step with frozen inputs.
+ * runs every fixture of every registered step with frozen inputs and compares its output with
+ * `fixtures/<name as a slug>.expected.geojson` (a layer) or `.json` (a table) beside it;
+ * `REGEN=1 npx vitest run --project unit lib/steps/registry.test.ts` rewrites those files.
  */
 export interface TStepFixture {
   name: string;

@@ -36,7 +36,7 @@ import {
   type TParamValue,
 } from "@/features/design/run-request-fields";
 import { designApiBase, flowPreviewQuery, isFinal, workspaceLayersQuery } from "@/features/design/flow-run/queries";
-import { ZInput, ZParameter, type TInput, type TParameter } from "@/lib/flows/definition";
+import { ZInput, ZParameter, type TInput, type TParameter } from "@/lib/engine/flow-document";
 import { layersFitting } from "@/lib/flows/input-geometry";
 import type { TFlowPreview, TStepPreview } from "@/lib/runs/preview-run";
 

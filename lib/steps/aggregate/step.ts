@@ -1,31 +1,10 @@
-/**
- * The `aggregate` step. Group by `group_by` (none = one row) and compute `aggregations`.
- * Its row in the step reference of docs/flow-format.md is generated from `docs` below.
- */
-import { aggregationFields, typeOf } from "@/lib/steps/columns";
-import { z } from "zod";
+/** The runner of the `aggregate` step; its definition (options, sources, output, docs) is in definition.ts. */
 import { asItems, props, EVERY } from "@/lib/steps/items";
 import { accs, accValues, type Acc } from "@/lib/steps/aggregations";
-import { ZRef, ZField, ZAggregation } from "@/lib/steps/options";
-import { ACCEPTS, defineStep } from "@/lib/steps/define-step";
+import { defineRunner } from "@/lib/steps/define-step";
+import { aggregate } from "@/lib/steps/aggregate/definition";
 
-export const aggregate = defineStep({
-  type: "aggregate",
-  label: "Aggregate",
-  summary: "Group by `group_by` (none = one row) and compute `aggregations`",
-  category: "attribute",
-  options: { source: ZRef, group_by: z.array(ZField).default([]), aggregations: z.array(ZAggregation).min(1) },
-  columnOptions: { group_by: "source", "aggregations.field": "source" },
-  inputs: [{ key: "source", accepts: ACCEPTS.any }],
-  output: "rows",
-  columns: (step, [src]) => ({
-    fields: [...step.group_by.map((name) => ({ name, type: typeOf(src, name) })), ...aggregationFields(src, step.aggregations)],
-    open: false,
-  }),
-  docs: {
-    options: "`group_by`: fields (default none = one row); `aggregations` (≥ 1)",
-    semantics: "One row per group (first-seen order), group fields then aggregates; with no groups and no input one row of empty aggregates",
-  },
+export const aggregateRunner = defineRunner(aggregate, {
   batchSources: ["source"],
   run: async (step, ctx) => {
     const groups = new Map<string, { key: Record<string, unknown>; accs: Acc[] }>();

@@ -1,31 +1,13 @@
-/**
- * The `area` step. Add the spherical area of each feature (Turf area) in `unit`.
- * Its row in the step reference of docs/flow-format.md is generated from `docs` below.
- */
-import { withField } from "@/lib/steps/columns";
+/** The runner of the `area` step; its definition (options, sources, output, docs) is in definition.ts. */
 import { area as turfArea } from "@turf/turf";
-import { z } from "zod";
 import { addGeometryMeasure } from "@/lib/steps/items";
-import { ZRef, ZField, ACCEPTS_PARAM } from "@/lib/steps/options";
-import { ACCEPTS, defineStep } from "@/lib/steps/define-step";
 import { sameDemand, sourceExtent } from "@/lib/steps/extent";
+import { defineRunner } from "@/lib/steps/define-step";
+import { areaStep } from "@/lib/steps/area/definition";
 
 const AREA_FACTOR = { m2: 1, km2: 1e-6, ha: 1e-4 } as const;
 
-export const areaStep = defineStep({
-  type: "area",
-  label: "Area",
-  summary: "Add the spherical area of each feature (Turf area) in `unit`",
-  category: "spatial",
-  options: { source: ZRef, field: ZField.default("area"), unit: z.enum(["m2", "km2", "ha"]).default("km2") },
-  params: { unit: ACCEPTS_PARAM.string },
-  inputs: [{ key: "source", accepts: ACCEPTS.features }],
-  output: "features",
-  columns: (step, [src]) => withField(src, step.field ?? "area", "number"),
-  docs: {
-    options: "`field` (default `area`); `unit` *param* `m2` | `km2` (default) | `ha`",
-    semantics: "Spherical area (Turf `area`); holes subtract; null for null geometry, 0 for points and lines",
-  },
+export const areaRunner = defineRunner(areaStep, {
   extent: sourceExtent,
   demand: sameDemand,
   run: (step, ctx) => addGeometryMeasure(ctx, step.source, step.field, 64, (f) => turfArea(f.geometry) * AREA_FACTOR[step.unit]),

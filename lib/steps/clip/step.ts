@@ -1,33 +1,15 @@
-/**
- * The `clip` step. Cut polygons to `by` (Turf intersect); points outside are dropped, lines are kept whole when they intersect.
- * Its row in the step reference of docs/flow-format.md is generated from `docs` below.
- */
+/** The runner of the `clip` step; its definition (options, sources, output, docs) is in definition.ts. */
 import { bbox as turfBbox, booleanIntersects, featureCollection, intersect, union as turfUnion } from "@turf/turf";
 import type { Feature, MultiPolygon, Polygon } from "geojson";
 import { asFeatures, withGeometry } from "@/lib/steps/items";
 import { isPolygonal } from "@/lib/steps/geometry";
 import { pointInPolygonal } from "@/lib/geo/point-in-polygon";
 import type { TFeature } from "@/lib/steps/dataset";
-import { ZRef } from "@/lib/steps/options";
-import { ACCEPTS, defineStep } from "@/lib/steps/define-step";
 import { smallerBox, sourceExtent } from "@/lib/steps/extent";
+import { defineRunner } from "@/lib/steps/define-step";
+import { clip } from "@/lib/steps/clip/definition";
 
-export const clip = defineStep({
-  type: "clip",
-  label: "Clip",
-  summary: "Cut polygons to `by` (Turf intersect); points outside are dropped, lines are kept whole when they intersect",
-  category: "spatial",
-  options: { source: ZRef, by: ZRef },
-  inputs: [
-    { key: "source", accepts: ACCEPTS.features },
-    { key: "by", accepts: ACCEPTS.features },
-  ],
-  output: "features",
-  docs: {
-    options: "",
-    semantics:
-      "Cut polygons to the union of `by`'s polygons (Turf `intersect`); points outside are dropped; lines that intersect are kept whole; null geometry is dropped. Omitted optional `by`: unchanged",
-  },
+export const clipRunner = defineRunner(clip, {
   // A kept feature meets the union of `by`'s polygons, and its cut lies inside its own box. All
   // of `by`: the union of fewer polygons may differ in its last digits.
   extent: sourceExtent,

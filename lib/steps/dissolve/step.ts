@@ -1,31 +1,14 @@
-/**
- * The `dissolve` step. Union the polygons, per value of `field` if given (Turf union).
- * Its row in the step reference of docs/flow-format.md is generated from `docs` below.
- */
-import { NO_COLUMNS, typeOf } from "@/lib/steps/columns";
+/** The runner of the `dissolve` step; its definition (options, sources, output, docs) is in definition.ts. */
 import { featureCollection, union as turfUnion } from "@turf/turf";
 import type { Feature, MultiPolygon, Polygon } from "geojson";
 import { asFeatures, props, EVERY } from "@/lib/steps/items";
 import { isPolygonal } from "@/lib/steps/geometry";
 import type { TFeature } from "@/lib/steps/dataset";
-import { ZRef, ZField } from "@/lib/steps/options";
-import { ACCEPTS, defineStep } from "@/lib/steps/define-step";
 import { sourceExtent } from "@/lib/steps/extent";
+import { defineRunner } from "@/lib/steps/define-step";
+import { dissolve } from "@/lib/steps/dissolve/definition";
 
-export const dissolve = defineStep({
-  type: "dissolve",
-  label: "Dissolve",
-  summary: "Union the polygons, per value of `field` if given (Turf union)",
-  category: "spatial",
-  options: { source: ZRef, field: ZField.optional() },
-  columnOptions: { field: "source" },
-  inputs: [{ key: "source", accepts: ACCEPTS.features }],
-  output: "features",
-  columns: (step, [src]) => (step.field === undefined ? NO_COLUMNS : { fields: [{ name: step.field, type: typeOf(src, step.field) }], open: false }),
-  docs: {
-    options: "`field`, optional",
-    semantics: "Union of the polygons (Turf `union`), one feature per value of `field` (or one in all); non-polygons skipped",
-  },
+export const dissolveRunner = defineRunner(dissolve, {
   // A union of polygons lies in their box; which polygons merge depends on all of them.
   extent: sourceExtent,
   run: async (step, ctx) => {

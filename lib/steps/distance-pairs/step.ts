@@ -1,16 +1,11 @@
-/**
- * The `distance_pairs` step. One row per (source, target) pair within `max_km`, nearest first.
- * Its row in the step reference of docs/flow-format.md is generated from `docs` below.
- */
-import { pickedFields } from "@/lib/steps/columns";
-import { z } from "zod";
+/** The runner of the `distance_pairs` step; its definition (options, sources, output, docs) is in definition.ts. */
 import { props, specAs } from "@/lib/steps/items";
 import { fieldSources, rowFiller, rowMaker } from "@/lib/steps/row-maker";
 import { pointsWithinKm, type TNeighbours } from "@/lib/geo/spatial-index";
 import { lazyTable, type TFeature, type TGather, type TRow } from "@/lib/steps/dataset";
-import { ZRef, ZField, ZFieldSpec, ZMaxKm, ACCEPTS_PARAM } from "@/lib/steps/options";
-import { defineStep } from "@/lib/steps/define-step";
-import { eachSourcePoint, SOURCE_AND_TARGET, sourcesAndTargets, targetDemand } from "@/lib/steps/distance";
+import { eachSourcePoint, sourcesAndTargets, targetDemand } from "@/lib/steps/distance";
+import { defineRunner } from "@/lib/steps/define-step";
+import { distancePairs } from "@/lib/steps/distance-pairs/definition";
 
 /**
  * `j => features[j]'s field ?? null` (a row maker's read, see row-maker.ts). Made here, not
@@ -21,35 +16,7 @@ function fieldOf(features: readonly TFeature[], field: string): (j: number) => u
   return (j) => props(features[j]!)[field] ?? null;
 }
 
-export const distancePairs = defineStep({
-  type: "distance_pairs",
-  label: "Distance pairs",
-  summary: "One row per (source, target) pair within `max_km`, nearest first",
-  category: "spatial",
-  options: {
-    source: ZRef,
-    target: ZRef,
-    max_km: ZMaxKm,
-    source_fields: z.array(ZFieldSpec).default([]),
-    target_fields: z.array(ZFieldSpec).default([]),
-    distance_field: ZField.default("distance_km"),
-  },
-  params: { max_km: ACCEPTS_PARAM.number },
-  columnOptions: { source_fields: "source", target_fields: "target" },
-  inputs: SOURCE_AND_TARGET,
-  output: "rows",
-  columns: (step, [src, target]) => ({
-    fields: [
-      ...pickedFields(src, step.source_fields ?? []),
-      ...pickedFields(target, step.target_fields ?? []),
-      { name: step.distance_field ?? "distance_km", type: "number" },
-    ],
-    open: false,
-  }),
-  docs: {
-    options: "`max_km` *param*; `source_fields`, `target_fields`: field specs; `distance_field` (default `distance_km`)",
-    semantics: "One row per (source, target) pair within `max_km`, per source nearest first",
-  },
+export const distancePairsRunner = defineRunner(distancePairs, {
   // Rows: every source is needed.
   demand: (step, _box, sources) => ({ target: targetDemand(step, sources) }),
   run: async (step, ctx) => {

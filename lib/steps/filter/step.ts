@@ -1,27 +1,12 @@
-/**
- * The `filter` step. Keep the features/rows for which the expression `where` is true.
- * Its row in the step reference of docs/flow-format.md is generated from `docs` below.
- */
+/** The runner of the `filter` step; its definition (options, sources, output, docs) is in definition.ts. */
 import { asItems, props, EVERY } from "@/lib/steps/items";
 import { compileExpression } from "@/lib/expressions/expression";
 import type { TFeature, TRow } from "@/lib/steps/dataset";
-import { ZRef, ZExpression } from "@/lib/steps/options";
-import { ACCEPTS, defineStep } from "@/lib/steps/define-step";
 import { sameDemand, sourceExtent } from "@/lib/steps/extent";
+import { defineRunner } from "@/lib/steps/define-step";
+import { filter } from "@/lib/steps/filter/definition";
 
-export const filter = defineStep({
-  type: "filter",
-  label: "Filter",
-  summary: "Keep the features/rows for which the expression `where` is true",
-  category: "attribute",
-  options: { source: ZRef, where: ZExpression },
-  inputs: [{ key: "source", accepts: ACCEPTS.any }],
-  output: "same",
-  expressions: { where: "predicate" },
-  docs: {
-    options: "`where`: expression (boolean)",
-    semantics: "Keep items for which `where` is true",
-  },
+export const filterRunner = defineRunner(filter, {
   extent: sourceExtent,
   demand: sameDemand,
   batch: {

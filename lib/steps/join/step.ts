@@ -1,47 +1,10 @@
-/**
- * The `join` step. Attribute join: copy `fields` of the first `right` item whose `right_field` equals `left_field`.
- * Its row in the step reference of docs/flow-format.md is generated from `docs` below.
- */
-import { appendFields, pickedFields } from "@/lib/steps/columns";
-import { z } from "zod";
+/** The runner of the `join` step; its definition (options, sources, output, docs) is in definition.ts. */
 import { asItems, props, specAs, pick, columnsOf, mapItems, type TItems } from "@/lib/steps/items";
-import { ZRef, ZField, ZFieldSpec, ACCEPTS_PARAM, type TFieldSpec } from "@/lib/steps/options";
-import { ACCEPTS, defineStep } from "@/lib/steps/define-step";
+import type { TFieldSpec } from "@/lib/steps/options";
+import { defineRunner } from "@/lib/steps/define-step";
+import { join } from "@/lib/steps/join/definition";
 
-export const join = defineStep({
-  type: "join",
-  label: "Attribute join",
-  summary: "Attribute join: copy `fields` of the first `right` item whose `right_field` equals `left_field`",
-  category: "attribute",
-  options: {
-    left: ZRef,
-    right: ZRef,
-    left_field: ZField,
-    right_field: ZField,
-    fields: z.array(ZFieldSpec).optional(),
-    how: z.enum(["left", "inner"]).default("left"),
-  },
-  params: { how: ACCEPTS_PARAM.string },
-  columnOptions: { left_field: "left", right_field: "right", fields: "right" },
-  inputs: [
-    { key: "left", accepts: ACCEPTS.any },
-    { key: "right", accepts: ACCEPTS.any },
-  ],
-  output: "same",
-  columns: (step, [left, right]) =>
-    step.fields
-      ? appendFields(left, pickedFields(right, step.fields))
-      : appendFields(
-          left,
-          right.fields.filter((f) => f.name !== step.right_field),
-          left.open || right.open,
-        ),
-  docs: {
-    sources: "`left`, `right` (any) → same as left",
-    options: "`left_field`, `right_field`; `fields`: field specs (default: all right fields but the key); `how` *param* `left` (default) | `inner`",
-    semantics:
-      "Attribute join: copy `fields` of the first right item whose `right_field` equals `left_field` (compared as text); unmatched: nulls (`left`) or dropped (`inner`)",
-  },
+export const joinRunner = defineRunner(join, {
   // Each output item is a left item with more properties, in left order; any right item may match.
   extent: (step, sources) => sources.extent(step.left),
   demand: (step, box) => ({ left: box }),

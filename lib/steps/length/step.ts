@@ -1,31 +1,13 @@
-/**
- * The `length` step. Add the geodesic length of lines / perimeter of polygons (Turf length) in `unit`.
- * Its row in the step reference of docs/flow-format.md is generated from `docs` below.
- */
-import { withField } from "@/lib/steps/columns";
+/** The runner of the `length` step; its definition (options, sources, output, docs) is in definition.ts. */
 import { length as turfLength } from "@turf/turf";
-import { z } from "zod";
 import { addGeometryMeasure } from "@/lib/steps/items";
-import { ZRef, ZField, ACCEPTS_PARAM } from "@/lib/steps/options";
-import { ACCEPTS, defineStep } from "@/lib/steps/define-step";
 import { sameDemand, sourceExtent } from "@/lib/steps/extent";
+import { defineRunner } from "@/lib/steps/define-step";
+import { lengthStep } from "@/lib/steps/length/definition";
 
 const LENGTH_UNITS = { m: "meters", km: "kilometers", mi: "miles" } as const;
 
-export const lengthStep = defineStep({
-  type: "length",
-  label: "Length",
-  summary: "Add the geodesic length of lines / perimeter of polygons (Turf length) in `unit`",
-  category: "spatial",
-  options: { source: ZRef, field: ZField.default("length"), unit: z.enum(["m", "km", "mi"]).default("km") },
-  params: { unit: ACCEPTS_PARAM.string },
-  inputs: [{ key: "source", accepts: ACCEPTS.features }],
-  output: "features",
-  columns: (step, [src]) => withField(src, step.field ?? "length", "number"),
-  docs: {
-    options: "`field` (default `length`); `unit` *param* `m` | `km` (default) | `mi`",
-    semantics: "Geodesic length of lines, perimeter of polygons (all rings); null for null geometry",
-  },
+export const lengthRunner = defineRunner(lengthStep, {
   extent: sourceExtent,
   demand: sameDemand,
   run: (step, ctx) => addGeometryMeasure(ctx, step.source, step.field, 64, (f) => turfLength(f, { units: LENGTH_UNITS[step.unit] })),

@@ -1,13 +1,10 @@
-/**
- * The `points_from_rows` step. A Point per row from `lon`/`lat` columns (null geometry when not valid).
- * Its row in the step reference of docs/flow-format.md is generated from `docs` below.
- */
+/** The runner of the `points_from_rows` step; its definition (options, sources, output, docs) is in definition.ts. */
 import { readNumber } from "@/lib/steps/aggregations";
 import { asRows, EVERY } from "@/lib/steps/items";
 import type { TBox, TFeature, TRow } from "@/lib/steps/dataset";
-import { ZRef, ZField } from "@/lib/steps/options";
-import { ACCEPTS, defineStep } from "@/lib/steps/define-step";
 import { unionBox } from "@/lib/steps/extent";
+import { defineRunner } from "@/lib/steps/define-step";
+import { pointsFromRows } from "@/lib/steps/points-from-rows/definition";
 
 /** The point of a row, or null when its `lon`/`lat` do not read as WGS 84 degrees. */
 function pointOf(row: TRow, lon: string, lat: string): [number, number] | null {
@@ -16,19 +13,7 @@ function pointOf(row: TRow, lon: string, lat: string): [number, number] | null {
   return Number.isFinite(x) && Number.isFinite(y) && Math.abs(x) <= 180 && Math.abs(y) <= 90 ? [x, y] : null;
 }
 
-export const pointsFromRows = defineStep({
-  type: "points_from_rows",
-  label: "Points from rows",
-  summary: "A Point per row from `lon`/`lat` columns (null geometry when not valid)",
-  category: "attribute",
-  options: { source: ZRef, lon: ZField, lat: ZField },
-  columnOptions: { lon: "source", lat: "source" },
-  inputs: [{ key: "source", accepts: ACCEPTS.rows }],
-  output: "features",
-  docs: {
-    options: "`lon`, `lat`: column names",
-    semantics: "A Point per row from numbers or numeric text; null geometry when missing, not finite or out of range; all columns become properties",
-  },
+export const pointsFromRowsRunner = defineRunner(pointsFromRows, {
   // The box of the caller's rows, when the source is a table input handed over in memory.
   extent: (step, sources) => {
     const ds = sources.data(step.source);

@@ -1,26 +1,10 @@
-/**
- * The `rank` step. Add a 1-based position `field` in the current order.
- * Its row in the step reference of docs/flow-format.md is generated from `docs` below.
- */
-import { withFirst } from "@/lib/steps/columns";
+/** The runner of the `rank` step; its definition (options, sources, output, docs) is in definition.ts. */
 import { asItems, mapItems } from "@/lib/steps/items";
-import { ZRef, ZField } from "@/lib/steps/options";
-import { ACCEPTS, defineStep } from "@/lib/steps/define-step";
 import { sourceExtent } from "@/lib/steps/extent";
+import { defineRunner } from "@/lib/steps/define-step";
+import { rank } from "@/lib/steps/rank/definition";
 
-export const rank = defineStep({
-  type: "rank",
-  label: "Rank",
-  summary: "Add a 1-based position `field` in the current order",
-  category: "attribute",
-  options: { source: ZRef, field: ZField.default("rank") },
-  inputs: [{ key: "source", accepts: ACCEPTS.any }],
-  output: "same",
-  columns: (step, [src]) => withFirst(src, step.field ?? "rank", "integer"),
-  docs: {
-    options: "`field` (default `rank`)",
-    semantics: "Add the 1-based position as the first column",
-  },
+export const rankRunner = defineRunner(rank, {
   // No `demand`: an item's rank depends on every item before it.
   extent: sourceExtent,
   run: (step, ctx) =>

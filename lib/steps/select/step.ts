@@ -1,29 +1,11 @@
-/**
- * The `select` step. Keep (and rename) the listed fields, in that order; missing fields become null.
- * Its row in the step reference of docs/flow-format.md is generated from `docs` below.
- */
-import { pickedFields } from "@/lib/steps/columns";
-import { z } from "zod";
+/** The runner of the `select` step; its definition (options, sources, output, docs) is in definition.ts. */
 import { asItems, specAs, mapItems } from "@/lib/steps/items";
 import { rowMaker } from "@/lib/steps/row-maker";
-import { ZRef, ZFieldSpec } from "@/lib/steps/options";
-import { ACCEPTS, defineStep } from "@/lib/steps/define-step";
 import { sameDemand, sourceExtent } from "@/lib/steps/extent";
+import { defineRunner } from "@/lib/steps/define-step";
+import { select } from "@/lib/steps/select/definition";
 
-export const select = defineStep({
-  type: "select",
-  label: "Select fields",
-  summary: "Keep (and rename) the listed fields, in that order; missing fields become null",
-  category: "attribute",
-  options: { source: ZRef, fields: z.array(ZFieldSpec).min(1) },
-  columnOptions: { fields: "source" },
-  inputs: [{ key: "source", accepts: ACCEPTS.any }],
-  output: "same",
-  columns: (step, [src]) => ({ fields: pickedFields(src, step.fields), open: false }),
-  docs: {
-    options: "`fields`: field specs (≥ 1)",
-    semantics: "Keep, rename and order fields; a missing field becomes null",
-  },
+export const selectRunner = defineRunner(select, {
   extent: sourceExtent,
   demand: sameDemand,
   batch: {

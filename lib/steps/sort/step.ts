@@ -1,13 +1,9 @@
-/**
- * The `sort` step. Stable sort by `field`, `order` asc|desc; nulls last; numbers before text.
- * Its row in the step reference of docs/flow-format.md is generated from `docs` below.
- */
-import { z } from "zod";
+/** The runner of the `sort` step; its definition (options, sources, output, docs) is in definition.ts. */
 import { asItems, props } from "@/lib/steps/items";
 import type { TFeature, TRow } from "@/lib/steps/dataset";
-import { ZRef, ZField, ACCEPTS_PARAM } from "@/lib/steps/options";
-import { ACCEPTS, defineStep } from "@/lib/steps/define-step";
 import { sameDemand, sourceExtent } from "@/lib/steps/extent";
+import { defineRunner } from "@/lib/steps/define-step";
+import { sort } from "@/lib/steps/sort/definition";
 
 /** Orders values: numbers (numeric), then text (code-unit order), then booleans (false < true), then other; null/undefined last. */
 function rankOfType(v: unknown): number {
@@ -27,20 +23,7 @@ function compareValues(a: unknown, b: unknown): number {
   return 0;
 }
 
-export const sort = defineStep({
-  type: "sort",
-  label: "Sort",
-  summary: "Stable sort by `field`, `order` asc|desc; nulls last; numbers before text",
-  category: "attribute",
-  options: { source: ZRef, field: ZField, order: z.enum(["asc", "desc"]).default("asc") },
-  params: { field: ACCEPTS_PARAM.string, order: ACCEPTS_PARAM.string },
-  columnOptions: { field: "source" },
-  inputs: [{ key: "source", accepts: ACCEPTS.any }],
-  output: "same",
-  docs: {
-    options: "`field` *param*; `order` *param* `asc` (default) | `desc`",
-    semantics: "Stable sort; numbers before text before booleans; nulls last in both orders",
-  },
+export const sortRunner = defineRunner(sort, {
   extent: sourceExtent,
   // A stable sort orders items by (key, position): the items of a subsequence keep their order among themselves.
   demand: sameDemand,

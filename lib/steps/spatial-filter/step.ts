@@ -1,17 +1,13 @@
-/**
- * The `spatial_filter` step. Keep features that intersect / are within / contain / are disjoint from any feature of `by` (an omitted optional `by` keeps all).
- * Its row in the step reference of docs/flow-format.md is generated from `docs` below.
- */
+/** The runner of the `spatial_filter` step; its definition (options, sources, output, docs) is in definition.ts. */
 import { bbox as turfBbox, booleanContains, booleanIntersects, booleanWithin } from "@turf/turf";
 import type { Geometry } from "geojson";
-import { z } from "zod";
 import { asFeatures } from "@/lib/steps/items";
 import { isPolygonal, pointHits } from "@/lib/steps/geometry";
 import { geometryIndex } from "@/lib/geo/spatial-index";
 import type { TFeature } from "@/lib/steps/dataset";
-import { ZRef, ACCEPTS_PARAM } from "@/lib/steps/options";
-import { ACCEPTS, defineStep } from "@/lib/steps/define-step";
 import { smallerBox, sourceExtent } from "@/lib/steps/extent";
+import { defineRunner } from "@/lib/steps/define-step";
+import { spatialFilter } from "@/lib/steps/spatial-filter/definition";
 
 /** `container` contains `g` (Turf booleanContains; a MultiPolygon contains what one of its polygons contains). */
 function contains(container: Geometry, g: Geometry): boolean {
@@ -49,23 +45,7 @@ function within(g: Geometry, container: Geometry): boolean {
   }
 }
 
-export const spatialFilter = defineStep({
-  type: "spatial_filter",
-  label: "Spatial filter",
-  summary: "Keep features that intersect / are within / contain / are disjoint from any feature of `by` (an omitted optional `by` keeps all)",
-  category: "spatial",
-  options: { source: ZRef, by: ZRef, predicate: z.enum(["intersects", "within", "contains", "disjoint"]).default("intersects") },
-  params: { predicate: ACCEPTS_PARAM.string },
-  inputs: [
-    { key: "source", accepts: ACCEPTS.features },
-    { key: "by", accepts: ACCEPTS.features },
-  ],
-  output: "features",
-  docs: {
-    options: "`predicate` *param*: `intersects` (default) | `within` | `contains` | `disjoint`",
-    semantics:
-      "Keep features that intersect / are within / contain / are disjoint from any feature of `by`. Boundaries: `intersects` includes them, `within` and `contains` exclude them (a point on an edge is not within). Null geometry never hits (so it is kept only by `disjoint`). An omitted optional `by` keeps everything",
-  },
+export const spatialFilterRunner = defineRunner(spatialFilter, {
   extent: sourceExtent,
   // Every hit meets `by` (and so its box): only `disjoint` keeps features away from it. `by`
   // features that can hit meet a source feature, so the source's box.

@@ -1,36 +1,14 @@
-/**
- * The `spatial_join` step. Every polygon with `aggregations` over the points inside it (boundary included).
- * Its row in the step reference of docs/flow-format.md is generated from `docs` below.
- */
-import { aggregationFields, appendFields } from "@/lib/steps/columns";
+/** The runner of the `spatial_join` step; its definition (options, sources, output, docs) is in definition.ts. */
 import type { Position } from "geojson";
-import { z } from "zod";
 import { asFeatures, props, withProps } from "@/lib/steps/items";
 import { accs, accValues } from "@/lib/steps/aggregations";
 import { isPolygonal } from "@/lib/steps/geometry";
 import { pointInPolygonal } from "@/lib/geo/point-in-polygon";
 import { geometryIndex, representativePoint } from "@/lib/geo/spatial-index";
-import { ZRef, ZAggregation } from "@/lib/steps/options";
-import { ACCEPTS, defineStep } from "@/lib/steps/define-step";
+import { defineRunner } from "@/lib/steps/define-step";
+import { spatialJoin } from "@/lib/steps/spatial-join/definition";
 
-export const spatialJoin = defineStep({
-  type: "spatial_join",
-  label: "Spatial join",
-  summary: "Every polygon with `aggregations` over the points inside it (boundary included)",
-  category: "spatial",
-  options: { points: ZRef, polygons: ZRef, aggregations: z.array(ZAggregation).min(1) },
-  columnOptions: { "aggregations.field": "points" },
-  inputs: [
-    { key: "points", accepts: ACCEPTS.features },
-    { key: "polygons", accepts: ACCEPTS.features },
-  ],
-  output: "features",
-  columns: (step, [points, polygons]) => appendFields(polygons, aggregationFields(points, step.aggregations)),
-  docs: {
-    options: "`aggregations` (≥ 1)",
-    semantics:
-      "Every polygon feature with the aggregations over the points inside it (boundary included, holes excluded; a point counts once per polygon feature; MultiPoints count each point, other geometries their centroid)",
-  },
+export const spatialJoinRunner = defineRunner(spatialJoin, {
   // The output is the polygons, each with the points in it: such a point (or the centroid of a
   // non-point, which lies in its own box) is in the polygons' box.
   extent: (step, sources) => sources.extent(step.polygons),

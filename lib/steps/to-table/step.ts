@@ -1,30 +1,12 @@
-/**
- * The `to_table` step. Features to rows without geometry; `columns` fixes and renames the columns.
- * Its row in the step reference of docs/flow-format.md is generated from `docs` below.
- */
-import { pickedFields } from "@/lib/steps/columns";
-import { z } from "zod";
+/** The runner of the `to_table` step; its definition (options, sources, output, docs) is in definition.ts. */
 import { asFeatures, props, specAs, columnsOf, EVERY } from "@/lib/steps/items";
 import { rowMaker } from "@/lib/steps/row-maker";
 import type { TRow } from "@/lib/steps/dataset";
-import { ZRef, ZFieldSpec } from "@/lib/steps/options";
-import { ACCEPTS, defineStep } from "@/lib/steps/define-step";
 import { sameDemand } from "@/lib/steps/extent";
+import { defineRunner } from "@/lib/steps/define-step";
+import { toTable } from "@/lib/steps/to-table/definition";
 
-export const toTable = defineStep({
-  type: "to_table",
-  label: "To table",
-  summary: "Features to rows without geometry; `columns` fixes and renames the columns",
-  category: "attribute",
-  options: { source: ZRef, columns: z.array(ZFieldSpec).optional() },
-  columnOptions: { columns: "source" },
-  inputs: [{ key: "source", accepts: ACCEPTS.features }],
-  output: "rows",
-  columns: (step, [src]) => (step.columns ? { fields: pickedFields(src, step.columns), open: false } : src),
-  docs: {
-    options: "`columns`: field specs, optional",
-    semantics: "Drop geometry; without `columns` every property becomes a column (first-seen order)",
-  },
+export const toTableRunner = defineRunner(toTable, {
   demand: sameDemand,
   run: async (step, ctx) => {
     const fs = asFeatures(ctx.get(step.source)).features;

@@ -1,29 +1,11 @@
-/**
- * The `union` step. Concatenate the sources (all of one kind), like SQL UNION ALL.
- * Its row in the step reference of docs/flow-format.md is generated from `docs` below.
- */
-import { unionColumns } from "@/lib/steps/columns";
-import { z } from "zod";
+/** The runner of the `union` step; its definition (options, sources, output, docs) is in definition.ts. */
 import { asItems, itemCount } from "@/lib/steps/items";
 import type { TBox, TFeatureSet, TTable } from "@/lib/steps/dataset";
-import { ZRef } from "@/lib/steps/options";
-import { ACCEPTS, defineStep } from "@/lib/steps/define-step";
 import { unionBox } from "@/lib/steps/extent";
+import { defineRunner } from "@/lib/steps/define-step";
+import { union } from "@/lib/steps/union/definition";
 
-export const union = defineStep({
-  type: "union",
-  label: "Union",
-  summary: "Concatenate the sources (all of one kind), like SQL UNION ALL",
-  category: "attribute",
-  options: { sources: z.array(ZRef).min(2) },
-  inputs: [{ key: "sources", accepts: ACCEPTS.any, many: true }],
-  output: "same",
-  columns: (_step, sources) => unionColumns(sources),
-  docs: {
-    sources: "`sources` (≥ 2, all features or all rows) → same",
-    options: "",
-    semantics: "Concatenate (SQL UNION ALL); table columns are the union in order",
-  },
+export const unionRunner = defineRunner(union, {
   extent: (step, sources) => {
     const boxes = step.sources.map((s) => sources.extent(s));
     return boxes.includes(null) ? null : (boxes as TBox[]).reduce(unionBox);

@@ -1,33 +1,14 @@
-/**
- * The `within_distance` step. Aggregate the `target` features within `max_km` of each source feature.
- * Its row in the step reference of docs/flow-format.md is generated from `docs` below.
- */
-import { aggregationFields, appendFields } from "@/lib/steps/columns";
-import { z } from "zod";
+/** The runner of the `within_distance` step; its definition (options, sources, output, docs) is in definition.ts. */
 import { props, withProps } from "@/lib/steps/items";
 import { accs, accValues, fieldColumn } from "@/lib/steps/aggregations";
 import { pointsWithinKm } from "@/lib/geo/spatial-index";
 import type { TFeature } from "@/lib/steps/dataset";
-import { ZRef, ZAggregation, ZMaxKm, ACCEPTS_PARAM } from "@/lib/steps/options";
-import { defineStep } from "@/lib/steps/define-step";
-import { eachSourcePoint, SOURCE_AND_TARGET, sourcesAndTargets, targetDemand } from "@/lib/steps/distance";
+import { eachSourcePoint, sourcesAndTargets, targetDemand } from "@/lib/steps/distance";
 import { sourceExtent } from "@/lib/steps/extent";
+import { defineRunner } from "@/lib/steps/define-step";
+import { withinDistance } from "@/lib/steps/within-distance/definition";
 
-export const withinDistance = defineStep({
-  type: "within_distance",
-  label: "Within distance",
-  summary: "Aggregate the `target` features within `max_km` of each source feature",
-  category: "spatial",
-  options: { source: ZRef, target: ZRef, max_km: ZMaxKm, aggregations: z.array(ZAggregation).min(1) },
-  params: { max_km: ACCEPTS_PARAM.number },
-  columnOptions: { "aggregations.field": "target" },
-  inputs: SOURCE_AND_TARGET,
-  output: "features",
-  columns: (step, [src, target]) => appendFields(src, aggregationFields(target, step.aggregations)),
-  docs: {
-    options: "`max_km` *param*; `aggregations` (≥ 1)",
-    semantics: "Aggregate the targets within `max_km` (inclusive) of each source feature",
-  },
+export const withinDistanceRunner = defineRunner(withinDistance, {
   // Each output feature is its source feature with more properties.
   extent: sourceExtent,
   demand: (step, box, sources) => ({ source: box, target: targetDemand(step, sources) }),

@@ -1,0 +1,24 @@
+/**
+ * The `clip` step. Cut polygons to `by` (Turf intersect); points outside are dropped, lines are kept whole when they intersect.
+ * Browser-safe definition (lib/steps/define-step.ts; runner: step.ts); `docs` below makes its row of docs/flow-format.md.
+ */
+import { ZRef } from "@/lib/steps/options";
+import { ACCEPTS, defineStep } from "@/lib/steps/define-step";
+
+export const clip = defineStep({
+  type: "clip",
+  label: "Clip",
+  summary: "Cut polygons to `by` (Turf intersect); points outside are dropped, lines are kept whole when they intersect",
+  category: "spatial",
+  options: { source: ZRef, by: ZRef },
+  inputs: [
+    { key: "source", accepts: ACCEPTS.features },
+    { key: "by", accepts: ACCEPTS.features },
+  ],
+  output: "features",
+  docs: {
+    options: "",
+    semantics:
+      "Cut polygons to the union of `by`'s polygons (Turf `intersect`); points outside are dropped; lines that intersect are kept whole; null geometry is dropped. Omitted optional `by`: unchanged",
+  },
+});

@@ -1,0 +1,22 @@
+/**
+ * The `limit` step. Keep `n` items after skipping `offset`.
+ * Browser-safe definition (lib/steps/define-step.ts; runner: step.ts); `docs` below makes its row of docs/flow-format.md.
+ */
+import { z } from "zod";
+import { ZRef, ACCEPTS_PARAM } from "@/lib/steps/options";
+import { ACCEPTS, defineStep } from "@/lib/steps/define-step";
+
+export const limit = defineStep({
+  type: "limit",
+  label: "Limit",
+  summary: "Keep `n` items after skipping `offset`",
+  category: "attribute",
+  options: { source: ZRef, n: z.number().int().min(0), offset: z.number().int().min(0).optional() },
+  params: { n: ACCEPTS_PARAM.integer, offset: ACCEPTS_PARAM.integer },
+  inputs: [{ key: "source", accepts: ACCEPTS.any }],
+  output: "same",
+  docs: {
+    options: "`n` *param* (integer ≥ 0); `offset` *param* (integer ≥ 0)",
+    semantics: "Keep `n` items after skipping `offset`",
+  },
+});

@@ -1,0 +1,22 @@
+/**
+ * The `rank` step. Add a 1-based position `field` in the current order.
+ * Browser-safe definition (lib/steps/define-step.ts; runner: step.ts); `docs` below makes its row of docs/flow-format.md.
+ */
+import { withFirst } from "@/lib/steps/columns";
+import { ZRef, ZField } from "@/lib/steps/options";
+import { ACCEPTS, defineStep } from "@/lib/steps/define-step";
+
+export const rank = defineStep({
+  type: "rank",
+  label: "Rank",
+  summary: "Add a 1-based position `field` in the current order",
+  category: "attribute",
+  options: { source: ZRef, field: ZField.default("rank") },
+  inputs: [{ key: "source", accepts: ACCEPTS.any }],
+  output: "same",
+  columns: (step, [src]) => withFirst(src, step.field ?? "rank", "integer"),
+  docs: {
+    options: "`field` (default `rank`)",
+    semantics: "Add the 1-based position as the first column",
+  },
+});

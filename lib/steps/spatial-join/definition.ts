@@ -1,0 +1,28 @@
+/**
+ * The `spatial_join` step. Every polygon with `aggregations` over the points inside it (boundary included).
+ * Browser-safe definition (lib/steps/define-step.ts; runner: step.ts); `docs` below makes its row of docs/flow-format.md.
+ */
+import { aggregationFields, appendFields } from "@/lib/steps/columns";
+import { z } from "zod";
+import { ZRef, ZAggregation } from "@/lib/steps/options";
+import { ACCEPTS, defineStep } from "@/lib/steps/define-step";
+
+export const spatialJoin = defineStep({
+  type: "spatial_join",
+  label: "Spatial join",
+  summary: "Every polygon with `aggregations` over the points inside it (boundary included)",
+  category: "spatial",
+  options: { points: ZRef, polygons: ZRef, aggregations: z.array(ZAggregation).min(1) },
+  columnOptions: { "aggregations.field": "points" },
+  inputs: [
+    { key: "points", accepts: ACCEPTS.features },
+    { key: "polygons", accepts: ACCEPTS.features },
+  ],
+  output: "features",
+  columns: (step, [points, polygons]) => appendFields(polygons, aggregationFields(points, step.aggregations)),
+  docs: {
+    options: "`aggregations` (≥ 1)",
+    semantics:
+      "Every polygon feature with the aggregations over the points inside it (boundary included, holes excluded; a point counts once per polygon feature; MultiPoints count each point, other geometries their centroid)",
+  },
+});

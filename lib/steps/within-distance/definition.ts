@@ -1,0 +1,25 @@
+/**
+ * The `within_distance` step. Aggregate the `target` features within `max_km` of each source feature.
+ * Browser-safe definition (lib/steps/define-step.ts; runner: step.ts); `docs` below makes its row of docs/flow-format.md.
+ */
+import { aggregationFields, appendFields } from "@/lib/steps/columns";
+import { z } from "zod";
+import { ZRef, ZAggregation, ZMaxKm, ACCEPTS_PARAM } from "@/lib/steps/options";
+import { defineStep, SOURCE_AND_TARGET } from "@/lib/steps/define-step";
+
+export const withinDistance = defineStep({
+  type: "within_distance",
+  label: "Within distance",
+  summary: "Aggregate the `target` features within `max_km` of each source feature",
+  category: "spatial",
+  options: { source: ZRef, target: ZRef, max_km: ZMaxKm, aggregations: z.array(ZAggregation).min(1) },
+  params: { max_km: ACCEPTS_PARAM.number },
+  columnOptions: { "aggregations.field": "target" },
+  inputs: SOURCE_AND_TARGET,
+  output: "features",
+  columns: (step, [src, target]) => appendFields(src, aggregationFields(target, step.aggregations)),
+  docs: {
+    options: "`max_km` *param*; `aggregations` (≥ 1)",
+    semantics: "Aggregate the targets within `max_km` (inclusive) of each source feature",
+  },
+});
