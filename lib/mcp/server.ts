@@ -145,7 +145,8 @@ export async function buildMcpServer(ctx: TMcpRequestContext, era: "legacy" | "m
       const at = { organization: caller.organization, environment: caller.environment, api: tool, consumerId: caller.consumerId };
       const resolve = async () => {
         assertStorable(args);
-        return { ...(await find(args)), keyId: caller.keyId };
+        // The key was resolved for this request, its auth version checked (lib/serving/resolve-ai-caller.ts).
+        return { value: { ...(await find(args)), keyId: caller.keyId }, fresh: true, authVersion: 0n };
       };
       return withKeyCall({ door: "mcp", at, resolve, ...opts }, (api) => fn(api, args, reqCtx)).catch(toolError);
     };

@@ -42,8 +42,8 @@ export interface TKeyCall<C extends TKeyCallee, T> {
   door: TCallRecord["door"];
   /** Where the call log counts a call refused before its caller is resolved (`api` "" when none is named). */
   at: Pick<TCallRecord, "organization" | "environment" | "api" | "consumerId">;
-  /** Resolves the caller (step 1); a plain value is taken as fresh. */
-  resolve: () => Promise<TDeferredCaller<C> | C>;
+  /** Resolves the caller (step 1). */
+  resolve: () => Promise<TDeferredCaller<C>>;
   /** Resolves a stale cached caller again, bypassing the cache. */
   reload?: () => Promise<C>;
   requiresWorker?: boolean;
@@ -55,17 +55,15 @@ export interface TKeyCall<C extends TKeyCallee, T> {
   statusOf?: (result: T) => number;
 }
 
-const isDeferred = <C>(r: TDeferredCaller<C> | C): r is TDeferredCaller<C> => typeof r === "object" && r !== null && "fresh" in r && "authVersion" in r;
-
 /** Runs `fn` for the resolved caller under the policy (see module doc). */
 export async function withKeyCall<C extends TKeyCallee, T>(call: TKeyCall<C, T>, fn: (caller: C) => Promise<T>): Promise<T> {
   let log: Omit<TCallRecord, "status"> = { ...call.at, door: call.door };
   try {
     const resolved = await call.resolve();
-    let caller = isDeferred(resolved) ? resolved.value : resolved;
+    let caller = resolved.value;
     const counted = await consumeRateLimit(caller.keyId, caller.target.workspaceId, caller.plan.rateLimitPerMinute);
     // A revoked key is refused here, its call counted in a window nobody reads.
-    if (isDeferred(resolved) && !resolved.fresh && counted.authVersion !== resolved.authVersion && call.reload) caller = await call.reload();
+    if (!resolved.fresh && counted.authVersion !== resolved.authVersion && call.reload) caller = await call.reload();
     log = { ...log, api: caller.path.api, consumerId: caller.scope.consumerId };
     touchApiKey(caller.keyId);
     const quota = { ...counted, limit: caller.plan.rateLimitPerMinute };
