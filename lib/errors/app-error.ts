@@ -5,7 +5,9 @@
  * error (lib/mcp), the browser to a message next to the field or a toast.
  *
  * Codes are stable API: they appear in problem documents (`code`, and the `type` URI) and
- * in the OpenAPI document, so a code is never renamed, only added.
+ * in the OpenAPI document, so a code is never renamed, only added. Each has an HTTP status
+ * (`ERROR_STATUS`): the HTTP door answers with it, and the call log of every door counts a
+ * refusal by it (lib/metering/call-counter.ts).
  */
 import type { TFieldError } from "@/lib/errors/field-error";
 
@@ -29,6 +31,24 @@ export const ERROR_CODES = {
 
 export type TErrorCode = keyof typeof ERROR_CODES;
 export const ERROR_CODE_LIST = Object.keys(ERROR_CODES) as TErrorCode[];
+
+/** HTTP status of every error code (RFC 9110). */
+export const ERROR_STATUS: Record<TErrorCode, number> = {
+  bad_request: 400,
+  unauthorized: 401,
+  forbidden: 403,
+  not_found: 404,
+  method_not_allowed: 405,
+  conflict: 409,
+  payload_too_large: 413,
+  unsupported_media_type: 415,
+  validation_failed: 422,
+  idempotency_key_reused: 422,
+  rate_limited: 429,
+  internal: 500,
+  service_unavailable: 503,
+  overloaded: 503,
+};
 
 export interface TAppErrorOptions {
   /** `validation_failed` / `idempotency_key_reused`: every faulty field. */

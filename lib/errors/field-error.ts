@@ -3,6 +3,8 @@
  * `/inputs/area/area/coordinates/0`, `/parameters/top`, `/headers/Idempotency-Key`,
  * `/query/format`. The same shape serves every front door: HTTP puts it in a problem's
  * `errors`, MCP names the argument in a tool error, the browser shows it next to the field.
+ * The domain names the logical field (`/format`); each door writes its own pointer (the
+ * public API `/query/format`, MCP the argument).
  */
 import { z } from "zod";
 

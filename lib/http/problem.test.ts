@@ -31,4 +31,17 @@ describe("problem", () => {
     expect(problem("service_unavailable", "x", { retryAfterSeconds: 5 }).headers.get("retry-after")).toBe("5");
     expect(problem("unsupported_media_type", "x").headers.get("accept-post")).toBe("application/json");
   });
+
+  it("titles a 401 by door: the API key at the key doors, signing in for the browser; only the public API challenges", async () => {
+    const key = problem("unauthorized", "x");
+    const mcp = problem("unauthorized", "x", { door: "mcp" });
+    const session = problem("unauthorized", "x", { door: "session" });
+    expect([(await key.json()).title, (await mcp.json()).title, (await session.json()).title]).toEqual([
+      "Missing or invalid API key",
+      "Missing or invalid API key",
+      "Sign-in required",
+    ]);
+    expect([mcp.headers.get("www-authenticate"), session.headers.get("www-authenticate")]).toEqual([null, null]);
+    expect((await problem("forbidden", "x", { door: "session" }).json()).title).toBe("Not allowed");
+  });
 });

@@ -4,30 +4,20 @@
  * field by JSON Pointer) on 422. `type` is a stable URI per error code
  * (`https://flow-api.dev/problems/<code with dashes>`), documented in the README.
  *
- * The one map from domain error code to HTTP status lives here; the OpenAPI document
- * lists the same codes from it as structured data (`x-error-codes`).
+ * The status of each code is `ERROR_STATUS` (lib/errors/app-error.ts); the OpenAPI document
+ * lists the codes as structured data (`x-error-codes`). What differs by door:
+ * - `key` (the public API): a 401 titled "Missing or invalid API key" challenges with
+ *   `WWW-Authenticate: ApiKey header="X-Api-Key"`;
+ * - `mcp`: the same titles, never a challenge (a Bearer challenge would send AI clients into
+ *   OAuth discovery, which this service does not offer);
+ * - `session` (the design tool and console): a 401 is "Sign-in required", a 403 "Not allowed",
+ *   no challenge.
  */
 import { z } from "zod";
-import { ERROR_CODES, ERROR_CODE_LIST, type TErrorCode } from "@/lib/errors/app-error";
+import { ERROR_CODES, ERROR_CODE_LIST, ERROR_STATUS, type TErrorCode } from "@/lib/errors/app-error";
 import { ZFieldError, type TFieldError } from "@/lib/errors/field-error";
 
-/** HTTP status of every error code (RFC 9110). */
-export const ERROR_STATUS: Record<TErrorCode, number> = {
-  bad_request: 400,
-  unauthorized: 401,
-  forbidden: 403,
-  not_found: 404,
-  method_not_allowed: 405,
-  conflict: 409,
-  payload_too_large: 413,
-  unsupported_media_type: 415,
-  validation_failed: 422,
-  idempotency_key_reused: 422,
-  rate_limited: 429,
-  internal: 500,
-  service_unavailable: 503,
-  overloaded: 503,
-};
+export { ERROR_STATUS };
 
 export const PROBLEM_TYPE_BASE = "https://flow-api.dev/problems/";
 
@@ -50,25 +40,30 @@ export const ZProblem = z
 
 export type TProblem = z.infer<typeof ZProblem>;
 
+export type TProblemDoor = "key" | "mcp" | "session";
+
+const SESSION_TITLES: Partial<Record<TErrorCode, string>> = { unauthorized: "Sign-in required", forbidden: "Not allowed" };
+
 /** Headers some codes always carry (RFC 9110 / RFC 7235). */
-function headersFor(code: TErrorCode, retryAfterSeconds: number | undefined): Record<string, string> {
+function headersFor(code: TErrorCode, retryAfterSeconds: number | undefined, door: TProblemDoor): Record<string, string> {
   const h: Record<string, string> = {};
-  if (code === "unauthorized") h["www-authenticate"] = 'ApiKey header="X-Api-Key"';
+  if (code === "unauthorized" && door === "key") h["www-authenticate"] = 'ApiKey header="X-Api-Key"';
   if (code === "unsupported_media_type") h["accept-post"] = "application/json";
   if (retryAfterSeconds !== undefined) h["retry-after"] = String(Math.max(1, Math.ceil(retryAfterSeconds)));
   return h;
 }
 
-/** Builds a problem response for `code`. */
+/** Builds a problem response for `code`, as `door` (default `key`) answers it. */
 export function problem(
   code: TErrorCode,
   detail: string,
-  opts: { instance?: string; errors?: TFieldError[]; retryAfterSeconds?: number; headers?: Record<string, string> } = {},
+  opts: { instance?: string; errors?: TFieldError[]; retryAfterSeconds?: number; headers?: Record<string, string>; door?: TProblemDoor } = {},
 ): Response {
   const status = ERROR_STATUS[code];
+  const door = opts.door ?? "key";
   const body: TProblem = {
     type: problemType(code),
-    title: ERROR_CODES[code],
+    title: (door === "session" && SESSION_TITLES[code]) || ERROR_CODES[code],
     status,
     detail,
     ...(opts.instance ? { instance: opts.instance } : {}),
@@ -77,6 +72,6 @@ export function problem(
   };
   return new Response(JSON.stringify(body), {
     status,
-    headers: { "content-type": "application/problem+json", "cache-control": "no-store", ...headersFor(code, opts.retryAfterSeconds), ...opts.headers },
+    headers: { "content-type": "application/problem+json", "cache-control": "no-store", ...headersFor(code, opts.retryAfterSeconds, door), ...opts.headers },
   });
 }

@@ -1,59 +1,52 @@
 /**
- * The one wrapper every public route handler uses. It
+ * The route wrappers of the HTTP doors. `publicRoute` serves the public API:
  * - parses the path params with zod (a bad slug is a 404, like a missing API),
- * - authenticates the key and resolves the API (lib/keys/resolve-key-caller.ts),
- * - applies the per-key rate limit (lib/rate-limit): 429 `rate_limited` with `Retry-After`
- *   over the quota, and the `RateLimit-Policy` / `RateLimit` header fields of the IETF draft
- *   "RateLimit header fields for HTTP" on every answer to an authenticated call,
- * - for handlers that start runs (`requiresWorker`), answers 503 while no worker is alive
- *   (lib/health.ts `workerAlive`, cached ~1.5 s) instead of accepting work nobody runs,
- * - maps AppError to RFC 9457 problem responses and hides unexpected errors (500, logged),
- *   answering 503 (with `Retry-After`) when the database cannot be reached, does not answer
- *   in time or its schema is missing (`service_unavailable`), or when too many requests
- *   already wait for a database connection (`overloaded`; lib/database/unavailable.ts),
- * - meters every 2xx answer as one API request, unless the handler metered it itself
- *   inside its own transaction (POST /runs),
- * - adds the CORS header fields for a browser origin the environment allows (lib/http/cors.ts),
- * - records the call for the console without making the answer wait (lib/metering/call-counter.ts:
- *   2xx per API and consumer, refusals by status, never billed) and the key's last use
- *   (lib/keys/touch-api-key.ts).
+ * - runs the call under the key-call policy (lib/serving/key-call.ts: the key resolved with
+ *   lib/keys/resolve-key-caller.ts, the per-key quota, the worker check for handlers that start
+ *   runs, metering, the call log and the key's last use), writing the quota as the
+ *   `RateLimit-Policy` / `RateLimit` header fields of the IETF draft "RateLimit header fields
+ *   for HTTP" on every answer to an authenticated call (`Retry-After` on a 429),
+ * - parses the query and the JSON body by the route's zod schemas (`readInput`), after the key
+ *   is accepted, so that a handler only calls the domain and answers,
+ * - maps AppError to RFC 9457 problems (`errorResponse`: unexpected errors are logged and
+ *   answered 500, database outages 503 with `Retry-After`), naming a faulty query parameter
+ *   `/query/<name>` (the domain and the schemas name the logical field, `/<name>`),
+ * - adds the CORS header fields for a browser origin the environment allows (lib/http/cors.ts).
  *
  * `otherMethods` answers the methods a route does not serve: `OPTIONS` (a CORS preflight, or
  * plain `Allow`) and 405 problems with `Allow` (RFC 9110 section 15.5.6) for the rest.
  */
 import "server-only";
 import { z } from "zod";
-import { AppError } from "@/lib/errors";
-import { databaseAppError } from "@/lib/database/unavailable";
-import { problem } from "@/lib/http/problem";
+import { AppError, jsonPointer, validationError } from "@/lib/errors";
+import { flattenZodIssues } from "@/lib/errors/zod-issues";
+import { problem, type TProblemDoor } from "@/lib/http/problem";
+import { readJsonBody } from "@/lib/http/read-json-body";
 import { resolveKeyCaller, resolveKeyCallerDeferred, type TKeyCaller } from "@/lib/keys/resolve-key-caller";
 import type { TApiPath } from "@/lib/runs/scope";
-import { addUsage } from "@/lib/metering/usage";
-import { workerAlive } from "@/lib/health";
-import { consumeRateLimit } from "@/lib/rate-limit/rate-limit";
-import { isAllowed, rateLimitHeaders } from "@/lib/rate-limit/headers";
+import { rateLimitHeaders } from "@/lib/rate-limit/headers";
 import { allowHeader, corsHeaders, preflight } from "@/lib/http/cors";
-import { recordCall } from "@/lib/metering/call-counter";
-import { touchApiKey } from "@/lib/keys/touch-api-key";
+import { asAppError, withKeyCall } from "@/lib/serving/key-call";
 
 const ZSlug = z.string().regex(/^[a-z0-9-]{1,64}$/);
 export const ZApiPath = z.object({ organization: ZSlug, environment: ZSlug, api: ZSlug });
 
-export interface TPublicHandlerArgs<P> {
+/** The query and body schemas of a route; the body is read only when a schema is given. */
+export interface TInputSchemas<Q extends z.ZodObject, B extends z.ZodType> {
+  query?: Q;
+  body?: B;
+}
+
+/** The query schema of a route that reads none. */
+export type TNoQuery = z.ZodObject<Record<string, never>>;
+
+export interface TInput<Q extends z.ZodObject, B extends z.ZodType> {
   req: Request;
-  params: P;
-  caller: TKeyCaller;
+  query: z.output<Q>;
+  body: z.output<B>;
 }
 
-export interface TPublicRouteOptions<P extends z.ZodType> {
-  params: P;
-  /** "handler": the handler counts the request itself (in its own transaction). */
-  metering?: "wrapper" | "handler";
-  /** The handler accepts work for the worker: 503 while no worker is alive. */
-  requiresWorker?: boolean;
-}
-
-type TRouteContext = { params: Promise<Record<string, string | string[]>> };
+export type TRouteContext = { params: Promise<Record<string, string | string[]>> };
 
 /** Copies extra headers onto a response (rebuilding it if its headers are immutable). */
 function withHeaders(res: Response, extra: Record<string, string>): Response {
@@ -67,61 +60,61 @@ function withHeaders(res: Response, extra: Record<string, string>): Response {
   }
 }
 
-/** Turns any thrown value into a problem response. */
-export function errorResponse(err: unknown, instance: string): Response {
-  const known = err instanceof AppError ? err : databaseAppError(err);
-  if (known) return problem(known.code, known.detail, { instance, errors: known.errors, retryAfterSeconds: known.retryAfterSeconds });
-  console.error(`[${new Date().toISOString()}] unexpected error at ${instance}:`, err);
-  return problem("internal", "An unexpected error occurred. It has been logged.", { instance });
+/** `value` parsed by `schema`, else `validation_failed` naming each faulty field by its logical pointer (`/limit`, `/name`). */
+function bySchema<S extends z.ZodType>(schema: S, value: unknown): z.output<S> {
+  const parsed = schema.safeParse(value);
+  if (parsed.success) return parsed.data;
+  throw validationError(flattenZodIssues(parsed.error.issues, value).map((e) => ({ field: jsonPointer(e.path), code: e.code, message: e.message })));
+}
+
+/** The query string and JSON body of `req` by schema (the body read with lib/http/read-json-body.ts). */
+export async function readInput<Q extends z.ZodObject, B extends z.ZodType>(req: Request, schemas: TInputSchemas<Q, B>): Promise<TInput<Q, B>> {
+  const query = schemas.query ? bySchema(schemas.query, Object.fromEntries(new URL(req.url).searchParams)) : {};
+  const body = schemas.body ? bySchema(schemas.body, await readJsonBody(req)) : undefined;
+  return { req, query: query as z.output<Q>, body: body as z.output<B> };
+}
+
+/**
+ * Turns any thrown value into a problem response as `door` answers it (lib/http/problem.ts).
+ * `query`: the route's query schema, whose fields the errors name `/query/<name>`.
+ */
+export function errorResponse(err: unknown, instance: string, door: TProblemDoor = "key", query?: z.ZodObject): Response {
+  const known = asAppError(err, `at ${instance}`);
+  const inQuery = (field: string) => query !== undefined && Object.hasOwn(query.shape, field.split("/")[1] ?? "");
+  const errors = known.errors?.map((e) => (inQuery(e.field) ? { ...e, field: `/query${e.field}` } : e));
+  return problem(known.code, known.detail, { instance, errors, retryAfterSeconds: known.retryAfterSeconds, door });
 }
 
 /** Wraps a public API handler (see module doc). */
-export function publicRoute<P extends z.ZodType<TApiPath>>(opts: TPublicRouteOptions<P>, handler: (args: TPublicHandlerArgs<z.infer<P>>) => Promise<Response>) {
+export function publicRoute<P extends z.ZodType<TApiPath>, Q extends z.ZodObject = TNoQuery, B extends z.ZodType = z.ZodUndefined>(
+  opts: TInputSchemas<Q, B> & { params: P; requiresWorker?: boolean; metered?: "policy" | "call" },
+  handler: (args: TInput<Q, B> & { params: z.output<P>; caller: TKeyCaller }) => Promise<Response>,
+) {
   return async (req: Request, ctx: TRouteContext): Promise<Response> => {
     const instance = new URL(req.url).pathname;
-    let limitHeaders: Record<string, string> = {};
-    let path: TApiPath | null = null;
-    let consumerId: string | null = null;
-    const record = (status: number) => {
-      if (path) recordCall({ organization: path.organization, environment: path.environment, door: "http", api: path.api, consumerId, status });
-    };
+    let headers: Record<string, string> = {};
     try {
       const parsed = opts.params.safeParse(await ctx.params);
       if (!parsed.success) throw new AppError("not_found", "No such resource.");
-      const params = parsed.data as z.infer<P>;
-      path = params;
-      limitHeaders = await corsHeaders(req.headers.get("origin"), params);
-      const cached = await resolveKeyCallerDeferred(params, req.headers.get("x-api-key"));
-      let caller = cached.value;
-      const counted = await consumeRateLimit(caller.keyId, caller.target.workspaceId, caller.plan.rateLimitPerMinute);
-      // A key, grant, release or plan changed since the cached caller was loaded: resolve again
-      // (a revoked key is refused here, its call counted in a window nobody reads).
-      if (!cached.fresh && counted.authVersion !== cached.authVersion) caller = await resolveKeyCaller(params, req.headers.get("x-api-key"));
-      const limit = { ...counted, limit: caller.plan.rateLimitPerMinute };
-      consumerId = caller.scope.consumerId;
-      touchApiKey(caller.keyId);
-      limitHeaders = { ...limitHeaders, ...rateLimitHeaders(limit) };
-      if (!isAllowed(limit)) {
-        throw new AppError(
-          "rate_limited",
-          `This API key may make ${limit.limit} calls per minute to APIs of this workspace; retry after the time in Retry-After.`,
-        );
-      }
-      if (opts.requiresWorker && !(await workerAlive())) {
-        throw new AppError("service_unavailable", "No worker is available to run flows right now; retry shortly. Reading runs and results still works.", {
-          retryAfterSeconds: 5,
-        });
-      }
-      const res = await handler({ req, params, caller });
-      if (res.status >= 200 && res.status < 300 && opts.metering !== "handler") {
-        await addUsage(caller.target.workspaceId, { apiRequests: 1 });
-      }
-      record(res.status);
-      return withHeaders(res, limitHeaders);
+      const params = parsed.data as z.output<P>;
+      headers = await corsHeaders(req.headers.get("origin"), params);
+      const key = req.headers.get("x-api-key");
+      const res = await withKeyCall(
+        {
+          door: "http",
+          at: { organization: params.organization, environment: params.environment, api: params.api, consumerId: null },
+          resolve: () => resolveKeyCallerDeferred(params, key),
+          reload: () => resolveKeyCaller(params, key),
+          requiresWorker: opts.requiresWorker,
+          metered: opts.metered,
+          onQuota: (quota) => (headers = { ...headers, ...rateLimitHeaders(quota) }),
+          statusOf: (r: Response) => r.status,
+        },
+        async (caller) => handler({ ...(await readInput(req, opts)), params, caller }),
+      );
+      return withHeaders(res, headers);
     } catch (err) {
-      const res = errorResponse(err, instance);
-      record(res.status);
-      return withHeaders(res, limitHeaders);
+      return withHeaders(errorResponse(err, instance, "key", opts.query), headers);
     }
   };
 }

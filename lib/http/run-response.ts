@@ -9,7 +9,7 @@ import { runDocument, type TRunLinks, type TRunRow } from "@/lib/runs/run-docume
 import { FINAL_STATES } from "@/lib/runs/run-state-names";
 import { waitForRun } from "@/lib/runs/wait-for-run";
 import { apiBasePath } from "@/lib/runs/scope";
-import type { parseListQuery } from "@/lib/runs/list-runs";
+import type { TListRunsQuery } from "@/lib/runs/list-runs";
 
 /** Seconds a client should wait before polling a run that is not final. */
 export const POLL_AFTER_SECONDS = 1;
@@ -58,7 +58,7 @@ export async function runResponse(
 }
 
 /** `Link` header value for the next page of a run list, or null. */
-export function nextLink(base: string, query: ReturnType<typeof parseListQuery>, nextCursor: string | null): string | null {
+export function nextLink(base: string, query: TListRunsQuery, nextCursor: string | null): string | null {
   if (!nextCursor) return null;
   const q = new URLSearchParams();
   if (query.state) q.set("state", query.state);

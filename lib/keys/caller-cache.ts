@@ -17,8 +17,8 @@
  * primary-key read per hit instead of the three lookups a miss makes). The HTTP door saves
  * even that round trip: `cachedCallerDeferred` returns a hit with the version it was loaded
  * at, the rate-limit statement that every call makes anyway returns the committed version
- * (lib/rate-limit/rate-limit.ts), and the door reloads through `cachedCaller` when the two
- * differ, before the handler runs.
+ * (lib/rate-limit/rate-limit.ts), and the key-call policy (lib/serving/key-call.ts) reloads
+ * through `cachedCaller` when the two differ, before the call runs.
  */
 import "server-only";
 import { db } from "@/lib/db";

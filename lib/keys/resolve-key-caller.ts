@@ -24,11 +24,16 @@ export interface TKeyCaller {
   plan: { rateLimitPerMinute: number };
 }
 
-/** The key's format checked (401 otherwise), its hash, and the cache key of (key, API path). */
-function keyOf(path: TApiPath, apiKey: string | null): { hash: string; cacheKey: string } {
-  if (!apiKey) throw new AppError("unauthorized", "Send your API key in the X-Api-Key header.");
+/** The SHA-256 hash of a well-formed key; AppError `unauthorized` otherwise (`missing` the detail when none was sent). Shared by the HTTP and MCP doors. */
+export function keyHash(apiKey: string | null, missing = "Send your API key in the X-Api-Key header."): string {
+  if (!apiKey) throw new AppError("unauthorized", missing);
   if (!KEY_PATTERN.test(apiKey)) throw invalidKey();
-  const hash = hashApiKey(apiKey);
+  return hashApiKey(apiKey);
+}
+
+/** The key's hash and the cache key of (key, API path). */
+function keyOf(path: TApiPath, apiKey: string | null): { hash: string; cacheKey: string } {
+  const hash = keyHash(apiKey);
   return { hash, cacheKey: `${hash}|${path.organization}|${path.environment}|${path.api}` };
 }
 

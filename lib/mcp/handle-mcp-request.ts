@@ -22,8 +22,7 @@ import "server-only";
 import { createMcpHandler, hostHeaderValidationResponse, originValidationResponse, type McpHttpHandler } from "@modelcontextprotocol/server";
 import { env } from "@/lib/env";
 import { AppError } from "@/lib/errors";
-import { databaseAppError } from "@/lib/database/unavailable";
-import { problem } from "@/lib/http/problem";
+import { errorResponse } from "@/lib/http/public-route";
 import { requestOrigin } from "@/lib/http/request-origin";
 import { resolveAiCaller } from "@/lib/serving/resolve-ai-caller";
 import { buildMcpServer, type TMcpRequestContext } from "@/lib/mcp/server";
@@ -69,38 +68,24 @@ function apiKeyOf(req: Request): string | null {
   return m ? m[1] : null;
 }
 
-/** A refusal before the SDK: an RFC 9457 problem, never with an OAuth challenge. */
-function refusal(err: unknown, instance: string): Response {
-  const known = err instanceof AppError ? err : databaseAppError(err);
-  if (known) {
-    const res = problem(known.code, known.detail, { instance, retryAfterSeconds: known.retryAfterSeconds });
-    res.headers.delete("www-authenticate");
-    return res;
-  }
-  console.error(`[${new Date().toISOString()}] unexpected error at ${instance}:`, err);
-  return problem("internal", "An unexpected error occurred. It has been logged.", { instance });
-}
-
 /** Serves one MCP request (see module doc). */
 export async function handleMcpRequest(req: Request, path: { organization?: string; environment?: string }): Promise<Response> {
   const instance = new URL(req.url).pathname;
   const hosts = allowedHostnames();
   const rejected = hostHeaderValidationResponse(req, hosts) ?? originValidationResponse(req, hosts);
   if (rejected) return rejected;
+  const { organization, environment } = path;
+  const named = organization !== undefined && environment !== undefined && SLUG.test(organization) && SLUG.test(environment);
   try {
-    if (!path.organization || !path.environment || !SLUG.test(path.organization) || !SLUG.test(path.environment)) {
-      throw new AppError("not_found", "No MCP endpoint is served at this address.");
-    }
-    const caller = await resolveAiCaller({ organization: path.organization, environment: path.environment }, apiKeyOf(req));
+    if (!named) throw new AppError("not_found", "No MCP endpoint is served at this address.");
+    const caller = await resolveAiCaller({ organization, environment }, apiKeyOf(req));
     touchApiKey(caller.keyId);
     const context: TMcpRequestContext = { caller, baseUrl: env().PUBLIC_BASE_URL?.replace(/\/$/, "") ?? requestOrigin(req.headers, new URL(req.url).origin) };
     return await handler().fetch(req, { authInfo: { token: caller.keyId, clientId: caller.consumerId, scopes: [], extra: { flowApi: context } } });
   } catch (err) {
-    const res = refusal(err, instance);
+    const res = errorResponse(err, instance, "mcp");
     // Refused before any tool ran: shown in the console by status, never billed.
-    if (path.organization && path.environment && SLUG.test(path.organization) && SLUG.test(path.environment) && res.status < 500) {
-      recordCall({ organization: path.organization, environment: path.environment, door: "mcp", api: "", consumerId: null, status: res.status });
-    }
+    if (named) recordCall({ organization, environment, door: "mcp", api: "", consumerId: null, status: res.status });
     return res;
   }
 }

@@ -9,14 +9,15 @@
  * arguments each fits. `list_layers` is housekeeping like `tools/list` (design.md "MCP"): it
  * spends no quota and meters nothing.
  *
- * A tool call goes through the same domain functions as the HTTP door: `validateRunRequest`
- * and `createRun` (which meters one ETL run and one API request in the run's transaction),
- * `getRunOrThrow`, `getResultFile`, `cancelRun`; `run_status` / `run_result` / `run_cancel`
- * meter one API request each when they succeed. Every tool call spends the key's per-minute
- * quota of the API's workspace, the one HTTP calls spend (lib/rate-limit); `initialize`,
- * `tools/list` and `ping` neither spend nor meter anything. Errors become tool errors
- * (lib/mcp/tool-answers.ts): invalid arguments name each argument and start nothing; a run
- * of another consumer, of an API that is not a tool of this key, or an unknown one is
+ * A tool call that names an API (a Flow API tool, or a run tool once its run is found) is a
+ * key call like an HTTP request, under the same policy (lib/serving/key-call.ts: the key's
+ * per-minute quota of the API's workspace, shared with HTTP calls, the worker check for a run
+ * start, metering, the call log and the key's last use), and goes through the same domain
+ * functions as the HTTP door: `validateRunRequest` and `createRun` (which meters one ETL run
+ * and one API request in the run's transaction), `getRunOrThrow`, `getResultFile`, `cancelRun`.
+ * `initialize`, `tools/list` and `ping` neither spend nor meter anything. Errors become tool
+ * errors (lib/mcp/tool-answers.ts): invalid arguments name each argument and start nothing; a
+ * run of another consumer, of an API that is not a tool of this key, or an unknown one is
  * "No such run".
  *
  * Waiting: a Flow API tool waits up to `wait_seconds` (default 20, at most 55), woken by the
@@ -27,12 +28,6 @@ import "server-only";
 import { McpServer, type CallToolResult, type ServerContext, type StandardSchemaWithJSON } from "@modelcontextprotocol/server";
 import { env } from "@/lib/env";
 import { AppError, assertStorable } from "@/lib/errors";
-import { workerAlive } from "@/lib/health";
-import { addUsage } from "@/lib/metering/usage";
-import { recordCall } from "@/lib/metering/call-counter";
-import { ERROR_STATUS } from "@/lib/http/problem";
-import { consumeRateLimit } from "@/lib/rate-limit/rate-limit";
-import { isAllowed } from "@/lib/rate-limit/headers";
 import { cancelRun } from "@/lib/runs/cancel-run";
 import { createRun } from "@/lib/runs/create-run";
 import { findRunApiId } from "@/lib/runs/find-run-api";
@@ -42,6 +37,7 @@ import { runDocument } from "@/lib/runs/run-document";
 import { apiBasePath } from "@/lib/runs/scope";
 import { waitForRunWithProgress, type TRunProgress } from "@/lib/runs/wait-for-run";
 import type { TAiApi, TAiCaller } from "@/lib/serving/resolve-ai-caller";
+import { withKeyCall } from "@/lib/serving/key-call";
 import type { TResultFormat } from "@/lib/formats/types";
 import { answerWithFile, answerWithLayers, answerWithRun, toolError, RUN_RESULT_INLINE_MAX_BYTES, type TLoadFiles } from "@/lib/mcp/tool-answers";
 import { listLayerIds } from "@/lib/flows/input-geometry";
@@ -76,6 +72,7 @@ export const MCP_SERVER_VERSION = "0.1.0";
 export const TOOLS_LIST_TTL_MS = 60_000;
 
 type TArgs = Record<string, unknown>;
+type TToolFn = (api: TAiApi, args: TArgs, ctx: ServerContext) => Promise<CallToolResult>;
 
 /**
  * A JSON Schema as the SDK's Standard Schema: advertised as is in `tools/list`, validated by
@@ -93,20 +90,10 @@ function advertised(schema: Record<string, unknown>): StandardSchemaWithJSON<TAr
   };
 }
 
-/** Spends one call of the key's per-minute quota for `api`'s workspace; throws `rate_limited` over it. */
-async function spendQuota(caller: TAiCaller, api: TAiApi): Promise<void> {
-  const state = await consumeRateLimit(caller.keyId, api.target.workspaceId, api.plan.rateLimitPerMinute);
-  if (!isAllowed(state)) {
-    throw new AppError("rate_limited", `This API key may make ${state.limit} calls per minute to APIs of this workspace.`, {
-      retryAfterSeconds: state.resetSeconds,
-    });
-  }
-}
-
 const noSuchRun = () => new AppError("not_found", "No such run: no run with this run_id belongs to your API key's tools in this environment.");
 
 /** The tool (API) a run of this key belongs to, or "No such run". */
-async function runApi(caller: TAiCaller, runId: unknown): Promise<{ api: TAiApi; runId: string }> {
+async function runApi(caller: TAiCaller, runId: unknown): Promise<TAiApi> {
   if (typeof runId !== "string")
     throw new AppError("validation_failed", "run_id is required.", {
       errors: [{ field: "/run_id", code: "required", message: "Give the run_id a tool answered with." }],
@@ -114,7 +101,7 @@ async function runApi(caller: TAiCaller, runId: unknown): Promise<{ api: TAiApi;
   const flowApiId = await findRunApiId(caller.consumerId, caller.environmentId, runId);
   const api = flowApiId ? caller.apis.find((a) => a.target.flowApiId === flowApiId) : undefined;
   if (!api) throw noSuchRun();
-  return { api, runId };
+  return api;
 }
 
 function progressReporter(ctx: ServerContext): ((p: TRunProgress) => Promise<void>) | undefined {
@@ -137,31 +124,6 @@ async function runAnswer(ctx: TMcpRequestContext, api: TAiApi, run: Parameters<t
   return answerWithRun(doc, ctx.baseUrl, doc.state === "completed" ? load : null);
 }
 
-/**
- * Records a tool call for the console (lib/metering/call-counter.ts): `200` next to each
- * metered call, a refusal's status (422, 429 ...) when a tool answers with a client error.
- */
-function countCall(caller: TAiCaller, api: string, status: number): void {
-  recordCall({ organization: caller.organization, environment: caller.environment, door: "mcp", api, consumerId: caller.consumerId, status });
-}
-
-/**
- * Wraps a handler: arguments Postgres could not store are refused first (lib/errors/unstorable.ts:
- * NUL or unpaired surrogates named by JSON Pointer into the arguments, nesting over
- * `MAX_JSON_DEPTH`); any throw becomes a tool error (and a refusal a counted one, see `countCall`).
- */
-function guarded(caller: TAiCaller, api: string, fn: (args: TArgs, ctx: ServerContext) => Promise<CallToolResult>) {
-  return async (args: TArgs, ctx: ServerContext): Promise<CallToolResult> => {
-    try {
-      assertStorable(args);
-      return await fn(args ?? {}, ctx);
-    } catch (err) {
-      if (err instanceof AppError && ERROR_STATUS[err.code] < 500) countCall(caller, api, ERROR_STATUS[err.code]);
-      return toolError(err);
-    }
-  };
-}
-
 /** Builds the per-request server (see module doc). `listChanged` is declared where it can be delivered. */
 export async function buildMcpServer(ctx: TMcpRequestContext, era: "legacy" | "modern"): Promise<McpServer> {
   const { caller } = ctx;
@@ -170,6 +132,25 @@ export async function buildMcpServer(ctx: TMcpRequestContext, era: "legacy" | "m
   // (where a run's layer_id resolves).
   const readable = await readableLayersOf({ environmentId: caller.environmentId });
   const readableFor = (api: TAiApi) => readable.filter((l) => l.workspaceId === api.target.workspaceId);
+  /**
+   * A tool whose call is a key call (lib/serving/key-call.ts) for the API `find` returns, logged
+   * under `tool` while none is found ("" for the run tools). Arguments Postgres could not store
+   * are refused first (lib/errors/unstorable.ts: NUL or unpaired surrogates named by JSON Pointer
+   * into the arguments, nesting over `MAX_JSON_DEPTH`). Anything thrown becomes a tool error.
+   */
+  const keyTool =
+    (tool: string, find: (args: TArgs) => Promise<TAiApi>, fn: TToolFn, opts: { requiresWorker?: boolean; metered?: "call" } = {}) =>
+    async (raw: TArgs, reqCtx: ServerContext): Promise<CallToolResult> => {
+      const args = raw ?? {};
+      const at = { organization: caller.organization, environment: caller.environment, api: tool, consumerId: caller.consumerId };
+      const resolve = async () => {
+        assertStorable(args);
+        // The key was resolved for this request, its auth version checked (lib/serving/resolve-ai-caller.ts).
+        return { value: { ...(await find(args)), keyId: caller.keyId }, fresh: true, authVersion: 0n };
+      };
+      return withKeyCall({ door: "mcp", at, resolve, ...opts }, (api) => fn(api, args, reqCtx)).catch(toolError);
+    };
+  const runTool = (fn: TToolFn) => keyTool("", (args) => runApi(caller, args.run_id), fn);
   const server = new McpServer(
     { name: MCP_SERVER_NAME, title: `Flow APIs of ${caller.organization}/${caller.environment}`, version: MCP_SERVER_VERSION },
     {
@@ -200,21 +181,18 @@ export async function buildMcpServer(ctx: TMcpRequestContext, era: "legacy" | "m
         outputSchema: advertised(TOOL_RUN_OUTPUT),
         annotations: { title: api.name, readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
       },
-      guarded(caller, api.path.api, async (args, reqCtx) => {
-        await spendQuota(caller, api);
-        const { request, waitSeconds } = toolArgumentsToRunRequest(api.target.flow, args);
-        if (!(await workerAlive())) {
-          throw new AppError("service_unavailable", "No worker is available to run flows right now; nothing was started. Retry shortly.", {
-            retryAfterSeconds: 5,
-          });
-        }
-        const { runId } = await createRun(api.scope, api.target, request).catch((err) => {
-          throw withArgumentPointers(err); // e.g. a layer_id this environment may not read
-        });
-        countCall(caller, api.path.api, 200); // createRun metered the ETL run and the API request
-        const run = await waitForRunWithProgress(runId, waitSeconds * 1000, { signal: reqCtx.mcpReq.signal, onProgress: progressReporter(reqCtx) });
-        return runAnswer(ctx, api, run);
-      }),
+      keyTool(
+        api.path.api,
+        async () => api,
+        async (api, args, reqCtx) => {
+          const { request, waitSeconds } = toolArgumentsToRunRequest(api.target.flow, args);
+          // createRun meters the ETL run and the API request; its errors name the argument (e.g. a layer_id this environment may not read).
+          const { runId } = await createRun(api.scope, api.target, request).catch((err) => Promise.reject(withArgumentPointers(err)));
+          const run = await waitForRunWithProgress(runId, waitSeconds * 1000, { signal: reqCtx.mcpReq.signal, onProgress: progressReporter(reqCtx) });
+          return runAnswer(ctx, api, run);
+        },
+        { requiresWorker: true, metered: "call" },
+      ),
     );
   }
 
@@ -229,17 +207,12 @@ export async function buildMcpServer(ctx: TMcpRequestContext, era: "legacy" | "m
       outputSchema: advertised(TOOL_RUN_OUTPUT),
       annotations: { title: "Run status", readOnlyHint: true, openWorldHint: false },
     },
-    guarded(caller, "", async (args, reqCtx) => {
-      const { api, runId } = await runApi(caller, args.run_id);
+    runTool(async (api, args, reqCtx) => {
       const waitSeconds = parseWaitSeconds(args.wait_seconds, 0);
-      await spendQuota(caller, api);
-      let run = await getRunOrThrow(api.scope, runId);
+      let run = await getRunOrThrow(api.scope, args.run_id as string);
       if (waitSeconds > 0)
-        run = await waitForRunWithProgress(runId, waitSeconds * 1000, { signal: reqCtx.mcpReq.signal, onProgress: progressReporter(reqCtx) });
-      const answer = await runAnswer(ctx, api, run);
-      await addUsage(api.target.workspaceId, { apiRequests: 1 });
-      countCall(caller, api.path.api, 200);
-      return answer;
+        run = await waitForRunWithProgress(run.id, waitSeconds * 1000, { signal: reqCtx.mcpReq.signal, onProgress: progressReporter(reqCtx) });
+      return runAnswer(ctx, api, run);
     }),
   );
 
@@ -254,39 +227,19 @@ export async function buildMcpServer(ctx: TMcpRequestContext, era: "legacy" | "m
       outputSchema: advertised(TOOL_RESULT_FILE_OUTPUT),
       annotations: { title: "Run result", readOnlyHint: true, openWorldHint: false },
     },
-    guarded(caller, "", async (args) => {
-      const { api, runId } = await runApi(caller, args.run_id);
+    runTool(async (api, args) => {
+      const runId = args.run_id as string;
       if (typeof args.key !== "string" || !args.key) {
         throw new AppError("validation_failed", "key is required.", {
           errors: [{ field: "/key", code: "required", message: "Give a result key of the run." }],
         });
       }
-      await spendQuota(caller, api);
-      const format = typeof args.format === "string" ? args.format : null;
-      let file;
-      try {
-        file = await getResultFile(api.scope, runId, args.key, format);
-      } catch (err) {
-        // The HTTP door reports the format as a query parameter; here it is an argument.
-        if (err instanceof AppError && err.errors) throw new AppError(err.code, err.detail, { errors: err.errors.map((e) => ({ ...e, field: "/format" })) });
-        throw err;
-      }
-      const answer = answerWithFile(
-        {
-          runId,
-          key: args.key,
-          format: file.file.format as TResultFormat,
-          mediaType: file.mediaType,
-          sizeBytes: file.file.sizeBytes,
-          // Only a file small enough to be answered inline is read.
-          content: file.file.sizeBytes <= RUN_RESULT_INLINE_MAX_BYTES ? await file.bytes() : null,
-          href: `${apiBasePath(api.path)}/runs/${runId}/results/${encodeURIComponent(args.key)}`,
-        },
-        ctx.baseUrl,
-      );
-      await addUsage(api.target.workspaceId, { apiRequests: 1 });
-      countCall(caller, api.path.api, 200);
-      return answer;
+      const file = await getResultFile(api.scope, runId, args.key, typeof args.format === "string" ? args.format : null);
+      const { format, sizeBytes } = file.file;
+      // Only a file small enough to be answered inline is read.
+      const content = sizeBytes <= RUN_RESULT_INLINE_MAX_BYTES ? await file.bytes() : null;
+      const href = `${apiBasePath(api.path)}/runs/${runId}/results/${encodeURIComponent(args.key)}`;
+      return answerWithFile({ runId, key: args.key, format: format as TResultFormat, mediaType: file.mediaType, sizeBytes, content, href }, ctx.baseUrl);
     }),
   );
 
@@ -299,15 +252,7 @@ export async function buildMcpServer(ctx: TMcpRequestContext, era: "legacy" | "m
       outputSchema: advertised(TOOL_RUN_OUTPUT),
       annotations: { title: "Cancel a run", readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
     },
-    guarded(caller, "", async (args) => {
-      const { api, runId } = await runApi(caller, args.run_id);
-      await spendQuota(caller, api);
-      const run = await cancelRun(api.scope, runId);
-      const answer = await runAnswer(ctx, api, run);
-      await addUsage(api.target.workspaceId, { apiRequests: 1 });
-      countCall(caller, api.path.api, 200);
-      return answer;
-    }),
+    runTool(async (api, args) => runAnswer(ctx, api, await cancelRun(api.scope, args.run_id as string))),
   );
 
   server.registerTool(
@@ -322,7 +267,7 @@ export async function buildMcpServer(ctx: TMcpRequestContext, era: "legacy" | "m
       annotations: { title: "Readable layers", readOnlyHint: true, idempotentHint: true, openWorldHint: false },
     },
     // Housekeeping, like tools/list (whose descriptions say the same): no quota, no metering.
-    guarded(caller, "", async () =>
+    async () =>
       answerWithLayers(
         toolLayerList(
           readable,
@@ -330,7 +275,6 @@ export async function buildMcpServer(ctx: TMcpRequestContext, era: "legacy" | "m
         ),
         caller.environment,
       ),
-    ),
   );
 
   return server;

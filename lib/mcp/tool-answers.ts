@@ -19,8 +19,7 @@
  */
 import "server-only";
 import type { CallToolResult, ContentBlock } from "@modelcontextprotocol/server";
-import { AppError } from "@/lib/errors";
-import { databaseAppError } from "@/lib/database/unavailable";
+import { asAppError } from "@/lib/serving/key-call";
 import { FORMAT_INFO, type TResultFormat } from "@/lib/formats/types";
 import type { TRunDocument } from "@/lib/runs/run-document";
 import { TOOL_WAIT_MAX_SECONDS, type TToolLayerList, type TToolResultFile, type TToolRun } from "@/lib/mcp/tool-definitions";
@@ -132,15 +131,9 @@ export function answerWithLayers(list: TToolLayerList, environment: string): Cal
 
 /** A tool error from anything thrown while serving a call (see module doc). */
 export function toolError(err: unknown): CallToolResult {
-  let text: string;
-  const known = err instanceof AppError ? err : databaseAppError(err);
-  if (known) {
-    text = known.detail;
-    for (const e of known.errors ?? []) text += `\n- ${e.field || "/"}: ${e.message} (${e.code})`;
-    if (known.retryAfterSeconds !== undefined) text += `\nRetry after ${Math.max(1, Math.ceil(known.retryAfterSeconds))} s.`;
-  } else {
-    console.error(`[${new Date().toISOString()}] unexpected error in an MCP tool call:`, err);
-    text = "An unexpected error occurred. It has been logged.";
-  }
+  const known = asAppError(err, "in an MCP tool call");
+  let text = known.detail;
+  for (const e of known.errors ?? []) text += `\n- ${e.field || "/"}: ${e.message} (${e.code})`;
+  if (known.retryAfterSeconds !== undefined) text += `\nRetry after ${Math.max(1, Math.ceil(known.retryAfterSeconds))} s.`;
   return { isError: true, content: [{ type: "text", text }] };
 }

@@ -1,7 +1,8 @@
 /**
  * Calls per environment, API, consumer, UTC day and answer status (table `call_counter`),
- * recorded by the front doors once the answer is decided (HTTP: lib/http/public-route.ts;
- * MCP: lib/mcp/handle-mcp-request.ts and the metered tools). It is what the console shows
+ * recorded once the answer is decided by the key-call policy of both doors
+ * (lib/serving/key-call.ts) and for MCP requests refused before any tool ran
+ * (lib/mcp/handle-mcp-request.ts). It is what the console shows
  * beside the billing counters:
  * - status 200 (any 2xx): the billed API requests of each API and consumer. Billing itself
  *   is `usage_counter` (lib/metering/usage.ts); both are written for the same calls.

@@ -58,7 +58,7 @@ export async function getResultFile(scope: TRunScope, runId: string, key: string
   const chosen = format ?? result.format;
   if (!allowed.includes(chosen)) {
     throw validationError(
-      [{ field: "/query/format", code: "invalid_format", message: `Use one of: ${allowed.join(", ")}.` }],
+      [{ field: "/format", code: "invalid_format", message: `Use one of: ${allowed.join(", ")}.` }],
       `Format "${chosen}" does not fit a ${result.kind} result.`,
     );
   }

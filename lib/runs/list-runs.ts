@@ -3,8 +3,7 @@
  * API in one environment, or a designer's Try-it runs), newest first, optionally filtered by `state`, paged by an opaque cursor.
  *
  * Query: `state` (one of the run states), `limit` (integer 1..100, default 20), `cursor`
- * (the `next_cursor` of the previous page). Any bad value: 422 naming it by JSON Pointer
- * (`/query/state`, `/query/limit`, `/query/cursor`).
+ * (the `next_cursor` of the previous page), parsed by `ZListRunsQuery`.
  * Answer: `{ runs: [run document without results], next_cursor: string | null }` and, when
  * there is a next page, `Link: <...>; rel="next"` (RFC 8288).
  *
@@ -15,7 +14,6 @@
 import "server-only";
 import { z } from "zod";
 import { db } from "@/lib/db";
-import { validationError, type TFieldError } from "@/lib/errors";
 import { LIST_LIMIT_DEFAULT, LIST_LIMIT_MAX, runDocument, type TRunLinks, type TRunList } from "@/lib/runs/run-document";
 import { RUN_STATES } from "@/lib/runs/run-state-names";
 import { visibleRunsWhere } from "@/lib/runs/get-run-or-throw";
@@ -24,16 +22,23 @@ import type { TRunScope } from "@/lib/runs/scope";
 const ZCursor = z.object({ c: z.iso.datetime(), i: z.uuid() });
 type TCursor = z.infer<typeof ZCursor>;
 
+/** The query of a run list; faults name the parameter (`/state`, `/limit`, `/cursor`; the HTTP door writes `/query/...`). */
 export const ZListRunsQuery = z.object({
-  state: z.enum(RUN_STATES).optional(),
+  state: z.enum(RUN_STATES, `Use one of: ${RUN_STATES.join(", ")}.`).optional(),
   limit: z
     .string()
-    .regex(/^\d{1,3}$/, "must be an integer")
+    .regex(/^\d{1,3}$/, `Use an integer from 1 to ${LIST_LIMIT_MAX}.`)
     .transform(Number)
-    .pipe(z.number().int().min(1).max(LIST_LIMIT_MAX))
+    .pipe(z.number().int().min(1, `Use an integer from 1 to ${LIST_LIMIT_MAX}.`).max(LIST_LIMIT_MAX, `Use an integer from 1 to ${LIST_LIMIT_MAX}.`))
+    .default(LIST_LIMIT_DEFAULT),
+  cursor: z
+    .string()
+    .max(200)
+    .transform((s, ctx) => decodeCursor(s) ?? (ctx.addIssue({ code: "custom", message: "Pass the next_cursor of a previous page unchanged." }), z.NEVER))
     .optional(),
-  cursor: z.string().max(200).optional(),
 });
+
+export type TListRunsQuery = z.output<typeof ZListRunsQuery>;
 
 export function encodeCursor(c: TCursor): string {
   return Buffer.from(JSON.stringify(c), "utf8").toString("base64url");
@@ -48,33 +53,8 @@ export function decodeCursor(s: string): TCursor | null {
   }
 }
 
-/** Parses the query string; throws 422 naming each bad parameter. */
-export function parseListQuery(search: URLSearchParams): { state?: (typeof RUN_STATES)[number]; limit: number; cursor: TCursor | null } {
-  const raw: Record<string, string> = {};
-  for (const k of ["state", "limit", "cursor"]) {
-    const v = search.get(k);
-    if (v !== null) raw[k] = v;
-  }
-  const r = ZListRunsQuery.safeParse(raw);
-  const errors: TFieldError[] = [];
-  if (!r.success) {
-    for (const i of r.error.issues) {
-      const name = String(i.path[0]);
-      const message = name === "state" ? `Use one of: ${RUN_STATES.join(", ")}.` : name === "limit" ? `Use an integer from 1 to ${LIST_LIMIT_MAX}.` : i.message;
-      errors.push({ field: `/query/${name}`, code: "invalid", message });
-    }
-  }
-  let cursor: TCursor | null = null;
-  if (r.success && r.data.cursor !== undefined) {
-    cursor = decodeCursor(r.data.cursor);
-    if (!cursor) errors.push({ field: "/query/cursor", code: "invalid", message: "Pass the next_cursor of a previous page unchanged." });
-  }
-  if (errors.length || !r.success) throw validationError(errors, "The query string is invalid; see errors.");
-  return { state: r.data.state, limit: r.data.limit ?? LIST_LIMIT_DEFAULT, cursor };
-}
-
 /** One page of the runs `scope` sees (see module doc), as documents linked under `links`. */
-export async function listRuns(scope: TRunScope, links: TRunLinks, query: ReturnType<typeof parseListQuery>): Promise<TRunList> {
+export async function listRuns(scope: TRunScope, links: TRunLinks, query: TListRunsQuery): Promise<TRunList> {
   const after = query.cursor
     ? { OR: [{ createdAt: { lt: new Date(query.cursor.c) } }, { createdAt: new Date(query.cursor.c), id: { lt: query.cursor.i } }] }
     : {};

@@ -22,9 +22,8 @@ import { db } from "@/lib/db";
 import { AppError } from "@/lib/errors";
 import { aiToolCollisions } from "@/lib/flows/ai-tool-collisions";
 import { ZFlowVersion } from "@/lib/flows/definition";
-import { hashApiKey, KEY_PATTERN } from "@/lib/keys/api-key";
 import { cachedCaller } from "@/lib/keys/caller-cache";
-import { findEnvironmentKey, invalidKey } from "@/lib/keys/resolve-key-caller";
+import { findEnvironmentKey, keyHash } from "@/lib/keys/resolve-key-caller";
 import type { TApiPath, TKeyScope, TRunTarget } from "@/lib/runs/scope";
 
 /** One Flow API an AI client may call as a tool. */
@@ -49,9 +48,7 @@ export interface TAiCaller {
 
 /** Resolves the key and its tools (see module doc). */
 export async function resolveAiCaller(path: Pick<TApiPath, "organization" | "environment">, apiKey: string | null): Promise<TAiCaller> {
-  if (!apiKey) throw new AppError("unauthorized", "Send your API key in the X-Api-Key header or as Authorization: Bearer <key>.");
-  if (!KEY_PATTERN.test(apiKey)) throw invalidKey();
-  const hash = hashApiKey(apiKey);
+  const hash = keyHash(apiKey, "Send your API key in the X-Api-Key header or as Authorization: Bearer <key>.");
   return cachedCaller(`ai|${hash}|${path.organization}|${path.environment}`, () => loadAiCaller(path, hash));
 }
 

@@ -125,6 +125,15 @@ describe("401 for keys that are missing or not valid here", () => {
     );
     for (const b of bodies) expect(b).toEqual(bodies[0]);
   });
+
+  it("titles a key door's 401 for the key, and a signed-out designer's for signing in, without an API-key challenge", async () => {
+    expect(expectProblem(await http("GET", `${CITIES}/runs`, { key: null }), 401, "unauthorized").title).toBe("Missing or invalid API key");
+    for (const path of ["/api/me", "/api/design/demo/demo/layers", "/api/design/demo/demo/runs/00000000-0000-4000-8000-000000000000"]) {
+      const r = await http("GET", path, { key: null });
+      expect(expectProblem(r, 401, "unauthorized").title, path).toBe("Sign-in required");
+      expect(r.headers.get("www-authenticate"), path).toBeNull();
+    }
+  });
 });
 
 describe("403 and 404", () => {

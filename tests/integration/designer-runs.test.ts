@@ -11,7 +11,7 @@ import { createRun } from "@/lib/runs/create-run";
 import { cancelRun } from "@/lib/runs/cancel-run";
 import { getRunOrThrow } from "@/lib/runs/get-run-or-throw";
 import { getResultFile } from "@/lib/runs/get-result-file";
-import { listRuns, parseListQuery } from "@/lib/runs/list-runs";
+import { listRuns, ZListRunsQuery } from "@/lib/runs/list-runs";
 import { tryItTarget } from "@/lib/runs/try-it-target";
 import { validateRunRequest } from "@/lib/runs/validate-request";
 import { waitForRun } from "@/lib/runs/wait-for-run";
@@ -87,9 +87,9 @@ describe("Try it as a designer, through the same run functions", () => {
     const [summary] = parseCsv(Buffer.from(await file.bytes()));
     expect(Number(summary!.city_count)).toBe(citiesInPolygon(AREA, 10000).length);
     await expectAppError(getResultFile(someoneElse, runId, "summary", null), "not_found");
-    const mine = await listRuns(me, { base: "/try", api: "cities-in-area" }, parseListQuery(new URLSearchParams()));
+    const mine = await listRuns(me, { base: "/try", api: "cities-in-area" }, ZListRunsQuery.parse({}));
     expect(mine.runs.map((r) => r.run_id)).toEqual([runId]);
-    const theirs = await listRuns(someoneElse, { base: "/try", api: "cities-in-area" }, parseListQuery(new URLSearchParams()));
+    const theirs = await listRuns(someoneElse, { base: "/try", api: "cities-in-area" }, ZListRunsQuery.parse({}));
     expect(theirs.runs).toEqual([]);
   });
 

@@ -4,8 +4,6 @@ import { listMemberships, requireUser } from "@/lib/auth/session";
 export const dynamic = "force-dynamic";
 
 // GET /api/me - the signed-in user and their organizations with roles (401 when signed out)
-export const GET = sessionRoute(async () => {
-  const user = await requireUser();
-  const memberships = await listMemberships(user.id);
-  return Response.json({ user: { id: user.id, email: user.email, name: user.name }, memberships });
-});
+export const GET = sessionRoute({ auth: requireUser }, async ({ scope: user }) =>
+  Response.json({ user: { id: user.id, email: user.email, name: user.name }, memberships: await listMemberships(user.id) }),
+);
