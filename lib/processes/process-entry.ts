@@ -38,7 +38,8 @@ function bundledHere(): boolean {
 /**
  * The script and Node flags to start `source` (an absolute path to a `.ts` entry) with: the
  * bundle `<BUNDLE_DIR>/<name>.mjs` when `bundled` (by default: when this process runs from a
- * bundle too, or in production) and it exists, else the source through tsx. Callers add their own memory flags.
+ * bundle too, or in production) and it exists, else the source through tsx. Callers add their
+ * own memory flags.
  */
 export function processEntry(source: string, name: string, bundled: boolean = bundledHere()): TNodeEntry {
   const script = path.join(BUNDLE_DIR, `${name}.mjs`);

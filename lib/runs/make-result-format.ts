@@ -2,9 +2,10 @@
  * Job "result-format": makes one format of one result of a completed run that was not written
  * with the run (the caller asked for the other one), from the result's lossless copy
  * (lib/runs/result-spill.ts), in the runner the worker gives the job (a process of its run pool,
- * worker/runtime/run-pool.ts) with the pool's memory and time budget (its own, not the run's). Enqueued by the first download that asks for it
- * (lib/runs/get-result-file.ts), retried with backoff by pg-boss; a later download enqueues it
- * again, so a format is never lost for good while the copy is kept.
+ * worker/runtime/run-pool.ts) with the pool's memory and time budget (its own, not the run's).
+ * Enqueued by the first download that asks for it (lib/runs/get-result-file.ts), retried with
+ * backoff by pg-boss; a later download enqueues it again, so a format is never lost for good
+ * while the copy is kept.
  *
  * Idempotent: a file that exists already is left as it is; the row is inserted after the blob
  * is complete, so a file is visible only once whole. Two workers making the same format at once

@@ -1,7 +1,7 @@
 /**
- * The run pool of a worker process: long-lived child processes (worker/runtime/run-process.ts), one
- * piece of work per process at a time, so each run's memory and time are bounded on their own
- * and a heavy run cannot starve or crash another one:
+ * The run pool of a worker process: long-lived child processes (worker/runtime/run-process.ts),
+ * one piece of work per process at a time, so each run's memory and time are bounded on their
+ * own and a heavy run cannot starve or crash another one:
  *
  * - Memory: each process runs with `--max-old-space-size=<memoryMb>`. A run that outgrows it
  *   ends that process only (V8 aborts it); the run gets `ResourceLimitError` "memory <N> MB" at
