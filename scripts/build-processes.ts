@@ -19,7 +19,7 @@ import { BUNDLE_DIR } from "@/lib/processes/process-entry";
 const ROOT = path.resolve(import.meta.dirname, "..");
 
 /** The app's processes by bundle name. */
-export const PROCESS_ENTRIES: Record<string, string> = {
+const PROCESS_ENTRIES: Record<string, string> = {
   worker: path.join(ROOT, "worker/index.ts"),
   "run-process": path.join(ROOT, "worker/runtime/run-process.ts"),
   "import-process": path.join(ROOT, "lib/layers/import-process.ts"),

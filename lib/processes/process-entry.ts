@@ -19,7 +19,7 @@
 import fs from "node:fs";
 import path from "node:path";
 
-export interface TNodeEntry {
+interface TNodeEntry {
   script: string;
   execArgv: string[];
 }

@@ -43,15 +43,12 @@ export interface TWrittenFile {
   sha256: string;
 }
 
-export interface TResultSummary {
+/** A result of a run as the worker records it: counts, and the blob key of its lossless copy (lib/runs/result-spill.ts). */
+export interface TResultRecord {
   key: string;
   kind: "layer" | "table";
   featureCount: number | null;
   rowCount: number | null;
-}
-
-/** A result of a run as the worker records it: counts, and the blob key of its lossless copy (lib/runs/result-spill.ts). */
-export interface TResultRecord extends TResultSummary {
   spillKey: string;
 }
 
