@@ -6,7 +6,7 @@
  *
  * Messages (worker/runtime/protocol.ts):
  * - `run`: opens the layer inputs as lazy sources over their files in the blob store
- *   (lib/runs/layer-source.ts: the engine's planner decides which part of each layer is read),
+ *   (worker/runtime/layer-source.ts: the engine's planner decides which part of each layer is read),
  *   runs the flow (`runFlow`), then, per result, writes its lossless copy and the format the
  *   caller asked for into the blob store (lib/runs/result-blobs.ts) and answers `done` with the
  *   counts and blob keys; `progress` after each step.
@@ -25,7 +25,7 @@ import { runFlow } from "@/lib/engine/run-flow";
 import { tableRows, type TDataset, type TEngineResult, type TLayerSource, type TResolvedInputs, type TRow } from "@/lib/engine/types";
 import { callerDataToDataset, type TInputValue } from "@/lib/flows/run-request";
 import { ResourceLimitError } from "@/lib/errors";
-import { forgetLayers, layerSource } from "@/lib/runs/layer-source";
+import { forgetLayers, layerSource } from "@/worker/runtime/layer-source";
 import { readSpill } from "@/lib/runs/result-spill";
 import { resultFileKey, writeResultCopy, writeResultFile } from "@/lib/runs/result-blobs";
 import type { TProcessInput, TResultRecord, TWrittenFile } from "@/lib/runs/run-task";
