@@ -67,6 +67,12 @@ export default tseslint.config(
             ),
             zone(GROUND, [...DOMAIN, ...DOORS, ...PURE, ...APP], "Ground modules (db, env, errors, database) import nothing above them."),
             zone(DOORS, APP, "Front-door edges import nothing from app/, features/, worker/ or scripts/."),
+            // The worker's process pool and run processes: lib/ is given a runner (lib/runs/run-task.ts) instead.
+            zone(
+              ["lib"],
+              ["worker/runtime"],
+              "Nothing in lib/ imports the worker's runtime (worker/runtime); the domain is given a TRunner (lib/runs/run-task.ts).",
+            ),
           ],
         },
       ],

@@ -100,8 +100,8 @@ function workerPid(databaseUrl: string): number | null {
     if (!/^\d+$/.test(name)) continue;
     try {
       const cmd = fs.readFileSync(`/proc/${name}/cmdline`, "utf8");
-      // Bundled (flow-api-bundles/worker-<hash>.mjs), or through tsx should bundling fail.
-      if (!/\/worker-[0-9a-f]+\.mjs|worker\/index\.ts/.test(cmd)) continue;
+      // From its bundle (.next/processes/worker.mjs), or through tsx should it be missing.
+      if (!/processes\/worker\.mjs|worker\/index\.ts/.test(cmd)) continue;
       const env = fs.readFileSync(`/proc/${name}/environ`, "utf8").split("\0");
       if (env.includes(`DATABASE_URL=${databaseUrl}`)) return Number(name);
     } catch {
@@ -334,23 +334,27 @@ async function viaApp(ctx: TBenchContext, api: string, body: object): Promise<{ 
 }
 
 /**
- * Medians of the last `n` runs' engine and encoding times as their run processes recorded them
- * (`<WORKER_RUN_TIMINGS>.process`, lib/runs/run-process.ts): where a run's time went inside
- * started_at → finished_at. "?" when the file is missing.
+ * Medians of the last `n` runs' engine and files times as their run processes measured them
+ * (perf_hooks measures `run.engine` and `run.files`, worker/runtime/run-process.ts, written by
+ * bench/perf-observer.mjs): where a run's time went inside started_at → finished_at. "?" when
+ * there are none.
  */
 function processTimings(file: string, n: number): { engineMs: string; encodeMs: string } {
-  let lines: { engineMs: number; encodeMs: number }[];
+  let measures: { name: string; ms: number }[];
   try {
-    lines = fs
-      .readFileSync(`${file}.process`, "utf8")
+    measures = fs
+      .readFileSync(file, "utf8")
       .trim()
       .split("\n")
-      .slice(-n)
-      .map((l) => JSON.parse(l) as { engineMs: number; encodeMs: number });
+      .map((l) => JSON.parse(l) as { name: string; ms: number });
   } catch {
     return { engineMs: "?", encodeMs: "?" };
   }
-  return { engineMs: median(lines.map((l) => l.engineMs)).toFixed(0), encodeMs: median(lines.map((l) => l.encodeMs)).toFixed(0) };
+  const last = (name: string) => {
+    const ms = measures.filter((m) => m.name === name).slice(-n);
+    return ms.length ? median(ms.map((m) => m.ms)).toFixed(0) : "?";
+  };
+  return { engineMs: last("run.engine"), encodeMs: last("run.files") };
 }
 
 /** created_at → started_at (queue and pickup) and started_at → finished_at (the run) of a run document. */
@@ -456,7 +460,7 @@ export async function bench(ctx: TBenchContext): Promise<TBenchRow[]> {
   const ncApp: { processingMs: number; totalMs: number }[] = [];
   for (let i = 0; i < RUNS; i++) ncApp.push(await viaApp(ctx, "nearby-cities", ncBody));
   const ncProc = median(ncApp.map((r) => r.processingMs));
-  const ncPhases = processTimings(ctx.runTimingsFile, RUNS);
+  const ncPhases = processTimings(ctx.measuresFile, RUNS);
   rows.push({
     group: G,
     metric: `nearby-cities 5,000 rows r=30 km, full worker path (median of ${RUNS})`,

@@ -32,11 +32,10 @@ export interface TBenchContext {
   keys: { demo: string; other: string };
   log: (m: string) => void;
   /**
-   * The file the app's worker appends each run's phase timings to (`WORKER_RUN_TIMINGS`,
-   * lib/runs/execute-run.ts), and its run processes their engine and encoding times
-   * (`<file>.process`, lib/runs/run-process.ts), one JSON line per run.
+   * The file the app's perf_hooks measures are appended to (bench/perf-observer.mjs), one JSON
+   * line `{name, ms}` each: `run.engine` and `run.files` of every run (worker/runtime/run-process.ts).
    */
-  runTimingsFile: string;
+  measuresFile: string;
 }
 
 export function median(values: number[]): number {

@@ -10,7 +10,9 @@ import { printTable, type TBenchContext, type TBenchRow } from "./harness";
 
 const SECTIONS = ["client", "engine", "api", "mcp", "data"] as const;
 const DESIGNER = { email: "designer@demo.local", password: `bench-${process.pid}-designer` };
-const RUN_TIMINGS = path.join(os.tmpdir(), `flow-api-bench-run-timings-${process.pid}.jsonl`);
+const MEASURES = path.join(os.tmpdir(), `flow-api-bench-measures-${process.pid}.jsonl`);
+/** Writes the app's perf_hooks measures to MEASURES (see the file). */
+const OBSERVER = new URL("./perf-observer.mjs", import.meta.url).pathname;
 const wanted = process.argv.slice(2).filter((a) => !a.startsWith("-"));
 const log = (m: string) => console.error(`[bench] ${m}`);
 
@@ -19,7 +21,7 @@ let app: ReturnType<typeof startApp> | undefined;
 const stop = async () => {
   await app?.stop();
   await database.stop();
-  for (const f of [RUN_TIMINGS, `${RUN_TIMINGS}.process`]) fs.rmSync(f, { force: true });
+  fs.rmSync(MEASURES, { force: true });
 };
 await runThenStop(stop, async () => {
   const keys = await freshDemoDatabase(database.url, path.join(DATA_DIR, "bench-keys.json"), log, { designer: DESIGNER });
@@ -30,7 +32,7 @@ await runThenStop(stop, async () => {
   const ctx: TBenchContext = {
     databaseUrl: database.url,
     keys,
-    runTimingsFile: RUN_TIMINGS,
+    measuresFile: MEASURES,
     log,
     designer: DESIGNER,
     appPids: () => [app?.web.pid, app?.worker?.pid].filter((p): p is number => p !== undefined),
@@ -41,8 +43,8 @@ await runThenStop(stop, async () => {
           ...process.env,
           DATABASE_URL: database.url,
           NODE_ENV: "production" as const,
-          ENABLE_BENCH_FLOOR: "1",
-          WORKER_RUN_TIMINGS: RUN_TIMINGS,
+          NODE_OPTIONS: `${process.env.NODE_OPTIONS ?? ""} --import ${OBSERVER}`.trim(),
+          BENCH_MEASURES: MEASURES,
           RUN_TIME_LIMIT_SECONDS: "600",
         };
         buildIfNeeded(log, env);

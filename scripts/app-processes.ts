@@ -7,10 +7,10 @@ import { spawn, spawnSync, type ChildProcess } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
 import { PROJECT_ROOT } from "@/lib/database/bootstrap";
-import { bundleEntry } from "@/lib/processes/bundle-entry";
+import { processEntry } from "@/lib/processes/process-entry";
 
 const NEXT_BIN = path.join(PROJECT_ROOT, "node_modules/next/dist/bin/next");
-const SOURCE_DIRS = ["app", "components", "features", "lib", "prisma"];
+const SOURCE_DIRS = ["app", "components", "features", "lib", "prisma", "worker"];
 const SOURCE_FILES = ["next.config.mjs", "postcss.config.mjs", "proxy.ts", "package.json", "tsconfig.json"];
 
 function newestMtime(p: string): number {
@@ -25,7 +25,7 @@ function newestMtime(p: string): number {
   return newest;
 }
 
-/** Runs `next build` unless `.next/BUILD_ID` is newer than every source file. */
+/** Runs `next build` and bundles the app's processes (`npm run build`) unless `.next/BUILD_ID` is newer than every source file. */
 export function buildIfNeeded(log: (m: string) => void, env: NodeJS.ProcessEnv): void {
   const buildId = path.join(PROJECT_ROOT, ".next/BUILD_ID");
   const built = fs.existsSync(buildId) ? fs.statSync(buildId).mtimeMs : 0;
@@ -37,6 +37,11 @@ export function buildIfNeeded(log: (m: string) => void, env: NodeJS.ProcessEnv):
   log("building the web app (next build); its progress follows (a few minutes the first time, longer on a busy machine)...");
   const t0 = Date.now();
   runNextBuild(env);
+  const r = spawnSync(process.execPath, ["--conditions=react-server", "--import", "tsx", path.join(PROJECT_ROOT, "scripts/build-processes.ts")], {
+    cwd: PROJECT_ROOT,
+    stdio: ["ignore", "inherit", "inherit"],
+  });
+  if (r.status !== 0) throw new Error("bundling the app's processes failed (its output is above)");
   log(`built in ${((Date.now() - t0) / 1000).toFixed(1)} s`);
 }
 
@@ -243,8 +248,8 @@ export function startApp(opts: {
           log,
           onGiveUp,
           spawnChild: () => {
-            // Bundled (lib/processes/bundle-entry.ts): 16 MB less resident than through the tsx loader.
-            const entry = bundleEntry(path.join(PROJECT_ROOT, "worker/index.ts"), "worker");
+            // From its bundle in production (lib/processes/process-entry.ts), through tsx in development.
+            const entry = processEntry(path.join(PROJECT_ROOT, "worker/index.ts"), "worker", !opts.dev);
             const child = spawn(process.execPath, [...workerNodeFlags(), ...entry.execArgv, entry.script], {
               cwd: PROJECT_ROOT,
               env: { ...env, NODE_ENV: opts.dev ? "development" : "production" },

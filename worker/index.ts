@@ -4,7 +4,7 @@
  *
  * - Every job payload is parsed with its registry schema before the handler sees it.
  * - A heartbeat row every 5 s tells /api/health that a worker is alive.
- * - Runs execute in the run pool's child processes (lib/runs/run-pool.ts), started here up
+ * - Runs execute in the run pool's child processes (worker/runtime/run-pool.ts), started here up
  *   front (one per `WORKER_CONCURRENCY` slot), each within its run's memory and time budget.
  * - SIGTERM/SIGINT: stop taking jobs, let running ones finish (up to 25 s), then exit;
  *   anything unfinished is retried by pg-boss after expiry.
@@ -15,7 +15,7 @@ import { PgBoss } from "pg-boss";
 import { env } from "@/lib/env";
 import { db } from "@/lib/db";
 import { JOB_NAMES, jobs } from "@/lib/jobs/registry";
-import { runPool } from "@/lib/runs/execute-run";
+import { runPool } from "@/worker/runtime/run-pool";
 import { JOB_HANDLERS } from "./job-handlers";
 
 const HEARTBEAT_MS = 5_000;

@@ -25,7 +25,7 @@ import type { TLayerFileSummary } from "@/lib/layers/layer-file";
 import { layerFileKey } from "@/lib/layers/layer-file-key";
 import type { TImportAnswer, TImportRequest } from "@/lib/layers/import-process";
 import type { TUploadFormat } from "@/lib/layers/parse";
-import { bundleEntry } from "@/lib/processes/bundle-entry";
+import { processEntry } from "@/lib/processes/process-entry";
 
 const SOURCE = fileURLToPath(new URL("./import-process.ts", import.meta.url));
 
@@ -40,7 +40,7 @@ class ImportFailed extends Error {
 
 /** Runs one import in a child process; resolves with its summary, rejects with ImportFailed. */
 function importInChild(req: TImportRequest, onProgress: (bytesDone: number, itemsDone: number) => void, signal: AbortSignal): Promise<TDone> {
-  const entry = bundleEntry(SOURCE, "import-process");
+  const entry = processEntry(SOURCE, "import-process");
   const child = fork(entry.script, [], {
     execArgv: [...entry.execArgv, `--max-old-space-size=${env().IMPORT_MEMORY_MB}`],
     serialization: "advanced",

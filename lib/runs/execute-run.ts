@@ -3,8 +3,8 @@
  * `claimRun` (queued -> running), progress while the engine works, then `finalizeRun` to
  * `completed` (with its result files, in the same transaction) or `failed`.
  *
- * The engine and the encoders run in a child process of the worker's run pool
- * (lib/runs/run-pool.ts), within the run's budgets (`RUN_MEMORY_MB`, `RUN_TIME_LIMIT_SECONDS`,
+ * The engine and the encoders run in the runner the worker gives the job (lib/runs/run-task.ts:
+ * a child process of its run pool, worker/runtime/run-pool.ts), within the run's budgets (`RUN_MEMORY_MB`, `RUN_TIME_LIMIT_SECONDS`,
  * `RUN_MAX_RESULT_MB`, `RUN_MAX_ROWS`): a run over a budget fails at once with `resources_exhausted` naming
  * the limit, is not retried, and the worker and its other runs go on.
  *
@@ -15,9 +15,9 @@
  * asks for it (job "result-format", lib/runs/make-result-format.ts), by any worker, with its own
  * budget: it can never be lost with a process.
  *
- * Cancellation is a `finalizeRun` by the API (lib/runs/cancel-run.ts); the worker polls the
- * state every 250 ms while the run works and aborts the run process's work, and a finish that
- * loses the race to a cancel is rolled back. A run that does not complete leaves no files: the
+ * Cancellation is a `finalizeRun` by the API (lib/runs/cancel-run.ts), whose transaction sends
+ * the `run_final` notification (lib/runs/run-events.ts); the worker waits for it while the run
+ * works and aborts the runner's work, and a finish that loses the race to a cancel is rolled back. A run that does not complete leaves no files: the
  * worker deletes what it wrote under the run's prefix, and the maintenance purge sweeps what a
  * crash left behind.
  *
@@ -27,7 +27,6 @@
  * pg-boss to retry.
  */
 import "server-only";
-import { appendFileSync } from "node:fs";
 import { db, type TTx } from "@/lib/db";
 import { env } from "@/lib/env";
 import { InputDataError } from "@/lib/errors";
@@ -36,25 +35,14 @@ import { isAbortError } from "@/lib/engine/errors";
 import { FORMATS_BY_KIND, FORMAT_INFO, DEFAULT_FORMAT, type TResultFormat } from "@/lib/formats/types";
 import { claimRun, finalizeRun, recordProgress, type TRunError } from "@/lib/runs/run-state";
 import { classifyRunFailure } from "@/lib/runs/classify-failure";
-import { RunPool } from "@/lib/runs/run-pool";
 import { runPrefix } from "@/lib/runs/result-blobs";
-import type { TFileRequest, TProcessInput, TWrittenFile } from "@/lib/runs/run-process-protocol";
+import type { TFileRequest, TProcessInput, TRunner, TWrittenFile } from "@/lib/runs/run-task";
+import { waitForRunFinal } from "@/lib/runs/run-events";
 import { blobStore } from "@/lib/blobs";
 import type { TRunJob } from "@/lib/jobs/schemas";
 import { PREVIEW_ROWS } from "@/lib/runs/preview-rows";
 
-const CANCEL_POLL_MS = 250;
-
 class RunCancelled extends Error {}
-
-let pool: RunPool | undefined;
-
-/** The worker's run pool: one process per run slot (`WORKER_CONCURRENCY`), limits from the environment. */
-export function runPool(): RunPool {
-  const e = env();
-  pool ??= new RunPool({ size: e.WORKER_CONCURRENCY, memoryMb: e.RUN_MEMORY_MB, timeLimitMs: e.RUN_TIME_LIMIT_SECONDS * 1000 });
-  return pool;
-}
 
 /**
  * The inputs as the run process takes them: layers by their current file (a `layer_id` names a
@@ -92,9 +80,8 @@ export function fileRow(runId: string, f: TWrittenFile) {
   };
 }
 
-/** Job handler of "run-execute". */
-export async function executeRunJob(data: TRunJob, ctx: { signal: AbortSignal }): Promise<void> {
-  const timings = phaseTimer(data.runId);
+/** Job handler of "run-execute"; the worker gives it the runner its runs execute in. */
+export async function executeRunJob(data: TRunJob, ctx: { signal: AbortSignal; runner: TRunner }): Promise<void> {
   const run = await claimRun(data.runId);
   if (!run) return; // cancelled before it started, or already final
   // A preview runs its stored document (lib/runs/preview-run.ts), any other run its flow version.
@@ -106,14 +93,15 @@ export async function executeRunJob(data: TRunJob, ctx: { signal: AbortSignal })
   const abort = new AbortController();
   const onJobAbort = () => abort.abort();
   ctx.signal.addEventListener("abort", onJobAbort);
-  const poll = setInterval(() => {
-    db.run
-      .findUnique({ where: { id: run.id }, select: { state: true } })
-      .then((r) => {
-        if (r?.state !== "running") abort.abort();
-      })
-      .catch(() => {});
-  }, CANCEL_POLL_MS);
+  // A cancel (or any other final state written meanwhile) aborts the work. waitForRunFinal also
+  // asks the database after a gap in notifications and every 5 s besides: a LISTEN connection
+  // that dies without an error (half-open TCP) would otherwise leave a cancelled run working
+  // to its end (its finish would still be rolled back).
+  const watching = new AbortController();
+  const notRunning = async () => (await db.run.findUnique({ where: { id: run.id }, select: { state: true } }))?.state !== "running";
+  waitForRunFinal(run.id, Infinity, notRunning, watching.signal)
+    .then((final) => final && abort.abort())
+    .catch(() => {});
   let lastProgress = Promise.resolve();
 
   const chosen = (key: string, kind: "layer" | "table"): TResultFormat => {
@@ -125,25 +113,20 @@ export async function executeRunJob(data: TRunJob, ctx: { signal: AbortSignal })
   let completed = false;
   try {
     const inputs = await describeInputs(run.workspaceId, flow, run.request?.inputs ?? {});
-    timings.mark("claim+describe");
-    const answer = await runPool().with((proc) => {
-      timings.mark("pool slot");
-      return proc.run({
-        runId: run.id,
-        flow,
-        inputs,
-        params: run.request?.parameters ?? {},
-        files: requested,
-        maxResultBytes: env().RUN_MAX_RESULT_MB * 1024 * 1024,
-        maxRows: env().RUN_MAX_ROWS,
-        headRows: run.flowVersionId ? undefined : PREVIEW_ROWS,
-        signal: abort.signal,
-        onProgress: (done, total) => {
-          lastProgress = lastProgress.then(() => recordProgress(run.id, done, total));
-        },
-      });
+    const answer = await ctx.runner.run({
+      runId: run.id,
+      flow,
+      inputs,
+      params: run.request?.parameters ?? {},
+      files: requested,
+      maxResultBytes: env().RUN_MAX_RESULT_MB * 1024 * 1024,
+      maxRows: env().RUN_MAX_ROWS,
+      headRows: run.flowVersionId ? undefined : PREVIEW_ROWS,
+      signal: abort.signal,
+      onProgress: (done, total) => {
+        lastProgress = lastProgress.then(() => recordProgress(run.id, done, total));
+      },
     });
-    timings.mark("run process (engine, files)");
     await lastProgress.catch(() => {});
     if (abort.signal.aborted) throw new RunCancelled();
     completed = await finish(run.id, "completed", null, async (tx) => {
@@ -170,14 +153,12 @@ export async function executeRunJob(data: TRunJob, ctx: { signal: AbortSignal })
       await finish(run.id, "failed", decision.error);
     }
   } finally {
-    clearInterval(poll);
+    watching.abort();
     ctx.signal.removeEventListener("abort", onJobAbort);
   }
 
   // Failed, cancelled, or a cancel won the race with the final transaction: its files go.
   if (!completed) await dropRunFiles(run.id);
-  timings.mark("finalize");
-  timings.done();
 }
 
 /** Deletes every blob a run that did not complete wrote (a crash's leftovers are swept by the purge). */
@@ -185,25 +166,6 @@ async function dropRunFiles(runId: string): Promise<void> {
   await blobStore()
     .deletePrefix(runPrefix(runId))
     .catch((err: Error) => console.error(`[worker] run ${runId}: deleting its files failed:`, err.message));
-}
-
-/**
- * Where a run's time went, one JSON line per run appended to the file `WORKER_RUN_TIMINGS`
- * names (set by the benchmarks; unset, nothing is measured or written).
- */
-function phaseTimer(runId: string): { mark: (phase: string) => void; done: () => void } {
-  const file = process.env.WORKER_RUN_TIMINGS;
-  if (!file) return { mark: () => {}, done: () => {} };
-  const phases: Record<string, number> = {};
-  let t = performance.now();
-  return {
-    mark: (phase) => {
-      const now = performance.now();
-      phases[phase] = Math.round(now - t);
-      t = now;
-    },
-    done: () => appendFileSync(file, `${JSON.stringify({ runId, rssMb: Math.round(process.memoryUsage().rss / 1048576), ...phases })}\n`),
-  };
 }
 
 /**

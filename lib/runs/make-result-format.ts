@@ -1,10 +1,11 @@
 /**
  * Job "result-format": makes one format of one result of a completed run that was not written
  * with the run (the caller asked for the other one), from the result's lossless copy
- * (lib/runs/result-spill.ts), in a process of the worker's run pool with the pool's memory and
- * time budget (its own, not the run's). Enqueued by the first download that asks for it
- * (lib/runs/get-result-file.ts), retried with backoff by pg-boss; a later download enqueues it
- * again, so a format is never lost for good while the copy is kept.
+ * (lib/runs/result-spill.ts), in the runner the worker gives the job (a process of its run pool,
+ * worker/runtime/run-pool.ts) with the pool's memory and time budget (its own, not the run's).
+ * Enqueued by the first download that asks for it (lib/runs/get-result-file.ts), retried with
+ * backoff by pg-boss; a later download enqueues it again, so a format is never lost for good
+ * while the copy is kept.
  *
  * Idempotent: a file that exists already is left as it is; the row is inserted after the blob
  * is complete, so a file is visible only once whole. Two workers making the same format at once
@@ -16,9 +17,11 @@ import { blobStore } from "@/lib/blobs";
 import { db } from "@/lib/db";
 import { env } from "@/lib/env";
 import type { TResultFormatJob } from "@/lib/jobs/schemas";
-import { fileRow, runPool } from "@/lib/runs/execute-run";
+import { fileRow } from "@/lib/runs/execute-run";
+import type { TRunner } from "@/lib/runs/run-task";
 
-export async function makeResultFormatJob(data: TResultFormatJob, ctx: { signal: AbortSignal }): Promise<void> {
+/** Job handler of "result-format"; the worker gives it the runner the format is made in. */
+export async function makeResultFormatJob(data: TResultFormatJob, ctx: { signal: AbortSignal; runner: TRunner }): Promise<void> {
   const result = await db.runResult.findUnique({
     where: { runId_key: { runId: data.runId, key: data.key } },
     select: { spillKey: true, run: { select: { state: true } } },
@@ -27,16 +30,14 @@ export async function makeResultFormatJob(data: TResultFormatJob, ctx: { signal:
   const exists = await db.resultFile.findUnique({ where: { runId_key_format: data }, select: { key: true } });
   if (exists) return;
   const spillKey = result.spillKey;
-  const files = await runPool().with((proc) =>
-    proc.format({
-      runId: data.runId,
-      key: data.key,
-      spillKey,
-      formats: [data.format],
-      maxResultBytes: env().RUN_MAX_RESULT_MB * 1024 * 1024,
-      signal: ctx.signal,
-    }),
-  );
+  const files = await ctx.runner.format({
+    runId: data.runId,
+    key: data.key,
+    spillKey,
+    formats: [data.format],
+    maxResultBytes: env().RUN_MAX_RESULT_MB * 1024 * 1024,
+    signal: ctx.signal,
+  });
   await db.resultFile.createMany({ data: files.map((f) => fileRow(data.runId, f)), skipDuplicates: true });
   for (const f of files) {
     const kept = await db.resultFile.findUnique({

@@ -12,7 +12,7 @@
  *   worker, run process, limits, cancellation and metering (one ETL run and its processing time,
  *   attributed to the designer). It has no API and no version; the flow is stored with it.
  * - The worker keeps only the first `PREVIEW_ROWS` rows (features) of each step in its files,
- *   with the full count (lib/runs/run-process.ts), so a preview of a big layer stays small.
+ *   with the full count (worker/runtime/run-process.ts), so a preview of a big layer stays small.
  * - `getFlowPreview` answers the run with, once completed, each step's count, columns (with their
  *   types) and first rows or features; a failed run's `error.step` names the step that failed.
  */

@@ -18,7 +18,7 @@ import { encodeResult } from "@/lib/formats/encode-result";
 import { FORMAT_INFO, type TResultFormat } from "@/lib/formats/types";
 import { byteChannel } from "@/lib/blobs/byte-channel";
 import { spillFrames } from "@/lib/runs/result-spill";
-import type { TWrittenFile } from "@/lib/runs/run-process-protocol";
+import type { TWrittenFile } from "@/lib/runs/run-task";
 
 export const runPrefix = (runId: string) => `runs/${runId}/`;
 export const resultFileKey = (runId: string, key: string, format: TResultFormat) => `${runPrefix(runId)}${key}/${format}`;

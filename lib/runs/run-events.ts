@@ -1,8 +1,9 @@
 /**
  * Cross-process run events over Postgres LISTEN/NOTIFY. When a run reaches a final state,
  * the transaction that finishes it also runs `pg_notify('run_final', run_id)`; each web
- * process listens (lib/database/pg-listener.ts) and wakes the requests waiting on that run
- * (`wait_seconds`), so they answer within milliseconds instead of at the next poll.
+ * and worker process listens (lib/database/pg-listener.ts) and wakes what waits on that run:
+ * requests with `wait_seconds`, which answer within milliseconds instead of at the next poll,
+ * and the worker running it, which stops a cancelled run's work (lib/runs/execute-run.ts).
  */
 import "server-only";
 import { subscribe } from "@/lib/database/pg-listener";
@@ -37,14 +38,14 @@ function waiters(): Map<string, Set<TWaiter>> {
 }
 
 /**
- * Waits until the run is final or `ms` pass; resolves true when final. Registers for the
- * notification before the first `isFinal()` check, so a run that finishes in between is
- * never missed. A `run_final` notification is only ever sent by the transaction that made
- * the run final, so it is trusted without another query (this is the latency that
- * `wait_seconds` callers see); after a gap in notifications, and every 5 s as a safety
- * net, the database is asked again.
+ * Waits until the run is final or `ms` pass (or `signal` aborts); resolves true when final.
+ * Registers for the notification before the first `isFinal()` check, so a run that finishes
+ * in between is never missed. A `run_final` notification is only ever sent by the transaction
+ * that made the run final, so it is trusted without another query (this is the latency that
+ * `wait_seconds` callers see); after a gap in notifications, and every 5 s as a safety net,
+ * the database is asked again.
  */
-export async function waitForRunFinal(runId: string, ms: number, isFinal: () => Promise<boolean>): Promise<boolean> {
+export async function waitForRunFinal(runId: string, ms: number, isFinal: () => Promise<boolean>, signal?: AbortSignal): Promise<boolean> {
   if (ms <= 0) return isFinal();
   const map = waiters();
   await globalForEvents.runSubscribed;
@@ -54,15 +55,18 @@ export async function waitForRunFinal(runId: string, ms: number, isFinal: () => 
   const onNotify: TWaiter = (reason) => wake(reason);
   set.add(onNotify);
   map.set(runId, set);
+  const stopped = new Promise<"stopped">((r) => signal?.addEventListener("abort", () => r("stopped"), { once: true }));
   const deadline = Date.now() + ms;
   try {
     if (await isFinal()) return true;
     while (true) {
       const left = deadline - Date.now();
-      if (left <= 0) return false;
+      if (left <= 0 || signal?.aborted) return false;
       let timer: NodeJS.Timeout | undefined;
-      const reason = await Promise.race([signalled, new Promise<"timeout">((r) => (timer = setTimeout(() => r("timeout"), Math.min(left, 5000))))]);
+      const timeout = new Promise<"timeout">((r) => (timer = setTimeout(() => r("timeout"), Math.min(left, 5000))));
+      const reason = await Promise.race([stopped, signalled, timeout]);
       clearTimeout(timer);
+      if (reason === "stopped") return false;
       if (reason === "final") return true;
       signalled = new Promise<"final" | "gap">((r) => (wake = r));
       if (await isFinal()) return true;

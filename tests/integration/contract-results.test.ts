@@ -89,10 +89,12 @@ describe("result downloads", () => {
 
   it("serves one whole file when two workers make the same format at once: each writes its own object, the first row wins, the other object goes", async () => {
     const { makeResultFormatJob } = await import("@/lib/runs/make-result-format");
+    const { runPool } = await import("@/worker/runtime/run-pool");
     const runId = defaults.run_id;
     const job = { runId, key: "summary", format: "parquet" as const };
     const signal = new AbortController().signal;
-    await Promise.all([makeResultFormatJob(job, { signal }), makeResultFormatJob(job, { signal })]);
+    const ctx = { signal, runner: runPool() };
+    await Promise.all([makeResultFormatJob(job, ctx), makeResultFormatJob(job, ctx)]);
     const { rows } = await sql().query(`SELECT "blobKey", "sizeBytes" FROM result_file WHERE "runId" = $1 AND key = 'summary' AND format = 'parquet'`, [runId]);
     expect(rows).toHaveLength(1);
     const objects: string[] = [];

@@ -15,7 +15,7 @@ import { blobAsyncBuffer, blobStore } from "@/lib/blobs";
 import type { TBox, TLayerSource } from "@/lib/engine/types";
 import { env } from "@/lib/env";
 import { createRowGroupCache, openLayerFile, readLayerBatches, type TLayerFile, type TRowGroupCache } from "@/lib/layers/layer-file";
-import type { TLayerRef } from "@/lib/runs/run-process-protocol";
+import type { TLayerRef } from "@/lib/runs/run-task";
 
 /** Opened files (footers only: a few hundred KB for 10M points), by file key; a handful per process. */
 const opened = new Map<string, Promise<TLayerFile>>();

@@ -1,8 +1,9 @@
 /**
- * Messages between the worker process and its run processes (lib/runs/run-pool.ts, the worker
- * side; lib/runs/run-process.ts, the run side), and how a run failure crosses the process
- * boundary without losing its class. Files never cross it: the run process reads layers from
- * and writes result files to the blob store itself (lib/blobs) and reports their keys.
+ * Messages between the worker process and its run processes (worker/runtime/run-pool.ts, the
+ * worker side; worker/runtime/run-process.ts, the run side): a task of lib/runs/run-task.ts, its
+ * progress and its answer, and how a run failure crosses the process boundary without losing
+ * its class. Files never cross it: the run process reads layers from and writes result files
+ * to the blob store itself (lib/blobs) and reports their keys.
  *
  * Structured clone keeps an Error's message but not its class, and runs are classified by
  * class (lib/runs/classify-failure.ts). So the run process sends `TProcessFailure`, a plain
@@ -13,77 +14,16 @@
  */
 import { InputDataError, ResourceLimitError } from "@/lib/errors";
 import { AbortError, StepError, isAbortError } from "@/lib/engine/errors";
-import type { TFlowVersion } from "@/lib/flows/definition";
-import type { TResultFormat } from "@/lib/formats/types";
+import type { TFormatTask, TResultRecord, TRunTask, TWrittenFile } from "@/lib/runs/run-task";
 
-/**
- * A layer input as the run process opens it: the layer's file in the blob store (its key names
- * one version: a replaced layer gets a new key) and what the planner may use before reading it.
- */
-export interface TLayerRef {
-  id: string;
-  fileKey: string;
-  kind: "features" | "table";
-  itemCount: number;
-  bbox: number[];
-  /** A table's columns in order (features: their property columns). */
-  columns: string[];
-}
-
-/** An input of a run as sent to the run process: a layer file, caller data as in the request, or omitted. */
-export type TProcessInput = { layer: TLayerRef } | { value: unknown } | null;
-
-/** One (result key, format) file to encode. */
-export interface TFileRequest {
-  key: string;
-  format: TResultFormat;
-}
-
-/** One complete result file in the blob store, as the run process wrote it. */
-export interface TWrittenFile {
-  key: string;
-  format: TResultFormat;
-  blobKey: string;
-  sizeBytes: number;
-  sha256: string;
-}
+/** A task without what stays on the worker's side (its progress callback and abort signal). */
+type TPlain<T> = Omit<T, "onProgress" | "signal">;
 
 export type TToProcess =
-  | {
-      type: "run";
-      id: number;
-      runId: string;
-      flow: TFlowVersion;
-      inputs: Record<string, TProcessInput>;
-      params: Record<string, unknown>;
-      /** Files to write before the run is final (the requested format of each result). */
-      files: TFileRequest[];
-      /** Most bytes all files of the run may take together. */
-      maxResultBytes: number;
-      /** Most rows or features one step may produce (runFlow's `maxItems`). */
-      maxRows: number;
-      /**
-       * A preview (lib/runs/preview-run.ts): each result keeps only its first `headRows` rows or
-       * features in its files; its count is still the full one.
-       */
-      headRows?: number;
-    }
-  /** Write more formats of one result of a completed run from its lossless copy (lib/runs/result-spill.ts). */
-  | { type: "format"; id: number; runId: string; key: string; spillKey: string; formats: TResultFormat[]; maxResultBytes: number }
+  | ({ type: "run"; id: number } & TPlain<TRunTask>)
+  | ({ type: "format"; id: number } & TPlain<TFormatTask>)
   /** Cancel what the run process is doing; it answers `failed` with an abort. */
   | { type: "abort" };
-
-export interface TResultSummary {
-  key: string;
-  kind: "layer" | "table";
-  featureCount: number | null;
-  rowCount: number | null;
-}
-
-/** A result of a run as the worker records it: counts, and the blob key of its lossless copy. */
-export interface TResultRecord extends TResultSummary {
-  spillKey: string;
-}
 
 export type TFromProcess =
   | { type: "progress"; id: number; done: number; total: number }

@@ -17,8 +17,8 @@ import { RunProcessLostError } from "@/lib/errors/run-failure";
 import { isAbortError } from "@/lib/engine/errors";
 import type { TFeature } from "@/lib/engine/types";
 import { classifyRunFailure } from "@/lib/runs/classify-failure";
-import { RunPool, type TPoolLimits, type TRunTask } from "@/lib/runs/run-pool";
-import type { TLayerRef } from "@/lib/runs/run-process-protocol";
+import type { TLayerRef, TRunTask } from "@/lib/runs/run-task";
+import { RunPool, type TPoolLimits } from "@/worker/runtime/run-pool";
 
 // Every process of this test (and the run processes it forks) uses a store of its own.
 const BLOBS = fs.mkdtempSync(path.join(os.tmpdir(), "run-pool-test-"));

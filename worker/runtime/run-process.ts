@@ -1,12 +1,12 @@
 /**
- * A run process: a child process of the worker, one of its run pool (lib/runs/run-pool.ts).
+ * A run process: a child process of the worker, one of its run pool (worker/runtime/run-pool.ts).
  * It does one thing at a time inside the memory budget the pool gave it
  * (`--max-old-space-size`): a run that outgrows it ends this process only, never the worker or
  * another run.
  *
- * Messages (lib/runs/run-process-protocol.ts):
+ * Messages (worker/runtime/protocol.ts):
  * - `run`: opens the layer inputs as lazy sources over their files in the blob store
- *   (lib/runs/layer-source.ts: the engine's planner decides which part of each layer is read),
+ *   (worker/runtime/layer-source.ts: the engine's planner decides which part of each layer is read),
  *   runs the flow (`runFlow`), then, per result, writes its lossless copy and the format the
  *   caller asked for into the blob store (lib/runs/result-blobs.ts) and answers `done` with the
  *   counts and blob keys; `progress` after each step.
@@ -20,18 +20,18 @@
  * bytes); a run that failed on a resource limit leaves not even that.
  */
 import { randomUUID } from "node:crypto";
-import { appendFileSync } from "node:fs";
 import { blobStore } from "@/lib/blobs";
 import { runFlow } from "@/lib/engine/run-flow";
 import { tableRows, type TDataset, type TEngineResult, type TLayerSource, type TResolvedInputs, type TRow } from "@/lib/engine/types";
 import { callerDataToDataset, type TInputValue } from "@/lib/flows/run-request";
 import { ResourceLimitError } from "@/lib/errors";
-import { forgetLayers, layerSource } from "@/lib/runs/layer-source";
+import { forgetLayers, layerSource } from "@/worker/runtime/layer-source";
 import { readSpill } from "@/lib/runs/result-spill";
 import { resultFileKey, writeResultCopy, writeResultFile } from "@/lib/runs/result-blobs";
-import { errorToFailure, type TFromProcess, type TProcessInput, type TResultRecord, type TToProcess, type TWrittenFile } from "@/lib/runs/run-process-protocol";
+import type { TProcessInput, TResultRecord, TWrittenFile } from "@/lib/runs/run-task";
+import { errorToFailure, type TFromProcess, type TToProcess } from "@/worker/runtime/protocol";
 
-if (!process.send) throw new Error("run-process.ts runs only as a child process of the run pool (lib/runs/run-pool.ts)");
+if (!process.send) throw new Error("run-process.ts runs only as a child process of the run pool (worker/runtime/run-pool.ts)");
 
 let current: AbortController | null = null;
 
@@ -50,14 +50,13 @@ function resolveInputs(inputs: Record<string, TProcessInput>): TResolvedInputs {
 }
 
 /**
- * With `WORKER_RUN_TIMINGS` set (benchmarks), appends `{engineMs, encodeMs}` of each run to
- * `<that file>.process`, beside the worker's phase timings (lib/runs/execute-run.ts).
+ * A perf_hooks measure from `start` to `end` (`performance.now()` times): where a run's time
+ * went, for any PerformanceObserver (`npm run bench` installs one, bench/perf-observer.mjs).
+ * Not kept in this process's timeline, which would grow by one entry per run.
  */
-function recordTimings(engineStart: number, encodeStart: number): void {
-  const file = process.env.WORKER_RUN_TIMINGS;
-  if (!file) return;
-  const now = performance.now();
-  appendFileSync(`${file}.process`, `${JSON.stringify({ engineMs: Math.round(encodeStart - engineStart), encodeMs: Math.round(now - encodeStart) })}\n`);
+function measure(name: string, start: number, end: number): void {
+  performance.measure(name, { start, end });
+  performance.clearMeasures(name);
 }
 
 /** `result` with its first `n` rows or features only (a preview's files; a head from runFlow is one already). */
@@ -95,7 +94,8 @@ async function run(msg: Extract<TToProcess, { type: "run" }>, signal: AbortSigna
       spillKey: await writeResultCopy(msg.runId, result, signal),
     });
   }
-  recordTimings(engineStart, encodeStart);
+  measure("run.engine", engineStart, encodeStart);
+  measure("run.files", encodeStart, performance.now());
   return { results: records, files };
 }
 

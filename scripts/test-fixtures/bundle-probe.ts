@@ -1,5 +1,5 @@
 /**
- * An entry bundled by lib/processes/bundle-entry.test.ts: prints, as one JSON line, where this
+ * An entry bundled by scripts/build-processes.test.ts: prints, as one JSON line, where this
  * module and a module it imports (which finds the project root from its own directory) think
  * they are.
  */

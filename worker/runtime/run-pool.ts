@@ -1,7 +1,7 @@
 /**
- * The run pool of a worker process: long-lived child processes (lib/runs/run-process.ts), one
- * piece of work per process at a time, so each run's memory and time are bounded on their own
- * and a heavy run cannot starve or crash another one:
+ * The run pool of a worker process: long-lived child processes (worker/runtime/run-process.ts),
+ * one piece of work per process at a time, so each run's memory and time are bounded on their
+ * own and a heavy run cannot starve or crash another one:
  *
  * - Memory: each process runs with `--max-old-space-size=<memoryMb>`. A run that outgrows it
  *   ends that process only (V8 aborts it); the run gets `ResourceLimitError` "memory <N> MB" at
@@ -20,20 +20,15 @@
  * and the blob store directly; the pool passes keys, counts and progress.
  */
 import { fork, type ChildProcess } from "node:child_process";
+import { fileURLToPath } from "node:url";
+import { env } from "@/lib/env";
 import { ResourceLimitError } from "@/lib/errors";
 import { RunProcessLostError } from "@/lib/errors/run-failure";
-import {
-  failureToError,
-  type TFromProcess,
-  type TProcessInput,
-  type TFileRequest,
-  type TResultRecord,
-  type TToProcess,
-  type TWrittenFile,
-} from "@/lib/runs/run-process-protocol";
-import type { TFlowVersion } from "@/lib/flows/definition";
-import type { TResultFormat } from "@/lib/formats/types";
-import { runProcessEntry } from "@/lib/runs/run-process-entry";
+import type { TFormatTask, TRunAnswer, TRunner, TRunTask, TWrittenFile } from "@/lib/runs/run-task";
+import { failureToError, type TFromProcess, type TToProcess } from "@/worker/runtime/protocol";
+import { processEntry } from "@/lib/processes/process-entry";
+
+const RUN_PROCESS = fileURLToPath(new URL("./run-process.ts", import.meta.url));
 
 /** Time a process gets to stop after `abort` before it is killed. */
 const ABORT_GRACE_MS = 5_000;
@@ -47,32 +42,6 @@ export interface TPoolLimits {
   timeLimitMs: number;
 }
 
-export interface TRunTask {
-  runId: string;
-  flow: TFlowVersion;
-  inputs: Record<string, TProcessInput>;
-  params: Record<string, unknown>;
-  files: TFileRequest[];
-  maxResultBytes: number;
-  /** Most rows or features one step may produce. */
-  maxRows: number;
-  /** A preview: the first rows (features) of each result only in its files (see `TToProcess`). */
-  headRows?: number;
-  onProgress?: (done: number, total: number) => void;
-  signal?: AbortSignal;
-}
-
-export interface TFormatTask {
-  runId: string;
-  key: string;
-  spillKey: string;
-  formats: TResultFormat[];
-  maxResultBytes: number;
-  signal?: AbortSignal;
-}
-
-type TAnswer = { results: TResultRecord[]; files: TWrittenFile[] };
-
 let nextRequestId = 1;
 
 /** One run process. Obtained from `RunPool.acquire`, given back with `release`. */
@@ -80,7 +49,7 @@ export class RunProcess {
   private readonly child: ChildProcess;
   private pending: {
     id: number;
-    resolve: (answer: TAnswer) => void;
+    resolve: (answer: TRunAnswer) => void;
     reject: (err: Error) => void;
     onProgress?: (done: number, total: number) => void;
   } | null = null;
@@ -95,7 +64,7 @@ export class RunProcess {
     private readonly pool: RunPool,
     private readonly limits: TPoolLimits,
   ) {
-    const entry = runProcessEntry();
+    const entry = processEntry(RUN_PROCESS, "run-process");
     this.child = fork(entry.script, [], {
       execArgv: [...entry.execArgv, `--max-old-space-size=${limits.memoryMb}`],
       serialization: "advanced",
@@ -145,10 +114,10 @@ export class RunProcess {
   private request(
     msg: Extract<TToProcess, { type: "run" | "format" }>,
     opts: { onProgress?: (done: number, total: number) => void; signal?: AbortSignal },
-  ): Promise<TAnswer> {
+  ): Promise<TRunAnswer> {
     if (this.dead) return Promise.reject(new RunProcessLostError("The run process is gone"));
     if (this.pending) return Promise.reject(new Error("The run process is busy"));
-    return new Promise<TAnswer>((resolve, reject) => {
+    return new Promise<TRunAnswer>((resolve, reject) => {
       let graceTimer: NodeJS.Timeout | undefined;
       const onAbort = () => {
         this.post({ type: "abort" });
@@ -183,7 +152,7 @@ export class RunProcess {
   }
 
   /** Runs a flow in this process: engine, then each result's copy and requested file, written to the blob store. */
-  run(task: TRunTask): Promise<TAnswer> {
+  run(task: TRunTask): Promise<TRunAnswer> {
     const { onProgress, signal, ...rest } = task;
     return this.request({ type: "run", id: nextRequestId++, ...rest }, { onProgress, signal });
   }
@@ -213,7 +182,7 @@ export class RunProcess {
 }
 
 /** A bounded set of run processes; see the module doc. */
-export class RunPool {
+export class RunPool implements TRunner {
   private readonly idle: RunProcess[] = [];
   private readonly all = new Set<RunProcess>();
   private readonly waiting: ((t: RunProcess) => void)[] = [];
@@ -249,6 +218,16 @@ export class RunPool {
     }
   }
 
+  /** Runs a flow in a process of the pool (`RunProcess.run`). */
+  run(task: TRunTask): Promise<TRunAnswer> {
+    return this.with((p) => p.run(task));
+  }
+
+  /** Makes more formats of one completed result in a process of the pool (`RunProcess.format`). */
+  format(task: TFormatTask): Promise<TWrittenFile[]> {
+    return this.with((p) => p.format(task));
+  }
+
   /** @internal called by RunProcess.release */
   giveBack(t: RunProcess): void {
     if (t.dead) return this.forget(t);
@@ -281,4 +260,13 @@ export class RunPool {
     this.all.clear();
     this.idle.length = 0;
   }
+}
+
+let pool: RunPool | undefined;
+
+/** The worker's run pool: one process per run slot (`WORKER_CONCURRENCY`), limits from the environment. */
+export function runPool(): RunPool {
+  const e = env();
+  pool ??= new RunPool({ size: e.WORKER_CONCURRENCY, memoryMb: e.RUN_MEMORY_MB, timeLimitMs: e.RUN_TIME_LIMIT_SECONDS * 1000 });
+  return pool;
 }
