@@ -127,7 +127,7 @@ describe("the step registry", () => {
   it("keeps runner code out of the definitions and of what the design tool's client components import", () => {
     const RUNNER_CODE =
       /^lib\/(steps\/[a-z-]+\/step\.ts|steps\/runners\.ts|steps\/(items|extent|distance|geometry|row-maker)\.ts|expressions\/|geo\/spatial-index\.ts|geo\/antimeridian\.ts|flows\/validate-flow-version\.ts)/;
-    const RUNNER_PACKAGES = ["@maplibre/maplibre-gl-style-spec", "flatbush", "kdbush", "geokdbush"];
+    const RUNNER_PACKAGES = ["@maplibre/maplibre-gl-style-spec", "@turf/turf", "kdbush", "geokdbush"];
     const definitionsOnly = clientImports([path.join(DIR, "registry.ts"), path.join(DIR, "catalogue.ts"), path.join(DIR, "step-schema.ts")]);
     expect([...definitionsOnly.files].filter((f) => RUNNER_CODE.test(f))).toEqual([]);
     expect([...definitionsOnly.packages.keys()].sort()).toEqual(["zod"]);
@@ -136,8 +136,8 @@ describe("the step registry", () => {
     expect([...client.files]).toContain("lib/steps/registry.ts");
     expect([...client.files].filter((f) => RUNNER_CODE.test(f))).toEqual([]);
     expect([...client.packages.keys()].filter((p) => RUNNER_PACKAGES.includes(p))).toEqual([]);
-    // Turf only for the run request's GeoJSON checks (one function, lib/geo/point-in-polygon.ts).
-    expect(client.packages.get("@turf/turf")).toBe("lib/geo/point-in-polygon.ts");
+    // Flatbush only for the run request's area check (lib/geo/polygon-problems.ts: the same answers as the server's).
+    expect(client.packages.get("flatbush")).toBe("lib/geo/polygon-problems.ts");
   });
 
   it("runs every step on its fixtures without mutating the (deep-frozen) inputs, yielding the declared kind and the expected output", async () => {
