@@ -32,7 +32,7 @@ import {
   type TWrittenFile,
 } from "@/lib/runs/run-process-protocol";
 import type { TFlowVersion } from "@/lib/flows/definition";
-import type { TResultFormat } from "@/lib/formats/types";
+import type { TResultFormat } from "@/lib/formats/registry";
 import { runProcessEntry } from "@/lib/runs/run-process-entry";
 
 /** Time a process gets to stop after `abort` before it is killed. */

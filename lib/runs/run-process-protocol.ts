@@ -14,7 +14,7 @@
 import { InputDataError, ResourceLimitError } from "@/lib/errors";
 import { AbortError, StepError, isAbortError } from "@/lib/engine/errors";
 import type { TFlowVersion } from "@/lib/flows/definition";
-import type { TResultFormat } from "@/lib/formats/types";
+import type { TResultFormat } from "@/lib/formats/registry";
 
 /**
  * A layer input as the run process opens it: the layer's file in the blob store (its key names

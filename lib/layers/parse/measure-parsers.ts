@@ -11,7 +11,7 @@
  * own encoder) and then read; its peak includes the file.
  * Not a test: numbers inform (they belong in `npm run bench` once the parsers are wired in).
  */
-import { encodeGeoParquet } from "@/lib/formats/parquet";
+import { encodeGeoParquet } from "@/lib/formats/geoparquet/write";
 import type { TFeature } from "@/lib/engine/types";
 import { parseCsvStream } from "./csv-stream";
 import { parseGeoJsonSeqStream } from "./geojson-seq-stream";

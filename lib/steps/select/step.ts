@@ -4,8 +4,7 @@
  */
 import { pickedFields } from "@/lib/steps/columns";
 import { z } from "zod";
-import { asItems, specAs, mapItems } from "@/lib/steps/items";
-import { rowMaker } from "@/lib/steps/row-maker";
+import { asItems, pick, specAs, mapItems } from "@/lib/steps/items";
 import { ZRef, ZFieldSpec } from "@/lib/steps/options";
 import { ACCEPTS, defineStep } from "@/lib/steps/define-step";
 import { sameDemand, sourceExtent } from "@/lib/steps/extent";
@@ -29,12 +28,11 @@ export const select = defineStep({
   batch: {
     source: "source",
     start: async (step, ctx) => {
-      const make = rowMaker(step.fields);
       return (ds) =>
         mapItems(
           asItems(ds),
           ctx,
-          (p) => make(p),
+          (p) => pick(p, step.fields),
           () => step.fields.map(specAs),
         );
     },

@@ -4,8 +4,7 @@
  */
 import { pickedFields } from "@/lib/steps/columns";
 import { z } from "zod";
-import { asFeatures, props, specAs, columnsOf, EVERY } from "@/lib/steps/items";
-import { rowMaker } from "@/lib/steps/row-maker";
+import { asFeatures, pick, props, specAs, columnsOf, EVERY } from "@/lib/steps/items";
 import type { TRow } from "@/lib/steps/dataset";
 import { ZRef, ZFieldSpec } from "@/lib/steps/options";
 import { ACCEPTS, defineStep } from "@/lib/steps/define-step";
@@ -31,10 +30,9 @@ export const toTable = defineStep({
     if (step.columns) {
       const columns = step.columns.map(specAs);
       const rows = new Array<TRow>(fs.length);
-      const make = rowMaker(step.columns);
       for (let i = 0; i < fs.length; i++) {
         if (i % EVERY === 0) await ctx.checkpoint();
-        rows[i] = make(props(fs[i]));
+        rows[i] = pick(props(fs[i]), step.columns);
       }
       return { kind: "rows", columns, rows };
     }

@@ -1,9 +1,9 @@
 import { parse } from "csv-parse/sync";
 import { describe, expect, it } from "vitest";
 import fc from "fast-check";
-import { encodeCsv } from "./csv";
-import { scalarToText } from "./column-types";
-import { edgeTable } from "./test-fixtures";
+import { encodeCsv } from "./write";
+import { scalarToText } from "../column-types";
+import { edgeTable } from "../test-fixtures";
 
 const text = (body: Uint8Array) => new TextDecoder("utf-8", { fatal: true }).decode(body);
 
