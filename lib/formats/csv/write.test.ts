@@ -63,8 +63,7 @@ describe("encodeCsv", () => {
   });
 
   it("writes every value as String()/scalarToText would, quoted where RFC 4180 needs it (random tables, chunk boundaries included)", async () => {
-    // The writer puts bytes straight into chunks (integers digit by digit, plain ASCII byte by
-    // byte): the text must be that of the obvious string-building writer.
+    // The text must be that of a reference written from the module's rules, whatever the values.
     const reference = (columns: string[], rows: Record<string, unknown>[]) => {
       const q = (t: string) => (/[",\r\n]/.test(t) ? `"${t.replace(/"/g, '""')}"` : t);
       const f = (v: unknown) => (typeof v === "number" ? String(v) : q(scalarToText(v) ?? ""));
