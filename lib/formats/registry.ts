@@ -11,8 +11,6 @@ import { geojson } from "./geojson/definition";
 import { geoparquet } from "./geoparquet/definition";
 import { parquet } from "./parquet/definition";
 
-export type { TResultKind } from "./define-format";
-
 /** Every result format. Per kind, the first format listed that writes it is that kind's default. */
 export const FORMATS = [geojson, geoparquet, csv, parquet] as const;
 
