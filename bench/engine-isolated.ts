@@ -10,7 +10,7 @@ import { validateFlowVersion, type TFlowVersion } from "@/lib/flows/definition";
 import { applyParameterDefaults } from "@/lib/flows/run-request";
 import { runFlow } from "@/lib/engine/run-flow";
 import { encodeResult } from "@/lib/formats/encode-result";
-import { FORMATS_BY_KIND } from "@/lib/formats/types";
+import { FORMATS_BY_KIND } from "@/lib/formats/registry";
 import type { TEngineResult } from "@/lib/engine/types";
 import { benchPlaces } from "./engine";
 

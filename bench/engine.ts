@@ -27,8 +27,8 @@ import { NEARBY_CITIES, POPULATION_BY_COUNTRY } from "@/lib/demo/flows";
 import { validateFlowVersion, type TFlowVersion } from "@/lib/flows/definition";
 import { applyParameterDefaults } from "@/lib/flows/run-request";
 import { runFlow } from "@/lib/engine/run-flow";
-import { encodeGeoJson } from "@/lib/formats/geojson";
-import { encodeGeoParquet } from "@/lib/formats/parquet";
+import { encodeGeoJson } from "@/lib/formats/geojson/write";
+import { encodeGeoParquet } from "@/lib/formats/geoparquet/write";
 import type { TFeature, TRow } from "@/lib/engine/types";
 import { median, runIsolated, timeRuns, type TBenchContext, type TBenchRow } from "./harness";
 

@@ -33,6 +33,7 @@ import { fetchJson } from "@/features/shell/fetch-json";
 import { cancelTryAction, startTryAction } from "@/features/design/actions";
 import { ResultPreview } from "@/features/design/result-preview";
 import type { TRunDocument } from "@/lib/runs/run-document";
+import { DEFAULT_FORMAT, FORMAT_INFO, FORMATS_BY_KIND } from "@/lib/formats/registry";
 import { countOf } from "@/features/design/format";
 import { chosenUnreadable, layerChoice, type TTryItLayer } from "@/features/design/try-it-layers";
 import {
@@ -76,9 +77,7 @@ export function TryItPanel(p: TTryItProps) {
     Object.fromEntries(flow.inputs.map((i) => [i.name, initialInputState(i, layerChoice(p.layers, i, p.curlEnvironment).preferred)])),
   );
   const [params, setParams] = useState<Record<string, TParamValue>>(() => initialParamValues(flow.parameters));
-  const [formats, setFormats] = useState<Record<string, string>>(() =>
-    Object.fromEntries(flow.results.map((r) => [r.key, r.kind === "layer" ? "geojson" : "csv"])),
-  );
+  const [formats, setFormats] = useState<Record<string, string>>(() => Object.fromEntries(flow.results.map((r) => [r.key, DEFAULT_FORMAT[r.kind]])));
   const [errors, setErrors] = useState<Record<string, string>>({});
   const [runId, setRunId] = useState<string | null>(null);
   const start = useAction(startTryAction);
@@ -175,7 +174,7 @@ export function TryItPanel(p: TTryItProps) {
                 value={formats[r.key]}
                 onChange={(e) => setFormats((all) => ({ ...all, [r.key]: e.target.value }))}
               >
-                {(r.kind === "layer" ? ["geojson", "geoparquet"] : ["csv", "parquet"]).map((f) => (
+                {FORMATS_BY_KIND[r.kind].map((f) => (
                   <option key={f} value={f}>
                     {f}
                   </option>
@@ -254,7 +253,7 @@ export function TryItPanel(p: TTryItProps) {
                       </span>
                       <Button asChild size="sm" variant="outline">
                         <a href={href} download>
-                          <DownloadIcon aria-hidden="true" /> Download {r.key}.{r.format === "geoparquet" || r.format === "parquet" ? "parquet" : r.format}
+                          <DownloadIcon aria-hidden="true" /> Download {r.key}.{FORMAT_INFO[r.format].extension}
                         </a>
                       </Button>
                     </div>

@@ -23,7 +23,7 @@
  */
 import { z } from "zod";
 import type { FeatureCollection, Polygon } from "geojson";
-import { LAYER_FORMATS, TABLE_FORMATS, type TResultFormat } from "../formats/types";
+import { FORMATS_BY_KIND, type TResultFormat } from "../formats/registry";
 import { MAX_GEOJSON_FEATURES, validateArea, validateFeatureCollection, type TGeoJsonIssue } from "../geo/validate-geojson";
 import type { TDataset, TRow } from "../engine/types";
 // Not ./definition: that module brings flow validation, and with it the expression compiler, into the design tool's browser bundle.
@@ -240,7 +240,7 @@ function buildSchema(flow: TFlowVersion, checked: boolean) {
   const inputs: Record<string, z.ZodType> = {};
   for (const i of flow.inputs) inputs[i.name] = inputValueSchema(i, checked);
   const formats: Record<string, z.ZodType> = {};
-  for (const r of flow.results) formats[r.key] = z.enum(r.kind === "layer" ? LAYER_FORMATS : TABLE_FORMATS).optional();
+  for (const r of flow.results) formats[r.key] = z.enum(FORMATS_BY_KIND[r.kind]).optional();
   const anyRequired = flow.parameters.some((p) => p.required && p.default === undefined);
   const params = parametersSchema(flow);
   return z.strictObject({

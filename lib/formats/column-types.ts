@@ -164,35 +164,9 @@ export function toColumnValue(type: TColumnType, value: unknown): string | numbe
   }
 }
 
-/**
- * JavaScript source of `ownValue(<record>, key)` for a constant `key`, for writers that compile
- * their reads: `record` names the record in scope, `hasOwn` an expression for `Object.hasOwn`.
- * The key is a JSON string literal, so any name is safe.
- */
-export function ownValueCode(record: string, hasOwn: string, key: string): string {
-  const k = JSON.stringify(key);
-  return `(${record} != null && ${hasOwn}(${record}, ${k}) ? ${record}[${k}] : undefined)`;
-}
-
-/** Compiled readers kept (one per column name); past that the cache starts over. */
-const READERS_MAX = 1024;
-const readers = new Map<string, (record: Record<string, unknown> | null | undefined) => unknown>();
-
-/**
- * `ownValue` of one fixed `key`, compiled: the key is a constant, so where records share a shape
- * the read is one inline-cached load, not a lookup by a key known only at run time (the writers
- * read every cell of a column this way); the read is `ownValueCode`.
- */
+/** `ownValue` of one fixed `key`, as a function of the record. */
 export function ownValueReader(key: string): (record: Record<string, unknown> | null | undefined) => unknown {
-  let read = readers.get(key);
-  if (!read) {
-    read = new Function("record", `"use strict"; return ${ownValueCode("record", "Object.hasOwn", key)};`) as (
-      record: Record<string, unknown> | null | undefined,
-    ) => unknown;
-    if (readers.size >= READERS_MAX) readers.clear();
-    readers.set(key, read);
-  }
-  return read;
+  return (record) => ownValue(record, key);
 }
 
 /** Own property value (never an inherited one such as `constructor`), undefined when absent. */

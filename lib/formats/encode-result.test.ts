@@ -4,7 +4,7 @@ import { encodeResult } from "./encode-result";
 import { FormatMismatchError } from "./errors";
 import { edgeLayer, edgeTable } from "./test-fixtures";
 import { readParquet } from "./test-support";
-import { formatFitsKind, type TResultFormat } from "./types";
+import { formatFitsKind, type TResultFormat } from "./registry";
 
 describe("encodeResult", () => {
   it("encodes a layer as GeoJSON and GeoParquet", async () => {

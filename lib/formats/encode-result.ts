@@ -1,17 +1,18 @@
 /**
  * Entry point of the result writers: one engine result in one requested format -> file bytes
- * plus what the API needs to serve it (media type, extension, feature/row count).
+ * plus what the API needs to serve it (media type, extension, feature/row count). The formats
+ * are those of the registry (./registry.ts); each one's writer is in its folder.
  */
-import { withColumns, type TFeatureSet, type TTable } from "@/lib/engine/types";
-import { encodeCsv } from "./csv";
-import type { TByteSink, TPace } from "./byte-chunks";
-import { FormatMismatchError } from "./errors";
-import { encodeGeoJson } from "./geojson";
-import { encodeGeoParquet, encodeParquet, orderedNames, type TParquetOptions } from "./parquet";
+import type { TFeatureSet, TTable } from "@/lib/engine/types";
 import type { TColumns } from "@/lib/steps/columns";
-import { FORMAT_INFO, formatFitsKind, isResultFormat, type TResultFormat } from "./types";
+import type { TByteSink, TPace } from "./byte-chunks";
+import { encodeCsv } from "./csv/write";
+import { FormatMismatchError } from "./errors";
+import { encodeGeoJson } from "./geojson/write";
+import { encodeGeoParquet } from "./geoparquet/write";
+import { encodeParquet, orderedNames, type TParquetOptions } from "./parquet/write";
+import { FORMAT_INFO, formatFitsKind, isResultFormat, type TResultFormat } from "./registry";
 
-/** A result to encode: a layer (features) or a table (rows). */
 /**
  * A result to encode: a layer (features) or a table (rows), with its columns as derived from
  * the flow when known (`runFlow` sets them): they are written first, with fixed types, on
@@ -47,16 +48,23 @@ export interface TEncodeOptions {
   rowGroupRows?: TParquetOptions["rowGroupRows"];
 }
 
+type TWriteOptions = TEncodeOptions & { columns?: TColumns };
+type TWritten = { body: Uint8Array; featureCount?: number; rowCount?: number };
+
+/** The writer of each format of the registry (its kind is checked before it is called). */
+const WRITERS: Record<TResultFormat, (data: TFeatureSet | TTable, options: TWriteOptions) => Promise<TWritten>> = {
+  geojson: (layer, options) => encodeGeoJson(layer as TFeatureSet, options),
+  geoparquet: (layer, options) => encodeGeoParquet(layer as TFeatureSet, options),
+  csv: (table, options) => encodeCsv(table as TTable, options),
+  parquet: (table, options) => encodeParquet(table as TTable, options),
+};
+
 /**
- * Encodes one result in `format`.
- *
- * - layer + `geojson`: RFC 7946 FeatureCollection (UTF-8), see `encodeGeoJson`.
- * - layer + `geoparquet`: GeoParquet 1.1 (WKB `geometry`, `geo` metadata), see `encodeGeoParquet`.
- * - table + `csv`: RFC 4180 CSV with CRLF and a header row (UTF-8), see `encodeCsv`.
- * - table + `parquet`: Apache Parquet, declared column types or inferred ones, see `encodeParquet`.
+ * Encodes one result in `format` (see each format's writer: lib/formats/<format>/write.ts).
+ * A table's declared columns come first, in their order, then its others.
  *
  * @returns `{body, featureCount | rowCount, mediaType, extension}` (media type and extension
- *   from `FORMAT_INFO`).
+ *   from the format's definition).
  * @throws FormatMismatchError for an unknown format or one that does not fit the kind;
  *   EncodeError when the data cannot be written (invalid geometry, duplicate column names);
  *   the signal's reason when aborted.
@@ -66,21 +74,9 @@ export async function encodeResult(result: TEncodableResult, format: TResultForm
   if (!formatFitsKind(result.kind, format)) {
     throw new FormatMismatchError(`format ${format} does not fit a ${result.kind} result`);
   }
-  const info = FORMAT_INFO[format];
-  const meta = { mediaType: info.mediaType, extension: info.extension };
-  if (result.kind === "layer") {
-    if (format === "geojson") {
-      const { body, featureCount } = await encodeGeoJson(result.data, options);
-      return { body, featureCount, ...meta };
-    }
-    const { body, featureCount } = await encodeGeoParquet(result.data, { ...options, columns: result.columns });
-    return { body, featureCount, ...meta };
-  }
-  const table = result.columns ? withColumns(result.data, orderedNames(result.columns, result.data.columns)) : result.data;
-  if (format === "csv") {
-    const { body, rowCount } = await encodeCsv(table, options);
-    return { body, rowCount, ...meta };
-  }
-  const { body, rowCount } = await encodeParquet(table, { ...options, columns: result.columns });
-  return { body, rowCount, ...meta };
+  const { mediaType, extension } = FORMAT_INFO[format];
+  const data: TFeatureSet | TTable =
+    result.kind === "table" && result.columns ? { ...result.data, columns: orderedNames(result.columns, result.data.columns) } : result.data;
+  const { body, featureCount, rowCount } = await WRITERS[format](data, { ...options, columns: result.columns });
+  return { body, ...(result.kind === "layer" ? { featureCount } : { rowCount }), mediaType, extension };
 }

@@ -6,7 +6,7 @@ import { parquetMetadata } from "hyparquet";
 import { describe, expect, it } from "vitest";
 import type { TFeature, TFeatureSet } from "@/lib/engine/types";
 import { encodeResult } from "./encode-result";
-import { DEFAULT_ROW_GROUP_ROWS } from "./parquet";
+import { DEFAULT_ROW_GROUP_ROWS } from "./parquet/write";
 import { geoMetadata, toArrayBuffer } from "./test-support";
 
 const COUNT = 135_233;

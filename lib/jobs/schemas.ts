@@ -1,5 +1,6 @@
 /** Payload schemas of the background jobs (kept apart from the registry to avoid import cycles). */
 import { z } from "zod";
+import { ZResultFormat } from "@/lib/formats/registry";
 
 export const ZRunJob = z.object({ runId: z.uuid() });
 export type TRunJob = z.infer<typeof ZRunJob>;
@@ -7,7 +8,7 @@ export type TRunJob = z.infer<typeof ZRunJob>;
 export const ZPurgeJob = z.object({}).loose();
 
 /** One format of one result of a completed run, made from the result's copy on first request. */
-export const ZResultFormatJob = z.object({ runId: z.uuid(), key: z.string().min(1), format: z.enum(["geojson", "geoparquet", "csv", "parquet"]) });
+export const ZResultFormatJob = z.object({ runId: z.uuid(), key: z.string().min(1), format: ZResultFormat });
 export type TResultFormatJob = z.infer<typeof ZResultFormatJob>;
 
 /** One staged layer upload to parse, sort and write as the layer's new file. */

@@ -38,7 +38,7 @@ import { apiBasePath } from "@/lib/runs/scope";
 import { waitForRunWithProgress, type TRunProgress } from "@/lib/runs/wait-for-run";
 import type { TAiApi, TAiCaller } from "@/lib/serving/resolve-ai-caller";
 import { withKeyCall } from "@/lib/serving/key-call";
-import type { TResultFormat } from "@/lib/formats/types";
+import type { TResultFormat } from "@/lib/formats/registry";
 import { answerWithFile, answerWithLayers, answerWithRun, toolError, RUN_RESULT_INLINE_MAX_BYTES, type TLoadFiles } from "@/lib/mcp/tool-answers";
 import { listLayerIds } from "@/lib/flows/input-geometry";
 import { readableLayersOf } from "@/lib/layers/list-layers";

@@ -20,7 +20,7 @@
 import "server-only";
 import type { CallToolResult, ContentBlock } from "@modelcontextprotocol/server";
 import { asAppError } from "@/lib/serving/key-call";
-import { FORMAT_INFO, type TResultFormat } from "@/lib/formats/types";
+import { FORMAT_INFO, FORMATS, type TResultFormat } from "@/lib/formats/registry";
 import type { TRunDocument } from "@/lib/runs/run-document";
 import { TOOL_WAIT_MAX_SECONDS, type TToolLayerList, type TToolResultFile, type TToolRun } from "@/lib/mcp/tool-definitions";
 
@@ -29,7 +29,7 @@ export const INLINE_RESULT_MAX_BYTES = 16 * 1024;
 /** `run_result` inlines a file up to this size (bytes); larger ones are answered with their link only. */
 export const RUN_RESULT_INLINE_MAX_BYTES = 1024 * 1024;
 
-const TEXT_FORMATS: ReadonlySet<string> = new Set(["geojson", "csv"]);
+const TEXT_FORMATS: ReadonlySet<string> = new Set(FORMATS.filter((f) => !f.binary).map((f) => f.name));
 
 /** Reads several result files of the run at once (lib/runs/get-result-file.ts `getResultFileContents`). */
 export type TLoadFiles = (wanted: { key: string; format: string }[]) => Promise<{ key: string; format: string; content: Uint8Array }[]>;

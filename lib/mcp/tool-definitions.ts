@@ -35,7 +35,7 @@ import {
   type TReadableLayer,
 } from "@/lib/flows/input-geometry";
 import { MAX_INPUT_ROWS, runRequestJsonSchema } from "@/lib/flows/run-request";
-import { DEFAULT_FORMAT } from "@/lib/formats/types";
+import { DEFAULT_FORMAT, FORMAT_NAMES, ZResultFormat } from "@/lib/formats/registry";
 import { ZRunDocument } from "@/lib/runs/run-document";
 import { validateRunRequest, type TValidRunRequest } from "@/lib/runs/validate-request";
 
@@ -230,7 +230,7 @@ export const RUN_RESULT_INPUT: TJsonSchema = {
     key: { type: "string", minLength: 1, description: "A result key of the run (its results list them)." },
     format: {
       type: "string",
-      enum: ["geojson", "geoparquet", "csv", "parquet"],
+      enum: [...FORMAT_NAMES],
       description: "geojson or geoparquet for layers, csv or parquet for tables; default: the format the run was asked for.",
     },
   },
@@ -248,7 +248,7 @@ export type TToolRun = z.infer<typeof ZToolRun>;
 export const ZToolResultFile = z.object({
   run_id: z.uuid(),
   key: z.string(),
-  format: z.enum(["geojson", "geoparquet", "csv", "parquet"]),
+  format: ZResultFormat,
   media_type: z.string(),
   size_bytes: z.int().min(0),
   url: z.string().describe("Download URL; send the same API key in X-Api-Key."),

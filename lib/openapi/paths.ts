@@ -6,7 +6,7 @@
 import { resultColumns } from "@/lib/engine/result-columns";
 import { UNKNOWN_COLUMNS, type TColumns, type TFieldType } from "@/lib/steps/columns";
 import type { TFlowVersion } from "@/lib/flows/definition";
-import { DEFAULT_FORMAT, FORMAT_INFO, FORMATS_BY_KIND } from "@/lib/formats/types";
+import { DEFAULT_FORMAT, FORMAT_INFO, FORMATS_BY_KIND } from "@/lib/formats/registry";
 import { problemResponses } from "@/lib/openapi/problems";
 import { ref } from "@/lib/openapi/ref";
 import type { TOpenApiDocument } from "@/lib/openapi/types";
@@ -100,7 +100,7 @@ export function buildPaths(flow: TFlowVersion): TOpenApiDocument["paths"] {
     const content: Record<string, unknown> = {};
     for (const f of formats) {
       const mt = FORMAT_INFO[f].mediaType;
-      content[mt] = { schema: { type: "string", ...(f === "geojson" || f === "csv" ? {} : { contentEncoding: "binary" }) } };
+      content[mt] = { schema: { type: "string", ...(FORMAT_INFO[f].binary ? { contentEncoding: "binary" } : {}) } };
     }
     const extensions = formats.map((f) => `${r.key}.${FORMAT_INFO[f].extension}`).join(" or ");
     paths[`/runs/{run_id}/results/${r.key}`] = {

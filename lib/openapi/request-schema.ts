@@ -5,7 +5,7 @@
  */
 import type { TFlowVersion } from "@/lib/flows/definition";
 import { MAX_INPUT_ROWS, MAX_WAIT_SECONDS, runRequestJsonSchema } from "@/lib/flows/run-request";
-import { DEFAULT_FORMAT } from "@/lib/formats/types";
+import { DEFAULT_FORMAT } from "@/lib/formats/registry";
 import { declaredGeometry, withReadableLayers, type TReadableLayer } from "@/lib/flows/input-geometry";
 import type { TJsonSchema } from "@/lib/openapi/types";
 

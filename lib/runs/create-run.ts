@@ -20,7 +20,7 @@ import { enqueue } from "@/lib/jobs/boss";
 import { addUsage, usageShard, usageUpsertSql } from "@/lib/metering/usage";
 import type { TKeyScope, TPreviewTarget, TRunScope, TRunTarget } from "@/lib/runs/scope";
 import { randomUUID } from "node:crypto";
-import { DEFAULT_FORMAT, type TResultFormat } from "@/lib/formats/types";
+import { DEFAULT_FORMAT, type TResultFormat } from "@/lib/formats/registry";
 import type { TFlowVersion } from "@/lib/flows/definition";
 import { layerInputFaults } from "@/lib/flows/input-geometry";
 import { readableLayersOf } from "@/lib/layers/list-layers";

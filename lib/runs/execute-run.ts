@@ -32,7 +32,7 @@ import { env } from "@/lib/env";
 import { InputDataError } from "@/lib/errors";
 import { ZFlowVersion, type TFlowVersion } from "@/lib/flows/definition";
 import { isAbortError } from "@/lib/engine/errors";
-import { FORMATS_BY_KIND, FORMAT_INFO, DEFAULT_FORMAT, type TResultFormat } from "@/lib/formats/types";
+import { FORMATS_BY_KIND, FORMAT_INFO, DEFAULT_FORMAT, type TResultFormat } from "@/lib/formats/registry";
 import { claimRun, finalizeRun, recordProgress, type TRunError } from "@/lib/runs/run-state";
 import { classifyRunFailure } from "@/lib/runs/classify-failure";
 import { runPrefix } from "@/lib/runs/result-blobs";

@@ -23,7 +23,7 @@ import { AppError, validationError } from "@/lib/errors";
 import { enqueue } from "@/lib/jobs/boss";
 import type { TRunScope } from "@/lib/runs/scope";
 import { getRunOrThrow } from "@/lib/runs/get-run-or-throw";
-import { FORMAT_INFO, FORMATS_BY_KIND, type TResultFormat } from "@/lib/formats/types";
+import { FORMAT_INFO, FORMATS_BY_KIND, type TResultFormat } from "@/lib/formats/registry";
 
 /** Longest a download waits for a format being made before it answers 503. */
 const FORMAT_WAIT_MS = 30_000;

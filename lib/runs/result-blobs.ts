@@ -15,7 +15,7 @@ import { blobStore } from "@/lib/blobs";
 import type { TEngineResult } from "@/lib/engine/types";
 import { ResourceLimitError } from "@/lib/errors";
 import { encodeResult } from "@/lib/formats/encode-result";
-import { FORMAT_INFO, type TResultFormat } from "@/lib/formats/types";
+import { FORMAT_INFO, type TResultFormat } from "@/lib/formats/registry";
 import { byteChannel } from "@/lib/blobs/byte-channel";
 import { spillFrames } from "@/lib/runs/result-spill";
 import type { TWrittenFile } from "@/lib/runs/run-task";

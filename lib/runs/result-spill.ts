@@ -12,7 +12,7 @@
  * `node_modules` Node). Written and read batch by batch: neither side holds a second copy.
  */
 import v8 from "node:v8";
-import { tableRows, type TEngineResult, type TFeature, type TRow } from "@/lib/engine/types";
+import type { TEngineResult, TFeature, TRow } from "@/lib/engine/types";
 import type { TColumns } from "@/lib/steps/columns";
 
 const SPILL_BATCH = 4_096;
@@ -49,12 +49,10 @@ export async function* spillFrames(result: TEngineResult, signal?: AbortSignal):
     }
     return;
   }
-  const rows = tableRows(result.data);
-  for (let i = 0; i < rows.count; i += SPILL_BATCH) {
+  const rows = result.data.rows;
+  for (let i = 0; i < rows.length; i += SPILL_BATCH) {
     signal?.throwIfAborted();
-    const batch: TRow[] = [];
-    for (let j = i; j < Math.min(rows.count, i + SPILL_BATCH); j++) batch.push(rows.rowAt(j));
-    yield frame(batch);
+    yield frame(rows.slice(i, i + SPILL_BATCH));
   }
 }
 

@@ -10,7 +10,7 @@
  */
 import { z } from "zod";
 import { RUN_ERROR_CODES } from "@/lib/errors/run-failure";
-import { FORMAT_INFO, type TResultFormat } from "@/lib/formats/types";
+import { FORMAT_INFO, ZResultFormat, type TResultFormat } from "@/lib/formats/registry";
 import { RUN_STATES, type TRunState } from "@/lib/runs/run-state-names";
 
 /** Run lists (`GET /runs`): page size default and maximum. */
@@ -38,7 +38,7 @@ export const ZRunError = z
 export const ZResultEntry = z.object({
   key: z.string(),
   kind: z.enum(["layer", "table"]),
-  format: z.enum(["geojson", "geoparquet", "csv", "parquet"]),
+  format: ZResultFormat,
   media_type: z.string(),
   href: z.string().describe("Path to download the file."),
   size_bytes: z.int().min(0),

@@ -9,7 +9,7 @@
  * blob store directly; a task and its answer carry keys, counts and progress.
  */
 import type { TFlowVersion } from "@/lib/flows/definition";
-import type { TResultFormat } from "@/lib/formats/types";
+import type { TResultFormat } from "@/lib/formats/registry";
 
 /**
  * A layer input as the runner opens it: the layer's file in the blob store (its key names one

@@ -4,8 +4,7 @@
  * lib/engine/types.ts.
  *
  * - A layer is a list of RFC 7946 GeoJSON features (WGS 84 lon/lat, `geometry` may be null).
- * - A table is a list of plain rows (objects of JSON scalars) with an ordered column list; a
- *   large one may be lazy (`lazyTable`), its rows made when they are read.
+ * - A table is a list of plain rows (objects of JSON scalars) with an ordered column list.
  * - An area is one GeoJSON Polygon geometry.
  * - A layer read from a file is a `TLayerSource`: its items come batch by batch, restricted to a
  *   box (the engine plans the box and reads it lazily, lib/engine/run-flow.ts).
@@ -31,83 +30,7 @@ export interface TFeatureSet {
 export interface TTable {
   kind: "rows";
   columns: string[];
-  /** Every row. On a table made by `lazyTable`, made on first use and then kept. */
   rows: TRow[];
-  /** On a table made by `lazyTable` only: its rows one at a time (see `tableRows`). */
-  lazy?: TRowSource;
-}
-
-/** `count` rows, row `i` made by `rowAt(i)` (a fresh object each call, equal for equal `i`). */
-export interface TRowSource {
-  count: number;
-  rowAt: (i: number) => TRow;
-  /**
-   * Row `i` as `rowAt(i)` gives it, but valid only until the next call: the same object may be
-   * refilled (no object made per row). For one reader at a time that is done with a row
-   * before it asks for the next (the result writers, which encode one file after another).
-   */
-  view?: (i: number) => TRow;
-  /**
-   * Every column's values without rows (for the CSV writer), where the table has them: column
-   * name -> `TGather`. Row i's value of a column is what `rowAt(i)` holds under that name.
-   */
-  gathers?: ReadonlyMap<string, TGather>;
-}
-
-/**
- * A column as a gather: row i holds `valueAt(index[i])` (an item of a smaller list, e.g. the
- * target city of a match: `size` items, each read as often as rows point at it), or
- * `numbers[i]` itself. `valueAt(j)` depends only on (`of`, `name`, j): while `of` (the item
- * list, e.g. a cached layer's features) lives, a reader may keep what it made of the values.
- */
-export type TGather = TIndexedGather | { numbers: Float64Array };
-export type TIndexedGather = { index: Int32Array; size: number; valueAt: (j: number) => unknown; of: object; name: string };
-
-/**
- * A table kept in a compact form and made into row objects only where they are needed: by a
- * step that reads `rows` (all of them, once), or one at a time by a reader that goes through
- * them once (`tableRows`: the result writers), so no row outlives its use. Why: the 242,168
- * matches of a nearby-cities run (5,000 places, 30 km) as row objects lived through the run and
- * its files, and the collector moved them from the young generation to the old one; as a pair
- * list they are three typed arrays of 16 bytes a row (`distance_pairs`). Measured in one
- * process, runs alternating, medians of 10: engine + CSV + GeoJSON 621 -> 519 ms.
- */
-export function lazyTable(columns: string[], source: TRowSource): TTable {
-  let rows: TRow[] | undefined;
-  const table: TTable = {
-    kind: "rows",
-    columns,
-    get rows() {
-      if (!rows) {
-        rows = new Array<TRow>(source.count);
-        for (let i = 0; i < source.count; i++) rows[i] = source.rowAt(i);
-      }
-      return rows;
-    },
-  };
-  // Not enumerable: a copy (`{...table}`), JSON and deep equality see a plain table.
-  return Object.defineProperty(table, "lazy", { value: source, enumerable: false });
-}
-
-/** The same rows under other `columns` (an order, a subset): a lazy table stays lazy, where a copy (`{...table}`) would make its rows. */
-export function withColumns(table: TTable, columns: string[]): TTable {
-  return table.lazy ? lazyTable(columns, table.lazy) : { kind: "rows", columns, rows: table.rows };
-}
-
-/** A table's rows one at a time: a lazy table's without making them all (see `lazyTable`), or the `rows` array's. */
-export function tableRows(table: TTable): TRowSource {
-  if (table.lazy) return table.lazy;
-  const rows = table.rows;
-  return { count: rows.length, rowAt: (i) => rows[i]! };
-}
-
-/**
- * `tableRows` for one reader that is done with each row before it asks for the next (the result
- * writers): `rowAt` is the source's `view` (one refilled row) where it has one.
- */
-export function rowsOnce(table: TTable): TRowSource {
-  const rows = tableRows(table);
-  return rows.view ? { ...rows, rowAt: rows.view } : rows;
 }
 
 /** An area input: a single polygon. */

@@ -5,7 +5,7 @@
  */
 import type { Feature, Geometry } from "geojson";
 import type { TStepContext } from "@/lib/steps/define-step";
-import { carryItemPosition, tableRows, type TDataset, type TFeature, type TFeatureSet, type TRow, type TTable } from "@/lib/steps/dataset";
+import { carryItemPosition, type TDataset, type TFeature, type TFeatureSet, type TRow, type TTable } from "@/lib/steps/dataset";
 import { specAs, specFrom, type TFieldSpec } from "@/lib/steps/options";
 
 export type TItems = TFeatureSet | TTable;
@@ -38,7 +38,7 @@ export function asItems(ds: TDataset | null): TItems {
 
 /** Items of a dataset: its rows or features; an area counts as one. */
 export function itemCount(ds: TDataset): number {
-  return ds.kind === "rows" ? tableRows(ds).count : ds.kind === "features" ? ds.features.length : 1;
+  return ds.kind === "rows" ? ds.rows.length : ds.kind === "features" ? ds.features.length : 1;
 }
 
 export function props(f: TFeature): Record<string, unknown> {

@@ -15,7 +15,7 @@ import { openLayerFile, readLayerBatches } from "@/lib/layers/layer-file";
 import { listLayers } from "@/lib/layers/list-layers";
 import { layerPreview, PREVIEW_MAX_FEATURES } from "@/lib/layers/layer-preview";
 import { stageLayerUpload } from "@/lib/layers/stage-upload";
-import { encodeGeoParquet } from "@/lib/formats/parquet";
+import { encodeGeoParquet } from "@/lib/formats/geoparquet/write";
 import { sql } from "./helpers";
 import { suffix } from "./contract-helpers";
 import { designWorkspace, expectAppError, importLayer, streamOf } from "./design-helpers";

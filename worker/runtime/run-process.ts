@@ -22,7 +22,7 @@
 import { randomUUID } from "node:crypto";
 import { blobStore } from "@/lib/blobs";
 import { runFlow } from "@/lib/engine/run-flow";
-import { tableRows, type TDataset, type TEngineResult, type TLayerSource, type TResolvedInputs, type TRow } from "@/lib/engine/types";
+import type { TDataset, TEngineResult, TLayerSource, TResolvedInputs } from "@/lib/engine/types";
 import { callerDataToDataset, type TInputValue } from "@/lib/flows/run-request";
 import { ResourceLimitError } from "@/lib/errors";
 import { forgetLayers, layerSource } from "@/worker/runtime/layer-source";
@@ -62,10 +62,7 @@ function measure(name: string, start: number, end: number): void {
 /** `result` with its first `n` rows or features only (a preview's files; a head from runFlow is one already). */
 function headOf(result: TEngineResult, n: number): TEngineResult {
   if (result.kind === "layer") return { ...result, data: { kind: "features", features: result.data.features.slice(0, n) } };
-  const source = tableRows(result.data);
-  const rows: TRow[] = [];
-  for (let i = 0; i < Math.min(n, source.count); i++) rows.push(source.rowAt(i));
-  return { ...result, data: { kind: "rows", columns: result.data.columns, rows } };
+  return { ...result, data: { kind: "rows", columns: result.data.columns, rows: result.data.rows.slice(0, n) } };
 }
 
 async function run(msg: Extract<TToProcess, { type: "run" }>, signal: AbortSignal): Promise<{ results: TResultRecord[]; files: TWrittenFile[] }> {
@@ -82,7 +79,7 @@ async function run(msg: Extract<TToProcess, { type: "run" }>, signal: AbortSigna
   const files: TWrittenFile[] = [];
   for (const full of results) {
     // A preview's results read from files come as heads with their count already (runFlow's `resultHead`).
-    const count = full.count ?? (full.kind === "layer" ? full.data.features.length : (full.data.lazy?.count ?? full.data.rows.length));
+    const count = full.count ?? (full.kind === "layer" ? full.data.features.length : full.data.rows.length);
     const result = msg.headRows === undefined ? full : headOf(full, msg.headRows);
     const request = msg.files.find((f) => f.key === result.key);
     if (request) files.push(await writeResultFile(msg.runId, result, request.format, budget, signal));

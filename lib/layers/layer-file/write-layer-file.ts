@@ -43,7 +43,7 @@ import type { TFeature, TRow } from "@/lib/engine/types";
 import { yieldToEventLoop } from "@/lib/formats/byte-chunks";
 import { ColumnTypeInference, columnTypeFor, ownValueReader, toColumnValue } from "@/lib/formats/column-types";
 import { EncodeError } from "@/lib/formats/errors";
-import { columnSchemaElement, Utf8Arena } from "@/lib/formats/parquet";
+import { columnSchemaElement, Utf8Arena } from "@/lib/formats/parquet/write";
 import { GeometryStats, WkbArena, geometryToWkb } from "@/lib/formats/wkb";
 import type { TFieldSchema } from "@/lib/steps/columns";
 import { hilbertKeyOfBbox } from "./hilbert";

@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { parquetMetadata, type AsyncBuffer, type FileMetaData } from "hyparquet";
 import { ByteWriter, geojsonToWkb, parquetWriteBuffer } from "hyparquet-writer";
 import { writeMetadata } from "hyparquet-writer/src/metadata.js";
-import { encodeGeoParquet } from "@/lib/formats/parquet";
+import { encodeGeoParquet } from "@/lib/formats/geoparquet/write";
 import type { TFeature } from "@/lib/engine/types";
 import { MAX_ROW_GROUP_BYTES, parseGeoParquetFile } from "./geoparquet-file";
 import { collect, failure, utf8, wholeFileGeoJsonErrors } from "./test-support";

@@ -1,6 +1,5 @@
 /** The runner of the `select` step; its definition (options, sources, output, docs) is in definition.ts. */
-import { asItems, specAs, mapItems } from "@/lib/steps/items";
-import { rowMaker } from "@/lib/steps/row-maker";
+import { asItems, pick, specAs, mapItems } from "@/lib/steps/items";
 import { sameDemand, sourceExtent } from "@/lib/steps/extent";
 import { defineRunner } from "@/lib/steps/define-step";
 import { select } from "@/lib/steps/select/definition";
@@ -11,12 +10,11 @@ export const selectRunner = defineRunner(select, {
   batch: {
     source: "source",
     start: async (step, ctx) => {
-      const make = rowMaker(step.fields);
       return (ds) =>
         mapItems(
           asItems(ds),
           ctx,
-          (p) => make(p),
+          (p) => pick(p, step.fields),
           () => step.fields.map(specAs),
         );
     },

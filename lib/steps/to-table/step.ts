@@ -1,6 +1,5 @@
 /** The runner of the `to_table` step; its definition (options, sources, output, docs) is in definition.ts. */
-import { asFeatures, props, specAs, columnsOf, EVERY } from "@/lib/steps/items";
-import { rowMaker } from "@/lib/steps/row-maker";
+import { asFeatures, pick, props, specAs, columnsOf, EVERY } from "@/lib/steps/items";
 import type { TRow } from "@/lib/steps/dataset";
 import { sameDemand } from "@/lib/steps/extent";
 import { defineRunner } from "@/lib/steps/define-step";
@@ -13,10 +12,9 @@ export const toTableRunner = defineRunner(toTable, {
     if (step.columns) {
       const columns = step.columns.map(specAs);
       const rows = new Array<TRow>(fs.length);
-      const make = rowMaker(step.columns);
       for (let i = 0; i < fs.length; i++) {
         if (i % EVERY === 0) await ctx.checkpoint();
-        rows[i] = make(props(fs[i]));
+        rows[i] = pick(props(fs[i]), step.columns);
       }
       return { kind: "rows", columns, rows };
     }

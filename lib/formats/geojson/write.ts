@@ -8,8 +8,8 @@
  */
 import type { TFeature, TFeatureSet } from "@/lib/engine/types";
 import { rightHandRule } from "@/lib/geo/right-hand-rule";
-import { Utf8Chunks, yieldToEventLoop, type TByteSink, type TPace } from "./byte-chunks";
-import { EncodeError } from "./errors";
+import { Utf8Chunks, yieldToEventLoop, type TByteSink, type TPace } from "../byte-chunks";
+import { EncodeError } from "../errors";
 
 /** Features serialised between two yields to the event loop; small, so a slice's garbage dies young. */
 const FEATURES_PER_SLICE = 2_048;

@@ -1,9 +1,9 @@
 import type { FeatureCollection } from "geojson";
 import { describe, expect, it } from "vitest";
 import type { TFeature } from "@/lib/engine/types";
-import { EncodeError } from "./errors";
-import { encodeGeoJson } from "./geojson";
-import { edgeLayer, multiPolygonWithHoles } from "./test-fixtures";
+import { EncodeError } from "../errors";
+import { encodeGeoJson } from "./write";
+import { edgeLayer, multiPolygonWithHoles } from "../test-fixtures";
 
 function parse(body: Uint8Array): FeatureCollection {
   return JSON.parse(new TextDecoder("utf-8", { fatal: true }).decode(body)) as FeatureCollection;

@@ -1,37 +1,24 @@
 /**
- * Parquet (tables) and GeoParquet 1.1 (layers) writers on top of hyparquet-writer.
+ * Parquet writer for tables on top of hyparquet-writer, and the row-group writing the
+ * GeoParquet writer (../geoparquet/write.ts) shares.
  *
  * File layout: Apache Parquet, SNAPPY compression, every column OPTIONAL (nullable), the
  * result's declared columns first with their declared types (`options.columns`, derived from
- * the flow), other columns' types inferred from all values (rules in `column-types.ts`), data written in row
- * groups of at most `rowGroupRows` rows (default 8,192) and roughly 128 MB of input, so only one
- * row group's converted columns are held at a time besides the output bytes.
- *
- * GeoParquet 1.1 (https://geoparquet.org/releases/v1.1.0/): the geometry column `geometry` is a
- * plain BYTE_ARRAY of ISO WKB (no Parquet GEOMETRY logical type, for the widest reader
- * support), null for features without geometry; the file key-value metadata `geo` holds
- * `{"version":"1.1.0","primary_column":"geometry","columns":{"geometry":{"encoding":"WKB",
- * "geometry_types":[sorted distinct names],"bbox":[minx,miny,maxx,maxy]}}}`. `crs` is omitted,
- * which the spec defines as OGC:CRS84 (WGS 84 lon/lat), and `edges` is omitted (planar). `bbox`
- * is omitted when the layer has no coordinates at all. Property columns come first (declared
- * ones, then the others in first-seen key order over all features), then `geometry`.
+ * the flow), other columns' types inferred from all values (rules in ../column-types.ts), data
+ * written in row groups of at most `rowGroupRows` rows (default 8,192) and roughly 128 MB of
+ * input, so only one row group's converted columns are held at a time besides the output bytes.
  */
 import type { SchemaElement } from "hyparquet";
 import { ParquetWriter } from "hyparquet-writer";
 import type { ColumnSource } from "hyparquet-writer";
-import type { Geometry } from "geojson";
-import { rowsOnce, type TFeatureSet, type TTable } from "@/lib/engine/types";
-import { ChunkedByteWriter, yieldToEventLoop, type TByteSink, type TPace } from "./byte-chunks";
+import type { TTable } from "@/lib/engine/types";
+import { ChunkedByteWriter, yieldToEventLoop, type TByteSink, type TPace } from "../byte-chunks";
 import type { TColumns } from "@/lib/steps/columns";
-import { ColumnTypeInference, columnTypeFor, ownValueReader, toColumnValue, type TColumnType } from "./column-types";
-import { EncodeError } from "./errors";
-import { geometryToWkb, GeometryStats, WkbArena } from "./wkb";
-
-/** Name of the primary geometry column in GeoParquet output. */
-export const GEOMETRY_COLUMN = "geometry";
+import { ColumnTypeInference, columnTypeFor, ownValue, toColumnValue, type TColumnType } from "../column-types";
+import { EncodeError } from "../errors";
 
 /** Writer identification stored in the file footer (`created_by`). */
-const CREATED_BY = "flow-api-service (hyparquet-writer 0.17)";
+export const CREATED_BY = "flow-api-service (hyparquet-writer 0.17)";
 
 /**
  * Default maximum rows per row group. Small on purpose: a row group's converted columns and
@@ -72,7 +59,7 @@ export function orderedNames(declared: TColumns | undefined, dataNames: readonly
 }
 
 /** One output property column: its name and the type inferred from its values. */
-interface TParquetColumn {
+export interface TParquetColumn {
   name: string;
   type: TColumnType;
 }
@@ -143,7 +130,7 @@ export class Utf8Arena {
 }
 
 /** A column whose cells are produced already converted (e.g. WKB geometry), with their size. */
-interface TExtraColumn<T> {
+export interface TExtraColumn<T> {
   source: Omit<ColumnSource, "data">;
   /** Converted cell of record `index` and its approximate byte size. */
   cell: (record: T, index: number) => { value: unknown; size: number };
@@ -151,13 +138,12 @@ interface TExtraColumn<T> {
 
 /**
  * Writes records in bounded row groups: at most `rowGroupRows` rows and about
- * `ROW_GROUP_BYTES` of converted input per group. `records` gives them one at a time (each is
- * read once); `valueAt(record, c)` reads one raw cell of `columns[c]`; `extra` columns are
- * appended after them.
+ * `ROW_GROUP_BYTES` of converted input per group. `valueAt(record, c)` reads one raw cell of
+ * `columns[c]`; `extra` columns are appended after them.
  */
-async function writeRowGroups<T>(
+export async function writeRowGroups<T>(
   pq: ParquetWriter,
-  records: { count: number; rowAt: (i: number) => T },
+  records: readonly T[],
   columns: TParquetColumn[],
   valueAt: (record: T, columnIndex: number) => unknown,
   options: TParquetOptions,
@@ -167,15 +153,15 @@ async function writeRowGroups<T>(
   const width = columns.length + extra.length;
   const text = new Utf8Arena();
   let start = 0;
-  while (start < records.count) {
+  while (start < records.length) {
     options.signal?.throwIfAborted();
-    const limit = Math.min(records.count, start + maxRows);
+    const limit = Math.min(records.length, start + maxRows);
     const data: unknown[][] = Array.from({ length: width }, () => []);
     text.startGroup();
     let bytes = 0;
     let end = start;
     while (end < limit && (end === start || bytes < ROW_GROUP_BYTES)) {
-      const record = records.rowAt(end);
+      const record = records[end]!;
       for (let c = 0; c < columns.length; c++) {
         const value = valueAt(record, c);
         bytes += approxSize(value);
@@ -195,7 +181,7 @@ async function writeRowGroups<T>(
     ];
     await pq.write({ columnData, rowGroupSize: end - start });
     start = end;
-    if (start < records.count) await yieldToEventLoop(options.signal, options.pace);
+    if (start < records.length) await yieldToEventLoop(options.signal, options.pace);
   }
 }
 
@@ -220,13 +206,8 @@ export async function encodeParquet(table: TTable, options: TParquetOptions = {}
   assertUniqueNames(table.columns);
   const names = orderedNames(options.columns, table.columns);
   const inference = names.map(() => new ColumnTypeInference());
-  const read = names.map(ownValueReader);
-  // one row at a time: a lazy table's rows are shown one by one as they are read (lib/steps/dataset.ts)
-  const rows = rowsOnce(table);
-  for (let i = 0; i < rows.count; i++) {
-    const row = rows.rowAt(i);
-    for (let c = 0; c < names.length; c++) inference[c].add(read[c](row));
-  }
+  const rows = table.rows;
+  for (const row of rows) for (let c = 0; c < names.length; c++) inference[c].add(ownValue(row, names[c]));
   const declared = new Map(options.columns?.fields.map((f) => [f.name, f.type]));
   const columns: TParquetColumn[] = names.map((name, c) => ({ name, type: columnTypeFor(declared.get(name), inference[c]) }));
 
@@ -237,120 +218,8 @@ export async function encodeParquet(table: TTable, options: TParquetOptions = {}
     createdBy: CREATED_BY,
   });
   if (columns.length > 0) {
-    await writeRowGroups(pq, rows, columns, (row, c) => read[c](row), options);
+    await writeRowGroups(pq, rows, columns, (row, c) => ownValue(row, names[c]), options);
   }
   await pq.finish();
-  return { body: writer.getBytes(), rowCount: rows.count };
-}
-
-/** The GeoParquet 1.1 `geo` metadata object written for a layer. */
-export interface TGeoMetadata {
-  version: "1.1.0";
-  primary_column: string;
-  columns: Record<string, { encoding: "WKB"; geometry_types: string[]; bbox?: [number, number, number, number] }>;
-}
-
-/** Picks a property column name that does not clash with the geometry column. */
-function propertyColumnName(key: string, taken: Set<string>): string {
-  if (key !== GEOMETRY_COLUMN) return key;
-  let n = 1;
-  while (taken.has(`${key}_${n}`)) n++;
-  return `${key}_${n}`;
-}
-
-/**
- * Encodes a layer as a GeoParquet 1.1 file.
- *
- * @param layer `{kind:"features", features}`; RFC 7946 features, WGS 84 lon/lat, geometry may
- *   be null. Property columns are the union of all features' property keys in first-seen order
- *   (a missing key is null); a property named `geometry` is renamed `geometry_1` (or the next
- *   free `geometry_<n>`). Feature `id`s are not written.
- * @returns the file bytes, the feature count and the `geo` metadata that was written.
- * @throws EncodeError naming the feature index for an invalid geometry; the signal's reason
- *   when aborted.
- */
-export async function encodeGeoParquet(
-  layer: TFeatureSet,
-  options: TParquetOptions = {},
-): Promise<{ body: Uint8Array; featureCount: number; geo: TGeoMetadata }> {
-  const features = layer.features;
-  // pass 1: property keys (first-seen order) and their types
-  const keyIndex = new Map<string, number>();
-  const keys: string[] = [];
-  const inference: ColumnTypeInference[] = [];
-  for (const f of options.columns?.fields ?? []) {
-    keyIndex.set(f.name, keys.length);
-    keys.push(f.name);
-    inference.push(new ColumnTypeInference());
-  }
-  const declared = new Map(options.columns?.fields.map((f) => [f.name, f.type]));
-  for (const feature of features) {
-    const properties = feature.properties;
-    if (!properties) continue;
-    for (const key in properties) {
-      if (!Object.hasOwn(properties, key)) continue;
-      let index = keyIndex.get(key);
-      if (index === undefined) {
-        index = keys.length;
-        keyIndex.set(key, index);
-        keys.push(key);
-        inference.push(new ColumnTypeInference());
-      }
-      inference[index].add(properties[key]);
-    }
-  }
-  const taken = new Set(keys);
-  const columns: TParquetColumn[] = keys.map((key, c) => {
-    const name = propertyColumnName(key, taken);
-    taken.add(name);
-    return { name, type: columnTypeFor(declared.get(key), inference[c]) };
-  });
-
-  const stats = new GeometryStats();
-  const arena = new WkbArena();
-  const geo = (): TGeoMetadata => {
-    const bbox = stats.bbox();
-    return {
-      version: "1.1.0",
-      primary_column: GEOMETRY_COLUMN,
-      columns: {
-        [GEOMETRY_COLUMN]: { encoding: "WKB", geometry_types: stats.geometryTypes(), ...(bbox ? { bbox } : {}) },
-      },
-    };
-  };
-
-  const writer = new ChunkedByteWriter(options.sink);
-  const pq = new ParquetWriter({
-    writer,
-    schema: [
-      { name: "root", num_children: columns.length + 1 },
-      ...columns.map((c) => columnSchemaElement(c.name, c.type)),
-      { name: GEOMETRY_COLUMN, type: "BYTE_ARRAY", repetition_type: "OPTIONAL" },
-    ],
-    createdBy: CREATED_BY,
-  });
-
-  const geometryColumn: TExtraColumn<(typeof features)[number]> = {
-    // statistics (min/max of WKB bytes) mean nothing for geometry; dictionaries rarely help
-    source: { name: GEOMETRY_COLUMN, encoding: "PLAIN", statistics: false },
-    cell: (feature, index) => {
-      const geometry = feature.geometry as Geometry | null | undefined;
-      if (geometry === null || geometry === undefined) return { value: null, size: 1 };
-      try {
-        const wkb = geometryToWkb(geometry, stats, arena);
-        return { value: wkb, size: wkb.length + 4 };
-      } catch (error) {
-        const reason = error instanceof Error ? error.message : String(error);
-        throw new EncodeError(`feature ${index}: ${reason}`, { cause: error });
-      }
-    },
-  };
-
-  const read = keys.map(ownValueReader);
-  const records = { count: features.length, rowAt: (i: number) => features[i]! };
-  await writeRowGroups(pq, records, columns, (feature, c) => read[c](feature.properties), options, [geometryColumn]);
-  const metadata = geo();
-  pq.kvMetadata = [{ key: "geo", value: JSON.stringify(metadata) }];
-  await pq.finish();
-  return { body: writer.getBytes(), featureCount: features.length, geo: metadata };
+  return { body: writer.getBytes(), rowCount: rows.length };
 }

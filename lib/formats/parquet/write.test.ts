@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
-import { EncodeError } from "./errors";
-import { encodeParquet } from "./parquet";
-import { edgeTable } from "./test-fixtures";
-import { readParquet, schemaTypes } from "./test-support";
+import { EncodeError } from "../errors";
+import { encodeParquet } from "./write";
+import { edgeTable } from "../test-fixtures";
+import { readParquet, schemaTypes } from "../test-support";
 
 describe("encodeParquet", () => {
   it("writes inferred column types that hyparquet reads back with the same values", async () => {

@@ -1,10 +1,10 @@
 import type { Geometry } from "geojson";
 import { describe, expect, it } from "vitest";
 import type { TFeature } from "@/lib/engine/types";
-import { EncodeError } from "./errors";
-import { encodeGeoParquet } from "./parquet";
-import { edgeLayer, multiPolygonWithHoles } from "./test-fixtures";
-import { decodeWkb, geoMetadata, readParquet, schemaTypes } from "./test-support";
+import { EncodeError } from "../errors";
+import { encodeGeoParquet } from "./write";
+import { edgeLayer, multiPolygonWithHoles } from "../test-fixtures";
+import { decodeWkb, geoMetadata, readParquet, schemaTypes } from "../test-support";
 
 describe("encodeGeoParquet", () => {
   it("writes GeoParquet 1.1 `geo` metadata", async () => {
