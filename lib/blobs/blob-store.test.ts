@@ -200,13 +200,17 @@ describe.each(cases)("$name blob store", ({ name, make }) => {
   it("stops a put whose signal aborts while the body stalls, leaving no object", async () => {
     const controller = new AbortController();
     let release = () => {};
+    let stalled = () => {};
+    const atStall = new Promise<void>((resolve) => (stalled = resolve));
     async function* stalling(): AsyncGenerator<Uint8Array> {
       yield utf8("a first chunk");
+      stalled();
       await new Promise<void>((resolve) => (release = resolve));
       yield utf8("never stored");
     }
     const put = store.put("abort/x", stalling(), { signal: controller.signal });
-    setTimeout(() => controller.abort(new Error("client went away")), 50);
+    await atStall; // the store took the first chunk and waits for the next
+    controller.abort(new Error("client went away"));
     await expect(put).rejects.toThrow("client went away");
     release();
     expect(await store.size("abort/x")).toBeNull();
