@@ -6,20 +6,7 @@
 import type { TColumns } from "@/lib/steps/columns";
 import type { TDataset, TFeatureSet, TLayerSource, TTable } from "@/lib/steps/dataset";
 
-export type {
-  TArea,
-  TBox,
-  TDataset,
-  TLayerSource,
-  TFeature,
-  TFeatureSet,
-  TGather,
-  TIndexedGather,
-  TRow,
-  TRowSource,
-  TScalar,
-  TTable,
-} from "@/lib/steps/dataset";
+export type { TBox, TDataset, TLayerSource, TFeature, TFeatureSet, TGather, TIndexedGather, TRow, TTable } from "@/lib/steps/dataset";
 export { rowsOnce, tableRows, withColumns } from "@/lib/steps/dataset";
 
 /**
