@@ -41,7 +41,9 @@ it("a flush waits for the write the timer (or another flush) already started", a
     const second = flushCallCounter().then(() => (secondDone = true)); // nothing pending of its own
     await waitFor(
       "the write under way to wait for the lock",
-      async () => (await sql().query(`SELECT 1 FROM pg_locks l JOIN pg_class c ON c.oid = l.relation WHERE c.relname = 'call_counter' AND NOT l.granted`)).rows.length > 0,
+      async () =>
+        (await sql().query(`SELECT 1 FROM pg_locks l JOIN pg_class c ON c.oid = l.relation WHERE c.relname = 'call_counter' AND NOT l.granted`)).rows.length >
+        0,
       10_000,
     );
     expect(secondDone).toBe(false); // the second flush waits for that write

@@ -76,10 +76,16 @@ describe("a run over its memory budget", () => {
     const before = await workerPids();
     const small = [{ id: "zrh", lon: 8.54, lat: 47.37 }];
     // The small run starts once the heavy one is running, so both share the worker.
-    const heavyRunning = waitFor("the heavy run to start", async () => {
-      const { rows } = await sql().query(`SELECT 1 FROM run r JOIN flow_api a ON a.id = r."flowApiId" WHERE a.slug = 'limits-memory-hog' AND r.state = 'running'`);
-      return rows.length > 0;
-    }, 60_000);
+    const heavyRunning = waitFor(
+      "the heavy run to start",
+      async () => {
+        const { rows } = await sql().query(
+          `SELECT 1 FROM run r JOIN flow_api a ON a.id = r."flowApiId" WHERE a.slug = 'limits-memory-hog' AND r.state = 'running'`,
+        );
+        return rows.length > 0;
+      },
+      60_000,
+    );
     const [heavy, light] = await Promise.all([hog(), heavyRunning.then(() => nearby(small, 30))]);
 
     expect(heavy.status, heavy.text).toBe(200);
