@@ -1,46 +1,59 @@
 // Lint: typescript-eslint's recommended rules, the layer order of docs/architecture
-// (CODE_STYLE.md "Layers"), and no import cycles. Formatting is Prettier's job
-// (eslint-config-prettier turns off the rules that would fight it).
+// (CODE_STYLE.md "Layers") by folder, no import cycles, and no production import of a
+// devDependency. Formatting is Prettier's job (eslint-config-prettier turns off the rules
+// that would fight it).
+import fs from "node:fs";
 import tseslint from "typescript-eslint";
 import importX from "eslint-plugin-import-x";
 import { createTypeScriptImportResolver } from "eslint-import-resolver-typescript";
 import prettier from "eslint-config-prettier";
 
-/** Pure computation: no I/O, no domain. */
-const PURE = ["lib/steps", "lib/engine", "lib/expressions", "lib/formats", "lib/geo"];
-/** The domain: flows, runs, keys, metering, layers, jobs ... free of any front door. */
-const DOMAIN = [
-  "lib/runs",
-  "lib/flows",
-  "lib/apis",
-  "lib/keys",
-  "lib/metering",
-  "lib/layers",
-  "lib/jobs",
-  "lib/rate-limit",
-  "lib/demo",
-  "lib/users",
-  "lib/serving",
-  "lib/consumers",
-  "lib/grants",
-  "lib/health.ts",
-];
-/** The front doors' edges. */
-const DOORS = ["lib/http", "lib/mcp", "lib/auth", "lib/openapi"];
-/** Ground: database access, the blob store, environment, errors. */
-const GROUND = [
-  "lib/db.ts",
-  "lib/env.ts",
-  "lib/errors",
-  "lib/blobs",
-  /** Starting the app's own Node processes from private bundles. */
-  "lib/processes",
-  ...["embedded", "migrate", "pg-listener", "reset", "test-guard", "transaction", "unavailable"].map((f) => `lib/database/${f}.ts`),
-];
-/** Processes and operations (lib/database/bootstrap.ts prepares a database for them: migrations, queues). */
-const APP = ["app", "features", "components", "worker", "scripts", "bench", "lib/database/bootstrap.ts"];
+/**
+ * The layers of lib/, lowest first, by entry of lib/ (a folder, or one of the few top-level
+ * files). Every entry of lib/ must be in exactly one layer: a new folder is placed on purpose,
+ * never let through by default.
+ */
+const LAYERS = {
+  /** Database access (with the generated Prisma client), the blob store, environment, errors, own processes. */
+  ground: ["db.ts", "env.ts", "errors", "database", "generated", "blobs", "processes"],
+  /** Pure computation: no I/O, no domain. */
+  pure: ["steps", "engine", "expressions", "formats", "geo", "utils.ts"],
+  /** The domain: flows, runs, keys, metering, layers, jobs ... free of any front door. */
+  domain: ["runs", "flows", "apis", "keys", "metering", "layers", "jobs", "rate-limit", "demo", "users", "serving", "consumers", "grants", "health.ts"],
+  /** The front doors' edges. */
+  doors: ["http", "mcp", "auth", "openapi"],
+};
+/** Processes and operations, above every layer of lib/. */
+const APP = ["app", "features", "components", "worker", "scripts", "bench"];
 
-const zone = (target, from, message) => ({ target: target.map((t) => `./${t}`), from: from.map((f) => `./${f}`), message });
+const placed = Object.values(LAYERS).flat();
+const unplaced = fs
+  .readdirSync(new URL("./lib", import.meta.url))
+  .filter((e) => !/\.test\.tsx?$/.test(e))
+  .filter((e) => !placed.includes(e));
+if (unplaced.length > 0) throw new Error(`eslint.config.mjs: put ${unplaced.map((e) => `lib/${e}`).join(", ")} in a layer (LAYERS)`);
+
+const lib = (entries) => entries.map((e) => `./lib/${e}`);
+const zone = (target, from, message) => ({ target, from, message });
+const ground = lib(LAYERS.ground);
+const pure = lib(LAYERS.pure);
+const domain = lib(LAYERS.domain);
+const doors = lib(LAYERS.doors);
+const app = APP.map((a) => `./${a}`);
+
+/** Where a devDependency may be imported: tests and their helpers, browser tests, the bench, configs, dev-only tools. */
+const DEV_FILES = [
+  "**/*.test.ts",
+  "**/test-*.ts",
+  "**/*-test-*.ts",
+  "**/test-fixtures/**",
+  "lib/steps/*/fixtures.ts",
+  "tests/**",
+  "e2e/**",
+  "bench/**",
+  "*.config.{ts,mjs}",
+  "scripts/check-imports.ts",
+];
 
 export default tseslint.config(
   { ignores: ["node_modules/**", ".next/**", ".data/**", "lib/generated/**", "next-env.d.ts", "test-results/**", "playwright-report/**"] },
@@ -51,22 +64,27 @@ export default tseslint.config(
     rules: {
       "@typescript-eslint/no-unused-vars": ["error", { argsIgnorePattern: "^_", varsIgnorePattern: "^_", destructuredArrayIgnorePattern: "^_" }],
       "import-x/no-cycle": ["error", { ignoreExternal: true }],
+      "import-x/no-extraneous-dependencies": ["error", { devDependencies: DEV_FILES, optionalDependencies: true, peerDependencies: false }],
       "import-x/no-restricted-paths": [
         "error",
         {
           zones: [
             zone(
-              PURE,
-              [...DOMAIN, ...DOORS, ...GROUND.filter((g) => g !== "lib/errors"), ...APP],
+              pure,
+              [...domain, ...doors, ...ground.filter((g) => g !== "./lib/errors"), ...app],
               "Pure computation (steps, engine, expressions, formats, geo) imports no domain, I/O or front-door module.",
             ),
             zone(
-              DOMAIN,
-              [...DOORS, ...APP],
+              domain,
+              [...doors, ...app],
               "The domain imports no front door (lib/http, lib/mcp, lib/auth, lib/openapi) and nothing from app/, features/, worker/ or scripts/.",
             ),
-            zone(GROUND, [...DOMAIN, ...DOORS, ...PURE, ...APP], "Ground modules (db, env, errors, database) import nothing above them."),
-            zone(DOORS, APP, "Front-door edges import nothing from app/, features/, worker/ or scripts/."),
+            zone(
+              ground,
+              [...domain, ...doors, ...pure, ...app],
+              "Ground modules (db, env, errors, database, blobs, generated client) import nothing above them.",
+            ),
+            zone(doors, app, "Front-door edges import nothing from app/, features/, worker/ or scripts/."),
             // The worker's process pool and run processes: lib/ is given a runner (lib/runs/run-task.ts) instead.
             zone(
               ["lib"],

@@ -19,6 +19,9 @@ export default defineConfig({
           name: "unit",
           include: ["lib/**/*.test.ts", "features/**/*.test.ts", "worker/**/*.test.ts", "scripts/**/*.test.ts"],
           environment: "node",
+          // One test file per core: vitest's default keeps a core for its main process, which
+          // only waits while the files run (each file still runs in a process of its own).
+          maxWorkers: "100%",
           // Some unit tests check every Natural Earth country against Turf: seconds on a quiet
           // machine, many more on a loaded one. Speed is measured by npm run bench, not here.
           testTimeout: 60_000,

@@ -8,8 +8,6 @@ const ROOTS = ["lib", "app", "worker", "scripts"];
 
 /** Folder of a file for the folder graph: `lib/<name>` (a top-level lib file is its own unit). */
 function unitOf(file: string): string | null {
-  // Prepares a database for the processes (migrations, queues): operations, not ground.
-  if (file === "lib/database/bootstrap.ts") return file;
   const m = /^lib\/([^/]+)(\/|$)/.exec(file);
   if (!m) return null;
   return m[2] === "/" ? `lib/${m[1]}` : file;

@@ -4,7 +4,7 @@
  * the demo users, with `forcedUsers` when given).
  * Returns the keys of `demo-consumer` and `other-consumer`.
  */
-import { prepareSchema } from "@/lib/database/bootstrap";
+import { prepareSchema } from "./prepare-schema";
 import { resetDatabase } from "@/lib/database/reset";
 import { generateApiKey } from "@/lib/keys/api-key";
 import type { TForcedDemoUsers } from "@/lib/users/demo-users";

@@ -1,7 +1,8 @@
 // npm run db:migrate - apply SQL migrations and the pg-boss schema to DATABASE_URL (or the embedded
 // database), then move what an older database kept in Postgres (layers, result files) into the
 // blob store (lib/layers/convert-legacy.ts).
-import { openDatabase, prepareSchema } from "@/lib/database/bootstrap";
+import { openDatabase } from "@/lib/database/bootstrap";
+import { prepareSchema } from "./prepare-schema";
 import { reportStartupFailure } from "./start-checks";
 
 const log = (m: string) => console.log(`[migrate] ${m}`);

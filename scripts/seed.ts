@@ -1,6 +1,7 @@
 // npm run db:seed - (re)seed the demo workspace; idempotent.
 import path from "node:path";
-import { DATA_DIR, openDatabase, prepareSchema } from "@/lib/database/bootstrap";
+import { DATA_DIR, openDatabase } from "@/lib/database/bootstrap";
+import { prepareSchema } from "./prepare-schema";
 import { demoKeysFromEnv, reportStartupFailure } from "./start-checks";
 
 const log = (m: string) => console.log(`[seed] ${m}`);

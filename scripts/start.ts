@@ -8,7 +8,8 @@
 // be. A database, web server or worker that stops while the app runs is restarted, or the app
 // stops saying why.
 import path from "node:path";
-import { DATA_DIR, PROJECT_ROOT, openDatabase, prepareSchema, type TDatabaseHandle } from "@/lib/database/bootstrap";
+import { DATA_DIR, PROJECT_ROOT, openDatabase, type TDatabaseHandle } from "@/lib/database/bootstrap";
+import { prepareSchema } from "./prepare-schema";
 import { StartupError } from "@/lib/database/startup-error";
 import { buildIfNeeded, startApp, waitHealthy } from "./app-processes";
 import { checkPortFree, demoKeysFromEnv, reportStartupFailure } from "./start-checks";

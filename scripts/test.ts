@@ -1,5 +1,5 @@
 // npm test - the whole suite from nothing: static checks (types, lint with the layer rule and
-// import cycles, formatting), then a test database (embedded PostgreSQL in
+// import cycles, knip's unused files, exports and dependencies, formatting), then a test database (embedded PostgreSQL in
 // .data/test-postgres, or a local DATABASE_URL), a reset schema, migrations, the demo seed
 // with fresh keys, a production build of the app, the web server and a worker on a free
 // port; then vitest (unit and integration projects), then the browser tests (Playwright in
@@ -96,7 +96,7 @@ function freePort(): Promise<number> {
 
 // Static checks first: they take seconds and a failure there needs no database to explain.
 // TEST_SKIP_CHECKS=1 skips them while iterating on one test file.
-for (const check of process.env.TEST_SKIP_CHECKS === "1" ? [] : ["typecheck", "lint", "format:check"]) {
+for (const check of process.env.TEST_SKIP_CHECKS === "1" ? [] : ["typecheck", "lint", "knip", "format:check"]) {
   log(`npm run ${check}`);
   const r = spawnSync("npm", ["run", "--silent", check], { cwd: PROJECT_ROOT, stdio: "inherit" });
   if (r.status !== 0) {

@@ -1,1 +1,1 @@
-export { default } from "@/features/auth/sign-in-page";
+export { default, metadata } from "@/features/auth/sign-in-page";

@@ -21,7 +21,9 @@ describe("formatDuration", () => {
   });
 
   it("never shows 60 of a unit that carries", () => {
-    for (let ms = 0; ms < 8_000_000; ms += 97.3) expect(formatDuration(ms)).not.toMatch(/\b60 (s|min)$/);
+    const sixty: string[] = [];
+    for (let ms = 0; ms < 8_000_000; ms += 97.3) if (/\b60 (s|min)$/.test(formatDuration(ms))) sixty.push(`${ms} ms: ${formatDuration(ms)}`);
+    expect(sixty).toEqual([]);
   });
 
   it("shows a dash for nothing", () => {

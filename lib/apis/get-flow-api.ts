@@ -65,5 +65,3 @@ export async function getFlowApiOrThrow(scope: { organizationId: string; workspa
     availableVersion: latest && serving.some((s) => s.release) && latest.version > highestServed ? latest : null,
   };
 }
-
-export type TFlowApiDetail = Awaited<ReturnType<typeof getFlowApiOrThrow>>;

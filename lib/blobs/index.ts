@@ -13,8 +13,6 @@ import { createS3BlobStore } from "@/lib/blobs/s3-store";
 import { env, type TEnv } from "@/lib/env";
 
 export * from "@/lib/blobs/blob-store";
-export { createFsBlobStore, type TFsBlobStoreOptions } from "@/lib/blobs/fs-store";
-export { createS3BlobStore, type TS3BlobStoreOptions } from "@/lib/blobs/s3-store";
 
 /**
  * `.data/blobs` of the project folder, which every process of the app runs in

@@ -1,12 +1,11 @@
 /**
- * Brings a database to a usable state: `DATABASE_URL` when set, otherwise the embedded
- * PostgreSQL in `.data/<name>`; then the SQL migrations and the pg-boss schema/queues.
- * Shared by `npm start`, `npm run db:migrate` and the test runner.
+ * Opens a database: `DATABASE_URL` when set, otherwise the embedded PostgreSQL in
+ * `.data/<name>` (scripts/prepare-schema.ts then applies the migrations and the pg-boss
+ * schema). Shared by `npm start`, `npm run db:migrate`, the test runner and the bench.
  */
 import path from "node:path";
 import pg from "pg";
 import { startEmbeddedDatabase } from "@/lib/database/embedded";
-import { migrate } from "@/lib/database/migrate";
 import { StartupError } from "@/lib/database/startup-error";
 
 export const PROJECT_ROOT = path.resolve(import.meta.dirname, "../..");
@@ -75,13 +74,4 @@ export async function openDatabase(opts: {
     onFatal: opts.onFatal,
   });
   return { url: embedded.url, embedded: true, stop: embedded.stop };
-}
-
-/** Applies migrations and prepares the job queues. */
-export async function prepareSchema(url: string, log: (m: string) => void): Promise<void> {
-  const applied = await migrate(url, path.join(PROJECT_ROOT, "prisma/migrations"), log);
-  if (applied.length === 0) log("database schema is up to date");
-  // Imported here so that `migrate` alone never loads pg-boss or the app's env.
-  const { ensureJobSchema } = await import("@/lib/jobs/boss");
-  await ensureJobSchema(url);
 }

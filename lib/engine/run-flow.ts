@@ -48,7 +48,7 @@
  * Inputs are never mutated; results may share feature objects with inputs.
  */
 import { paramDecls, topologicalOrder, type TFlowVersion } from "@/lib/engine/flow-document";
-import { AbortError, StepError, isAbortError, throwIfAborted } from "@/lib/engine/errors";
+import { StepError, isAbortError, throwIfAborted } from "@/lib/engine/errors";
 import { ResourceLimitError } from "@/lib/errors";
 import { planLayerBoxes } from "@/lib/engine/plan-boxes";
 import { resultColumns } from "@/lib/engine/result-columns";
@@ -59,7 +59,7 @@ import { asFeatures, asItems, columnsOf, itemCount, type TItems } from "@/lib/st
 import { stepRunner } from "@/lib/steps/runners";
 import { resolveStep, stepSources } from "@/lib/steps/step-schema";
 
-export { StepError, AbortError, isAbortError };
+export { StepError, isAbortError };
 
 const YIELD_EVERY_MS = 25;
 

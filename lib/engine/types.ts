@@ -6,7 +6,7 @@
 import type { TColumns } from "@/lib/steps/columns";
 import type { TDataset, TFeatureSet, TLayerSource, TTable } from "@/lib/steps/dataset";
 
-export type { TArea, TBox, TDataset, TLayerSource, TFeature, TFeatureSet, TRow, TScalar, TTable } from "@/lib/steps/dataset";
+export type { TBox, TDataset, TLayerSource, TFeature, TFeatureSet, TRow, TTable } from "@/lib/steps/dataset";
 
 /**
  * Inputs of one run after resolution (caller data parsed; a layer loaded whole or as a

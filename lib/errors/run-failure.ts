@@ -16,7 +16,6 @@
 
 /** Every `error.code` a failed run may carry (the run document's `ZRunError`); stable API, only added to. */
 export const RUN_ERROR_CODES = ["step_failed", "invalid_input", "resources_exhausted", "internal_error", "worker_lost", "run_expired"] as const;
-export type TRunErrorCode = (typeof RUN_ERROR_CODES)[number];
 
 /** The caller's data (or a layer it names) cannot be used for this run. */
 export class InputDataError extends Error {

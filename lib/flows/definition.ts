@@ -17,24 +17,18 @@
 export {
   columnValueSchema,
   flowVersionJsonSchema,
-  paramDecls,
   parameterValueSchema,
-  topologicalOrder,
-  ZColumn,
   ZFlowVersion,
   ZInput,
   ZParameter,
-  ZResult,
   type TColumn,
   type TFlowVersion,
   type TFlowVersionInput,
   type TInput,
   type TParameter,
-  type TResult,
 } from "@/lib/engine/flow-document";
-export { paramableOptions, resolveStep, STEP_TYPES, stepSources, ZStep, type TResolvedStep, type TStep, type TStepType } from "@/lib/steps/step-schema";
-export { NAME_PATTERN, ZName, ZRef } from "@/lib/steps/options";
-export { validateFlowVersion, type TFlowValidation } from "@/lib/flows/validate-flow-version";
+export { paramableOptions, resolveStep, STEP_TYPES } from "@/lib/steps/step-schema";
+export { validateFlowVersion } from "@/lib/flows/validate-flow-version";
 export { flattenZodIssues } from "@/lib/errors/zod-issues";
 /** RFC 6901 JSON Pointer of a path (the one implementation is `jsonPointer` in lib/errors). */
 export { jsonPointer as toJsonPointer } from "@/lib/errors/field-error";

@@ -21,6 +21,4 @@ export async function getFlowOrThrow(scope: { workspaceId: string }, flowId: str
   return flow;
 }
 
-export type TFlowWithVersions = Awaited<ReturnType<typeof getFlowOrThrow>>;
-
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;

@@ -55,12 +55,3 @@ export async function addUsage(workspaceId: string, delta: TUsageDelta, tx: TTx 
   if (typeof (tx as PoolClient).query === "function") await (tx as PoolClient).query(UPSERT, values);
   else await (tx as TTx).$executeRawUnsafe(UPSERT, ...values);
 }
-
-/** Totals of a workspace over all days (for tests and the console). */
-export async function usageTotals(workspaceId: string): Promise<{ etlRuns: number; processingMs: number; apiRequests: number }> {
-  const rows = await db.$queryRaw<{ etl: bigint | null; ms: bigint | null; req: bigint | null }[]>`
-    SELECT sum("etlRuns") AS etl, sum("processingMs") AS ms, sum("apiRequests") AS req
-    FROM "usage_counter" WHERE "workspaceId" = ${workspaceId}::uuid`;
-  const r = rows[0];
-  return { etlRuns: Number(r?.etl ?? 0), processingMs: Number(r?.ms ?? 0), apiRequests: Number(r?.req ?? 0) };
-}

@@ -45,7 +45,6 @@ export const ZFlowPreviewRequest = z.strictObject({
   inputs: z.record(z.string(), z.unknown()).default({}),
   parameters: z.record(z.string(), z.unknown()).default({}),
 });
-export type TFlowPreviewRequest = z.input<typeof ZFlowPreviewRequest>;
 
 export const ZPreviewColumn = z.object({
   name: z.string(),

@@ -71,7 +71,6 @@ export const ZRunList = z.object({
 });
 
 export type TRunError = z.infer<typeof ZRunError>;
-export type TResultEntry = z.infer<typeof ZResultEntry>;
 export type TRunDocument = z.infer<typeof ZRunDocument>;
 export type TRunList = z.infer<typeof ZRunList>;
 

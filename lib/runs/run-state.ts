@@ -26,7 +26,7 @@ import { RUN_FINAL_CHANNEL } from "@/lib/runs/run-events";
 import { RUN_STATES, type TFinalState, type TRunState } from "@/lib/runs/run-state-names";
 import type { TRunError } from "@/lib/runs/run-document";
 
-export { RUN_STATES, FINAL_STATES, type TRunState, type TFinalState } from "@/lib/runs/run-state-names";
+export { type TRunState, type TFinalState } from "@/lib/runs/run-state-names";
 
 /** Allowed transitions: from -> the states it may move to. */
 export const RUN_TRANSITIONS: Readonly<Record<TRunState, readonly TRunState[]>> = {

@@ -7,7 +7,7 @@
  */
 import { randomBytes } from "node:crypto";
 import { afterAll, expect, it } from "vitest";
-import { sql } from "./helpers";
+import { sql, waitFor } from "./helpers";
 import { flushCallCounter, recordCall, type TCallRecord } from "@/lib/metering/call-counter";
 
 afterAll(async () => {
@@ -34,20 +34,25 @@ it("a flush waits for the write the timer (or another flush) already started", a
   await blocker.query("BEGIN");
   await blocker.query(`LOCK TABLE call_counter IN SHARE ROW EXCLUSIVE MODE`);
   let released = false;
-  let timer: ReturnType<typeof setTimeout> | undefined;
   try {
     recordCall(call);
     const underWay = flushCallCounter(); // takes the pending call and starts its write: blocked
-    timer = setTimeout(() => {
-      released = true;
-      void blocker.query("COMMIT");
-    }, 300);
-    await flushCallCounter(); // nothing pending of its own
-    expect(released).toBe(true);
+    let secondDone = false;
+    const second = flushCallCounter().then(() => (secondDone = true)); // nothing pending of its own
+    await waitFor(
+      "the write under way to wait for the lock",
+      async () =>
+        (await sql().query(`SELECT 1 FROM pg_locks l JOIN pg_class c ON c.oid = l.relation WHERE c.relname = 'call_counter' AND NOT l.granted`)).rows.length >
+        0,
+      10_000,
+    );
+    expect(secondDone).toBe(false); // the second flush waits for that write
+    released = true;
+    await blocker.query("COMMIT");
+    await second;
     expect(await stored(call.api)).toBe(1);
     await underWay;
   } finally {
-    clearTimeout(timer);
     if (!released) await blocker.query("ROLLBACK");
     blocker.release();
   }

@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { generateApiKey, hashApiKey, keyPrefix } from "@/lib/keys/api-key";
-import { apiPath, http, sql } from "./helpers";
+import { apiPath, http, sql, waitFor } from "./helpers";
 
 async function newDemoKey(): Promise<{ secret: string; id: string }> {
   const secret = generateApiKey();
@@ -33,7 +33,12 @@ describe("caller cache", () => {
     await sql().query(`UPDATE api_key SET "expiresAt" = (now() AT TIME ZONE 'utc') + interval '2 seconds' WHERE id = $1`, [key.id]);
     expect((await http("GET", LIST, { key: key.secret })).status).toBe(200);
     expect((await http("GET", LIST, { key: key.secret })).status).toBe(200);
-    await new Promise((r) => setTimeout(r, 2_500));
+    // Nothing changes in the database (no NOTIFY): only the clock passes the cached expiry.
+    await waitFor(
+      "the key's expiry to pass on the database clock",
+      async () => (await sql().query(`SELECT (now() AT TIME ZONE 'utc') > "expiresAt" AS passed FROM api_key WHERE id = $1`, [key.id])).rows[0].passed,
+      10_000,
+    );
     expect((await http("GET", LIST, { key: key.secret })).status).toBe(401);
   });
 

@@ -6,8 +6,8 @@
  * the run pipeline.)
  */
 import { afterAll, describe, expect, it } from "vitest";
-import { apiPath, http, runCount, resetRuns, sql } from "./helpers";
-import { expectProblem, sleep, ZURICH_AREA as AREA } from "./contract-helpers";
+import { apiPath, http, runCount, resetRuns, sql, waitFor } from "./helpers";
+import { expectProblem, ZURICH_AREA as AREA } from "./contract-helpers";
 
 const CITIES = apiPath("cities-in-area");
 const BODY = { inputs: { cities: { layer_id: "world-cities" }, area: { area: AREA } } };
@@ -18,6 +18,14 @@ async function restoreHeartbeats(): Promise<void> {
 }
 
 afterAll(restoreHeartbeats);
+
+/**
+ * POST /runs with a malformed body: 503 while the web process believes no worker is alive
+ * (checked before the body is read), 400 otherwise; it never creates a run.
+ */
+async function probe(): Promise<number> {
+  return (await http("POST", `${CITIES}/runs`, { rawBody: "{", headers: { "content-type": "application/json" } })).status;
+}
 
 describe("worker down", () => {
   it("answers 503 to POST /runs, keeps GET working, and recovers when a worker beats again", async () => {
@@ -31,7 +39,8 @@ describe("worker down", () => {
     await sql().query(`UPDATE worker_heartbeat SET "seenAt" = now() - interval '1 hour'`);
     await sql().query(`ALTER TABLE worker_heartbeat ENABLE TRIGGER contract_no_heartbeat`);
     try {
-      await sleep(2_000); // the worker-alive answer is cached ~1.5 s per process
+      // The worker-alive answer is cached ~1.5 s per process: wait until POST sees it gone.
+      await waitFor("POST /runs to see no live worker", async () => (await probe()) === 503, 20_000);
       const before = await runCount();
       const r = await http("POST", `${CITIES}/runs`, { body: BODY });
       expectProblem(r, 503, "service_unavailable");
@@ -45,12 +54,7 @@ describe("worker down", () => {
       await restoreHeartbeats();
     }
     // Recovery: the worker beats every 5 s; the cache expires after ~1.5 s.
-    const deadline = Date.now() + 20_000;
-    let status = 0;
-    while (Date.now() < deadline && status !== 202) {
-      await sleep(500);
-      status = (await http("POST", `${CITIES}/runs`, { body: BODY })).status;
-    }
-    expect(status).toBe(202);
+    await waitFor("POST /runs to see a live worker again", async () => (await probe()) !== 503, 20_000);
+    expect((await http("POST", `${CITIES}/runs`, { body: BODY })).status).toBe(202);
   });
 });

@@ -39,11 +39,6 @@ export async function demoIds(): Promise<{ organizationId: string; workspaceId: 
     JOIN environment e ON e."organizationId" = o.id AND e.slug = 'production' WHERE o.slug = 'demo'`);
 }
 
-export async function consumerId(slug: string, environmentId?: string): Promise<string> {
-  const env = environmentId ?? (await demoIds()).environmentId;
-  return (await one(`SELECT id FROM consumer WHERE slug = $1 AND "environmentId" = $2`, [slug, env])).id;
-}
-
 /** A new environment of the demo organization. */
 export async function createEnvironment(slug = `env-${suffix()}`): Promise<{ id: string; slug: string }> {
   const { organizationId } = await demoIds();

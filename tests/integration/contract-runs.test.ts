@@ -6,8 +6,8 @@
  * missing one), and caller data that never becomes a layer and is removed once final.
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { apiPath, demoUsage, http, OTHER_KEY, pollRun, resetRuns, runCount, sql } from "./helpers";
-import { CITIES_BODY, createFlowApi, expectProblem, FAILING_FLOW, layerCount, sleep, SLOW_FLOW, ZURICH_AREA as AREA } from "./contract-helpers";
+import { apiPath, demoUsage, http, OTHER_KEY, pollRun, resetRuns, runCount, sql, waitFor } from "./helpers";
+import { CITIES_BODY, createFlowApi, expectProblem, FAILING_FLOW, layerCount, SLOW_FLOW, ZURICH_AREA as AREA } from "./contract-helpers";
 
 const CITIES = apiPath("cities-in-area");
 const NEARBY = apiPath("nearby-cities");
@@ -120,13 +120,7 @@ describe("202 and 200 within wait_seconds", () => {
 
   it("answers 200 with a cancelled run when it is cancelled while the caller waits", async () => {
     const waiting = http("POST", `${slow}/runs`, { body: { ...CITIES_BODY, wait_seconds: 30 } });
-    let run: any;
-    for (let i = 0; i < 100 && !run; i++) {
-      await sleep(100);
-      const list = await http("GET", `${slow}/runs`);
-      run = list.body.runs?.[0];
-    }
-    expect(run).toBeDefined();
+    const run = await waitFor("the run to be listed", async () => (await http("GET", `${slow}/runs`)).body.runs?.[0], 10_000);
     const t0 = Date.now();
     const cancel = await http("POST", run.links.cancel);
     expect(cancel.status, cancel.text).toBe(200);
@@ -232,9 +226,14 @@ describe("caller data", () => {
     await http("POST", r.body.links.cancel);
     const final = await pollRun(r.body.links.self);
     expect(["completed", "cancelled"]).toContain(final.state);
-    await sleep(300);
-    const { rows } = await sql().query(`SELECT request::text AS request FROM run WHERE id = $1`, [final.run_id]);
-    expect(rows[0].request).not.toMatch(/coordinates/);
-    expect(rows[0].request).toContain(`"area": {"removed": "area"}`);
+    const request = await waitFor(
+      "the area to be removed from the stored request",
+      async () => {
+        const { rows } = await sql().query(`SELECT request::text AS request FROM run WHERE id = $1`, [final.run_id]);
+        return !/coordinates/.test(rows[0].request) && (rows[0].request as string);
+      },
+      10_000,
+    );
+    expect(request).toContain(`"area": {"removed": "area"}`);
   });
 });

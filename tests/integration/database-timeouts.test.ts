@@ -30,6 +30,23 @@ afterAll(async () => {
   await Promise.all(pools.map((p) => p.end().catch(() => {})));
 });
 
+/** Resolves once `cond` holds, checked at every turn of the event loop (pool states last milliseconds); throws naming `what` after 5 s. */
+async function until(what: string, cond: () => boolean): Promise<void> {
+  const deadline = Date.now() + 5_000;
+  while (!cond()) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setImmediate(r));
+  }
+}
+
+/** Settles once the server has ended `client`'s session (its FATAL arrives as an 'error' event, then the end). */
+function serverEnded(client: pg.PoolClient): Promise<void> {
+  return new Promise((resolve) => {
+    client.once("error", () => resolve());
+    client.once("end", () => resolve());
+  });
+}
+
 async function failure(p: Promise<unknown>): Promise<Error> {
   try {
     await p;
@@ -67,7 +84,7 @@ describe("database timeouts", () => {
     client.on("error", () => {});
     try {
       await client.query("BEGIN");
-      await new Promise((r) => setTimeout(r, 1_000));
+      await serverEnded(client);
       const err = await failure(client.query("SELECT 1"));
       expect(databaseAppError(err)?.code).toBe("service_unavailable");
     } finally {
@@ -80,7 +97,7 @@ describe("database timeouts", () => {
     const err = await failure(
       withPgTransaction(async (client) => {
         await client.query("SET LOCAL idle_in_transaction_session_timeout = 200");
-        await new Promise((r) => setTimeout(r, 700));
+        await serverEnded(client);
         return client.query("SELECT 1");
       }),
     );
@@ -104,13 +121,12 @@ describe("a full pool", () => {
     const prisma = new PrismaClient({ adapter: new PrismaPg(p) });
     try {
       const busy = p.query("SELECT pg_sleep(1)"); // holds the only connection
-      await new Promise((r) => setTimeout(r, 100));
+      await until("the busy query to hold the connection", () => p.totalCount === 1 && p.idleCount === 0);
       // the one allowed to wait (a Prisma query starts when it is awaited or then'd)
       const waiting = prisma.$queryRaw<{ one: number }[]>`SELECT 1 AS one`.then((rows) => rows);
-      await new Promise((r) => setTimeout(r, 50));
-      const t0 = Date.now();
-      const refused = await failure(prisma.$queryRaw`SELECT 2`);
-      expect(Date.now() - t0).toBeLessThan(500); // at once, not after a connect timeout
+      await until("a caller waiting for the pool", () => p.waitingCount === 1);
+      // at once: before the busy query ends, not after a connect timeout
+      const refused = await Promise.race([failure(prisma.$queryRaw`SELECT 2`), busy.then(() => new Error("the busy query ended first"))]);
       expect(await failure(p.query("SELECT 3"))).toBeInstanceOf(PoolOverloadedError);
       const mapped = databaseAppError(refused)!;
       expect(mapped.code).toBe("overloaded");
@@ -127,17 +143,16 @@ describe("a full pool", () => {
     // quick holds: a caller behind the busy connection is expected to wait a few ms, and waits
     for (let i = 0; i < 3; i++) await p.query("SELECT 1");
     const quickBusy = p.query("SELECT pg_sleep(0.2)");
-    await new Promise((r) => setTimeout(r, 50));
+    await until("the quick query to hold the connection", () => p.idleCount === 0);
     await p.query("SELECT 1");
     await quickBusy;
     // slow holds (~300 ms each; the mean follows about the last 20): the same caller is now
     // expected to wait well over 100 ms, and is refused at once
     for (let i = 0; i < 12; i++) await p.query("SELECT pg_sleep(0.3)");
     const slowBusy = p.query("SELECT pg_sleep(0.3)");
-    await new Promise((r) => setTimeout(r, 50));
-    const t0 = Date.now();
-    const refused = await failure(p.query("SELECT 1"));
-    expect(Date.now() - t0).toBeLessThan(200);
+    await until("the slow query to hold the connection", () => p.idleCount === 0);
+    // at once: before the busy query ends
+    const refused = await Promise.race([failure(p.query("SELECT 1")), slowBusy.then(() => new Error("the busy query ended first"))]);
     expect(refused).toBeInstanceOf(PoolOverloadedError);
     expect(refused.message).toMatch(/would wait about \d+ ms \(limit 100 ms\)/);
     expect(databaseAppError(refused)?.code).toBe("overloaded");

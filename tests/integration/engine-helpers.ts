@@ -8,31 +8,25 @@ import { expect } from "vitest";
 import type { Geometry } from "geojson";
 import { publishDemoApi } from "@/lib/demo/seed";
 import { decodeWkb, geoMetadata, readParquet, schemaTypes } from "@/lib/formats/test-support";
-import { randomUUID } from "node:crypto";
-import { apiPath, download as plainDownload, http, parseCsv, sql, type THttpResult } from "./helpers";
+import { apiPath, BASE_URL, DEMO_KEY, http, parseCsv, sql, type THttpResult } from "./helpers";
 
 /**
- * Retries a call once when the connection was closed under it: the app's HTTP server closes
- * idle keep-alive sockets after 5 s, and a request that picks such a socket in that instant
- * fails with "other side closed" (tests here pause for seconds computing references).
+ * The app's HTTP server closes idle keep-alive sockets after 5 s, and tests here pause for
+ * seconds computing references: a request that picked such a socket as it closed would fail
+ * with "other side closed". These requests take a connection of their own (Connection: close)
+ * instead, so none can meet a closing socket.
  */
-async function retryOnSocketClose<T>(call: () => Promise<T>): Promise<T> {
-  try {
-    return await call();
-  } catch (err) {
-    if (!(err instanceof TypeError) || !/fetch failed/.test(err.message)) throw err;
-    return call();
-  }
-}
+const OWN_CONNECTION = { connection: "close" };
 
-/** POST /runs with an Idempotency-Key, so that the retry after a closed socket starts no second run. */
+/** POST /runs on a connection of its own. */
 export function postRun(api: string, body: object): Promise<THttpResult> {
-  const headers = { "idempotency-key": randomUUID() };
-  return retryOnSocketClose(() => http("POST", `${apiPath(api)}/runs`, { body, headers }));
+  return http("POST", `${apiPath(api)}/runs`, { body, headers: OWN_CONNECTION });
 }
 
-function download(href: string) {
-  return retryOnSocketClose(() => plainDownload(href));
+/** Downloads a result on a connection of its own. */
+async function download(href: string): Promise<{ status: number; headers: Headers; bytes: Buffer }> {
+  const res = await fetch(BASE_URL + href, { headers: { "x-api-key": DEMO_KEY, ...OWN_CONNECTION } });
+  return { status: res.status, headers: res.headers, bytes: Buffer.from(await res.arrayBuffer()) };
 }
 
 /** Publishes `definition` as API `slug` (grants for both demo consumers); idempotent. */

@@ -165,10 +165,18 @@ describe("tools of a key", () => {
         listChanged: { tools: { debounceMs: 0, onChanged: (err, tools) => void (!err && tools && lists.push(tools.map((t) => t.name))) } },
       },
     );
-    await client.connect(new StreamableHTTPClientTransport(new URL(MCP_URL), { requestInit: { headers: { "x-api-key": DEMO_KEY } } }));
+    // The listen stream opens in the background: its answer arriving means the server holds it.
+    let listening = () => {};
+    const listenOpen = new Promise<void>((r) => (listening = r));
+    const watchingFetch: typeof fetch = async (input, init) => {
+      const res = await fetch(input, init);
+      if ((init?.method ?? "GET") === "GET" || String(init?.body ?? "").includes("subscriptions/listen")) listening();
+      return res;
+    };
+    await client.connect(new StreamableHTTPClientTransport(new URL(MCP_URL), { requestInit: { headers: { "x-api-key": DEMO_KEY } }, fetch: watchingFetch }));
     try {
       expect(client.getServerCapabilities()?.tools?.listChanged).toBe(true);
-      await new Promise((r) => setTimeout(r, 500)); // the listen stream opens in the background
+      await listenOpen;
       await setAiSwitch("country-stats", false);
       await waitFor("a list without country_stats", async () => lists.some((l) => !l.includes("country_stats")), 10_000);
     } finally {
@@ -202,7 +210,10 @@ describe("tools of a key", () => {
     expect(refused.errors.map((e: { field: string }) => e.field)).toEqual(["/inputs/0/name", "/parameters/0/name"]);
     // Even switched on behind the domain's back, a colliding flow is never offered.
     await setAiSwitch(clash, true);
-    await sleepForNotify();
+    // Changes reach the web process in order: once a later one shows, the switch has been seen.
+    const later = await createFlowApi({ definition: TINY_FLOW });
+    await setAiSwitch(later, true);
+    await waitFor("a tool switched on after the colliding one", async () => (await toolNames()).includes(later.replace(/-/g, "_")), 10_000);
     expect(await toolNames()).not.toContain(clash.replace(/-/g, "_"));
 
     const { workspaceId } = await createWorkspace(600); // its plan has no AI access
@@ -216,10 +227,6 @@ describe("tools of a key", () => {
     expect(await setAiAccess({ ...freeIds, enabled: false })).toEqual({ aiAccess: false });
   });
 });
-
-async function sleepForNotify(): Promise<void> {
-  await new Promise((r) => setTimeout(r, 500));
-}
 
 describe("a quick call", () => {
   it.each<TEra>(["legacy", "modern"])("answers with the same run, results and files as POST /runs on the same input (%s client)", async (era) => {

@@ -14,7 +14,7 @@
  * - the worker process is the same one afterwards, and keeps serving.
  */
 import { beforeAll, describe, expect, it } from "vitest";
-import { apiPath, http, referenceCities, sql } from "./helpers";
+import { apiPath, http, referenceCities, sql, waitFor } from "./helpers";
 import { jobOfRun, publishTestApi } from "./engine-helpers";
 
 function haversineKm(a: number[], b: number[]): number {
@@ -75,7 +75,18 @@ describe("a run over its memory budget", () => {
   it("fails with resources_exhausted naming the limit, is not retried, and a small run beside it completes", async () => {
     const before = await workerPids();
     const small = [{ id: "zrh", lon: 8.54, lat: 47.37 }];
-    const [heavy, light] = await Promise.all([hog(), new Promise((r) => setTimeout(r, 200)).then(() => nearby(small, 30))]);
+    // The small run starts once the heavy one is running, so both share the worker.
+    const heavyRunning = waitFor(
+      "the heavy run to start",
+      async () => {
+        const { rows } = await sql().query(
+          `SELECT 1 FROM run r JOIN flow_api a ON a.id = r."flowApiId" WHERE a.slug = 'limits-memory-hog' AND r.state = 'running'`,
+        );
+        return rows.length > 0;
+      },
+      60_000,
+    );
+    const [heavy, light] = await Promise.all([hog(), heavyRunning.then(() => nearby(small, 30))]);
 
     expect(heavy.status, heavy.text).toBe(200);
     expect(heavy.body.state).toBe("failed");

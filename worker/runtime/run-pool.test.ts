@@ -206,8 +206,10 @@ describe("RunPool", () => {
 
     const q = newPool({ size: 1, memoryMb: 256 });
     const proc = await q.acquire();
-    const running = proc.run(task(big.ref, places, 500)).catch((e: unknown) => e);
-    await new Promise((r) => setTimeout(r, 300));
+    let started = () => {};
+    const atFirstStep = new Promise<void>((r) => (started = r));
+    const running = proc.run(task(big.ref, places, 500, { onProgress: () => started() })).catch((e: unknown) => e);
+    await atFirstStep; // the process is inside the run
     process.kill(proc.pid!, "SIGKILL"); // as the OOM killer or an operator would
     const lost = await running;
     expect(lost).toBeInstanceOf(RunProcessLostError);
@@ -221,8 +223,8 @@ describe("RunPool", () => {
     const big = await cityLayer(5000);
     const places = Array.from({ length: 200 }, (_, i) => ({ id: `p${i}`, lon: 8 + (i % 20) * 0.02, lat: 47 + Math.floor(i / 20) * 0.02 }));
     const abort = new AbortController();
-    const running = p.with((t) => t.run(task(big.ref, places, 500, { signal: abort.signal }))).catch((e: unknown) => e);
-    setTimeout(() => abort.abort(), 200);
+    // Aborted once the process reports its first step done, so the abort reaches a run under way.
+    const running = p.with((t) => t.run(task(big.ref, places, 500, { signal: abort.signal, onProgress: () => abort.abort() }))).catch((e: unknown) => e);
     expect(isAbortError(await running)).toBe(true);
   }, 60_000);
 });
