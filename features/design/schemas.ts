@@ -14,7 +14,6 @@ export const ZCreateFlow = ZWorkspaceRef.extend({
   description: z.string().max(500).optional(),
   text: z.string().max(1_000_000),
 });
-export type TCreateFlow = z.infer<typeof ZCreateFlow>;
 
 export const ZSaveFlowVersion = ZWorkspaceRef.extend({ flowId: z.string().uuid(), text: z.string().max(1_000_000) });
 

@@ -303,4 +303,3 @@ export function TryItPanel(p: TTryItProps) {
   );
 }
 
-export type { FeatureCollection };

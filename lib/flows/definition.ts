@@ -15,12 +15,8 @@
  * step definitions (a test in lib/steps/registry.test.ts walks their imports).
  */
 export {
-  columnValueSchema,
   flowVersionJsonSchema,
-  parameterValueSchema,
   ZFlowVersion,
-  ZInput,
-  ZParameter,
   type TColumn,
   type TFlowVersion,
   type TFlowVersionInput,
@@ -29,6 +25,5 @@ export {
 } from "@/lib/engine/flow-document";
 export { paramableOptions, resolveStep, STEP_TYPES } from "@/lib/steps/step-schema";
 export { validateFlowVersion } from "@/lib/flows/validate-flow-version";
-export { flattenZodIssues } from "@/lib/errors/zod-issues";
 /** RFC 6901 JSON Pointer of a path (the one implementation is `jsonPointer` in lib/errors). */
 export { jsonPointer as toJsonPointer } from "@/lib/errors/field-error";

@@ -11,9 +11,6 @@
  */
 import type { Feature, Geometry, Polygon } from "geojson";
 
-/** A JSON scalar as it may appear in a row or in feature properties. */
-export type TScalar = string | number | boolean | null;
-
 /** One feature: geometry may be null (RFC 7946 §3.2), properties always an object. */
 export type TFeature = Feature<Geometry | null, Record<string, unknown>>;
 

@@ -15,8 +15,6 @@ type TDefinitions = (typeof STEP_DEFINITIONS)[number];
 export type TStepType = TDefinitions["type"];
 /** A step as written in a flow document (`{"param"}` allowed where declared). */
 export type TStep = z.output<TDefinitions["flowSchema"]>;
-/** A step as written, before defaults are filled in. */
-export type TStepInputDocument = z.input<TDefinitions["flowSchema"]>;
 /** A step with every `{"param"}` replaced by its value (what the engine executes). */
 export type TResolvedStep = z.output<TDefinitions["schema"]>;
 
