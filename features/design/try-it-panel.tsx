@@ -21,7 +21,6 @@ import { useRouter } from "next/navigation";
 import { useQuery } from "@tanstack/react-query";
 import { useAction } from "next-safe-action/hooks";
 import { toast } from "sonner";
-import type { FeatureCollection } from "geojson";
 import { DownloadIcon, LoaderCircleIcon, PlayIcon, SquareIcon } from "lucide-react";
 import { ZFlowVersion } from "@/lib/engine/flow-document";
 import { parseRunRequest } from "@/lib/flows/run-request";
@@ -302,4 +301,3 @@ export function TryItPanel(p: TTryItProps) {
     </div>
   );
 }
-
