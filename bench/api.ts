@@ -166,14 +166,14 @@ export async function bench(ctx: TBenchContext): Promise<TBenchRow[]> {
   const web = await webOnly(ctx);
   try {
     ctx.log(`floor: bare route handler, ${CONNECTIONS} connections, ${DURATION_S} s`);
-    // The row keeps its name (before/after compare); it answers 404 since no route of its own serves it.
+    // No route of its own: the /public catch-all answers (a 404 problem, no I/O), the cheapest handler the app has.
     const bare = `${web.url}/public/bench-floor`;
     await load({ url: bare, method: "POST", body, headers, connections: CONNECTIONS, duration: 2 });
     const floor = await load({ url: bare, method: "POST", body, headers, connections: CONNECTIONS, duration: DURATION_S });
     ctx.log(`  ${floor.requests.average} req/s, p99 ${floor.latency.p99} ms`);
     rows.push({
       group: "api",
-      metric: `floor: bare route handler 202, ${CONNECTIONS} conns`,
+      metric: `floor: bare route handler (the /public catch-all), ${CONNECTIONS} conns`,
       value: floor.requests.average,
       unit: "req/s",
       note: `POST /public/bench-floor, the catch-all's 404 problem (no I/O); p50 ${floor.latency.p50} ms, p99 ${floor.latency.p99} ms`,
