@@ -20,24 +20,12 @@ import { STEP_REFERENCE_BEGIN, STEP_REFERENCE_END, stepCatalogue, stepReferenceM
 import { STEP_DEFINITIONS } from "@/lib/steps/registry";
 import { STEP_RUNNERS } from "@/lib/steps/runners";
 import { STEP_TYPES, ZStep } from "@/lib/steps/step-schema";
-import { runStep, type TStepFixture } from "@/lib/steps/test-helpers";
+import { expectedFile, fixturesOf, folderOf, runStep } from "@/lib/steps/test-helpers";
 
 const DIR = import.meta.dirname;
 const ROOT = path.resolve(DIR, "../..");
 const definitions = STEP_DEFINITIONS as unknown as readonly TStepDefinition[];
-const folderOf = (type: string) => type.replaceAll("_", "-");
-const fixturesOf = async (type: string) => ((await import(path.join(DIR, folderOf(type), "fixtures.ts"))) as { fixtures: TStepFixture[] }).fixtures;
 const REGEN = process.env.REGEN === "1";
-
-/** `lib/steps/<type>/fixtures/<name as a slug>.expected.<geojson|json>`: a layer as a FeatureCollection, a table as `{columns, rows}`. */
-function expectedFile(type: string, fx: TStepFixture): string {
-  const slug = fx.name
-    .normalize("NFKD")
-    .toLowerCase()
-    .replace(/[^a-z0-9]+/g, "-")
-    .replace(/^-|-$/g, "");
-  return path.join(DIR, folderOf(type), "fixtures", `${slug}.expected.${fx.kind === "layer" ? "geojson" : "json"}`);
-}
 
 /** A step's output as its expected file holds it (plain JSON: what a map or a reader sees). */
 function asExpected(out: unknown, kind: "layer" | "table"): unknown {

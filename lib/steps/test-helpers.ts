@@ -3,6 +3,7 @@
  * shape of a step folder's `fixtures.ts`. Used only by tests and fixtures (they may cross
  * layers: a step's test runs it through flow validation and the engine).
  */
+import path from "node:path";
 import { validateFlowVersion, type TFlowVersion } from "@/lib/flows/definition";
 import { runFlow } from "@/lib/engine/run-flow";
 import type { TEngineResult, TResolvedInputs } from "@/lib/engine/types";
@@ -89,6 +90,26 @@ export interface TStepFixture {
   inputs: Record<string, TDataset | null>;
   kind: "layer" | "table";
   opts?: { parameters?: unknown[]; params?: Record<string, unknown>; optional?: string[] };
+}
+
+const STEPS_DIR = import.meta.dirname;
+
+/** The folder of a step type under lib/steps (kebab-case of the type). */
+export const folderOf = (type: string) => type.replaceAll("_", "-");
+
+/** The fixtures of a step type (its folder's `fixtures.ts`). */
+export async function fixturesOf(type: string): Promise<TStepFixture[]> {
+  return ((await import(path.join(STEPS_DIR, folderOf(type), "fixtures.ts"))) as { fixtures: TStepFixture[] }).fixtures;
+}
+
+/** `lib/steps/<type>/fixtures/<name as a slug>.expected.<geojson|json>`: a layer as a FeatureCollection, a table as `{columns, rows}`. */
+export function expectedFile(type: string, fx: TStepFixture): string {
+  const slug = fx.name
+    .normalize("NFKD")
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, "-")
+    .replace(/^-|-$/g, "");
+  return path.join(STEPS_DIR, folderOf(type), "fixtures", `${slug}.expected.${fx.kind === "layer" ? "geojson" : "json"}`);
 }
 
 /** The features whose geometry's box meets `box` (null: all), in order: a layer restricted in memory. */
