@@ -13,7 +13,7 @@ import path from "node:path";
 import { expect, test, type Page } from "@playwright/test";
 import { callPublished, closeDb, db, grantDemoConsumer } from "./design-helpers";
 import { expectAccessible } from "./support/a11y";
-import { ROOT, STORAGE } from "./support/env";
+import { ROOT, STORAGE, ZURICH } from "./support/env";
 
 test.describe.configure({ mode: "serial" });
 
@@ -30,18 +30,6 @@ const ECHO = {
   parameters: [],
   steps: [],
   results: [{ key: "out", kind: "layer", from: "area" }],
-};
-const AREA = {
-  type: "Polygon",
-  coordinates: [
-    [
-      [8.4, 47.3],
-      [8.65, 47.3],
-      [8.65, 47.45],
-      [8.4, 47.45],
-      [8.4, 47.3],
-    ],
-  ],
 };
 
 let page: Page;
@@ -94,7 +82,7 @@ test("a published API cannot be deleted, and its dialog says why", async () => {
   await page.getByRole("dialog").getByRole("button", { name: "Publish" }).click();
   await expect(page.getByRole("dialog")).toBeHidden();
   await expect(page.getByTestId("status-production")).toContainText("Published: flow version 1");
-  await expect.poll(async () => (await callPublished(API_SLUG, { inputs: { area: { area: AREA } } })).status, { timeout: 20_000 }).toBe(200);
+  await expect.poll(async () => (await callPublished(API_SLUG, { inputs: { area: { area: ZURICH } } })).status, { timeout: 20_000 }).toBe(200);
 
   const dialog = await openDialog("Delete API");
   await expect(dialog.getByTestId("delete-refused")).toContainText("It is published in Production");
@@ -119,7 +107,7 @@ test("unpublish from production: the public address answers 404", async () => {
   await expect(page.getByRole("dialog")).toBeHidden();
   await expect(page.getByTestId("status-production")).toContainText("Draft (not published)");
   await expect(page.getByRole("button", { name: /Unpublish/ })).toHaveCount(0);
-  await expect.poll(async () => (await callPublished(API_SLUG, { inputs: { area: { area: AREA } } })).status, { timeout: 20_000 }).toBe(404);
+  await expect.poll(async () => (await callPublished(API_SLUG, { inputs: { area: { area: ZURICH } } })).status, { timeout: 20_000 }).toBe(404);
 });
 
 test("a source flow deleted permanently: choose another flow of the workspace", async () => {

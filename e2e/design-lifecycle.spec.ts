@@ -16,7 +16,7 @@ import { CITIES_IN_AREA } from "../lib/demo/flows";
 import { callPublished, closeDb, db, demoUsage, eventually, grantDemoConsumer, screenshotBothThemes, setEditorText } from "./design-helpers";
 import { withDemoUsageLock } from "./support/usage-lock";
 import { expectAccessible } from "./support/a11y";
-import { STORAGE } from "./support/env";
+import { STORAGE, ZURICH } from "./support/env";
 
 // One designer's story, step after step (each builds on the last); the same rules are also
 // domain tests over HTTP in tests/integration/design-apis.test.ts.
@@ -27,18 +27,6 @@ const FLOW_NAME = `E2E cities ${tag}`;
 const API_NAME = `E2E cities ${tag}`;
 const API_SLUG = `e2e-cities-${tag}`;
 const LAYER_ID = `e2e-places-${tag}`;
-const ZURICH = {
-  type: "Polygon",
-  coordinates: [
-    [
-      [8.4, 47.3],
-      [8.65, 47.3],
-      [8.65, 47.45],
-      [8.4, 47.45],
-      [8.4, 47.3],
-    ],
-  ],
-};
 const V2 = { ...CITIES_IN_AREA, results: [...CITIES_IN_AREA.results, { key: "all_cities", kind: "layer", from: "inside" }] };
 const BROKEN = { ...CITIES_IN_AREA, results: [{ key: "cities", kind: "layer", from: "no_such_step" }] };
 const CSV = "geonameid,name,country,population,lon,lat\n1,Bern,CH,134000,7.447,46.948\n2,Basel,CH,177000,7.589,47.558\n3,Lugano,CH,63000,8.951,46.005\n";

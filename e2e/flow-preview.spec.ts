@@ -10,22 +10,10 @@ import { CITIES_IN_AREA } from "../lib/demo/flows";
 import { closeDb, screenshotBothThemes, setEditorText } from "./design-helpers";
 import { expectAccessible } from "./support/a11y";
 import { withDemoUsageLock } from "./support/usage-lock";
-import { DEMO, STORAGE } from "./support/env";
+import { DEMO, STORAGE, ZURICH } from "./support/env";
 
 test.describe.configure({ mode: "serial" });
 
-const ZURICH = {
-  type: "Polygon",
-  coordinates: [
-    [
-      [8.4, 47.3],
-      [8.65, 47.3],
-      [8.65, 47.45],
-      [8.4, 47.45],
-      [8.4, 47.3],
-    ],
-  ],
-};
 const NEW_FLOW = `/design/${DEMO.organization}/${DEMO.workspace}/flows/new`;
 
 let page: Page;

@@ -41,3 +41,17 @@ export const STORAGE: Record<TRole, string> = {
 
 /** The demo organization's places (lib/demo/seed.ts). */
 export const DEMO = { organization: "demo", workspace: "demo", environment: "production" };
+
+/** A small box over Zürich (WGS 84 lon/lat): an `area` input that holds a few demo cities. */
+export const ZURICH = {
+  type: "Polygon",
+  coordinates: [
+    [
+      [8.4, 47.3],
+      [8.65, 47.3],
+      [8.65, 47.45],
+      [8.4, 47.45],
+      [8.4, 47.3],
+    ],
+  ],
+};
