@@ -12,6 +12,7 @@ import { runFlow } from "@/lib/engine/run-flow";
 import { encodeResult } from "@/lib/formats/encode-result";
 import { FORMATS_BY_KIND } from "@/lib/formats/registry";
 import type { TEngineResult } from "@/lib/engine/types";
+import { tableFromRows } from "@/lib/steps/dataset";
 import { benchPlaces } from "./engine";
 
 function flowOf(doc: unknown): TFlowVersion {
@@ -30,6 +31,6 @@ const countries = loadWorldCountries();
 const cs = flowOf(POPULATION_BY_COUNTRY);
 await encodeAll(await runFlow(cs, { cities, countries }, applyParameterDefaults(cs, {})));
 const nc = flowOf(NEARBY_CITIES);
-const places = { kind: "rows" as const, columns: ["id", "lon", "lat"], rows: benchPlaces(cities.features) };
+const places = tableFromRows(["id", "lon", "lat"], benchPlaces(cities.features));
 await encodeAll(await runFlow(nc, { places, cities }, applyParameterDefaults(nc, { radius_km: 30 })));
 console.log(JSON.stringify({ ms: performance.now() - t0 }));

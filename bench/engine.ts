@@ -29,7 +29,8 @@ import { applyParameterDefaults } from "@/lib/flows/run-request";
 import { runFlow } from "@/lib/engine/run-flow";
 import { encodeGeoJson } from "@/lib/formats/geojson/write";
 import { encodeGeoParquet } from "@/lib/formats/geoparquet/write";
-import type { TFeature, TRow } from "@/lib/engine/types";
+import type { TFeature, TRow, TTable } from "@/lib/engine/types";
+import { tableFromRows } from "@/lib/steps/dataset";
 import { median, runIsolated, timeRuns, type TBenchContext, type TBenchRow } from "./harness";
 
 const RUNS = 5;
@@ -437,11 +438,11 @@ export async function bench(ctx: TBenchContext): Promise<TBenchRow[]> {
   ctx.log("engine: nearby-cities (runFlow)...");
   rss.phase("nearby-cities (runFlow)");
   const ncParams = applyParameterDefaults(nearby, { radius_km: 30 });
-  const placesTable = { kind: "rows" as const, columns: ["id", "lon", "lat"], rows: places };
+  const placesTable = tableFromRows(["id", "lon", "lat"], places);
   let pairs = 0;
   const nc = await timeRuns(async () => {
     const r = await runFlow(nearby, { places: placesTable, cities }, ncParams);
-    pairs = (r[1]!.data as { rows: unknown[] }).rows.length;
+    pairs = (r[1]!.data as TTable).length;
   }, RUNS);
   rows.push({
     group: G,

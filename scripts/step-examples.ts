@@ -20,7 +20,7 @@ const DOCS_DIR = path.resolve(import.meta.dirname, "../docs");
 function holds(d: TDataset | null): string {
   if (d === null) return "omitted";
   if (d.kind === "features") return `${d.features.length} feature${d.features.length === 1 ? "" : "s"}`;
-  if (d.kind === "rows") return `${d.rows.length} row${d.rows.length === 1 ? "" : "s"}`;
+  if (d.kind === "rows") return `${d.length} row${d.length === 1 ? "" : "s"}`;
   return "an area";
 }
 

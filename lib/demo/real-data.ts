@@ -16,6 +16,7 @@ import { featureCollection, intersect } from "@turf/turf";
 import type { Feature, MultiPolygon, Polygon, Position } from "geojson";
 import type { Topology, GeometryCollection } from "topojson-specification";
 import type { TFeature, TFeatureSet, TTable } from "@/lib/engine/types";
+import { tableFromRows } from "@/lib/steps/dataset";
 import { rightHandRule } from "@/lib/geo/right-hand-rule";
 
 const require = createRequire(import.meta.url);
@@ -49,7 +50,7 @@ export function loadWorldCapitals(): TTable {
   const rows = records
     .filter((c) => c.featureCode === "PPLC")
     .map((c) => ({ id: c.cityId, name: c.name, country: c.country, lon: c.loc.coordinates[0], lat: c.loc.coordinates[1] }));
-  return { kind: "rows", columns: ["id", "name", "country", "lon", "lat"], rows };
+  return tableFromRows(["id", "name", "country", "lon", "lat"], rows);
 }
 
 /**

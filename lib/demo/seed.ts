@@ -27,6 +27,7 @@ import { isDeepStrictEqual } from "node:util";
 import { db } from "@/lib/db";
 import { convertLegacyData } from "@/lib/layers/convert-legacy";
 import { writeLayerItems } from "@/lib/layers/write-layer";
+import { tableRows } from "@/lib/steps/dataset";
 import { loadWorldCapitals, loadWorldCities, loadWorldCountries } from "@/lib/demo/real-data";
 import { DEMO_FLOWS, type TDemoFlow } from "@/lib/demo/flows";
 import { DEMO_RATE_LIMIT_PER_MINUTE } from "@/lib/demo/plan";
@@ -57,7 +58,7 @@ async function ensureLayer(workspaceId: string, environmentId: string, id: strin
     const fields =
       data.kind === "features"
         ? await writeLayerItems(workspaceId, id, { kind: "features", items: data.features })
-        : await writeLayerItems(workspaceId, id, { kind: "table", items: data.rows });
+        : await writeLayerItems(workspaceId, id, { kind: "table", items: tableRows(data) });
     if (existing) await db.layer.update({ where: { workspaceId_id: key }, data: { ...fields, dataVersion: { increment: 1 } } });
     else await db.layer.create({ data: { id, workspaceId, name, description, ...fields } });
   }

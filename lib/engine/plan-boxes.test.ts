@@ -17,6 +17,7 @@ import { runFlow } from "@/lib/engine/run-flow";
 import type { TBox, TFeature, TResolvedInputs } from "@/lib/engine/types";
 import { featuresBox } from "@/lib/steps/extent";
 import { layerSource, mustValidate, pt, restrictToBox } from "@/lib/steps/test-helpers";
+import { tableFromRows } from "@/lib/steps/dataset";
 
 /** Natural Earth's 1:110m countries (world-atlas), made valid as the demo layer's 1:50m ones are. */
 const countries110m = () => countriesFromTopology(createRequire(import.meta.url)("world-atlas/countries-110m.json") as TCountriesTopology);
@@ -24,7 +25,7 @@ const countries110m = () => countriesFromTopology(createRequire(import.meta.url)
 const polygon = (ring: [number, number][]): Polygon => ({ type: "Polygon", coordinates: [[...ring, ring[0]!]] });
 const area = (ring: [number, number][]) => ({ kind: "area" as const, geometry: polygon(ring) });
 const layer = (features: TFeature[]) => ({ kind: "features" as const, features });
-const places = (rows: Record<string, unknown>[]) => ({ kind: "rows" as const, columns: ["id", "lon", "lat"], rows });
+const places = (rows: Record<string, unknown>[]) => tableFromRows(["id", "lon", "lat"], rows);
 
 function plan(doc: unknown, inputs: TResolvedInputs, params: Record<string, unknown> = {}) {
   const flow = mustValidate(doc);

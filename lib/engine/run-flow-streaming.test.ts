@@ -13,6 +13,7 @@ import { runFlow } from "@/lib/engine/run-flow";
 import type { TFeature, TLayerSource, TResolvedInputs, TRow } from "@/lib/engine/types";
 import { setItemPosition } from "@/lib/steps/dataset";
 import { box, layerSource, mustValidate, pt } from "@/lib/steps/test-helpers";
+import { tableFromRows, tableRows, type TTable } from "@/lib/steps/dataset";
 
 const layer = (features: TFeature[]) => ({ kind: "features" as const, features });
 const area = (ring: [number, number][]) => ({ kind: "area" as const, geometry: { type: "Polygon", coordinates: [[...ring, ring[0]!]] } as Polygon });
@@ -162,7 +163,7 @@ describe("streaming", () => {
     expectStreamed(counted);
     // x in 1..1.99 (100 columns) for every row 0..29
     expect((found!.data as { features: unknown[] }).features).toHaveLength(100 * GROUPS);
-    expect((summary!.data as { rows: TRow[] }).rows).toEqual([{ city_count: 100 * GROUPS, total_population: (GROUPS * ((100 + 199) * 100)) / 2 }]);
+    expect(tableRows(summary!.data as TTable)).toEqual([{ city_count: 100 * GROUPS, total_population: (GROUPS * ((100 + 199) * 100)) / 2 }]);
   });
 
   it("reads nothing for a lazy step nobody reads, and once per reader for a dataset only read batch by batch", async () => {
@@ -182,13 +183,13 @@ describe("streaming", () => {
     };
     const file = layerSource(points, { groupSize: 2 });
     const [n, s] = await sameResults(doc, { c: layer(points) }, { c: file });
-    expect([(n!.data as { rows: TRow[] }).rows, (s!.data as { rows: TRow[] }).rows]).toEqual([[{ n: 2 }], [{ s: 5 }]]);
+    expect([tableRows(n!.data as TTable), tableRows(s!.data as TTable)]).toEqual([[{ n: 2 }], [{ s: 5 }]]);
     expect(file.reads).toHaveLength(2);
     const unread = layerSource(points);
     await runFlow(mustValidate({ ...doc, steps: [doc.steps[3]], results: [{ key: "r", kind: "layer", from: "c" }] }), { c: layerSource(points) }, {});
     await runFlow(
       mustValidate({ ...doc, inputs: [...doc.inputs, { name: "t", kind: "table" }], steps: [doc.steps[3]], results: [{ key: "r", kind: "table", from: "t" }] }),
-      { c: unread, t: { kind: "rows", columns: [], rows: [] } },
+      { c: unread, t: tableFromRows([], []) },
       {},
     );
     expect(unread.reads).toHaveLength(0);
@@ -206,7 +207,7 @@ describe("streaming", () => {
     });
     // The filter's 5,000 items stream into the count: nothing is held, so a limit of 4,999 holds.
     const [counted] = await runFlow(streaming, { c: layerSource(points) }, {}, { maxItems: 4999 });
-    expect(counted!.kind === "table" && counted!.data.rows).toEqual([{ n: 5000 }]);
+    expect(counted!.kind === "table" && tableRows(counted!.data)).toEqual([{ n: 5000 }]);
     // Read whole (a result), the same step holds its items: over the limit it fails naming it, as in memory.
     const holding = mustValidate({
       inputs: [{ name: "c", kind: "layer" }],
@@ -242,7 +243,7 @@ describe("streaming", () => {
     // Whole, every result holds 4,990 items: over a limit of 4,000 the run fails; as heads it holds.
     await expect(runFlow(preview, { c: layerSource(file) }, {}, { maxItems: 4000 })).rejects.toBeInstanceOf(StepError);
     const [f, s, a] = await runFlow(preview, { c: layerSource(file) }, {}, { maxItems: 4000, resultHead: 3 });
-    const props = (r: typeof f) => (r!.kind === "layer" ? r!.data.features.map((x) => x.properties) : r!.data.rows);
+    const props = (r: typeof f) => (r!.kind === "layer" ? r!.data.features.map((x) => x.properties) : tableRows(r!.data));
     expect([f!.count, s!.count]).toEqual([4990, 4990]);
     expect(props(f)).toEqual([{ i: 10 }, { i: 11 }, { i: 12 }]);
     expect(props(s)).toEqual([{ i: 10 }, { i: 11 }, { i: 12 }]);
@@ -319,7 +320,7 @@ describe("streaming", () => {
       };
       return source;
     };
-    const table = (list: TRow[], columns: string[]) => ({ kind: "rows" as const, columns, rows: list });
+    const table = (list: TRow[], columns: string[]) => tableFromRows(columns, list);
     const [j] = await sameResults(
       doc,
       { t: table(rows, ["id", "kind", "lon", "lat"]), names: table(names, ["kind", "label"]) },

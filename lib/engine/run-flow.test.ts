@@ -4,6 +4,7 @@ import { fs, pt, mustValidate, P } from "@/lib/steps/test-helpers";
 import { runFlow } from "@/lib/engine/run-flow";
 import { StepError } from "@/lib/engine/errors";
 import { ResourceLimitError } from "@/lib/errors";
+import { tableFromRows } from "@/lib/steps/dataset";
 
 describe("runFlow orchestration", () => {
   const flow = mustValidate({
@@ -45,7 +46,11 @@ describe("runFlow orchestration", () => {
     await expect(runFlow(f, {}, { n: 1 })).rejects.toThrow(/required/);
   });
   it("fails a step that produces more than maxItems, before a multiplying step builds them", async () => {
-    const rowsOf = (n: number) => ({ kind: "rows" as const, columns: ["i"], rows: Array.from({ length: n }, (_, i) => ({ i })) });
+    const rowsOf = (n: number) =>
+      tableFromRows(
+        ["i"],
+        Array.from({ length: n }, (_, i) => ({ i })),
+      );
     const union = mustValidate({
       inputs: [{ name: "t", kind: "table" }],
       steps: [

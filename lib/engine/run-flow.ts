@@ -54,7 +54,18 @@ import { planLayerBoxes } from "@/lib/engine/plan-boxes";
 import { resultColumns } from "@/lib/engine/result-columns";
 import type { TEngineResult, TResolvedInputs, TRunFlowOptions } from "@/lib/engine/types";
 import type { TStepContext, TStepDefinition, TStepRunner } from "@/lib/steps/define-step";
-import { itemPosition, type TBox, type TDataset, type TFeature, type TLayerSource, type TRow } from "@/lib/steps/dataset";
+import {
+  concatTables,
+  itemPosition,
+  sliceTable,
+  tableFromRows,
+  type TBox,
+  type TDataset,
+  type TFeature,
+  type TLayerSource,
+  type TRow,
+  type TTable,
+} from "@/lib/steps/dataset";
 import { asFeatures, asItems, columnsOf, itemCount, type TItems } from "@/lib/steps/items";
 import { stepRunner } from "@/lib/steps/runners";
 import { resolveStep, stepSources } from "@/lib/steps/step-schema";
@@ -86,7 +97,7 @@ function inLayerOrder<T extends object>(items: T[]): T[] {
 interface TLazy {
   kind: "lazy";
   of: "features" | "rows";
-  /** `of: "rows"`: the columns of every batch ([] when unknown: the rows' keys then). */
+  /** `of: "rows"`: the columns of every batch ([] when unknown: each batch's rows' keys then). */
   columns: string[];
   batches(): AsyncIterable<TItems>;
 }
@@ -94,11 +105,13 @@ interface TLazy {
 type TValue = TDataset | TLazy | null;
 
 function itemsOf(of: "features" | "rows", columns: string[], items: TFeature[] | TRow[]): TItems {
-  return of === "features" ? { kind: "features", features: items as TFeature[] } : { kind: "rows", columns, rows: items as TRow[] };
+  if (of === "features") return { kind: "features", features: items as TFeature[] };
+  return tableFromRows(columns.length > 0 ? columns : columnsOf(items as TRow[]), items as TRow[]);
 }
 
-function listOf(items: TItems): (TFeature | TRow)[] {
-  return items.kind === "features" ? items.features : items.rows;
+/** Batches of a table read one after another, as one table (the union of their columns when the source named none). */
+function tableOf(columns: string[], batches: TTable[]): TTable {
+  return concatTables(columns.length > 0 ? columns : [...new Set(batches.flatMap((b) => b.columns))], batches);
 }
 
 /** Errors of reading a layer file: they reach the caller of runFlow as they are, not as a `StepError` of the step that read. */
@@ -198,20 +211,23 @@ export async function runFlow(
   async function materialise(name: string): Promise<void> {
     const value = data.get(name) ?? null;
     if (value?.kind !== "lazy") return;
-    let items: (TFeature | TRow)[] = [];
+    let features: TFeature[] = [];
+    const tables: TTable[] = [];
+    let count = 0;
     const step = flow.steps.find((s) => s.id === name);
     for await (const batch of batchesOf(name)) {
-      for (const item of listOf(batch as TItems)) items.push(item);
+      const items = batch as TItems;
+      if (items.kind === "rows") tables.push(items);
+      else for (const f of items.features) features.push(f);
+      count += itemCount(items);
       // What a run holds is limited (`maxItems`), as a step's output in memory is; a raw input is not checked, as in memory.
-      if (step && items.length > maxItems) throw new StepError(step.id, step.type, tooManyItems(maxItems));
+      if (step && count > maxItems) throw new StepError(step.id, step.type, tooManyItems(maxItems));
       await checkpoint();
     }
+    if (value.of === "rows") return void data.set(name, tableOf(value.columns, tables));
     // A layer file keeps its features in Hilbert order: back to the layer's own order (stable).
-    if (value.of === "features" && items.length > 0 && items.every((f) => itemPosition(f) !== undefined)) {
-      items = inLayerOrder(items);
-    }
-    const columns = value.of === "rows" && value.columns.length === 0 ? columnsOf(items as TRow[]) : value.columns;
-    data.set(name, itemsOf(value.of, columns, items as TFeature[] | TRow[]));
+    if (features.length > 0 && features.every((f) => itemPosition(f) !== undefined)) features = inLayerOrder(features);
+    data.set(name, { kind: "features", features });
   }
 
   const decls = paramDecls(flow.parameters);
@@ -312,24 +328,31 @@ export async function runFlow(
    */
   async function headOf(name: string, n: number): Promise<{ ds: TDataset; count: number }> {
     const value = data.get(name) as TLazy;
-    let kept: (TFeature | TRow)[] = [];
+    let kept: TFeature[] = [];
+    const tables: TTable[] = [];
     let count = 0;
-    let byPosition = value.of === "features";
+    let byPosition = true;
     for await (const batch of batchesOf(name)) {
-      for (const item of listOf(batch as TItems)) {
-        count++;
-        if (byPosition && itemPosition(item) === undefined) {
-          byPosition = false;
-          kept = kept.slice(0, n);
+      const items = batch as TItems;
+      if (items.kind === "rows") {
+        if (count < n) tables.push(sliceTable(items, 0, n - count));
+        count += items.length;
+      } else {
+        for (const item of items.features) {
+          count++;
+          if (byPosition && itemPosition(item) === undefined) {
+            byPosition = false;
+            kept = kept.slice(0, n);
+          }
+          if (byPosition || kept.length < n) kept.push(item);
         }
-        if (byPosition || kept.length < n) kept.push(item);
       }
       if (byPosition && kept.length > 2 * n) kept = inLayerOrder(kept).slice(0, n);
       await checkpoint();
     }
+    if (value.of === "rows") return { ds: tableOf(value.columns, tables), count };
     if (byPosition) kept = inLayerOrder(kept).slice(0, n);
-    const columns = value.of === "rows" && value.columns.length === 0 ? columnsOf(kept as TRow[]) : value.columns;
-    return { ds: itemsOf(value.of, columns, kept as TFeature[] | TRow[]), count };
+    return { ds: { kind: "features", features: kept }, count };
   }
 
   const finals = new Map<string, { ds: TDataset | null; count?: number }>();
@@ -347,9 +370,8 @@ export async function runFlow(
     const columns = derived[r.key];
     const counted = count === undefined ? {} : { count };
     if (r.kind === "layer") return { key: r.key, kind: "layer", data: asFeatures(ds), columns, ...counted };
-    if (ds === null) return { key: r.key, kind: "table", data: { kind: "rows", columns: [], rows: [] }, columns };
+    if (ds === null) return { key: r.key, kind: "table", data: tableFromRows([], []), columns };
     if (ds.kind !== "rows") throw new Error(`Result "${r.key}" needs a table`);
-    const table = ds.columns.length || !ds.rows.length ? ds : { ...ds, columns: columnsOf(ds.rows) };
-    return { key: r.key, kind: "table", data: table, columns, ...counted };
+    return { key: r.key, kind: "table", data: ds, columns, ...counted };
   });
 }

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { validateFlowVersion, type TFlowVersion } from "./definition";
 import { applyParameterDefaults, callerDataToDataset, parseRunRequest, runRequestJsonSchema, runRequestSchema, runRequestErrors } from "./run-request";
+import { tableFromRows } from "@/lib/steps/dataset";
 
 const flow = (() => {
   const r = validateFlowVersion({
@@ -160,7 +161,7 @@ describe("parseRunRequest", () => {
     expect(js.properties.parameters.properties.mode.enum).toEqual(["a", "b"]);
     expect(JSON.stringify(js.properties.inputs.properties.cities)).toContain("layer_id");
     expect(applyParameterDefaults(flow, { mode: "a" })).toEqual({ mode: "a", min_population: 0 });
-    expect(callerDataToDataset({ rows: [{ a: 1 }, { b: 2 }] })).toEqual({ kind: "rows", columns: ["a", "b"], rows: [{ a: 1 }, { b: 2 }] });
+    expect(callerDataToDataset({ rows: [{ a: 1 }, { b: 2 }] })).toEqual(tableFromRows(["a", "b"], [{ a: 1 }, { b: 2 }]));
     expect(callerDataToDataset({ layer_id: "x" })).toBeNull();
   });
 });

@@ -26,6 +26,7 @@ import type { FeatureCollection, Polygon } from "geojson";
 import { FORMATS_BY_KIND, type TResultFormat } from "../formats/registry";
 import { MAX_GEOJSON_FEATURES, validateArea, validateFeatureCollection, type TGeoJsonIssue } from "../geo/validate-geojson";
 import type { TDataset, TRow } from "../engine/types";
+import { tableFromRows } from "../steps/dataset";
 // Not ./definition: that module brings flow validation, and with it the expression compiler, into the design tool's browser bundle.
 import { columnValueSchema, parameterValueSchema, type TFlowVersion, type TInput, type TParameter } from "../engine/flow-document";
 import { flattenZodIssues } from "../errors/zod-issues";
@@ -318,7 +319,7 @@ export function callerDataToDataset(value: TInputValue | null): TDataset | null 
   if ("rows" in value) {
     const seen = new Set<string>();
     for (const r of value.rows) for (const k of Object.keys(r)) seen.add(k);
-    return { kind: "rows", columns: [...seen], rows: value.rows };
+    return tableFromRows([...seen], value.rows);
   }
   return { kind: "area", geometry: value.area };
 }

@@ -3,6 +3,7 @@ import { describe, expect, it } from "vitest";
 import type { TColumns } from "@/lib/steps/columns";
 import { encodeResult } from "./encode-result";
 import { readParquet, schemaTypes } from "./test-support";
+import { tableFromRows } from "@/lib/steps/dataset";
 
 const columns: TColumns = {
   fields: [
@@ -17,7 +18,7 @@ const columns: TColumns = {
 const FIXED = { n: "INT64", km: "DOUBLE", label: "BYTE_ARRAY/UTF8", ok: "BOOLEAN" };
 
 async function tableTypes(rows: Record<string, unknown>[], dataColumns: string[]) {
-  const { body } = await encodeResult({ kind: "table", data: { kind: "rows", columns: dataColumns, rows }, columns }, "parquet");
+  const { body } = await encodeResult({ kind: "table", data: tableFromRows(dataColumns, rows), columns }, "parquet");
   const { metadata } = await readParquet(body);
   return { names: metadata.schema.slice(1).map((e) => e.name), types: schemaTypes(metadata) };
 }
@@ -45,12 +46,12 @@ describe("declared result columns", () => {
   });
 
   it("CSV has the declared header when empty", async () => {
-    const { body } = await encodeResult({ kind: "table", data: { kind: "rows", columns: [], rows: [] }, columns }, "csv");
+    const { body } = await encodeResult({ kind: "table", data: tableFromRows([], []), columns }, "csv");
     expect(Buffer.from(body).toString()).toBe("id,n,km,label,ok\r\n");
   });
 
   it("a value that does not fit its declared type is written as text rather than lost", async () => {
-    const { body } = await encodeResult({ kind: "table", data: { kind: "rows", columns: ["n"], rows: [{ n: "7" }, { n: 1.5 }] }, columns }, "parquet");
+    const { body } = await encodeResult({ kind: "table", data: tableFromRows(["n"], [{ n: "7" }, { n: 1.5 }]), columns }, "parquet");
     const { metadata, rows } = await readParquet(body);
     expect(schemaTypes(metadata).n).toBe("BYTE_ARRAY/UTF8");
     expect(rows.map((r) => r.n)).toEqual(["7", "1.5"]);

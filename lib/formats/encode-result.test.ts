@@ -5,6 +5,7 @@ import { FormatMismatchError } from "./errors";
 import { edgeLayer, edgeTable } from "./test-fixtures";
 import { readParquet } from "./test-support";
 import { formatFitsKind, type TResultFormat } from "./registry";
+import { tableFromRows } from "@/lib/steps/dataset";
 
 describe("encodeResult", () => {
   it("encodes a layer as GeoJSON and GeoParquet", async () => {
@@ -32,7 +33,7 @@ describe("encodeResult", () => {
   it("streams every format to a sink in chunks that make up the same file", async () => {
     // Big enough for several ~1 MiB chunks in every format.
     const rows = Array.from({ length: 60_000 }, (_, i) => ({ id: i, name: `place ${(i * 2654435761) % 1e9} "quoted", text`, value: Math.sin(i) * i }));
-    const table = { kind: "rows" as const, columns: ["id", "name", "value"], rows };
+    const table = tableFromRows(["id", "name", "value"], rows);
     const features = rows.map((p, i) => ({
       type: "Feature" as const,
       geometry: { type: "Point" as const, coordinates: [(i % 360) - 180, (i % 180) - 90] },

@@ -5,6 +5,7 @@
  */
 import type { TFeatureSet, TTable } from "@/lib/engine/types";
 import type { TColumns } from "@/lib/steps/columns";
+import { withColumns } from "@/lib/steps/dataset";
 import type { TByteSink, TPace } from "./byte-chunks";
 import { encodeCsv } from "./csv/write";
 import { FormatMismatchError } from "./errors";
@@ -76,7 +77,7 @@ export async function encodeResult(result: TEncodableResult, format: TResultForm
   }
   const { mediaType, extension } = FORMAT_INFO[format];
   const data: TFeatureSet | TTable =
-    result.kind === "table" && result.columns ? { ...result.data, columns: orderedNames(result.columns, result.data.columns) } : result.data;
+    result.kind === "table" && result.columns ? withColumns(result.data, orderedNames(result.columns, result.data.columns)) : result.data;
   const { body, featureCount, rowCount } = await WRITERS[format](data, { ...options, columns: result.columns });
   return { body, ...(result.kind === "layer" ? { featureCount } : { rowCount }), mediaType, extension };
 }

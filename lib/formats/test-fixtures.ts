@@ -1,5 +1,6 @@
 /** Shared edge-case data for the writer tests (not used by production code). */
 import type { TFeature, TFeatureSet, TTable } from "@/lib/engine/types";
+import { tableFromRows } from "@/lib/steps/dataset";
 
 export const multiPolygonWithHoles = {
   type: "MultiPolygon" as const,
@@ -79,14 +80,13 @@ export function edgeLayer(): TFeatureSet {
 
 /** A table with every column kind and the same edge cases. */
 export function edgeTable(): TTable {
-  return {
-    kind: "rows",
-    columns: ["id", "label", "big int", "ratio", "ok", "empty", "mixed", "ünï cödé"],
-    rows: [
+  return tableFromRows(
+    ["id", "label", "big int", "ratio", "ok", "empty", "mixed", "ünï cödé"],
+    [
       { id: 1, label: "plain", "big int": 2 ** 31, ratio: 1, ok: true, empty: null, mixed: 1, "ünï cödé": "東京" },
       { id: 2, label: 'has "quotes", commas', "big int": 9007199254740991, ratio: 0.25, ok: false, mixed: "x", "ünï cödé": "🚀 space " },
       { id: 3, label: "multi\nline\r\nvalue", "big int": -(2 ** 40), ratio: -7, ok: null, mixed: true, extra: "ignored" },
       { id: null, label: null, "big int": null, ratio: null, ok: null, empty: null, mixed: null, "ünï cödé": null },
     ],
-  };
+  );
 }

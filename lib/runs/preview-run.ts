@@ -24,6 +24,7 @@ import type { TFieldError } from "@/lib/errors/field-error";
 import { ZFlowVersion, type TFlowVersion } from "@/lib/flows/definition";
 import { validateFlowVersion } from "@/lib/flows/validate-flow-version";
 import type { TFeature, TRow } from "@/lib/engine/types";
+import { tableRows } from "@/lib/steps/dataset";
 import { stepDefinition, stepSources } from "@/lib/steps/step-schema";
 import type { TDataKind } from "@/lib/steps/define-step";
 import { cancelRun } from "@/lib/runs/cancel-run";
@@ -201,7 +202,7 @@ async function stepPreview(run: TRunWithResults, step: { id: string; type: strin
       features: features.map((f) => ({ type: "Feature", geometry: f.geometry, properties: f.properties ?? {} })),
     };
   }
-  const rows = copy.data.rows.slice(0, PREVIEW_ROWS);
+  const rows = tableRows(copy.data, 0, PREVIEW_ROWS);
   return { id: step.id, type: step.type, kind: "table", count: result.rowCount ?? rows.length, columns: columnsOf(declared, copy.data.columns, rows), rows };
 }
 

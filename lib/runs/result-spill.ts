@@ -13,6 +13,7 @@
  */
 import v8 from "node:v8";
 import type { TEngineResult, TFeature, TRow } from "@/lib/engine/types";
+import { tableFromRows, tableRows } from "@/lib/steps/dataset";
 import type { TColumns } from "@/lib/steps/columns";
 
 const SPILL_BATCH = 4_096;
@@ -49,10 +50,9 @@ export async function* spillFrames(result: TEngineResult, signal?: AbortSignal):
     }
     return;
   }
-  const rows = result.data.rows;
-  for (let i = 0; i < rows.length; i += SPILL_BATCH) {
+  for (let i = 0; i < result.data.length; i += SPILL_BATCH) {
     signal?.throwIfAborted();
-    yield frame(rows.slice(i, i + SPILL_BATCH));
+    yield frame(tableRows(result.data, i, i + SPILL_BATCH));
   }
 }
 
@@ -77,5 +77,5 @@ export async function readSpill(key: string, chunks: AsyncIterable<Uint8Array>):
   if (!header || header.v !== 1 || pending.byteLength > 0) throw new Error(`result copy ${key} is incomplete or of an unknown version`);
   const columns = header.columns ?? undefined;
   if (header.kind === "layer") return { key, kind: "layer", data: { kind: "features", features: items as TFeature[] }, columns };
-  return { key, kind: "table", data: { kind: "rows", columns: header.tableColumns, rows: items as TRow[] }, columns };
+  return { key, kind: "table", data: tableFromRows(header.tableColumns, items as TRow[]), columns };
 }

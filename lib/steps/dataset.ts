@@ -4,7 +4,11 @@
  * lib/engine/types.ts.
  *
  * - A layer is a list of RFC 7946 GeoJSON features (WGS 84 lon/lat, `geometry` may be null).
- * - A table is a list of plain rows (objects of JSON scalars) with an ordered column list.
+ * - A table is typed columns: an ordered column list and, for each column, its cells (a
+ *   `Float64Array` for a column of numbers only, else an array of JSON scalars, `undefined` for
+ *   a cell the row does not have). A step that works on one record per row reads them with
+ *   `tableRows` and builds its output with `tableFromRows`; a pair step (distance_pairs) builds
+ *   its columns with `take` from index arrays.
  * - An area is one GeoJSON Polygon geometry.
  * - A layer read from a file is a `TLayerSource`: its items come batch by batch, restricted to a
  *   box (the engine plans the box and reads it lazily, lib/engine/run-flow.ts).
@@ -14,8 +18,11 @@ import type { Feature, Geometry, Polygon } from "geojson";
 /** One feature: geometry may be null (RFC 7946 §3.2), properties always an object. */
 export type TFeature = Feature<Geometry | null, Record<string, unknown>>;
 
-/** One table row. */
+/** One table row (a record), as `tableRows` derives it and a caller or a layer file hands it over. */
 export type TRow = Record<string, unknown>;
+
+/** The cells of one table column, one per row. */
+export type TColumnValues = Float64Array | unknown[];
 
 /** A collection of features (a layer input, a layer step output, a layer result). */
 export interface TFeatureSet {
@@ -23,11 +30,87 @@ export interface TFeatureSet {
   features: TFeature[];
 }
 
-/** A table (a table input, a table step output, a table result). `columns` fixes the order. */
+/** A table (a table input, a table step output, a table result). `columns` fixes the order; `values[c]` are the cells of `columns[c]`. */
 export interface TTable {
   kind: "rows";
   columns: string[];
-  rows: TRow[];
+  values: TColumnValues[];
+  /** Number of rows: the length of every column. */
+  length: number;
+}
+
+/** A table of `rows` with `columns` (a row's own fields only; a field it lacks is an `undefined` cell, keys not in `columns` are dropped). */
+export function tableFromRows(columns: string[], rows: readonly TRow[]): TTable {
+  const values = columns.map((name) => {
+    const cells = new Array<unknown>(rows.length);
+    for (let r = 0; r < rows.length; r++) cells[r] = Object.hasOwn(rows[r]!, name) ? rows[r]![name] : undefined;
+    return cells;
+  });
+  return { kind: "rows", columns, values, length: rows.length };
+}
+
+/**
+ * Rows `start` to `end` (exclusive) of `table` as records, for a step that needs one record per
+ * row: each a new object with the row's fields in column order (an `undefined` cell left out;
+ * `__proto__` kept as an own field).
+ */
+export function tableRows(table: TTable, start = 0, end = table.length): TRow[] {
+  const { columns, values } = table;
+  const rows = new Array<TRow>(Math.max(0, Math.min(end, table.length) - start));
+  for (let r = 0; r < rows.length; r++) {
+    const row: TRow = {};
+    for (let c = 0; c < columns.length; c++) {
+      const v = values[c]![start + r];
+      if (v === undefined) continue;
+      if (columns[c] === "__proto__") Object.defineProperty(row, "__proto__", { value: v, writable: true, enumerable: true, configurable: true });
+      else row[columns[c]!] = v;
+    }
+    rows[r] = row;
+  }
+  return rows;
+}
+
+/** The cells of column `name` of `table` (undefined when it has no such column). */
+export function columnValues(table: TTable, name: string): TColumnValues | undefined {
+  const c = table.columns.indexOf(name);
+  return c < 0 ? undefined : table.values[c];
+}
+
+/** `column[index[i]]` for each `i`: a column of the rows `index` names (a typed column stays typed). */
+export function take(column: TColumnValues, index: ArrayLike<number>): TColumnValues {
+  const out = column instanceof Float64Array ? new Float64Array(index.length) : new Array<unknown>(index.length);
+  for (let i = 0; i < index.length; i++) out[i] = column[index[i]!];
+  return out;
+}
+
+/** The rows of `table` that `index` names, in that order. */
+export function takeRows(table: TTable, index: ArrayLike<number>): TTable {
+  return { kind: "rows", columns: table.columns, values: table.values.map((v) => take(v, index)), length: index.length };
+}
+
+/** Rows `start` (>= 0) to `end` (exclusive) of `table`. */
+export function sliceTable(table: TTable, start: number, end = table.length): TTable {
+  const length = Math.max(0, Math.min(end, table.length) - start);
+  return { kind: "rows", columns: table.columns, values: table.values.map((v) => v.slice(start, start + length)), length };
+}
+
+/** `table` with exactly `columns`, in that order: a column it lacks is all `undefined`. */
+export function withColumns(table: TTable, columns: string[]): TTable {
+  const values = columns.map((name) => columnValues(table, name) ?? new Array<unknown>(table.length).fill(undefined));
+  return { kind: "rows", columns, values, length: table.length };
+}
+
+/** The rows of `tables` one after another, with `columns` (a table's missing column: `undefined` cells). */
+export function concatTables(columns: string[], tables: readonly TTable[]): TTable {
+  const values = columns.map((name) => {
+    const cells: unknown[] = [];
+    for (const t of tables) {
+      const column = columnValues(t, name);
+      for (let r = 0; r < t.length; r++) cells.push(column?.[r]);
+    }
+    return cells;
+  });
+  return { kind: "rows", columns, values, length: tables.reduce((n, t) => n + t.length, 0) };
 }
 
 /** An area input: a single polygon. */

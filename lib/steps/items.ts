@@ -5,7 +5,7 @@
  */
 import type { Feature, Geometry } from "geojson";
 import type { TStepContext } from "@/lib/steps/define-step";
-import { carryItemPosition, type TDataset, type TFeature, type TFeatureSet, type TRow, type TTable } from "@/lib/steps/dataset";
+import { carryItemPosition, tableFromRows, tableRows, type TDataset, type TFeature, type TFeatureSet, type TTable } from "@/lib/steps/dataset";
 import { specAs, specFrom, type TFieldSpec } from "@/lib/steps/options";
 
 export type TItems = TFeatureSet | TTable;
@@ -26,7 +26,7 @@ export function asFeatures(ds: TDataset | null, what = "source"): TFeatureSet {
 }
 
 export function asRows(ds: TDataset | null, what = "source"): TTable {
-  if (ds === null) return { kind: "rows", columns: [], rows: [] };
+  if (ds === null) return tableFromRows([], []);
   if (ds.kind === "rows") return ds;
   throw new Error(`The ${what} is not a table`);
 }
@@ -38,7 +38,7 @@ export function asItems(ds: TDataset | null): TItems {
 
 /** Items of a dataset: its rows or features; an area counts as one. */
 export function itemCount(ds: TDataset): number {
-  return ds.kind === "rows" ? ds.rows.length : ds.kind === "features" ? ds.features.length : 1;
+  return ds.kind === "rows" ? ds.length : ds.kind === "features" ? ds.features.length : 1;
 }
 
 export function props(f: TFeature): Record<string, unknown> {
@@ -85,12 +85,12 @@ export async function mapItems(
   columns: (old: string[]) => string[],
 ): Promise<TItems> {
   if (items.kind === "rows") {
-    const rows = new Array<TRow>(items.rows.length);
+    const rows = tableRows(items);
     for (let i = 0; i < rows.length; i++) {
       if (i % EVERY === 0) await ctx.checkpoint();
-      rows[i] = fn(items.rows[i], undefined, i);
+      rows[i] = fn(rows[i], undefined, i);
     }
-    return { kind: "rows", columns: columns(items.columns), rows };
+    return tableFromRows(columns(items.columns), rows);
   }
   const features = new Array<TFeature>(items.features.length);
   for (let i = 0; i < features.length; i++) {

@@ -20,6 +20,7 @@ import { STEP_REFERENCE_BEGIN, STEP_REFERENCE_END, stepCatalogue, stepReferenceM
 import { STEP_DEFINITIONS } from "@/lib/steps/registry";
 import { STEP_RUNNERS } from "@/lib/steps/runners";
 import { STEP_TYPES, ZStep } from "@/lib/steps/step-schema";
+import { tableRows } from "@/lib/steps/dataset";
 import { expectedFile, fixturesOf, folderOf, runStep } from "@/lib/steps/test-helpers";
 
 const DIR = import.meta.dirname;
@@ -32,7 +33,7 @@ function asExpected(out: unknown, kind: "layer" | "table"): unknown {
   const doc =
     kind === "layer"
       ? { type: "FeatureCollection", features: (out as TFeatureSet).features }
-      : { columns: (out as TTable).columns, rows: (out as TTable).rows };
+      : { columns: (out as TTable).columns, rows: tableRows(out as TTable) };
   return JSON.parse(JSON.stringify(doc));
 }
 

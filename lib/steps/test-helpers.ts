@@ -7,12 +7,14 @@ import path from "node:path";
 import { validateFlowVersion, type TFlowVersion } from "@/lib/flows/definition";
 import { runFlow } from "@/lib/engine/run-flow";
 import type { TEngineResult, TResolvedInputs } from "@/lib/engine/types";
-import type { TBox, TDataset, TFeature, TFeatureSet, TLayerSource, TTable } from "@/lib/steps/dataset";
+import { tableFromRows, tableRows, type TBox, type TDataset, type TFeature, type TFeatureSet, type TLayerSource, type TTable } from "@/lib/steps/dataset";
 import { boxesMeet, featuresBox, geometryBox } from "@/lib/steps/extent";
 
 /** Features of a layer result, rows of a table result, properties of each feature. */
 export const F = (d: unknown) => (d as TFeatureSet).features;
-export const R = (d: unknown) => (d as TTable).rows;
+export const R = (d: unknown) => tableRows(d as TTable);
+/** A table result as its columns and rows (records), to compare with a literal. */
+export const T = (d: unknown) => ({ kind: "rows", columns: (d as TTable).columns, rows: R(d) });
 export const P = (d: unknown) => F(d).map((f) => f.properties);
 
 export function pt(lon: number, lat: number, properties: Record<string, unknown> = {}): TFeature {
@@ -39,11 +41,8 @@ export function box(x0: number, y0: number, x1: number, y1: number, properties: 
 }
 
 export const fs = (features: TFeature[]): TDataset => ({ kind: "features", features });
-export const table = (rows: Record<string, unknown>[], columns?: string[]): TDataset => ({
-  kind: "rows",
-  columns: columns ?? [...new Set(rows.flatMap((r) => Object.keys(r)))],
-  rows,
-});
+export const table = (rows: Record<string, unknown>[], columns?: string[]): TDataset =>
+  tableFromRows(columns ?? [...new Set(rows.flatMap((r) => Object.keys(r)))], rows);
 
 /** Validates a document and throws with the errors when invalid. */
 export function mustValidate(doc: unknown): TFlowVersion {

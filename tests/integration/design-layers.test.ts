@@ -19,6 +19,7 @@ import { encodeGeoParquet } from "@/lib/formats/geoparquet/write";
 import { sql } from "./helpers";
 import { suffix } from "./contract-helpers";
 import { designWorkspace, expectAppError, importLayer, streamOf } from "./design-helpers";
+import { tableFromRows } from "@/lib/steps/dataset";
 
 /** The whole layer as stored: features or rows, in the file's order. */
 async function loadLayer(ws: { workspaceId: string }, id: string): Promise<TFeatureSet | TTable> {
@@ -28,7 +29,10 @@ async function loadLayer(ws: { workspaceId: string }, id: string): Promise<TFeat
   for await (const batch of readLayerBatches(file, null)) items.push(...batch);
   return file.kind === "features"
     ? { kind: "features", features: items as TFeature[] }
-    : { kind: "rows", columns: file.columns.map((c) => c.name), rows: items as TRow[] };
+    : tableFromRows(
+        file.columns.map((c) => c.name),
+        items as TRow[],
+      );
 }
 
 const byName = (a: TFeature, b: TFeature) => String(a.properties.name).localeCompare(String(b.properties.name));
@@ -115,14 +119,15 @@ describe("importing layers", () => {
 
     const table = await importLayer(ws, { id: `tbl-${suffix()}`, name: "Table", format: "csv", bytes: enc("country,count\nCH,3\nFR,\n") });
     expect(table).toMatchObject({ kind: "table", itemCount: 2 });
-    expect(await loadLayer(ws, table.layerId)).toEqual({
-      kind: "rows",
-      columns: ["country", "count"],
-      rows: [
-        { country: "CH", count: 3 },
-        { country: "FR", count: null },
-      ],
-    });
+    expect(await loadLayer(ws, table.layerId)).toEqual(
+      tableFromRows(
+        ["country", "count"],
+        [
+          { country: "CH", count: 3 },
+          { country: "FR", count: null },
+        ],
+      ),
+    );
 
     const err = await expectAppError(
       importLayer(ws, { id: `bad-${suffix()}`, name: "Bad", format: "csv", bytes: enc("name,lon,lat\nA,7,46\nB,east,46\nC,7,95\n") }),

@@ -8,6 +8,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { booleanClockwise, distance, rewind } from "@turf/turf";
 import type { MultiPolygon, Polygon } from "geojson";
 import { loadWorldCapitals } from "@/lib/demo/real-data";
+import { tableRows } from "@/lib/steps/dataset";
 import { apiPath, citiesInPolygon, http, referenceCities, referenceCountries, resetRuns } from "./helpers";
 import { expectGeoMetadata, layerFiles, postRun, seededRandom, tableFiles } from "./engine-helpers";
 
@@ -225,7 +226,7 @@ describe("nearby-cities in all four formats", () => {
 
   it("a table layer as places ({layer_id: world-capitals}) with default parameters", async () => {
     const run = await runToCompletion("nearby-cities", { inputs: { places: { layer_id: "world-capitals" }, cities: { layer_id: "world-cities" } } });
-    const capitals = loadWorldCapitals().rows as { id: number; lon: number; lat: number }[];
+    const capitals = tableRows(loadWorldCapitals()) as { id: number; lon: number; lat: number }[];
     expect(capitals).toHaveLength(241);
     const ref = reference(capitals, 25, 0);
     const layer = await layerFiles(run, "places");

@@ -7,6 +7,7 @@
 import { beforeAll, beforeEach, describe, expect, it } from "vitest";
 import type { Polygon } from "geojson";
 import { loadWorldCapitals } from "@/lib/demo/real-data";
+import { tableRows } from "@/lib/steps/dataset";
 import { apiPath, citiesInPolygon, http, pollRun, referenceCities, resetRuns } from "./helpers";
 import { jobOfRun, layerFiles, postRun, publishTestApi, tableFiles } from "./engine-helpers";
 
@@ -141,7 +142,7 @@ describe("input forms", () => {
     });
     expect(r.state, JSON.stringify(r.error)).toBe("completed");
     const bigCities = referenceCities().filter((c) => (c.properties.population as number) >= 10000);
-    const capitals = loadWorldCapitals().rows;
+    const capitals = tableRows(loadWorldCapitals());
     expect(r.results.find((x: any) => x.key === "points").feature_count).toBe(bigCities.length + capitals.length);
     const table = await tableFiles(r, "labels");
     expect(table.parquet.slice(-capitals.length).map((row) => row.label)).toEqual(capitals.map((c) => c.name));

@@ -23,6 +23,7 @@ import { randomUUID } from "node:crypto";
 import { blobStore } from "@/lib/blobs";
 import { runFlow } from "@/lib/engine/run-flow";
 import type { TDataset, TEngineResult, TLayerSource, TResolvedInputs } from "@/lib/engine/types";
+import { sliceTable } from "@/lib/steps/dataset";
 import { callerDataToDataset, type TInputValue } from "@/lib/flows/run-request";
 import { ResourceLimitError } from "@/lib/errors";
 import { forgetLayers, layerSource } from "@/worker/runtime/layer-source";
@@ -62,7 +63,7 @@ function measure(name: string, start: number, end: number): void {
 /** `result` with its first `n` rows or features only (a preview's files; a head from runFlow is one already). */
 function headOf(result: TEngineResult, n: number): TEngineResult {
   if (result.kind === "layer") return { ...result, data: { kind: "features", features: result.data.features.slice(0, n) } };
-  return { ...result, data: { kind: "rows", columns: result.data.columns, rows: result.data.rows.slice(0, n) } };
+  return { ...result, data: sliceTable(result.data, 0, n) };
 }
 
 async function run(msg: Extract<TToProcess, { type: "run" }>, signal: AbortSignal): Promise<{ results: TResultRecord[]; files: TWrittenFile[] }> {
@@ -79,7 +80,7 @@ async function run(msg: Extract<TToProcess, { type: "run" }>, signal: AbortSigna
   const files: TWrittenFile[] = [];
   for (const full of results) {
     // A preview's results read from files come as heads with their count already (runFlow's `resultHead`).
-    const count = full.count ?? (full.kind === "layer" ? full.data.features.length : full.data.rows.length);
+    const count = full.count ?? (full.kind === "layer" ? full.data.features.length : full.data.length);
     const result = msg.headRows === undefined ? full : headOf(full, msg.headRows);
     const request = msg.files.find((f) => f.key === result.key);
     if (request) files.push(await writeResultFile(msg.runId, result, request.format, budget, signal));

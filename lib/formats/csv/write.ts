@@ -1,14 +1,13 @@
 /**
  * CSV writer for tables: RFC 4180 with CRLF line endings, UTF-8 without BOM, written record by
- * record in slices of rows into ~1 MiB UTF-8 chunks (`Utf8Chunks`), each handed to the sink as
- * soon as it is full.
+ * record (each row's cells read from the table's columns) in slices of rows into ~1 MiB UTF-8
+ * chunks (`Utf8Chunks`), each handed to the sink as soon as it is full.
  *
  * - First record: the header row, from `columns` in order.
  * - Every record ends with CRLF (RFC 4180 §2.1–2.2), including the last one.
  * - A field is quoted (with `"`, inner quotes doubled) when it contains a comma, a quote, CR or
  *   LF (RFC 4180 §2.6–2.7); other fields are written bare, spaces kept.
- * - Values: a row's own field only (null/undefined and a missing or inherited key -> empty
- *   field); strings as is; numbers via String() ("0.5", "1e+21", "NaN": the shortest text that
+ * - Values: null/undefined (a cell the row does not have) -> empty field; strings as is; numbers via String() ("0.5", "1e+21", "NaN": the shortest text that
  *   reads back as the same double); booleans "true"/"false"; bigints as decimal; Dates as
  *   ISO 8601 UTC; objects/arrays as JSON text. No spreadsheet formula escaping is applied: data
  *   is written as it is.
@@ -16,7 +15,7 @@
  */
 import type { TTable } from "@/lib/engine/types";
 import { Utf8Chunks, yieldToEventLoop, type TByteSink, type TPace } from "../byte-chunks";
-import { ownValue, scalarToText } from "../column-types";
+import { scalarToText } from "../column-types";
 
 /** Line ending used by the CSV writer (RFC 4180). */
 export const CSV_RECORD_DELIMITER = "\r\n";
@@ -48,33 +47,33 @@ function fieldText(value: unknown): string {
   return field(typeof value === "string" ? value : (scalarToText(value) ?? ""));
 }
 
-/** One record of `row`: its fields in `columns` order, commas between, CRLF at the end. */
-function record(row: Record<string, unknown>, columns: readonly string[]): string {
-  const fields = new Array<string>(columns.length);
-  for (let c = 0; c < columns.length; c++) fields[c] = fieldText(ownValue(row, columns[c]!));
+/** Record `r` of `table`: its cells in column order, commas between, CRLF at the end. */
+function record(table: TTable, r: number): string {
+  const fields = new Array<string>(table.values.length);
+  for (let c = 0; c < fields.length; c++) fields[c] = fieldText(table.values[c]![r]);
   return fields.join(",") + CSV_RECORD_DELIMITER;
 }
 
 /**
  * Encodes a table as RFC 4180 CSV (CRLF, UTF-8, header row from `columns`).
  *
- * @param table `{kind:"rows", columns, rows}`; keys not in `columns` are ignored.
+ * @param table `{kind:"rows", columns, values, length}`.
  * @returns the UTF-8 bytes (empty with `options.sink`) and the row count (data rows, header not counted).
  * @throws the signal's reason when aborted.
  */
 export async function encodeCsv(table: TTable, options: TCsvOptions = {}): Promise<{ body: Uint8Array; rowCount: number }> {
-  const { columns, rows } = table;
+  const { columns, length } = table;
   const out = new Utf8Chunks(options.sink);
   options.signal?.throwIfAborted();
   if (columns.length > 0) {
     out.push(columns.map(field).join(",") + CSV_RECORD_DELIMITER);
-    for (let start = 0; start < rows.length; start += ROWS_PER_SLICE) {
+    for (let start = 0; start < length; start += ROWS_PER_SLICE) {
       await yieldToEventLoop(options.signal, options.pace);
-      const end = Math.min(rows.length, start + ROWS_PER_SLICE);
+      const end = Math.min(length, start + ROWS_PER_SLICE);
       const records = new Array<string>(end - start);
-      for (let r = start; r < end; r++) records[r - start] = record(rows[r]!, columns);
+      for (let r = start; r < end; r++) records[r - start] = record(table, r);
       out.push(records.join(""));
     }
   }
-  return { body: out.finish(), rowCount: rows.length };
+  return { body: out.finish(), rowCount: length };
 }

@@ -108,11 +108,11 @@ export async function encodeGeoParquet(
     createdBy: CREATED_BY,
   });
 
-  const geometryColumn: TExtraColumn<(typeof features)[number]> = {
+  const geometryColumn: TExtraColumn = {
     // statistics (min/max of WKB bytes) mean nothing for geometry; dictionaries rarely help
     source: { name: GEOMETRY_COLUMN, encoding: "PLAIN", statistics: false },
-    cell: (feature, index) => {
-      const geometry = feature.geometry as Geometry | null | undefined;
+    cell: (index) => {
+      const geometry = features[index]!.geometry as Geometry | null | undefined;
       if (geometry === null || geometry === undefined) return { value: null, size: 1 };
       try {
         const wkb = geometryToWkb(geometry, stats, arena);
@@ -124,7 +124,7 @@ export async function encodeGeoParquet(
     },
   };
 
-  await writeRowGroups(pq, features, columns, (feature, c) => ownValue(feature.properties, keys[c]!), options, [geometryColumn]);
+  await writeRowGroups(pq, features.length, columns, (i, c) => ownValue(features[i]!.properties, keys[c]!), options, [geometryColumn]);
   const metadata = geo();
   pq.kvMetadata = [{ key: "geo", value: JSON.stringify(metadata) }];
   await pq.finish();

@@ -3,6 +3,7 @@ import { EncodeError } from "../errors";
 import { encodeParquet } from "./write";
 import { edgeTable } from "../test-fixtures";
 import { readParquet, schemaTypes } from "../test-support";
+import { tableFromRows } from "@/lib/steps/dataset";
 
 describe("encodeParquet", () => {
   it("writes inferred column types that hyparquet reads back with the same values", async () => {
@@ -41,14 +42,15 @@ describe("encodeParquet", () => {
   });
 
   it("keeps integers beyond 2^53 exact in INT64 and falls back to DOUBLE beyond int64", async () => {
-    const { body } = await encodeParquet({
-      kind: "rows",
-      columns: ["exact", "huge", "bigints"],
-      rows: [
-        { exact: 2 ** 60, huge: 2 ** 64, bigints: 2n ** 62n },
-        { exact: -(2 ** 63), huge: 1, bigints: -5n },
-      ],
-    });
+    const { body } = await encodeParquet(
+      tableFromRows(
+        ["exact", "huge", "bigints"],
+        [
+          { exact: 2 ** 60, huge: 2 ** 64, bigints: 2n ** 62n },
+          { exact: -(2 ** 63), huge: 1, bigints: -5n },
+        ],
+      ),
+    );
     const { metadata, rows } = await readParquet(body);
     expect(schemaTypes(metadata)).toEqual({ exact: "INT64", huge: "DOUBLE", bigints: "INT64" });
     expect(rows).toEqual([
@@ -58,18 +60,14 @@ describe("encodeParquet", () => {
   });
 
   it("writes DOUBLE for mixed integer/fractional numbers including NaN and Infinity", async () => {
-    const { body } = await encodeParquet({
-      kind: "rows",
-      columns: ["n"],
-      rows: [{ n: 1 }, { n: 2.5 }, { n: NaN }, { n: -Infinity }, { n: null }],
-    });
+    const { body } = await encodeParquet(tableFromRows(["n"], [{ n: 1 }, { n: 2.5 }, { n: NaN }, { n: -Infinity }, { n: null }]));
     const { metadata, rows } = await readParquet(body);
     expect(schemaTypes(metadata)).toEqual({ n: "DOUBLE" });
     expect(rows.map((r) => r.n)).toEqual([1, 2.5, NaN, -Infinity, null]);
   });
 
   it("writes an empty table with its schema and zero rows", async () => {
-    const { body, rowCount } = await encodeParquet({ kind: "rows", columns: ["a", "b"], rows: [] });
+    const { body, rowCount } = await encodeParquet(tableFromRows(["a", "b"], []));
     expect(rowCount).toBe(0);
     const { metadata, rows } = await readParquet(body);
     expect(metadata.num_rows).toBe(0n);
@@ -79,7 +77,7 @@ describe("encodeParquet", () => {
 
   it("splits rows into row groups", async () => {
     const rows = Array.from({ length: 2_500 }, (_, i) => ({ i, s: `row ${i}` }));
-    const { body } = await encodeParquet({ kind: "rows", columns: ["i", "s"], rows }, { rowGroupRows: 1_000 });
+    const { body } = await encodeParquet(tableFromRows(["i", "s"], rows), { rowGroupRows: 1_000 });
     const { metadata, rows: back } = await readParquet(body);
     expect(metadata.row_groups.map((g) => g.num_rows)).toEqual([1000n, 1000n, 500n]);
     expect(back).toHaveLength(2_500);
@@ -92,7 +90,7 @@ describe("encodeParquet", () => {
     const big = "x".repeat(1_500_000);
     const texts = ["Zürich", "東京", "😀 grin", "\uFF5E tilde", "lone \ud800 surrogate", "", big, "after the big one", null];
     const rows = Array.from({ length: 3_000 }, (_, i) => ({ i, t: texts[i % texts.length], u: `unique ${i}` }));
-    const { body } = await encodeParquet({ kind: "rows", columns: ["i", "t", "u"], rows }, { rowGroupRows: 1_000 });
+    const { body } = await encodeParquet(tableFromRows(["i", "t", "u"], rows), { rowGroupRows: 1_000 });
     const { metadata, rows: back } = await readParquet(body);
     expect(back).toHaveLength(3_000);
     for (const [i, row] of back.entries()) {
@@ -108,6 +106,6 @@ describe("encodeParquet", () => {
   });
 
   it("rejects duplicate column names", async () => {
-    await expect(encodeParquet({ kind: "rows", columns: ["a", "a"], rows: [] })).rejects.toThrow(EncodeError);
+    await expect(encodeParquet(tableFromRows(["a", "a"], []))).rejects.toThrow(EncodeError);
   });
 });

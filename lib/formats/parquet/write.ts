@@ -12,9 +12,10 @@ import type { SchemaElement } from "hyparquet";
 import { ParquetWriter } from "hyparquet-writer";
 import type { ColumnSource } from "hyparquet-writer";
 import type { TTable } from "@/lib/engine/types";
+import { withColumns } from "@/lib/steps/dataset";
 import { ChunkedByteWriter, yieldToEventLoop, type TByteSink, type TPace } from "../byte-chunks";
 import type { TColumns } from "@/lib/steps/columns";
-import { ColumnTypeInference, columnTypeFor, ownValue, toColumnValue, type TColumnType } from "../column-types";
+import { ColumnTypeInference, columnTypeFor, toColumnValue, type TColumnType } from "../column-types";
 import { EncodeError } from "../errors";
 
 /** Writer identification stored in the file footer (`created_by`). */
@@ -130,46 +131,45 @@ export class Utf8Arena {
 }
 
 /** A column whose cells are produced already converted (e.g. WKB geometry), with their size. */
-export interface TExtraColumn<T> {
+export interface TExtraColumn {
   source: Omit<ColumnSource, "data">;
-  /** Converted cell of record `index` and its approximate byte size. */
-  cell: (record: T, index: number) => { value: unknown; size: number };
+  /** Converted cell of row `index` and its approximate byte size. */
+  cell: (index: number) => { value: unknown; size: number };
 }
 
 /**
- * Writes records in bounded row groups: at most `rowGroupRows` rows and about
- * `ROW_GROUP_BYTES` of converted input per group. `valueAt(record, c)` reads one raw cell of
+ * Writes `rowCount` rows in bounded row groups: at most `rowGroupRows` rows and about
+ * `ROW_GROUP_BYTES` of converted input per group. `valueAt(row, c)` reads one raw cell of
  * `columns[c]`; `extra` columns are appended after them.
  */
-export async function writeRowGroups<T>(
+export async function writeRowGroups(
   pq: ParquetWriter,
-  records: readonly T[],
+  rowCount: number,
   columns: TParquetColumn[],
-  valueAt: (record: T, columnIndex: number) => unknown,
+  valueAt: (row: number, columnIndex: number) => unknown,
   options: TParquetOptions,
-  extra: TExtraColumn<T>[] = [],
+  extra: TExtraColumn[] = [],
 ): Promise<void> {
   const maxRows = Math.max(1, Math.floor(options.rowGroupRows ?? DEFAULT_ROW_GROUP_ROWS));
   const width = columns.length + extra.length;
   const text = new Utf8Arena();
   let start = 0;
-  while (start < records.length) {
+  while (start < rowCount) {
     options.signal?.throwIfAborted();
-    const limit = Math.min(records.length, start + maxRows);
+    const limit = Math.min(rowCount, start + maxRows);
     const data: unknown[][] = Array.from({ length: width }, () => []);
     text.startGroup();
     let bytes = 0;
     let end = start;
     while (end < limit && (end === start || bytes < ROW_GROUP_BYTES)) {
-      const record = records[end]!;
       for (let c = 0; c < columns.length; c++) {
-        const value = valueAt(record, c);
+        const value = valueAt(end, c);
         bytes += approxSize(value);
         const cell = toColumnValue(columns[c].type, value);
         data[c].push(typeof cell === "string" ? text.bytes(cell) : cell);
       }
       for (let e = 0; e < extra.length; e++) {
-        const { value, size } = extra[e].cell(record, end);
+        const { value, size } = extra[e].cell(end);
         bytes += size;
         data[columns.length + e].push(value);
       }
@@ -181,7 +181,7 @@ export async function writeRowGroups<T>(
     ];
     await pq.write({ columnData, rowGroupSize: end - start });
     start = end;
-    if (start < records.length) await yieldToEventLoop(options.signal, options.pace);
+    if (start < rowCount) await yieldToEventLoop(options.signal, options.pace);
   }
 }
 
@@ -196,18 +196,20 @@ function assertUniqueNames(names: string[]): void {
 /**
  * Encodes a table as an Apache Parquet file.
  *
- * @param table `{kind:"rows", columns, rows}`; columns are written in `columns` order, a row's
- *   missing key is null, keys not in `columns` are ignored.
+ * @param table `{kind:"rows", columns, values, length}`; columns are written in `columns` order,
+ *   an `undefined` cell is null.
  * @returns the file bytes and the row count. Types: see `column-types.ts` (booleans BOOLEAN,
  *   integers INT64, other numbers DOUBLE, strings and mixed columns UTF8 strings).
  * @throws EncodeError for duplicate column names; the signal's reason when aborted.
  */
 export async function encodeParquet(table: TTable, options: TParquetOptions = {}): Promise<{ body: Uint8Array; rowCount: number }> {
   assertUniqueNames(table.columns);
-  const names = orderedNames(options.columns, table.columns);
-  const inference = names.map(() => new ColumnTypeInference());
-  const rows = table.rows;
-  for (const row of rows) for (let c = 0; c < names.length; c++) inference[c].add(ownValue(row, names[c]));
+  const { columns: names, values, length } = withColumns(table, orderedNames(options.columns, table.columns));
+  const inference = values.map((column) => {
+    const types = new ColumnTypeInference();
+    for (let r = 0; r < length; r++) types.add(column[r]);
+    return types;
+  });
   const declared = new Map(options.columns?.fields.map((f) => [f.name, f.type]));
   const columns: TParquetColumn[] = names.map((name, c) => ({ name, type: columnTypeFor(declared.get(name), inference[c]) }));
 
@@ -218,8 +220,8 @@ export async function encodeParquet(table: TTable, options: TParquetOptions = {}
     createdBy: CREATED_BY,
   });
   if (columns.length > 0) {
-    await writeRowGroups(pq, rows, columns, (row, c) => ownValue(row, names[c]), options);
+    await writeRowGroups(pq, length, columns, (r, c) => values[c]![r], options);
   }
   await pq.finish();
-  return { body: writer.getBytes(), rowCount: rows.length };
+  return { body: writer.getBytes(), rowCount: length };
 }

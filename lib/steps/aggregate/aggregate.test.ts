@@ -1,6 +1,6 @@
 /** Tests of the `aggregate` step, on small inputs whose answers are worked out by hand. */
 import { describe, expect, it } from "vitest";
-import { runStep, table, R } from "@/lib/steps/test-helpers";
+import { runStep, table, R, T } from "@/lib/steps/test-helpers";
 import { rows } from "@/lib/steps/test-fixtures";
 
 describe("aggregate", () => {
@@ -22,7 +22,7 @@ describe("aggregate", () => {
       { t: table([{ k: "x", v: 1 }, { k: "y", v: 2 }, { k: "x", v: 3 }, { v: 4 }]) },
       "table",
     );
-    expect(g).toEqual({
+    expect(T(g)).toEqual({
       kind: "rows",
       columns: ["k", "s"],
       rows: [

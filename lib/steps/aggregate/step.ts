@@ -1,6 +1,7 @@
 /** The runner of the `aggregate` step; its definition (options, sources, output, docs) is in definition.ts. */
 import { asItems, props, EVERY } from "@/lib/steps/items";
 import { accs, accValues, type Acc } from "@/lib/steps/aggregations";
+import { tableFromRows, tableRows } from "@/lib/steps/dataset";
 import { defineRunner } from "@/lib/steps/define-step";
 import { aggregate } from "@/lib/steps/aggregate/definition";
 
@@ -11,7 +12,7 @@ export const aggregateRunner = defineRunner(aggregate, {
     if (step.group_by.length === 0) groups.set("", { key: {}, accs: accs(step.aggregations) });
     for await (const ds of ctx.batches(step.source)) {
       const items = asItems(ds);
-      const list: Record<string, unknown>[] = items.kind === "rows" ? items.rows : items.features.map(props);
+      const list: Record<string, unknown>[] = items.kind === "rows" ? tableRows(items) : items.features.map(props);
       for (let i = 0; i < list.length; i++) {
         if (i % EVERY === 0) await ctx.checkpoint();
         const p = list[i];
@@ -28,6 +29,6 @@ export const aggregateRunner = defineRunner(aggregate, {
       }
     }
     const rows = [...groups.values()].map((g) => accValues(g.accs, { ...g.key }));
-    return { kind: "rows", columns: [...step.group_by, ...step.aggregations.map((a) => a.as)], rows };
+    return tableFromRows([...step.group_by, ...step.aggregations.map((a) => a.as)], rows);
   },
 });

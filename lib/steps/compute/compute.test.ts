@@ -1,6 +1,6 @@
 /** Tests of the `compute` step, on small inputs whose answers are worked out by hand. */
 import { describe, expect, it } from "vitest";
-import { fs, pt, runStep, table, P } from "@/lib/steps/test-helpers";
+import { fs, pt, runStep, table, P, T } from "@/lib/steps/test-helpers";
 
 describe("compute", () => {
   it("compute adds a field and does not mutate the source", async () => {
@@ -12,6 +12,6 @@ describe("compute", () => {
     ]);
     expect(src[0].properties).toEqual({ a: 2 });
     const t = await runStep({ type: "compute", source: "t", field: "s", expression: ["concat", ["get", "n"], "!"] }, { t: table([{ n: "x" }]) }, "table");
-    expect(t).toEqual({ kind: "rows", columns: ["n", "s"], rows: [{ n: "x", s: "x!" }] });
+    expect(T(t)).toEqual({ kind: "rows", columns: ["n", "s"], rows: [{ n: "x", s: "x!" }] });
   });
 });

@@ -1,6 +1,6 @@
 /** Tests of the `distance_pairs` step, on small inputs whose answers are worked out by hand. */
 import { describe, expect, it } from "vitest";
-import { fs, pt, runStep } from "@/lib/steps/test-helpers";
+import { fs, pt, R, runStep } from "@/lib/steps/test-helpers";
 import { DEG_KM, nullGeom } from "@/lib/steps/test-fixtures";
 
 describe("distance_pairs", () => {
@@ -24,11 +24,12 @@ describe("distance_pairs", () => {
     expect(out.kind).toBe("rows");
     if (out.kind !== "rows") return;
     expect(out.columns).toEqual(["place", "name", "km"]);
-    expect(out.rows.map((r) => [r.place, r.name])).toEqual([
+    const rows = R(out);
+    expect(rows.map((r) => [r.place, r.name])).toEqual([
       ["p1", "half"],
       ["p1", "one"],
     ]);
-    expect(out.rows[0].km as number).toBeCloseTo(0.5 * DEG_KM, 6);
-    expect(out.rows[1].km as number).toBeCloseTo(DEG_KM, 6);
+    expect(rows[0].km as number).toBeCloseTo(0.5 * DEG_KM, 6);
+    expect(rows[1].km as number).toBeCloseTo(DEG_KM, 6);
   });
 });

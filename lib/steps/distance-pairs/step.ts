@@ -1,10 +1,20 @@
-/** The runner of the `distance_pairs` step; its definition (options, sources, output, docs) is in definition.ts. */
-import { pick, props, specAs } from "@/lib/steps/items";
+/**
+ * The runner of the `distance_pairs` step; its definition (options, sources, output, docs) is in
+ * definition.ts. The pairs are index arrays (source, target, km); each output column is
+ * `take(pair's index, the field's column)`, so no record is built per pair.
+ */
+import { props, specAs, specFrom } from "@/lib/steps/items";
+import type { TFieldSpec } from "@/lib/steps/options";
 import { pointsWithinKm, type TNeighbours } from "@/lib/geo/spatial-index";
-import type { TRow } from "@/lib/steps/dataset";
+import { take, type TColumnValues, type TFeature } from "@/lib/steps/dataset";
 import { eachSourcePoint, sourcesAndTargets, targetDemand } from "@/lib/steps/distance";
 import { defineRunner } from "@/lib/steps/define-step";
 import { distancePairs } from "@/lib/steps/distance-pairs/definition";
+
+/** The column of field `from` over `features` (a missing field is null, as `pick` copies it). */
+function fieldColumn(features: readonly TFeature[], from: string): unknown[] {
+  return features.map((f) => props(f)[from] ?? null);
+}
 
 export const distancePairsRunner = defineRunner(distancePairs, {
   // Rows: every source is needed.
@@ -12,7 +22,7 @@ export const distancePairsRunner = defineRunner(distancePairs, {
   run: async (step, ctx) => {
     const { source, target, index } = sourcesAndTargets(ctx, step);
     // Two passes: first the neighbours of every source, counted against the row limit; then the
-    // rows. A request whose pairs exceed the limit fails having built none of them.
+    // pairs. A request whose pairs exceed the limit fails having built none of them.
     const near: (TNeighbours | undefined)[] = new Array(source.length);
     let count = 0;
     await eachSourcePoint(ctx, source, (_f, pos, i) => {
@@ -22,19 +32,28 @@ export const distancePairsRunner = defineRunner(distancePairs, {
       count += n.feature.length;
       ctx.checkItems(count);
     });
-    const rows: TRow[] = [];
+    const sourceIndex = new Int32Array(count);
+    const targetIndex = new Int32Array(count);
+    const km = new Float64Array(count);
+    let k = 0;
     for (let i = 0; i < source.length; i++) {
       const n = near[i];
       if (!n) continue;
-      if (i % 16 === 0) await ctx.checkpoint();
-      const sourceProps = props(source[i]!);
-      for (let k = 0; k < n.feature.length; k++) {
-        const row = pick(props(target[n.feature[k]!]!), step.target_fields, pick(sourceProps, step.source_fields));
-        row[step.distance_field] = n.km[k]!;
-        rows.push(row);
-      }
+      sourceIndex.fill(i, k, k + n.feature.length);
+      targetIndex.set(n.feature, k);
+      km.set(n.km, k);
+      k += n.feature.length;
     }
-    const columns = [...new Set([...step.source_fields.map(specAs), ...step.target_fields.map(specAs), step.distance_field])];
-    return { kind: "rows", columns, rows };
+    await ctx.checkpoint();
+    // A name given twice keeps its last value (distance over target fields over source fields), in the place of its first.
+    const cells = new Map<string, () => TColumnValues>();
+    const fieldsOf = (specs: readonly TFieldSpec[], features: TFeature[], at: Int32Array) => {
+      for (const s of specs) cells.set(specAs(s), () => take(fieldColumn(features, specFrom(s)), at));
+    };
+    fieldsOf(step.source_fields, source, sourceIndex);
+    fieldsOf(step.target_fields, target, targetIndex);
+    cells.set(step.distance_field, () => km);
+    const columns = [...cells.keys()];
+    return { kind: "rows", columns, values: columns.map((c) => cells.get(c)!()), length: count };
   },
 });

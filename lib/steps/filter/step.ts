@@ -1,7 +1,7 @@
 /** The runner of the `filter` step; its definition (options, sources, output, docs) is in definition.ts. */
 import { asItems, props, EVERY } from "@/lib/steps/items";
 import { compileExpression } from "@/lib/expressions/expression";
-import type { TFeature, TRow } from "@/lib/steps/dataset";
+import { tableRows, takeRows, type TFeature } from "@/lib/steps/dataset";
 import { sameDemand, sourceExtent } from "@/lib/steps/extent";
 import { defineRunner } from "@/lib/steps/define-step";
 import { filter } from "@/lib/steps/filter/definition";
@@ -16,14 +16,15 @@ export const filterRunner = defineRunner(filter, {
       return async (ds) => {
         const items = asItems(ds);
         if (items.kind === "rows") {
-          const rows: TRow[] = [];
-          for (let i = 0; i < items.rows.length; i++) {
+          const rows = tableRows(items);
+          const kept: number[] = [];
+          for (let i = 0; i < rows.length; i++) {
             if (i % EVERY === 0) await ctx.checkpoint();
-            if (ev(items.rows[i])) rows.push(items.rows[i]);
+            if (ev(rows[i])) kept.push(i);
           }
           // Everything kept: the source itself (datasets are never mutated), so indexes cached for it serve this step's readers too.
-          if (rows.length === items.rows.length) return items;
-          return { kind: "rows", columns: items.columns, rows };
+          if (kept.length === rows.length) return items;
+          return takeRows(items, kept);
         }
         const features: TFeature[] = [];
         for (let i = 0; i < items.features.length; i++) {

@@ -1,6 +1,6 @@
 /** Tests of the `join` step, on small inputs whose answers are worked out by hand. */
 import { describe, expect, it } from "vitest";
-import { fs, pt, runStep, table, F, R, P } from "@/lib/steps/test-helpers";
+import { fs, pt, runStep, table, F, R, P, T } from "@/lib/steps/test-helpers";
 import { nullGeom } from "@/lib/steps/test-fixtures";
 
 describe("join", () => {
@@ -10,7 +10,7 @@ describe("join", () => {
       { code: "XX", v: 2 },
     ]);
     const right = table([{ iso: "CH", label: "Schweiz" }]);
-    expect(await runStep({ type: "join", left: "l", right: "r", left_field: "code", right_field: "iso" }, { l: left, r: right }, "table")).toEqual({
+    expect(T(await runStep({ type: "join", left: "l", right: "r", left_field: "code", right_field: "iso" }, { l: left, r: right }, "table"))).toEqual({
       kind: "rows",
       columns: ["code", "v", "label"],
       rows: [
@@ -22,7 +22,7 @@ describe("join", () => {
       R(await runStep({ type: "join", left: "l", right: "r", left_field: "code", right_field: "iso", how: "inner" }, { l: left, r: right }, "table")),
     ).toHaveLength(1);
     const u = await runStep({ type: "union", sources: ["a", "b"] }, { a: table([{ x: 1 }]), b: table([{ y: 2 }]) }, "table");
-    expect(u).toEqual({ kind: "rows", columns: ["x", "y"], rows: [{ x: 1 }, { y: 2 }] });
+    expect(T(u)).toEqual({ kind: "rows", columns: ["x", "y"], rows: [{ x: 1 }, { y: 2 }] });
   });
 });
 

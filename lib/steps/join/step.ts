@@ -1,6 +1,7 @@
 /** The runner of the `join` step; its definition (options, sources, output, docs) is in definition.ts. */
 import { asItems, props, specAs, pick, columnsOf, mapItems, type TItems } from "@/lib/steps/items";
 import type { TFieldSpec } from "@/lib/steps/options";
+import { tableRows, takeRows } from "@/lib/steps/dataset";
 import { defineRunner } from "@/lib/steps/define-step";
 import { join } from "@/lib/steps/join/definition";
 
@@ -11,7 +12,7 @@ export const joinRunner = defineRunner(join, {
   run: async (step, ctx) => {
     const left = asItems(ctx.get(step.left));
     const right = asItems(ctx.get(step.right));
-    const rightList: Record<string, unknown>[] = right.kind === "rows" ? right.rows : right.features.map(props);
+    const rightList: Record<string, unknown>[] = right.kind === "rows" ? tableRows(right) : right.features.map(props);
     const byKey = new Map<string, Record<string, unknown>>();
     for (const r of rightList) {
       const k = r[step.right_field];
@@ -29,7 +30,10 @@ export const joinRunner = defineRunner(join, {
     if (step.how === "inner") {
       source =
         left.kind === "rows"
-          ? { kind: "rows", columns: left.columns, rows: left.rows.filter((r) => match(r)) }
+          ? takeRows(
+              left,
+              tableRows(left).flatMap((r, i) => (match(r) ? [i] : [])),
+            )
           : { kind: "features", features: left.features.filter((f) => match(props(f))) };
     }
     return mapItems(

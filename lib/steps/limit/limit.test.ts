@@ -1,6 +1,6 @@
 /** Tests of the `limit` step, on small inputs whose answers are worked out by hand. */
 import { describe, expect, it } from "vitest";
-import { runStep, table, R } from "@/lib/steps/test-helpers";
+import { runStep, table, R, T } from "@/lib/steps/test-helpers";
 import { rows } from "@/lib/steps/test-fixtures";
 
 describe("limit", () => {
@@ -11,7 +11,7 @@ describe("limit", () => {
     });
     expect(R(out).map((r) => r.n)).toEqual(["b", "c"]);
     const ranked = await runStep({ type: "rank", source: "t" }, { t: table(rows.slice(0, 2)) }, "table");
-    expect(ranked).toEqual({
+    expect(T(ranked)).toEqual({
       kind: "rows",
       columns: ["rank", "n", "v"],
       rows: [

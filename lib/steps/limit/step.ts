@@ -1,5 +1,6 @@
 /** The runner of the `limit` step; its definition (options, sources, output, docs) is in definition.ts. */
 import { asItems } from "@/lib/steps/items";
+import { sliceTable } from "@/lib/steps/dataset";
 import { sourceExtent } from "@/lib/steps/extent";
 import { defineRunner } from "@/lib/steps/define-step";
 import { limit } from "@/lib/steps/limit/definition";
@@ -10,7 +11,7 @@ export const limitRunner = defineRunner(limit, {
   run: async (step, ctx) => {
     const items = asItems(ctx.get(step.source));
     const from = step.offset ?? 0;
-    if (items.kind === "rows") return { kind: "rows", columns: items.columns, rows: items.rows.slice(from, from + step.n) };
+    if (items.kind === "rows") return sliceTable(items, from, from + step.n);
     return { kind: "features", features: items.features.slice(from, from + step.n) };
   },
 });

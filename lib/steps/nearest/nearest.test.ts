@@ -1,7 +1,7 @@
 /** Tests of the `nearest` step, on small inputs whose answers are worked out by hand. */
 import { describe, expect, it } from "vitest";
 import { distance } from "@turf/turf";
-import { fs, pt, runStep, R, P } from "@/lib/steps/test-helpers";
+import { fs, pt, runStep, R, P, T } from "@/lib/steps/test-helpers";
 import { DEG_KM, dB, nullGeom, places, targets } from "@/lib/steps/test-fixtures";
 
 const dA = distance([0, 0], [0, 0.1]);
@@ -46,7 +46,7 @@ describe("nearest", () => {
       { p: fs(places), t: fs(targets) },
       "table",
     );
-    expect(pairs).toEqual({
+    expect(T(pairs)).toEqual({
       kind: "rows",
       columns: ["place", "name", "distance_km"],
       rows: [

@@ -1,6 +1,6 @@
 /** Tests of the `rank` step, on small inputs whose answers are worked out by hand. */
 import { describe, expect, it } from "vitest";
-import { fs, pt, runStep, table, R } from "@/lib/steps/test-helpers";
+import { fs, pt, runStep, table, R, T } from "@/lib/steps/test-helpers";
 import { nullGeom, rowsEdge } from "@/lib/steps/test-fixtures";
 import type { TTable } from "@/lib/steps/dataset";
 
@@ -9,8 +9,8 @@ describe("rank edge cases: attribute steps with unicode, spaces, nulls and empty
     const r = await runStep({ type: "rank", source: "t", field: "Platz Nr." }, { t: table(rowsEdge) }, "table");
     expect((r as TTable).columns[0]).toBe("Platz Nr.");
     const t = await runStep({ type: "to_table", source: "c" }, { c: fs([pt(0, 0, { "a b": 1 }), nullGeom({ ü: 2 })]) }, "table");
-    expect(t).toEqual({ kind: "rows", columns: ["a b", "ü"], rows: [{ "a b": 1 }, { ü: 2 }] });
-    expect(await runStep({ type: "to_table", source: "c" }, { c: fs([]) }, "table")).toEqual({ kind: "rows", columns: [], rows: [] });
+    expect(T(t)).toEqual({ kind: "rows", columns: ["a b", "ü"], rows: [{ "a b": 1 }, { ü: 2 }] });
+    expect(T(await runStep({ type: "to_table", source: "c" }, { c: fs([]) }, "table"))).toEqual({ kind: "rows", columns: [], rows: [] });
     const g = await runStep(
       {
         type: "aggregate",

@@ -1,6 +1,6 @@
 /** Tests of the `select` step, on small inputs whose answers are worked out by hand. */
 import { describe, expect, it } from "vitest";
-import { fs, runStep, table, P } from "@/lib/steps/test-helpers";
+import { fs, runStep, table, P, T } from "@/lib/steps/test-helpers";
 import { cities } from "@/lib/steps/test-fixtures";
 
 describe("select", () => {
@@ -12,6 +12,6 @@ describe("select", () => {
     ]);
     expect(Object.keys(P(out)[0])).toEqual(["größe x", "name"]);
     const t = await runStep({ type: "select", source: "t", fields: ["b"] }, { t: table([{ a: 1, b: 2 }]) }, "table");
-    expect(t).toEqual({ kind: "rows", columns: ["b"], rows: [{ b: 2 }] });
+    expect(T(t)).toEqual({ kind: "rows", columns: ["b"], rows: [{ b: 2 }] });
   });
 });

@@ -1,6 +1,6 @@
 /** The runner of the `sort` step; its definition (options, sources, output, docs) is in definition.ts. */
 import { asItems, props } from "@/lib/steps/items";
-import type { TFeature, TRow } from "@/lib/steps/dataset";
+import { columnValues, takeRows } from "@/lib/steps/dataset";
 import { sameDemand, sourceExtent } from "@/lib/steps/extent";
 import { defineRunner } from "@/lib/steps/define-step";
 import { sort } from "@/lib/steps/sort/definition";
@@ -29,11 +29,11 @@ export const sortRunner = defineRunner(sort, {
   demand: sameDemand,
   run: async (step, ctx) => {
     const items = asItems(ctx.get(step.source));
-    const list: (TFeature | TRow)[] = items.kind === "rows" ? items.rows : items.features;
-    const keys = list.map((x) => (items.kind === "rows" ? (x as TRow) : props(x as TFeature))[step.field]);
+    const keys: ArrayLike<unknown> =
+      items.kind === "rows" ? (columnValues(items, step.field) ?? new Array<unknown>(items.length)) : items.features.map((f) => props(f)[step.field]);
     await ctx.checkpoint();
     const sign = step.order === "desc" ? -1 : 1;
-    const idx = keys.map((_, i) => i);
+    const idx = Array.from(keys, (_, i) => i);
     idx.sort((a, b) => {
       const ka = keys[a];
       const kb = keys[b];
@@ -42,7 +42,7 @@ export const sortRunner = defineRunner(sort, {
       if (na || nb) return na === nb ? a - b : na ? 1 : -1; // nulls last in both orders
       return sign * compareValues(ka, kb) || a - b;
     });
-    if (items.kind === "rows") return { kind: "rows", columns: items.columns, rows: idx.map((i) => items.rows[i]) };
+    if (items.kind === "rows") return takeRows(items, idx);
     return { kind: "features", features: idx.map((i) => items.features[i]) };
   },
 });

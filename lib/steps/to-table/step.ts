@@ -1,6 +1,6 @@
 /** The runner of the `to_table` step; its definition (options, sources, output, docs) is in definition.ts. */
 import { asFeatures, pick, props, specAs, columnsOf, EVERY } from "@/lib/steps/items";
-import type { TRow } from "@/lib/steps/dataset";
+import { tableFromRows, type TRow } from "@/lib/steps/dataset";
 import { sameDemand } from "@/lib/steps/extent";
 import { defineRunner } from "@/lib/steps/define-step";
 import { toTable } from "@/lib/steps/to-table/definition";
@@ -16,13 +16,13 @@ export const toTableRunner = defineRunner(toTable, {
         if (i % EVERY === 0) await ctx.checkpoint();
         rows[i] = pick(props(fs[i]), step.columns);
       }
-      return { kind: "rows", columns, rows };
+      return tableFromRows(columns, rows);
     }
     const rows = new Array<TRow>(fs.length);
     for (let i = 0; i < fs.length; i++) {
       if (i % EVERY === 0) await ctx.checkpoint();
       rows[i] = { ...props(fs[i]) };
     }
-    return { kind: "rows", columns: columnsOf(rows), rows };
+    return tableFromRows(columnsOf(rows), rows);
   },
 });

@@ -1,13 +1,13 @@
 /** Tests of the `to_table` step, on small inputs whose answers are worked out by hand. */
 import { describe, expect, it } from "vitest";
-import { fs, runStep } from "@/lib/steps/test-helpers";
+import { fs, runStep, T } from "@/lib/steps/test-helpers";
 import { cities } from "@/lib/steps/test-fixtures";
 import type { TTable } from "@/lib/steps/dataset";
 
 describe("to_table", () => {
   it("to_table drops geometry, with and without columns", async () => {
     const t = await runStep({ type: "to_table", source: "c", columns: ["name", { from: "population", as: "pop" }] }, { c: fs(cities.slice(0, 2)) }, "table");
-    expect(t).toEqual({
+    expect(T(t)).toEqual({
       kind: "rows",
       columns: ["name", "pop"],
       rows: [

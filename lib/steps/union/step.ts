@@ -1,6 +1,6 @@
 /** The runner of the `union` step; its definition (options, sources, output, docs) is in definition.ts. */
 import { asItems, itemCount } from "@/lib/steps/items";
-import type { TBox, TFeatureSet, TTable } from "@/lib/steps/dataset";
+import { concatTables, type TBox, type TFeatureSet, type TTable } from "@/lib/steps/dataset";
 import { unionBox } from "@/lib/steps/extent";
 import { defineRunner } from "@/lib/steps/define-step";
 import { union } from "@/lib/steps/union/definition";
@@ -19,7 +19,7 @@ export const unionRunner = defineRunner(union, {
     if (parts.every((p) => p.kind === "rows")) {
       const tables = parts as TTable[];
       const columns = [...new Set(tables.flatMap((t) => t.columns))];
-      return { kind: "rows", columns, rows: tables.flatMap((t) => t.rows) };
+      return concatTables(columns, tables);
     }
     throw new Error("All sources of a union must be of one kind");
   },

@@ -1,7 +1,7 @@
 /** Tests of the `union` step, on small inputs whose answers are worked out by hand. */
 import { describe, expect, it } from "vitest";
 import { validateFlowVersion } from "@/lib/flows/definition";
-import { fs, pt, runStep, table, F } from "@/lib/steps/test-helpers";
+import { fs, pt, runStep, table, F, T } from "@/lib/steps/test-helpers";
 
 describe("union", () => {
   it("concatenates tables (columns: the union, in first-seen order) and layers (features in source order)", async () => {
@@ -10,7 +10,7 @@ describe("union", () => {
       { a: table([{ x: 1, y: 2 }]), b: table([{ z: 3, x: 4 }]), c: table([], ["w"]) },
       "table",
     );
-    expect(t).toEqual({
+    expect(T(t)).toEqual({
       kind: "rows",
       columns: ["x", "y", "z", "w"],
       rows: [
