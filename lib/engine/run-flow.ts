@@ -66,7 +66,7 @@ import {
   type TRow,
   type TTable,
 } from "@/lib/steps/dataset";
-import { asFeatures, asItems, columnsOf, itemCount, type TItems } from "@/lib/steps/items";
+import { asFeatures, asItems, itemCount, type TItems } from "@/lib/steps/items";
 import { stepRunner } from "@/lib/steps/runners";
 import { resolveStep, stepSources } from "@/lib/steps/step-schema";
 
@@ -97,7 +97,7 @@ function inLayerOrder<T extends object>(items: T[]): T[] {
 interface TLazy {
   kind: "lazy";
   of: "features" | "rows";
-  /** `of: "rows"`: the columns of every batch ([] when unknown: each batch's rows' keys then). */
+  /** `of: "rows"`: the columns of every batch. */
   columns: string[];
   batches(): AsyncIterable<TItems>;
 }
@@ -105,13 +105,7 @@ interface TLazy {
 type TValue = TDataset | TLazy | null;
 
 function itemsOf(of: "features" | "rows", columns: string[], items: TFeature[] | TRow[]): TItems {
-  if (of === "features") return { kind: "features", features: items as TFeature[] };
-  return tableFromRows(columns.length > 0 ? columns : columnsOf(items as TRow[]), items as TRow[]);
-}
-
-/** Batches of a table read one after another, as one table (the union of their columns when the source named none). */
-function tableOf(columns: string[], batches: TTable[]): TTable {
-  return concatTables(columns.length > 0 ? columns : [...new Set(batches.flatMap((b) => b.columns))], batches);
+  return of === "features" ? { kind: "features", features: items as TFeature[] } : tableFromRows(columns, items as TRow[]);
 }
 
 /** Errors of reading a layer file: they reach the caller of runFlow as they are, not as a `StepError` of the step that read. */
@@ -224,7 +218,7 @@ export async function runFlow(
       if (step && count > maxItems) throw new StepError(step.id, step.type, tooManyItems(maxItems));
       await checkpoint();
     }
-    if (value.of === "rows") return void data.set(name, tableOf(value.columns, tables));
+    if (value.of === "rows") return void data.set(name, concatTables(value.columns, tables));
     // A layer file keeps its features in Hilbert order: back to the layer's own order (stable).
     if (features.length > 0 && features.every((f) => itemPosition(f) !== undefined)) features = inLayerOrder(features);
     data.set(name, { kind: "features", features });
@@ -350,7 +344,7 @@ export async function runFlow(
       if (byPosition && kept.length > 2 * n) kept = inLayerOrder(kept).slice(0, n);
       await checkpoint();
     }
-    if (value.of === "rows") return { ds: tableOf(value.columns, tables), count };
+    if (value.of === "rows") return { ds: concatTables(value.columns, tables), count };
     if (byPosition) kept = inLayerOrder(kept).slice(0, n);
     return { ds: { kind: "features", features: kept }, count };
   }

@@ -139,7 +139,7 @@ export interface TLayerSource {
   itemCount: number;
   /** The layer's extent (null: empty, or a table). */
   bbox: TBox | null;
-  /** `of: "rows"`: the table's columns in order (default: the rows' keys in first-seen order). */
+  /** `of: "rows"`: the table's columns in order. */
   columns?: string[];
   /**
    * Batches of items whose box MAY meet `box` (null = all items), in file order (the layer's

@@ -1,10 +1,9 @@
 /**
  * The runner of the `distance_pairs` step; its definition (options, sources, output, docs) is in
  * definition.ts. The pairs are index arrays (source, target, km); each output column is
- * `take(pair's index, the field's column)`, so no record is built per pair.
+ * `take(field's column, pairs' index)`, so no record is built per pair.
  */
 import { props, specAs, specFrom } from "@/lib/steps/items";
-import type { TFieldSpec } from "@/lib/steps/options";
 import { pointsWithinKm, type TNeighbours } from "@/lib/geo/spatial-index";
 import { take, type TColumnValues, type TFeature } from "@/lib/steps/dataset";
 import { eachSourcePoint, sourcesAndTargets, targetDemand } from "@/lib/steps/distance";
@@ -44,16 +43,11 @@ export const distancePairsRunner = defineRunner(distancePairs, {
       km.set(n.km, k);
       k += n.feature.length;
     }
-    await ctx.checkpoint();
     // A name given twice keeps its last value (distance over target fields over source fields), in the place of its first.
-    const cells = new Map<string, () => TColumnValues>();
-    const fieldsOf = (specs: readonly TFieldSpec[], features: TFeature[], at: Int32Array) => {
-      for (const s of specs) cells.set(specAs(s), () => take(fieldColumn(features, specFrom(s)), at));
-    };
-    fieldsOf(step.source_fields, source, sourceIndex);
-    fieldsOf(step.target_fields, target, targetIndex);
-    cells.set(step.distance_field, () => km);
-    const columns = [...cells.keys()];
-    return { kind: "rows", columns, values: columns.map((c) => cells.get(c)!()), length: count };
+    const cells = new Map<string, TColumnValues>();
+    for (const s of step.source_fields) cells.set(specAs(s), take(fieldColumn(source, specFrom(s)), sourceIndex));
+    for (const s of step.target_fields) cells.set(specAs(s), take(fieldColumn(target, specFrom(s)), targetIndex));
+    cells.set(step.distance_field, km);
+    return { kind: "rows", columns: [...cells.keys()], values: [...cells.values()], length: count };
   },
 });
