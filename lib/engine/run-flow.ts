@@ -201,27 +201,46 @@ export async function runFlow(
     }
   }
 
-  /** Reads a lazy dataset whole, once: later readers get the same arrays (and the indexes cached for them). */
-  async function materialise(name: string): Promise<void> {
-    const value = data.get(name) ?? null;
-    if (value?.kind !== "lazy") return;
-    let features: TFeature[] = [];
+  /**
+   * The first `n` items (default: all) of the lazy dataset `name`, in the layer's order when every
+   * item has its position (a layer file keeps its features in Hilbert order), else as read, and
+   * how many it has: one more pass, holding at most about 2n items. Read whole, what it holds is
+   * limited (`maxItems`), as a step's output in memory is; a raw input is not checked, as in memory.
+   */
+  async function readLazy(name: string, n = Infinity): Promise<{ ds: TDataset; count: number }> {
+    const value = data.get(name) as TLazy;
+    const step = n === Infinity ? flow.steps.find((s) => s.id === name) : undefined;
+    let kept: TFeature[] = [];
     const tables: TTable[] = [];
     let count = 0;
-    const step = flow.steps.find((s) => s.id === name);
+    let byPosition = true;
     for await (const batch of batchesOf(name)) {
       const items = batch as TItems;
-      if (items.kind === "rows") tables.push(items);
-      else for (const f of items.features) features.push(f);
-      count += itemCount(items);
-      // What a run holds is limited (`maxItems`), as a step's output in memory is; a raw input is not checked, as in memory.
+      if (items.kind === "rows") {
+        if (count < n) tables.push(count + items.length <= n ? items : sliceTable(items, 0, n - count));
+        count += items.length;
+      } else {
+        for (const item of items.features) {
+          count++;
+          if (byPosition && itemPosition(item) === undefined) {
+            byPosition = false;
+            kept = kept.slice(0, n);
+          }
+          if (byPosition || kept.length < n) kept.push(item);
+        }
+      }
       if (step && count > maxItems) throw new StepError(step.id, step.type, tooManyItems(maxItems));
+      if (byPosition && kept.length > 2 * n) kept = inLayerOrder(kept).slice(0, n);
       await checkpoint();
     }
-    if (value.of === "rows") return void data.set(name, concatTables(value.columns, tables));
-    // A layer file keeps its features in Hilbert order: back to the layer's own order (stable).
-    if (features.length > 0 && features.every((f) => itemPosition(f) !== undefined)) features = inLayerOrder(features);
-    data.set(name, { kind: "features", features });
+    if (value.of === "rows") return { ds: concatTables(value.columns, tables), count };
+    if (byPosition) kept = inLayerOrder(kept).slice(0, n);
+    return { ds: { kind: "features", features: kept }, count };
+  }
+
+  /** Reads a lazy dataset whole, once: later readers get the same arrays (and the indexes cached for them). */
+  async function materialise(name: string): Promise<void> {
+    if (data.get(name)?.kind === "lazy") data.set(name, (await readLazy(name)).ds);
   }
 
   const decls = paramDecls(flow.parameters);
@@ -316,43 +335,10 @@ export async function runFlow(
     await checkpoint();
   }
 
-  /**
-   * The first `n` items of the lazy dataset `name` (in the layer's order when every item has its
-   * position, else as read) and how many it has: one more pass, holding at most about 2n items.
-   */
-  async function headOf(name: string, n: number): Promise<{ ds: TDataset; count: number }> {
-    const value = data.get(name) as TLazy;
-    let kept: TFeature[] = [];
-    const tables: TTable[] = [];
-    let count = 0;
-    let byPosition = true;
-    for await (const batch of batchesOf(name)) {
-      const items = batch as TItems;
-      if (items.kind === "rows") {
-        if (count < n) tables.push(sliceTable(items, 0, n - count));
-        count += items.length;
-      } else {
-        for (const item of items.features) {
-          count++;
-          if (byPosition && itemPosition(item) === undefined) {
-            byPosition = false;
-            kept = kept.slice(0, n);
-          }
-          if (byPosition || kept.length < n) kept.push(item);
-        }
-      }
-      if (byPosition && kept.length > 2 * n) kept = inLayerOrder(kept).slice(0, n);
-      await checkpoint();
-    }
-    if (value.of === "rows") return { ds: concatTables(value.columns, tables), count };
-    if (byPosition) kept = inLayerOrder(kept).slice(0, n);
-    return { ds: { kind: "features", features: kept }, count };
-  }
-
   const finals = new Map<string, { ds: TDataset | null; count?: number }>();
   for (const r of flow.results) {
     if (finals.has(r.from)) continue;
-    if (head !== undefined && data.get(r.from)?.kind === "lazy") finals.set(r.from, await headOf(r.from, head));
+    if (head !== undefined && data.get(r.from)?.kind === "lazy") finals.set(r.from, await readLazy(r.from, head));
     else {
       await materialise(r.from);
       finals.set(r.from, { ds: (data.get(r.from) ?? null) as TDataset | null });

@@ -3,8 +3,8 @@
  * GeoParquet writer (../geoparquet/write.ts) shares.
  *
  * File layout: Apache Parquet, SNAPPY compression, every column OPTIONAL (nullable), the
- * result's declared columns first with their declared types (`options.columns`, derived from
- * the flow), other columns' types inferred from all values (rules in ../column-types.ts), data
+ * table's columns in order (../encode-result.ts puts the declared ones first), declared ones with
+ * their declared types (`options.columns`, derived from the flow), other columns' types inferred from all values (rules in ../column-types.ts), data
  * written in row groups of at most `rowGroupRows` rows (default 8,192) and roughly 128 MB of
  * input, so only one row group's converted columns are held at a time besides the output bytes.
  */
@@ -12,7 +12,6 @@ import type { SchemaElement } from "hyparquet";
 import { ParquetWriter } from "hyparquet-writer";
 import type { ColumnSource } from "hyparquet-writer";
 import type { TTable } from "@/lib/engine/types";
-import { withColumns } from "@/lib/steps/dataset";
 import { ChunkedByteWriter, yieldToEventLoop, type TByteSink, type TPace } from "../byte-chunks";
 import type { TColumns } from "@/lib/steps/columns";
 import { ColumnTypeInference, columnTypeFor, toColumnValue, type TColumnType } from "../column-types";
@@ -43,9 +42,8 @@ export interface TParquetOptions {
   /** Awaited between slices (backpressure from whoever consumes `sink`). */
   pace?: TPace;
   /**
-   * The result's columns as derived from the flow (lib/steps/columns.ts): written first, in
-   * order, with their declared types, even when the run has no rows or only nulls; columns of
-   * the data not listed follow with inferred types.
+   * The result's columns as derived from the flow (lib/steps/columns.ts): written with their
+   * declared types, even when the run has no rows or only nulls; other columns' types are inferred.
    */
   columns?: TColumns;
 }
@@ -204,7 +202,7 @@ function assertUniqueNames(names: string[]): void {
  */
 export async function encodeParquet(table: TTable, options: TParquetOptions = {}): Promise<{ body: Uint8Array; rowCount: number }> {
   assertUniqueNames(table.columns);
-  const { columns: names, values, length } = withColumns(table, orderedNames(options.columns, table.columns));
+  const { columns: names, values, length } = table;
   const inference = values.map((column) => {
     const types = new ColumnTypeInference();
     for (let r = 0; r < length; r++) types.add(column[r]);
