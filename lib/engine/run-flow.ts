@@ -54,18 +54,8 @@ import { planLayerBoxes } from "@/lib/engine/plan-boxes";
 import { resultColumns } from "@/lib/engine/result-columns";
 import type { TEngineResult, TResolvedInputs, TRunFlowOptions } from "@/lib/engine/types";
 import type { TStepContext, TStepDefinition, TStepRunner } from "@/lib/steps/define-step";
-import {
-  concatTables,
-  itemPosition,
-  sliceTable,
-  tableFromRows,
-  type TBox,
-  type TDataset,
-  type TFeature,
-  type TLayerSource,
-  type TRow,
-  type TTable,
-} from "@/lib/steps/dataset";
+import { concatTables, itemPosition, sliceTable, tableFromRows } from "@/lib/steps/dataset";
+import type { TBox, TDataset, TFeature, TLayerSource, TRow, TTable } from "@/lib/steps/dataset";
 import { asFeatures, asItems, itemCount, type TItems } from "@/lib/steps/items";
 import { stepRunner } from "@/lib/steps/runners";
 import { resolveStep, stepSources } from "@/lib/steps/step-schema";

@@ -102,14 +102,8 @@ export function withColumns(table: TTable, columns: string[]): TTable {
 
 /** The rows of `tables` one after another, with `columns` (a table's missing column: `undefined` cells). */
 export function concatTables(columns: string[], tables: readonly TTable[]): TTable {
-  const values = columns.map((name) => {
-    const cells: unknown[] = [];
-    for (const t of tables) {
-      const column = columnValues(t, name);
-      for (let r = 0; r < t.length; r++) cells.push(column?.[r]);
-    }
-    return cells;
-  });
+  const parts = tables.map((t) => withColumns(t, columns).values);
+  const values = columns.map((_, c) => parts.flatMap((p) => Array.from(p[c]!)));
   return { kind: "rows", columns, values, length: tables.reduce((n, t) => n + t.length, 0) };
 }
 
