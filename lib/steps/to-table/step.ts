@@ -9,20 +9,12 @@ export const toTableRunner = defineRunner(toTable, {
   demand: sameDemand,
   run: async (step, ctx) => {
     const fs = asFeatures(ctx.get(step.source)).features;
-    if (step.columns) {
-      const columns = step.columns.map(specAs);
-      const rows = new Array<TRow>(fs.length);
-      for (let i = 0; i < fs.length; i++) {
-        if (i % EVERY === 0) await ctx.checkpoint();
-        rows[i] = pick(props(fs[i]), step.columns);
-      }
-      return tableFromRows(columns, rows);
-    }
+    // Without `columns`: every property, the columns in first-seen order (the table copies the cells).
     const rows = new Array<TRow>(fs.length);
     for (let i = 0; i < fs.length; i++) {
       if (i % EVERY === 0) await ctx.checkpoint();
-      rows[i] = { ...props(fs[i]) };
+      rows[i] = step.columns ? pick(props(fs[i]), step.columns) : props(fs[i]);
     }
-    return tableFromRows(columnsOf(rows), rows);
+    return tableFromRows(step.columns ? step.columns.map(specAs) : columnsOf(rows), rows);
   },
 });
