@@ -11,7 +11,7 @@ import { defineRunner } from "@/lib/steps/define-step";
 import { distancePairs } from "@/lib/steps/distance-pairs/definition";
 
 /** The column of field `from` over `features` (a missing field is null, as `pick` copies it). */
-function fieldColumn(features: readonly TFeature[], from: string): unknown[] {
+function propertyColumn(features: readonly TFeature[], from: string): unknown[] {
   return features.map((f) => props(f)[from] ?? null);
 }
 
@@ -45,8 +45,8 @@ export const distancePairsRunner = defineRunner(distancePairs, {
     }
     // A name given twice keeps its last value (distance over target fields over source fields), in the place of its first.
     const cells = new Map<string, TColumnValues>();
-    for (const s of step.source_fields) cells.set(specAs(s), take(fieldColumn(source, specFrom(s)), sourceIndex));
-    for (const s of step.target_fields) cells.set(specAs(s), take(fieldColumn(target, specFrom(s)), targetIndex));
+    for (const s of step.source_fields) cells.set(specAs(s), take(propertyColumn(source, specFrom(s)), sourceIndex));
+    for (const s of step.target_fields) cells.set(specAs(s), take(propertyColumn(target, specFrom(s)), targetIndex));
     cells.set(step.distance_field, km);
     return { kind: "rows", columns: [...cells.keys()], values: [...cells.values()], length: count };
   },
