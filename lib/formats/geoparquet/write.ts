@@ -115,7 +115,8 @@ export async function encodeGeoParquet(
       const geometry = feature.geometry as Geometry | null | undefined;
       if (geometry === null || geometry === undefined) return { value: null, size: 1 };
       try {
-        const wkb = geometryToWkb(geometry, stats, arena);
+        const wkb = geometryToWkb(geometry, arena);
+        stats.add(geometry);
         return { value: wkb, size: wkb.length + 4 };
       } catch (error) {
         const reason = error instanceof Error ? error.message : String(error);

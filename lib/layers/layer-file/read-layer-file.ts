@@ -32,7 +32,8 @@ import type { Geometry } from "geojson";
 import { setItemPosition } from "@/lib/steps/dataset";
 import type { TFeature, TRow } from "@/lib/engine/types";
 import type { TColumnType } from "@/lib/formats/column-types";
-import { estimateItemBytes, type TBbox } from "./item-measure";
+import type { TBbox } from "@/lib/geo/bbox";
+import { estimateItemBytes } from "./item-measure";
 import type { TRowGroupCache } from "./row-group-cache";
 import { GEOMETRY_COLUMN, LAYER_FILE_METADATA_KEY, type TLayerFileColumn, type TLayerFileKind, type TLayerFileMetadata } from "./types";
 

@@ -2,9 +2,9 @@
  * Shapes shared by the layer file writer and reader (see write-layer-file.ts for the format).
  */
 import type { TColumnType } from "@/lib/formats/column-types";
-import type { TBbox } from "./item-measure";
+import type { TBbox } from "@/lib/geo/bbox";
 
-export type { TBbox } from "./item-measure";
+export type { TBbox } from "@/lib/geo/bbox";
 
 /** A layer of features (GeoParquet) or a table (plain Parquet). */
 export type TLayerFileKind = "features" | "table";

@@ -45,9 +45,10 @@ import { ColumnTypeInference, columnTypeFor, ownValueReader, toColumnValue } fro
 import { EncodeError } from "@/lib/formats/errors";
 import { columnSchemaElement, Utf8Arena } from "@/lib/formats/parquet/write";
 import { GeometryStats, WkbArena, geometryToWkb } from "@/lib/formats/wkb";
+import { geometryBbox } from "@/lib/geo/bbox";
 import type { TFieldSchema } from "@/lib/steps/columns";
 import { hilbertKeyOfBbox } from "./hilbert";
-import { estimateItemBytes, geometryBbox } from "./item-measure";
+import { estimateItemBytes } from "./item-measure";
 import { SinkByteWriter, type TAsyncByteSink } from "./sink-writer";
 import { FrameBuffer, RunFileReader, mergeRuns, type TKeyedRecord, type TRunSource } from "./sort-runs";
 import {
@@ -270,16 +271,17 @@ export async function writeLayerFile(
         }
         if (!features) continue;
         const geometry = (item as TFeature).geometry as Geometry | null | undefined;
+        const box = geometryBbox(geometry);
         let bytes: Uint8Array | null = null;
         if (geometry !== null && geometry !== undefined) {
           try {
-            bytes = geometryToWkb(geometry, stats, wkb);
+            bytes = geometryToWkb(geometry, wkb);
           } catch (error) {
             const reason = error instanceof Error ? error.message : String(error);
             throw new EncodeError(`item ${seq}: ${reason}`, { cause: error });
           }
+          stats.add(geometry, box);
         }
-        const box = geometryBbox(geometry);
         data[columns.length][r] = bytes;
         data[columns.length + 2][r] = BigInt(seq);
         data[columns.length + 1][r] = box && {
