@@ -35,7 +35,7 @@ import type { TColumnType } from "@/lib/formats/column-types";
 import type { TBbox } from "@/lib/geo/bbox";
 import { estimateItemBytes } from "./item-measure";
 import type { TRowGroupCache } from "./row-group-cache";
-import { GEOMETRY_COLUMN, LAYER_FILE_METADATA_KEY, type TLayerFileColumn, type TLayerFileKind, type TLayerFileMetadata } from "./types";
+import { GEOMETRY_COLUMN, LAYER_FILE_METADATA_KEY, setOwn, type TLayerFileColumn, type TLayerFileKind, type TLayerFileMetadata } from "./types";
 
 /** One row group of a layer file. */
 export interface TLayerFileRowGroup {
@@ -281,12 +281,6 @@ function fromInt64(value: unknown): unknown {
   return value >= BigInt(Number.MIN_SAFE_INTEGER) && value <= BigInt(Number.MAX_SAFE_INTEGER) ? Number(value) : value;
 }
 
-/** Sets `record[key]` as an own property even for `__proto__`. */
-function put(record: Record<string, unknown>, key: string, value: unknown): void {
-  if (key === "__proto__") Object.defineProperty(record, key, { value, writable: true, enumerable: true, configurable: true });
-  else record[key] = value;
-}
-
 export interface TReadLayerBatchesOptions {
   signal?: AbortSignal;
   /** Property (or row) keys to read; unknown ones are ignored; default all. A feature's geometry is always read. */
@@ -331,7 +325,7 @@ export async function* readLayerBatches(file: TLayerFile, box: TBbox | null, opt
     for (let r = 0; r < rows.length; r++) {
       const row = rows[r];
       const values: Record<string, unknown> = {};
-      for (let c = 0; c < propertyColumns.length; c++) put(values, propertyColumns[c][1], fromInt64(row[c]));
+      for (let c = 0; c < propertyColumns.length; c++) setOwn(values, propertyColumns[c][1], fromInt64(row[c]));
       const item: TFeature | TRow = features
         ? { type: "Feature", geometry: (row[propertyColumns.length] as Geometry | undefined) ?? null, properties: values }
         : values;

@@ -89,10 +89,6 @@ export class FrameBuffer<T> {
   /** Frame bytes plus bookkeeping held now. */
   bytes = 0;
 
-  get count(): number {
-    return this.keys.length;
-  }
-
   /** Encodes `item` (JSON when exact, else V8 serialization) under `key`; `seq` is its input position. */
   add(key: number, seq: number, item: T): void {
     let codec = CODEC_JSON;

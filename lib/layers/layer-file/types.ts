@@ -52,3 +52,9 @@ export interface TLayerFileMetadata {
 
 /** Name of the column holding each feature's position in the upload (see `TLayerFileMetadata.position`). */
 export const POSITION_COLUMN = "input_position";
+
+/** Sets `record[key]` as an own property, even for a key "__proto__" (a column of an upload may be named so). */
+export function setOwn(record: Record<string, unknown>, key: string, value: unknown): void {
+  if (key === "__proto__") Object.defineProperty(record, key, { value, writable: true, enumerable: true, configurable: true });
+  else record[key] = value;
+}

@@ -35,7 +35,7 @@ import type { TFeature } from "@/lib/engine/types";
 import { checkFeature } from "./feature";
 import { DEFAULT_PARSE_LIMITS, emptyFile, formatBytes, tooLarge, type TParseLimits } from "./limits";
 import { ProblemList } from "./problems";
-import { LAYER_FILE_METADATA_KEY, type TLayerFileMetadata } from "@/lib/layers/layer-file/types";
+import { LAYER_FILE_METADATA_KEY, setOwn, type TLayerFileMetadata } from "@/lib/layers/layer-file/types";
 
 /** Largest footer (file metadata) read, bytes: a footer describes, it never holds data. */
 export const MAX_PARQUET_FOOTER_BYTES = 16 * 1024 * 1024;
@@ -225,9 +225,7 @@ export async function* parseGeoParquetFile(
         const properties: Record<string, unknown> = {};
         for (const { column, key } of columns) {
           // own cells only: a column may be called "__proto__"
-          const value = Object.hasOwn(row, column) ? propertyValue(row[column]) : null;
-          if (key === "__proto__") Object.defineProperty(properties, key, { value, enumerable: true, writable: true, configurable: true });
-          else properties[key] = value;
+          setOwn(properties, key, Object.hasOwn(row, column) ? propertyValue(row[column]) : null);
         }
         const index = from + i;
         const feature = checkFeature({ type: "Feature", geometry: row[geometryColumn] ?? null, properties }, index, problems, `Row ${index + 1}`);
