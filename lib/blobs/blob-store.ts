@@ -183,6 +183,16 @@ export async function* abortableChunks(body: AsyncIterable<Uint8Array>, signal?:
   }
 }
 
+/**
+ * `getRange` of either store: the range's chunks of `store.stream`, joined (a single chunk as it
+ * is). @throws BlobNotFoundError, RangeError
+ */
+export async function readRange(store: TBlobStore, key: string, start: number, end: number): Promise<Uint8Array> {
+  const chunks: Uint8Array[] = [];
+  for await (const chunk of store.stream(key, { start, end })) chunks.push(chunk);
+  return chunks.length === 1 ? chunks[0] : Buffer.concat(chunks);
+}
+
 /** hyparquet's `AsyncBuffer`: the file's length and random access to its bytes. */
 export interface TAsyncBuffer {
   byteLength: number;
