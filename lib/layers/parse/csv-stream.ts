@@ -191,7 +191,7 @@ export class CsvLayerStream implements AsyncIterable<TFeature | TRow> {
     this.done = true;
   }
 
-  /** Checks the header and decides the layout; throws as the whole-file import did. */
+  /** Checks the header and decides the layout (points or a table). */
   private readHeader(header: string[]): string[] {
     if (header.length === 0) throw validationError([{ field: "/file", code: "invalid_csv", message: "The CSV file has no header row." }]);
     const dup = header.find((h, i) => header.indexOf(h) !== i);
