@@ -35,7 +35,7 @@ import type { TColumnType } from "@/lib/formats/column-types";
 import type { TBbox } from "@/lib/geo/bbox";
 import { estimateItemBytes } from "./item-measure";
 import type { TRowGroupCache } from "./row-group-cache";
-import { GEOMETRY_COLUMN, LAYER_FILE_METADATA_KEY, setOwn, type TLayerFileColumn, type TLayerFileKind, type TLayerFileMetadata } from "./types";
+import { GEOMETRY_COLUMN, kvJson, LAYER_FILE_METADATA_KEY, setOwn, type TLayerFileColumn, type TLayerFileKind, type TLayerFileMetadata } from "./types";
 
 /** One row group of a layer file. */
 export interface TLayerFileRowGroup {
@@ -76,6 +76,8 @@ interface TLayerFileSource {
   metadata: FileMetaData;
   /** Column name in the file -> property (or row) key. */
   keyOf: Map<string, string>;
+  /** The `geo` metadata's primary (WKB) column. */
+  geometryColumn: string;
   /** The column of each feature's position in the layer's own order, when the file has one. */
   position: string | undefined;
   cache: TRowGroupCache | undefined;
@@ -93,19 +95,6 @@ interface TGeoColumn {
   geometry_types?: string[];
   bbox?: number[];
   covering?: { bbox?: Record<"xmin" | "ymin" | "xmax" | "ymax", string[]> };
-}
-
-function kvValue(metadata: FileMetaData, key: string): string | undefined {
-  return metadata.key_value_metadata?.find((kv) => kv.key === key)?.value;
-}
-
-function parseJson<T>(text: string | undefined): T | undefined {
-  if (text === undefined) return undefined;
-  try {
-    return JSON.parse(text) as T;
-  } catch {
-    return undefined;
-  }
 }
 
 function columnType(element: FileMetaData["schema"][number]): TColumnType {
@@ -195,8 +184,8 @@ export async function openLayerFile(file: AsyncBuffer, opts: TOpenLayerFileOptio
     },
   };
   const metadata = await parquetMetadataAsync(buffer);
-  const own = parseJson<TLayerFileMetadata>(kvValue(metadata, LAYER_FILE_METADATA_KEY));
-  const geo = parseJson<{ primary_column?: string; columns?: Record<string, TGeoColumn> }>(kvValue(metadata, "geo"));
+  const own = kvJson<TLayerFileMetadata>(metadata, LAYER_FILE_METADATA_KEY);
+  const geo = kvJson<{ primary_column?: string; columns?: Record<string, TGeoColumn> }>(metadata, "geo");
   const kind: TLayerFileKind = own?.kind ?? (geo ? "features" : "table");
   const primary = geo?.primary_column ?? GEOMETRY_COLUMN;
   const geoColumn = geo?.columns?.[primary];
@@ -258,7 +247,14 @@ export async function openLayerFile(file: AsyncBuffer, opts: TOpenLayerFileOptio
       return bytesRead;
     },
     cacheKey: opts.cacheKey,
-    source: { buffer, metadata: readingMetadata(metadata), keyOf, position, cache: opts.cacheKey !== undefined ? opts.cache : undefined },
+    source: {
+      buffer,
+      metadata: readingMetadata(metadata),
+      keyOf,
+      geometryColumn: primary,
+      position,
+      cache: opts.cacheKey !== undefined ? opts.cache : undefined,
+    },
   };
 }
 
@@ -295,12 +291,10 @@ export interface TReadLayerBatchesOptions {
  * modify them. See the module doc for what is decoded how.
  */
 export async function* readLayerBatches(file: TLayerFile, box: TBbox | null, opts: TReadLayerBatchesOptions = {}): AsyncGenerator<TFeature[] | TRow[]> {
-  const { buffer, metadata, keyOf, position, cache } = file.source;
+  const { buffer, metadata, keyOf, geometryColumn, position, cache } = file.source;
   const wanted = opts.columns ? new Set(opts.columns) : undefined;
   const propertyColumns = [...keyOf].filter(([, key]) => !wanted || wanted.has(key));
   const features = file.kind === "features";
-  const geo = parseJson<{ primary_column?: string }>(kvValue(metadata, "geo"));
-  const geometryColumn = geo?.primary_column ?? GEOMETRY_COLUMN;
   const readColumns = [...propertyColumns.map(([name]) => name), ...(features ? [geometryColumn] : []), ...(features && position ? [position] : [])];
   const columnsKey = wanted ? propertyColumns.map(([name]) => name).join("\u0000") : "*";
 

@@ -1,6 +1,7 @@
 /**
  * Shapes shared by the layer file writer and reader (see write-layer-file.ts for the format).
  */
+import type { FileMetaData } from "hyparquet";
 import type { TColumnType } from "@/lib/formats/column-types";
 import type { TBbox } from "@/lib/geo/bbox";
 
@@ -57,4 +58,14 @@ export const POSITION_COLUMN = "input_position";
 export function setOwn(record: Record<string, unknown>, key: string, value: unknown): void {
   if (key === "__proto__") Object.defineProperty(record, key, { value, writable: true, enumerable: true, configurable: true });
   else record[key] = value;
+}
+
+/** A file key-value metadata value (`geo`, `LAYER_FILE_METADATA_KEY`) parsed as JSON; undefined when absent or not JSON. */
+export function kvJson<T>(metadata: FileMetaData, key: string): T | undefined {
+  const text = metadata.key_value_metadata?.find((kv) => kv.key === key)?.value;
+  try {
+    return text === undefined ? undefined : (JSON.parse(text) as T);
+  } catch {
+    return undefined;
+  }
 }
