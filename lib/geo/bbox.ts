@@ -15,12 +15,16 @@ export type TBbox = [number, number, number, number];
  */
 export function geometryBbox(geometry: Geometry | null | undefined): TBbox | null {
   if (!geometry || typeof geometry !== "object") return null;
+  if (geometry.type !== "GeometryCollection") return coordinatesBbox((geometry as { coordinates?: unknown }).coordinates);
   const box: TBbox = [Infinity, Infinity, -Infinity, -Infinity];
-  if (geometry.type === "GeometryCollection") {
-    for (const child of geometry.geometries ?? []) extendBbox(box, geometryBbox(child));
-  } else {
-    walk(box, (geometry as { coordinates?: unknown }).coordinates);
-  }
+  for (const child of geometry.geometries ?? []) extendBbox(box, geometryBbox(child));
+  return box[0] <= box[2] && box[1] <= box[3] ? box : null;
+}
+
+/** `geometryBbox` of nested GeoJSON coordinates (a position, or arrays of them at any depth). */
+export function coordinatesBbox(coordinates: unknown): TBbox | null {
+  const box: TBbox = [Infinity, Infinity, -Infinity, -Infinity];
+  walk(box, coordinates);
   return box[0] <= box[2] && box[1] <= box[3] ? box : null;
 }
 
