@@ -55,7 +55,6 @@ import {
   GEOMETRY_COLUMN,
   POSITION_COLUMN,
   LAYER_FILE_METADATA_KEY,
-  type TLayerFileColumn,
   type TLayerFileKind,
   type TLayerFileMetadata,
   type TLayerFileSummary,
