@@ -14,6 +14,7 @@
  * breaks the rules, `RangeError` for a negative or reversed range. These are programming or
  * storage faults, not a caller's: the domain maps them (a missing result file is a 404 there).
  */
+import type { AsyncBuffer } from "hyparquet";
 
 /** What `put` stored: the key, its size in bytes and the SHA-256 of its bytes (lowercase hex). */
 export interface TBlobInfo {
@@ -183,10 +184,14 @@ export async function* abortableChunks(body: AsyncIterable<Uint8Array>, signal?:
   }
 }
 
-/** hyparquet's `AsyncBuffer`: the file's length and random access to its bytes. */
-export interface TAsyncBuffer {
-  byteLength: number;
-  slice(start: number, end?: number): Promise<ArrayBuffer>;
+/**
+ * `getRange` of either store: the range's chunks of `store.stream`, joined (a single chunk as it
+ * is). @throws BlobNotFoundError, RangeError
+ */
+export async function readRange(store: TBlobStore, key: string, start: number, end: number): Promise<Uint8Array> {
+  const chunks: Uint8Array[] = [];
+  for await (const chunk of store.stream(key, { start, end })) chunks.push(chunk);
+  return chunks.length === 1 ? chunks[0] : Buffer.concat(chunks);
 }
 
 /**
@@ -197,7 +202,7 @@ export interface TAsyncBuffer {
  * hyparquet's `cachedAsyncBuffer` when the same ranges are read again.
  * @throws BlobNotFoundError when the object is missing
  */
-export async function blobAsyncBuffer(store: TBlobStore, key: string, opts: { size?: number } = {}): Promise<TAsyncBuffer> {
+export async function blobAsyncBuffer(store: TBlobStore, key: string, opts: { size?: number } = {}): Promise<AsyncBuffer> {
   const byteLength = opts.size ?? (await store.size(key));
   if (byteLength === null) throw new BlobNotFoundError(key);
   const at = (i: number) => (i < 0 ? Math.max(0, byteLength + i) : Math.min(i, byteLength));

@@ -20,6 +20,7 @@ import {
   assertBlobKey,
   assertBlobPrefix,
   assertByteRange,
+  readRange,
   type TBlobInfo,
   type TBlobListing,
   type TBlobStore,
@@ -129,7 +130,7 @@ export function createFsBlobStore(opts: TFsBlobStoreOptions): TBlobStore {
     return { dir: keyOfDir ? path.join(objectsDir, ...keyOfDir.slice(0, -1).split("/")) : objectsDir, keyOfDir };
   }
 
-  return {
+  const store: TBlobStore = {
     kind: "fs",
 
     async put(key: string, body: AsyncIterable<Uint8Array>, opts: TPutOptions = {}): Promise<TBlobInfo> {
@@ -160,16 +161,7 @@ export function createFsBlobStore(opts: TFsBlobStoreOptions): TBlobStore {
       return { key, sizeBytes, sha256: hash.digest("hex") };
     },
 
-    async getRange(key: string, start: number, end: number): Promise<Uint8Array> {
-      assertByteRange(start, end);
-      const { handle, size } = await openObject(key);
-      try {
-        const to = Math.min(end, size);
-        return to <= start ? new Uint8Array(0) : await readFully(handle, start, to - start);
-      } finally {
-        await handle.close();
-      }
-    },
+    getRange: (key: string, start: number, end: number) => readRange(store, key, start, end),
 
     async *stream(key: string, range?: TByteRange): AsyncGenerator<Uint8Array> {
       if (range) assertByteRange(range.start, range.end);
@@ -235,6 +227,7 @@ export function createFsBlobStore(opts: TFsBlobStoreOptions): TBlobStore {
       return null;
     },
   };
+  return store;
 
   /**
    * Renames the finished temp file onto the key's path, creating its folders, then fsyncs the

@@ -22,6 +22,7 @@ import {
   assertBlobPrefix,
   assertByteRange,
   attachmentDisposition,
+  readRange,
   type TBlobInfo,
   type TBlobListing,
   type TBlobStore,
@@ -111,7 +112,7 @@ export function createS3BlobStore(opts: TS3BlobStoreOptions): TBlobStore {
     const s3 = await client();
     if (range && range.end === range.start) {
       // An empty range has no HTTP spelling; only the object's existence is left to check.
-      await headOrThrow(key);
+      if ((await store.size(key)) === null) throw new BlobNotFoundError(key);
       return null;
     }
     try {
@@ -124,12 +125,6 @@ export function createS3BlobStore(opts: TS3BlobStoreOptions): TBlobStore {
       if (range && isUnsatisfiableRange(err)) return null;
       throw err;
     }
-  }
-
-  async function headOrThrow(key: string): Promise<number> {
-    const size = await store.size(key);
-    if (size === null) throw new BlobNotFoundError(key);
-    return size;
   }
 
   /**
@@ -192,12 +187,7 @@ export function createS3BlobStore(opts: TS3BlobStoreOptions): TBlobStore {
       return { key, sizeBytes, sha256: hash.digest("hex") };
     },
 
-    async getRange(key: string, start: number, end: number): Promise<Uint8Array> {
-      assertByteRange(start, end);
-      const chunks: Uint8Array[] = [];
-      for await (const chunk of store.stream(key, { start, end })) chunks.push(chunk);
-      return chunks.length === 1 ? chunks[0] : Buffer.concat(chunks);
-    },
+    getRange: (key: string, start: number, end: number) => readRange(store, key, start, end),
 
     async *stream(key: string, range?: TByteRange): AsyncGenerator<Uint8Array> {
       if (range) assertByteRange(range.start, range.end);

@@ -20,6 +20,7 @@
  */
 import { booleanPointInPolygon } from "@turf/turf";
 import type { Position } from "geojson";
+import { coordinatesBbox } from "./bbox";
 
 /** Result of a test: inside, on the boundary, or outside. */
 export type TPipResult = "inside" | "boundary" | "outside";
@@ -48,21 +49,8 @@ const MIN_EDGES_FOR_BANDS = 32;
 
 function prepare(rings: Position[][]): TPrepared {
   let n = 0;
-  let minX = Infinity,
-    minY = Infinity,
-    maxX = -Infinity,
-    maxY = -Infinity;
-  for (const ring of rings) {
-    n += Math.max(0, ring.length - 1);
-    for (const p of ring) {
-      const x = p[0]!,
-        y = p[1]!;
-      if (x < minX) minX = x;
-      if (x > maxX) maxX = x;
-      if (y < minY) minY = y;
-      if (y > maxY) maxY = y;
-    }
-  }
+  for (const ring of rings) n += Math.max(0, ring.length - 1);
+  const [minX, minY, maxX, maxY] = coordinatesBbox(rings) ?? [Infinity, Infinity, -Infinity, -Infinity];
   // About 4 edges per band on average: large polygons get many thin bands.
   const bands = n < MIN_EDGES_FOR_BANDS || !(maxY > minY) ? 1 : Math.min(65_536, Math.ceil(n / 4));
   const bandHeight = bands === 1 ? Infinity : (maxY - minY) / bands;

@@ -30,6 +30,7 @@
  */
 import Flatbush from "flatbush";
 import type { Geometry, Position } from "geojson";
+import { coordinatesBbox, type TBbox } from "./bbox";
 
 /** Most problems reported for one geometry. */
 export const MAX_PROBLEMS = 5;
@@ -106,21 +107,7 @@ function ringInside(ring: Position[], other: Position[]): boolean {
   return true;
 }
 
-function bboxOf(points: Position[]): [number, number, number, number] {
-  let w = Infinity,
-    s = Infinity,
-    e = -Infinity,
-    n = -Infinity;
-  for (const p of points) {
-    if (p[0]! < w) w = p[0]!;
-    if (p[0]! > e) e = p[0]!;
-    if (p[1]! < s) s = p[1]!;
-    if (p[1]! > n) n = p[1]!;
-  }
-  return [w, s, e, n];
-}
-
-const overlapBoxes = (a: number[], b: number[]) => a[0]! <= b[2]! && b[0]! <= a[2]! && a[1]! <= b[3]! && b[1]! <= a[3]!;
+const overlapBoxes = (a: TBbox | null, b: TBbox | null) => !!a && !!b && a[0] <= b[2] && b[0] <= a[2] && a[1] <= b[3] && b[1] <= a[3];
 
 /**
  * What is wrong, where: `ring` (and `polygon`) name the ring at fault; `other` the second ring of
@@ -256,12 +243,12 @@ export function polygonFaults(geometry: Geometry | null, opts: { antimeridian?: 
     for (let m = k + 1; m < rings.length; m++) {
       const g = rings[m]!;
       if (h.ring === 0 || g.ring === 0 || g.polygon !== h.polygon) continue;
-      if (overlapBoxes(bboxOf(h.points), bboxOf(g.points)) && (ringInside(h.points, g.points) || ringInside(g.points, h.points)))
+      if (overlapBoxes(coordinatesBbox(h.points), coordinatesBbox(g.points)) && (ringInside(h.points, g.points) || ringInside(g.points, h.points)))
         add("holes_nested", h, `${name(h)} and ring ${g.ring} (holes) lie one inside the other`, { other: g.ring });
     }
   }
   if (multi) {
-    const boxes = exteriors.map((r) => bboxOf(r.points));
+    const boxes = exteriors.map((r) => coordinatesBbox(r.points));
     for (let a = 0; a < exteriors.length; a++)
       for (let b = 0; b < exteriors.length; b++) {
         if (a === b || !overlapBoxes(boxes[a]!, boxes[b]!)) continue;

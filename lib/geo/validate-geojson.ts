@@ -173,13 +173,6 @@ function checkGeometryInto(g: unknown, path: TGeoPath, c: Collector): boolean {
   return false;
 }
 
-/** Faults of one GeoJSON geometry object (any of the seven types). */
-export function validateGeometry(g: unknown): TGeoJsonIssue[] {
-  const c = new Collector();
-  checkGeometryInto(g, [], c);
-  return c.issues;
-}
-
 function checkFeatureInto(f: unknown, path: TGeoPath, c: Collector): void {
   if (!isObject(f)) {
     c.add(path, "invalid_geojson", `Expected a Feature object, got ${describe(f)}`);

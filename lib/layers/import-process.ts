@@ -20,8 +20,7 @@ import { AppError, assertStorable, validationError, type TFieldError } from "@/l
 import { polygonProblems } from "@/lib/geo/polygon-problems";
 import type { TFeature } from "@/lib/engine/types";
 import { layerItems, MAX_LISTED_PROBLEMS, type TUploadFormat, type TUploadSource } from "@/lib/layers/parse";
-import type { TLayerFileSummary } from "@/lib/layers/layer-file";
-import { storeLayerFile } from "@/lib/layers/write-layer";
+import { storeLayerFile, type TLayerFileFields } from "@/lib/layers/write-layer";
 
 if (!process.send) throw new Error("import-process.ts runs only as a child process of the worker (lib/layers/run-layer-import.ts)");
 
@@ -37,7 +36,7 @@ export type TImportRequest = {
 
 export type TImportAnswer =
   | { type: "progress"; bytesDone: number; itemsDone: number }
-  | { type: "done"; summary: TLayerFileSummary; sizeBytes: number; sha256: string }
+  | { type: "done"; fields: TLayerFileFields }
   | { type: "failed"; problem: { code: string; detail: string; errors?: unknown[] } };
 
 const PROGRESS_EVERY_MS = 500;
@@ -116,8 +115,7 @@ async function importFile(req: TImportRequest): Promise<Extract<TImportAnswer, {
     }
     if (invalid.length > 0) throw invalidPolygons(invalid);
   }
-  const { summary, sizeBytes, sha256 } = await storeLayerFile(items(), { kind: parsed.kind, fileKey: req.fileKey, tmpDir: req.tmpDir });
-  return { type: "done", summary, sizeBytes, sha256 };
+  return { type: "done", fields: await storeLayerFile(items(), { kind: parsed.kind, fileKey: req.fileKey, tmpDir: req.tmpDir }) };
 }
 
 process.on("message", (req: TImportRequest) => {

@@ -21,7 +21,6 @@ import { blobStore } from "@/lib/blobs";
 import { db } from "@/lib/db";
 import { env, privateTmpDir } from "@/lib/env";
 import type { TLayerImportJob } from "@/lib/jobs/schemas";
-import type { TLayerFileSummary } from "@/lib/layers/layer-file";
 import { layerFileKey } from "@/lib/layers/layer-file-key";
 import type { TImportAnswer, TImportRequest } from "@/lib/layers/import-process";
 import type { TUploadFormat } from "@/lib/layers/parse";
@@ -108,7 +107,7 @@ export async function runLayerImportJob(data: TLayerImportJob, ctx: { signal: Ab
       ctx.signal,
     );
     await lastWrite;
-    await commitLayer(imp, fileKey, done);
+    await commitLayer(imp, done);
   } catch (err) {
     await store.delete(fileKey).catch(() => {});
     if (ctx.signal.aborted) throw err; // the job expired or the worker stops: pg-boss retries it
@@ -124,19 +123,8 @@ export async function runLayerImportJob(data: TLayerImportJob, ctx: { signal: Ab
 type TImportRow = Awaited<ReturnType<typeof db.layerImport.findUniqueOrThrow>>;
 
 /** The layer points at its new file and the import is completed, in one transaction. */
-async function commitLayer(imp: TImportRow, fileKey: string, done: TDone): Promise<void> {
-  const s: TLayerFileSummary = done.summary;
-  const fields = {
-    name: imp.name,
-    kind: s.kind,
-    itemCount: s.itemCount,
-    bbox: s.bbox ?? [],
-    geometryTypes: s.geometryTypes,
-    columns: s.columns.map((c) => ({ name: c.name, type: c.type })),
-    fileKey,
-    fileSizeBytes: BigInt(done.sizeBytes),
-    fileSha256: done.sha256,
-  };
+async function commitLayer(imp: TImportRow, done: TDone): Promise<void> {
+  const fields = { name: imp.name, ...done.fields };
   await db.$transaction(async (tx) => {
     const key = { workspaceId: imp.workspaceId, id: imp.layerId };
     const existing = await tx.layer.findUnique({ where: { workspaceId_id: key }, select: { description: true } });
@@ -151,7 +139,7 @@ async function commitLayer(imp: TImportRow, fileKey: string, done: TDone): Promi
       data: {
         state: "completed",
         finishedAt: new Date(),
-        itemsDone: BigInt(s.itemCount),
+        itemsDone: BigInt(fields.itemCount),
         result: { layerId: layer.id, kind: layer.kind, itemCount: layer.itemCount, dataVersion: layer.dataVersion, replaced: existing !== null },
       },
     });

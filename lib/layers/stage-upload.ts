@@ -25,7 +25,7 @@ import { db } from "@/lib/db";
 import { AppError, assertStorable, validationError, type TFieldError } from "@/lib/errors";
 import { enqueue } from "@/lib/jobs/boss";
 import { layerImportDocument, type TLayerImportDocument } from "@/lib/layers/layer-imports";
-import { MAX_LAYER_UPLOAD_BYTES, UPLOAD_FORMATS, type TUploadFormat } from "@/lib/layers/parse";
+import { formatBytes, MAX_LAYER_UPLOAD_BYTES, tooLarge, UPLOAD_FORMATS, type TUploadFormat } from "@/lib/layers/parse";
 
 export const LAYER_ID_PATTERN = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
 export { MAX_LAYER_UPLOAD_BYTES, UPLOAD_FORMATS, type TUploadFormat };
@@ -42,10 +42,6 @@ export interface TStageUploadInput {
   replace?: boolean;
 }
 
-function megabytes(bytes: number): string {
-  return `${(bytes / 1024 / 1024).toFixed(1)} MiB`;
-}
-
 /** The body's chunks, counted: `payload_too_large` as soon as they pass `maxBytes`. */
 async function* limited(body: ReadableStream<Uint8Array>, counter: { bytes: number }, maxBytes: number): AsyncGenerator<Uint8Array> {
   const reader = body.getReader();
@@ -54,9 +50,7 @@ async function* limited(body: ReadableStream<Uint8Array>, counter: { bytes: numb
       const { done, value } = await reader.read();
       if (done) return;
       counter.bytes += value.byteLength;
-      if (counter.bytes > maxBytes) {
-        throw new AppError("payload_too_large", `A layer file may be at most ${megabytes(maxBytes)}; this one is larger.`);
-      }
+      if (counter.bytes > maxBytes) throw tooLarge(maxBytes);
       yield value;
     }
   } finally {
@@ -83,7 +77,7 @@ export async function stageLayerUpload(
     errors.push({ field: "/name", code: "invalid_value", message: "A layer needs a name of 1 to 200 characters." });
   if (errors.length > 0) throw validationError(errors);
   if (declaredBytes !== null && declaredBytes > maxBytes) {
-    throw new AppError("payload_too_large", `A layer file may be at most ${megabytes(maxBytes)}; this one is ${megabytes(declaredBytes)}.`);
+    throw new AppError("payload_too_large", `A layer file may be at most ${formatBytes(maxBytes)}; this one is ${formatBytes(declaredBytes)}.`);
   }
   const existing = await db.layer.findUnique({ where: { workspaceId_id: { workspaceId: scope.workspaceId, id: input.id } }, select: { name: true } });
   if (existing && !input.replace)

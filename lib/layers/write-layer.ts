@@ -11,12 +11,14 @@ import { blobStore } from "@/lib/blobs";
 import { privateTmpDir } from "@/lib/env";
 import { byteChannel } from "@/lib/blobs/byte-channel";
 import type { TFeature, TRow } from "@/lib/engine/types";
-import { writeLayerFile, type TLayerFileSummary } from "@/lib/layers/layer-file";
+import { writeLayerFile } from "@/lib/layers/layer-file";
 import { layerFileKey } from "@/lib/layers/layer-file-key";
 
+/** The layer row's file fields (`layer` table): what the file holds and where it is. */
 export interface TLayerFileFields {
   kind: "features" | "table";
   itemCount: number;
+  /** `[west, south, east, north]`, empty for a table or a layer without coordinates. */
   bbox: number[];
   geometryTypes: string[];
   columns: { name: string; type: string }[];
@@ -25,19 +27,15 @@ export interface TLayerFileFields {
   fileSha256: string;
 }
 
-async function* each<T>(items: readonly T[]): AsyncGenerator<T> {
-  for (const item of items) yield item;
-}
-
 /**
  * Writes `items` as a layer file (lib/layers/layer-file) straight into the blob store under
  * `fileKey`, streaming (no whole file in memory); sort runs go to `tmpDir`. On failure nothing is
  * left under `fileKey`. The import process and `writeLayerItems` both write layers through it.
  */
 export async function storeLayerFile(
-  items: AsyncIterable<TFeature | TRow>,
+  items: AsyncIterable<TFeature | TRow> | Iterable<TFeature | TRow>,
   opts: { kind: "features" | "table"; fileKey: string; tmpDir: string },
-): Promise<{ summary: TLayerFileSummary; sizeBytes: number; sha256: string }> {
+): Promise<TLayerFileFields> {
   const channel = byteChannel();
   const stored = blobStore().put(opts.fileKey, channel.chunks(), { contentType: "application/vnd.apache.parquet" });
   stored.catch((err: unknown) => channel.abandon(err));
@@ -52,7 +50,16 @@ export async function storeLayerFile(
     });
     channel.close();
     const info = await stored;
-    return { summary, sizeBytes: info.sizeBytes, sha256: info.sha256 };
+    return {
+      kind: summary.kind,
+      itemCount: summary.itemCount,
+      bbox: summary.bbox ?? [],
+      geometryTypes: summary.geometryTypes,
+      columns: summary.columns,
+      fileKey: opts.fileKey,
+      fileSizeBytes: BigInt(info.sizeBytes),
+      fileSha256: info.sha256,
+    };
   } catch (err) {
     channel.fail(err);
     await stored.catch(() => {});
@@ -63,26 +70,16 @@ export async function storeLayerFile(
   }
 }
 
+/** Writes a layer's file from items in this process under a new key (see module doc). */
 export async function writeLayerItems(
   workspaceId: string,
   layerId: string,
   data: { kind: "features"; items: TFeature[] } | { kind: "table"; items: TRow[] },
 ): Promise<TLayerFileFields> {
   const id = randomUUID();
-  const fileKey = layerFileKey(workspaceId, layerId, id);
   const tmpDir = privateTmpDir("layers", id);
   try {
-    const { summary, sizeBytes, sha256 } = await storeLayerFile(each<TFeature | TRow>(data.items), { kind: data.kind, fileKey, tmpDir });
-    return {
-      kind: summary.kind,
-      itemCount: summary.itemCount,
-      bbox: summary.bbox ?? [],
-      geometryTypes: summary.geometryTypes,
-      columns: summary.columns.map((c) => ({ name: c.name, type: c.type })),
-      fileKey,
-      fileSizeBytes: BigInt(sizeBytes),
-      fileSha256: sha256,
-    };
+    return await storeLayerFile(data.items, { kind: data.kind, fileKey: layerFileKey(workspaceId, layerId, id), tmpDir });
   } finally {
     fs.rmSync(tmpDir, { recursive: true, force: true });
   }

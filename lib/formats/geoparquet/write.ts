@@ -13,6 +13,7 @@ import { ParquetWriter } from "hyparquet-writer";
 import type { Geometry } from "geojson";
 import type { TFeatureSet } from "@/lib/engine/types";
 import { ChunkedByteWriter } from "../byte-chunks";
+import type { TFieldSchema } from "@/lib/steps/columns";
 import { ColumnTypeInference, columnTypeFor, ownValue } from "../column-types";
 import { EncodeError } from "../errors";
 import { columnSchemaElement, CREATED_BY, writeRowGroups, type TExtraColumn, type TParquetColumn, type TParquetOptions } from "../parquet/write";
@@ -25,15 +26,75 @@ export const GEOMETRY_COLUMN = "geometry";
 export interface TGeoMetadata {
   version: "1.1.0";
   primary_column: string;
-  columns: Record<string, { encoding: "WKB"; geometry_types: string[]; bbox?: [number, number, number, number] }>;
+  columns: Record<
+    string,
+    { encoding: "WKB"; geometry_types: string[]; bbox?: [number, number, number, number]; covering?: { bbox: Record<string, [string, string]> } }
+  >;
 }
 
-/** Picks a property column name that does not clash with the geometry column. */
-function propertyColumnName(key: string, taken: Set<string>): string {
-  if (key !== GEOMETRY_COLUMN) return key;
-  let n = 1;
-  while (taken.has(`${key}_${n}`)) n++;
-  return `${key}_${n}`;
+/** The `geo` metadata of a `geometry` column with these statistics, and with a bbox covering column's name when it has one. */
+export function geoMetadata(stats: GeometryStats, coveringColumn?: string): TGeoMetadata {
+  const bbox = stats.bbox();
+  const covering = coveringColumn && { bbox: Object.fromEntries(BBOX_FIELDS.map((f) => [f, [coveringColumn, f] as [string, string]])) };
+  return {
+    version: "1.1.0",
+    primary_column: GEOMETRY_COLUMN,
+    columns: { [GEOMETRY_COLUMN]: { encoding: "WKB", geometry_types: stats.geometryTypes(), ...(bbox ? { bbox } : {}), ...(covering ? { covering } : {}) } },
+  };
+}
+
+/** The fields of a GeoParquet 1.1 bbox covering struct. */
+export const BBOX_FIELDS = ["xmin", "ymin", "xmax", "ymax"] as const;
+
+/** Property keys in first-seen order (declared ones first) with their running type inference. */
+export class ColumnCollector {
+  readonly keys: string[] = [];
+  readonly inference: ColumnTypeInference[] = [];
+  private readonly index = new Map<string, number>();
+
+  constructor(declared: readonly TFieldSchema[]) {
+    for (const field of declared) this.slot(field.name);
+  }
+
+  private slot(key: string): number {
+    let i = this.index.get(key);
+    if (i === undefined) {
+      i = this.keys.length;
+      this.index.set(key, i);
+      this.keys.push(key);
+      this.inference.push(new ColumnTypeInference());
+    }
+    return i;
+  }
+
+  add(record: Record<string, unknown> | null | undefined): void {
+    if (!record) return;
+    for (const key in record) {
+      if (Object.hasOwn(record, key)) this.inference[this.slot(key)].add(record[key]);
+    }
+  }
+}
+
+/** One output column: the property `key` it holds, its `name` in the file and its type. */
+export interface TPlannedColumn extends TParquetColumn {
+  key: string;
+}
+
+/**
+ * The collected keys as columns, typed by their declared type when the data fits it (else
+ * inferred); a key named like one of `reserved` is written as `<key>_<n>`, the first name free.
+ */
+export function planColumns(collector: ColumnCollector, declared: readonly TFieldSchema[], reserved: readonly string[]): TPlannedColumn[] {
+  const declaredType = new Map(declared.map((f) => [f.name, f.type]));
+  const taken = new Set([...reserved, ...collector.keys]);
+  return collector.keys.map((key, c) => {
+    let name = key;
+    if (reserved.includes(key)) {
+      for (let n = 1; taken.has(name); n++) name = `${key}_${n}`;
+      taken.add(name);
+    }
+    return { key, name, type: columnTypeFor(declaredType.get(key), collector.inference[c]) };
+  });
 }
 
 /**
@@ -52,50 +113,12 @@ export async function encodeGeoParquet(
   options: TParquetOptions = {},
 ): Promise<{ body: Uint8Array; featureCount: number; geo: TGeoMetadata }> {
   const features = layer.features;
-  // pass 1: property keys (first-seen order) and their types
-  const keyIndex = new Map<string, number>();
-  const keys: string[] = [];
-  const inference: ColumnTypeInference[] = [];
-  for (const f of options.columns?.fields ?? []) {
-    keyIndex.set(f.name, keys.length);
-    keys.push(f.name);
-    inference.push(new ColumnTypeInference());
-  }
-  const declared = new Map(options.columns?.fields.map((f) => [f.name, f.type]));
-  for (const feature of features) {
-    const properties = feature.properties;
-    if (!properties) continue;
-    for (const key in properties) {
-      if (!Object.hasOwn(properties, key)) continue;
-      let index = keyIndex.get(key);
-      if (index === undefined) {
-        index = keys.length;
-        keyIndex.set(key, index);
-        keys.push(key);
-        inference.push(new ColumnTypeInference());
-      }
-      inference[index].add(properties[key]);
-    }
-  }
-  const taken = new Set(keys);
-  const columns: TParquetColumn[] = keys.map((key, c) => {
-    const name = propertyColumnName(key, taken);
-    taken.add(name);
-    return { name, type: columnTypeFor(declared.get(key), inference[c]) };
-  });
-
+  const declared = options.columns?.fields ?? [];
+  const collector = new ColumnCollector(declared);
+  for (const feature of features) collector.add(feature.properties);
+  const columns = planColumns(collector, declared, [GEOMETRY_COLUMN]);
   const stats = new GeometryStats();
   const arena = new WkbArena();
-  const geo = (): TGeoMetadata => {
-    const bbox = stats.bbox();
-    return {
-      version: "1.1.0",
-      primary_column: GEOMETRY_COLUMN,
-      columns: {
-        [GEOMETRY_COLUMN]: { encoding: "WKB", geometry_types: stats.geometryTypes(), ...(bbox ? { bbox } : {}) },
-      },
-    };
-  };
 
   const writer = new ChunkedByteWriter(options.sink);
   const pq = new ParquetWriter({
@@ -115,7 +138,8 @@ export async function encodeGeoParquet(
       const geometry = features[index]!.geometry as Geometry | null | undefined;
       if (geometry === null || geometry === undefined) return { value: null, size: 1 };
       try {
-        const wkb = geometryToWkb(geometry, stats, arena);
+        const wkb = geometryToWkb(geometry, arena);
+        stats.add(geometry);
         return { value: wkb, size: wkb.length + 4 };
       } catch (error) {
         const reason = error instanceof Error ? error.message : String(error);
@@ -124,8 +148,8 @@ export async function encodeGeoParquet(
     },
   };
 
-  await writeRowGroups(pq, features.length, columns, (i, c) => ownValue(features[i]!.properties, keys[c]!), options, [geometryColumn]);
-  const metadata = geo();
+  await writeRowGroups(pq, features.length, columns, (i, c) => ownValue(features[i]!.properties, columns[c]!.key), options, [geometryColumn]);
+  const metadata = geoMetadata(stats);
   pq.kvMetadata = [{ key: "geo", value: JSON.stringify(metadata) }];
   await pq.finish();
   return { body: writer.getBytes(), featureCount: features.length, geo: metadata };

@@ -6,4 +6,3 @@
 export { writeLayerFile } from "./write-layer-file";
 export { openLayerFile, readLayerBatches, rowGroupsFor, type TLayerFile } from "./read-layer-file";
 export { createRowGroupCache, type TRowGroupCache } from "./row-group-cache";
-export type { TLayerFileSummary } from "./types";

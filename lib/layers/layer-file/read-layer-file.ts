@@ -32,9 +32,10 @@ import type { Geometry } from "geojson";
 import { setItemPosition } from "@/lib/steps/dataset";
 import type { TFeature, TRow } from "@/lib/engine/types";
 import type { TColumnType } from "@/lib/formats/column-types";
-import { estimateItemBytes, type TBbox } from "./item-measure";
+import type { TBbox } from "@/lib/geo/bbox";
+import { estimateItemBytes } from "./item-measure";
 import type { TRowGroupCache } from "./row-group-cache";
-import { GEOMETRY_COLUMN, LAYER_FILE_METADATA_KEY, type TLayerFileColumn, type TLayerFileKind, type TLayerFileMetadata } from "./types";
+import { GEOMETRY_COLUMN, kvJson, LAYER_FILE_METADATA_KEY, setOwn, type TLayerFileColumn, type TLayerFileKind, type TLayerFileMetadata } from "./types";
 
 /** One row group of a layer file. */
 export interface TLayerFileRowGroup {
@@ -75,6 +76,8 @@ interface TLayerFileSource {
   metadata: FileMetaData;
   /** Column name in the file -> property (or row) key. */
   keyOf: Map<string, string>;
+  /** The `geo` metadata's primary (WKB) column. */
+  geometryColumn: string;
   /** The column of each feature's position in the layer's own order, when the file has one. */
   position: string | undefined;
   cache: TRowGroupCache | undefined;
@@ -92,19 +95,6 @@ interface TGeoColumn {
   geometry_types?: string[];
   bbox?: number[];
   covering?: { bbox?: Record<"xmin" | "ymin" | "xmax" | "ymax", string[]> };
-}
-
-function kvValue(metadata: FileMetaData, key: string): string | undefined {
-  return metadata.key_value_metadata?.find((kv) => kv.key === key)?.value;
-}
-
-function parseJson<T>(text: string | undefined): T | undefined {
-  if (text === undefined) return undefined;
-  try {
-    return JSON.parse(text) as T;
-  } catch {
-    return undefined;
-  }
 }
 
 function columnType(element: FileMetaData["schema"][number]): TColumnType {
@@ -194,8 +184,8 @@ export async function openLayerFile(file: AsyncBuffer, opts: TOpenLayerFileOptio
     },
   };
   const metadata = await parquetMetadataAsync(buffer);
-  const own = parseJson<TLayerFileMetadata>(kvValue(metadata, LAYER_FILE_METADATA_KEY));
-  const geo = parseJson<{ primary_column?: string; columns?: Record<string, TGeoColumn> }>(kvValue(metadata, "geo"));
+  const own = kvJson<TLayerFileMetadata>(metadata, LAYER_FILE_METADATA_KEY);
+  const geo = kvJson<{ primary_column?: string; columns?: Record<string, TGeoColumn> }>(metadata, "geo");
   const kind: TLayerFileKind = own?.kind ?? (geo ? "features" : "table");
   const primary = geo?.primary_column ?? GEOMETRY_COLUMN;
   const geoColumn = geo?.columns?.[primary];
@@ -257,7 +247,14 @@ export async function openLayerFile(file: AsyncBuffer, opts: TOpenLayerFileOptio
       return bytesRead;
     },
     cacheKey: opts.cacheKey,
-    source: { buffer, metadata: readingMetadata(metadata), keyOf, position, cache: opts.cacheKey !== undefined ? opts.cache : undefined },
+    source: {
+      buffer,
+      metadata: readingMetadata(metadata),
+      keyOf,
+      geometryColumn: primary,
+      position,
+      cache: opts.cacheKey !== undefined ? opts.cache : undefined,
+    },
   };
 }
 
@@ -280,12 +277,6 @@ function fromInt64(value: unknown): unknown {
   return value >= BigInt(Number.MIN_SAFE_INTEGER) && value <= BigInt(Number.MAX_SAFE_INTEGER) ? Number(value) : value;
 }
 
-/** Sets `record[key]` as an own property even for `__proto__`. */
-function put(record: Record<string, unknown>, key: string, value: unknown): void {
-  if (key === "__proto__") Object.defineProperty(record, key, { value, writable: true, enumerable: true, configurable: true });
-  else record[key] = value;
-}
-
 export interface TReadLayerBatchesOptions {
   signal?: AbortSignal;
   /** Property (or row) keys to read; unknown ones are ignored; default all. A feature's geometry is always read. */
@@ -300,12 +291,10 @@ export interface TReadLayerBatchesOptions {
  * modify them. See the module doc for what is decoded how.
  */
 export async function* readLayerBatches(file: TLayerFile, box: TBbox | null, opts: TReadLayerBatchesOptions = {}): AsyncGenerator<TFeature[] | TRow[]> {
-  const { buffer, metadata, keyOf, position, cache } = file.source;
+  const { buffer, metadata, keyOf, geometryColumn, position, cache } = file.source;
   const wanted = opts.columns ? new Set(opts.columns) : undefined;
   const propertyColumns = [...keyOf].filter(([, key]) => !wanted || wanted.has(key));
   const features = file.kind === "features";
-  const geo = parseJson<{ primary_column?: string }>(kvValue(metadata, "geo"));
-  const geometryColumn = geo?.primary_column ?? GEOMETRY_COLUMN;
   const readColumns = [...propertyColumns.map(([name]) => name), ...(features ? [geometryColumn] : []), ...(features && position ? [position] : [])];
   const columnsKey = wanted ? propertyColumns.map(([name]) => name).join("\u0000") : "*";
 
@@ -330,7 +319,7 @@ export async function* readLayerBatches(file: TLayerFile, box: TBbox | null, opt
     for (let r = 0; r < rows.length; r++) {
       const row = rows[r];
       const values: Record<string, unknown> = {};
-      for (let c = 0; c < propertyColumns.length; c++) put(values, propertyColumns[c][1], fromInt64(row[c]));
+      for (let c = 0; c < propertyColumns.length; c++) setOwn(values, propertyColumns[c][1], fromInt64(row[c]));
       const item: TFeature | TRow = features
         ? { type: "Feature", geometry: (row[propertyColumns.length] as Geometry | undefined) ?? null, properties: values }
         : values;

@@ -16,7 +16,6 @@ export interface TRowGroupCache {
   readonly bytes: number;
   /** Entries held now. */
   readonly size: number;
-  readonly maxBytes: number;
 }
 
 /** A cache holding at most `maxBytes` estimated bytes of decoded row groups (0 keeps nothing). */
@@ -57,6 +56,5 @@ export function createRowGroupCache(maxBytes: number): TRowGroupCache {
     get size() {
       return entries.size;
     },
-    maxBytes,
   };
 }

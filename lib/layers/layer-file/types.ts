@@ -1,10 +1,11 @@
 /**
  * Shapes shared by the layer file writer and reader (see write-layer-file.ts for the format).
  */
+import type { FileMetaData } from "hyparquet";
 import type { TColumnType } from "@/lib/formats/column-types";
-import type { TBbox } from "./item-measure";
+import type { TBbox } from "@/lib/geo/bbox";
 
-export type { TBbox } from "./item-measure";
+export type { TBbox } from "@/lib/geo/bbox";
 
 /** A layer of features (GeoParquet) or a table (plain Parquet). */
 export type TLayerFileKind = "features" | "table";
@@ -52,3 +53,19 @@ export interface TLayerFileMetadata {
 
 /** Name of the column holding each feature's position in the upload (see `TLayerFileMetadata.position`). */
 export const POSITION_COLUMN = "input_position";
+
+/** Sets `record[key]` as an own property, even for a key "__proto__" (a column of an upload may be named so). */
+export function setOwn(record: Record<string, unknown>, key: string, value: unknown): void {
+  if (key === "__proto__") Object.defineProperty(record, key, { value, writable: true, enumerable: true, configurable: true });
+  else record[key] = value;
+}
+
+/** A file key-value metadata value (`geo`, `LAYER_FILE_METADATA_KEY`) parsed as JSON; undefined when absent or not JSON. */
+export function kvJson<T>(metadata: FileMetaData, key: string): T | undefined {
+  const text = metadata.key_value_metadata?.find((kv) => kv.key === key)?.value;
+  try {
+    return text === undefined ? undefined : (JSON.parse(text) as T);
+  } catch {
+    return undefined;
+  }
+}

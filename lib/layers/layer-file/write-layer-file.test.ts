@@ -279,18 +279,6 @@ describe("writeLayerFile (features)", () => {
     expect(rows.filter((r) => r.id === "0")).toEqual([{ id: "0", value: input[0].properties.value }]);
   });
 
-  it("writes declared columns first with their types, even when no item has them", async () => {
-    const { summary } = await writeToBytes([...syntheticPoints(10, 1)], {
-      kind: "features",
-      tmpDir: tmp.dir,
-      declaredColumns: [
-        { name: "score", type: "number" },
-        { name: "value", type: "number" },
-      ],
-    });
-    expect(summary.columns.map((c) => `${c.name}:${c.type}`)).toEqual(["score:double", "value:double", "id:int64", "city:string", "country:string"]);
-  });
-
   it("writes an empty layer as a valid file without row groups", async () => {
     const { bytes, summary } = await writeToBytes([], { kind: "features", tmpDir: tmp.dir });
     expect(summary).toMatchObject({ itemCount: 0, bbox: null, geometryTypes: [], columns: [], rowGroups: 0 });

@@ -4,11 +4,10 @@
  * Features -> GeoParquet 1.1 (https://geoparquet.org/releases/v1.1.0/):
  * - rows sorted by the Hilbert key of each geometry's bbox centre (hilbert.ts; features without
  *   coordinates last; equal keys keep input order), so each row group covers a compact area;
- * - property columns first (declared ones, then the others in first-seen order over all
- *   features; a property named `geometry`, `bbox` or `input_position` is written as
- *   `geometry_1` / `bbox_1` / `input_position_1`, the
- *   mapping kept in the `flow-api:layer-file` metadata), types inferred over ALL features
- *   (lib/formats/column-types.ts), every column OPTIONAL;
+ * - property columns first (in first-seen order over all features; a property named
+ *   `geometry`, `bbox` or `input_position` is written as `geometry_1` / `bbox_1` /
+ *   `input_position_1`, the mapping kept in the `flow-api:layer-file` metadata), types inferred
+ *   over ALL features (lib/formats/column-types.ts), every column OPTIONAL;
  * - `geometry`: BYTE_ARRAY of ISO WKB (lib/formats/wkb.ts), null for a feature without one;
  * - `bbox`: the 1.1 covering column, an OPTIONAL struct of REQUIRED FLOAT `xmin, ymin, xmax,
  *   ymax`, rounded outward to float32 so it still covers the geometry (null without
@@ -41,13 +40,14 @@ import { ParquetWriter, type ColumnSource } from "hyparquet-writer";
 import type { Geometry } from "geojson";
 import type { TFeature, TRow } from "@/lib/engine/types";
 import { yieldToEventLoop } from "@/lib/formats/byte-chunks";
-import { ColumnTypeInference, columnTypeFor, ownValueReader, toColumnValue } from "@/lib/formats/column-types";
+import { ownValueReader, toColumnValue } from "@/lib/formats/column-types";
 import { EncodeError } from "@/lib/formats/errors";
+import { BBOX_FIELDS, ColumnCollector, geoMetadata, planColumns } from "@/lib/formats/geoparquet/write";
 import { columnSchemaElement, Utf8Arena } from "@/lib/formats/parquet/write";
 import { GeometryStats, WkbArena, geometryToWkb } from "@/lib/formats/wkb";
-import type { TFieldSchema } from "@/lib/steps/columns";
+import { geometryBbox } from "@/lib/geo/bbox";
 import { hilbertKeyOfBbox } from "./hilbert";
-import { estimateItemBytes, geometryBbox } from "./item-measure";
+import { estimateItemBytes } from "./item-measure";
 import { SinkByteWriter, type TAsyncByteSink } from "./sink-writer";
 import { FrameBuffer, RunFileReader, mergeRuns, type TKeyedRecord, type TRunSource } from "./sort-runs";
 import {
@@ -55,7 +55,6 @@ import {
   GEOMETRY_COLUMN,
   POSITION_COLUMN,
   LAYER_FILE_METADATA_KEY,
-  type TLayerFileColumn,
   type TLayerFileKind,
   type TLayerFileMetadata,
   type TLayerFileSummary,
@@ -94,59 +93,7 @@ export interface TWriteLayerFileOptions {
   signal?: AbortSignal;
   /** Called every few thousand items while reading the input ("sorting") and after each row group ("writing"). */
   onProgress?: (itemsDone: number, phase: "sorting" | "writing") => void;
-  /** Columns known in advance (from the flow): written first, in order, with their types when the data fits them. */
-  declaredColumns?: readonly TFieldSchema[];
 }
-
-/** Property keys in first-seen order (declared ones first) with their running type inference. */
-class ColumnCollector {
-  readonly keys: string[] = [];
-  readonly inference: ColumnTypeInference[] = [];
-  private readonly index = new Map<string, number>();
-
-  constructor(declared: readonly TFieldSchema[]) {
-    for (const field of declared) this.slot(field.name);
-  }
-
-  private slot(key: string): number {
-    let i = this.index.get(key);
-    if (i === undefined) {
-      i = this.keys.length;
-      this.index.set(key, i);
-      this.keys.push(key);
-      this.inference.push(new ColumnTypeInference());
-    }
-    return i;
-  }
-
-  add(record: Record<string, unknown> | null | undefined): void {
-    if (!record) return;
-    for (const key in record) {
-      if (Object.hasOwn(record, key)) this.inference[this.slot(key)].add(record[key]);
-    }
-  }
-}
-
-/** One output property column: where its values come from and how they are written. */
-interface TPlannedColumn extends TLayerFileColumn {
-  key: string;
-  read: (record: Record<string, unknown> | null | undefined) => unknown;
-}
-
-function planColumns(collector: ColumnCollector, declared: readonly TFieldSchema[], reserved: readonly string[]): TPlannedColumn[] {
-  const declaredType = new Map(declared.map((f) => [f.name, f.type]));
-  const taken = new Set([...reserved, ...collector.keys.filter((k) => !reserved.includes(k))]);
-  return collector.keys.map((key, c) => {
-    let name = key;
-    if (reserved.includes(key)) {
-      for (let n = 1; taken.has(name); n++) name = `${key}_${n}`;
-      taken.add(name);
-    }
-    return { key, name, type: columnTypeFor(declaredType.get(key), collector.inference[c]), read: ownValueReader(key) };
-  });
-}
-
-const BBOX_FIELDS = ["xmin", "ymin", "xmax", "ymax"] as const;
 
 const f32 = new Float32Array(1);
 const u32 = new Uint32Array(f32.buffer);
@@ -193,8 +140,7 @@ export async function writeLayerFile(
   const { signal, onProgress } = opts;
   const budget = Math.max(1, opts.memoryBytes ?? DEFAULT_SORT_MEMORY_BYTES);
   const rowGroupRows = Math.max(1, Math.floor(opts.rowGroupRows ?? DEFAULT_ROW_GROUP_ROWS));
-  const declared = opts.declaredColumns ?? [];
-  const collector = new ColumnCollector(declared);
+  const collector = new ColumnCollector([]);
 
   let runDir: string | undefined;
   const runPaths: string[] = [];
@@ -237,7 +183,8 @@ export async function writeLayerFile(
     for (const runPath of runPaths) sources.push(await RunFileReader.open<TFeature | TRow>(runPath, blockBytes));
     sources.push(buffer.source(features));
 
-    const columns = planColumns(collector, declared, features ? [GEOMETRY_COLUMN, BBOX_COLUMN, POSITION_COLUMN] : []);
+    const columns = planColumns(collector, [], features ? [GEOMETRY_COLUMN, BBOX_COLUMN, POSITION_COLUMN] : []);
+    const readers = columns.map((c) => ownValueReader(c.key));
     const stats = new GeometryStats();
     const schema: SchemaElement[] = [
       { name: "root", num_children: columns.length + (features ? 3 : 0) },
@@ -265,21 +212,22 @@ export async function writeLayerFile(
         const { item, seq } = records[r];
         const values = features ? (item as TFeature).properties : (item as TRow);
         for (let c = 0; c < columns.length; c++) {
-          const cell = toColumnValue(columns[c].type, columns[c].read(values));
+          const cell = toColumnValue(columns[c].type, readers[c](values));
           data[c][r] = typeof cell === "string" ? text.bytes(cell) : cell;
         }
         if (!features) continue;
         const geometry = (item as TFeature).geometry as Geometry | null | undefined;
+        const box = geometryBbox(geometry);
         let bytes: Uint8Array | null = null;
         if (geometry !== null && geometry !== undefined) {
           try {
-            bytes = geometryToWkb(geometry, stats, wkb);
+            bytes = geometryToWkb(geometry, wkb);
           } catch (error) {
             const reason = error instanceof Error ? error.message : String(error);
             throw new EncodeError(`item ${seq}: ${reason}`, { cause: error });
           }
+          stats.add(geometry, box);
         }
-        const box = geometryBbox(geometry);
         data[columns.length][r] = bytes;
         data[columns.length + 2][r] = BigInt(seq);
         data[columns.length + 1][r] = box && {
@@ -332,17 +280,7 @@ export async function writeLayerFile(
     };
     const bbox = features ? (stats.bbox() ?? null) : null;
     const kv = [{ key: LAYER_FILE_METADATA_KEY, value: JSON.stringify(own) }];
-    if (features) {
-      const covering = Object.fromEntries(BBOX_FIELDS.map((f) => [f, [BBOX_COLUMN, f]]));
-      const geo = {
-        version: "1.1.0",
-        primary_column: GEOMETRY_COLUMN,
-        columns: {
-          [GEOMETRY_COLUMN]: { encoding: "WKB", geometry_types: stats.geometryTypes(), ...(bbox ? { bbox } : {}), covering: { bbox: covering } },
-        },
-      };
-      kv.unshift({ key: "geo", value: JSON.stringify(geo) });
-    }
+    if (features) kv.unshift({ key: "geo", value: JSON.stringify(geoMetadata(stats, BBOX_COLUMN)) });
     pq.kvMetadata = kv;
     await pq.finish();
     return {

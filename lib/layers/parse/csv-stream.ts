@@ -33,6 +33,7 @@ import { AppError, jsonPointer, validationError } from "@/lib/errors";
 import type { TFeature, TRow } from "@/lib/engine/types";
 import { parseDecimalNumber } from "@/lib/steps/decimal-number";
 import { countedChunks, DEFAULT_PARSE_LIMITS, formatBytes, type TParseLimits } from "./limits";
+import { setOwn } from "@/lib/layers/layer-file/types";
 import { ProblemList } from "./problems";
 
 const LON_NAMES = ["lon", "lng", "long", "longitude", "x"];
@@ -44,12 +45,6 @@ export interface TCsvOptions {
   /** The longitude / latitude columns (found by name when absent). */
   lonColumn?: string;
   latColumn?: string;
-}
-
-/** Sets `obj[key]`, as an own property even for "__proto__" (a header may name a column so). */
-function setOwn(obj: Record<string, unknown>, key: string, value: unknown): void {
-  if (key === "__proto__") Object.defineProperty(obj, key, { value, enumerable: true, writable: true, configurable: true });
-  else obj[key] = value;
 }
 
 /** A CSV cell as stored: null when empty, a number in a numeric column, else the text. */
@@ -196,7 +191,7 @@ export class CsvLayerStream implements AsyncIterable<TFeature | TRow> {
     this.done = true;
   }
 
-  /** Checks the header and decides the layout; throws as the whole-file import did. */
+  /** Checks the header and decides the layout (points or a table). */
   private readHeader(header: string[]): string[] {
     if (header.length === 0) throw validationError([{ field: "/file", code: "invalid_csv", message: "The CSV file has no header row." }]);
     const dup = header.find((h, i) => header.indexOf(h) !== i);

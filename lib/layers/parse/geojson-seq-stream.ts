@@ -48,8 +48,7 @@ export async function* parseGeoJsonSeqStream(chunks: AsyncIterable<Uint8Array>, 
     if (text.trim() === "") return;
     const index = count++;
     if (count > limits.maxItems) {
-      problems.add({ field: "/file/features", code: "too_many_features", message: `At most ${limits.maxItems} features are accepted; the file has more.` });
-      throw problems.error();
+      problems.fail("/file/features", "too_many_features", `At most ${limits.maxItems} features are accepted; the file has more.`);
     }
     let value: unknown;
     try {
@@ -68,8 +67,7 @@ export async function* parseGeoJsonSeqStream(chunks: AsyncIterable<Uint8Array>, 
     parts.push(piece);
     partBytes += piece.byteLength;
     if (partBytes > maxItemBytes) {
-      problems.add({ field: `/file/features/${count}`, code: "too_large", message: `Feature ${count} is larger than ${formatBytes(maxItemBytes)}.` });
-      throw problems.error();
+      problems.fail(`/file/features/${count}`, "too_large", `Feature ${count} is larger than ${formatBytes(maxItemBytes)}.`);
     }
   };
 

@@ -71,17 +71,12 @@ export async function* parseGeoJsonStream(chunks: AsyncIterable<Uint8Array>, lim
   let itemName = "";
   let lastOffset = 0;
 
-  const fatal = (field: string, code: string, message: string): never => {
-    problems.add({ field, code, message });
-    throw problems.error();
-  };
-
   const track = (token: TokenType, value: unknown, offset: number) => {
     lastOffset = offset;
     if (depth === 0) {
       if (rootSeen) return; // trailing data after the document: the token parser refuses it
       rootSeen = true;
-      if (token !== TokenType.LEFT_BRACE) fatal("/file", "invalid_geojson", `Expected a FeatureCollection object, got ${describeToken(token, value)}`);
+      if (token !== TokenType.LEFT_BRACE) problems.fail("/file", "invalid_geojson", `Expected a FeatureCollection object, got ${describeToken(token, value)}`);
       depth = 1;
       expectKey = true;
       return;
@@ -139,12 +134,12 @@ export async function* parseGeoJsonStream(chunks: AsyncIterable<Uint8Array>, lim
     if (stack.length === 1) {
       // Not a FeatureCollection: nothing after this can make the file one, so stop here.
       if (key === "type" && value !== "FeatureCollection")
-        fatal("/file/type", "invalid_geojson", `Expected type "FeatureCollection", got ${JSON.stringify(value)}`);
+        problems.fail("/file/type", "invalid_geojson", `Expected type "FeatureCollection", got ${JSON.stringify(value)}`);
       return;
     }
     if (!Array.isArray(parent) || !featuresIsArray) return; // members of a `features` object: already refused
     const index = count++;
-    if (count > limits.maxItems) fatal("/file/features", "too_many_features", `At most ${limits.maxItems} features are accepted; the file has more.`);
+    if (count > limits.maxItems) problems.fail("/file/features", "too_many_features", `At most ${limits.maxItems} features are accepted; the file has more.`);
     const feature = checkFeature(value, index, problems, `Feature ${index}`);
     if (feature) ready.push(feature);
   };
@@ -166,7 +161,7 @@ export async function* parseGeoJsonStream(chunks: AsyncIterable<Uint8Array>, lim
     consumed += chunk.byteLength;
     problems.throwIfFull();
     if (itemStart >= 0 && consumed - itemStart > maxItemBytes)
-      fatal(
+      problems.fail(
         itemName,
         "too_large",
         `${itemName.startsWith("/file/features/") ? `Feature ${count}` : `The member at ${itemName}`} is larger than ${formatBytes(maxItemBytes)}.`,

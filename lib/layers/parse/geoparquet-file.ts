@@ -35,7 +35,7 @@ import type { TFeature } from "@/lib/engine/types";
 import { checkFeature } from "./feature";
 import { DEFAULT_PARSE_LIMITS, emptyFile, formatBytes, tooLarge, type TParseLimits } from "./limits";
 import { ProblemList } from "./problems";
-import { LAYER_FILE_METADATA_KEY, type TLayerFileMetadata } from "@/lib/layers/layer-file/types";
+import { kvJson, LAYER_FILE_METADATA_KEY, setOwn, type TLayerFileMetadata } from "@/lib/layers/layer-file/types";
 
 /** Largest footer (file metadata) read, bytes: a footer describes, it never holds data. */
 export const MAX_PARQUET_FOOTER_BYTES = 16 * 1024 * 1024;
@@ -174,12 +174,8 @@ function propertyColumns(metadata: FileMetaData, geoColumns: Record<string, { co
   const derived = new Set<string>([primary]);
   for (const declared of Object.values(geoColumns))
     for (const path of Object.values(declared?.covering?.bbox ?? {})) if (Array.isArray(path) && typeof path[0] === "string") derived.add(path[0]);
-  let own: Partial<TLayerFileMetadata> = {};
-  try {
-    own = JSON.parse(metadata.key_value_metadata?.find((kv) => kv.key === LAYER_FILE_METADATA_KEY)?.value ?? "{}") as Partial<TLayerFileMetadata>;
-  } catch {
-    // not ours after all: every column is a property
-  }
+  // not ours (no such metadata, or not JSON): every column is a property
+  const own = kvJson<Partial<TLayerFileMetadata>>(metadata, LAYER_FILE_METADATA_KEY) ?? {};
   if (typeof own.position === "string") derived.add(own.position);
   const renamed = own.renamed && typeof own.renamed === "object" ? own.renamed : {};
   return parquetSchema(metadata)
@@ -225,9 +221,7 @@ export async function* parseGeoParquetFile(
         const properties: Record<string, unknown> = {};
         for (const { column, key } of columns) {
           // own cells only: a column may be called "__proto__"
-          const value = Object.hasOwn(row, column) ? propertyValue(row[column]) : null;
-          if (key === "__proto__") Object.defineProperty(properties, key, { value, enumerable: true, writable: true, configurable: true });
-          else properties[key] = value;
+          setOwn(properties, key, Object.hasOwn(row, column) ? propertyValue(row[column]) : null);
         }
         const index = from + i;
         const feature = checkFeature({ type: "Feature", geometry: row[geometryColumn] ?? null, properties }, index, problems, `Row ${index + 1}`);

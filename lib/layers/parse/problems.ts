@@ -9,7 +9,7 @@
  */
 import { validationError, type AppError, type TFieldError } from "@/lib/errors";
 
-/** Most problems listed in one error (as before streaming). */
+/** Most problems listed in one error. */
 export const MAX_LISTED_PROBLEMS = 20;
 
 export class ProblemList {
@@ -40,6 +40,12 @@ export class ProblemList {
       ? `${this.what} has more than ${MAX_LISTED_PROBLEMS} problems (first ${MAX_LISTED_PROBLEMS} listed).`
       : `${this.what} has ${n} problem${n === 1 ? "" : "s"}.`;
     return validationError([...this.listed], detail);
+  }
+
+  /** Adds a fault after which reading cannot go on, and throws the error listing everything found. */
+  fail(field: string, code: string, message: string): never {
+    this.add({ field, code, message });
+    throw this.error();
   }
 
   /** Throws when the list is full (mid-stream). */
