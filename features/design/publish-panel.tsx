@@ -12,7 +12,7 @@ import { releaseDiff, type TSectionDiff } from "@/lib/apis/release-diff";
 import { Alert, AlertDescription, AlertTitle } from "@/components/ui/alert";
 import { Label } from "@/components/ui/label";
 import { SelectOptions } from "@/components/ui/native-select";
-import { ConfirmButton } from "@/features/design/confirm-button";
+import { ConfirmButton } from "@/components/confirm-button";
 import { publishAction } from "@/features/design/actions";
 
 export interface TPublishPanelProps {
