@@ -25,6 +25,7 @@ import { Button } from "@/components/ui/button";
 import { DataTable } from "@/features/design/data-table";
 import { countOf } from "@/features/design/format";
 import { MapView } from "@/features/design/map-view";
+import { RunState, StepsBar } from "@/features/design/run-status";
 import {
   errorsAt,
   initialInputState,
@@ -225,9 +226,7 @@ export function FlowRunPanel(p: TFlowRunPanelProps) {
           ) : null}
           <RunStatus doc={doc} loading={Boolean(runId) && run.isPending} />
         </div>
-        {doc && !isFinal(doc.state) && doc.progress.steps_total > 0 ? (
-          <progress className="h-2 w-full" max={doc.progress.steps_total} value={doc.progress.steps_done} aria-label="Steps done" />
-        ) : null}
+        {doc && !isFinal(doc.state) ? <StepsBar doc={doc} /> : null}
         {run.error ? <p className="text-sm text-destructive">Could not read the run: {run.error.message}</p> : null}
       </form>
 
@@ -254,16 +253,7 @@ function RunStatus({ doc, loading }: { doc: TFlowPreview | undefined; loading: b
   return (
     <span role="status" aria-live="polite" className="flex flex-wrap items-center gap-2 text-sm">
       {loading ? <LoaderCircleIcon aria-hidden="true" className="size-4 animate-spin" /> : null}
-      {doc ? (
-        <>
-          <Badge variant={doc.state === "completed" ? "success" : doc.state === "failed" ? "destructive" : "secondary"} data-testid="flow-run-state">
-            {doc.state}
-          </Badge>
-          <span data-testid="flow-run-progress">
-            {doc.progress.steps_done} of {doc.progress.steps_total} steps done
-          </span>
-        </>
-      ) : null}
+      {doc ? <RunState doc={doc} testIdPrefix="flow-" /> : null}
     </span>
   );
 }
