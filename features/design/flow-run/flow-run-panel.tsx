@@ -36,6 +36,7 @@ import {
   type TInputState,
   type TParamValue,
 } from "@/features/design/run-request-fields";
+import { sendJson, type TProblemAnswer } from "@/features/shell/fetch-json";
 import { designApiBase, flowPreviewQuery, isFinal, workspaceLayersQuery } from "@/features/design/flow-run/queries";
 import { ZInput, ZParameter, type TInput, type TParameter } from "@/lib/engine/flow-document";
 import { layersFitting } from "@/lib/flows/input-geometry";
@@ -64,14 +65,8 @@ function formOf(document: unknown): { inputs: TInput[]; parameters: TParameter[]
   return { inputs: list(d.inputs, (x) => ZInput.safeParse(x)), parameters: list(d.parameters, (x) => ZParameter.safeParse(x)) };
 }
 
-/** A problem answer of the preview route: its detail and field errors by JSON Pointer. */
-async function problemOf(res: Response): Promise<{ detail: string; errors: Record<string, string> }> {
-  const body = (await res.json().catch(() => null)) as { detail?: string; errors?: { field: string; message: string }[] } | null;
-  return {
-    detail: body?.detail ?? `The preview could not start (${res.status}).`,
-    errors: Object.fromEntries((body?.errors ?? []).map((e) => [e.field, e.message])),
-  };
-}
+/** The message of a problem answer of the preview routes. */
+const notStarted = (r: TProblemAnswer) => r.detail ?? `The preview could not start (${r.status}).`;
 
 export function FlowRunPanel(p: TFlowRunPanelProps) {
   const ref = { organization: p.organization, workspace: p.workspace };
@@ -115,18 +110,17 @@ export function FlowRunPanel(p: TFlowRunPanelProps) {
     setErrors({});
     setStarting(true);
     try {
-      const res = await fetch(`${designApiBase(ref)}/flow-previews`, {
-        method: "POST",
-        headers: { "content-type": "application/json", accept: "application/json" },
-        body: JSON.stringify({ document: p.document, inputs: request.inputs, parameters: request.parameters }),
+      const r = await sendJson<TFlowPreview>(`${designApiBase(ref)}/flow-previews`, "POST", {
+        document: p.document,
+        inputs: request.inputs,
+        parameters: request.parameters,
       });
-      if (!res.ok) {
-        const problem = await problemOf(res);
-        setErrors(problem.errors);
-        setStartError(problem.detail);
+      if (!r.ok) {
+        setErrors(r.errors);
+        setStartError(notStarted(r));
         return;
       }
-      const started = (await res.json()) as TFlowPreview;
+      const started = r.data;
       queryClient.setQueryData(flowPreviewQuery({ ...ref, runId: started.run_id }).queryKey, started);
       setRunId(started.run_id);
       setRanDocument(JSON.stringify(p.document));
@@ -141,8 +135,8 @@ export function FlowRunPanel(p: TFlowRunPanelProps) {
     if (!runId) return;
     setCancelling(true);
     try {
-      const res = await fetch(`${designApiBase(ref)}/flow-previews/${runId}/cancel`, { method: "POST", headers: { accept: "application/json" } });
-      if (!res.ok && res.status !== 409) setStartError((await problemOf(res)).detail);
+      const r = await sendJson(`${designApiBase(ref)}/flow-previews/${runId}/cancel`, "POST");
+      if (!r.ok && r.status !== 409) setStartError(notStarted(r));
       await run.refetch();
     } finally {
       setCancelling(false);
