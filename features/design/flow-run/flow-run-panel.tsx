@@ -42,7 +42,7 @@ import { ZInput, ZParameter, type TInput, type TParameter } from "@/lib/engine/f
 import { layersFitting } from "@/lib/flows/input-geometry";
 import type { TFlowPreview, TStepPreview } from "@/lib/runs/preview-run";
 
-/** One step's state after a preview, for the canvas's badges. */
+/** One step's outcome in a preview run, shown on its node on the canvas. */
 export type TStepStatus = { state: "ok" | "error"; rows?: number; error?: string };
 
 export interface TFlowRunPanelProps {
