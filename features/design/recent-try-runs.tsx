@@ -1,7 +1,7 @@
 "use client";
 /**
  * "Your recent Try-it runs" on the API page: the designer's last runs of this API, newest first.
- * A run still queued or running is followed (its run document, every second) until it is final;
+ * A run still queued or running is followed (its run document, polled) until it is final;
  * then the page's server data is refreshed, so the state and processing time shown are the
  * stored ones without a reload. Each row opens the run: state, times, progress, the error of a
  * failed run and the download of each result (the design tool's run routes).
@@ -13,10 +13,9 @@ import { DownloadIcon } from "lucide-react";
 import { Button } from "@/components/ui/button";
 import { Dialog, DialogContent, DialogHeading } from "@/components/ui/dialog";
 import { Table, TableBody, TableCell, TableHeaderRow, TableRow } from "@/components/ui/table";
-import { fetchJson } from "@/features/shell/fetch-json";
 import { formatDate } from "@/features/design/format";
 import { formatDuration } from "@/features/console/format";
-import type { TRunDocument } from "@/lib/runs/run-document";
+import { designRunQuery, isFinal } from "@/features/design/flow-run/queries";
 
 export interface TRecentTryRun {
   id: string;
@@ -27,22 +26,13 @@ export interface TRecentTryRun {
   processingMs: number | null;
 }
 
-const FINAL = new Set(["completed", "failed", "cancelled"]);
-
 export function RecentTryRuns({ organization, workspace, runs }: { organization: string; workspace: string; runs: TRecentTryRun[] }) {
   const router = useRouter();
   const [open, setOpen] = useState<string | null>(null);
-  const runUrl = (id: string) => `/api/design/${organization}/${workspace}/runs/${id}`;
-  const pending = runs.filter((r) => !FINAL.has(r.state));
-  const live = useQueries({
-    queries: pending.map((r) => ({
-      queryKey: ["design", organization, workspace, "runs", r.id],
-      queryFn: () => fetchJson<TRunDocument>(runUrl(r.id)),
-      refetchInterval: (q: { state: { data?: TRunDocument } }) => (q.state.data && FINAL.has(q.state.data.state) ? false : 1000),
-    })),
-  });
+  const pending = runs.filter((r) => !isFinal(r.state));
+  const live = useQueries({ queries: pending.map((r) => designRunQuery({ organization, workspace, runId: r.id })) });
   const liveState = new Map(pending.map((r, i) => [r.id, live[i]?.data?.state]));
-  const finishedMeanwhile = pending.some((r) => FINAL.has(liveState.get(r.id) ?? ""));
+  const finishedMeanwhile = pending.some((r) => isFinal(liveState.get(r.id)));
   useEffect(() => {
     if (finishedMeanwhile) router.refresh();
   }, [finishedMeanwhile, router]);
@@ -71,18 +61,16 @@ export function RecentTryRuns({ organization, workspace, runs }: { organization:
         </Table>
       </div>
       <Dialog open={open !== null} onOpenChange={(o) => !o && setOpen(null)}>
-        <DialogContent className="max-h-[90vh] overflow-y-auto">{open ? <RunDetails url={runUrl(open)} /> : null}</DialogContent>
+        <DialogContent className="max-h-[90vh] overflow-y-auto">
+          {open ? <RunDetails organization={organization} workspace={workspace} runId={open} /> : null}
+        </DialogContent>
       </Dialog>
     </>
   );
 }
 
-function RunDetails({ url }: { url: string }) {
-  const run = useQuery({
-    queryKey: ["design-run-details", url],
-    queryFn: () => fetchJson<TRunDocument>(url),
-    refetchInterval: (q) => (q.state.data && FINAL.has(q.state.data.state) ? false : 1000),
-  });
+function RunDetails(p: { organization: string; workspace: string; runId: string }) {
+  const run = useQuery(designRunQuery(p));
   const doc = run.data;
   return (
     <>
