@@ -30,7 +30,7 @@ export default async function FlowPage({ params }: { params: Promise<TDesignPara
   const base = designPath(scope.organizationSlug, scope.workspace.slug, "flows");
   const apisBase = designPath(scope.organizationSlug, scope.workspace.slug, "apis");
   const latest = flow.versions[0];
-  const catalogue = stepCatalogue().map((c) => ({ type: c.type, label: c.label, summary: c.summary, inputs: c.inputs.map((i) => ({ key: i.key })) }));
+  const catalogue = stepCatalogue();
   const state = flow.state === "trashed" ? "trashed" : "active";
   return (
     <>
@@ -75,7 +75,7 @@ export default async function FlowPage({ params }: { params: Promise<TDesignPara
             nextVersion={(latest?.version ?? 0) + 1}
             disabledReason={state === "trashed" ? "Restore the flow to save new versions." : null}
             flowsHref={base}
-            catalogue={stepCatalogue()}
+            catalogue={catalogue}
           />
         </TabsContent>
         <TabsContent value="graph">{latest ? <FlowGraph definition={latest.definition} catalogue={catalogue} /> : <p>No version saved yet.</p>}</TabsContent>
