@@ -13,8 +13,7 @@ import { DownloadIcon } from "lucide-react";
 import { Button } from "@/components/ui/button";
 import { Dialog, DialogContent, DialogHeading } from "@/components/ui/dialog";
 import { Table, TableBody, TableCell, TableHeaderRow, TableRow } from "@/components/ui/table";
-import { formatDate } from "@/features/design/format";
-import { formatDuration } from "@/features/console/format";
+import { formatDuration, formatTime } from "@/features/console/format";
 import { designRunQuery, isFinal } from "@/features/design/flow-run/queries";
 
 export interface TRecentTryRun {
@@ -49,7 +48,7 @@ export function RecentTryRuns({ organization, workspace, runs }: { organization:
                 <TableCell>
                   {/* Named by its date alone: a name with "run" in it would also answer to Try it's "Run" button. */}
                   <Button variant="link" className="h-auto p-0" onClick={() => setOpen(r.id)} aria-haspopup="dialog">
-                    {formatDate(new Date(r.createdAt))}
+                    {formatTime(r.createdAt)}
                   </Button>
                 </TableCell>
                 <TableCell>v{r.flowVersion}</TableCell>
@@ -76,7 +75,7 @@ function RunDetails(p: { organization: string; workspace: string; runId: string 
     <>
       <DialogHeading
         title={<>Try-it run {doc ? doc.run_id.slice(0, 8) : ""}</>}
-        description={doc ? `Flow version ${doc.flow_version}, started ${formatDate(new Date(doc.created_at))}.` : "Loading the run…"}
+        description={doc ? `Flow version ${doc.flow_version}, started ${formatTime(doc.created_at)}.` : "Loading the run…"}
       />
       {run.error ? <p role="alert">{run.error.message}</p> : null}
       {doc ? (
@@ -88,7 +87,7 @@ function RunDetails(p: { organization: string; workspace: string; runId: string 
             {doc.progress.steps_done} of {doc.progress.steps_total} done
           </dd>
           <dt className="text-muted-foreground">Finished</dt>
-          <dd>{doc.finished_at ? formatDate(new Date(doc.finished_at)) : "—"}</dd>
+          <dd>{formatTime(doc.finished_at)}</dd>
           {doc.error ? (
             <>
               <dt className="text-muted-foreground">Error</dt>
