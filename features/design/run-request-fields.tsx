@@ -5,7 +5,7 @@
  * - `InputField`: one input: a workspace layer that fits it, or pasted GeoJSON (layer inputs)
  *   / pasted rows (table inputs); an area input: a polygon drawn on the map or pasted; an
  *   optional input may be left out.
- * - `ParameterFields`: each parameter by its type, with default, range and allowed values.
+ * - `ParameterFields`: the parameters' fieldset, each by its type, with default, range and allowed values.
  * - `requestValues`: the `{inputs, parameters}` of the request from the fields' state, with the
  *   faults found in the browser (invalid JSON, no polygon) keyed by JSON Pointer.
  * Errors (from the browser or the server) are shown next to the field they name.
@@ -177,7 +177,7 @@ export function InputField<L extends TReadableLayer>(p: {
   );
 }
 
-/** A field per parameter, by its type; `errors` by JSON Pointer (`/parameters/<name>`). */
+/** The "Parameters" fieldset (none without parameters): a field per parameter, by its type; `errors` by JSON Pointer (`/parameters/<name>`). */
 export function ParameterFields(p: {
   parameters: readonly TParameter[];
   values: Record<string, TParamValue>;
@@ -185,8 +185,10 @@ export function ParameterFields(p: {
   errors: Record<string, string>;
   idPrefix?: string;
 }) {
+  if (p.parameters.length === 0) return null;
   return (
-    <>
+    <fieldset className="grid min-w-0 gap-4 sm:grid-cols-2">
+      <legend className="mb-2 font-semibold">Parameters</legend>
       {p.parameters.map((x) => {
         const id = `${p.idPrefix ?? ""}param-${x.name}`;
         const err = errorsAt(p.errors, `/parameters/${x.name}`);
@@ -243,6 +245,6 @@ export function ParameterFields(p: {
           </div>
         );
       })}
-    </>
+    </fieldset>
   );
 }

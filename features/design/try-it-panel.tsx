@@ -141,17 +141,12 @@ export function TryItPanel(p: TTryItProps) {
           ))}
         </fieldset>
 
-        {flow.parameters.length > 0 ? (
-          <fieldset className="grid gap-4 sm:grid-cols-2">
-            <legend className="mb-2 font-semibold">Parameters</legend>
-            <ParameterFields
-              parameters={flow.parameters}
-              values={params}
-              errors={errors}
-              onChange={(name, value) => setParams((all) => ({ ...all, [name]: value }))}
-            />
-          </fieldset>
-        ) : null}
+        <ParameterFields
+          parameters={flow.parameters}
+          values={params}
+          errors={errors}
+          onChange={(name, value) => setParams((all) => ({ ...all, [name]: value }))}
+        />
 
         <fieldset className="grid gap-4 sm:grid-cols-2">
           <legend className="mb-2 font-semibold">Result formats</legend>

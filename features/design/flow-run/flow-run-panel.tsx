@@ -179,18 +179,13 @@ export function FlowRunPanel(p: TFlowRunPanelProps) {
         ) : (
           <p className="text-sm text-muted-foreground">The document declares no inputs yet.</p>
         )}
-        {form.parameters.length > 0 ? (
-          <fieldset className="grid min-w-0 gap-3 sm:grid-cols-2">
-            <legend className="mb-2 font-semibold">Parameters</legend>
-            <ParameterFields
-              idPrefix="preview-"
-              parameters={form.parameters}
-              values={values}
-              errors={errors}
-              onChange={(name, value) => setParamValues((all) => ({ ...all, [name]: value }))}
-            />
-          </fieldset>
-        ) : null}
+        <ParameterFields
+          idPrefix="preview-"
+          parameters={form.parameters}
+          values={values}
+          errors={errors}
+          onChange={(name, value) => setParamValues((all) => ({ ...all, [name]: value }))}
+        />
 
         {startError || documentErrors.length > 0 || requestErrors > 0 ? (
           <Alert variant="destructive" role="alert" data-testid="flow-run-problems">
