@@ -14,7 +14,7 @@ import { mkdir } from "node:fs/promises";
 import path from "node:path";
 import { randomBytes } from "node:crypto";
 import { expect, test, type Locator, type Page } from "@playwright/test";
-import { callPublished, closeDb, db, downloadPublished, eventually, grantDemoConsumer } from "./design-helpers";
+import { callPublished, chooseApiFlow, closeDb, db, downloadPublished, eventually, grantDemoConsumer } from "./design-helpers";
 import { expectAccessible } from "./support/a11y";
 import { withDemoUsageLock } from "./support/usage-lock";
 import { DEMO, ROOT, STORAGE } from "./support/env";
@@ -376,8 +376,7 @@ test("builds store catchments on the canvas without typing JSON, and saves it", 
   const slug = `e2e-catchments-${name.split(" ").pop()}`;
   await page.goto(`${DESIGN}/apis`);
   await page.getByRole("button", { name: "New API" }).click();
-  await page.getByRole("combobox", { name: "Flow" }).click();
-  await page.getByRole("option", { name: new RegExp(name) }).click();
+  await chooseApiFlow(page, new RegExp(name));
   await page.getByLabel("Name").fill(`E2E catchments ${name.split(" ").pop()}`);
   await page.getByLabel("Slug").fill(slug);
   await page.getByRole("button", { name: "Create draft" }).click();

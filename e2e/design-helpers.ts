@@ -110,3 +110,9 @@ export async function screenshotBothThemes(page: Page, name: string, target: Loc
     if (colorScheme === "dark") await expectAccessible(page, `${name} (dark)`);
   }
 }
+
+/** Chooses, in the New API dialog, the flow whose option matches `name` (an option also names the flow's latest version). */
+export async function chooseApiFlow(page: Page, name: RegExp): Promise<void> {
+  const select = page.getByRole("combobox", { name: "Flow" });
+  await select.selectOption((await select.locator("option").filter({ hasText: name }).getAttribute("value"))!);
+}

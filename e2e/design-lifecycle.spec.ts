@@ -13,7 +13,7 @@ import { readFile } from "node:fs/promises";
 import { randomBytes } from "node:crypto";
 import { expect, test, type Page } from "@playwright/test";
 import { CITIES_IN_AREA } from "../lib/demo/flows";
-import { callPublished, closeDb, db, demoUsage, eventually, grantDemoConsumer, screenshotBothThemes, setEditorText } from "./design-helpers";
+import { callPublished, chooseApiFlow, closeDb, db, demoUsage, eventually, grantDemoConsumer, screenshotBothThemes, setEditorText } from "./design-helpers";
 import { withDemoUsageLock } from "./support/usage-lock";
 import { expectAccessible } from "./support/a11y";
 import { STORAGE, ZURICH } from "./support/env";
@@ -122,8 +122,7 @@ test("create the API as a draft", async () => {
   await expectAccessible(page, "APIs list");
   await page.getByRole("button", { name: "New API" }).click();
   await expect(page.getByRole("radio", { name: /Flow API/ })).toBeChecked();
-  await page.getByRole("combobox", { name: "Flow" }).click();
-  await page.getByRole("option", { name: new RegExp(FLOW_NAME) }).click();
+  await chooseApiFlow(page, new RegExp(FLOW_NAME));
   await page.getByLabel("Name").fill(API_NAME);
   await expect(page.getByLabel("Slug")).toHaveValue(API_SLUG);
   await expectAccessible(page, "New API dialog");
@@ -318,8 +317,7 @@ test("the plan limit refuses a new API with a message naming it", async () => {
     await page.goto(`/design/demo/${ws}/apis`);
     await expect(page.getByTestId("plan-usage")).toHaveText("3 of 3 APIs used");
     await page.getByRole("button", { name: "New API" }).click();
-    await page.getByRole("combobox", { name: "Flow" }).click();
-    await page.getByRole("option", { name: /Free flow/ }).click();
+    await chooseApiFlow(page, /Free flow/);
     await page.getByLabel("Name").fill(`Fourth ${tag}`);
     await page.getByRole("button", { name: "Create draft" }).click();
     await expect(page.getByTestId("create-refusal")).toContainText('Your plan "Free" allows 3 APIs in this workspace, drafts included');

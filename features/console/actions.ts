@@ -103,7 +103,7 @@ export const updateCorsOriginsAction = adminAction
   .metadata({ name: "update-cors-origins" })
   .inputSchema(ZUpdateCorsOrigins)
   .action(async ({ parsedInput }) => {
-    const scope = await requireEnvironment({ organization: parsedInput.organization, environment: parsedInput.environment });
+    const scope = await requireEnvironment(parsedInput);
     const origins = await setCorsOrigins(scope.environment.id, parsedInput.origins);
     revalidatePath(consolePath(scope.organizationSlug, scope.environment.slug, "settings"));
     return { origins };

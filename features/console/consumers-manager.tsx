@@ -17,6 +17,7 @@ import { Label } from "@/components/ui/label";
 import { EmptyState } from "@/features/shell/empty-state";
 import { applyServerError } from "@/features/shell/action-errors";
 import { createConsumerAction, deleteConsumerAction, renameConsumerAction, setGrantAction } from "@/features/console/actions";
+import { ConfirmButton } from "@/components/confirm-button";
 import { ZConsumerForm, type TConsumerForm } from "@/features/console/schemas";
 
 export interface TConsumerItem {
@@ -88,7 +89,7 @@ function ConsumerCard({ place, consumer, apis }: { place: TPlace; consumer: TCon
   const router = useRouter();
   const grant = useAction(setGrantAction);
   const [renaming, setRenaming] = useState(false);
-  const [deleting, setDeleting] = useState(false);
+  const { executeAsync: deleteConsumer } = useAction(deleteConsumerAction);
   const granted = new Set(consumer.grantedApiIds);
   return (
     <Card>
@@ -106,9 +107,17 @@ function ConsumerCard({ place, consumer, apis }: { place: TPlace; consumer: TCon
           <Button variant="outline" size="sm" onClick={() => setRenaming(true)} aria-label={`Rename ${consumer.name}`}>
             Rename
           </Button>
-          <Button variant="outline" size="sm" onClick={() => setDeleting(true)} aria-label={`Delete ${consumer.name}`}>
-            Delete
-          </Button>
+          <ConfirmButton
+            size="sm"
+            label="Delete"
+            ariaLabel={`Delete ${consumer.name}`}
+            title={`Delete ${consumer.name}?`}
+            description={`Its ${consumer.activeKeys} active ${consumer.activeKeys === 1 ? "key stops" : "keys stop"} working at once, and its grants and runs are removed. This cannot be undone.`}
+            confirmLabel="Delete consumer"
+            confirmVariant="destructive"
+            run={() => deleteConsumer({ ...place, consumerId: consumer.id })}
+            success={`${consumer.name} deleted.`}
+          />
         </div>
       </CardHeader>
       <CardContent>
@@ -139,7 +148,6 @@ function ConsumerCard({ place, consumer, apis }: { place: TPlace; consumer: TCon
         </fieldset>
       </CardContent>
       <RenameDialog place={place} consumer={consumer} open={renaming} onOpenChange={setRenaming} />
-      <DeleteDialog place={place} consumer={consumer} open={deleting} onOpenChange={setDeleting} />
     </Card>
   );
 }
@@ -171,44 +179,6 @@ function RenameDialog({ place, consumer, open, onOpenChange }: { place: TPlace; 
             </Button>
           </DialogFooter>
         </form>
-      </DialogContent>
-    </Dialog>
-  );
-}
-
-function DeleteDialog({ place, consumer, open, onOpenChange }: { place: TPlace; consumer: TConsumerItem; open: boolean; onOpenChange: (o: boolean) => void }) {
-  const router = useRouter();
-  const { executeAsync, isPending } = useAction(deleteConsumerAction);
-  return (
-    <Dialog open={open} onOpenChange={onOpenChange}>
-      <DialogContent>
-        <DialogHeading
-          title={<>Delete {consumer.name}?</>}
-          description={
-            <>
-              Its {consumer.activeKeys} active {consumer.activeKeys === 1 ? "key stops" : "keys stop"} working at once, and its grants and runs are removed.
-              This cannot be undone.
-            </>
-          }
-        />
-        <DialogFooter>
-          <Button variant="outline" onClick={() => onOpenChange(false)}>
-            Cancel
-          </Button>
-          <Button
-            variant="destructive"
-            disabled={isPending}
-            onClick={async () => {
-              const r = await executeAsync({ ...place, consumerId: consumer.id });
-              if (r?.serverError) return void toast.error(r.serverError.message);
-              toast.success(`${consumer.name} deleted.`);
-              onOpenChange(false);
-              router.refresh();
-            }}
-          >
-            Delete consumer
-          </Button>
-        </DialogFooter>
       </DialogContent>
     </Dialog>
   );

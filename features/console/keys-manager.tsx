@@ -19,6 +19,7 @@ import { applyServerError } from "@/features/shell/action-errors";
 import { createKeyAction, revokeKeyAction, rotateKeyAction } from "@/features/console/actions";
 import { ZKeyForm, type TKeyForm } from "@/features/console/schemas";
 import { formatTime } from "@/features/console/format";
+import { ConfirmButton } from "@/components/confirm-button";
 import { SecretDialog, type TShownSecret } from "@/features/console/secret-dialog";
 
 export interface TKeyItem {
@@ -56,7 +57,7 @@ export function KeysManager({
 }) {
   const [shown, setShown] = useState<TShownSecret | null>(null);
   const [rotating, setRotating] = useState<TKeyItem | null>(null);
-  const [revoking, setRevoking] = useState<TKeyItem | null>(null);
+  const { executeAsync: revoke } = useAction(revokeKeyAction);
   return (
     <div className="grid gap-6">
       <TitledCard title="Create a key">
@@ -93,9 +94,17 @@ export function KeysManager({
                       <Button variant="outline" size="sm" onClick={() => setRotating(k)} aria-label={`Rotate key ${k.prefix}`}>
                         Rotate
                       </Button>
-                      <Button variant="outline" size="sm" onClick={() => setRevoking(k)} aria-label={`Revoke key ${k.prefix}`}>
-                        Revoke
-                      </Button>
+                      <ConfirmButton
+                        size="sm"
+                        label="Revoke"
+                        ariaLabel={`Revoke key ${k.prefix}`}
+                        title={`Revoke key ${k.prefix}…?`}
+                        description="The next call with this key is refused (401). This cannot be undone."
+                        confirmLabel="Revoke key"
+                        confirmVariant="destructive"
+                        run={() => revoke({ ...place, keyId: k.id })}
+                        success={`Key ${k.prefix}… revoked.`}
+                      />
                     </div>
                   ) : null}
                 </TableCell>
@@ -105,7 +114,6 @@ export function KeysManager({
         </Table>
       )}
       <RotateDialog place={place} keyItem={rotating} onClose={() => setRotating(null)} onRotated={setShown} />
-      <RevokeDialog place={place} keyItem={revoking} onClose={() => setRevoking(null)} />
       <SecretDialog shown={shown} onClose={() => setShown(null)} />
     </div>
   );
@@ -223,37 +231,6 @@ function RotateDialog({
             }}
           >
             Rotate key
-          </Button>
-        </DialogFooter>
-      </DialogContent>
-    </Dialog>
-  );
-}
-
-function RevokeDialog({ place, keyItem, onClose }: { place: TPlace; keyItem: TKeyItem | null; onClose: () => void }) {
-  const router = useRouter();
-  const { executeAsync, isPending } = useAction(revokeKeyAction);
-  return (
-    <Dialog open={keyItem !== null} onOpenChange={(o) => (!o ? onClose() : undefined)}>
-      <DialogContent>
-        <DialogHeading title={<>Revoke key {keyItem?.prefix}…?</>} description="The next call with this key is refused (401). This cannot be undone." />
-        <DialogFooter>
-          <Button variant="outline" onClick={onClose}>
-            Cancel
-          </Button>
-          <Button
-            variant="destructive"
-            disabled={isPending}
-            onClick={async () => {
-              if (!keyItem) return;
-              const r = await executeAsync({ ...place, keyId: keyItem.id });
-              if (r?.serverError) return void toast.error(r.serverError.message);
-              toast.success(`Key ${keyItem.prefix}… revoked.`);
-              onClose();
-              router.refresh();
-            }}
-          >
-            Revoke key
           </Button>
         </DialogFooter>
       </DialogContent>

@@ -1,7 +1,7 @@
 "use client";
 /**
  * What a designer does to a Flow API besides publishing, each confirmed in a dialog that says
- * what will happen (features/design/confirm-button.tsx):
+ * what will happen (components/confirm-button.tsx):
  * - `UnpublishButton`: one environment stops serving the API (callers get 404 there);
  * - `DeleteApiButton`: delete an API no environment serves; while one does, the dialog names
  *   the environments and cannot confirm (the server refuses too, 409);
@@ -12,7 +12,7 @@ import { useId, useState } from "react";
 import { CircleOffIcon, Trash2Icon } from "lucide-react";
 import { Label } from "@/components/ui/label";
 import { NativeSelect, SelectOptions } from "@/components/ui/native-select";
-import { ConfirmButton } from "@/features/design/confirm-button";
+import { ConfirmButton } from "@/components/confirm-button";
 import { deleteApiAction, setApiSourceAction, unpublishAction } from "@/features/design/actions";
 
 interface TApiRef {

@@ -22,7 +22,7 @@ import { Table, TableBody, TableCell, TableHeaderRow, TableRow } from "@/compone
 import { PageHeader } from "@/features/shell/page-header";
 import { publicBaseUrl } from "@/features/console/data";
 import { consolePath, designPath, docsPath } from "@/features/shell/routes";
-import { formatDate } from "@/features/design/format";
+import { formatTime } from "@/features/console/format";
 import { PublishPanel } from "@/features/design/publish-panel";
 import { TryItPanel } from "@/features/design/try-it-panel";
 import { RecentTryRuns } from "@/features/design/recent-try-runs";
@@ -125,7 +125,7 @@ export default async function ApiPage({ params }: { params: Promise<TDesignParam
                       {s.release ? (
                         <div className="flex flex-wrap items-center gap-x-3 gap-y-1">
                           <span className="whitespace-normal">
-                            Published: flow version {s.release.flowVersion} (release {s.release.number}), {formatDate(s.release.publishedAt)}
+                            Published: flow version {s.release.flowVersion} (release {s.release.number}), {formatTime(s.release.publishedAt)}
                           </span>
                           <UnpublishButton
                             {...apiRef}

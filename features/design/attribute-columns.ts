@@ -1,6 +1,7 @@
 /**
  * The columns of an attribute table and the text of a property value, shared by the table
- * (features/design/attribute-table.tsx) and the map's popups (features/design/map-view.tsx).
+ * (features/design/attribute-table.tsx), the map's popups (features/design/map-view.tsx) and the
+ * table previews (features/design/data-table.tsx).
  * Properties are those of RFC 7946 features: any JSON value.
  */
 import type { Feature } from "geojson";

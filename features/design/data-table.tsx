@@ -7,6 +7,7 @@ import { flexRender, getCoreRowModel, useReactTable, type ColumnDef } from "@tan
 import { useMemo } from "react";
 import { Table, TableBody, TableCaption, TableCell, TableHead, TableHeader, TableRow } from "@/components/ui/table";
 import { cn } from "@/lib/utils";
+import { formatValue } from "@/features/design/attribute-columns";
 
 /** A captioned TanStack table in a region that scrolls (and takes focus, for the keyboard); `isSelected` marks rows. */
 export function TableView<T>(props: {
@@ -73,14 +74,9 @@ export function DataTable({
             )
           : c,
         accessorFn: (r) => r[c],
-        cell: (info) => formatCell(info.getValue()),
+        cell: (info) => formatValue(info.getValue()),
       })),
     [columns, columnTypes],
   );
   return <TableView data={rows} columns={defs} caption={caption} className="max-h-96" />;
-}
-
-function formatCell(v: unknown): string {
-  if (v === null || v === undefined) return "";
-  return typeof v === "object" ? JSON.stringify(v) : String(v);
 }

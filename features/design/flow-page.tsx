@@ -16,7 +16,7 @@ import { designPath } from "@/features/shell/routes";
 import { FlowWorkbench } from "@/features/design/canvas/flow-workbench";
 import { FlowGraph } from "@/features/design/flow-graph";
 import { FlowStateActions } from "@/features/design/flow-state-actions";
-import { formatDate } from "@/features/design/format";
+import { formatTime } from "@/features/console/format";
 import { flowDocumentText } from "@/features/design/flow-document-text";
 import type { TDesignParams } from "@/features/design/design-layout";
 
@@ -30,7 +30,7 @@ export default async function FlowPage({ params }: { params: Promise<TDesignPara
   const base = designPath(scope.organizationSlug, scope.workspace.slug, "flows");
   const apisBase = designPath(scope.organizationSlug, scope.workspace.slug, "apis");
   const latest = flow.versions[0];
-  const catalogue = stepCatalogue().map((c) => ({ type: c.type, label: c.label, summary: c.summary, inputs: c.inputs.map((i) => ({ key: i.key })) }));
+  const catalogue = stepCatalogue();
   const state = flow.state === "trashed" ? "trashed" : "active";
   return (
     <>
@@ -41,7 +41,7 @@ export default async function FlowPage({ params }: { params: Promise<TDesignPara
             {state === "active" ? <Badge variant="success">Active</Badge> : <Badge variant="warning">In trash</Badge>}
             <span>
               {flow.versions.length} version{flow.versions.length === 1 ? "" : "s"}
-              {latest ? `, latest v${latest.version} saved ${formatDate(latest.createdAt)}` : ""}
+              {latest ? `, latest v${latest.version} saved ${formatTime(latest.createdAt)}` : ""}
             </span>
             <Link className="underline underline-offset-4" href={base}>
               All flows
@@ -75,7 +75,7 @@ export default async function FlowPage({ params }: { params: Promise<TDesignPara
             nextVersion={(latest?.version ?? 0) + 1}
             disabledReason={state === "trashed" ? "Restore the flow to save new versions." : null}
             flowsHref={base}
-            catalogue={stepCatalogue()}
+            catalogue={catalogue}
           />
         </TabsContent>
         <TabsContent value="graph">{latest ? <FlowGraph definition={latest.definition} catalogue={catalogue} /> : <p>No version saved yet.</p>}</TabsContent>
@@ -85,7 +85,7 @@ export default async function FlowPage({ params }: { params: Promise<TDesignPara
             <ol className="grid gap-1 text-sm" aria-label="Versions">
               {flow.versions.map((v) => (
                 <li key={v.id}>
-                  <span className="font-medium">Version {v.version}</span> <span className="text-muted-foreground">saved {formatDate(v.createdAt)}</span>
+                  <span className="font-medium">Version {v.version}</span> <span className="text-muted-foreground">saved {formatTime(v.createdAt)}</span>
                 </li>
               ))}
             </ol>

@@ -1,7 +1,7 @@
 "use client";
 /** Trash, restore and delete permanently, each confirmed and explained (APIs keep serving). */
 import { ArchiveRestoreIcon, Trash2Icon } from "lucide-react";
-import { ConfirmButton } from "@/features/design/confirm-button";
+import { ConfirmButton } from "@/components/confirm-button";
 import { deleteFlowAction, restoreFlowAction, trashFlowAction } from "@/features/design/actions";
 
 export function FlowStateActions(p: {

@@ -13,7 +13,7 @@ import { EmptyState } from "@/features/shell/empty-state";
 import { PageHeader } from "@/features/shell/page-header";
 import { designPath } from "@/features/shell/routes";
 import type { TDesignParams } from "@/features/design/design-layout";
-import { formatDate } from "@/features/design/format";
+import { formatTime } from "@/features/console/format";
 
 export default async function FlowsPage({ params }: { params: Promise<TDesignParams> }) {
   const p = await params;
@@ -90,7 +90,7 @@ function FlowTable({ flows, base, apisBase, caption }: { flows: TFlowListEntry[]
                   </ul>
                 )}
               </TableCell>
-              <TableCell className="text-muted-foreground">{f.versions[0] ? formatDate(f.versions[0].createdAt) : "—"}</TableCell>
+              <TableCell className="text-muted-foreground">{formatTime(f.versions[0]?.createdAt)}</TableCell>
             </TableRow>
           ))}
         </TableBody>

@@ -1,7 +1,4 @@
-/** Display helpers of the design tool. Times are shown in UTC, minute precision. */
-export function formatDate(d: Date): string {
-  return d.toISOString().replace("T", " ").slice(0, 16) + " UTC";
-}
+/** Display helpers of the design tool (times: formatTime in features/console/format.ts). */
 
 /** "1 row", "3 rows": a count with its noun, plural by adding "s" (enough for the nouns used here). */
 export function countOf(n: number, noun: string): string {

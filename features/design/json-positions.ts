@@ -1,79 +1,50 @@
 /**
  * Where each value of a JSON text is: RFC 6901 JSON Pointer → `{from, to}` character offsets,
  * so the flow editor can show a validator's field error (a pointer into the document) at its
- * place. A tolerant single pass: on malformed text it returns what it mapped so far.
+ * place. It walks the syntax tree of the editor's own JSON parser (Lezer, @codemirror/lang-json),
+ * which recovers from malformed text, so what parses is still mapped.
  * `locate()` falls back to the nearest mapped ancestor of a pointer (a missing property is
  * shown on the object that lacks it).
  */
+import { jsonLanguage } from "@codemirror/lang-json";
+
 export type TSpan = { from: number; to: number };
 
 const escapeToken = (t: string) => t.replaceAll("~", "~0").replaceAll("/", "~1");
 
+/** A node of the JSON syntax tree (Lezer, as the editor parses it). */
+type TNode = ReturnType<typeof jsonLanguage.parser.parse>["topNode"];
+const VALUES = new Set(["Object", "Array", "String", "Number", "True", "False", "Null"]);
+
+/** The value nodes among a node's children (not punctuation, property names or error nodes). */
+function values(node: TNode): TNode[] {
+  const out: TNode[] = [];
+  for (let c = node.firstChild; c; c = c.nextSibling) if (VALUES.has(c.name)) out.push(c);
+  return out;
+}
+
 export function jsonPositions(text: string): Map<string, TSpan> {
   const out = new Map<string, TSpan>();
-  let i = 0;
-  const ws = () => {
-    while (i < text.length && " \t\n\r".includes(text[i]!)) i++;
-  };
-  const str = (): string => {
-    const start = ++i;
-    let s = "";
-    while (i < text.length && text[i] !== '"') {
-      if (text[i] === "\\") i++;
-      i++;
-    }
-    try {
-      s = JSON.parse(`"${text.slice(start, i)}"`) as string;
-    } catch {
-      s = text.slice(start, i);
-    }
-    i++;
-    return s;
-  };
-  const value = (pointer: string): void => {
-    ws();
-    const from = i;
-    const c = text[i];
-    if (c === "{") {
-      i++;
-      ws();
-      while (i < text.length && text[i] !== "}") {
-        ws();
-        if (text[i] !== '"') throw new Error("key");
-        const key = str();
-        ws();
-        if (text[i] !== ":") throw new Error("colon");
-        i++;
-        value(`${pointer}/${escapeToken(key)}`);
-        ws();
-        if (text[i] === ",") i++;
-        ws();
+  const visit = (node: TNode, pointer: string): void => {
+    out.set(pointer, { from: node.from, to: node.to });
+    if (node.name === "Array") values(node).forEach((v, n) => visit(v, `${pointer}/${n}`));
+    if (node.name !== "Object") return;
+    for (const property of node.getChildren("Property")) {
+      const name = property.getChild("PropertyName");
+      const [value] = values(property);
+      if (!name || !value) continue;
+      const raw = text.slice(name.from, name.to);
+      let key = raw.slice(1, -1);
+      try {
+        key = JSON.parse(raw) as string;
+      } catch {
+        // an unfinished escape: the key as written
       }
-      i++;
-    } else if (c === "[") {
-      i++;
-      ws();
-      let n = 0;
-      while (i < text.length && text[i] !== "]") {
-        value(`${pointer}/${n++}`);
-        ws();
-        if (text[i] === ",") i++;
-        ws();
-      }
-      i++;
-    } else if (c === '"') {
-      str();
-    } else {
-      while (i < text.length && !",]} \t\n\r".includes(text[i]!)) i++;
-      if (i === from) throw new Error("value");
+      visit(value, `${pointer}/${escapeToken(key)}`);
     }
-    out.set(pointer, { from, to: Math.min(i, text.length) });
   };
-  try {
-    value("");
-  } catch {
-    // keep what was mapped
-  }
+  const [top] = values(jsonLanguage.parser.parse(text).topNode);
+  if (top) visit(top, "");
   return out;
 }
 

@@ -26,6 +26,7 @@ import {
 } from "@/components/ui/dialog";
 import { FormField } from "@/components/ui/form-field";
 import { Input } from "@/components/ui/input";
+import { sendJson } from "@/features/shell/fetch-json";
 
 interface TLayerRef {
   organization: string;
@@ -40,19 +41,7 @@ export interface TLayerReaders {
   apis: { slug: string; name: string; environment: string; release: number }[];
 }
 
-interface TProblem {
-  detail?: string;
-  errors?: { field: string; message: string }[];
-}
-
 const layerUrl = (l: TLayerRef) => `/api/design/${l.organization}/${l.workspace}/layers/${encodeURIComponent(l.id)}`;
-
-async function send(url: string, init: RequestInit): Promise<{ ok: true } | { ok: false; problem: TProblem }> {
-  const res = await fetch(url, { ...init, headers: { accept: "application/json", ...(init.body ? { "content-type": "application/json" } : {}) } });
-  if (res.ok) return { ok: true };
-  const problem = ((await res.json().catch(() => null)) as TProblem | null) ?? { detail: `${res.status} ${res.statusText}` };
-  return { ok: false, problem };
-}
 
 /** "Rename" and a dialog with the name field. */
 export function RenameLayerButton({ layer }: { layer: TLayerRef }) {
@@ -71,10 +60,10 @@ export function RenameLayerButton({ layer }: { layer: TLayerRef }) {
   const submit = async (e: React.FormEvent) => {
     e.preventDefault();
     setPending(true);
-    const r = await send(layerUrl(layer), { method: "PATCH", body: JSON.stringify({ name }) });
+    const r = await sendJson(layerUrl(layer), "PATCH", { name });
     setPending(false);
     if (!r.ok) {
-      setError(r.problem.errors?.find((x) => x.field === "/name")?.message ?? r.problem.detail ?? "The layer could not be renamed.");
+      setError(r.errors["/name"] ?? r.detail ?? "The layer could not be renamed.");
       return;
     }
     setOpen(false);
@@ -127,10 +116,10 @@ export function DeleteLayerButton({ layer, readers, layersHref }: { layer: TLaye
   const environments = readers.environments.map((e) => e.name).join(", ");
   const confirm = async () => {
     setPending(true);
-    const r = await send(layerUrl(layer), { method: "DELETE" });
+    const r = await sendJson(layerUrl(layer), "DELETE");
     setPending(false);
     if (!r.ok) {
-      setProblem(r.problem.detail ?? "The layer could not be deleted.");
+      setProblem(r.detail ?? "The layer could not be deleted.");
       return;
     }
     setOpen(false);

@@ -9,7 +9,7 @@ import { PageHeader } from "@/features/shell/page-header";
 import { designPath } from "@/features/shell/routes";
 import { LayerPreview } from "@/features/design/layer-preview";
 import { formatBbox } from "@/features/design/layers-page";
-import { formatDate } from "@/features/design/format";
+import { formatTime } from "@/features/console/format";
 import type { TDesignParams } from "@/features/design/design-layout";
 import { DeleteLayerButton, RenameLayerButton } from "@/features/design/layer-actions";
 
@@ -59,7 +59,7 @@ export default async function LayerPage({ params }: { params: Promise<TDesignPar
         </div>
         <div>
           <dt className="text-muted-foreground">Updated</dt>
-          <dd>{formatDate(layer.updatedAt)}</dd>
+          <dd>{formatTime(layer.updatedAt)}</dd>
         </div>
       </dl>
       <LayerPreview url={`/api/design/${scope.organizationSlug}/${scope.workspace.slug}/layers/${layer.id}/preview`} name={layer.name} />

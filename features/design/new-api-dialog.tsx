@@ -6,16 +6,15 @@
  */
 import { useState } from "react";
 import { useRouter } from "next/navigation";
-import { useForm, Controller } from "react-hook-form";
+import { useForm } from "react-hook-form";
 import { zodResolver } from "@hookform/resolvers/zod";
 import { useAction } from "next-safe-action/hooks";
 import { PlusIcon } from "lucide-react";
 import { Button } from "@/components/ui/button";
 import { Input } from "@/components/ui/input";
 import { FormField } from "@/components/ui/form-field";
-import { Label } from "@/components/ui/label";
 import { Alert, AlertDescription } from "@/components/ui/alert";
-import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from "@/components/ui/select";
+import { NativeSelect, SelectOptions } from "@/components/ui/native-select";
 import { Dialog, DialogContent, DialogFooter, DialogHeading, DialogTrigger } from "@/components/ui/dialog";
 import { createApiAction } from "@/features/design/actions";
 import { slugify, ZCreateApi, type TCreateApi } from "@/features/design/schemas";
@@ -66,37 +65,12 @@ export function NewApiDialog(p: { organization: string; workspace: string; flows
               </span>
             </label>
           </fieldset>
-          <Controller
-            control={form.control}
-            name="flowId"
-            render={({ field }) => (
-              <div className="grid gap-2">
-                <Label htmlFor="api-flow">Flow</Label>
-                <Select value={field.value} onValueChange={field.onChange}>
-                  <SelectTrigger
-                    id="api-flow"
-                    className="w-full"
-                    aria-invalid={errors.flowId ? true : undefined}
-                    aria-describedby={errors.flowId ? "api-flow-error" : undefined}
-                  >
-                    <SelectValue placeholder={p.flows.length === 0 ? "No active flow: create one first" : "Choose an active flow"} />
-                  </SelectTrigger>
-                  <SelectContent>
-                    {p.flows.map((f) => (
-                      <SelectItem key={f.id} value={f.id}>
-                        {f.name} (latest v{f.latest})
-                      </SelectItem>
-                    ))}
-                  </SelectContent>
-                </Select>
-                {errors.flowId ? (
-                  <p id="api-flow-error" className="text-sm text-destructive">
-                    {errors.flowId.message}
-                  </p>
-                ) : null}
-              </div>
-            )}
-          />
+          <FormField id="api-flow" label="Flow" error={errors.flowId?.message}>
+            <NativeSelect {...form.register("flowId")}>
+              <option value="">{p.flows.length === 0 ? "No active flow: create one first" : "Choose an active flow"}</option>
+              <SelectOptions options={p.flows.map((f) => ({ value: f.id, label: `${f.name} (latest v${f.latest})` }))} />
+            </NativeSelect>
+          </FormField>
           <FormField id="api-name" label="Name" error={errors.name?.message}>
             <Input
               {...form.register("name", {

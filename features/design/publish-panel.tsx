@@ -11,8 +11,8 @@ import { ZFlowVersion } from "@/lib/engine/flow-document";
 import { releaseDiff, type TSectionDiff } from "@/lib/apis/release-diff";
 import { Alert, AlertDescription, AlertTitle } from "@/components/ui/alert";
 import { Label } from "@/components/ui/label";
-import { SelectOptions } from "@/components/ui/native-select";
-import { ConfirmButton } from "@/features/design/confirm-button";
+import { NativeSelect, SelectOptions } from "@/components/ui/native-select";
+import { ConfirmButton } from "@/components/confirm-button";
 import { publishAction } from "@/features/design/actions";
 
 export interface TPublishPanelProps {
@@ -23,8 +23,6 @@ export interface TPublishPanelProps {
   environments: { id: string; slug: string; name: string; serving: { flowVersion: number; flowVersionId: string } | null }[];
   versions: { id: string; version: number; definition: unknown }[];
 }
-
-const selectClass = "h-9 w-full rounded-md border bg-background px-3 text-sm focus-visible:ring-2 focus-visible:ring-ring focus-visible:outline-none";
 
 export function PublishPanel(p: TPublishPanelProps) {
   const [environmentId, setEnvironmentId] = useState(p.environments.find((e) => e.slug === "production")?.id ?? p.environments[0]?.id ?? "");
@@ -52,17 +50,17 @@ export function PublishPanel(p: TPublishPanelProps) {
       <div className="grid gap-4 sm:grid-cols-2">
         <div className="grid gap-1">
           <Label htmlFor="publish-environment">Environment</Label>
-          <select id="publish-environment" className={selectClass} value={environmentId} onChange={(e) => setEnvironmentId(e.target.value)}>
+          <NativeSelect id="publish-environment" value={environmentId} onChange={(e) => setEnvironmentId(e.target.value)}>
             <SelectOptions
               options={p.environments.map((e) => ({ value: e.id, label: `${e.name} (${e.serving ? `serves v${e.serving.flowVersion}` : "not published"})` }))}
             />
-          </select>
+          </NativeSelect>
         </div>
         <div className="grid gap-1">
           <Label htmlFor="publish-version">Flow version</Label>
-          <select id="publish-version" className={selectClass} value={versionId} onChange={(e) => setVersionId(e.target.value)}>
+          <NativeSelect id="publish-version" value={versionId} onChange={(e) => setVersionId(e.target.value)}>
             <SelectOptions options={p.versions.map((v, i) => ({ value: v.id, label: `Version ${v.version}${i === 0 ? " (latest)" : ""}` }))} />
-          </select>
+          </NativeSelect>
         </div>
       </div>
       <div className="rounded-md border p-3 text-sm" data-testid="release-diff" aria-live="polite">

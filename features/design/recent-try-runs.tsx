@@ -1,7 +1,7 @@
 "use client";
 /**
  * "Your recent Try-it runs" on the API page: the designer's last runs of this API, newest first.
- * A run still queued or running is followed (its run document, every second) until it is final;
+ * A run still queued or running is followed (its run document, polled) until it is final;
  * then the page's server data is refreshed, so the state and processing time shown are the
  * stored ones without a reload. Each row opens the run: state, times, progress, the error of a
  * failed run and the download of each result (the design tool's run routes).
@@ -13,10 +13,8 @@ import { DownloadIcon } from "lucide-react";
 import { Button } from "@/components/ui/button";
 import { Dialog, DialogContent, DialogHeading } from "@/components/ui/dialog";
 import { Table, TableBody, TableCell, TableHeaderRow, TableRow } from "@/components/ui/table";
-import { fetchJson } from "@/features/shell/fetch-json";
-import { formatDate } from "@/features/design/format";
-import { formatDuration } from "@/features/console/format";
-import type { TRunDocument } from "@/lib/runs/run-document";
+import { formatDuration, formatTime } from "@/features/console/format";
+import { designRunQuery, isFinal } from "@/features/design/flow-run/queries";
 
 export interface TRecentTryRun {
   id: string;
@@ -27,22 +25,13 @@ export interface TRecentTryRun {
   processingMs: number | null;
 }
 
-const FINAL = new Set(["completed", "failed", "cancelled"]);
-
 export function RecentTryRuns({ organization, workspace, runs }: { organization: string; workspace: string; runs: TRecentTryRun[] }) {
   const router = useRouter();
   const [open, setOpen] = useState<string | null>(null);
-  const runUrl = (id: string) => `/api/design/${organization}/${workspace}/runs/${id}`;
-  const pending = runs.filter((r) => !FINAL.has(r.state));
-  const live = useQueries({
-    queries: pending.map((r) => ({
-      queryKey: ["design", organization, workspace, "runs", r.id],
-      queryFn: () => fetchJson<TRunDocument>(runUrl(r.id)),
-      refetchInterval: (q: { state: { data?: TRunDocument } }) => (q.state.data && FINAL.has(q.state.data.state) ? false : 1000),
-    })),
-  });
+  const pending = runs.filter((r) => !isFinal(r.state));
+  const live = useQueries({ queries: pending.map((r) => designRunQuery({ organization, workspace, runId: r.id })) });
   const liveState = new Map(pending.map((r, i) => [r.id, live[i]?.data?.state]));
-  const finishedMeanwhile = pending.some((r) => FINAL.has(liveState.get(r.id) ?? ""));
+  const finishedMeanwhile = pending.some((r) => isFinal(liveState.get(r.id)));
   useEffect(() => {
     if (finishedMeanwhile) router.refresh();
   }, [finishedMeanwhile, router]);
@@ -59,7 +48,7 @@ export function RecentTryRuns({ organization, workspace, runs }: { organization:
                 <TableCell>
                   {/* Named by its date alone: a name with "run" in it would also answer to Try it's "Run" button. */}
                   <Button variant="link" className="h-auto p-0" onClick={() => setOpen(r.id)} aria-haspopup="dialog">
-                    {formatDate(new Date(r.createdAt))}
+                    {formatTime(r.createdAt)}
                   </Button>
                 </TableCell>
                 <TableCell>v{r.flowVersion}</TableCell>
@@ -71,24 +60,22 @@ export function RecentTryRuns({ organization, workspace, runs }: { organization:
         </Table>
       </div>
       <Dialog open={open !== null} onOpenChange={(o) => !o && setOpen(null)}>
-        <DialogContent className="max-h-[90vh] overflow-y-auto">{open ? <RunDetails url={runUrl(open)} /> : null}</DialogContent>
+        <DialogContent className="max-h-[90vh] overflow-y-auto">
+          {open ? <RunDetails organization={organization} workspace={workspace} runId={open} /> : null}
+        </DialogContent>
       </Dialog>
     </>
   );
 }
 
-function RunDetails({ url }: { url: string }) {
-  const run = useQuery({
-    queryKey: ["design-run-details", url],
-    queryFn: () => fetchJson<TRunDocument>(url),
-    refetchInterval: (q) => (q.state.data && FINAL.has(q.state.data.state) ? false : 1000),
-  });
+function RunDetails(p: { organization: string; workspace: string; runId: string }) {
+  const run = useQuery(designRunQuery(p));
   const doc = run.data;
   return (
     <>
       <DialogHeading
         title={<>Try-it run {doc ? doc.run_id.slice(0, 8) : ""}</>}
-        description={doc ? `Flow version ${doc.flow_version}, started ${formatDate(new Date(doc.created_at))}.` : "Loading the run…"}
+        description={doc ? `Flow version ${doc.flow_version}, started ${formatTime(doc.created_at)}.` : "Loading the run…"}
       />
       {run.error ? <p role="alert">{run.error.message}</p> : null}
       {doc ? (
@@ -100,7 +87,7 @@ function RunDetails({ url }: { url: string }) {
             {doc.progress.steps_done} of {doc.progress.steps_total} done
           </dd>
           <dt className="text-muted-foreground">Finished</dt>
-          <dd>{doc.finished_at ? formatDate(new Date(doc.finished_at)) : "—"}</dd>
+          <dd>{formatTime(doc.finished_at)}</dd>
           {doc.error ? (
             <>
               <dt className="text-muted-foreground">Error</dt>

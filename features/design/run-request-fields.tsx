@@ -5,7 +5,7 @@
  * - `InputField`: one input: a workspace layer that fits it, or pasted GeoJSON (layer inputs)
  *   / pasted rows (table inputs); an area input: a polygon drawn on the map or pasted; an
  *   optional input may be left out.
- * - `ParameterFields`: each parameter by its type, with default, range and allowed values.
+ * - `ParameterFields`: the parameters' fieldset, each by its type, with default, range and allowed values.
  * - `requestValues`: the `{inputs, parameters}` of the request from the fields' state, with the
  *   faults found in the browser (invalid JSON, no polygon) keyed by JSON Pointer.
  * Errors (from the browser or the server) are shown next to the field they name.
@@ -14,7 +14,7 @@ import type { Polygon } from "geojson";
 import { Badge } from "@/components/ui/badge";
 import { Input } from "@/components/ui/input";
 import { Label } from "@/components/ui/label";
-import { SelectOptions } from "@/components/ui/native-select";
+import { NativeSelect, SelectOptions } from "@/components/ui/native-select";
 import { DeclaredColumns } from "@/features/design/declared-columns";
 import { MapView } from "@/features/design/map-view";
 import type { TInput, TParameter } from "@/lib/flows/definition";
@@ -25,9 +25,6 @@ export type TInputState = { mode: "layer" | "paste" | "draw" | "none"; layerId: 
 
 /** A parameter's field value: text as typed (numbers too), or a checkbox's state. */
 export type TParamValue = string | boolean;
-
-export const selectClass =
-  "h-9 w-full min-w-0 rounded-md border bg-background px-3 text-sm focus-visible:ring-2 focus-visible:ring-ring focus-visible:outline-none";
 
 /** The first state of an input: its preferred layer when there is one, else paste (an area: draw). */
 export function initialInputState(input: Pick<TInput, "kind">, layerId: string | null): TInputState {
@@ -132,16 +129,15 @@ export function InputField<L extends TReadableLayer>(p: {
       <div className="grid gap-2 sm:grid-cols-2">
         <div className="grid min-w-0 gap-1">
           <Label htmlFor={`${id}-mode`}>Source of {i.name}</Label>
-          <select id={`${id}-mode`} className={selectClass} value={s.mode} onChange={(e) => p.onChange({ mode: e.target.value as TInputState["mode"] })}>
+          <NativeSelect id={`${id}-mode`} value={s.mode} onChange={(e) => p.onChange({ mode: e.target.value as TInputState["mode"] })}>
             <SelectOptions options={modes} />
-          </select>
+          </NativeSelect>
         </div>
         {s.mode === "layer" ? (
           <div className="grid min-w-0 gap-1">
             <Label htmlFor={`${id}-layer`}>Layer for {i.name}</Label>
-            <select
+            <NativeSelect
               id={`${id}-layer`}
-              className={selectClass}
               value={s.layerId}
               onChange={(e) => p.onChange({ layerId: e.target.value })}
               aria-invalid={err ? true : undefined}
@@ -151,7 +147,7 @@ export function InputField<L extends TReadableLayer>(p: {
                 <option value="">No {i.kind === "table" ? "table" : `layer of ${describeGeometry(declaredGeometry(i))}`} in this workspace</option>
               ) : null}
               <SelectOptions options={p.layers.map((l) => ({ value: l.id, label: p.layerLabel ? p.layerLabel(l) : `${l.name} (${l.id})` }))} />
-            </select>
+            </NativeSelect>
           </div>
         ) : null}
       </div>
@@ -181,7 +177,7 @@ export function InputField<L extends TReadableLayer>(p: {
   );
 }
 
-/** A field per parameter, by its type; `errors` by JSON Pointer (`/parameters/<name>`). */
+/** The "Parameters" fieldset (none without parameters): a field per parameter, by its type; `errors` by JSON Pointer (`/parameters/<name>`). */
 export function ParameterFields(p: {
   parameters: readonly TParameter[];
   values: Record<string, TParamValue>;
@@ -189,8 +185,10 @@ export function ParameterFields(p: {
   errors: Record<string, string>;
   idPrefix?: string;
 }) {
+  if (p.parameters.length === 0) return null;
   return (
-    <>
+    <fieldset className="grid min-w-0 gap-4 sm:grid-cols-2">
+      <legend className="mb-2 font-semibold">Parameters</legend>
       {p.parameters.map((x) => {
         const id = `${p.idPrefix ?? ""}param-${x.name}`;
         const err = errorsAt(p.errors, `/parameters/${x.name}`);
@@ -218,16 +216,10 @@ export function ParameterFields(p: {
                 aria-describedby={describedBy}
               />
             ) : x.type === "enum" ? (
-              <select
-                id={id}
-                className={selectClass}
-                value={String(value ?? "")}
-                onChange={(e) => p.onChange(x.name, e.target.value)}
-                aria-describedby={describedBy}
-              >
+              <NativeSelect id={id} value={String(value ?? "")} onChange={(e) => p.onChange(x.name, e.target.value)} aria-describedby={describedBy}>
                 {x.default === undefined ? <option value="">(none)</option> : null}
                 <SelectOptions options={x.values.map((v) => ({ value: v, label: v }))} />
-              </select>
+              </NativeSelect>
             ) : (
               <Input
                 id={id}
@@ -253,6 +245,6 @@ export function ParameterFields(p: {
           </div>
         );
       })}
-    </>
+    </fieldset>
   );
 }

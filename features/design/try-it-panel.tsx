@@ -26,12 +26,13 @@ import { ZFlowVersion } from "@/lib/engine/flow-document";
 import { parseRunRequest } from "@/lib/flows/run-request";
 import { Button } from "@/components/ui/button";
 import { Label } from "@/components/ui/label";
+import { NativeSelect, SelectOptions } from "@/components/ui/native-select";
 import { Badge } from "@/components/ui/badge";
 import { Alert, AlertDescription } from "@/components/ui/alert";
-import { fetchJson } from "@/features/shell/fetch-json";
 import { cancelTryAction, startTryAction } from "@/features/design/actions";
 import { ResultPreview } from "@/features/design/result-preview";
-import type { TRunDocument } from "@/lib/runs/run-document";
+import { RunState, StepsBar } from "@/features/design/run-status";
+import { designApiBase, designRunQuery, isFinal } from "@/features/design/flow-run/queries";
 import { DEFAULT_FORMAT, FORMAT_INFO, FORMATS_BY_KIND } from "@/lib/formats/registry";
 import { countOf } from "@/features/design/format";
 import { chosenUnreadable, layerChoice, type TTryItLayer } from "@/features/design/try-it-layers";
@@ -42,7 +43,6 @@ import {
   InputField,
   ParameterFields,
   requestValues,
-  selectClass,
   type TInputState,
   type TParamValue,
 } from "@/features/design/run-request-fields";
@@ -65,8 +65,6 @@ export interface TTryItProps {
   publicBaseUrl: string;
 }
 
-const FINAL = new Set(["completed", "failed", "cancelled"]);
-
 export function TryItPanel(p: TTryItProps) {
   const router = useRouter();
   const flow = useMemo(() => ZFlowVersion.parse(p.definition), [p.definition]);
@@ -82,13 +80,8 @@ export function TryItPanel(p: TTryItProps) {
   const start = useAction(startTryAction);
   const cancel = useAction(cancelTryAction);
 
-  const runUrl = runId ? `/api/design/${p.organization}/${p.workspace}/runs/${runId}` : null;
-  const run = useQuery({
-    queryKey: ["design", p.organization, p.workspace, "runs", runId],
-    queryFn: () => fetchJson<TRunDocument>(runUrl!),
-    enabled: Boolean(runId),
-    refetchInterval: (q) => (q.state.data && FINAL.has(q.state.data.state) ? false : 600),
-  });
+  const runUrl = `${designApiBase(ref)}/runs/${runId}`;
+  const run = useQuery(designRunQuery({ ...ref, runId }));
 
   const body = (): { ok: true; value: unknown } | { ok: false; errors: Record<string, string> } => {
     const { inputs: inputValues, parameters, errors: errs } = requestValues(flow.inputs, flow.parameters, inputs, params);
@@ -148,17 +141,12 @@ export function TryItPanel(p: TTryItProps) {
           ))}
         </fieldset>
 
-        {flow.parameters.length > 0 ? (
-          <fieldset className="grid gap-4 sm:grid-cols-2">
-            <legend className="mb-2 font-semibold">Parameters</legend>
-            <ParameterFields
-              parameters={flow.parameters}
-              values={params}
-              errors={errors}
-              onChange={(name, value) => setParams((all) => ({ ...all, [name]: value }))}
-            />
-          </fieldset>
-        ) : null}
+        <ParameterFields
+          parameters={flow.parameters}
+          values={params}
+          errors={errors}
+          onChange={(name, value) => setParams((all) => ({ ...all, [name]: value }))}
+        />
 
         <fieldset className="grid gap-4 sm:grid-cols-2">
           <legend className="mb-2 font-semibold">Result formats</legend>
@@ -167,18 +155,9 @@ export function TryItPanel(p: TTryItProps) {
               <Label htmlFor={`format-${r.key}`}>
                 Format of {r.key} ({r.kind})
               </Label>
-              <select
-                id={`format-${r.key}`}
-                className={selectClass}
-                value={formats[r.key]}
-                onChange={(e) => setFormats((all) => ({ ...all, [r.key]: e.target.value }))}
-              >
-                {FORMATS_BY_KIND[r.kind].map((f) => (
-                  <option key={f} value={f}>
-                    {f}
-                  </option>
-                ))}
-              </select>
+              <NativeSelect id={`format-${r.key}`} value={formats[r.key]} onChange={(e) => setFormats((all) => ({ ...all, [r.key]: e.target.value }))}>
+                <SelectOptions options={FORMATS_BY_KIND[r.kind].map((f) => ({ value: f, label: f }))} />
+              </NativeSelect>
             </div>
           ))}
         </fieldset>
@@ -188,7 +167,7 @@ export function TryItPanel(p: TTryItProps) {
           </Alert>
         ) : null}
         <div className="flex items-center gap-3">
-          <Button type="submit" disabled={start.isPending || Boolean(doc && !FINAL.has(doc.state))}>
+          <Button type="submit" disabled={start.isPending || Boolean(doc && !isFinal(doc.state))}>
             <PlayIcon aria-hidden="true" /> Run
           </Button>
           <span className="text-sm text-muted-foreground">
@@ -202,19 +181,8 @@ export function TryItPanel(p: TTryItProps) {
           <div className="flex flex-wrap items-center gap-3" role="status" aria-live="polite">
             <span className="font-medium">Run</span>
             <code className="text-xs">{runId}</code>
-            {doc ? (
-              <Badge variant={doc.state === "completed" ? "success" : doc.state === "failed" ? "destructive" : "secondary"} data-testid="run-state">
-                {doc.state}
-              </Badge>
-            ) : (
-              <LoaderCircleIcon aria-hidden="true" className="size-4 animate-spin" />
-            )}
-            {doc ? (
-              <span className="text-sm" data-testid="run-progress">
-                {doc.progress.steps_done} of {doc.progress.steps_total} steps done
-              </span>
-            ) : null}
-            {doc && !FINAL.has(doc.state) ? (
+            {doc ? <RunState doc={doc} /> : <LoaderCircleIcon aria-hidden="true" className="size-4 animate-spin" />}
+            {doc && !isFinal(doc.state) ? (
               <Button
                 size="sm"
                 variant="outline"
@@ -228,9 +196,7 @@ export function TryItPanel(p: TTryItProps) {
               </Button>
             ) : null}
           </div>
-          {doc?.progress.steps_total ? (
-            <progress className="h-2 w-full" max={doc.progress.steps_total} value={doc.progress.steps_done} aria-label="Steps done" />
-          ) : null}
+          {doc ? <StepsBar doc={doc} /> : null}
           {doc?.state === "failed" && doc.error ? (
             <Alert variant="destructive">
               <AlertDescription>

@@ -37,15 +37,9 @@ import { ConnectForm } from "@/features/design/canvas/connect-form";
 import { CanvasToolbar } from "@/features/design/canvas/canvas-toolbar";
 import { useCanvasSelection, type TPos } from "@/features/design/canvas/use-canvas-selection";
 import type { TDocumentHistory } from "@/features/design/canvas/use-document-history";
+import type { TStepStatus } from "@/features/design/flow-run/flow-run-panel";
 import type { TFieldError } from "@/lib/errors/field-error";
 import type { TColumns } from "@/lib/steps/columns";
-
-/** A step's outcome in a preview run, shown on its node. */
-export interface TStepStatus {
-  state: "ok" | "error";
-  rows?: number;
-  error?: string;
-}
 
 export interface TFlowCanvasProps {
   doc: TFlowDoc;

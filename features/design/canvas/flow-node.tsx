@@ -13,10 +13,11 @@ import { Handle, Position, type NodeProps, type Node } from "@xyflow/react";
 import { CircleAlertIcon } from "lucide-react";
 import { cn } from "@/lib/utils";
 import { PARAMS_HANDLE, type TCanvasNodeData } from "@/features/design/canvas/flow-graph-model";
+import type { TStepStatus } from "@/features/design/flow-run/flow-run-panel";
 
 export interface TFlowNodeData extends TCanvasNodeData {
   problems: string[];
-  status?: { state: "ok" | "error"; rows?: number; error?: string };
+  status?: TStepStatus;
 }
 export type TFlowNode = Node<TFlowNodeData, "flow">;
 

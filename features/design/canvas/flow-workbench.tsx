@@ -23,11 +23,12 @@ import { Tabs, TabsContent, TabsList, TabsTrigger } from "@/components/ui/tabs";
 import { createFlowAction, saveFlowVersionAction, validateFlowDocumentAction } from "@/features/design/actions";
 import { FlowJsonEditor } from "@/features/design/flow-editor";
 import { flowDocumentText } from "@/features/design/flow-document-text";
-import { FlowCanvas, type TStepStatus } from "@/features/design/canvas/flow-canvas";
+import { FlowCanvas } from "@/features/design/canvas/flow-canvas";
 import type { TPos } from "@/features/design/canvas/use-canvas-selection";
 import type { TCanvasStepType, TFlowDoc } from "@/features/design/canvas/flow-graph-model";
 import { useDocumentHistory } from "@/features/design/canvas/use-document-history";
 import { FlowRunSection } from "@/features/design/canvas/flow-run-section";
+import type { TStepStatus } from "@/features/design/flow-run/flow-run-panel";
 import type { TFieldError } from "@/lib/errors/field-error";
 import type { TColumns } from "@/lib/steps/columns";
 

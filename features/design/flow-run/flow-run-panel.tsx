@@ -25,6 +25,7 @@ import { Button } from "@/components/ui/button";
 import { DataTable } from "@/features/design/data-table";
 import { countOf } from "@/features/design/format";
 import { MapView } from "@/features/design/map-view";
+import { RunState, StepsBar } from "@/features/design/run-status";
 import {
   errorsAt,
   initialInputState,
@@ -35,12 +36,13 @@ import {
   type TInputState,
   type TParamValue,
 } from "@/features/design/run-request-fields";
+import { sendJson, type TProblemAnswer } from "@/features/shell/fetch-json";
 import { designApiBase, flowPreviewQuery, isFinal, workspaceLayersQuery } from "@/features/design/flow-run/queries";
 import { ZInput, ZParameter, type TInput, type TParameter } from "@/lib/engine/flow-document";
 import { layersFitting } from "@/lib/flows/input-geometry";
 import type { TFlowPreview, TStepPreview } from "@/lib/runs/preview-run";
 
-/** One step's state after a preview, for the canvas's badges. */
+/** One step's outcome in a preview run, shown on its node on the canvas. */
 export type TStepStatus = { state: "ok" | "error"; rows?: number; error?: string };
 
 export interface TFlowRunPanelProps {
@@ -63,14 +65,8 @@ function formOf(document: unknown): { inputs: TInput[]; parameters: TParameter[]
   return { inputs: list(d.inputs, (x) => ZInput.safeParse(x)), parameters: list(d.parameters, (x) => ZParameter.safeParse(x)) };
 }
 
-/** A problem answer of the preview route: its detail and field errors by JSON Pointer. */
-async function problemOf(res: Response): Promise<{ detail: string; errors: Record<string, string> }> {
-  const body = (await res.json().catch(() => null)) as { detail?: string; errors?: { field: string; message: string }[] } | null;
-  return {
-    detail: body?.detail ?? `The preview could not start (${res.status}).`,
-    errors: Object.fromEntries((body?.errors ?? []).map((e) => [e.field, e.message])),
-  };
-}
+/** The message of a problem answer of the preview routes. */
+const notStarted = (r: TProblemAnswer) => r.detail ?? `The preview could not start (${r.status}).`;
 
 export function FlowRunPanel(p: TFlowRunPanelProps) {
   const ref = { organization: p.organization, workspace: p.workspace };
@@ -114,18 +110,17 @@ export function FlowRunPanel(p: TFlowRunPanelProps) {
     setErrors({});
     setStarting(true);
     try {
-      const res = await fetch(`${designApiBase(ref)}/flow-previews`, {
-        method: "POST",
-        headers: { "content-type": "application/json", accept: "application/json" },
-        body: JSON.stringify({ document: p.document, inputs: request.inputs, parameters: request.parameters }),
+      const r = await sendJson<TFlowPreview>(`${designApiBase(ref)}/flow-previews`, "POST", {
+        document: p.document,
+        inputs: request.inputs,
+        parameters: request.parameters,
       });
-      if (!res.ok) {
-        const problem = await problemOf(res);
-        setErrors(problem.errors);
-        setStartError(problem.detail);
+      if (!r.ok) {
+        setErrors(r.errors);
+        setStartError(notStarted(r));
         return;
       }
-      const started = (await res.json()) as TFlowPreview;
+      const started = r.data;
       queryClient.setQueryData(flowPreviewQuery({ ...ref, runId: started.run_id }).queryKey, started);
       setRunId(started.run_id);
       setRanDocument(JSON.stringify(p.document));
@@ -140,8 +135,8 @@ export function FlowRunPanel(p: TFlowRunPanelProps) {
     if (!runId) return;
     setCancelling(true);
     try {
-      const res = await fetch(`${designApiBase(ref)}/flow-previews/${runId}/cancel`, { method: "POST", headers: { accept: "application/json" } });
-      if (!res.ok && res.status !== 409) setStartError((await problemOf(res)).detail);
+      const r = await sendJson(`${designApiBase(ref)}/flow-previews/${runId}/cancel`, "POST");
+      if (!r.ok && r.status !== 409) setStartError(notStarted(r));
       await run.refetch();
     } finally {
       setCancelling(false);
@@ -184,18 +179,13 @@ export function FlowRunPanel(p: TFlowRunPanelProps) {
         ) : (
           <p className="text-sm text-muted-foreground">The document declares no inputs yet.</p>
         )}
-        {form.parameters.length > 0 ? (
-          <fieldset className="grid min-w-0 gap-3 sm:grid-cols-2">
-            <legend className="mb-2 font-semibold">Parameters</legend>
-            <ParameterFields
-              idPrefix="preview-"
-              parameters={form.parameters}
-              values={values}
-              errors={errors}
-              onChange={(name, value) => setParamValues((all) => ({ ...all, [name]: value }))}
-            />
-          </fieldset>
-        ) : null}
+        <ParameterFields
+          idPrefix="preview-"
+          parameters={form.parameters}
+          values={values}
+          errors={errors}
+          onChange={(name, value) => setParamValues((all) => ({ ...all, [name]: value }))}
+        />
 
         {startError || documentErrors.length > 0 || requestErrors > 0 ? (
           <Alert variant="destructive" role="alert" data-testid="flow-run-problems">
@@ -225,9 +215,7 @@ export function FlowRunPanel(p: TFlowRunPanelProps) {
           ) : null}
           <RunStatus doc={doc} loading={Boolean(runId) && run.isPending} />
         </div>
-        {doc && !isFinal(doc.state) && doc.progress.steps_total > 0 ? (
-          <progress className="h-2 w-full" max={doc.progress.steps_total} value={doc.progress.steps_done} aria-label="Steps done" />
-        ) : null}
+        {doc && !isFinal(doc.state) ? <StepsBar doc={doc} /> : null}
         {run.error ? <p className="text-sm text-destructive">Could not read the run: {run.error.message}</p> : null}
       </form>
 
@@ -254,16 +242,7 @@ function RunStatus({ doc, loading }: { doc: TFlowPreview | undefined; loading: b
   return (
     <span role="status" aria-live="polite" className="flex flex-wrap items-center gap-2 text-sm">
       {loading ? <LoaderCircleIcon aria-hidden="true" className="size-4 animate-spin" /> : null}
-      {doc ? (
-        <>
-          <Badge variant={doc.state === "completed" ? "success" : doc.state === "failed" ? "destructive" : "secondary"} data-testid="flow-run-state">
-            {doc.state}
-          </Badge>
-          <span data-testid="flow-run-progress">
-            {doc.progress.steps_done} of {doc.progress.steps_total} steps done
-          </span>
-        </>
-      ) : null}
+      {doc ? <RunState doc={doc} testIdPrefix="flow-" /> : null}
     </span>
   );
 }

@@ -1,8 +1,9 @@
 "use client";
 /**
  * A button that asks first (a dialog with what will happen) and then runs a server action;
- * on success it refreshes the page or goes to `then`. Used for trash, restore, delete and
- * publish, so every consequential step in the design tool is explained before it happens.
+ * on success it refreshes the page or goes to `then`. Used for trash, restore, delete, publish
+ * and revoke, so every consequential step in the design tool and the console is explained
+ * before it happens.
  */
 import { useState, type ReactNode } from "react";
 import { useRouter } from "next/navigation";
@@ -17,7 +18,11 @@ export function ConfirmButton(props: {
   description: ReactNode;
   confirmLabel: string;
   variant?: TButtonProps["variant"];
+  /** The confirming button's variant (default: destructive for a destructive button, else default). */
+  confirmVariant?: TButtonProps["variant"];
   size?: TButtonProps["size"];
+  /** The button's accessible name when its label alone is ambiguous (one per table row). */
+  ariaLabel?: string;
   disabled?: boolean;
   /** The dialog opens but cannot confirm (its description says why). */
   confirmDisabled?: boolean;
@@ -44,7 +49,7 @@ export function ConfirmButton(props: {
   return (
     <Dialog open={open} onOpenChange={setOpen}>
       <DialogTrigger asChild>
-        <Button variant={props.variant ?? "outline"} size={props.size} disabled={props.disabled}>
+        <Button variant={props.variant ?? "outline"} size={props.size} disabled={props.disabled} aria-label={props.ariaLabel}>
           {props.label}
         </Button>
       </DialogTrigger>
@@ -59,7 +64,11 @@ export function ConfirmButton(props: {
           <DialogClose asChild>
             <Button variant="outline">Cancel</Button>
           </DialogClose>
-          <Button variant={props.variant === "destructive" ? "destructive" : "default"} onClick={confirm} disabled={pending || props.confirmDisabled}>
+          <Button
+            variant={props.confirmVariant ?? (props.variant === "destructive" ? "destructive" : "default")}
+            onClick={confirm}
+            disabled={pending || props.confirmDisabled}
+          >
             {props.confirmLabel}
           </Button>
         </DialogFooter>
