@@ -21,8 +21,6 @@
  *   lib/users/demo-users.ts (`DEMO_*_EMAIL` / `DEMO_*_PASSWORD` force them).
  */
 import "server-only";
-import fs from "node:fs";
-import path from "node:path";
 import { isDeepStrictEqual } from "node:util";
 import { db } from "@/lib/db";
 import { convertLegacyData } from "@/lib/layers/convert-legacy";
@@ -32,7 +30,7 @@ import { DEMO_FLOWS, type TDemoFlow } from "@/lib/demo/flows";
 import { DEMO_RATE_LIMIT_PER_MINUTE } from "@/lib/demo/plan";
 import { validateFlowVersion } from "@/lib/flows/definition";
 import { generateApiKey, hashApiKey, keyPrefix } from "@/lib/keys/api-key";
-import { seedDemoUsers, type TDemoUser, type TForcedDemoUsers } from "@/lib/users/demo-users";
+import { readSecrets, seedDemoUsers, writeSecrets, type TDemoUser, type TForcedDemoUsers } from "@/lib/users/demo-users";
 import type { TFeatureSet, TTable } from "@/lib/engine/types";
 
 export const DEMO = {
@@ -150,14 +148,6 @@ export async function publishDemoApi(demo: TDemoFlow): Promise<string> {
   return apiId;
 }
 
-function readKeyFile(file: string): Record<string, string> {
-  try {
-    return JSON.parse(fs.readFileSync(file, "utf8")) as Record<string, string>;
-  } catch {
-    return {};
-  }
-}
-
 /**
  * Seeds the demo workspace; `keyFile` is where generated secrets are remembered, `usersFile`
  * the generated demo user passwords (default: `keyFile` with `-keys.json` → `-users.json`),
@@ -199,7 +189,7 @@ export async function seedDemo(opts: {
   const apiIds: string[] = [];
   for (const demo of DEMO_FLOWS) apiIds.push(await ensurePublishedApi(org, workspace.id, env.id, demo));
 
-  const remembered = readKeyFile(opts.keyFile);
+  const remembered = readSecrets(opts.keyFile);
   const keys = {} as TSeedResult["keys"];
   let createdKeys = false;
   for (const slug of DEMO.consumers) {
@@ -237,10 +227,7 @@ export async function seedDemo(opts: {
     keys[slug] = secret;
     createdKeys = true;
   }
-  if (createdKeys) {
-    fs.mkdirSync(path.dirname(opts.keyFile), { recursive: true });
-    const merged = { ...remembered, ...Object.fromEntries(Object.entries(keys).filter(([, v]) => v)) };
-    fs.writeFileSync(opts.keyFile, JSON.stringify(merged, null, 2) + "\n", { mode: 0o600 });
-  }
+  if (createdKeys)
+    writeSecrets(opts.keyFile, { ...remembered, ...Object.fromEntries(Object.entries(keys).filter((e): e is [string, string] => e[1] !== null)) });
   return { keys, createdKeys, apis: DEMO_FLOWS.map((d) => d.apiSlug), users };
 }
