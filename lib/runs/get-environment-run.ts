@@ -6,6 +6,7 @@
  */
 import "server-only";
 import { db } from "@/lib/db";
+import { isUuid } from "@/lib/database/uuid";
 import { AppError } from "@/lib/errors";
 import { environmentRun, ENVIRONMENT_RUN_SELECT, type TEnvironmentRun } from "@/lib/runs/list-environment-runs";
 import type { TEnvironmentRef } from "@/lib/runs/scope";
@@ -17,8 +18,7 @@ export interface TEnvironmentRunDetail extends TEnvironmentRun {
 }
 
 export async function getEnvironmentRun(scope: TEnvironmentRef, runId: string): Promise<TEnvironmentRunDetail> {
-  const isUuid = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(runId);
-  const r = isUuid
+  const r = isUuid(runId)
     ? await db.run.findFirst({
         where: { id: runId, environmentId: scope.environmentId, mode: "api" },
         select: {

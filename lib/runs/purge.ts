@@ -18,6 +18,7 @@
 import "server-only";
 import { blobStore } from "@/lib/blobs";
 import { db } from "@/lib/db";
+import { isUuid } from "@/lib/database/uuid";
 import { env } from "@/lib/env";
 import { purgeRateLimitWindows } from "@/lib/rate-limit/rate-limit";
 import { finalizeRun, WITHOUT_CALLER_DATA_SQL, type TRunError } from "@/lib/runs/run-state";
@@ -51,9 +52,7 @@ export async function sweepBlobs(now = Date.now()): Promise<number> {
     if (runId && old(b.lastModified)) runIds.add(runId);
   }
   for (const runId of runIds) {
-    const run = /^[0-9a-f-]{36}$/i.test(runId)
-      ? await db.run.findUnique({ where: { id: runId }, select: { state: true, _count: { select: { files: true } } } })
-      : null;
+    const run = isUuid(runId) ? await db.run.findUnique({ where: { id: runId }, select: { state: true, _count: { select: { files: true } } } }) : null;
     if (!run || run.state === "failed" || run.state === "cancelled" || (run.state === "completed" && run._count.files === 0)) {
       deleted += await store.deletePrefix(`runs/${runId}/`);
     }
