@@ -36,7 +36,7 @@ import { getResultFile, getResultFileContents } from "@/lib/runs/get-result-file
 import { getRunOrThrow } from "@/lib/runs/get-run-or-throw";
 import { runDocument } from "@/lib/runs/run-document";
 import { apiBasePath } from "@/lib/runs/scope";
-import { waitForRunWithProgress, type TRunProgress } from "@/lib/runs/wait-for-run";
+import { waitForRun, type TRunProgress } from "@/lib/runs/wait-for-run";
 import type { TAiApi, TAiCaller } from "@/lib/serving/resolve-ai-caller";
 import { withKeyCall } from "@/lib/serving/key-call";
 import type { TResultFormat } from "@/lib/formats/registry";
@@ -192,7 +192,7 @@ export async function buildMcpServer(ctx: TMcpRequestContext, era: "legacy" | "m
           const { request, waitSeconds } = toolArgumentsToRunRequest(api.target.flow, args);
           // createRun meters the ETL run and the API request; its errors name the argument (e.g. a layer_id this environment may not read).
           const { runId } = await createRun(api.scope, api.target, request).catch((err) => Promise.reject(withArgumentPointers(err)));
-          const run = await waitForRunWithProgress(runId, waitSeconds * 1000, { signal: reqCtx.mcpReq.signal, onProgress: progressReporter(reqCtx) });
+          const run = await waitForRun(runId, waitSeconds * 1000, { signal: reqCtx.mcpReq.signal, onProgress: progressReporter(reqCtx) });
           return runAnswer(ctx, api, run);
         },
         { requiresWorker: true, metered: "call" },
@@ -214,7 +214,7 @@ export async function buildMcpServer(ctx: TMcpRequestContext, era: "legacy" | "m
     runTool(ZRunStatusArgs, async (api, args, reqCtx) => {
       let run = await getRunOrThrow(api.scope, args.run_id);
       if (args.wait_seconds > 0)
-        run = await waitForRunWithProgress(run.id, args.wait_seconds * 1000, { signal: reqCtx.mcpReq.signal, onProgress: progressReporter(reqCtx) });
+        run = await waitForRun(run.id, args.wait_seconds * 1000, { signal: reqCtx.mcpReq.signal, onProgress: progressReporter(reqCtx) });
       return runAnswer(ctx, api, run);
     }),
   );
