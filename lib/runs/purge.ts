@@ -78,13 +78,8 @@ export async function sweepBlobs(now = Date.now()): Promise<number> {
   return deleted;
 }
 
-/** The job handler: one maintenance pass. */
-export async function purgeExpired(): Promise<void> {
-  await purgeExpiredCounted();
-}
-
-/** One maintenance pass; returns how many rows each rule touched. */
-export async function purgeExpiredCounted(): Promise<TPurgeCounts> {
+/** One maintenance pass (the job's handler); returns how many rows each rule touched. */
+export async function purgeExpired(): Promise<TPurgeCounts> {
   const now = Date.now();
   const idem = await db.idempotencyRecord.deleteMany({ where: { expiresAt: { lte: new Date(now) } } });
   const cutoff = new Date(now - env().RESULT_RETENTION_HOURS * 3600_000);
