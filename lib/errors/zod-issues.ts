@@ -5,7 +5,7 @@
  * (lib/steps/step-schema.ts).
  */
 import type { z } from "zod";
-import { validationError } from "@/lib/errors/app-error";
+import { AppError, validationError } from "@/lib/errors/app-error";
 import { jsonPointer, type TFieldError } from "@/lib/errors/field-error";
 
 function valueAt(root: unknown, path: readonly PropertyKey[]): { found: boolean; value: unknown } {
@@ -66,4 +66,15 @@ export function parseOrThrow<S extends z.ZodType>(schema: S, value: unknown, det
   const parsed = schema.safeParse(value);
   if (parsed.success) return parsed.data;
   throw validationError(fieldErrors(parsed.error.issues, value), detail);
+}
+
+/**
+ * One input field's `value` parsed by `schema`; else AppError `validation_failed` whose detail is
+ * `message` (default: the first problem zod reports), naming `field` (a JSON Pointer) with `code`.
+ */
+export function parseField<S extends z.ZodType>(schema: S, value: unknown, field: string, code: string, message?: string): z.output<S> {
+  const parsed = schema.safeParse(value);
+  if (parsed.success) return parsed.data;
+  const detail = message ?? parsed.error.issues[0]!.message;
+  throw new AppError("validation_failed", detail, { errors: [{ field, code, message: detail }] });
 }
