@@ -1,7 +1,4 @@
-/**
- * The `rank` step. Add a 1-based position `field` in the current order.
- * Browser-safe definition (lib/steps/define-step.ts; runner: step.ts); `docs` below makes its row of docs/flow-format.md.
- */
+/** The `rank` step's browser-safe definition (lib/steps/define-step.ts); its runner is step.ts. */
 import { withFirst } from "@/lib/steps/columns";
 import { ZRef, ZField } from "@/lib/steps/options";
 import { ACCEPTS, defineStep } from "@/lib/steps/define-step";
