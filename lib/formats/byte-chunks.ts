@@ -51,11 +51,6 @@ export class Utf8Chunks {
     if (this.pendingChars >= TEXT_CHUNK_CHARS) this.flush();
   }
 
-  /** Bytes written so far (flushed chunks only). */
-  get byteLength(): number {
-    return this.total;
-  }
-
   private flush(): void {
     if (this.pending.length === 0) return;
     const chunk = Buffer.from(this.pending.join(""), "utf8");
