@@ -95,7 +95,7 @@ describe("ogc-process-description", () => {
     const r = await http("GET", `${OGC}/processes`);
     expect(r.status, r.text).toBe(200);
     const ids = r.body.processes.map((p: any) => p.id);
-    expect(ids).toEqual(expect.arrayContaining(["cities-in-area", "nearby-cities", "population-by-country", slow]));
+    expect(ids).toEqual(expect.arrayContaining(["cities-in-area", "nearby-cities", "country-stats", slow]));
     for (const p of r.body.processes) {
       expect(p).toMatchObject({ version: expect.any(String), jobControlOptions: expect.arrayContaining(["sync-execute", "async-execute", "dismiss"]) });
       const rels = p.links.map((l: any) => l.rel);
