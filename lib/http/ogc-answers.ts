@@ -35,7 +35,7 @@ export function statusAnswer(doc: TRunDocument, place: TOgcPlace, status = 200, 
 }
 
 /** The results document of a completed run (`transmission`: each output's mode as requested). */
-export async function resultsAnswer(doc: TRunDocument, place: TOgcPlace, transmission: TTransmission, extra: Record<string, string> = {}): Promise<Response> {
+async function resultsAnswer(doc: TRunDocument, place: TOgcPlace, transmission: TTransmission, extra: Record<string, string> = {}): Promise<Response> {
   const wanted = (doc.results ?? []).filter((r) => byValue(transmission, r.key, r.size_bytes)).map((r) => ({ key: r.key, format: r.format }));
   const files = await getResultFileContents(doc.run_id, wanted);
   const contents = new Map(files.map((f) => [f.key, f.content]));

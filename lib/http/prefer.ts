@@ -5,7 +5,7 @@
  * preferences it honoured in `Preference-Applied`.
  */
 
-export interface TPreferences {
+interface TPreferences {
   respondAsync: boolean;
   /** Seconds from `wait=`, when given as a non-negative integer. */
   wait: number | null;

@@ -15,7 +15,6 @@ export const OGC_REL = {
   jobList: "http://www.opengis.net/def/rel/ogc/1.0/job-list",
   execute: "http://www.opengis.net/def/rel/ogc/1.0/execute",
   results: "http://www.opengis.net/def/rel/ogc/1.0/results",
-  processDescription: "http://www.opengis.net/def/rel/ogc/1.0/processes",
 } as const;
 
 export interface TOgcLink {

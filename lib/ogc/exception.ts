@@ -12,7 +12,7 @@ const OGC_EXCEPTION = "http://www.opengis.net/def/exceptions/ogcapi-processes-1/
 /** Which OGC exception a not-found or conflict stands for at this door. */
 export type TOgcExceptionKind = "no-such-process" | "no-such-job" | "result-not-ready";
 
-export const OGC_EXCEPTION_TITLES: Record<TOgcExceptionKind, string> = {
+const OGC_EXCEPTION_TITLES: Record<TOgcExceptionKind, string> = {
   "no-such-process": "No such process",
   "no-such-job": "No such job",
   "result-not-ready": "Result not ready",

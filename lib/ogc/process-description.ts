@@ -14,7 +14,7 @@ import { requestSchema } from "@/lib/openapi/request-schema";
 import { OGC_REL, type TOgcLink } from "@/lib/ogc/conformance";
 
 /** What the door knows of one process: the API and the flow version it serves. */
-export interface TOgcProcessSource {
+interface TOgcProcessSource {
   slug: string;
   name: string;
   description: string | null;
@@ -23,8 +23,8 @@ export interface TOgcProcessSource {
 }
 
 /** The job control options and transmission modes every process offers. */
-export const JOB_CONTROL_OPTIONS = ["sync-execute", "async-execute", "dismiss"] as const;
-export const OUTPUT_TRANSMISSION = ["value", "reference"] as const;
+const JOB_CONTROL_OPTIONS = ["sync-execute", "async-execute", "dismiss"] as const;
+const OUTPUT_TRANSMISSION = ["value", "reference"] as const;
 
 /** The process input id of each parameter (its name, or `parameters.<name>` when an input has that name). */
 export function parameterInputIds(flow: TFlowVersion): Map<string, string> {
@@ -33,7 +33,7 @@ export function parameterInputIds(flow: TFlowVersion): Map<string, string> {
 }
 
 /** The formats a result kind is written in, as OGC output schemas (one per format). */
-export function outputSchemas(kind: "layer" | "table"): TJsonSchema[] {
+function outputSchemas(kind: "layer" | "table"): TJsonSchema[] {
   return FORMATS.filter((f) => (f.kinds as readonly string[]).includes(kind)).map((f) =>
     f.name === "geojson"
       ? { type: "object", contentMediaType: f.mediaType, description: "A GeoJSON FeatureCollection (RFC 7946)." }

@@ -11,7 +11,7 @@ import type { TRunState } from "@/lib/runs/run-state-names";
 import { OGC_REL, type TOgcLink } from "@/lib/ogc/conformance";
 import type { TTransmission } from "@/lib/ogc/execute-request";
 
-export const OGC_STATUS: Record<TRunState, "accepted" | "running" | "successful" | "failed" | "dismissed"> = {
+const OGC_STATUS: Record<TRunState, "accepted" | "running" | "successful" | "failed" | "dismissed"> = {
   queued: "accepted",
   running: "running",
   completed: "successful",
@@ -20,7 +20,7 @@ export const OGC_STATUS: Record<TRunState, "accepted" | "running" | "successful"
 };
 
 /** Results at most this large are answered by value when the request did not choose. */
-export const INLINE_RESULT_MAX_BYTES = 5 * 1024 * 1024;
+const INLINE_RESULT_MAX_BYTES = 5 * 1024 * 1024;
 
 /** The job's address at the door (`base` is the door's absolute base URL). */
 export function jobPath(base: string, jobId: string): string {
