@@ -1,4 +1,4 @@
-import { ogcRoute, ZOgcPath } from "@/lib/http/ogc-route";
+import { ogcRoute, ZOgcPath } from "@/lib/ogc/ogc-route";
 import { landingPage } from "@/lib/ogc/conformance";
 
 export const dynamic = "force-dynamic";

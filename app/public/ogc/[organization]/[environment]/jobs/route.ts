@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { ogcRoute, ZOgcPath } from "@/lib/http/ogc-route";
+import { ogcRoute, ZOgcPath } from "@/lib/ogc/ogc-route";
 import { statusInfo } from "@/lib/ogc/status-info";
 import { runDocument } from "@/lib/runs/run-document";
 import { listConsumerRuns } from "@/lib/runs/list-consumer-runs";

@@ -1,4 +1,4 @@
-import { ogcRoute, ZOgcPath } from "@/lib/http/ogc-route";
+import { ogcRoute, ZOgcPath } from "@/lib/ogc/ogc-route";
 import { processSummary } from "@/lib/ogc/process-description";
 
 export const dynamic = "force-dynamic";

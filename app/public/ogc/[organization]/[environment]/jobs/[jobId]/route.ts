@@ -1,5 +1,5 @@
-import { ogcRoute, ZOgcJobPath } from "@/lib/http/ogc-route";
-import { ogcRunDocument, statusAnswer } from "@/lib/http/ogc-answers";
+import { ogcRoute, ZOgcJobPath } from "@/lib/ogc/ogc-route";
+import { ogcRunDocument, statusAnswer } from "@/lib/ogc/answers";
 import { cancelRun } from "@/lib/runs/cancel-run";
 import { getRunOrThrow } from "@/lib/runs/get-run-or-throw";
 

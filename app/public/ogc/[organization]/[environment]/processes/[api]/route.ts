@@ -1,5 +1,5 @@
 import { AppError } from "@/lib/errors";
-import { ogcRoute, ZOgcProcessPath } from "@/lib/http/ogc-route";
+import { ogcRoute, ZOgcProcessPath } from "@/lib/ogc/ogc-route";
 import { resolveKeyCaller } from "@/lib/keys/resolve-key-caller";
 import { processDescription } from "@/lib/ogc/process-description";
 

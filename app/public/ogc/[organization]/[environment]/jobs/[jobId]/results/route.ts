@@ -1,5 +1,5 @@
-import { ogcRoute, ZOgcJobPath } from "@/lib/http/ogc-route";
-import { jobResultsAnswer, ogcRunDocument } from "@/lib/http/ogc-answers";
+import { ogcRoute, ZOgcJobPath } from "@/lib/ogc/ogc-route";
+import { jobResultsAnswer, ogcRunDocument } from "@/lib/ogc/answers";
 import { getRunOrThrow } from "@/lib/runs/get-run-or-throw";
 
 export const dynamic = "force-dynamic";

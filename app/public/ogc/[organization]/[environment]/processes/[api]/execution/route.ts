@@ -1,5 +1,5 @@
-import { executeAnswer } from "@/lib/http/ogc-answers";
-import { ogcRoute, ZOgcProcessPath } from "@/lib/http/ogc-route";
+import { executeAnswer } from "@/lib/ogc/answers";
+import { ogcRoute, ZOgcProcessPath } from "@/lib/ogc/ogc-route";
 import { ZExecuteRequest } from "@/lib/ogc/execute-request";
 import { parameterInputIds } from "@/lib/ogc/process-description";
 

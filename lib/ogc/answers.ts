@@ -9,7 +9,7 @@ import { AppError } from "@/lib/errors";
 import { MAX_WAIT_SECONDS } from "@/lib/flows/run-request";
 import { parsePrefer } from "@/lib/http/prefer";
 import { keyRunLinks } from "@/lib/http/run-response";
-import type { TOgcPlace } from "@/lib/http/ogc-route";
+import type { TOgcPlace } from "@/lib/ogc/ogc-route";
 import type { TKeyCaller } from "@/lib/keys/resolve-key-caller";
 import { ogcException } from "@/lib/ogc/exception";
 import { toRunRequest, type TExecuteRequest, type TTransmission } from "@/lib/ogc/execute-request";
