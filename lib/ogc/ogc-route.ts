@@ -6,7 +6,9 @@
  *   API definition: no key), `environment` (the key's processes: lib/serving/resolve-ogc-caller.ts),
  *   `process` (one API, resolved exactly as the HTTP door resolves it), `job` (the API of one of
  *   the consumer's runs); every keyed call runs under the key-call policy (`withKeyCall`: quota,
- *   worker check, metering, call log), with the `RateLimit` header fields;
+ *   worker check, metering, call log), with the `RateLimit` header fields. A call that names no
+ *   API (the process list, the job list) spends the quota of, and is metered to, the workspace of
+ *   the key's first granted API (by slug); a key granted none is refused (403);
  * - parses the query and JSON body by the route's zod schemas;
  * - answers errors as OGC exceptions (lib/ogc/exception.ts): a missing process or job with the
  *   standard's exception types, everything else with the service's problem types.
