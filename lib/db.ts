@@ -185,12 +185,8 @@ export function pool(): pg.Pool {
   return globalForPrisma.pgPool;
 }
 
-function createClient(): PrismaClient {
-  return new PrismaClient({ adapter: new PrismaPg(pool()) });
-}
-
 function client(): PrismaClient {
-  if (!globalForPrisma.prisma) globalForPrisma.prisma = createClient();
+  globalForPrisma.prisma ??= new PrismaClient({ adapter: new PrismaPg(pool()) });
   return globalForPrisma.prisma;
 }
 

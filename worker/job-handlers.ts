@@ -7,7 +7,8 @@
 import type { TJobData, TJobName } from "@/lib/jobs/registry";
 import { runPool } from "@/worker/runtime/run-pool";
 
-export type TJobHandler<N extends TJobName> = (data: TJobData<N>, ctx: { signal: AbortSignal; jobId: string }) => Promise<void>;
+/** A job's handler; what it resolves to is not used. */
+export type TJobHandler<N extends TJobName> = (data: TJobData<N>, ctx: { signal: AbortSignal; jobId: string }) => Promise<unknown>;
 
 export const JOB_HANDLERS: { [N in TJobName]: () => Promise<TJobHandler<N>> } = {
   "run-execute": () => import("@/lib/runs/execute-run").then((m) => (data, ctx) => m.executeRunJob(data, { ...ctx, runner: runPool() })),

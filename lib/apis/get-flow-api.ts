@@ -11,13 +11,12 @@
  */
 import "server-only";
 import { db } from "@/lib/db";
+import { isUuid } from "@/lib/database/uuid";
 import { AppError } from "@/lib/errors";
 import { sourceStatus } from "@/lib/apis/source-label";
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
 export async function getFlowApiOrThrow(scope: { organizationId: string; workspaceId: string }, flowApiId: string) {
-  const api = UUID.test(flowApiId)
+  const api = isUuid(flowApiId)
     ? await db.flowApi.findFirst({
         where: { id: flowApiId, workspaceId: scope.workspaceId, deletedAt: null },
         include: {

@@ -5,18 +5,12 @@
  */
 import "server-only";
 import { db } from "@/lib/db";
-import { AppError } from "@/lib/errors";
+import { parseField } from "@/lib/errors/zod-issues";
 import { slugify, ZConsumerName } from "@/lib/consumers/consumer-name";
 import type { TEnvironmentRef } from "@/lib/runs/scope";
 
 export async function createConsumer(scope: TEnvironmentRef, input: { name: string }) {
-  const parsed = ZConsumerName.safeParse(input.name);
-  if (!parsed.success) {
-    throw new AppError("validation_failed", parsed.error.issues[0].message, {
-      errors: [{ field: "/name", code: "invalid_name", message: parsed.error.issues[0].message }],
-    });
-  }
-  const name = parsed.data;
+  const name = parseField(ZConsumerName, input.name, "/name", "invalid_name");
   const base = slugify(name) || "consumer";
   const taken = new Set(
     (await db.consumer.findMany({ where: { environmentId: scope.environmentId, slug: { startsWith: base } }, select: { slug: true } })).map((c) => c.slug),

@@ -4,18 +4,13 @@
  */
 import "server-only";
 import { db } from "@/lib/db";
-import { AppError } from "@/lib/errors";
+import { parseField } from "@/lib/errors/zod-issues";
 import { getConsumerOrThrow } from "@/lib/consumers/get-consumer-or-throw";
 import { ZConsumerName } from "@/lib/consumers/consumer-name";
 import type { TEnvironmentRef } from "@/lib/runs/scope";
 
 export async function renameConsumer(scope: TEnvironmentRef, consumerId: string, name: string) {
-  const parsed = ZConsumerName.safeParse(name);
-  if (!parsed.success) {
-    throw new AppError("validation_failed", parsed.error.issues[0].message, {
-      errors: [{ field: "/name", code: "invalid_name", message: parsed.error.issues[0].message }],
-    });
-  }
+  const parsed = parseField(ZConsumerName, name, "/name", "invalid_name");
   await getConsumerOrThrow(scope, consumerId);
-  return db.consumer.update({ where: { id: consumerId }, data: { name: parsed.data } });
+  return db.consumer.update({ where: { id: consumerId }, data: { name: parsed } });
 }

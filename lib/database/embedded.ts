@@ -57,18 +57,13 @@ export interface TIdentity {
 /** uid/gid to run PostgreSQL as: the `postgres` user (created if missing) when we are root, else null (ourselves). */
 export function serverIdentity(): TIdentity | null {
   if (process.getuid?.() !== 0) return null;
-  const lookup = () => ({
-    uid: Number(
-      execFileSync("id", ["-u", "postgres"], { stdio: ["ignore", "pipe", "ignore"] })
+  const id = (flag: "-u" | "-g") =>
+    Number(
+      execFileSync("id", [flag, "postgres"], { stdio: ["ignore", "pipe", "ignore"] })
         .toString()
         .trim(),
-    ),
-    gid: Number(
-      execFileSync("id", ["-g", "postgres"], { stdio: ["ignore", "pipe", "ignore"] })
-        .toString()
-        .trim(),
-    ),
-  });
+    );
+  const lookup = () => ({ uid: id("-u"), gid: id("-g") });
   try {
     return lookup();
   } catch {
@@ -86,8 +81,7 @@ export function serverIdentity(): TIdentity | null {
 
 /** True when `who` (null: ourselves) passes `test <flag> <file>` (-x: may enter/execute, -w: may write). */
 export function reachableBy(who: TIdentity | null, flag: "-x" | "-w" | "-r", file: string): boolean {
-  if (!who) return spawnSync("test", [flag, file]).status === 0;
-  return spawnSync("test", [flag, file], { uid: who.uid, gid: who.gid }).status === 0;
+  return spawnSync("test", [flag, file], who ?? {}).status === 0;
 }
 
 /** The nearest existing ancestor of `p` (itself when it exists). */
@@ -109,12 +103,11 @@ export interface TEmbeddedLayout {
  * Where the binaries and the data of an embedded database live (see module doc). `stateDir`
  * is the place outside the checkout (default `FLOW_API_STATE_DIR` or /var/lib/flow-api).
  */
-export function embeddedLayout(opts: { dataDir: string; identity: TIdentity | null; nativeDir?: string; stateDir?: string }): TEmbeddedLayout {
-  const nativeDir = opts.nativeDir ?? NATIVE_DIR;
+export function embeddedLayout(opts: { dataDir: string; identity: TIdentity | null; stateDir?: string }): TEmbeddedLayout {
   const dataDir = path.resolve(opts.dataDir);
   const who = opts.identity;
-  const reachable = !who || (reachableBy(who, "-x", path.join(nativeDir, "bin", "initdb")) && reachableBy(who, "-x", existingAncestor(path.dirname(dataDir))));
-  if (reachable) return { nativeDir, dataDir, relocated: false };
+  const reachable = !who || (reachableBy(who, "-x", path.join(NATIVE_DIR, "bin", "initdb")) && reachableBy(who, "-x", existingAncestor(path.dirname(dataDir))));
+  if (reachable) return { nativeDir: NATIVE_DIR, dataDir, relocated: false };
 
   const stateDir = opts.stateDir ?? process.env.FLOW_API_STATE_DIR ?? "/var/lib/flow-api";
   fs.mkdirSync(stateDir, { recursive: true, mode: 0o755 });
@@ -124,13 +117,13 @@ export function embeddedLayout(opts: { dataDir: string; identity: TIdentity | nu
       `The postgres user cannot reach this checkout (${path.dirname(dataDir)}) nor ${stateDir}; clone the project into a directory other users may enter (e.g. /opt or /srv), set FLOW_API_STATE_DIR to such a directory, or set DATABASE_URL.`,
     );
   }
-  const version = JSON.parse(fs.readFileSync(path.join(nativeDir, "..", "package.json"), "utf8")).version as string;
+  const version = JSON.parse(fs.readFileSync(path.join(NATIVE_DIR, "..", "package.json"), "utf8")).version as string;
   const binCopy = path.join(stateDir, `postgres-${version}`);
   if (!fs.existsSync(path.join(binCopy, ".complete"))) {
     const tmp = `${binCopy}.tmp-${process.pid}`;
     fs.rmSync(tmp, { recursive: true, force: true });
-    fs.cpSync(nativeDir, tmp, { recursive: true, verbatimSymlinks: true });
-    fs.writeFileSync(path.join(tmp, ".complete"), `${nativeDir}\n`);
+    fs.cpSync(NATIVE_DIR, tmp, { recursive: true, verbatimSymlinks: true });
+    fs.writeFileSync(path.join(tmp, ".complete"), `${NATIVE_DIR}\n`);
     fs.rmSync(binCopy, { recursive: true, force: true });
     fs.renameSync(tmp, binCopy);
   }
@@ -313,10 +306,9 @@ export async function startEmbeddedDatabase(opts: {
   onFatal?: (err: StartupError) => void;
   /** Where to move binaries and data when the postgres user cannot reach the checkout (tests). */
   stateDir?: string;
-  nativeDir?: string;
 }): Promise<TEmbeddedDatabase> {
   const who = serverIdentity();
-  const layout = embeddedLayout({ dataDir: opts.dir, identity: who, stateDir: opts.stateDir, nativeDir: opts.nativeDir });
+  const layout = embeddedLayout({ dataDir: opts.dir, identity: who, stateDir: opts.stateDir });
   if (layout.relocated) {
     opts.log?.(
       `the postgres user cannot reach ${path.dirname(path.resolve(opts.dir))}, so the embedded database keeps its binaries and data in ${path.dirname(layout.nativeDir)} (see ${path.resolve(opts.dir)}.location)`,

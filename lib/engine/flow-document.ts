@@ -83,7 +83,6 @@ export const ZResult = z.strictObject({
   from: ZRef,
   description: z.string().optional(),
 });
-export type TResult = z.infer<typeof ZResult>;
 
 export const ZFlowVersion = z.strictObject({
   description: z.string().optional(),

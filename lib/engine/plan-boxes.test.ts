@@ -8,10 +8,11 @@
 import { createRequire } from "node:module";
 import { beforeAll, describe, expect, it } from "vitest";
 import fc from "fast-check";
-import type { Polygon } from "geojson";
+import { bbox } from "@turf/turf";
+import type { FeatureCollection, Polygon } from "geojson";
 import { applyParameterDefaults } from "@/lib/flows/run-request";
 import { CITIES_IN_AREA, NEARBY_CITIES, POPULATION_BY_COUNTRY } from "@/lib/demo/flows";
-import { bboxOf, countriesFromTopology, loadWorldCities, type TCountriesTopology } from "@/lib/demo/real-data";
+import { countriesFromTopology, loadWorldCities, type TCountriesTopology } from "@/lib/demo/real-data";
 import { planLayerBoxes } from "@/lib/engine/plan-boxes";
 import { runFlow } from "@/lib/engine/run-flow";
 import type { TBox, TFeature, TResolvedInputs } from "@/lib/engine/types";
@@ -62,7 +63,7 @@ describe("planLayerBoxes on the demo flows", () => {
 
   it("Population by country: the cities within the countries' box, every country", () => {
     const countries = countries110m();
-    const [w, s, e, n] = bboxOf(countries.features);
+    const [w, s, e, n] = bbox({ type: "FeatureCollection", features: countries.features } as FeatureCollection);
     expect(plan(POPULATION_BY_COUNTRY, { cities: layerSource(world), countries: layerSource(countries.features) })).toEqual({
       cities: [w, s, e, n],
       countries: null,

@@ -25,10 +25,9 @@ export const MAX_JSON_DEPTH = 64;
 /** Why a value cannot be stored. */
 export type TUnstorableReason = "nul_character" | "unpaired_surrogate" | "too_deep";
 
-/** Where (path of keys and indexes, and its RFC 6901 JSON Pointer) and why. */
+/** Where (path of keys and indexes) and why. */
 export interface TUnstorable {
   path: (string | number)[];
-  pointer: string;
   reason: TUnstorableReason;
 }
 
@@ -66,18 +65,12 @@ export function findUnstorableString(value: unknown, maxDepth = MAX_JSON_DEPTH):
     const v = frame.value;
     if (typeof v === "string") {
       const reason = unstorableStringReason(v);
-      if (reason) {
-        const path = pathOf(frame);
-        return { path, pointer: jsonPointer(path), reason };
-      }
+      if (reason) return { path: pathOf(frame), reason };
       continue;
     }
     if (v === null || typeof v !== "object") continue;
     const depth = frame.depth + 1;
-    if (depth > maxDepth) {
-      const path = pathOf(frame);
-      return { path, pointer: jsonPointer(path), reason: "too_deep" };
-    }
+    if (depth > maxDepth) return { path: pathOf(frame), reason: "too_deep" };
     if (Array.isArray(v)) {
       for (let i = v.length - 1; i >= 0; i--) stack.push({ value: v[i], key: i, parent: frame, depth });
       continue;
@@ -85,10 +78,7 @@ export function findUnstorableString(value: unknown, maxDepth = MAX_JSON_DEPTH):
     const keys = Object.keys(v);
     for (const k of keys) {
       const reason = unstorableStringReason(k);
-      if (reason) {
-        const path = pathOf(frame, k);
-        return { path, pointer: jsonPointer(path), reason };
-      }
+      if (reason) return { path: pathOf(frame, k), reason };
     }
     for (let i = keys.length - 1; i >= 0; i--) stack.push({ value: (v as Record<string, unknown>)[keys[i]!], key: keys[i]!, parent: frame, depth });
   }

@@ -5,6 +5,8 @@
  * (lib/steps/step-schema.ts).
  */
 import type { z } from "zod";
+import { AppError, validationError } from "@/lib/errors/app-error";
+import { jsonPointer, type TFieldError } from "@/lib/errors/field-error";
 
 function valueAt(root: unknown, path: readonly PropertyKey[]): { found: boolean; value: unknown } {
   let cur: unknown = root;
@@ -52,4 +54,27 @@ export function flattenZodIssues(
     }
   }
   return out;
+}
+
+/** Zod issues as field errors (`flattenZodIssues`), each field named by JSON Pointer. */
+export function fieldErrors(issues: readonly z.core.$ZodIssue[], root: unknown, prefix: readonly PropertyKey[] = []): TFieldError[] {
+  return flattenZodIssues(issues, root, prefix).map((e) => ({ field: jsonPointer(e.path), code: e.code, message: e.message }));
+}
+
+/** `value` parsed by `schema`, else AppError `validation_failed` (with `detail`) naming each faulty field by JSON Pointer. */
+export function parseOrThrow<S extends z.ZodType>(schema: S, value: unknown, detail?: string): z.output<S> {
+  const parsed = schema.safeParse(value);
+  if (parsed.success) return parsed.data;
+  throw validationError(fieldErrors(parsed.error.issues, value), detail);
+}
+
+/**
+ * One input field's `value` parsed by `schema`; else AppError `validation_failed` whose detail is
+ * `message` (default: the first problem zod reports), naming `field` (a JSON Pointer) with `code`.
+ */
+export function parseField<S extends z.ZodType>(schema: S, value: unknown, field: string, code: string, message?: string): z.output<S> {
+  const parsed = schema.safeParse(value);
+  if (parsed.success) return parsed.data;
+  const detail = message ?? parsed.error.issues[0]!.message;
+  throw new AppError("validation_failed", detail, { errors: [{ field, code, message: detail }] });
 }

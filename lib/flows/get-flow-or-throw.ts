@@ -5,10 +5,11 @@
  */
 import "server-only";
 import { db } from "@/lib/db";
+import { isUuid } from "@/lib/database/uuid";
 import { AppError } from "@/lib/errors";
 
 export async function getFlowOrThrow(scope: { workspaceId: string }, flowId: string) {
-  const flow = UUID.test(flowId)
+  const flow = isUuid(flowId)
     ? await db.flow.findFirst({
         where: { id: flowId, workspaceId: scope.workspaceId, state: { not: "deleted" } },
         include: {
@@ -20,5 +21,3 @@ export async function getFlowOrThrow(scope: { workspaceId: string }, flowId: str
   if (!flow) throw new AppError("not_found", "No such flow in this workspace.");
   return flow;
 }
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;

@@ -1,14 +1,5 @@
 import { describe, expect, it } from "vitest";
-import {
-  describeFittingLayers,
-  describeLayer,
-  geometryTypesOf,
-  layerInputFaults,
-  layerMismatch,
-  layersFitting,
-  MAX_LISTED_LAYERS,
-  type TReadableLayer,
-} from "./input-geometry";
+import { describeFittingLayers, describeLayer, layerInputFaults, layerMismatch, layersFitting, MAX_LISTED_LAYERS, type TReadableLayer } from "./input-geometry";
 
 const layer = (id: string, kind: TReadableLayer["kind"], geometryTypes: string[], name = id): TReadableLayer => ({
   id,
@@ -115,14 +106,6 @@ describe("layerInputFaults", () => {
       "in this environment",
     );
     expect(faults.map((f) => `${f.field} ${f.code}`)).toEqual(["/inputs/countries/layer_id wrong_geometry_type", "/inputs/places/layer_id wrong_layer_kind"]);
-  });
-});
-
-describe("geometryTypesOf", () => {
-  it("gives the distinct type names, sorted, without null geometries", () => {
-    const f = (type: string | null) => ({ geometry: type === null ? null : { type } });
-    expect(geometryTypesOf([f("Polygon"), f(null), f("MultiPolygon"), f("Polygon")])).toEqual(["MultiPolygon", "Polygon"]);
-    expect(geometryTypesOf([])).toEqual([]);
   });
 });
 

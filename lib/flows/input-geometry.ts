@@ -98,11 +98,16 @@ export function layersFitting<T extends Pick<TReadableLayer, "id" | "name" | "ki
     .sort((a, b) => Number(a.geometryTypes.length === 0) - Number(b.geometryTypes.length === 0) || a.name.localeCompare(b.name) || (a.id < b.id ? -1 : 1));
 }
 
+/** "a, b" of the first `MAX_LISTED_LAYERS` layers as `show` words them (then "and N more"), or null when there is none. */
+function listLayers<T>(layers: readonly T[], show: (layer: T) => string): string | null {
+  if (layers.length === 0) return null;
+  const more = layers.length > MAX_LISTED_LAYERS ? ` and ${layers.length - MAX_LISTED_LAYERS} more` : "";
+  return layers.slice(0, MAX_LISTED_LAYERS).map(show).join(", ") + more;
+}
+
 /** "world-cities, world-towns" (at most `MAX_LISTED_LAYERS`, then "and N more"), or null when there is none. */
 export function listLayerIds(layers: readonly Pick<TReadableLayer, "id">[]): string | null {
-  if (layers.length === 0) return null;
-  const shown = layers.slice(0, MAX_LISTED_LAYERS).map((l) => l.id);
-  return shown.join(", ") + (layers.length > MAX_LISTED_LAYERS ? ` and ${layers.length - MAX_LISTED_LAYERS} more` : "");
+  return listLayers(layers, (l) => l.id);
 }
 
 /**
@@ -149,10 +154,7 @@ export function describeLayer(layer: Pick<TReadableLayer, "id" | "kind" | "geome
 
 /** The readable layers that fit `input`, described (at most `MAX_LISTED_LAYERS`), or null when none does. */
 export function describeFittingLayers(readable: readonly TReadableLayer[], input: Pick<TInput, "name" | "kind" | "geometry">): string | null {
-  const fitting = layersFitting(readable, input);
-  if (fitting.length === 0) return null;
-  const shown = fitting.slice(0, MAX_LISTED_LAYERS).map(describeLayer).join(", ");
-  return shown + (fitting.length > MAX_LISTED_LAYERS ? ` and ${fitting.length - MAX_LISTED_LAYERS} more` : "");
+  return listLayers(layersFitting(readable, input), describeLayer);
 }
 
 /**
@@ -194,11 +196,4 @@ export function withReadableLayers(
     .slice(0, MAX_LISTED_LAYERS)
     .map((l) => ({ id: l.id, name: l.name, kind: l.kind, geometry_types: l.geometryTypes, item_count: l.itemCount }));
   return { ...(patch(schema) as Record<string, unknown>), "x-readable-layers": readableData };
-}
-
-/** Distinct geometry type names of features, sorted (null geometries are skipped). */
-export function geometryTypesOf(features: Iterable<{ geometry: { type: string } | null }>): string[] {
-  const seen = new Set<string>();
-  for (const f of features) if (f.geometry) seen.add(f.geometry.type);
-  return [...seen].sort();
 }

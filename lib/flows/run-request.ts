@@ -29,8 +29,8 @@ import type { TDataset, TRow } from "../engine/types";
 import { tableFromRows } from "../steps/dataset";
 // Not ./definition: that module brings flow validation, and with it the expression compiler, into the design tool's browser bundle.
 import { columnValueSchema, parameterValueSchema, type TFlowVersion, type TInput, type TParameter } from "../engine/flow-document";
-import { flattenZodIssues } from "../errors/zod-issues";
-import { jsonPointer as toJsonPointer } from "../errors/field-error";
+import { fieldErrors, flattenZodIssues } from "../errors/zod-issues";
+import type { TFieldError } from "../errors/field-error";
 import { declaredGeometry, describeGeometry, GEOMETRY_TYPES_OF, geometryTypeFits } from "./input-geometry";
 
 /** Most rows accepted in one `rows` input value (spec "Limits"). */
@@ -44,13 +44,6 @@ export interface TRunRequest {
   parameters: Record<string, unknown>;
   formats: Record<string, TResultFormat>;
   wait_seconds?: number;
-}
-
-/** One faulty field of a request: JSON Pointer, stable code, message. */
-export interface TFieldError {
-  field: string;
-  code: string;
-  message: string;
 }
 
 const ZLayerId = z.strictObject({ layer_id: z.string().min(1).max(200) });
@@ -274,7 +267,7 @@ export function runRequestJsonSchema(flow: TFlowVersion): Record<string, unknown
 
 /** Zod issues of a run request → `{field: JSON Pointer, code, message}` (one per faulty field). */
 export function runRequestErrors(issues: readonly z.core.$ZodIssue[], body: unknown): TFieldError[] {
-  return flattenZodIssues(issues, body).map((e) => ({ field: toJsonPointer(e.path), code: e.code, message: e.message }));
+  return fieldErrors(issues, body);
 }
 
 /** Parameters with defaults filled in; parameters absent and without default are left out. */

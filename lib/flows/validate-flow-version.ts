@@ -18,7 +18,6 @@ import {
   type TFlowVersion,
   type TInput,
   type TParameter,
-  type TResult,
 } from "@/lib/engine/flow-document";
 import type { TDataKind } from "@/lib/steps/define-step";
 import { isParamRef } from "@/lib/steps/options";
@@ -83,12 +82,14 @@ export function validateFlowVersion(doc: unknown): TFlowValidation {
   } else sections = top.data;
 
   // Items, one by one, so that one bad item does not hide the faults of the others.
-  const inputs: { item: TInput; i: number }[] = [];
-  sections.inputs.forEach((raw, i) => {
-    const r = ZInput.safeParse(raw);
-    if (r.success) inputs.push({ item: r.data, i });
-    else pushZod(r.error.issues, raw, ["inputs", i]);
-  });
+  const parseEach = <T>(section: "inputs" | "parameters" | "results", schema: z.ZodType<T>) =>
+    sections[section].flatMap((raw, i) => {
+      const r = schema.safeParse(raw);
+      if (r.success) return [{ item: r.data, i }];
+      pushZod(r.error.issues, raw, [section, i]);
+      return [];
+    });
+  const inputs = parseEach("inputs", ZInput);
   for (const { item, i } of inputs) {
     checkColumns(item, i, push);
     if (item.geometry !== undefined && item.kind !== "layer")
@@ -98,12 +99,7 @@ export function validateFlowVersion(doc: unknown): TFlowValidation {
         `Only layer inputs declare a geometry; a${item.kind === "area" ? "n area is a polygon" : " table has none"}`,
       );
   }
-  const params: { item: TParameter; i: number }[] = [];
-  sections.parameters.forEach((raw, i) => {
-    const r = ZParameter.safeParse(raw);
-    if (r.success) params.push({ item: r.data, i });
-    else pushZod(r.error.issues, raw, ["parameters", i]);
-  });
+  const params = parseEach("parameters", ZParameter);
   const steps: { item: TStep; i: number }[] = [];
   sections.steps.forEach((raw, i) => {
     const t = (raw as { type?: unknown } | null)?.type;
@@ -118,12 +114,7 @@ export function validateFlowVersion(doc: unknown): TFlowValidation {
     const id = (raw as { id?: unknown }).id;
     if (typeof id === "string") steps.push({ item: { id, type: t } as TStep, i: -1 - i });
   });
-  const results: { item: TResult; i: number }[] = [];
-  sections.results.forEach((raw, i) => {
-    const r = ZResult.safeParse(raw);
-    if (r.success) results.push({ item: r.data, i });
-    else pushZod(r.error.issues, raw, ["results", i]);
-  });
+  const results = parseEach("results", ZResult);
 
   // Parameters: unique names, defaults of the right type and in range, sane ranges.
   const paramByName = new Map<string, TParameter>();
@@ -196,7 +187,7 @@ export function validateFlowVersion(doc: unknown): TFlowValidation {
     if (!known(r.from)) push(["results", i, "from"], "unknown_reference", `"${r.from}" is neither an input nor a step`);
   }
 
-  // Cycles (iterative DFS over step → step edges) and kinds in topological order.
+  // Cycles (depth-first over step → step edges) and kinds in topological order.
   const state = new Map<string, 1 | 2>();
   const inCycle = new Set<string>();
   const order: string[] = [];

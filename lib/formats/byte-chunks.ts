@@ -18,6 +18,16 @@ export type TByteSink = (chunk: Uint8Array) => void;
  */
 export type TPace = () => Promise<void> | void;
 
+/** What every writer takes besides its data. */
+export interface TStreamOptions {
+  /** Checked between slices of the input; an aborted signal rejects with its reason. */
+  signal?: AbortSignal;
+  /** Streams the file: each chunk (about 1 MiB) goes to the sink, in order, as it is written, and the returned body is empty. */
+  sink?: TByteSink;
+  /** Awaited between slices of the input (backpressure from whoever consumes `sink`). */
+  pace?: TPace;
+}
+
 /** Characters gathered before a text chunk is encoded to UTF-8 (~1 MiB of ASCII). */
 const TEXT_CHUNK_CHARS = 1024 * 1024;
 
@@ -39,11 +49,6 @@ export class Utf8Chunks {
     this.pending.push(text);
     this.pendingChars += text.length;
     if (this.pendingChars >= TEXT_CHUNK_CHARS) this.flush();
-  }
-
-  /** Bytes written so far (flushed chunks only). */
-  get byteLength(): number {
-    return this.total;
   }
 
   private flush(): void {

@@ -1,6 +1,13 @@
 import { describe, expect, it } from "vitest";
-import { inferColumnType, ownValue, scalarToText, toColumnValue } from "./column-types";
+import { ColumnTypeInference, ownValue, scalarToText, toColumnValue } from "./column-types";
 import { Utf8Arena } from "./parquet/write";
+
+/** The type `ColumnTypeInference` infers from all of `values`. */
+function inferColumnType(values: unknown[]): string {
+  const inference = new ColumnTypeInference();
+  for (const value of values) inference.add(value);
+  return inference.type();
+}
 
 describe("inferColumnType", () => {
   it("booleans -> boolean, nulls ignored", () => {

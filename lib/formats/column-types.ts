@@ -112,13 +112,6 @@ export function columnTypeFor(declared: TFieldType | undefined, inference: Colum
 
 const FIXED: Record<Exclude<TFieldType, "any">, TColumnType> = { integer: "int64", number: "double", string: "string", boolean: "boolean" };
 
-/** Infers the type of one column from all its values (see the module rules). */
-export function inferColumnType(values: Iterable<unknown>): TColumnType {
-  const inference = new ColumnTypeInference();
-  for (const value of values) inference.add(value);
-  return inference.type();
-}
-
 /**
  * Text form of any value, used for `string` columns and for CSV fields:
  * null/undefined -> null; string as is; number via String() (shortest round-trip form, e.g.

@@ -6,7 +6,7 @@
 import type { TFeatureSet, TTable } from "@/lib/engine/types";
 import type { TColumns } from "@/lib/steps/columns";
 import { withColumns } from "@/lib/steps/dataset";
-import type { TByteSink, TPace } from "./byte-chunks";
+import type { TStreamOptions } from "./byte-chunks";
 import { encodeCsv } from "./csv/write";
 import { FormatMismatchError } from "./errors";
 import { encodeGeoJson } from "./geojson/write";
@@ -35,16 +35,7 @@ export interface TEncodedResult {
   extension: string;
 }
 
-export interface TEncodeOptions {
-  /** Aborts long encodings (checked between chunks/row groups); rejects with the signal's reason. */
-  signal?: AbortSignal;
-  /**
-   * Streams the file: each chunk (about 1 MiB) goes to the sink, in order, as soon as it is
-   * written, and `body` is empty; the caller keeps or stores the chunks.
-   */
-  sink?: TByteSink;
-  /** Awaited between slices of the input: lets the consumer of `sink` hold the writer back. */
-  pace?: TPace;
+export interface TEncodeOptions extends TStreamOptions {
   /** Parquet/GeoParquet: maximum rows per row group (default `DEFAULT_ROW_GROUP_ROWS`, 8,192). */
   rowGroupRows?: TParquetOptions["rowGroupRows"];
 }

@@ -18,8 +18,8 @@
  */
 import "server-only";
 import { z } from "zod";
-import { AppError, jsonPointer, validationError } from "@/lib/errors";
-import { flattenZodIssues } from "@/lib/errors/zod-issues";
+import { AppError } from "@/lib/errors";
+import { parseOrThrow } from "@/lib/errors/zod-issues";
 import { problem, type TProblemDoor } from "@/lib/http/problem";
 import { readJsonBody } from "@/lib/http/read-json-body";
 import { resolveKeyCaller, resolveKeyCallerDeferred, type TKeyCaller } from "@/lib/keys/resolve-key-caller";
@@ -60,17 +60,13 @@ function withHeaders(res: Response, extra: Record<string, string>): Response {
   }
 }
 
-/** `value` parsed by `schema`, else `validation_failed` naming each faulty field by its logical pointer (`/limit`, `/name`). */
-function bySchema<S extends z.ZodType>(schema: S, value: unknown): z.output<S> {
-  const parsed = schema.safeParse(value);
-  if (parsed.success) return parsed.data;
-  throw validationError(flattenZodIssues(parsed.error.issues, value).map((e) => ({ field: jsonPointer(e.path), code: e.code, message: e.message })));
-}
-
-/** The query string and JSON body of `req` by schema (the body read with lib/http/read-json-body.ts). */
+/**
+ * The query string and JSON body of `req` by schema (the body read with lib/http/read-json-body.ts);
+ * a fault names the logical field (`/limit`, `/name`).
+ */
 export async function readInput<Q extends z.ZodObject, B extends z.ZodType>(req: Request, schemas: TInputSchemas<Q, B>): Promise<TInput<Q, B>> {
-  const query = schemas.query ? bySchema(schemas.query, Object.fromEntries(new URL(req.url).searchParams)) : {};
-  const body = schemas.body ? bySchema(schemas.body, await readJsonBody(req)) : undefined;
+  const query = schemas.query ? parseOrThrow(schemas.query, Object.fromEntries(new URL(req.url).searchParams)) : {};
+  const body = schemas.body ? parseOrThrow(schemas.body, await readJsonBody(req)) : undefined;
   return { req, query: query as z.output<Q>, body: body as z.output<B> };
 }
 

@@ -9,6 +9,7 @@
 import "server-only";
 import { db, type TTx } from "@/lib/db";
 import { AppError } from "@/lib/errors";
+import { parseField } from "@/lib/errors/zod-issues";
 import { generateApiKey, hashApiKey, keyPrefix } from "@/lib/keys/api-key";
 import { ZKeyName } from "@/lib/keys/key-input";
 import { getConsumerOrThrow } from "@/lib/consumers/get-consumer-or-throw";
@@ -28,12 +29,7 @@ export async function createApiKey(
   input: { consumerId: string; name?: string; expiresAt?: Date | null },
   tx: TTx | typeof db = db,
 ): Promise<TCreatedKey> {
-  const name = ZKeyName.safeParse(input.name ?? "");
-  if (!name.success) {
-    throw new AppError("validation_failed", name.error.issues[0].message, {
-      errors: [{ field: "/name", code: "too_long", message: name.error.issues[0].message }],
-    });
-  }
+  const name = parseField(ZKeyName, input.name ?? "", "/name", "too_long");
   if (input.expiresAt && input.expiresAt.getTime() <= Date.now()) {
     throw new AppError("validation_failed", "The expiry must be in the future.", {
       errors: [{ field: "/expiresAt", code: "in_the_past", message: "The expiry must be in the future." }],
@@ -42,7 +38,7 @@ export async function createApiKey(
   await getConsumerOrThrow(scope, input.consumerId);
   const secret = generateApiKey();
   const key = await tx.apiKey.create({
-    data: { consumerId: input.consumerId, name: name.data || "Key", prefix: keyPrefix(secret), hash: hashApiKey(secret), expiresAt: input.expiresAt ?? null },
+    data: { consumerId: input.consumerId, name: name || "Key", prefix: keyPrefix(secret), hash: hashApiKey(secret), expiresAt: input.expiresAt ?? null },
   });
   return { id: key.id, name: key.name, prefix: key.prefix, expiresAt: key.expiresAt, secret };
 }

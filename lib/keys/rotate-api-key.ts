@@ -11,6 +11,7 @@
 import "server-only";
 import { db } from "@/lib/db";
 import { AppError } from "@/lib/errors";
+import { parseField } from "@/lib/errors/zod-issues";
 import { createApiKey, type TCreatedKey } from "@/lib/keys/create-api-key";
 import { getApiKeyOrThrow } from "@/lib/keys/get-api-key-or-throw";
 import { ZOverlapMinutes } from "@/lib/keys/key-input";
@@ -21,18 +22,13 @@ export async function rotateApiKey(
   keyId: string,
   input: { overlapMinutes: number },
 ): Promise<{ newKey: TCreatedKey; oldKeyExpiresAt: Date }> {
-  const overlap = ZOverlapMinutes.safeParse(input.overlapMinutes);
-  if (!overlap.success) {
-    throw new AppError("validation_failed", "The overlap must be 0 minutes to 30 days.", {
-      errors: [{ field: "/overlapMinutes", code: "out_of_range", message: "The overlap must be 0 minutes to 30 days." }],
-    });
-  }
+  const overlap = parseField(ZOverlapMinutes, input.overlapMinutes, "/overlapMinutes", "out_of_range", "The overlap must be 0 minutes to 30 days.");
   const old = await getApiKeyOrThrow(scope, keyId);
   const now = Date.now();
   if (old.revokedAt || (old.expiresAt && old.expiresAt.getTime() <= now)) {
     throw new AppError("conflict", "This key is revoked or expired; create a new key instead of rotating it.");
   }
-  const overlapEnd = new Date(now + overlap.data * 60_000);
+  const overlapEnd = new Date(now + overlap * 60_000);
   const oldKeyExpiresAt = old.expiresAt && old.expiresAt < overlapEnd ? old.expiresAt : overlapEnd;
   return db.$transaction(async (tx) => {
     const newKey = await createApiKey(scope, { consumerId: old.consumerId, name: old.name, expiresAt: old.expiresAt }, tx);

@@ -22,15 +22,13 @@ import "server-only";
 import { createMcpHandler, hostHeaderValidationResponse, originValidationResponse, type McpHttpHandler } from "@modelcontextprotocol/server";
 import { env } from "@/lib/env";
 import { AppError } from "@/lib/errors";
-import { errorResponse } from "@/lib/http/public-route";
+import { errorResponse, ZApiPath } from "@/lib/http/public-route";
 import { requestOrigin } from "@/lib/http/request-origin";
 import { resolveAiCaller } from "@/lib/serving/resolve-ai-caller";
 import { buildMcpServer, type TMcpRequestContext } from "@/lib/mcp/server";
 import { watchToolListChanges } from "@/lib/mcp/list-changed";
 import { recordCall } from "@/lib/metering/call-counter";
 import { touchApiKey } from "@/lib/keys/touch-api-key";
-
-const SLUG = /^[a-z0-9-]{1,64}$/;
 
 /** Host names the endpoint answers to (see module doc). */
 export function allowedHostnames(): string[] {
@@ -74,18 +72,17 @@ export async function handleMcpRequest(req: Request, path: { organization?: stri
   const hosts = allowedHostnames();
   const rejected = hostHeaderValidationResponse(req, hosts) ?? originValidationResponse(req, hosts);
   if (rejected) return rejected;
-  const { organization, environment } = path;
-  const named = organization !== undefined && environment !== undefined && SLUG.test(organization) && SLUG.test(environment);
+  const named = ZApiPath.omit({ api: true }).safeParse(path);
   try {
-    if (!named) throw new AppError("not_found", "No MCP endpoint is served at this address.");
-    const caller = await resolveAiCaller({ organization, environment }, apiKeyOf(req));
+    if (!named.success) throw new AppError("not_found", "No MCP endpoint is served at this address.");
+    const caller = await resolveAiCaller(named.data, apiKeyOf(req));
     touchApiKey(caller.keyId);
     const context: TMcpRequestContext = { caller, baseUrl: env().PUBLIC_BASE_URL?.replace(/\/$/, "") ?? requestOrigin(req.headers, new URL(req.url).origin) };
     return await handler().fetch(req, { authInfo: { token: caller.keyId, clientId: caller.consumerId, scopes: [], extra: { flowApi: context } } });
   } catch (err) {
     const res = errorResponse(err, instance, "mcp");
     // Refused before any tool ran: shown in the console by status, never billed.
-    if (named) recordCall({ organization, environment, door: "mcp", api: "", consumerId: null, status: res.status });
+    if (named.success) recordCall({ ...named.data, door: "mcp", api: "", consumerId: null, status: res.status });
     return res;
   }
 }

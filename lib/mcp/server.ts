@@ -25,6 +25,7 @@
  * done of total). A client that drops the request stops the wait, never the run.
  */
 import "server-only";
+import type { z } from "zod";
 import { McpServer, type CallToolResult, type ServerContext, type StandardSchemaWithJSON } from "@modelcontextprotocol/server";
 import { env } from "@/lib/env";
 import { AppError, assertStorable } from "@/lib/errors";
@@ -35,7 +36,7 @@ import { getResultFile, getResultFileContents } from "@/lib/runs/get-result-file
 import { getRunOrThrow } from "@/lib/runs/get-run-or-throw";
 import { runDocument } from "@/lib/runs/run-document";
 import { apiBasePath } from "@/lib/runs/scope";
-import { waitForRunWithProgress, type TRunProgress } from "@/lib/runs/wait-for-run";
+import { waitForRun, type TRunProgress } from "@/lib/runs/wait-for-run";
 import type { TAiApi, TAiCaller } from "@/lib/serving/resolve-ai-caller";
 import { withKeyCall } from "@/lib/serving/key-call";
 import type { TResultFormat } from "@/lib/formats/registry";
@@ -43,11 +44,8 @@ import { answerWithFile, answerWithLayers, answerWithRun, toolError, RUN_RESULT_
 import { listLayerIds } from "@/lib/flows/input-geometry";
 import { readableLayersOf } from "@/lib/layers/list-layers";
 import {
-  LIST_LAYERS_INPUT,
-  parseWaitSeconds,
-  RUN_CANCEL_INPUT,
-  RUN_RESULT_INPUT,
-  RUN_STATUS_INPUT,
+  jsonSchemaOf,
+  parseToolArguments,
   TOOL_LAYER_LIST_OUTPUT,
   TOOL_RESULT_FILE_OUTPUT,
   TOOL_RUN_OUTPUT,
@@ -57,6 +55,10 @@ import {
   toolInputSchema,
   toolName,
   withArgumentPointers,
+  ZListLayersArgs,
+  ZRunCancelArgs,
+  ZRunResultArgs,
+  ZRunStatusArgs,
 } from "@/lib/mcp/tool-definitions";
 
 /** What the route hands the factory for one request. */
@@ -93,11 +95,7 @@ function advertised(schema: Record<string, unknown>): StandardSchemaWithJSON<TAr
 const noSuchRun = () => new AppError("not_found", "No such run: no run with this run_id belongs to your API key's tools in this environment.");
 
 /** The tool (API) a run of this key belongs to, or "No such run". */
-async function runApi(caller: TAiCaller, runId: unknown): Promise<TAiApi> {
-  if (typeof runId !== "string")
-    throw new AppError("validation_failed", "run_id is required.", {
-      errors: [{ field: "/run_id", code: "required", message: "Give the run_id a tool answered with." }],
-    });
+async function runApi(caller: TAiCaller, runId: string): Promise<TAiApi> {
   const flowApiId = await findRunApiId(caller.consumerId, caller.environmentId, runId);
   const api = flowApiId ? caller.apis.find((a) => a.target.flowApiId === flowApiId) : undefined;
   if (!api) throw noSuchRun();
@@ -150,7 +148,13 @@ export async function buildMcpServer(ctx: TMcpRequestContext, era: "legacy" | "m
       };
       return withKeyCall({ door: "mcp", at, resolve, ...opts }, (api) => fn(api, args, reqCtx)).catch(toolError);
     };
-  const runTool = (fn: TToolFn) => keyTool("", (args) => runApi(caller, args.run_id), fn);
+  /** A run tool: its arguments parsed by `schema` before the run (and so its API) is looked up. */
+  const runTool = <S extends z.ZodType<{ run_id: string }>>(schema: S, fn: (api: TAiApi, args: z.output<S>, ctx: ServerContext) => Promise<CallToolResult>) =>
+    keyTool(
+      "",
+      (args) => runApi(caller, parseToolArguments(schema, args).run_id),
+      (api, args, reqCtx) => fn(api, schema.parse(args), reqCtx),
+    );
   const server = new McpServer(
     { name: MCP_SERVER_NAME, title: `Flow APIs of ${caller.organization}/${caller.environment}`, version: MCP_SERVER_VERSION },
     {
@@ -188,7 +192,7 @@ export async function buildMcpServer(ctx: TMcpRequestContext, era: "legacy" | "m
           const { request, waitSeconds } = toolArgumentsToRunRequest(api.target.flow, args);
           // createRun meters the ETL run and the API request; its errors name the argument (e.g. a layer_id this environment may not read).
           const { runId } = await createRun(api.scope, api.target, request).catch((err) => Promise.reject(withArgumentPointers(err)));
-          const run = await waitForRunWithProgress(runId, waitSeconds * 1000, { signal: reqCtx.mcpReq.signal, onProgress: progressReporter(reqCtx) });
+          const run = await waitForRun(runId, waitSeconds * 1000, { signal: reqCtx.mcpReq.signal, onProgress: progressReporter(reqCtx) });
           return runAnswer(ctx, api, run);
         },
         { requiresWorker: true, metered: "call" },
@@ -203,15 +207,14 @@ export async function buildMcpServer(ctx: TMcpRequestContext, era: "legacy" | "m
       description:
         "The state of a run a Flow API tool started (queued, running, completed, failed or cancelled), with its results once completed. " +
         "wait_seconds (default 0) waits for it to finish first.",
-      inputSchema: advertised(RUN_STATUS_INPUT),
+      inputSchema: advertised(jsonSchemaOf(ZRunStatusArgs, "input")),
       outputSchema: advertised(TOOL_RUN_OUTPUT),
       annotations: { title: "Run status", readOnlyHint: true, openWorldHint: false },
     },
-    runTool(async (api, args, reqCtx) => {
-      const waitSeconds = parseWaitSeconds(args.wait_seconds, 0);
-      let run = await getRunOrThrow(api.scope, args.run_id as string);
-      if (waitSeconds > 0)
-        run = await waitForRunWithProgress(run.id, waitSeconds * 1000, { signal: reqCtx.mcpReq.signal, onProgress: progressReporter(reqCtx) });
+    runTool(ZRunStatusArgs, async (api, args, reqCtx) => {
+      let run = await getRunOrThrow(api.scope, args.run_id);
+      if (args.wait_seconds > 0)
+        run = await waitForRun(run.id, args.wait_seconds * 1000, { signal: reqCtx.mcpReq.signal, onProgress: progressReporter(reqCtx) });
       return runAnswer(ctx, api, run);
     }),
   );
@@ -223,23 +226,17 @@ export async function buildMcpServer(ctx: TMcpRequestContext, era: "legacy" | "m
       description:
         "One result file of a completed run: its content (up to 1 MiB; GeoJSON and CSV as text, Parquet as base64) and its download link. " +
         "format picks the other format of the result's kind (geojson or geoparquet for layers, csv or parquet for tables).",
-      inputSchema: advertised(RUN_RESULT_INPUT),
+      inputSchema: advertised(jsonSchemaOf(ZRunResultArgs, "input")),
       outputSchema: advertised(TOOL_RESULT_FILE_OUTPUT),
       annotations: { title: "Run result", readOnlyHint: true, openWorldHint: false },
     },
-    runTool(async (api, args) => {
-      const runId = args.run_id as string;
-      if (typeof args.key !== "string" || !args.key) {
-        throw new AppError("validation_failed", "key is required.", {
-          errors: [{ field: "/key", code: "required", message: "Give a result key of the run." }],
-        });
-      }
-      const file = await getResultFile(api.scope, runId, args.key, typeof args.format === "string" ? args.format : null);
+    runTool(ZRunResultArgs, async (api, { run_id: runId, key, format: asked }) => {
+      const file = await getResultFile(api.scope, runId, key, asked ?? null);
       const { format, sizeBytes } = file.file;
       // Only a file small enough to be answered inline is read.
       const content = sizeBytes <= RUN_RESULT_INLINE_MAX_BYTES ? await file.bytes() : null;
-      const href = `${apiBasePath(api.path)}/runs/${runId}/results/${encodeURIComponent(args.key)}`;
-      return answerWithFile({ runId, key: args.key, format: format as TResultFormat, mediaType: file.mediaType, sizeBytes, content, href }, ctx.baseUrl);
+      const href = `${apiBasePath(api.path)}/runs/${runId}/results/${encodeURIComponent(key)}`;
+      return answerWithFile({ runId, key, format: format as TResultFormat, mediaType: file.mediaType, sizeBytes, content, href }, ctx.baseUrl);
     }),
   );
 
@@ -248,11 +245,11 @@ export async function buildMcpServer(ctx: TMcpRequestContext, era: "legacy" | "m
     {
       title: "Cancel a run",
       description: "Cancels a run that is queued or running; its work stops. A run that already finished cannot be cancelled.",
-      inputSchema: advertised(RUN_CANCEL_INPUT),
+      inputSchema: advertised(jsonSchemaOf(ZRunCancelArgs, "input")),
       outputSchema: advertised(TOOL_RUN_OUTPUT),
       annotations: { title: "Cancel a run", readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
     },
-    runTool(async (api, args) => runAnswer(ctx, api, await cancelRun(api.scope, args.run_id as string))),
+    runTool(ZRunCancelArgs, async (api, args) => runAnswer(ctx, api, await cancelRun(api.scope, args.run_id))),
   );
 
   server.registerTool(
@@ -262,7 +259,7 @@ export async function buildMcpServer(ctx: TMcpRequestContext, era: "legacy" | "m
       description:
         `The layers environment "${caller.environment}" may read, for inputs given as {"layer_id": "<id>"}: id, name, kind (features or table), ` +
         "geometry types, item count, and the tool arguments each fits (by kind and the geometry the input declares). Reads nothing else and counts nothing.",
-      inputSchema: advertised(LIST_LAYERS_INPUT),
+      inputSchema: advertised(jsonSchemaOf(ZListLayersArgs, "input")),
       outputSchema: advertised(TOOL_LAYER_LIST_OUTPUT),
       annotations: { title: "Readable layers", readOnlyHint: true, idempotentHint: true, openWorldHint: false },
     },

@@ -21,6 +21,7 @@ import "server-only";
 import type { CallToolResult, ContentBlock } from "@modelcontextprotocol/server";
 import { asAppError } from "@/lib/serving/key-call";
 import { FORMAT_INFO, FORMATS, type TResultFormat } from "@/lib/formats/registry";
+import { formatBytes } from "@/lib/layers/parse/limits";
 import type { TRunDocument } from "@/lib/runs/run-document";
 import { TOOL_WAIT_MAX_SECONDS, type TToolLayerList, type TToolResultFile, type TToolRun } from "@/lib/mcp/tool-definitions";
 
@@ -33,11 +34,6 @@ const TEXT_FORMATS: ReadonlySet<string> = new Set(FORMATS.filter((f) => !f.binar
 
 /** Reads several result files of the run at once (lib/runs/get-result-file.ts `getResultFileContents`). */
 export type TLoadFiles = (wanted: { key: string; format: string }[]) => Promise<{ key: string; format: string; content: Uint8Array }[]>;
-
-function kib(bytes: number): string {
-  if (bytes < 1024) return `${bytes} B`;
-  return bytes < 1024 * 1024 ? `${(bytes / 1024).toFixed(1)} KiB` : `${(bytes / 1024 / 1024).toFixed(1)} MiB`;
-}
 
 /** What to call next for a run that has not finished; undefined once it has. */
 export function nextStep(doc: TRunDocument): string | undefined {
@@ -56,7 +52,7 @@ export function runSummary(doc: TRunDocument): string {
       const seconds = doc.started_at && doc.finished_at ? ((Date.parse(doc.finished_at) - Date.parse(doc.started_at)) / 1000).toFixed(1) : null;
       const results = (doc.results ?? []).map(
         (r) =>
-          `${r.key} (${r.kind}, ${r.kind === "layer" ? `${r.feature_count} feature${r.feature_count === 1 ? "" : "s"}` : `${r.row_count} row${r.row_count === 1 ? "" : "s"}`}, ${r.format}, ${kib(r.size_bytes)})`,
+          `${r.key} (${r.kind}, ${r.kind === "layer" ? `${r.feature_count} feature${r.feature_count === 1 ? "" : "s"}` : `${r.row_count} row${r.row_count === 1 ? "" : "s"}`}, ${r.format}, ${formatBytes(r.size_bytes)})`,
       );
       return `${head}${seconds ? ` after ${seconds} s` : ""}. Results: ${results.join("; ")}.`;
     }
@@ -101,8 +97,8 @@ export function answerWithFile(
     {
       type: "text",
       text: inline
-        ? `Result "${file.key}" of run ${file.runId} as ${file.format} (${kib(size)}).`
-        : `Result "${file.key}" of run ${file.runId} as ${file.format} is ${kib(size)}, more than the ${kib(RUN_RESULT_INLINE_MAX_BYTES)} answered inline: download it from ${url} with the same API key in X-Api-Key.`,
+        ? `Result "${file.key}" of run ${file.runId} as ${file.format} (${formatBytes(size)}).`
+        : `Result "${file.key}" of run ${file.runId} as ${file.format} is ${formatBytes(size)}, more than the ${formatBytes(RUN_RESULT_INLINE_MAX_BYTES)} answered inline: download it from ${url} with the same API key in X-Api-Key.`,
     },
     { type: "resource_link", uri: url, name, mimeType: file.mediaType, size },
   ];

@@ -10,6 +10,9 @@ import {
   toolInputSchema,
   toolLayerList,
   toolName,
+  parseToolArguments,
+  ZRunResultArgs,
+  ZRunStatusArgs,
   TOOL_LAYER_LIST_OUTPUT,
   TOOL_RUN_OUTPUT,
 } from "@/lib/mcp/tool-definitions";
@@ -71,6 +74,12 @@ describe("Flow API tools", () => {
       ["/cities", "/extra", "/formats/matches", "/places", "/radius_km", "/wait_seconds"].sort(),
     );
     expect(faults(() => toolArgumentsToRunRequest(nearby, { places: { rows: "no" }, cities: { layer_id: "y" } }))).toEqual(["/places/rows"]);
+  });
+
+  it("run tools parse their arguments by schema, naming each faulty one", () => {
+    expect(parseToolArguments(ZRunStatusArgs, { run_id: "not-a-uuid" })).toEqual({ run_id: "not-a-uuid", wait_seconds: 0 });
+    expect(faults(() => parseToolArguments(ZRunStatusArgs, { wait_seconds: 56, extra: 1 })).sort()).toEqual(["/extra", "/run_id", "/wait_seconds"]);
+    expect(faults(() => parseToolArguments(ZRunResultArgs, { run_id: "r", key: "", format: "xlsx" })).sort()).toEqual(["/format", "/key"]);
   });
 
   it("describe what they do, their inputs, parameters, results, waiting and retention", () => {

@@ -23,6 +23,7 @@
  */
 import { z } from "zod";
 import { AppError, validationError, type TFieldError } from "@/lib/errors";
+import { fieldErrors, parseOrThrow } from "@/lib/errors/zod-issues";
 import { AI_TOOL_RESERVED_ARGUMENTS } from "@/lib/flows/ai-tool-collisions";
 import type { TFlowVersion } from "@/lib/flows/definition";
 import {
@@ -56,13 +57,19 @@ const INPUT_FORMS: Record<"layer" | "table" | "area", string> = {
   area: '{"area": <one valid GeoJSON Polygon, WGS 84 lon/lat>}',
 };
 
-const waitSecondsSchema = (defaultSeconds: number): TJsonSchema => ({
-  type: "integer",
-  minimum: 0,
-  maximum: TOOL_WAIT_MAX_SECONDS,
-  default: defaultSeconds,
-  description: `Seconds to wait for the run to finish (0..${TOOL_WAIT_MAX_SECONDS}, default ${defaultSeconds}). A run still going after that keeps running; the answer then carries its run_id.`,
-});
+/** `wait_seconds` of a tool call: an integer 0..55, `defaultSeconds` when absent. */
+function waitSeconds(defaultSeconds: number) {
+  const error = `Use an integer from 0 to ${TOOL_WAIT_MAX_SECONDS}.`;
+  return z
+    .int({ error })
+    .min(0, { error })
+    .max(TOOL_WAIT_MAX_SECONDS, { error })
+    .default(defaultSeconds)
+    .describe(
+      `Seconds to wait for the run to finish (0..${TOOL_WAIT_MAX_SECONDS}, default ${defaultSeconds}). A run still going after that keeps running; the answer then carries its run_id.`,
+    );
+}
+const ZFlowToolWait = waitSeconds(TOOL_WAIT_DEFAULT_SECONDS);
 
 const schemaCache = new WeakMap<TFlowVersion, TJsonSchema>();
 
@@ -119,7 +126,7 @@ function baseInputSchema(flow: TFlowVersion): TJsonSchema {
       description: `File format per result key. Defaults: ${DEFAULT_FORMAT.layer} for layers, ${DEFAULT_FORMAT.table} for tables.`,
     };
   }
-  properties.wait_seconds = waitSecondsSchema(TOOL_WAIT_DEFAULT_SECONDS);
+  properties.wait_seconds = jsonSchemaOf(ZFlowToolWait, "input");
   const required = [...(inputs.required ?? []), ...(params.required ?? [])];
   const schema: TJsonSchema = { type: "object", properties, ...(required.length ? { required } : {}), additionalProperties: false };
   schemaCache.set(flow, schema);
@@ -171,9 +178,6 @@ export function toolDescription(
   return lines.join("\n");
 }
 
-/** `list_layers`: no arguments. */
-export const LIST_LAYERS_INPUT: TJsonSchema = { type: "object", properties: {}, additionalProperties: false };
-
 /** `list_layers` answers (structured content): every readable layer and the tool inputs it fits. */
 export const ZToolLayerList = z.object({
   layers: z.array(
@@ -214,30 +218,28 @@ export function toolLayerList(
   };
 }
 
-/** The argument schemas of `run_status`, `run_result` and `run_cancel`. */
-export const RUN_ID_SCHEMA: TJsonSchema = { type: "string", format: "uuid", description: "The run_id a Flow API tool answered with." };
+const ZRunId = z.string().meta({ format: "uuid" }).describe("The run_id a Flow API tool answered with.");
 
-export const RUN_STATUS_INPUT: TJsonSchema = {
-  type: "object",
-  properties: { run_id: RUN_ID_SCHEMA, wait_seconds: waitSecondsSchema(0) },
-  required: ["run_id"],
-  additionalProperties: false,
-};
-export const RUN_RESULT_INPUT: TJsonSchema = {
-  type: "object",
-  properties: {
-    run_id: RUN_ID_SCHEMA,
-    key: { type: "string", minLength: 1, description: "A result key of the run (its results list them)." },
-    format: {
-      type: "string",
-      enum: [...FORMAT_NAMES],
-      description: "geojson or geoparquet for layers, csv or parquet for tables; default: the format the run was asked for.",
-    },
-  },
-  required: ["run_id", "key"],
-  additionalProperties: false,
-};
-export const RUN_CANCEL_INPUT: TJsonSchema = { type: "object", properties: { run_id: RUN_ID_SCHEMA }, required: ["run_id"], additionalProperties: false };
+/**
+ * The arguments of `run_status`, `run_result`, `run_cancel` and `list_layers`. A `run_id` is not
+ * checked as a UUID: any id of no run of this key is "No such run".
+ */
+export const ZRunStatusArgs = z.strictObject({ run_id: ZRunId, wait_seconds: waitSeconds(0) });
+export const ZRunResultArgs = z.strictObject({
+  run_id: ZRunId,
+  key: z.string().min(1).describe("A result key of the run (its results list them)."),
+  format: z.enum(FORMAT_NAMES).optional().describe("geojson or geoparquet for layers, csv or parquet for tables; default: the format the run was asked for."),
+});
+export const ZRunCancelArgs = z.strictObject({ run_id: ZRunId });
+export const ZListLayersArgs = z.strictObject({});
+
+/**
+ * A tool call's arguments parsed by `schema`; else AppError `validation_failed` naming each
+ * faulty argument by JSON Pointer (`/run_id`, `/wait_seconds`).
+ */
+export function parseToolArguments<S extends z.ZodType>(schema: S, args: unknown): z.output<S> {
+  return parseOrThrow(schema, args, "The arguments are not valid; nothing was done.");
+}
 
 /** Structured content of every tool that answers with a run: the HTTP run document plus `next`. */
 export const ZToolRun = ZRunDocument.extend({
@@ -256,8 +258,9 @@ export const ZToolResultFile = z.object({
 });
 export type TToolResultFile = z.infer<typeof ZToolResultFile>;
 
-function jsonSchemaOf(schema: z.ZodType): TJsonSchema {
-  const { $schema: _drop, ...rest } = z.toJSONSchema(schema, { io: "output", unrepresentable: "any" }) as TJsonSchema;
+/** The JSON Schema of `schema` as a tool advertises it: its arguments (`io` "input") or its answer. */
+export function jsonSchemaOf(schema: z.ZodType, io: "input" | "output" = "output"): TJsonSchema {
+  const { $schema: _drop, ...rest } = z.toJSONSchema(schema, { io, unrepresentable: "any" }) as TJsonSchema;
   return rest;
 }
 export const TOOL_RUN_OUTPUT: TJsonSchema = jsonSchemaOf(ZToolRun);
@@ -284,15 +287,6 @@ export function withArgumentPointers(err: unknown): unknown {
   });
 }
 
-/** Reads `wait_seconds` of a tool call (integer 0..55, `fallback` when absent). Throws `validation_failed`. */
-export function parseWaitSeconds(value: unknown, fallback: number): number {
-  if (value === undefined || value === null) return fallback;
-  if (typeof value !== "number" || !Number.isInteger(value) || value < 0 || value > TOOL_WAIT_MAX_SECONDS) {
-    throw validationError([{ field: "/wait_seconds", code: "out_of_range", message: `Use an integer from 0 to ${TOOL_WAIT_MAX_SECONDS}.` }]);
-  }
-  return value;
-}
-
 /**
  * Validates a Flow API tool call and builds its run request with the HTTP door's validator.
  * Throws AppError `validation_failed` listing every faulty argument (nothing is started).
@@ -310,13 +304,8 @@ export function toolArgumentsToRunRequest(flow: TFlowVersion, args: Record<strin
       errors.push({ field: `/${name}`, code: "unknown_argument", message: `Unknown argument "${name}".` });
     }
   }
-  let waitSeconds = TOOL_WAIT_DEFAULT_SECONDS;
-  try {
-    waitSeconds = parseWaitSeconds(args.wait_seconds, TOOL_WAIT_DEFAULT_SECONDS);
-  } catch (err) {
-    if (err instanceof AppError && err.errors) errors.push(...err.errors);
-    else throw err;
-  }
+  const wait = ZFlowToolWait.safeParse(args.wait_seconds);
+  if (!wait.success) errors.push(...fieldErrors(wait.error.issues, args.wait_seconds, ["wait_seconds"]));
   const body: Record<string, unknown> = { inputs, parameters };
   if (args.formats !== undefined) body.formats = args.formats;
   let request: TValidRunRequest | undefined;
@@ -326,8 +315,8 @@ export function toolArgumentsToRunRequest(flow: TFlowVersion, args: Record<strin
     if (err instanceof AppError && err.errors) errors.push(...err.errors.map((e) => ({ ...e, field: argumentPointer(e.field) })));
     else throw err;
   }
-  if (errors.length || !request) {
+  if (errors.length || !request || !wait.success) {
     throw validationError(errors, `The arguments have ${errors.length} fault${errors.length === 1 ? "" : "s"}; nothing was started.`);
   }
-  return { request, waitSeconds };
+  return { request, waitSeconds: wait.data };
 }

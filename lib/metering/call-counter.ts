@@ -63,7 +63,6 @@ const globalForCounter = globalThis as unknown as { callCounter?: TCounterState 
 
 function counterState(): TCounterState {
   globalForCounter.callCounter ??= { pending: new Map(), timer: null, writing: new Set() };
-  globalForCounter.callCounter.writing ??= new Set(); // a state cached by an older module (dev reload)
   return globalForCounter.callCounter;
 }
 

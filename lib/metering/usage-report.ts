@@ -17,17 +17,14 @@ import "server-only";
 import { db } from "@/lib/db";
 import { flushCallCounter } from "@/lib/metering/call-counter";
 
-export interface TUsageDay {
-  day: string; // YYYY-MM-DD (UTC)
+export interface TUsageTotals {
   etlRuns: number;
   processingMs: number;
   apiRequests: number;
 }
 
-export interface TUsageTotals {
-  etlRuns: number;
-  processingMs: number;
-  apiRequests: number;
+export interface TUsageDay extends TUsageTotals {
+  day: string; // YYYY-MM-DD (UTC)
 }
 
 export interface TWorkspaceUsage {

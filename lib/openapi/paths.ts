@@ -11,17 +11,15 @@ import { problemResponses } from "@/lib/openapi/problems";
 import { ref } from "@/lib/openapi/ref";
 import type { TOpenApiDocument } from "@/lib/openapi/types";
 
-const stdHeaders = {
+/** The rate-limit header fields every answer to an authenticated call carries. */
+export const STANDARD_HEADERS = {
   "RateLimit-Policy": ref("headers", "RateLimit-Policy"),
   RateLimit: ref("headers", "RateLimit"),
 };
 
-/** The rate-limit header fields every answer to an authenticated call carries. */
-export const STANDARD_HEADERS = stdHeaders;
-
 const runResponse = (description: string, extra: Record<string, unknown> = {}) => ({
   description,
-  headers: { ...stdHeaders, ...extra },
+  headers: { ...STANDARD_HEADERS, ...extra },
   content: { "application/json": { schema: ref("schemas", "Run") } },
 });
 
@@ -61,7 +59,7 @@ export function buildPaths(flow: TFlowVersion): TOpenApiDocument["paths"] {
           "200": {
             description: "One page of runs.",
             headers: {
-              ...stdHeaders,
+              ...STANDARD_HEADERS,
               Link: { description: 'RFC 8288 link to the next page, rel="next" (absent on the last page).', schema: { type: "string" } },
             },
             content: { "application/json": { schema: ref("schemas", "RunList") } },
@@ -129,7 +127,7 @@ export function buildPaths(flow: TFlowVersion): TOpenApiDocument["paths"] {
           "200": {
             description: `The file, as an attachment named ${extensions}.`,
             headers: {
-              ...stdHeaders,
+              ...STANDARD_HEADERS,
               ETag: { description: "SHA-256 of the file, quoted.", schema: { type: "string" } },
               "Content-Disposition": { description: `attachment; filename="${extensions}"`, schema: { type: "string" } },
             },

@@ -50,12 +50,8 @@ const PROBLEM_RESPONSES = {
 
 export type TProblemResponse = keyof typeof PROBLEM_RESPONSES;
 
-function problemResponse(name: TProblemResponse) {
-  return { [String(PROBLEM_RESPONSES[name].status)]: ref("responses", name) };
-}
-
 export function problemResponses(...names: TProblemResponse[]) {
-  return Object.assign({}, ...names.map(problemResponse)) as Record<string, unknown>;
+  return Object.fromEntries(names.map((name) => [String(PROBLEM_RESPONSES[name].status), ref("responses", name)])) as Record<string, unknown>;
 }
 
 /** The error codes answered with `status`. */

@@ -14,6 +14,7 @@
 import "server-only";
 import { db } from "@/lib/db";
 import { utcTimestamp, withPgTransaction } from "@/lib/database/transaction";
+import { isUniqueViolation } from "@/lib/database/unique-violation";
 import { env } from "@/lib/env";
 import { AppError, validationError } from "@/lib/errors";
 import { enqueue } from "@/lib/jobs/boss";
@@ -67,11 +68,6 @@ export async function checkLayerInputs(scope: TRunScope, target: TRunTarget | TP
   const where = scope.kind === "key" ? "in this environment" : "in this workspace";
   const errors = layerInputFaults(target.flow.inputs, wanted, readable, where);
   if (errors.length) throw validationError(errors, "Some inputs refer to layers that cannot be used.");
-}
-
-function isUniqueViolation(err: unknown): boolean {
-  const e = err as { code?: string; meta?: unknown; message?: string };
-  return e?.code === "P2002" || e?.code === "23505" || /Unique constraint failed|23505/.test(e?.message ?? "");
 }
 
 /**

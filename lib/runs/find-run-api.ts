@@ -7,11 +7,10 @@
  */
 import "server-only";
 import { db } from "@/lib/db";
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+import { isUuid } from "@/lib/database/uuid";
 
 export async function findRunApiId(consumerId: string, environmentId: string, runId: string): Promise<string | null> {
-  if (!UUID.test(runId)) return null;
+  if (!isUuid(runId)) return null;
   const run = await db.run.findFirst({ where: { id: runId, consumerId, environmentId, mode: "api" }, select: { flowApiId: true } });
   return run?.flowApiId ?? null;
 }

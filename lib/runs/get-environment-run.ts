@@ -6,8 +6,9 @@
  */
 import "server-only";
 import { db } from "@/lib/db";
+import { isUuid } from "@/lib/database/uuid";
 import { AppError } from "@/lib/errors";
-import { runError, type TEnvironmentRun } from "@/lib/runs/list-environment-runs";
+import { environmentRun, ENVIRONMENT_RUN_SELECT, type TEnvironmentRun } from "@/lib/runs/list-environment-runs";
 import type { TEnvironmentRef } from "@/lib/runs/scope";
 
 export interface TEnvironmentRunDetail extends TEnvironmentRun {
@@ -17,14 +18,13 @@ export interface TEnvironmentRunDetail extends TEnvironmentRun {
 }
 
 export async function getEnvironmentRun(scope: TEnvironmentRef, runId: string): Promise<TEnvironmentRunDetail> {
-  const isUuid = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(runId);
-  const r = isUuid
+  const r = isUuid(runId)
     ? await db.run.findFirst({
         where: { id: runId, environmentId: scope.environmentId, mode: "api" },
-        include: {
-          flowApi: { select: { id: true, slug: true, name: true } },
-          consumer: { select: { id: true, name: true } },
-          flowVersion: { select: { version: true } },
+        select: {
+          ...ENVIRONMENT_RUN_SELECT,
+          request: true,
+          formats: true,
           results: true,
           files: { select: { key: true, format: true, sizeBytes: true } },
         },
@@ -32,18 +32,7 @@ export async function getEnvironmentRun(scope: TEnvironmentRef, runId: string): 
     : null;
   if (!r) throw new AppError("not_found", "No such run in this environment.");
   return {
-    id: r.id,
-    state: r.state,
-    // An API run always has its API and version (only a designer's preview has neither).
-    api: r.flowApi!,
-    consumer: r.consumer,
-    flowVersion: r.flowVersion!.version,
-    createdAt: r.createdAt,
-    startedAt: r.startedAt,
-    finishedAt: r.finishedAt,
-    durationMs: r.startedAt ? (r.finishedAt ?? new Date()).getTime() - r.startedAt.getTime() : null,
-    processingMs: r.processingMs,
-    error: runError(r.error),
+    ...environmentRun(r),
     request: r.request,
     formats: r.formats,
     results: r.results.map((x) => ({

@@ -6,10 +6,9 @@
  */
 import "server-only";
 import { db } from "@/lib/db";
+import { isUuid } from "@/lib/database/uuid";
 import { AppError } from "@/lib/errors";
 import type { TRunScope } from "@/lib/runs/scope";
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 export const RUN_INCLUDE = {
   results: true,
@@ -26,7 +25,7 @@ export function visibleRunsWhere(scope: TRunScope) {
 
 export async function getRunOrThrow(scope: TRunScope, runId: string) {
   const notFound = new AppError("not_found", scope.kind === "key" ? "No such run exists for your API key." : "No such run exists among your Try-it runs.");
-  if (!UUID.test(runId)) throw notFound;
+  if (!isUuid(runId)) throw notFound;
   const run = await db.run.findFirst({ where: { id: runId, ...visibleRunsWhere(scope) }, include: RUN_INCLUDE });
   if (!run) throw notFound;
   return run;

@@ -43,21 +43,28 @@ export async function listEnvironmentRuns(scope: TEnvironmentRef, filter: TEnvir
     where,
     orderBy: [{ createdAt: "desc" }, { id: "desc" }],
     take: Math.min(Math.max(filter.limit ?? 50, 1), 200),
-    select: {
-      id: true,
-      state: true,
-      createdAt: true,
-      startedAt: true,
-      finishedAt: true,
-      processingMs: true,
-      error: true,
-      flowApi: { select: { id: true, slug: true, name: true } },
-      consumer: { select: { id: true, name: true } },
-      flowVersion: { select: { version: true } },
-    },
+    select: ENVIRONMENT_RUN_SELECT,
   });
-  const now = Date.now();
-  return rows.map((r) => ({
+  return rows.map(environmentRun);
+}
+
+/** What the console shows of a run: the columns `environmentRun` reads. */
+export const ENVIRONMENT_RUN_SELECT = {
+  id: true,
+  state: true,
+  createdAt: true,
+  startedAt: true,
+  finishedAt: true,
+  processingMs: true,
+  error: true,
+  flowApi: { select: { id: true, slug: true, name: true } },
+  consumer: { select: { id: true, name: true } },
+  flowVersion: { select: { version: true } },
+} satisfies Prisma.RunSelect;
+
+/** A run row read with `ENVIRONMENT_RUN_SELECT` as the console shows it. */
+export function environmentRun(r: Prisma.RunGetPayload<{ select: typeof ENVIRONMENT_RUN_SELECT }>): TEnvironmentRun {
+  return {
     id: r.id,
     state: r.state,
     // An API run always has its API and version (only a designer's preview has neither).
@@ -67,10 +74,10 @@ export async function listEnvironmentRuns(scope: TEnvironmentRef, filter: TEnvir
     createdAt: r.createdAt,
     startedAt: r.startedAt,
     finishedAt: r.finishedAt,
-    durationMs: r.startedAt ? (r.finishedAt ?? new Date(now)).getTime() - r.startedAt.getTime() : null,
+    durationMs: r.startedAt ? (r.finishedAt ?? new Date()).getTime() - r.startedAt.getTime() : null,
     processingMs: r.processingMs,
     error: runError(r.error),
-  }));
+  };
 }
 
 /** `{code, message}` of a stored run error, or null. */

@@ -21,6 +21,7 @@ import { z } from "zod";
 import { blobStore } from "@/lib/blobs";
 import { AppError, validationError } from "@/lib/errors";
 import type { TFieldError } from "@/lib/errors/field-error";
+import { parseOrThrow } from "@/lib/errors/zod-issues";
 import { ZFlowVersion, type TFlowVersion } from "@/lib/flows/definition";
 import { validateFlowVersion } from "@/lib/flows/validate-flow-version";
 import type { TFeature, TRow } from "@/lib/engine/types";
@@ -32,8 +33,7 @@ import { createRun } from "@/lib/runs/create-run";
 import { getRunOrThrow, type TRunWithResults } from "@/lib/runs/get-run-or-throw";
 import { PREVIEW_ROWS } from "@/lib/runs/preview-rows";
 import { readSpill } from "@/lib/runs/result-spill";
-import { ZRunError, type TRunError } from "@/lib/runs/run-document";
-import { RUN_STATES } from "@/lib/runs/run-state-names";
+import { ZRunDocument, type TRunError } from "@/lib/runs/run-document";
 import type { TDesignerScope, TPreviewTarget } from "@/lib/runs/scope";
 import { validateRunRequest } from "@/lib/runs/validate-request";
 import { waitForRun } from "@/lib/runs/wait-for-run";
@@ -62,17 +62,18 @@ export const ZStepPreview = z.object({
   features: z.array(z.unknown()).optional().describe("Layers: the first GeoJSON features (at most `row_limit`)."),
 });
 
-export const ZFlowPreview = z
-  .object({
-    run_id: z.uuid(),
-    state: z.enum(RUN_STATES),
-    links: z.object({ self: z.string(), cancel: z.string() }),
-    created_at: z.iso.datetime(),
-    started_at: z.iso.datetime().nullable(),
-    finished_at: z.iso.datetime().nullable(),
-    progress: z.object({ steps_done: z.int().min(0), steps_total: z.int().min(0) }),
+export const ZFlowPreview = ZRunDocument.pick({
+  run_id: true,
+  state: true,
+  links: true,
+  created_at: true,
+  started_at: true,
+  finished_at: true,
+  progress: true,
+  error: true,
+})
+  .extend({
     row_limit: z.int().describe("Most rows (features) shown per step."),
-    error: ZRunError.optional(),
     steps: z.array(ZStepPreview).optional().describe("Completed only: each step's output, in the document's order."),
   })
   .describe("A preview run of a flow document.");
@@ -138,18 +139,9 @@ export function previewFlow(document: unknown): TFlowVersion {
  * workspace reads as missing). Returns the new run's id.
  */
 export async function startFlowPreview(scope: TDesignerScope, body: unknown): Promise<{ runId: string }> {
-  const parsedBody = ZFlowPreviewRequest.safeParse(body);
-  if (!parsedBody.success) {
-    throw validationError(
-      parsedBody.error.issues.map((i) => ({
-        field: `/${i.path.join("/")}`,
-        code: i.code === "unrecognized_keys" ? "unknown_field" : "invalid_type",
-        message: i.message,
-      })),
-    );
-  }
-  const flow = previewFlow(parsedBody.data.document);
-  const request = validateRunRequest(flow, { inputs: parsedBody.data.inputs, parameters: parsedBody.data.parameters });
+  const { document, inputs, parameters } = parseOrThrow(ZFlowPreviewRequest, body);
+  const flow = previewFlow(document);
+  const request = validateRunRequest(flow, { inputs, parameters });
   const target: TPreviewTarget = { workspaceId: scope.workspaceId, flowApiId: null, flowVersionId: null, releaseId: null, flow, preview: true };
   const { runId } = await createRun(scope, target, request);
   return { runId };

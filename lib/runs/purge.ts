@@ -18,6 +18,7 @@
 import "server-only";
 import { blobStore } from "@/lib/blobs";
 import { db } from "@/lib/db";
+import { isUuid } from "@/lib/database/uuid";
 import { env } from "@/lib/env";
 import { purgeRateLimitWindows } from "@/lib/rate-limit/rate-limit";
 import { finalizeRun, WITHOUT_CALLER_DATA_SQL, type TRunError } from "@/lib/runs/run-state";
@@ -51,9 +52,7 @@ export async function sweepBlobs(now = Date.now()): Promise<number> {
     if (runId && old(b.lastModified)) runIds.add(runId);
   }
   for (const runId of runIds) {
-    const run = /^[0-9a-f-]{36}$/i.test(runId)
-      ? await db.run.findUnique({ where: { id: runId }, select: { state: true, _count: { select: { files: true } } } })
-      : null;
+    const run = isUuid(runId) ? await db.run.findUnique({ where: { id: runId }, select: { state: true, _count: { select: { files: true } } } }) : null;
     if (!run || run.state === "failed" || run.state === "cancelled" || (run.state === "completed" && run._count.files === 0)) {
       deleted += await store.deletePrefix(`runs/${runId}/`);
     }
@@ -79,13 +78,8 @@ export async function sweepBlobs(now = Date.now()): Promise<number> {
   return deleted;
 }
 
-/** The job handler: one maintenance pass. */
-export async function purgeExpired(): Promise<void> {
-  await purgeExpiredCounted();
-}
-
-/** One maintenance pass; returns how many rows each rule touched. */
-export async function purgeExpiredCounted(): Promise<TPurgeCounts> {
+/** One maintenance pass (the job's handler); returns how many rows each rule touched. */
+export async function purgeExpired(): Promise<TPurgeCounts> {
   const now = Date.now();
   const idem = await db.idempotencyRecord.deleteMany({ where: { expiresAt: { lte: new Date(now) } } });
   const cutoff = new Date(now - env().RESULT_RETENTION_HOURS * 3600_000);

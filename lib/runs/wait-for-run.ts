@@ -9,19 +9,8 @@ import { RUN_INCLUDE, type TRunWithResults } from "@/lib/runs/get-run-or-throw";
 import { FINAL_STATES } from "@/lib/runs/run-state-names";
 import { waitForRunFinal } from "@/lib/runs/run-events";
 
-/**
- * Waits up to `waitMs` for run `runId` (already known to be visible to the caller) to reach
- * a final state, then returns it as it is then (final or not), with its results.
- */
-export async function waitForRun(runId: string, waitMs: number): Promise<TRunWithResults> {
-  if (waitMs > 0) {
-    await waitForRunFinal(runId, waitMs, async () => {
-      const r = await db.run.findUnique({ where: { id: runId }, select: { state: true } });
-      return !!r && FINAL_STATES.has(r.state);
-    });
-  }
-  return db.run.findUniqueOrThrow({ where: { id: runId }, include: RUN_INCLUDE });
-}
+/** How often a waiter with `onProgress` reads the run's steps, ms. */
+const PROGRESS_INTERVAL_MS = 500;
 
 /** Progress of a run while it is waited on. */
 export interface TRunProgress {
@@ -31,33 +20,33 @@ export interface TRunProgress {
 }
 
 /**
- * Like `waitForRun`, for callers that also report progress or may go away: every
- * `intervalMs` while the run is not final, `onProgress` gets its steps when they changed;
- * the wait ends early, without touching the run, when `signal` aborts (a client that drops
- * its request does not cancel the run). The final state still wakes it by notification.
+ * Waits up to `waitMs` for run `runId` (already known to be visible to the caller) to reach
+ * a final state, then returns it as it is then (final or not), with its results. Every
+ * `PROGRESS_INTERVAL_MS` while the run is not final, `onProgress` gets its steps when they changed; the
+ * wait ends early, without touching the run, when `signal` aborts (a client that drops its
+ * request does not cancel the run).
  */
-export async function waitForRunWithProgress(
+export async function waitForRun(
   runId: string,
   waitMs: number,
-  opts: { signal?: AbortSignal; onProgress?: (p: TRunProgress) => Promise<void> | void; intervalMs?: number } = {},
+  opts: { signal?: AbortSignal; onProgress?: (p: TRunProgress) => Promise<void> | void } = {},
 ): Promise<TRunWithResults> {
   const deadline = Date.now() + waitMs;
-  const slice = opts.onProgress ? (opts.intervalMs ?? 500) : 5_000;
+  const slice = opts.onProgress ? PROGRESS_INTERVAL_MS : waitMs;
   let lastDone = -1;
   const read = () => db.run.findUnique({ where: { id: runId }, select: { state: true, stepsDone: true, stepsTotal: true } });
   while (!opts.signal?.aborted) {
     const left = deadline - Date.now();
     if (left <= 0) break;
-    let final = false;
-    const done = await waitForRunFinal(runId, Math.min(left, slice), async () => {
+    const isFinal = async () => {
       const r = await read();
-      final = !!r && FINAL_STATES.has(r.state);
       if (r && opts.onProgress && r.stepsDone > lastDone) {
         lastDone = r.stepsDone;
         await opts.onProgress(r);
       }
-      return final;
-    });
+      return !!r && FINAL_STATES.has(r.state);
+    };
+    const done = await waitForRunFinal(runId, Math.min(left, slice), isFinal, opts.signal);
     if (done) break;
   }
   const run = await db.run.findUniqueOrThrow({ where: { id: runId }, include: RUN_INCLUDE });

@@ -36,15 +36,7 @@ export async function listEnvironmentLayers(scope: TEnvironmentRef): Promise<TCo
     },
     orderBy: [{ name: "asc" }, { workspace: { name: "asc" } }, { id: "asc" }],
   });
-  return layers.map((l) => ({
-    id: l.id,
-    workspaceId: l.workspaceId,
-    name: l.name,
-    kind: l.kind,
-    itemCount: l.itemCount,
-    workspaceName: l.workspace.name,
-    readable: l.environments.length > 0,
-  }));
+  return layers.map(({ workspace, environments, ...l }) => ({ ...l, workspaceName: workspace.name, readable: environments.length > 0 }));
 }
 
 export async function setLayerReadable(scope: TEnvironmentRef, input: { workspaceId: string; layerId: string; readable: boolean }): Promise<void> {

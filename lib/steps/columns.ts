@@ -49,11 +49,6 @@ export function withField(c: TColumns, name: string, type: TFieldType): TColumns
   return { fields, open: c.open };
 }
 
-/** `c` with `name` first (rank). */
-export function withFirst(c: TColumns, name: string, type: TFieldType): TColumns {
-  return { fields: [{ name, type }, ...c.fields.filter((f) => f.name !== name)], open: c.open };
-}
-
 /** The fields picked by field specs from `c` (renamed), as `pick` in lib/steps/items.ts copies them. */
 export function pickedFields(c: TColumns, specs: readonly TFieldSpec[]): TFieldSchema[] {
   return specs.map((s) => ({ name: specAs(s), type: typeOf(c, specFrom(s)) }));

@@ -6,24 +6,8 @@
  * Definition: `defineStep({...})` in `lib/steps/<type>/definition.ts`, listed in
  * lib/steps/registry.ts. Browser-safe: zod and the small helpers of lib/steps (options.ts,
  * columns.ts, this file), never Turf, lib/geo, flatbush or the expression compiler (a test in
- * lib/steps/registry.test.ts walks the imports). Everything else is derived from it:
- * - `type`, `label`, `summary`: its name, a title for the design tool's palette and a line of
- *   description (MCP, the palette, the catalogue);
- * - `options`: the zod shape of its options as the runner sees them (defaults filled in,
- *   parameters substituted); `params` names the options a flow may write as
- *   `{"param": "<parameter name>"}` and which parameter types each accepts;
- * - `inputs`: the options that name sources (an input or an earlier step) and the kinds of
- *   data each accepts; `output`: the kind it yields (`same` = the kind of its first source);
- * - `expressions`: options holding MapLibre expressions, checked by flow validation;
- * - `columnOptions`: options that name a column (property) of one of its sources, by path
- *   (`"lon"`, `"fields"`, `"aggregations.field"`: keys inside array items joined by dots) →
- *   the source option whose columns it names; the design tool offers those columns;
- * - `columns`: the columns (names, types) of its output given its sources' columns, in
- *   `stepSources` order (lib/steps/columns.ts); absent = the first source's columns;
- * - `docs`: the cells of its row in the step reference of docs/flow-format.md.
- * Derived: `schema` (strict zod object of the resolved step, with `id`, `type`,
- * `description`), `flowSchema` (the same with `{"param"}` allowed where declared: the step as
- * written in a flow document), `optionsSchema` (the options alone, as written), `paramable`.
+ * lib/steps/registry.test.ts walks the imports). Flow validation, the catalogue, the design
+ * tool and the docs derive everything else from it (fields: `TStepSpec`; derived: `TStepDefinition`).
  *
  * Runner: `defineRunner(definition, {...})` in `lib/steps/<type>/step.ts`, listed in
  * lib/steps/runners.ts. It may use anything pure (Turf, lib/geo, the expression compiler).
@@ -138,22 +122,32 @@ type TFlowShape<S extends z.ZodRawShape, P extends keyof S> = { [K in keyof S]: 
 export type TResolvedStepOptions<T extends string, S extends z.ZodRawShape> = z.output<z.ZodObject<TCommonShape<T> & S, z.core.$strict>>;
 
 export interface TStepSpec<T extends string, S extends z.ZodRawShape, P extends keyof S & string> {
+  /** Its name, a title for the design tool's palette and a line of description (MCP, the palette, the catalogue). */
   type: T;
   label: string;
   summary: string;
   /** Section of the step reference and group in the palette. */
   category: "attribute" | "spatial";
+  /** The zod shape of its options as the runner sees them (defaults filled in, parameters substituted). */
   options: S;
+  /** The options a flow may write as `{"param": "<parameter name>"}`, and the parameter types each accepts. */
   params?: { readonly [K in P]: readonly TParamAccept[] };
+  /** The options that name sources (an input or an earlier step) and the kinds of data each accepts. */
   inputs: readonly TStepInput[];
+  /** The kind it yields (`same`: the kind of its first source). */
   output: TStepOutput;
+  /** Options holding MapLibre expressions, checked by flow validation. */
   expressions?: Readonly<Record<string, TExpressionRole>>;
-  /** Options naming a column of a source: option path → source option key (see module doc). */
+  /**
+   * Options naming a column (property) of a source, by path (`"lon"`, `"fields"`,
+   * `"aggregations.field"`: keys inside array items joined by dots) → the source option whose
+   * columns it names; the design tool offers those columns.
+   */
   columnOptions?: Readonly<Record<string, string>>;
   /**
-   * Output columns from the sources' columns (in `stepSources` order). Gets the step as written
-   * in the flow: a param-able option may still be `{"param"}`, so none may decide the columns
-   * by its value alone.
+   * Output columns (names, types; lib/steps/columns.ts) from the sources' columns (in
+   * `stepSources` order); absent = the first source's. Gets the step as written in the flow: a
+   * param-able option may still be `{"param"}`, so none may decide the columns by its value alone.
    */
   columns?: (step: TResolvedStepOptions<T, S>, sources: TColumns[]) => TColumns;
   /** Cells of the step's row in docs/flow-format.md; `sources` defaults to one derived from `inputs` and `output`. */
@@ -167,8 +161,11 @@ export interface TStepDefinition<
 > extends TStepSpec<T, S, P> {
   /** Parameter types accepted per param-able option (empty when none). */
   paramable: Readonly<Record<string, readonly TParamAccept[]>>;
+  /** Strict zod object of the resolved step, with `id`, `type`, `description`. */
   schema: z.ZodObject<TCommonShape<T> & S, z.core.$strict>;
+  /** The same with `{"param"}` allowed where declared: the step as written in a flow document. */
   flowSchema: z.ZodObject<TCommonShape<T> & TFlowShape<S, P>, z.core.$strict>;
+  /** The options alone, as written. */
   optionsSchema: z.ZodObject<TFlowShape<S, P>, z.core.$strict>;
 }
 

@@ -77,6 +77,16 @@ export function withGeometry(f: TFeature, geometry: Geometry | null): TFeature {
   return out;
 }
 
+/** `fn` of each of `features`, in order, checking for cancellation every `every` features. */
+async function mapFeatures(ctx: TStepContext, features: readonly TFeature[], every: number, fn: (f: TFeature, i: number) => TFeature): Promise<TFeatureSet> {
+  const out = new Array<TFeature>(features.length);
+  for (let i = 0; i < features.length; i++) {
+    if (i % every === 0) await ctx.checkpoint();
+    out[i] = fn(features[i], i);
+  }
+  return { kind: "features", features: out };
+}
+
 /** Maps properties of features or rows; `columns` gives the new column list for tables. */
 export async function mapItems(
   items: TItems,
@@ -84,53 +94,35 @@ export async function mapItems(
   fn: (p: Record<string, unknown>, f?: TFeature, index?: number) => Record<string, unknown>,
   columns: (old: string[]) => string[],
 ): Promise<TItems> {
-  if (items.kind === "rows") {
-    const rows = tableRows(items);
-    for (let i = 0; i < rows.length; i++) {
-      if (i % EVERY === 0) await ctx.checkpoint();
-      rows[i] = fn(rows[i], undefined, i);
-    }
-    return tableFromRows(columns(items.columns), rows);
-  }
-  const features = new Array<TFeature>(items.features.length);
-  for (let i = 0; i < features.length; i++) {
+  if (items.kind === "features") return mapFeatures(ctx, items.features, EVERY, (f, i) => withProps(f, fn(props(f), f, i)));
+  const rows = tableRows(items);
+  for (let i = 0; i < rows.length; i++) {
     if (i % EVERY === 0) await ctx.checkpoint();
-    const f = items.features[i];
-    features[i] = withProps(f, fn(props(f), f, i));
+    rows[i] = fn(rows[i], undefined, i);
   }
-  return { kind: "features", features };
+  return tableFromRows(columns(items.columns), rows);
 }
 
-/** Replaces each feature's geometry by `fn(feature)` (null geometry stays null). */
-export async function mapGeometry(
+/** Replaces each feature's geometry by `fn(feature)` (null geometry stays null), checking for cancellation at every feature (one geometry operation can take milliseconds). */
+export function mapGeometry(
   ctx: TStepContext,
   source: string,
   fn: (f: Feature<Geometry, Record<string, unknown>>) => Geometry | null | undefined,
 ): Promise<TFeatureSet> {
-  const fs = asFeatures(ctx.get(source)).features;
-  const out = new Array<TFeature>(fs.length);
-  for (let i = 0; i < fs.length; i++) {
-    await ctx.checkpoint(); // one geometry operation can take milliseconds
-    const f = fs[i];
-    out[i] = withGeometry(f, f.geometry ? (fn(f as Feature<Geometry, Record<string, unknown>>) ?? null) : null);
-  }
-  return { kind: "features", features: out };
+  return mapFeatures(ctx, asFeatures(ctx.get(source)).features, 1, (f) =>
+    withGeometry(f, f.geometry ? (fn(f as Feature<Geometry, Record<string, unknown>>) ?? null) : null),
+  );
 }
 
 /** Adds `field` = `fn(geometry)` to every feature (null for null geometry), checking for cancellation every `every` features. */
-export async function addGeometryMeasure(
+export function addGeometryMeasure(
   ctx: TStepContext,
   source: string,
   field: string,
   every: number,
   fn: (f: Feature<Geometry>) => number,
 ): Promise<TFeatureSet> {
-  const fs = asFeatures(ctx.get(source)).features;
-  const out = new Array<TFeature>(fs.length);
-  for (let i = 0; i < fs.length; i++) {
-    if (i % every === 0) await ctx.checkpoint();
-    const f = fs[i];
-    out[i] = withProps(f, { ...props(f), [field]: f.geometry ? fn(f as Feature<Geometry>) : null });
-  }
-  return { kind: "features", features: out };
+  return mapFeatures(ctx, asFeatures(ctx.get(source)).features, every, (f) =>
+    withProps(f, { ...props(f), [field]: f.geometry ? fn(f as Feature<Geometry>) : null }),
+  );
 }

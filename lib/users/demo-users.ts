@@ -32,12 +32,19 @@ const DEFAULTS: Record<TDemoRole, { email: string; name: string }> = {
   admin: { email: "admin@demo.local", name: "Demo Admin" },
 };
 
-function readFile(file: string): Record<string, string> {
+/** The secrets remembered in `file` (a JSON object of strings; empty when there is none). */
+export function readSecrets(file: string): Record<string, string> {
   try {
     return JSON.parse(fs.readFileSync(file, "utf8")) as Record<string, string>;
   } catch {
     return {};
   }
+}
+
+/** Remembers `secrets` in `file` (git-ignored, local only), readable by its owner only. */
+export function writeSecrets(file: string, secrets: Record<string, string>): void {
+  fs.mkdirSync(path.dirname(file), { recursive: true });
+  fs.writeFileSync(file, JSON.stringify(secrets, null, 2) + "\n", { mode: 0o600 });
 }
 
 /** A readable generated password: 18 base62-ish characters (about 107 bits). */
@@ -46,34 +53,25 @@ function generatePassword(): string {
 }
 
 export async function seedDemoUsers(opts: { organizationId: string; usersFile: string; forced?: TForcedDemoUsers }): Promise<TDemoUser[]> {
-  const remembered = readFile(opts.usersFile);
+  const remembered = readSecrets(opts.usersFile);
   const out: TDemoUser[] = [];
   let changed = false;
   for (const role of ["designer", "admin"] as const) {
     const forced = opts.forced?.[role];
     const email = (forced?.email || DEFAULTS[role].email).trim().toLowerCase();
     let user = await db.user.findUnique({ where: { email }, select: { id: true, passwordHash: true } });
+    const setPassword = async (password: string) => {
+      const passwordHash = await hashPassword(password);
+      const create = { email, name: DEFAULTS[role].name, passwordHash };
+      return db.user.upsert({ where: { email }, create, update: { passwordHash }, select: { id: true, passwordHash: true } });
+    };
     let password: string | null;
     if (forced?.password) {
       password = forced.password;
-      if (!user?.passwordHash || !(await verifyPassword(password, user.passwordHash))) {
-        const passwordHash = await hashPassword(password);
-        user = await db.user.upsert({
-          where: { email },
-          create: { email, name: DEFAULTS[role].name, passwordHash },
-          update: { passwordHash },
-          select: { id: true, passwordHash: true },
-        });
-      }
+      if (!user?.passwordHash || !(await verifyPassword(password, user.passwordHash))) user = await setPassword(password);
     } else if (!user || !user.passwordHash) {
       password = generatePassword();
-      const passwordHash = await hashPassword(password);
-      user = await db.user.upsert({
-        where: { email },
-        create: { email, name: DEFAULTS[role].name, passwordHash },
-        update: { passwordHash },
-        select: { id: true, passwordHash: true },
-      });
+      user = await setPassword(password);
       remembered[email] = password;
       changed = true;
     } else {
@@ -87,10 +85,7 @@ export async function seedDemoUsers(opts: { organizationId: string; usersFile: s
     });
     out.push({ role, email, password });
   }
-  if (changed) {
-    fs.mkdirSync(path.dirname(opts.usersFile), { recursive: true });
-    fs.writeFileSync(opts.usersFile, JSON.stringify(remembered, null, 2) + "\n", { mode: 0o600 });
-  }
+  if (changed) writeSecrets(opts.usersFile, remembered);
   return out;
 }
 

@@ -177,8 +177,8 @@ describe("purge job", () => {
       `INSERT INTO rate_limit_window ("keyId", "workspaceId", "windowStart", count) VALUES (gen_random_uuid(), gen_random_uuid(), now() - interval '1 hour', 5)`,
     );
 
-    const { purgeExpiredCounted } = await import("@/lib/runs/purge");
-    const counts = await purgeExpiredCounted();
+    const { purgeExpired } = await import("@/lib/runs/purge");
+    const counts = await purgeExpired();
     expect(counts.idempotencyRecords).toBe(1);
     expect(counts.resultFiles).toBe(4); // 2 results x 2 formats of the old run
     expect(counts.rateLimitWindows).toBeGreaterThanOrEqual(1);
@@ -206,8 +206,8 @@ describe("purge job", () => {
        SELECT gen_random_uuid(), 'api', "workspaceId", "flowApiId", "flowVersionId", "consumerId", "environmentId", 'running', 'x', '{}', now() - interval '2 hours' FROM run WHERE id = $1`,
       [r.body.run_id],
     );
-    const { purgeExpiredCounted } = await import("@/lib/runs/purge");
-    const counts = await purgeExpiredCounted();
+    const { purgeExpired } = await import("@/lib/runs/purge");
+    const counts = await purgeExpired();
     expect(counts.callerData).toBe(1);
     expect(counts.expiredRuns).toBe(1);
     const { rows } = await sql().query(`SELECT request FROM run WHERE id = $1`, [r.body.run_id]);

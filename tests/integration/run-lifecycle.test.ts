@@ -10,7 +10,7 @@ import { describe, expect, it } from "vitest";
 import { createHash } from "node:crypto";
 import { blobStore } from "@/lib/blobs";
 import { failLostRun } from "@/lib/runs/fail-lost-run";
-import { purgeExpiredCounted } from "@/lib/runs/purge";
+import { purgeExpired } from "@/lib/runs/purge";
 import { apiPath, http, sql, waitFor } from "./helpers";
 import { copyDemoLayer, createFlowApi, createWorkspace, workspaceUsage, ZURICH_AREA as AREA } from "./contract-helpers";
 
@@ -172,7 +172,7 @@ describe("every final path of a run", () => {
     await waitFor("the run to start", runningNow(ctx.runId), 30_000);
     await storeFileWhileRunning(ctx.runId);
     await sql().query(`UPDATE run SET "createdAt" = "createdAt" - interval '2 hours' WHERE id = $1`, [ctx.runId]);
-    const counts = await purgeExpiredCounted();
+    const counts = await purgeExpired();
     expect(counts.expiredRuns).toBeGreaterThanOrEqual(1);
     const row = await expectFinalized(ctx, "failed", Date.now(), { started: true });
     expect(row.error?.code).toBe("run_expired");

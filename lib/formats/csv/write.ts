@@ -14,7 +14,7 @@
  * - An empty table still gets its header row; a table with no columns is an empty file.
  */
 import type { TTable } from "@/lib/engine/types";
-import { Utf8Chunks, yieldToEventLoop, type TByteSink, type TPace } from "../byte-chunks";
+import { Utf8Chunks, yieldToEventLoop, type TStreamOptions } from "../byte-chunks";
 import { scalarToText } from "../column-types";
 
 /** Line ending used by the CSV writer (RFC 4180). */
@@ -22,15 +22,6 @@ export const CSV_RECORD_DELIMITER = "\r\n";
 
 /** Rows written between two yields to the event loop. */
 const ROWS_PER_SLICE = 2_048;
-
-export interface TCsvOptions {
-  /** Checked between slices of rows; an aborted signal rejects with its reason. */
-  signal?: AbortSignal;
-  /** Streams the file: each chunk goes to the sink as it is written, and the returned body is empty. */
-  sink?: TByteSink;
-  /** Awaited between slices (backpressure from whoever consumes `sink`). */
-  pace?: TPace;
-}
 
 /** Characters that make a field quoted (RFC 4180 §2.6): comma, quote, CR, LF. */
 const NEEDS_QUOTES = /[",\r\n]/;
@@ -61,7 +52,7 @@ function record(table: TTable, r: number): string {
  * @returns the UTF-8 bytes (empty with `options.sink`) and the row count (data rows, header not counted).
  * @throws the signal's reason when aborted.
  */
-export async function encodeCsv(table: TTable, options: TCsvOptions = {}): Promise<{ body: Uint8Array; rowCount: number }> {
+export async function encodeCsv(table: TTable, options: TStreamOptions = {}): Promise<{ body: Uint8Array; rowCount: number }> {
   const { columns, length } = table;
   const out = new Utf8Chunks(options.sink);
   options.signal?.throwIfAborted();

@@ -8,20 +8,11 @@
  */
 import type { TFeature, TFeatureSet } from "@/lib/engine/types";
 import { rightHandRule } from "@/lib/geo/right-hand-rule";
-import { Utf8Chunks, yieldToEventLoop, type TByteSink, type TPace } from "../byte-chunks";
+import { Utf8Chunks, yieldToEventLoop, type TStreamOptions } from "../byte-chunks";
 import { EncodeError } from "../errors";
 
 /** Features serialised between two yields to the event loop; small, so a slice's garbage dies young. */
 const FEATURES_PER_SLICE = 2_048;
-
-export interface TGeoJsonOptions {
-  /** Checked between slices of features; an aborted signal rejects with its reason. */
-  signal?: AbortSignal;
-  /** Streams the file: each chunk goes to the sink as it is written, and the returned body is empty. */
-  sink?: TByteSink;
-  /** Awaited between slices (backpressure from whoever consumes `sink`). */
-  pace?: TPace;
-}
 
 function bigintReplacer(_key: string, value: unknown): unknown {
   if (typeof value !== "bigint") return value;
@@ -60,7 +51,7 @@ function featureJson(feature: TFeature): string {
  * @throws EncodeError naming the feature index when a feature cannot be serialised (e.g. a
  *   cyclic property value); the signal's reason when aborted.
  */
-export async function encodeGeoJson(layer: TFeatureSet, options: TGeoJsonOptions = {}): Promise<{ body: Uint8Array; featureCount: number }> {
+export async function encodeGeoJson(layer: TFeatureSet, options: TStreamOptions = {}): Promise<{ body: Uint8Array; featureCount: number }> {
   const { features } = layer;
   options.signal?.throwIfAborted();
   const out = new Utf8Chunks(options.sink);

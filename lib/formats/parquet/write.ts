@@ -12,7 +12,7 @@ import type { SchemaElement } from "hyparquet";
 import { ParquetWriter } from "hyparquet-writer";
 import type { ColumnSource } from "hyparquet-writer";
 import type { TTable } from "@/lib/engine/types";
-import { ChunkedByteWriter, yieldToEventLoop, type TByteSink, type TPace } from "../byte-chunks";
+import { ChunkedByteWriter, yieldToEventLoop, type TStreamOptions } from "../byte-chunks";
 import type { TColumns } from "@/lib/steps/columns";
 import { ColumnTypeInference, columnTypeFor, toColumnValue, type TColumnType } from "../column-types";
 import { EncodeError } from "../errors";
@@ -32,15 +32,9 @@ export const DEFAULT_ROW_GROUP_ROWS = 8_192;
 /** Approximate input bytes after which a row group is closed early (large geometries/strings). */
 const ROW_GROUP_BYTES = 128 * 1024 * 1024;
 
-export interface TParquetOptions {
+export interface TParquetOptions extends TStreamOptions {
   /** Maximum rows per row group (default `DEFAULT_ROW_GROUP_ROWS`; at least 1). */
   rowGroupRows?: number;
-  /** Checked between row groups; an aborted signal rejects with its reason. */
-  signal?: AbortSignal;
-  /** Streams the file: each chunk goes to the sink as it is written, and the returned body is empty. */
-  sink?: TByteSink;
-  /** Awaited between slices (backpressure from whoever consumes `sink`). */
-  pace?: TPace;
   /**
    * The result's columns as derived from the flow (lib/steps/columns.ts): written with their
    * declared types, even when the run has no rows or only nulls; other columns' types are inferred.

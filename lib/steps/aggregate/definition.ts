@@ -1,7 +1,4 @@
-/**
- * The `aggregate` step. Group by `group_by` (none = one row) and compute `aggregations`.
- * Browser-safe definition (lib/steps/define-step.ts; runner: step.ts); `docs` below makes its row of docs/flow-format.md.
- */
+/** The `aggregate` step's browser-safe definition (lib/steps/define-step.ts); its runner is step.ts. */
 import { aggregationFields, typeOf } from "@/lib/steps/columns";
 import { z } from "zod";
 import { ZRef, ZField, ZAggregation } from "@/lib/steps/options";

@@ -1,7 +1,4 @@
-/**
- * The `buffer` step. Geodesic buffer of `distance_km` (Turf buffer).
- * Browser-safe definition (lib/steps/define-step.ts; runner: step.ts); `docs` below makes its row of docs/flow-format.md.
- */
+/** The `buffer` step's browser-safe definition (lib/steps/define-step.ts); its runner is step.ts. */
 import { z } from "zod";
 import { ZRef, ACCEPTS_PARAM } from "@/lib/steps/options";
 import { ACCEPTS, defineStep } from "@/lib/steps/define-step";

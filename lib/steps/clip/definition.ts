@@ -1,7 +1,4 @@
-/**
- * The `clip` step. Cut polygons to `by` (Turf intersect); points outside are dropped, lines are kept whole when they intersect.
- * Browser-safe definition (lib/steps/define-step.ts; runner: step.ts); `docs` below makes its row of docs/flow-format.md.
- */
+/** The `clip` step's browser-safe definition (lib/steps/define-step.ts); its runner is step.ts. */
 import { ZRef } from "@/lib/steps/options";
 import { ACCEPTS, defineStep } from "@/lib/steps/define-step";
 

@@ -1,7 +1,4 @@
-/**
- * The `compute` step. Set `field` to the value of `expression` on every feature/row.
- * Browser-safe definition (lib/steps/define-step.ts; runner: step.ts); `docs` below makes its row of docs/flow-format.md.
- */
+/** The `compute` step's browser-safe definition (lib/steps/define-step.ts); its runner is step.ts. */
 import { withField } from "@/lib/steps/columns";
 import { ZRef, ZField, ZExpression } from "@/lib/steps/options";
 import { ACCEPTS, defineStep } from "@/lib/steps/define-step";

@@ -1,7 +1,4 @@
-/**
- * The `dissolve` step. Union the polygons, per value of `field` if given (Turf union).
- * Browser-safe definition (lib/steps/define-step.ts; runner: step.ts); `docs` below makes its row of docs/flow-format.md.
- */
+/** The `dissolve` step's browser-safe definition (lib/steps/define-step.ts); its runner is step.ts. */
 import { NO_COLUMNS, typeOf } from "@/lib/steps/columns";
 import { ZRef, ZField } from "@/lib/steps/options";
 import { ACCEPTS, defineStep } from "@/lib/steps/define-step";

@@ -1,7 +1,4 @@
-/**
- * The `distance_pairs` step. One row per (source, target) pair within `max_km`, nearest first.
- * Browser-safe definition (lib/steps/define-step.ts; runner: step.ts); `docs` below makes its row of docs/flow-format.md.
- */
+/** The `distance_pairs` step's browser-safe definition (lib/steps/define-step.ts); its runner is step.ts. */
 import { pickedFields } from "@/lib/steps/columns";
 import { z } from "zod";
 import { ZRef, ZField, ZFieldSpec, ZMaxKm, ACCEPTS_PARAM } from "@/lib/steps/options";

@@ -1,7 +1,4 @@
-/**
- * The `filter` step. Keep the features/rows for which the expression `where` is true.
- * Browser-safe definition (lib/steps/define-step.ts; runner: step.ts); `docs` below makes its row of docs/flow-format.md.
- */
+/** The `filter` step's browser-safe definition (lib/steps/define-step.ts); its runner is step.ts. */
 import { ZRef, ZExpression } from "@/lib/steps/options";
 import { ACCEPTS, defineStep } from "@/lib/steps/define-step";
 

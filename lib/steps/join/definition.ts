@@ -1,7 +1,4 @@
-/**
- * The `join` step. Attribute join: copy `fields` of the first `right` item whose `right_field` equals `left_field`.
- * Browser-safe definition (lib/steps/define-step.ts; runner: step.ts); `docs` below makes its row of docs/flow-format.md.
- */
+/** The `join` step's browser-safe definition (lib/steps/define-step.ts); its runner is step.ts. */
 import { appendFields, pickedFields } from "@/lib/steps/columns";
 import { z } from "zod";
 import { ZRef, ZField, ZFieldSpec, ACCEPTS_PARAM } from "@/lib/steps/options";

@@ -1,7 +1,4 @@
-/**
- * The `length` step. Add the geodesic length of lines / perimeter of polygons (Turf length) in `unit`.
- * Browser-safe definition (lib/steps/define-step.ts; runner: step.ts); `docs` below makes its row of docs/flow-format.md.
- */
+/** The `length` step's browser-safe definition (lib/steps/define-step.ts); its runner is step.ts. */
 import { withField } from "@/lib/steps/columns";
 import { z } from "zod";
 import { ZRef, ZField, ACCEPTS_PARAM } from "@/lib/steps/options";

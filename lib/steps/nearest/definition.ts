@@ -1,7 +1,4 @@
-/**
- * The `nearest` step. Copy `fields` of the nearest `target` within `max_km` and the distance in km (nulls when none).
- * Browser-safe definition (lib/steps/define-step.ts; runner: step.ts); `docs` below makes its row of docs/flow-format.md.
- */
+/** The `nearest` step's browser-safe definition (lib/steps/define-step.ts); its runner is step.ts. */
 import { appendFields, pickedFields } from "@/lib/steps/columns";
 import { z } from "zod";
 import { ZRef, ZField, ZFieldSpec, ZMaxKm, ACCEPTS_PARAM } from "@/lib/steps/options";

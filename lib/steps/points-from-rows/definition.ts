@@ -1,7 +1,4 @@
-/**
- * The `points_from_rows` step. A Point per row from `lon`/`lat` columns (null geometry when not valid).
- * Browser-safe definition (lib/steps/define-step.ts; runner: step.ts); `docs` below makes its row of docs/flow-format.md.
- */
+/** The `points_from_rows` step's browser-safe definition (lib/steps/define-step.ts); its runner is step.ts. */
 import { ZRef, ZField } from "@/lib/steps/options";
 import { ACCEPTS, defineStep } from "@/lib/steps/define-step";
 

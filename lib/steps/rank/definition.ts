@@ -1,8 +1,4 @@
-/**
- * The `rank` step. Add a 1-based position `field` in the current order.
- * Browser-safe definition (lib/steps/define-step.ts; runner: step.ts); `docs` below makes its row of docs/flow-format.md.
- */
-import { withFirst } from "@/lib/steps/columns";
+/** The `rank` step's browser-safe definition (lib/steps/define-step.ts); its runner is step.ts. */
 import { ZRef, ZField } from "@/lib/steps/options";
 import { ACCEPTS, defineStep } from "@/lib/steps/define-step";
 
@@ -14,7 +10,10 @@ export const rank = defineStep({
   options: { source: ZRef, field: ZField.default("rank") },
   inputs: [{ key: "source", accepts: ACCEPTS.any }],
   output: "same",
-  columns: (step, [src]) => withFirst(src, step.field ?? "rank", "integer"),
+  columns: (step, [src]) => {
+    const name = step.field ?? "rank";
+    return { fields: [{ name, type: "integer" }, ...src.fields.filter((f) => f.name !== name)], open: src.open };
+  },
   docs: {
     options: "`field` (default `rank`)",
     semantics: "Add the 1-based position as the first column",

@@ -1,7 +1,4 @@
-/**
- * The `select` step. Keep (and rename) the listed fields, in that order; missing fields become null.
- * Browser-safe definition (lib/steps/define-step.ts; runner: step.ts); `docs` below makes its row of docs/flow-format.md.
- */
+/** The `select` step's browser-safe definition (lib/steps/define-step.ts); its runner is step.ts. */
 import { pickedFields } from "@/lib/steps/columns";
 import { z } from "zod";
 import { ZRef, ZFieldSpec } from "@/lib/steps/options";

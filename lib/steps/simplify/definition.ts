@@ -1,7 +1,4 @@
-/**
- * The `simplify` step. Douglas-Peucker simplification with `tolerance` in degrees (Turf simplify).
- * Browser-safe definition (lib/steps/define-step.ts; runner: step.ts); `docs` below makes its row of docs/flow-format.md.
- */
+/** The `simplify` step's browser-safe definition (lib/steps/define-step.ts); its runner is step.ts. */
 import { z } from "zod";
 import { ZRef, ACCEPTS_PARAM } from "@/lib/steps/options";
 import { ACCEPTS, defineStep } from "@/lib/steps/define-step";

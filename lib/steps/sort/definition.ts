@@ -1,7 +1,4 @@
-/**
- * The `sort` step. Stable sort by `field`, `order` asc|desc; nulls last; numbers before text.
- * Browser-safe definition (lib/steps/define-step.ts; runner: step.ts); `docs` below makes its row of docs/flow-format.md.
- */
+/** The `sort` step's browser-safe definition (lib/steps/define-step.ts); its runner is step.ts. */
 import { z } from "zod";
 import { ZRef, ZField, ACCEPTS_PARAM } from "@/lib/steps/options";
 import { ACCEPTS, defineStep } from "@/lib/steps/define-step";

@@ -1,7 +1,4 @@
-/**
- * The `spatial_filter` step. Keep features that intersect / are within / contain / are disjoint from any feature of `by` (an omitted optional `by` keeps all).
- * Browser-safe definition (lib/steps/define-step.ts; runner: step.ts); `docs` below makes its row of docs/flow-format.md.
- */
+/** The `spatial_filter` step's browser-safe definition (lib/steps/define-step.ts); its runner is step.ts. */
 import { z } from "zod";
 import { ZRef, ACCEPTS_PARAM } from "@/lib/steps/options";
 import { ACCEPTS, defineStep } from "@/lib/steps/define-step";

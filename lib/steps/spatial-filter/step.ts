@@ -9,40 +9,42 @@ import { smallerBox, sourceExtent } from "@/lib/steps/extent";
 import { defineRunner } from "@/lib/steps/define-step";
 import { spatialFilter } from "@/lib/steps/spatial-filter/definition";
 
+/**
+ * `test(container)`; where Turf does not support the pair of types, true when `test` holds for
+ * one of a MultiPolygon's polygons, else `unsupported()` is thrown.
+ */
+function byPolygons(container: Geometry, test: (c: Geometry) => boolean, unsupported: () => Error): boolean {
+  try {
+    return test(container);
+  } catch {
+    if (container.type !== "MultiPolygon") throw unsupported();
+    return container.coordinates.some((c) => {
+      try {
+        return test({ type: "Polygon", coordinates: c });
+      } catch {
+        return false;
+      }
+    });
+  }
+}
+
 /** `container` contains `g` (Turf booleanContains; a MultiPolygon contains what one of its polygons contains). */
 function contains(container: Geometry, g: Geometry): boolean {
   if (g.type === "Point" && isPolygonal(container)) return pointHits(g.coordinates, container, true);
-  try {
-    return booleanContains(container, g);
-  } catch {
-    if (container.type === "MultiPolygon")
-      return container.coordinates.some((c) => {
-        try {
-          return booleanContains({ type: "Polygon", coordinates: c }, g);
-        } catch {
-          return false;
-        }
-      });
-    throw new Error(`"contains" is not supported for ${container.type} containing ${g.type}`);
-  }
+  return byPolygons(
+    container,
+    (c) => booleanContains(c, g),
+    () => new Error(`"contains" is not supported for ${container.type} containing ${g.type}`),
+  );
 }
 
 function within(g: Geometry, container: Geometry): boolean {
   if (g.type === "Point") return pointHits(g.coordinates, container, true);
-  try {
-    return booleanWithin(g, container);
-  } catch {
-    // Turf does not support this pair of types; fall back to "within one of its polygons".
-    if (container.type === "MultiPolygon")
-      return container.coordinates.some((c) => {
-        try {
-          return booleanWithin(g, { type: "Polygon", coordinates: c });
-        } catch {
-          return false;
-        }
-      });
-    throw new Error(`"within" is not supported for ${g.type} in ${container.type}`);
-  }
+  return byPolygons(
+    container,
+    (c) => booleanWithin(g, c),
+    () => new Error(`"within" is not supported for ${g.type} in ${container.type}`),
+  );
 }
 
 export const spatialFilterRunner = defineRunner(spatialFilter, {
@@ -72,36 +74,16 @@ export const spatialFilterRunner = defineRunner(spatialFilter, {
           if (g && index) {
             if (g.type === "Point" && step.predicate !== "contains") {
               const [x, y] = g.coordinates;
-              const cand = index.search(x, y, x, y);
               const ignoreBoundary = step.predicate === "within";
-              for (const c of cand)
-                if (pointHits(g.coordinates, entries[c].geometry, ignoreBoundary)) {
-                  hit = true;
-                  break;
-                }
+              hit = index.search(x, y, x, y).some((c) => pointHits(g.coordinates, entries[c].geometry, ignoreBoundary));
             } else {
               const [x0, y0, x1, y1] = turfBbox(g);
               const cand = index.search(x0, y0, x1, y1);
               if (step.predicate === "within" || step.predicate === "contains") {
                 // Whole features of `by` (not their polygon parts): within / contains need all of it.
-                const seen = new Set<number>();
-                for (const c of cand) {
-                  const fi = entries[c].feature;
-                  if (seen.has(fi)) continue;
-                  seen.add(fi);
-                  const other = by.features[fi].geometry!;
-                  if (step.predicate === "within" ? within(g, other) : contains(g, other)) {
-                    hit = true;
-                    break;
-                  }
-                }
-              } else {
-                for (const c of cand)
-                  if (booleanIntersects(g, entries[c].geometry)) {
-                    hit = true;
-                    break;
-                  }
-              }
+                const test = step.predicate === "within" ? within : contains;
+                hit = [...new Set(cand.map((c) => entries[c].feature))].some((fi) => test(g, by.features[fi].geometry!));
+              } else hit = cand.some((c) => booleanIntersects(g, entries[c].geometry));
             }
           }
           if (hit === keepIfHit) out.push(f);

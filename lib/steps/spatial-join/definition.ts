@@ -1,7 +1,4 @@
-/**
- * The `spatial_join` step. Every polygon with `aggregations` over the points inside it (boundary included).
- * Browser-safe definition (lib/steps/define-step.ts; runner: step.ts); `docs` below makes its row of docs/flow-format.md.
- */
+/** The `spatial_join` step's browser-safe definition (lib/steps/define-step.ts); its runner is step.ts. */
 import { aggregationFields, appendFields } from "@/lib/steps/columns";
 import { z } from "zod";
 import { ZRef, ZAggregation } from "@/lib/steps/options";

@@ -1,7 +1,4 @@
-/**
- * The `to_table` step. Features to rows without geometry; `columns` fixes and renames the columns.
- * Browser-safe definition (lib/steps/define-step.ts; runner: step.ts); `docs` below makes its row of docs/flow-format.md.
- */
+/** The `to_table` step's browser-safe definition (lib/steps/define-step.ts); its runner is step.ts. */
 import { pickedFields } from "@/lib/steps/columns";
 import { z } from "zod";
 import { ZRef, ZFieldSpec } from "@/lib/steps/options";

@@ -1,7 +1,4 @@
-/**
- * The `union` step. Concatenate the sources (all of one kind), like SQL UNION ALL.
- * Browser-safe definition (lib/steps/define-step.ts; runner: step.ts); `docs` below makes its row of docs/flow-format.md.
- */
+/** The `union` step's browser-safe definition (lib/steps/define-step.ts); its runner is step.ts. */
 import { unionColumns } from "@/lib/steps/columns";
 import { z } from "zod";
 import { ZRef } from "@/lib/steps/options";

@@ -1,7 +1,4 @@
-/**
- * The `within_distance` step. Aggregate the `target` features within `max_km` of each source feature.
- * Browser-safe definition (lib/steps/define-step.ts; runner: step.ts); `docs` below makes its row of docs/flow-format.md.
- */
+/** The `within_distance` step's browser-safe definition (lib/steps/define-step.ts); its runner is step.ts. */
 import { aggregationFields, appendFields } from "@/lib/steps/columns";
 import { z } from "zod";
 import { ZRef, ZAggregation, ZMaxKm, ACCEPTS_PARAM } from "@/lib/steps/options";
