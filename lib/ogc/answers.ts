@@ -8,7 +8,7 @@ import "server-only";
 import { AppError } from "@/lib/errors";
 import { MAX_WAIT_SECONDS } from "@/lib/flows/run-request";
 import { parsePrefer } from "@/lib/http/prefer";
-import { keyRunLinks } from "@/lib/http/run-response";
+import { keyRunLinks, queuedRun } from "@/lib/http/run-response";
 import type { TOgcPlace } from "@/lib/ogc/ogc-route";
 import type { TKeyCaller } from "@/lib/keys/resolve-key-caller";
 import { ogcException } from "@/lib/ogc/exception";
@@ -78,18 +78,7 @@ export async function executeAnswer(
   const prefs = parsePrefer(req.headers.get("prefer"));
   const { runId, created } = await createRun(caller.scope, caller.target, request, req.headers.get("idempotency-key"));
   if (prefs.respondAsync) {
-    const run = created
-      ? {
-          id: runId,
-          state: "queued" as const,
-          createdAt: created.createdAt,
-          startedAt: null,
-          finishedAt: null,
-          stepsDone: 0,
-          stepsTotal: created.stepsTotal,
-          error: null,
-        }
-      : await waitForRun(runId, 0);
+    const run = created ? queuedRun(runId, created) : await waitForRun(runId, 0);
     return statusAnswer(ogcRunDocument(caller, run), place, 201, { "preference-applied": "respond-async" });
   }
   const wait = Math.min(prefs.wait ?? MAX_WAIT_SECONDS, MAX_WAIT_SECONDS);

@@ -4,8 +4,8 @@
  * types where it names one (no such process, no such job, result not ready), the service's
  * problem types (lib/http/problem.ts) for everything else, with the same `code` and `errors`.
  */
-import { ERROR_CODES, ERROR_STATUS, type TErrorCode, type TFieldError } from "@/lib/errors";
-import { problemType } from "@/lib/http/problem";
+import type { TErrorCode, TFieldError } from "@/lib/errors";
+import { problem } from "@/lib/http/problem";
 
 const OGC_EXCEPTION = "http://www.opengis.net/def/exceptions/ogcapi-processes-1/1.0/";
 
@@ -24,18 +24,6 @@ export function ogcException(
   detail: string,
   opts: { kind?: TOgcExceptionKind; instance?: string; errors?: TFieldError[]; headers?: Record<string, string> } = {},
 ): Response {
-  const status = ERROR_STATUS[code];
-  const body = {
-    type: opts.kind ? OGC_EXCEPTION + opts.kind : problemType(code),
-    title: opts.kind ? OGC_EXCEPTION_TITLES[opts.kind] : ERROR_CODES[code],
-    status,
-    detail,
-    ...(opts.instance ? { instance: opts.instance } : {}),
-    code,
-    ...(opts.errors ? { errors: opts.errors } : {}),
-  };
-  return new Response(JSON.stringify(body), {
-    status,
-    headers: { "content-type": "application/problem+json", "cache-control": "no-store", ...opts.headers },
-  });
+  const { kind, ...rest } = opts;
+  return problem(code, detail, { ...rest, kind: kind && { type: OGC_EXCEPTION + kind, title: OGC_EXCEPTION_TITLES[kind] } });
 }
