@@ -74,6 +74,29 @@ function ensureChromium(): void {
   process.exit(1);
 }
 
+/**
+ * Debian's OWSLib (`python3-owslib`), the independent OGC API - Processes client of
+ * tests/integration/ogc-owslib.test.ts: installed with apt when missing and we are root;
+ * otherwise that test skips, saying why.
+ */
+function ensureOwslib(): void {
+  if (spawnSync("/usr/bin/python3", ["-c", "import owslib.ogcapi.processes"]).status === 0) return;
+  const root = process.getuid?.() === 0;
+  const apt = spawnSync("sh", ["-c", "command -v apt-get"], { encoding: "utf8" }).status === 0;
+  if (!root || !apt) return;
+  log("OWSLib is missing; installing it: apt-get install -y python3-owslib");
+  spawnSync(
+    "sh",
+    [
+      "-c",
+      "DEBIAN_FRONTEND=noninteractive apt-get install -y -qq python3-owslib || (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq python3-owslib)",
+    ],
+    {
+      stdio: "inherit",
+    },
+  );
+}
+
 // `npm test -- <files>`: e2e/ files go to Playwright, the others to vitest; no files = everything.
 const args = process.argv.slice(2);
 const isE2e = (a: string) => a.startsWith("e2e/") || a.startsWith("./e2e/") || a.endsWith(".spec.ts");
@@ -107,6 +130,7 @@ for (const check of process.env.TEST_SKIP_CHECKS === "1" ? [] : ["typecheck", "l
 }
 
 if (runE2e) ensureChromium();
+if (runVitest && (files.length === 0 || files.some((a) => a.includes("ogc-owslib")))) ensureOwslib();
 
 const database = await openDatabase({ name: "test-postgres", port: Number(process.env.TEST_PG_PORT ?? (await freePort())), log });
 let app: ReturnType<typeof startApp> | undefined;

@@ -5,19 +5,19 @@
  * - A preflight (`OPTIONS` with `Origin` and `Access-Control-Request-Method`) from an
  *   allowed origin: 204 with `Access-Control-Allow-Origin` (that origin),
  *   `-Allow-Methods` (the route's), `-Allow-Headers` (X-Api-Key, Content-Type,
- *   Idempotency-Key, If-None-Match), `-Max-Age` 600. From any other origin: 204 without
+ *   Idempotency-Key, If-None-Match, Prefer), `-Max-Age` 600. From any other origin: 204 without
  *   them, so the browser refuses the call.
  * - Any other answer to an allowed origin carries `Access-Control-Allow-Origin` and
  *   `-Expose-Headers` (Location, Retry-After, RateLimit, RateLimit-Policy, ETag,
- *   Content-Disposition, Link). Credentials (cookies) are never allowed: the key travels
+ *   Content-Disposition, Link, Preference-Applied). Credentials (cookies) are never allowed: the key travels
  *   in a header.
  * - Every answer that depends on `Origin` says `Vary: Origin`.
  */
 import "server-only";
 import { corsOrigins } from "@/lib/keys/cors-origins";
 
-export const CORS_ALLOW_HEADERS = "X-Api-Key, Authorization, Content-Type, Idempotency-Key, If-None-Match";
-export const CORS_EXPOSE_HEADERS = "Location, Retry-After, RateLimit, RateLimit-Policy, ETag, Content-Disposition, Link";
+export const CORS_ALLOW_HEADERS = "X-Api-Key, Authorization, Content-Type, Idempotency-Key, If-None-Match, Prefer";
+export const CORS_EXPOSE_HEADERS = "Location, Retry-After, RateLimit, RateLimit-Policy, ETag, Content-Disposition, Link, Preference-Applied";
 const MAX_AGE_SECONDS = 600;
 
 /** True when `origin` may call `{organization}/{environment}` from a browser. */

@@ -53,17 +53,27 @@ function headersFor(code: TErrorCode, retryAfterSeconds: number | undefined, doo
   return h;
 }
 
-/** Builds a problem response for `code`, as `door` (default `key`) answers it. */
+/**
+ * Builds a problem response for `code`, as `door` (default `key`) answers it. `kind` replaces
+ * the problem type and title where a standard names its own (the OGC door's exceptions).
+ */
 export function problem(
   code: TErrorCode,
   detail: string,
-  opts: { instance?: string; errors?: TFieldError[]; retryAfterSeconds?: number; headers?: Record<string, string>; door?: TProblemDoor } = {},
+  opts: {
+    instance?: string;
+    errors?: TFieldError[];
+    retryAfterSeconds?: number;
+    headers?: Record<string, string>;
+    door?: TProblemDoor;
+    kind?: { type: string; title: string };
+  } = {},
 ): Response {
   const status = ERROR_STATUS[code];
   const door = opts.door ?? "key";
   const body: TProblem = {
-    type: problemType(code),
-    title: (door === "session" && SESSION_TITLES[code]) || ERROR_CODES[code],
+    type: opts.kind?.type ?? problemType(code),
+    title: opts.kind?.title ?? ((door === "session" && SESSION_TITLES[code]) || ERROR_CODES[code]),
     status,
     detail,
     ...(opts.instance ? { instance: opts.instance } : {}),

@@ -40,21 +40,23 @@ export async function runResponse(
   waitSeconds: number | null,
   created?: { createdAt: Date; stepsTotal: number },
 ): Promise<Response> {
-  if (created && !waitSeconds) {
-    const queued = {
-      id: runId,
-      state: "queued" as const,
-      createdAt: created.createdAt,
-      startedAt: null,
-      finishedAt: null,
-      stepsDone: 0,
-      stepsTotal: created.stepsTotal,
-      error: null,
-    };
-    return runJson(caller, queued, 202);
-  }
+  if (created && !waitSeconds) return runJson(caller, queuedRun(runId, created), 202);
   const run = await waitForRun(runId, (waitSeconds ?? 0) * 1000);
   return runJson(caller, run, FINAL_STATES.has(run.state) && waitSeconds ? 200 : 202);
+}
+
+/** The row of a run just inserted by createRun: queued, nothing done yet. */
+export function queuedRun(runId: string, created: { createdAt: Date; stepsTotal: number }): TRunRow {
+  return {
+    id: runId,
+    state: "queued",
+    createdAt: created.createdAt,
+    startedAt: null,
+    finishedAt: null,
+    stepsDone: 0,
+    stepsTotal: created.stepsTotal,
+    error: null,
+  };
 }
 
 /** `Link` header value for the next page of a run list, or null. */

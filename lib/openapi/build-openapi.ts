@@ -68,6 +68,14 @@ export function buildOpenApi(src: TOpenApiSource): TOpenApiDocument {
             "IETF draft Idempotency-Key: 1 to 255 visible ASCII characters (a UUID is best). The same key with the same body returns the same run and starts nothing; with a different body: 422. Remembered at least 24 h.",
           schema: { type: "string", minLength: 1, maxLength: 255, pattern: "^[\\x21-\\x7e]+$" },
         },
+        Prefer: {
+          name: "Prefer",
+          in: "header",
+          required: false,
+          description:
+            "RFC 7240: `respond-async` answers 202 at once; `wait=<seconds>` waits like `wait_seconds` (at most 60; `wait_seconds` in the body wins). The answer names what it honoured in `Preference-Applied`.",
+          schema: { type: "string" },
+        },
         IfNoneMatch: {
           name: "If-None-Match",
           in: "header",

@@ -36,7 +36,7 @@ export function buildPaths(flow: TFlowVersion): TOpenApiDocument["paths"] {
         description:
           "Starts a run of the flow with the inputs and parameters in the body. Answers 202 at once (or, with `wait_seconds`, 200 when the run reaches a final state in time: completed, failed or cancelled). " +
           "An accepted run counts as one ETL run and one API request.",
-        parameters: [ref("parameters", "IdempotencyKey")],
+        parameters: [ref("parameters", "IdempotencyKey"), ref("parameters", "Prefer")],
         requestBody: { required: true, content: { "application/json": { schema: ref("schemas", "RunRequest") } } },
         responses: {
           "200": runResponse("The run reached a final state within `wait_seconds` (completed with `results`, failed with `error`, or cancelled)."),

@@ -4,14 +4,19 @@ import { keyRunLinks, nextLink, runResponse } from "@/lib/http/run-response";
 import { validateRunRequest } from "@/lib/runs/validate-request";
 import { createRun } from "@/lib/runs/create-run";
 import { listRuns, ZListRunsQuery } from "@/lib/runs/list-runs";
+import { applyPrefer, parsePrefer } from "@/lib/http/prefer";
+import { MAX_WAIT_SECONDS } from "@/lib/flows/run-request";
 
 export const dynamic = "force-dynamic";
 
-// POST /public/api/{organization}/{environment}/{api}/runs - start a run (202, or 200 when it finishes within wait_seconds)
+// POST /public/api/{organization}/{environment}/{api}/runs - start a run (202, or 200 when it finishes within wait_seconds or Prefer: wait=)
 export const POST = publicRoute({ params: ZApiPath, body: z.unknown(), metered: "call", requiresWorker: true }, async ({ req, body, caller }) => {
   const request = validateRunRequest(caller.target.flow, body);
   const { runId, created } = await createRun(caller.scope, caller.target, request, req.headers.get("idempotency-key"));
-  return runResponse(caller, runId, request.waitSeconds, created);
+  const { waitSeconds, applied } = applyPrefer(parsePrefer(req.headers.get("prefer")), request.waitSeconds, MAX_WAIT_SECONDS);
+  const res = await runResponse(caller, runId, waitSeconds, created);
+  if (applied) res.headers.set("preference-applied", applied);
+  return res;
 });
 
 // GET /public/api/{organization}/{environment}/{api}/runs - list the consumer's runs, newest first (?state=, ?limit=, ?cursor=)

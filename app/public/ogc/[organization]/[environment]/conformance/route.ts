@@ -1,0 +1,7 @@
+import { ogcRoute, ZOgcPath } from "@/lib/ogc/ogc-route";
+import { OGC_CONFORMANCE } from "@/lib/ogc/conformance";
+
+export const dynamic = "force-dynamic";
+
+// GET /public/ogc/{organization}/{environment}/conformance - the conformance classes implemented
+export const GET = ogcRoute({ params: ZOgcPath, caller: "none" }, async () => Response.json({ conformsTo: OGC_CONFORMANCE }));

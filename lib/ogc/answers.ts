@@ -1,0 +1,102 @@
+/**
+ * The OGC door's answers that carry a run: execution (synchronous or asynchronous by the
+ * `Prefer` header, RFC 7240), job status, job results. Each loads and starts runs with the
+ * same domain functions as the HTTP door (createRun, waitForRun, getRunOrThrow) and maps the
+ * run document with lib/ogc/status-info.ts.
+ */
+import "server-only";
+import { AppError } from "@/lib/errors";
+import { MAX_WAIT_SECONDS } from "@/lib/flows/run-request";
+import { parsePrefer } from "@/lib/http/prefer";
+import { keyRunLinks, queuedRun } from "@/lib/http/run-response";
+import type { TOgcPlace } from "@/lib/ogc/ogc-route";
+import type { TKeyCaller } from "@/lib/keys/resolve-key-caller";
+import { ogcException } from "@/lib/ogc/exception";
+import { toRunRequest, type TExecuteRequest, type TTransmission } from "@/lib/ogc/execute-request";
+import { byValue, jobPath, resultsDocument, statusInfo } from "@/lib/ogc/status-info";
+import { createRun } from "@/lib/runs/create-run";
+import { getResultFileContents } from "@/lib/runs/get-result-file";
+import { runDocument, type TRunDocument, type TRunRow } from "@/lib/runs/run-document";
+import { validateRunRequest } from "@/lib/runs/validate-request";
+import { waitForRun } from "@/lib/runs/wait-for-run";
+
+const JSON_HEADERS = { "content-type": "application/json", "cache-control": "no-store" };
+
+/** The run document of `run` as the HTTP door would show it. */
+export function ogcRunDocument(caller: TKeyCaller, run: TRunRow & { flowVersion?: { version: number } | null }): TRunDocument {
+  return runDocument(run, keyRunLinks(caller), run.flowVersion?.version ?? caller.target.flowVersionNumber);
+}
+
+/** A job's statusInfo answer (`status`: 200, or 201 with `Location` for a job just created). */
+export function statusAnswer(doc: TRunDocument, place: TOgcPlace, status = 200, extra: Record<string, string> = {}): Response {
+  const headers: Record<string, string> = { ...JSON_HEADERS, ...extra };
+  if (status === 201) headers.location = jobPath(place.base, doc.run_id);
+  return new Response(JSON.stringify(statusInfo(doc, place.base)), { status, headers });
+}
+
+/** The results document of a completed run (`transmission`: each output's mode as requested). */
+async function resultsAnswer(doc: TRunDocument, place: TOgcPlace, transmission: TTransmission, extra: Record<string, string> = {}): Promise<Response> {
+  const wanted = (doc.results ?? []).filter((r) => byValue(transmission, r.key, r.size_bytes)).map((r) => ({ key: r.key, format: r.format }));
+  const files = await getResultFileContents(doc.run_id, wanted);
+  const contents = new Map(files.map((f) => [f.key, f.content]));
+  return new Response(JSON.stringify(resultsDocument(doc, place.origin, transmission, contents)), { status: 200, headers: { ...JSON_HEADERS, ...extra } });
+}
+
+/** Field pointers of the HTTP door's request body as the execute request names them. */
+function ogcPointer(field: string, parameterIds: Map<string, string>): string {
+  const [, top, name, ...rest] = field.split("/");
+  if (top === "parameters" && name !== undefined) {
+    const id = [...parameterIds].find(([, n]) => n === name)?.[0] ?? name;
+    return ["", "inputs", id, ...rest].join("/");
+  }
+  if (top === "formats" && name !== undefined) return `/outputs/${name}/format/mediaType`;
+  return field;
+}
+
+/**
+ * `POST /processes/{api}/execution`: starts a run of the caller's API from `exec`; with
+ * `Prefer: respond-async` answers 201 at once (statusInfo, `Location`); otherwise waits up to
+ * `wait=` (or the longest wait the HTTP door allows) and answers 200 with the results when the
+ * run completed, else 201 with its status (it goes on as a job, or failed).
+ */
+export async function executeAnswer(
+  caller: TKeyCaller,
+  place: TOgcPlace,
+  req: Request,
+  exec: TExecuteRequest,
+  parameterIds: Map<string, string>,
+): Promise<Response> {
+  const flow = caller.target.flow;
+  const { body, transmission } = toRunRequest(flow, exec);
+  let request;
+  try {
+    request = validateRunRequest(flow, body);
+  } catch (err) {
+    if (!(err instanceof AppError) || !err.errors) throw err;
+    throw new AppError(err.code, err.detail, { errors: err.errors.map((e) => ({ ...e, field: ogcPointer(e.field, parameterIds) })) });
+  }
+  const prefs = parsePrefer(req.headers.get("prefer"));
+  const { runId, created } = await createRun(caller.scope, caller.target, request, req.headers.get("idempotency-key"));
+  if (prefs.respondAsync) {
+    const run = created ? queuedRun(runId, created) : await waitForRun(runId, 0);
+    return statusAnswer(ogcRunDocument(caller, run), place, 201, { "preference-applied": "respond-async" });
+  }
+  const wait = Math.min(prefs.wait ?? MAX_WAIT_SECONDS, MAX_WAIT_SECONDS);
+  const applied: Record<string, string> = prefs.wait !== null ? { "preference-applied": `wait=${wait}` } : {};
+  const doc = ogcRunDocument(caller, await waitForRun(runId, wait * 1000));
+  if (doc.state === "completed") return resultsAnswer(doc, place, transmission, applied);
+  return statusAnswer(doc, place, 201, applied);
+}
+
+/** `GET /jobs/{jobId}/results`: the results of a completed job; a failed one's failure; `result-not-ready` before. */
+export async function jobResultsAnswer(doc: TRunDocument, place: TOgcPlace): Promise<Response> {
+  if (doc.state === "completed") return resultsAnswer(doc, place, {});
+  if (doc.state === "failed")
+    return ogcException("conflict", `The job failed: ${doc.error?.message ?? "no results"}.`, { instance: `${jobPath(place.base, doc.run_id)}/results` });
+  if (doc.state === "cancelled")
+    return ogcException("conflict", "The job was dismissed; it has no results.", { instance: `${jobPath(place.base, doc.run_id)}/results` });
+  return ogcException("not_found", `The job is ${statusInfo(doc, place.base).status}; its results are not ready yet.`, {
+    kind: "result-not-ready",
+    instance: `${jobPath(place.base, doc.run_id)}/results`,
+  });
+}

@@ -1,0 +1,79 @@
+/**
+ * An OGC execute request (OGC 18-062r2 `execute.yaml`: `inputs`, `outputs`, `response`) as the
+ * run request body of the HTTP door's `POST /runs` (`inputs`, `parameters`, `formats`), which
+ * is then validated exactly as that door validates it (lib/runs/validate-request.ts).
+ *
+ * - Each process input is a flow input (its value in one of the HTTP door's forms, a
+ *   qualified value `{"value": ...}`, or directly a GeoJSON FeatureCollection, a Polygon for
+ *   an area, an array of rows for a table) or a parameter (lib/ogc/process-description.ts).
+ * - `outputs.<key>.format.mediaType` chooses the result's format among its kind's;
+ *   `transmissionMode` ("value" or "reference") how the result is answered.
+ */
+import { z } from "zod";
+import { validationError, type TFieldError } from "@/lib/errors";
+import type { TFlowVersion } from "@/lib/flows/definition";
+import { formatOfMediaType, parameterInputIds } from "@/lib/ogc/process-description";
+
+export const ZExecuteRequest = z.object({
+  inputs: z.record(z.string(), z.unknown()).optional(),
+  outputs: z
+    .record(
+      z.string(),
+      z.object({
+        format: z.object({ mediaType: z.string().optional() }).optional(),
+        transmissionMode: z.enum(["value", "reference"]).optional(),
+      }),
+    )
+    .optional(),
+  response: z.enum(["document", "raw"]).optional(),
+  subscriber: z.unknown().optional(),
+});
+export type TExecuteRequest = z.infer<typeof ZExecuteRequest>;
+
+/** How each result is answered: by value or by reference (absent: by value up to a size). */
+export type TTransmission = Record<string, "value" | "reference">;
+
+/** One flow input value as the HTTP door takes it. */
+function inputForm(kind: "layer" | "table" | "area", raw: unknown): unknown {
+  const v = raw && typeof raw === "object" && !Array.isArray(raw) && "value" in raw ? (raw as { value: unknown }).value : raw;
+  if (Array.isArray(v) && kind === "table") return { rows: v };
+  if (v && typeof v === "object" && !Array.isArray(v)) {
+    const type = (v as { type?: unknown }).type;
+    if (type === "FeatureCollection") return { geojson: v };
+    if (type === "Polygon" && kind === "area") return { area: v };
+  }
+  return v;
+}
+
+/** The HTTP door's run request body for `req` against `flow`, and the transmission mode per result; AppError `validation_failed` naming `/inputs/<id>` or `/outputs/<key>/...`. */
+export function toRunRequest(flow: TFlowVersion, req: TExecuteRequest): { body: Record<string, unknown>; transmission: TTransmission } {
+  const errors: TFieldError[] = [];
+  const inputs: Record<string, unknown> = {};
+  const parameters: Record<string, unknown> = {};
+  const paramIds = parameterInputIds(flow);
+  for (const [id, value] of Object.entries(req.inputs ?? {})) {
+    const input = flow.inputs.find((i) => i.name === id);
+    if (input) inputs[id] = inputForm(input.kind, value);
+    else if (paramIds.has(id)) {
+      parameters[paramIds.get(id)!] =
+        value && typeof value === "object" && !Array.isArray(value) && "value" in value ? (value as { value: unknown }).value : value;
+    } else errors.push({ field: `/inputs/${id}`, code: "unknown_input", message: `The process has no input "${id}".` });
+  }
+  const formats: Record<string, string> = {};
+  const transmission: TTransmission = {};
+  for (const [key, out] of Object.entries(req.outputs ?? {})) {
+    const result = flow.results.find((r) => r.key === key);
+    if (!result) {
+      errors.push({ field: `/outputs/${key}`, code: "unknown_output", message: `The process has no output "${key}".` });
+      continue;
+    }
+    if (out.transmissionMode) transmission[key] = out.transmissionMode;
+    const mediaType = out.format?.mediaType;
+    if (mediaType === undefined) continue;
+    const format = formatOfMediaType(result.kind, mediaType);
+    if (format) formats[key] = format;
+    else errors.push({ field: `/outputs/${key}/format/mediaType`, code: "unsupported_format", message: `Output "${key}" is not available as ${mediaType}.` });
+  }
+  if (errors.length) throw validationError(errors);
+  return { body: { inputs, ...(Object.keys(parameters).length ? { parameters } : {}), ...(Object.keys(formats).length ? { formats } : {}) }, transmission };
+}

@@ -1,0 +1,87 @@
+import { describe, expect, it } from "vitest";
+import { ZFlowVersion } from "@/lib/flows/definition";
+import { NEARBY_CITIES } from "@/lib/demo/flows";
+import { applyPrefer, parsePrefer } from "@/lib/http/prefer";
+import { requestSchema } from "@/lib/openapi/request-schema";
+import { toRunRequest } from "@/lib/ogc/execute-request";
+import { formatOfMediaType, processDescription } from "@/lib/ogc/process-description";
+import { statusInfo } from "@/lib/ogc/status-info";
+
+const flow = ZFlowVersion.parse(NEARBY_CITIES);
+const source = { slug: "nearby-cities", name: "Nearby cities", description: null, flowVersion: 1, flow };
+
+describe("process description", () => {
+  it("has the flow's inputs and parameters with the HTTP door's request schema, and its results in their kind's formats", () => {
+    const d = processDescription(source, "http://x/public/ogc/o/e") as any;
+    const schema = requestSchema(flow) as any;
+    for (const i of flow.inputs) expect(d.inputs[i.name].schema).toEqual(schema.properties.inputs.properties[i.name]);
+    for (const p of flow.parameters) expect(d.inputs[p.name].schema).toEqual(schema.properties.parameters.properties[p.name]);
+    for (const r of flow.results) expect(d.outputs[r.key].schema.oneOf.length).toBeGreaterThan(0);
+    expect(d.jobControlOptions).toEqual(["sync-execute", "async-execute", "dismiss"]);
+    expect(d.links.map((l: any) => l.rel)).toContain("http://www.opengis.net/def/rel/ogc/1.0/execute");
+  });
+
+  it("finds a format by media type within a kind", () => {
+    expect(formatOfMediaType("layer", "application/geo+json")).toBe("geojson");
+    expect(formatOfMediaType("table", "text/csv")).toBe("csv");
+    expect(formatOfMediaType("layer", "application/vnd.apache.parquet")).toBe("geoparquet");
+    expect(formatOfMediaType("table", "application/vnd.apache.parquet")).toBe("parquet");
+    expect(formatOfMediaType("layer", "text/csv")).toBeNull();
+  });
+});
+
+describe("execute request", () => {
+  it("maps inputs, parameters and output formats to the HTTP door's body", () => {
+    const fc = { type: "FeatureCollection", features: [] };
+    const param = flow.parameters[0]!;
+    const { body, transmission } = toRunRequest(flow, {
+      inputs: { [flow.inputs[0]!.name]: { value: fc }, [param.name]: 5 },
+      outputs: { [flow.results[0]!.key]: { format: { mediaType: "application/geo+json" }, transmissionMode: "reference" } },
+    });
+    expect(body).toEqual({
+      inputs: { [flow.inputs[0]!.name]: { geojson: fc } },
+      parameters: { [param.name]: 5 },
+      formats: { [flow.results[0]!.key]: "geojson" },
+    });
+    expect(transmission).toEqual({ [flow.results[0]!.key]: "reference" });
+  });
+
+  it("names unknown inputs and outputs and unavailable media types", () => {
+    expect(() => toRunRequest(flow, { inputs: { nope: 1 }, outputs: { nada: {}, [flow.results[0]!.key]: { format: { mediaType: "image/png" } } } })).toThrow(
+      expect.objectContaining({
+        errors: expect.arrayContaining([expect.objectContaining({ field: "/inputs/nope" }), expect.objectContaining({ field: "/outputs/nada" })]),
+      }),
+    );
+  });
+});
+
+describe("Prefer (RFC 7240)", () => {
+  it("reads respond-async and wait, the body's wait_seconds winning", () => {
+    expect(parsePrefer("respond-async, wait=10")).toEqual({ respondAsync: true, wait: 10 });
+    expect(parsePrefer('wait="5"; foo')).toEqual({ respondAsync: false, wait: 5 });
+    expect(parsePrefer(null)).toEqual({ respondAsync: false, wait: null });
+    expect(applyPrefer(parsePrefer("wait=100"), null, 60)).toEqual({ waitSeconds: 60, applied: "wait=60" });
+    expect(applyPrefer(parsePrefer("respond-async"), null, 60)).toEqual({ waitSeconds: 0, applied: "respond-async" });
+    expect(applyPrefer(parsePrefer("wait=5"), 3, 60)).toEqual({ waitSeconds: 3, applied: null });
+  });
+});
+
+describe("statusInfo", () => {
+  it("maps run states and progress", () => {
+    const doc = {
+      run_id: "00000000-0000-4000-8000-000000000000",
+      state: "running" as const,
+      links: { self: "/r", cancel: "/r/cancel" },
+      api: "nearby-cities",
+      flow_version: 1,
+      created_at: "2026-01-01T00:00:00.000Z",
+      started_at: "2026-01-01T00:00:01.000Z",
+      finished_at: null,
+      progress: { steps_done: 1, steps_total: 4 },
+    };
+    const s = statusInfo(doc, "http://x/b");
+    expect(s).toMatchObject({ jobID: doc.run_id, processID: "nearby-cities", status: "running", progress: 25, type: "process" });
+    expect(statusInfo({ ...doc, state: "cancelled" }, "http://x/b").status).toBe("dismissed");
+    expect(statusInfo({ ...doc, state: "queued" }, "http://x/b").status).toBe("accepted");
+  });
+});

@@ -1,0 +1,213 @@
+/**
+ * The OpenAPI 3.0 document of the OGC door of an environment (conformance class oas30): the
+ * paths of OGC API - Processes - Part 1 this door serves, their parameters, the `Prefer`
+ * header of execution, and the response shapes of OGC 18-062r2 (landing page, conformance,
+ * process list and description, statusInfo, job list, results, exception).
+ */
+
+const json = (schema: unknown) => ({ "application/json": { schema } });
+const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
+const exception = (description: string) => ({ description, content: { "application/problem+json": { schema: ref("exception") } } });
+const ok = (description: string, schema: unknown) => ({ description, content: json(schema) });
+const jobId = { name: "jobId", in: "path", required: true, schema: { type: "string" } };
+const processId = { name: "processID", in: "path", required: true, schema: { type: "string" } };
+
+const link = {
+  type: "object",
+  required: ["href"],
+  properties: { href: { type: "string" }, rel: { type: "string" }, type: { type: "string" }, title: { type: "string" } },
+};
+
+const SCHEMAS = {
+  link,
+  exception: {
+    type: "object",
+    required: ["type"],
+    properties: { type: { type: "string" }, title: { type: "string" }, status: { type: "integer" }, detail: { type: "string" }, instance: { type: "string" } },
+    additionalProperties: true,
+  },
+  landingPage: {
+    type: "object",
+    required: ["links"],
+    properties: { title: { type: "string" }, description: { type: "string" }, links: { type: "array", items: ref("link") } },
+  },
+  confClasses: { type: "object", required: ["conformsTo"], properties: { conformsTo: { type: "array", items: { type: "string" } } } },
+  processSummary: {
+    type: "object",
+    required: ["id", "version"],
+    properties: {
+      id: { type: "string" },
+      title: { type: "string" },
+      description: { type: "string" },
+      version: { type: "string" },
+      jobControlOptions: { type: "array", items: { type: "string", enum: ["sync-execute", "async-execute", "dismiss"] } },
+      outputTransmission: { type: "array", items: { type: "string", enum: ["value", "reference"] } },
+      links: { type: "array", items: ref("link") },
+    },
+  },
+  processList: {
+    type: "object",
+    required: ["processes", "links"],
+    properties: { processes: { type: "array", items: ref("processSummary") }, links: { type: "array", items: ref("link") } },
+  },
+  process: {
+    allOf: [
+      ref("processSummary"),
+      {
+        type: "object",
+        properties: {
+          inputs: { type: "object", additionalProperties: { type: "object" } },
+          outputs: { type: "object", additionalProperties: { type: "object" } },
+        },
+      },
+    ],
+  },
+  execute: {
+    type: "object",
+    properties: {
+      inputs: { type: "object", additionalProperties: true },
+      outputs: {
+        type: "object",
+        additionalProperties: {
+          type: "object",
+          properties: {
+            format: { type: "object", properties: { mediaType: { type: "string" } } },
+            transmissionMode: { type: "string", enum: ["value", "reference"] },
+          },
+        },
+      },
+      response: { type: "string", enum: ["document", "raw"], default: "document" },
+    },
+  },
+  statusInfo: {
+    type: "object",
+    required: ["jobID", "status", "type"],
+    properties: {
+      processID: { type: "string" },
+      type: { type: "string", enum: ["process"] },
+      jobID: { type: "string" },
+      status: { type: "string", enum: ["accepted", "running", "successful", "failed", "dismissed"] },
+      message: { type: "string" },
+      created: { type: "string", format: "date-time" },
+      started: { type: "string", format: "date-time" },
+      finished: { type: "string", format: "date-time" },
+      updated: { type: "string", format: "date-time" },
+      progress: { type: "integer", minimum: 0, maximum: 100 },
+      links: { type: "array", items: ref("link") },
+    },
+  },
+  jobList: {
+    type: "object",
+    required: ["jobs", "links"],
+    properties: { jobs: { type: "array", items: ref("statusInfo") }, links: { type: "array", items: ref("link") } },
+  },
+  results: { type: "object", additionalProperties: true, description: "Each output by value ({value, mediaType[, encoding]}) or by reference ({href, type})." },
+};
+
+/** The OpenAPI 3.0 document of the door at `base` (absolute). */
+export function ogcOpenApi(base: string, environment: string) {
+  const keyed = { security: [{ apiKey: [] }] };
+  return {
+    openapi: "3.0.3",
+    info: {
+      title: `OGC API - Processes of environment "${environment}"`,
+      version: "1.0.0",
+      description: "Every published Flow API of the environment as a process (OGC 18-062r2).",
+    },
+    servers: [{ url: base }],
+    paths: {
+      "/": {
+        get: {
+          summary: "Landing page",
+          operationId: "getLandingPage",
+          responses: { 200: ok("Links to the API definition, conformance, processes and jobs.", ref("landingPage")) },
+        },
+      },
+      "/conformance": {
+        get: {
+          summary: "Conformance classes",
+          operationId: "getConformanceClasses",
+          responses: { 200: ok("The conformance classes implemented.", ref("confClasses")) },
+        },
+      },
+      "/api": { get: { summary: "This API definition", operationId: "getAPI", responses: { 200: ok("OpenAPI 3.0 document.", { type: "object" }) } } },
+      "/processes": {
+        get: {
+          ...keyed,
+          summary: "The processes the key may run",
+          operationId: "getProcesses",
+          responses: { 200: ok("Process list.", ref("processList")), 401: exception("Missing or invalid key.") },
+        },
+      },
+      "/processes/{processID}": {
+        get: {
+          ...keyed,
+          summary: "Process description",
+          operationId: "getProcessDescription",
+          parameters: [processId],
+          responses: { 200: ok("Process description.", ref("process")), 404: exception("No such process.") },
+        },
+      },
+      "/processes/{processID}/execution": {
+        post: {
+          ...keyed,
+          summary: "Execute a process",
+          operationId: "execute",
+          parameters: [
+            processId,
+            { name: "Prefer", in: "header", required: false, schema: { type: "string" }, description: "respond-async, or wait=<seconds> (RFC 7240)." },
+          ],
+          requestBody: { required: true, content: json(ref("execute")) },
+          responses: {
+            200: ok("Synchronous execution: the results.", ref("results")),
+            201: ok(
+              "Asynchronous execution (or a synchronous one that did not complete in time): the job's status; Location names the job.",
+              ref("statusInfo"),
+            ),
+            404: exception("No such process."),
+            422: exception("Invalid inputs."),
+          },
+        },
+      },
+      "/jobs": {
+        get: {
+          ...keyed,
+          summary: "Your jobs",
+          operationId: "getJobs",
+          parameters: [{ name: "limit", in: "query", required: false, schema: { type: "integer", minimum: 1, maximum: 100, default: 20 } }],
+          responses: { 200: ok("Job list, newest first.", ref("jobList")) },
+        },
+      },
+      "/jobs/{jobId}": {
+        get: {
+          ...keyed,
+          summary: "Job status",
+          operationId: "getStatus",
+          parameters: [jobId],
+          responses: { 200: ok("Status info.", ref("statusInfo")), 404: exception("No such job.") },
+        },
+        delete: {
+          ...keyed,
+          summary: "Dismiss (cancel) a job",
+          operationId: "dismiss",
+          parameters: [jobId],
+          responses: { 200: ok("The dismissed job.", ref("statusInfo")), 404: exception("No such job."), 409: exception("The job already finished.") },
+        },
+      },
+      "/jobs/{jobId}/results": {
+        get: {
+          ...keyed,
+          summary: "Job results",
+          operationId: "getResult",
+          parameters: [jobId],
+          responses: {
+            200: ok("The results.", ref("results")),
+            404: exception("No such job, or result not ready."),
+            409: exception("The job failed or was dismissed."),
+          },
+        },
+      },
+    },
+    components: { schemas: SCHEMAS, securitySchemes: { apiKey: { type: "apiKey", in: "header", name: "X-Api-Key" } } },
+  };
+}

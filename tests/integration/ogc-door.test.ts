@@ -1,0 +1,289 @@
+/**
+ * The OGC API - Processes door (`/public/ogc/{organization}/{environment}`, OGC 18-062r2) over
+ * real HTTP: each declared conformance class (core, ogc-process-description, json, oas30,
+ * job-list, dismiss), synchronous and asynchronous execution with `Prefer` (RFC 7240), job
+ * status, results equal to the HTTP door's for the same input, dismiss, a key without a grant,
+ * another environment's job; and `Prefer` on the HTTP door's `POST /runs`.
+ */
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { apiPath, download, http, pollRun, resetRuns, sql, waitFor } from "./helpers";
+import { CITIES_BODY, createConsumer, createEnvironment, createFlowApi, SLOW_FLOW, ZURICH_AREA } from "./contract-helpers";
+
+const OGC = "/public/ogc/demo/production";
+const CONF = "http://www.opengis.net/spec/ogcapi-processes-1/1.0/conf/";
+const EXECUTE_REL = "http://www.opengis.net/def/rel/ogc/1.0/execute";
+const CITIES_INPUTS = { cities: { layer_id: "world-cities" }, area: { area: ZURICH_AREA } };
+let slow: string;
+
+beforeAll(async () => {
+  slow = await createFlowApi({ definition: SLOW_FLOW });
+});
+beforeEach(resetRuns);
+afterAll(async () => {
+  await sql().query(`UPDATE run SET state = 'cancelled', "finishedAt" = now() WHERE state IN ('queued', 'running')`);
+});
+
+/** Asserts an OGC exception (RFC 7807 shaped) with `status`; returns the body. */
+function expectException(r: { status: number; headers: Headers; body: any; text: string }, status: number, type?: string): any {
+  expect(r.status, r.text).toBe(status);
+  expect(r.headers.get("content-type")).toBe("application/problem+json");
+  expect(r.body).toMatchObject({ type: expect.any(String), title: expect.any(String), status, detail: expect.any(String) });
+  if (type) expect(r.body.type).toBe(`http://www.opengis.net/def/exceptions/ogcapi-processes-1/1.0/${type}`);
+  return r.body;
+}
+
+function statusInfoShape(s: any) {
+  expect(s).toMatchObject({ jobID: expect.any(String), type: "process", status: expect.stringMatching(/^(accepted|running|successful|failed|dismissed)$/) });
+  expect(s.links.some((l: any) => l.rel === "self" && l.href.endsWith(`/jobs/${s.jobID}`))).toBe(true);
+  if (s.progress !== undefined) expect(s.progress).toBeGreaterThanOrEqual(0);
+}
+
+describe("core and json", () => {
+  it("answers the landing page with links to the API definition, conformance, processes and jobs", async () => {
+    const r = await http("GET", OGC, { key: null });
+    expect(r.status, r.text).toBe(200);
+    expect(r.headers.get("content-type")).toMatch(/application\/json/);
+    const rels = r.body.links.map((l: any) => l.rel);
+    for (const rel of [
+      "self",
+      "service-desc",
+      "http://www.opengis.net/def/rel/ogc/1.0/conformance",
+      "http://www.opengis.net/def/rel/ogc/1.0/processes",
+      "http://www.opengis.net/def/rel/ogc/1.0/job-list",
+    ]) {
+      expect(rels).toContain(rel);
+    }
+    for (const l of r.body.links) expect(l.href).toMatch(/^https?:\/\//);
+  });
+
+  it("declares core, ogc-process-description, json, oas30, job-list and dismiss, not callback", async () => {
+    const r = await http("GET", `${OGC}/conformance`, { key: null });
+    expect(r.status).toBe(200);
+    expect([...r.body.conformsTo].sort()).toEqual(["core", "dismiss", "job-list", "json", "oas30", "ogc-process-description"].map((c) => CONF + c));
+  });
+
+  it("refuses a missing key on the processes with an exception", async () => {
+    expectException(await http("GET", `${OGC}/processes`, { key: null }), 401);
+  });
+});
+
+describe("oas30", () => {
+  it("serves an OpenAPI 3.0 document of the door's paths", async () => {
+    const r = await http("GET", `${OGC}/api`, { key: null });
+    expect(r.status).toBe(200);
+    expect(r.headers.get("content-type")).toMatch(/application\/vnd\.oai\.openapi\+json;version=3\.0/);
+    expect(r.body.openapi).toMatch(/^3\.0\./);
+    expect(Object.keys(r.body.paths)).toEqual(
+      expect.arrayContaining([
+        "/",
+        "/conformance",
+        "/api",
+        "/processes",
+        "/processes/{processID}",
+        "/processes/{processID}/execution",
+        "/jobs",
+        "/jobs/{jobId}",
+        "/jobs/{jobId}/results",
+      ]),
+    );
+    expect(r.body.paths["/jobs/{jobId}"].delete).toBeDefined();
+  });
+});
+
+describe("ogc-process-description", () => {
+  it("lists every API the key may run, with self and execute links", async () => {
+    const r = await http("GET", `${OGC}/processes`);
+    expect(r.status, r.text).toBe(200);
+    const ids = r.body.processes.map((p: any) => p.id);
+    expect(ids).toEqual(expect.arrayContaining(["cities-in-area", "nearby-cities", "country-stats", slow]));
+    for (const p of r.body.processes) {
+      expect(p).toMatchObject({ version: expect.any(String), jobControlOptions: expect.arrayContaining(["sync-execute", "async-execute", "dismiss"]) });
+      const rels = p.links.map((l: any) => l.rel);
+      expect(rels).toContain("self");
+      expect(rels).toContain(EXECUTE_REL);
+    }
+  });
+
+  it("describes a process with the HTTP door's request schema for its inputs and its results' formats as outputs", async () => {
+    const d = await http("GET", `${OGC}/processes/cities-in-area`);
+    expect(d.status, d.text).toBe(200);
+    const oas = await http("GET", `${apiPath("cities-in-area")}/openapi.json`);
+    const runs = oas.body.paths[Object.keys(oas.body.paths).find((p) => p.endsWith("/runs"))!].post.requestBody.content["application/json"].schema;
+    const body = runs.$ref ? oas.body.components.schemas[runs.$ref.split("/").pop()] : runs;
+    expect(Object.keys(d.body.inputs).sort()).toEqual(
+      [...Object.keys(body.properties.inputs.properties), ...Object.keys(body.properties.parameters.properties)].sort(),
+    );
+    expect(d.body.inputs.cities.schema.oneOf ?? d.body.inputs.cities.schema.anyOf).toBeDefined();
+    expect(d.body.inputs.area.minOccurs).toBe(1);
+    expect(d.body.inputs.min_population.minOccurs).toBe(0);
+    const media = (o: any) => o.schema.oneOf.map((s: any) => s.contentMediaType);
+    expect(media(d.body.outputs.cities)).toEqual(["application/geo+json", "application/vnd.apache.parquet"]);
+    expect(media(d.body.outputs.summary)).toEqual(["text/csv; charset=utf-8", "application/vnd.apache.parquet"]);
+  });
+
+  it("answers no-such-process for an API not published here", async () => {
+    expectException(await http("GET", `${OGC}/processes/no-such-api`), 404, "no-such-process");
+    expectException(await http("POST", `${OGC}/processes/no-such-api/execution`, { body: { inputs: {} } }), 404, "no-such-process");
+  });
+});
+
+describe("execution", () => {
+  it("runs synchronously by default and answers results equal to the HTTP door's on the same input", async () => {
+    const ogc = await http("POST", `${OGC}/processes/cities-in-area/execution`, { body: { inputs: CITIES_INPUTS } });
+    expect(ogc.status, ogc.text).toBe(200);
+    expect(ogc.headers.get("preference-applied")).toBeNull();
+    const door = await http("POST", `${apiPath("cities-in-area")}/runs`, { body: { inputs: CITIES_INPUTS, wait_seconds: 60 } });
+    expect(door.body.state).toBe("completed");
+    const cities = door.body.results.find((r: any) => r.key === "cities");
+    const summary = door.body.results.find((r: any) => r.key === "summary");
+    expect(ogc.body.cities).toMatchObject({ mediaType: "application/geo+json" });
+    expect(ogc.body.cities.value).toEqual(JSON.parse((await download(cities.href)).bytes.toString("utf8")));
+    expect(ogc.body.cities.value.features.length).toBeGreaterThan(0);
+    expect(ogc.body.summary.value).toBe((await download(summary.href)).bytes.toString("utf8"));
+  });
+
+  it("answers outputs by reference, in the chosen format, with Prefer: wait= applied", async () => {
+    const r = await http("POST", `${OGC}/processes/cities-in-area/execution`, {
+      headers: { prefer: "wait=30" },
+      body: {
+        inputs: { ...CITIES_INPUTS, min_population: 100000 },
+        outputs: { cities: { format: { mediaType: "application/vnd.apache.parquet" }, transmissionMode: "reference" } },
+      },
+    });
+    expect(r.status, r.text).toBe(200);
+    expect(r.headers.get("preference-applied")).toBe("wait=30");
+    expect(r.body.cities).toMatchObject({ href: expect.stringMatching(/^https?:\/\/.+\/results\/cities$/), type: "application/vnd.apache.parquet" });
+    const file = await fetch(r.body.cities.href, { headers: { "x-api-key": process.env.TEST_DEMO_API_KEY! } });
+    expect(file.status).toBe(200);
+    expect(
+      Buffer.from(await file.arrayBuffer())
+        .subarray(0, 4)
+        .toString(),
+    ).toBe("PAR1");
+  });
+
+  it("names faulty inputs and outputs as the execute request has them (422), starting nothing", async () => {
+    const r = await http("POST", `${OGC}/processes/cities-in-area/execution`, {
+      body: {
+        inputs: { cities: { layer_id: "world-cities" }, area: { area: ZURICH_AREA }, min_population: "many" },
+        outputs: { summary: { format: { mediaType: "image/png" } } },
+      },
+    });
+    const body = expectException(r, 422);
+    const fields = body.errors.map((e: any) => e.field);
+    expect(fields).toContain("/outputs/summary/format/mediaType");
+    const again = await http("POST", `${OGC}/processes/cities-in-area/execution`, { body: { inputs: { ...CITIES_INPUTS, min_population: "many" } } });
+    expect(expectException(again, 422).errors.map((e: any) => e.field)).toContain("/inputs/min_population");
+  });
+
+  it("runs asynchronously with Prefer: respond-async: 201, Location, statusInfo, then status and results", async () => {
+    const r = await http("POST", `${OGC}/processes/cities-in-area/execution`, { headers: { prefer: "respond-async" }, body: { inputs: CITIES_INPUTS } });
+    expect(r.status, r.text).toBe(201);
+    expect(r.headers.get("preference-applied")).toBe("respond-async");
+    statusInfoShape(r.body);
+    expect(r.body.status).toBe("accepted");
+    const location = new URL(r.headers.get("location")!).pathname;
+    expect(location).toBe(`${OGC}/jobs/${r.body.jobID}`);
+    const done = await waitFor(
+      "the job to succeed",
+      async () => {
+        const s = await http("GET", location);
+        return s.body.status === "successful" ? s.body : null;
+      },
+      60_000,
+    );
+    statusInfoShape(done);
+    expect(done.progress).toBe(100);
+    expect(done.links.map((l: any) => l.rel)).toContain("http://www.opengis.net/def/rel/ogc/1.0/results");
+    const results = await http("GET", `${location}/results`);
+    expect(results.status, results.text).toBe(200);
+    expect(results.body.cities.value.type).toBe("FeatureCollection");
+    // The same run through the HTTP door.
+    const run = await http("GET", `${apiPath("cities-in-area")}/runs/${r.body.jobID}`);
+    expect(run.body.state).toBe("completed");
+  });
+});
+
+describe("job-list and dismiss", () => {
+  it("lists the consumer's jobs of every process, newest first", async () => {
+    const a = await http("POST", `${OGC}/processes/cities-in-area/execution`, { headers: { prefer: "respond-async" }, body: { inputs: CITIES_INPUTS } });
+    const b = await http("POST", `${apiPath("cities-in-area")}/runs`, { body: { inputs: CITIES_INPUTS } });
+    const list = await http("GET", `${OGC}/jobs`);
+    expect(list.status, list.text).toBe(200);
+    expect(list.body.jobs.map((j: any) => j.jobID)).toEqual([b.body.run_id, a.body.jobID]);
+    for (const j of list.body.jobs) statusInfoShape(j);
+    expect(list.body.links.some((l: any) => l.rel === "self")).toBe(true);
+    await pollRun(b.body.links.self);
+  });
+
+  it("dismisses a running job (cancel), then answers dismissed and no results", async () => {
+    const r = await http("POST", `${OGC}/processes/${slow}/execution`, { headers: { prefer: "respond-async" }, body: CITIES_BODY });
+    expect(r.status, r.text).toBe(201);
+    const job = `${OGC}/jobs/${r.body.jobID}`;
+    const before = await http("GET", `${job}/results`);
+    expectException(before, 404, "result-not-ready");
+    const d = await http("DELETE", job);
+    expect(d.status, d.text).toBe(200);
+    expect(d.body.status).toBe("dismissed");
+    expect((await http("GET", job)).body.status).toBe("dismissed");
+    const run = await http("GET", `${apiPath(slow)}/runs/${r.body.jobID}`);
+    expect(run.body.state).toBe("cancelled");
+    expectException(await http("GET", `${job}/results`), 409);
+  });
+
+  it("answers no-such-job for an unknown id and for another consumer's job", async () => {
+    expectException(await http("GET", `${OGC}/jobs/00000000-0000-4000-8000-000000000000`), 404, "no-such-job");
+    expectException(await http("GET", `${OGC}/jobs/not-a-uuid`), 404, "no-such-job");
+    const mine = await http("POST", `${OGC}/processes/cities-in-area/execution`, { headers: { prefer: "respond-async" }, body: { inputs: CITIES_INPUTS } });
+    const other = await createConsumer({ grants: ["cities-in-area"] });
+    expectException(await http("GET", `${OGC}/jobs/${mine.body.jobID}`, { key: other.secret }), 404, "no-such-job");
+    expectException(await http("DELETE", `${OGC}/jobs/${mine.body.jobID}`, { key: other.secret }), 404, "no-such-job");
+    expect((await http("GET", `${OGC}/jobs`, { key: other.secret })).body.jobs).toEqual([]);
+  });
+});
+
+describe("keys, grants and environments", () => {
+  it("shows a consumer only its granted APIs; refuses the others as the HTTP door does", async () => {
+    const c = await createConsumer({ grants: ["cities-in-area"] });
+    const list = await http("GET", `${OGC}/processes`, { key: c.secret });
+    expect(list.body.processes.map((p: any) => p.id)).toEqual(["cities-in-area"]);
+    expectException(await http("GET", `${OGC}/processes/nearby-cities`, { key: c.secret }), 403);
+    expectException(await http("POST", `${OGC}/processes/nearby-cities/execution`, { key: c.secret, body: { inputs: {} } }), 403);
+  });
+
+  it("refuses a key without any grant", async () => {
+    const c = await createConsumer({ grants: [] });
+    expectException(await http("GET", `${OGC}/processes`, { key: c.secret }), 403);
+    expectException(await http("POST", `${OGC}/processes/cities-in-area/execution`, { key: c.secret, body: { inputs: CITIES_INPUTS } }), 403);
+  });
+
+  it("does not show a job to a key of another environment, nor take the key here", async () => {
+    const mine = await http("POST", `${OGC}/processes/cities-in-area/execution`, { headers: { prefer: "respond-async" }, body: { inputs: CITIES_INPUTS } });
+    const env = await createEnvironment();
+    const c = await createConsumer({ environmentId: env.id });
+    const there = `/public/ogc/demo/${env.slug}`;
+    const r = await http("GET", `${there}/jobs/${mine.body.jobID}`, { key: c.secret });
+    expect([403, 404]).toContain(r.status);
+    expectException(await http("GET", `${OGC}/jobs/${mine.body.jobID}`, { key: c.secret }), 401);
+    expectException(await http("GET", `${there}/jobs/${mine.body.jobID}`), 401);
+  });
+});
+
+describe("Prefer on the HTTP door's POST /runs", () => {
+  it("waits with Prefer: wait= and says so in Preference-Applied; respond-async answers 202 at once", async () => {
+    const waited = await http("POST", `${apiPath("cities-in-area")}/runs`, { headers: { prefer: "wait=30" }, body: { inputs: CITIES_INPUTS } });
+    expect(waited.status, waited.text).toBe(200);
+    expect(waited.body.state).toBe("completed");
+    expect(waited.headers.get("preference-applied")).toBe("wait=30");
+    const async = await http("POST", `${apiPath("cities-in-area")}/runs`, { headers: { prefer: "respond-async" }, body: { inputs: CITIES_INPUTS } });
+    expect(async.status).toBe(202);
+    expect(async.headers.get("preference-applied")).toBe("respond-async");
+    const body = await http("POST", `${apiPath("cities-in-area")}/runs`, {
+      headers: { prefer: "respond-async" },
+      body: { inputs: CITIES_INPUTS, wait_seconds: 30 },
+    });
+    expect(body.status).toBe(200);
+    expect(body.headers.get("preference-applied")).toBeNull();
+    await pollRun(async.body.links.self);
+  });
+});
