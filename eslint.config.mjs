@@ -14,8 +14,8 @@ import prettier from "eslint-config-prettier";
  * never let through by default.
  */
 const LAYERS = {
-  /** Database access (with the generated Prisma client), the blob store, environment, errors, own processes. */
-  ground: ["db.ts", "env.ts", "errors", "database", "generated", "blobs", "processes"],
+  /** Database access (with the generated Prisma client), the blob store, environment, errors, own processes, outbound requests. */
+  ground: ["db.ts", "env.ts", "errors", "database", "generated", "blobs", "processes", "net"],
   /** Pure computation: no I/O, no domain. */
   pure: ["steps", "engine", "expressions", "formats", "geo", "utils.ts"],
   /** The domain: flows, runs, keys, metering, layers, jobs ... free of any front door. */
