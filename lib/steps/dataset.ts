@@ -49,6 +49,12 @@ export function tableFromRows(columns: string[], rows: readonly TRow[]): TTable 
   return { kind: "rows", columns, values, length: rows.length };
 }
 
+/** Sets `record[key]` as an own property, even for a key "__proto__" (a column of an upload may be named so). */
+export function setOwn(record: Record<string, unknown>, key: string, value: unknown): void {
+  if (key === "__proto__") Object.defineProperty(record, key, { value, writable: true, enumerable: true, configurable: true });
+  else record[key] = value;
+}
+
 /**
  * Rows `start` to `end` (exclusive) of `table` as records, for a step that needs one record per
  * row: each a new object with the row's fields in column order (an `undefined` cell left out;
@@ -61,9 +67,7 @@ export function tableRows(table: TTable, start = 0, end = table.length): TRow[] 
     const row: TRow = {};
     for (let c = 0; c < columns.length; c++) {
       const v = values[c]![start + r];
-      if (v === undefined) continue;
-      if (columns[c] === "__proto__") Object.defineProperty(row, "__proto__", { value: v, writable: true, enumerable: true, configurable: true });
-      else row[columns[c]!] = v;
+      if (v !== undefined) setOwn(row, columns[c]!, v);
     }
     rows[r] = row;
   }

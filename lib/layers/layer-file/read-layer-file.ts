@@ -29,13 +29,13 @@
  */
 import { parquetMetadataAsync, parquetRead, type AsyncBuffer, type FileMetaData, type RowGroup } from "hyparquet";
 import type { Geometry } from "geojson";
-import { setItemPosition } from "@/lib/steps/dataset";
+import { setItemPosition, setOwn } from "@/lib/steps/dataset";
 import type { TFeature, TRow } from "@/lib/engine/types";
 import type { TColumnType } from "@/lib/formats/column-types";
 import type { TBbox } from "@/lib/geo/bbox";
 import { estimateItemBytes } from "./item-measure";
 import type { TRowGroupCache } from "./row-group-cache";
-import { GEOMETRY_COLUMN, kvJson, LAYER_FILE_METADATA_KEY, setOwn, type TLayerFileColumn, type TLayerFileKind, type TLayerFileMetadata } from "./types";
+import { GEOMETRY_COLUMN, kvJson, LAYER_FILE_METADATA_KEY, type TLayerFileColumn, type TLayerFileKind, type TLayerFileMetadata } from "./types";
 
 /** One row group of a layer file. */
 export interface TLayerFileRowGroup {

@@ -54,12 +54,6 @@ export interface TLayerFileMetadata {
 /** Name of the column holding each feature's position in the upload (see `TLayerFileMetadata.position`). */
 export const POSITION_COLUMN = "input_position";
 
-/** Sets `record[key]` as an own property, even for a key "__proto__" (a column of an upload may be named so). */
-export function setOwn(record: Record<string, unknown>, key: string, value: unknown): void {
-  if (key === "__proto__") Object.defineProperty(record, key, { value, writable: true, enumerable: true, configurable: true });
-  else record[key] = value;
-}
-
 /** A file key-value metadata value (`geo`, `LAYER_FILE_METADATA_KEY`) parsed as JSON; undefined when absent or not JSON. */
 export function kvJson<T>(metadata: FileMetaData, key: string): T | undefined {
   const text = metadata.key_value_metadata?.find((kv) => kv.key === key)?.value;

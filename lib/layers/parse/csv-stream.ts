@@ -33,7 +33,7 @@ import { AppError, jsonPointer, validationError } from "@/lib/errors";
 import type { TFeature, TRow } from "@/lib/engine/types";
 import { parseDecimalNumber } from "@/lib/steps/decimal-number";
 import { countedChunks, DEFAULT_PARSE_LIMITS, formatBytes, type TParseLimits } from "./limits";
-import { setOwn } from "@/lib/layers/layer-file/types";
+import { setOwn } from "@/lib/steps/dataset";
 import { ProblemList } from "./problems";
 
 const LON_NAMES = ["lon", "lng", "long", "longitude", "x"];

@@ -35,7 +35,8 @@ import type { TFeature } from "@/lib/engine/types";
 import { checkFeature } from "./feature";
 import { DEFAULT_PARSE_LIMITS, emptyFile, formatBytes, tooLarge, type TParseLimits } from "./limits";
 import { ProblemList } from "./problems";
-import { kvJson, LAYER_FILE_METADATA_KEY, setOwn, type TLayerFileMetadata } from "@/lib/layers/layer-file/types";
+import { kvJson, LAYER_FILE_METADATA_KEY, type TLayerFileMetadata } from "@/lib/layers/layer-file/types";
+import { setOwn } from "@/lib/steps/dataset";
 
 /** Largest footer (file metadata) read, bytes: a footer describes, it never holds data. */
 export const MAX_PARQUET_FOOTER_BYTES = 16 * 1024 * 1024;
