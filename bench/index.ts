@@ -8,7 +8,7 @@ import { freshDemoDatabase } from "../scripts/fresh-demo-database";
 import { buildIfNeeded, runThenStop, startApp, waitHealthy } from "../scripts/app-processes";
 import { printTable, type TBenchContext, type TBenchRow } from "./harness";
 
-const SECTIONS = ["client", "engine", "api", "mcp", "data"] as const;
+const SECTIONS = ["client", "engine", "api", "mcp", "doors", "data"] as const;
 const DESIGNER = { email: "designer@demo.local", password: `bench-${process.pid}-designer` };
 const MEASURES = path.join(os.tmpdir(), `flow-api-bench-measures-${process.pid}.jsonl`);
 /** Writes the app's perf_hooks measures to MEASURES (see the file). */
