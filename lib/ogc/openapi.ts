@@ -174,8 +174,25 @@ export function ogcOpenApi(base: string, environment: string) {
           ...keyed,
           summary: "Your jobs",
           operationId: "getJobs",
-          parameters: [{ name: "limit", in: "query", required: false, schema: { type: "integer", minimum: 1, maximum: 100, default: 20 } }],
-          responses: { 200: ok("Job list, newest first.", ref("jobList")) },
+          parameters: [
+            { name: "limit", in: "query", required: false, schema: { type: "integer", minimum: 1, maximum: 100, default: 20 } },
+            {
+              name: "status",
+              in: "query",
+              required: false,
+              description: "Only jobs in these states (comma-separated).",
+              schema: { type: "string", example: "running,successful" },
+            },
+            { name: "processID", in: "query", required: false, description: "Only jobs of these processes (comma-separated).", schema: { type: "string" } },
+            {
+              name: "cursor",
+              in: "query",
+              required: false,
+              description: "Where the page starts: taken from the previous page's `next` link.",
+              schema: { type: "string" },
+            },
+          ],
+          responses: { 200: ok("Job list, newest first; a `next` link when there are more.", ref("jobList")) },
         },
       },
       "/jobs/{jobId}": {

@@ -11,7 +11,8 @@ import type { TRunState } from "@/lib/runs/run-state-names";
 import { OGC_REL, type TOgcLink } from "@/lib/ogc/conformance";
 import type { TTransmission } from "@/lib/ogc/execute-request";
 
-const OGC_STATUS: Record<TRunState, "accepted" | "running" | "successful" | "failed" | "dismissed"> = {
+/** The OGC job status of each run state. */
+export const OGC_STATUS: Record<TRunState, "accepted" | "running" | "successful" | "failed" | "dismissed"> = {
   queued: "accepted",
   running: "running",
   completed: "successful",

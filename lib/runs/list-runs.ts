@@ -53,25 +53,41 @@ export function decodeCursor(s: string): TCursor | null {
   }
 }
 
+/**
+ * Keyset paging (see module doc) shared by every run list: the `where` part that starts after
+ * `cursor`, the rows to fetch (one more than `limit`, to know whether a next page exists), and
+ * the page of what was fetched with the cursor of the page after it.
+ */
+export function keysetPage(query: { limit: number; cursor?: TCursor }) {
+  const c = query.cursor;
+  return {
+    after: c ? { OR: [{ createdAt: { lt: new Date(c.c) } }, { createdAt: new Date(c.c), id: { lt: c.i } }] } : {},
+    orderBy: [{ createdAt: "desc" as const }, { id: "desc" as const }],
+    take: query.limit + 1,
+    page<R extends { createdAt: Date; id: string }>(rows: R[]): { page: R[]; nextCursor: string | null } {
+      const page = rows.slice(0, query.limit);
+      const last = page[page.length - 1];
+      return { page, nextCursor: rows.length > query.limit && last ? encodeCursor({ c: last.createdAt.toISOString(), i: last.id }) : null };
+    },
+  };
+}
+
 /** One page of the runs `scope` sees (see module doc), as documents linked under `links`. */
 export async function listRuns(scope: TRunScope, links: TRunLinks, query: TListRunsQuery): Promise<TRunList> {
-  const after = query.cursor
-    ? { OR: [{ createdAt: { lt: new Date(query.cursor.c) } }, { createdAt: new Date(query.cursor.c), id: { lt: query.cursor.i } }] }
-    : {};
+  const keyset = keysetPage(query);
   const rows = await db.run.findMany({
     where: {
       ...visibleRunsWhere(scope),
       ...(query.state ? { state: query.state } : {}),
-      ...after,
+      ...keyset.after,
     },
-    orderBy: [{ createdAt: "desc" }, { id: "desc" }],
-    take: query.limit + 1,
+    orderBy: keyset.orderBy,
+    take: keyset.take,
     include: { flowVersion: { select: { version: true } } },
   });
-  const page = rows.slice(0, query.limit);
-  const last = page[page.length - 1];
+  const { page, nextCursor } = keyset.page(rows);
   return {
     runs: page.map((r) => runDocument(r, links, r.flowVersion?.version ?? 0, { withResults: false })),
-    next_cursor: rows.length > query.limit && last ? encodeCursor({ c: last.createdAt.toISOString(), i: last.id }) : null,
+    next_cursor: nextCursor,
   };
 }

@@ -1,24 +1,52 @@
+import { otherMethods } from "@/lib/http/public-route";
 import { z } from "zod";
 import { ogcRoute, ZOgcPath } from "@/lib/ogc/ogc-route";
-import { statusInfo } from "@/lib/ogc/status-info";
+import { OGC_STATUS, statusInfo } from "@/lib/ogc/status-info";
 import { runDocument } from "@/lib/runs/run-document";
 import { listConsumerRuns } from "@/lib/runs/list-consumer-runs";
+import { ZListRunsQuery } from "@/lib/runs/list-runs";
+import { RUN_STATES } from "@/lib/runs/run-state-names";
 import { apiBasePath } from "@/lib/runs/scope";
 
 export const dynamic = "force-dynamic";
 
-const ZQuery = z.object({ limit: z.coerce.number().int().min(1).max(100).default(20) });
+const STATUSES = Object.values(OGC_STATUS);
+/** A comma-separated list (the OGC job list's `processID` and `status` may be repeated or comma-separated; one value per parameter here). */
+const list = <T extends string>(item: z.ZodType<T, string>) =>
+  z
+    .string()
+    .transform((s) => s.split(","))
+    .pipe(z.array(item).min(1));
+const ZQuery = ZListRunsQuery.pick({ limit: true, cursor: true }).extend({
+  status: list(z.enum(STATUSES as [string, ...string[]], `Use job statuses from: ${STATUSES.join(", ")}.`)).optional(),
+  processID: list(z.string().regex(/^[a-z0-9-]{1,64}$/, "Use process ids of /processes.")).optional(),
+});
 
-// GET /public/ogc/{organization}/{environment}/jobs - the consumer's jobs (runs) of every process it may run, newest first
+// GET /public/ogc/{organization}/{environment}/jobs - the consumer's jobs (runs) of every process it may run, newest first, paged
 export const GET = ogcRoute({ params: ZOgcPath, query: ZQuery, caller: "environment" }, async ({ params, query, place, ogc }) => {
-  const runs = await listConsumerRuns(
+  const apis = query.processID ? ogc.apis.filter((a) => query.processID!.includes(a.path.api)) : ogc.apis;
+  const states = query.status && RUN_STATES.filter((s) => query.status!.includes(OGC_STATUS[s]));
+  const { runs, nextCursor } = await listConsumerRuns(
     ogc.consumerId,
     ogc.environmentId,
-    ogc.apis.map((a) => a.scope.flowApiId),
-    query.limit,
+    apis.map((a) => a.scope.flowApiId),
+    { limit: query.limit, cursor: query.cursor, states },
   );
   const jobs = runs.map((r) =>
     statusInfo(runDocument(r, { base: apiBasePath({ ...params, api: r.api }), api: r.api }, r.version, { withResults: false }), place.base),
   );
-  return Response.json({ jobs, links: [{ href: `${place.base}/jobs`, rel: "self", type: "application/json" }] }, { headers: { "cache-control": "no-store" } });
+  const self = new URL(`${place.base}/jobs`);
+  const filters = { ...(query.status ? { status: query.status.join(",") } : {}), ...(query.processID ? { processID: query.processID.join(",") } : {}) };
+  const links = [{ href: pageUrl(self, { ...filters, limit: String(query.limit) }), rel: "self", type: "application/json" }];
+  if (nextCursor) links.push({ href: pageUrl(self, { ...filters, limit: String(query.limit), cursor: nextCursor }), rel: "next", type: "application/json" });
+  return Response.json({ jobs, links }, { headers: { "cache-control": "no-store" } });
 });
+
+function pageUrl(base: URL, params: Record<string, string>): string {
+  const u = new URL(base);
+  for (const [k, v] of Object.entries(params)) u.searchParams.set(k, v);
+  return u.href;
+}
+
+// OPTIONS (CORS preflight) and 405 for the other methods
+export const { OPTIONS, POST, PUT, PATCH, DELETE } = otherMethods(ZOgcPath, ["GET"]);
