@@ -22,7 +22,7 @@ const OGC_EXCEPTION_TITLES: Record<TOgcExceptionKind, string> = {
 export function ogcException(
   code: TErrorCode,
   detail: string,
-  opts: { kind?: TOgcExceptionKind; instance?: string; errors?: TFieldError[]; headers?: Record<string, string> } = {},
+  opts: { kind?: TOgcExceptionKind; instance?: string; errors?: TFieldError[]; retryAfterSeconds?: number; headers?: Record<string, string> } = {},
 ): Response {
   const { kind, ...rest } = opts;
   return problem(code, detail, { ...rest, kind: kind && { type: OGC_EXCEPTION + kind, title: OGC_EXCEPTION_TITLES[kind] } });

@@ -11,7 +11,9 @@
  *   the key's first granted API (by slug); a key granted none is refused (403);
  * - parses the query and JSON body by the route's zod schemas;
  * - answers errors as OGC exceptions (lib/ogc/exception.ts): a missing process or job with the
- *   standard's exception types, everything else with the service's problem types.
+ *   standard's exception types, everything else with the service's problem types;
+ * - adds the environment's CORS headers (lib/http/cors.ts) to every answer, as the HTTP door does;
+ *   each route exports the HTTP door's `otherMethods` for the preflight and 405s.
  */
 import "server-only";
 import { z } from "zod";
@@ -19,6 +21,7 @@ import { AppError } from "@/lib/errors";
 import { env } from "@/lib/env";
 import { ogcException, type TOgcExceptionKind } from "@/lib/ogc/exception";
 import { ogcBasePath } from "@/lib/ogc/conformance";
+import { corsHeaders } from "@/lib/http/cors";
 import { readInput, type TInput, type TInputSchemas, type TNoQuery, type TRouteContext } from "@/lib/http/public-route";
 import { publicOrigin } from "@/lib/http/request-origin";
 import { resolveKeyCaller, resolveKeyCallerDeferred, type TKeyCaller } from "@/lib/keys/resolve-key-caller";
@@ -59,10 +62,13 @@ export function ogcRoute<M extends keyof TCallers, P extends z.ZodType<TOgcPath>
       const parsed = opts.params.safeParse(await ctx.params);
       if (!parsed.success) throw new AppError("not_found", "No such resource.");
       const params = parsed.data as z.output<P> & Record<string, string>;
+      headers = await corsHeaders(req.headers.get("origin"), params);
       const origin = publicOrigin(req.headers, url.origin, env().PUBLIC_BASE_URL).origin;
       const place = { origin, base: origin + ogcBasePath(params) };
       if (opts.caller === "none") {
-        return await handler({ ...(await readInput(req, opts)), params, place } as never);
+        const res = await handler({ ...(await readInput(req, opts)), params, place } as never);
+        for (const [k, v] of Object.entries(headers)) res.headers.set(k, v);
+        return res;
       }
       const key = req.headers.get("x-api-key");
       const path = { organization: params.organization, environment: params.environment };
@@ -88,7 +94,7 @@ export function ogcRoute<M extends keyof TCallers, P extends z.ZodType<TOgcPath>
           reload: opts.caller === "process" ? () => resolveKeyCaller({ ...path, api: params.api! }, key) : undefined,
           requiresWorker: opts.requiresWorker,
           metered: opts.metered,
-          onQuota: (quota) => (headers = rateLimitHeaders(quota)),
+          onQuota: (quota) => (headers = { ...headers, ...rateLimitHeaders(quota) }),
           statusOf: (r: Response) => r.status,
         },
         async (caller) => handler({ ...(await readInput(req, opts)), params, place, ...(opts.caller === "environment" ? { ogc: ogc! } : { caller }) } as never),
@@ -102,11 +108,8 @@ export function ogcRoute<M extends keyof TCallers, P extends z.ZodType<TOgcPath>
         kind,
         instance: url.pathname,
         errors: known.errors,
-        headers: {
-          ...headers,
-          ...(known.retryAfterSeconds !== undefined ? { "retry-after": String(Math.max(1, Math.ceil(known.retryAfterSeconds))) } : {}),
-          ...(known.code === "unauthorized" ? { "www-authenticate": 'ApiKey header="X-Api-Key"' } : {}),
-        },
+        retryAfterSeconds: known.retryAfterSeconds,
+        headers,
       });
     }
   };

@@ -216,6 +216,28 @@ describe("job-list and dismiss", () => {
     await pollRun(b.body.links.self);
   });
 
+  it("pages the job list by its next link and filters it by status and process", async () => {
+    const a = await http("POST", `${OGC}/processes/cities-in-area/execution`, { headers: { prefer: "respond-async" }, body: { inputs: CITIES_INPUTS } });
+    const b = await http("POST", `${OGC}/processes/cities-in-area/execution`, { headers: { prefer: "respond-async" }, body: { inputs: CITIES_INPUTS } });
+    await pollRun(`${apiPath("cities-in-area")}/runs/${a.body.jobID}`);
+    await pollRun(`${apiPath("cities-in-area")}/runs/${b.body.jobID}`);
+    const first = await http("GET", `${OGC}/jobs?limit=1&processID=cities-in-area`);
+    expect(first.status, first.text).toBe(200);
+    expect(first.body.jobs.map((j: any) => j.jobID)).toEqual([b.body.jobID]);
+    const next = first.body.links.find((l: any) => l.rel === "next");
+    expect(next.href).toContain("limit=1");
+    const second = await http("GET", next.href.replace(/^https?:\/\/[^/]+/, ""));
+    expect(second.body.jobs.map((j: any) => j.jobID)).toEqual([a.body.jobID]);
+    const successful = await http("GET", `${OGC}/jobs?status=successful&processID=cities-in-area&limit=100`);
+    expect(successful.body.jobs.every((j: any) => j.status === "successful" && j.processID === "cities-in-area")).toBe(true);
+    expect(successful.body.jobs.map((j: any) => j.jobID)).toEqual(expect.arrayContaining([a.body.jobID, b.body.jobID]));
+    const none = await http("GET", `${OGC}/jobs?status=dismissed&processID=cities-in-area&limit=100`);
+    expect(none.body.jobs.map((j: any) => j.jobID)).not.toContain(a.body.jobID);
+    const bad = await http("GET", `${OGC}/jobs?status=done`);
+    expect(bad.status).toBe(422);
+    expect(JSON.stringify(bad.body.errors)).toContain("status");
+  });
+
   it("dismisses a running job (cancel), then answers dismissed and no results", async () => {
     const r = await http("POST", `${OGC}/processes/${slow}/execution`, { headers: { prefer: "respond-async" }, body: CITIES_BODY });
     expect(r.status, r.text).toBe(201);
@@ -285,5 +307,35 @@ describe("Prefer on the HTTP door's POST /runs", () => {
     expect(body.status).toBe(200);
     expect(body.headers.get("preference-applied")).toBeNull();
     await pollRun(async.body.links.self);
+  });
+});
+
+describe("CORS and other methods", () => {
+  const ORIGIN = "https://gis.example.org";
+  const setOrigins = (origins: string[]) => sql().query(`UPDATE environment SET "corsOrigins" = $1 WHERE slug = 'production'`, [origins]);
+  afterAll(() => setOrigins([]));
+
+  it("answers the preflight and every answer with the environment's CORS headers, and 405 for other methods", async () => {
+    await setOrigins([ORIGIN]);
+    const preflight = () =>
+      http("OPTIONS", `${OGC}/processes/cities-in-area/execution`, {
+        key: null,
+        headers: { origin: ORIGIN, "access-control-request-method": "POST", "access-control-request-headers": "x-api-key, content-type, prefer" },
+      });
+    await waitFor("the origin to be allowed", async () => (await preflight()).headers.get("access-control-allow-origin") === ORIGIN, 2_000);
+    const pre = await preflight();
+    expect(pre.status).toBe(204);
+    expect(pre.headers.get("access-control-allow-methods")).toContain("POST");
+    const landing = await http("GET", OGC, { key: null, headers: { origin: ORIGIN } });
+    expect(landing.headers.get("access-control-allow-origin")).toBe(ORIGIN);
+    const list = await http("GET", `${OGC}/processes`, { headers: { origin: ORIGIN } });
+    expect(list.status).toBe(200);
+    expect(list.headers.get("access-control-allow-origin")).toBe(ORIGIN);
+    const missing = await http("GET", `${OGC}/jobs/00000000-0000-4000-8000-000000000000`, { headers: { origin: ORIGIN } });
+    expect(missing.status).toBe(404);
+    expect(missing.headers.get("access-control-allow-origin")).toBe(ORIGIN);
+    const put = await http("PUT", `${OGC}/processes`, { body: {} });
+    expect(put.status).toBe(405);
+    expect(put.headers.get("allow")).toContain("GET");
   });
 });

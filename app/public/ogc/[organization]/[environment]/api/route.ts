@@ -1,3 +1,4 @@
+import { otherMethods } from "@/lib/http/public-route";
 import { ogcRoute, ZOgcPath } from "@/lib/ogc/ogc-route";
 import { ogcOpenApi } from "@/lib/ogc/openapi";
 
@@ -9,3 +10,6 @@ export const GET = ogcRoute({ params: ZOgcPath, caller: "none" }, async ({ param
     headers: { "content-type": "application/vnd.oai.openapi+json;version=3.0", "cache-control": "no-store" },
   }),
 );
+
+// OPTIONS (CORS preflight) and 405 for the other methods
+export const { OPTIONS, POST, PUT, PATCH, DELETE } = otherMethods(ZOgcPath, ["GET"]);

@@ -1,3 +1,4 @@
+import { otherMethods } from "@/lib/http/public-route";
 import { ogcRoute, ZOgcPath } from "@/lib/ogc/ogc-route";
 import { processSummary } from "@/lib/ogc/process-description";
 
@@ -18,3 +19,6 @@ export const GET = ogcRoute({ params: ZOgcPath, caller: "environment" }, async (
     { headers: { "cache-control": "no-store" } },
   ),
 );
+
+// OPTIONS (CORS preflight) and 405 for the other methods
+export const { OPTIONS, POST, PUT, PATCH, DELETE } = otherMethods(ZOgcPath, ["GET"]);

@@ -1,5 +1,6 @@
+import { otherMethods } from "@/lib/http/public-route";
 import { AppError } from "@/lib/errors";
-import { ogcRoute, ZOgcProcessPath } from "@/lib/ogc/ogc-route";
+import { ogcRoute, ZOgcProcessPath, ZOgcPath } from "@/lib/ogc/ogc-route";
 import { resolveKeyCaller } from "@/lib/keys/resolve-key-caller";
 import { processDescription } from "@/lib/ogc/process-description";
 
@@ -16,3 +17,6 @@ export const GET = ogcRoute({ params: ZOgcProcessPath, caller: "environment", no
   const source = { slug: api.path.api, name: api.name, description: api.description, flowVersion: api.target.flowVersionNumber, flow: api.target.flow };
   return Response.json(processDescription(source, place.base), { headers: { "cache-control": "no-store" } });
 });
+
+// OPTIONS (CORS preflight) and 405 for the other methods
+export const { OPTIONS, POST, PUT, PATCH, DELETE } = otherMethods(ZOgcPath, ["GET"]);

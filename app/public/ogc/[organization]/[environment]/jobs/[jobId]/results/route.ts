@@ -1,4 +1,5 @@
-import { ogcRoute, ZOgcJobPath } from "@/lib/ogc/ogc-route";
+import { otherMethods } from "@/lib/http/public-route";
+import { ogcRoute, ZOgcJobPath, ZOgcPath } from "@/lib/ogc/ogc-route";
 import { jobResultsAnswer, ogcRunDocument } from "@/lib/ogc/answers";
 import { getRunOrThrow } from "@/lib/runs/get-run-or-throw";
 
@@ -8,3 +9,6 @@ export const dynamic = "force-dynamic";
 export const GET = ogcRoute({ params: ZOgcJobPath, caller: "job", notFound: "no-such-job" }, async ({ params, place, caller }) =>
   jobResultsAnswer(ogcRunDocument(caller, await getRunOrThrow(caller.scope, params.jobId)), place),
 );
+
+// OPTIONS (CORS preflight) and 405 for the other methods
+export const { OPTIONS, POST, PUT, PATCH, DELETE } = otherMethods(ZOgcPath, ["GET"]);

@@ -1,5 +1,6 @@
+import { otherMethods } from "@/lib/http/public-route";
 import { executeAnswer } from "@/lib/ogc/answers";
-import { ogcRoute, ZOgcProcessPath } from "@/lib/ogc/ogc-route";
+import { ogcRoute, ZOgcProcessPath, ZOgcPath } from "@/lib/ogc/ogc-route";
 import { ZExecuteRequest } from "@/lib/ogc/execute-request";
 import { parameterInputIds } from "@/lib/ogc/process-description";
 
@@ -10,3 +11,6 @@ export const POST = ogcRoute(
   { params: ZOgcProcessPath, caller: "process", body: ZExecuteRequest, metered: "call", requiresWorker: true, notFound: "no-such-process" },
   async ({ req, body, place, caller }) => executeAnswer(caller, place, req, body, parameterInputIds(caller.target.flow)),
 );
+
+// OPTIONS (CORS preflight) and 405 for the other methods
+export const { OPTIONS, GET, PUT, PATCH, DELETE } = otherMethods(ZOgcPath, ["POST"]);
