@@ -89,6 +89,7 @@ describe("docs page", () => {
       for (const param of Object.keys(doc.components.schemas.RunRequest.properties.parameters.properties)) expect(html).toContain(param);
       for (const path of Object.keys(doc.paths)) expect(html).toContain(path.replace(/[{}]/g, (c) => c));
       for (const status of ["202", "401", "403", "409", "413", "415", "422", "429", "503"]) expect(html).toContain(`>${status}<`);
+      expect(html).toContain(`/public/ogc/demo/production/processes/${api}/execution`);
       expect(html).toContain("curl -s -X POST");
       expect(html).toContain("requests.post");
       expect(html).toContain("await fetch(");

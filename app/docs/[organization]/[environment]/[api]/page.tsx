@@ -9,6 +9,7 @@ import { describeGeometry, layersFitting, type TGeometryDeclaration } from "@/li
 import type { TInput } from "@/lib/flows/definition";
 import { requestOrigin } from "@/lib/http/request-origin";
 import { apiBasePath, type TApiPath } from "@/lib/runs/scope";
+import { ogcBasePath } from "@/lib/ogc/conformance";
 
 export const dynamic = "force-dynamic";
 
@@ -65,6 +66,7 @@ export default async function ApiDocsPage({ params }: TParams) {
   if (!doc) notFound();
   const m = docsModel(doc, "YOUR_API_KEY", layers);
   const openapiHref = `${apiBasePath(path.data)}/openapi.json`;
+  const ogcBase = `${await origin()}${ogcBasePath(path.data)}`;
 
   return (
     <main>
@@ -242,6 +244,25 @@ export default async function ApiDocsPage({ params }: TParams) {
       <p>
         Rate limit: every answer carries <code>RateLimit-Policy</code> and <code>RateLimit</code> (IETF draft); over the quota the answer is 429 with{" "}
         <code>Retry-After</code>.
+      </p>
+
+      <h2 id="ogc">As an OGC API - Processes process</h2>
+      <p>
+        GIS clients that speak OGC API - Processes (QGIS plugins, OWSLib, FME, ArcGIS) reach this API as process <code>{path.data.api}</code> at{" "}
+        <code>{ogcBase}</code>, with the same key in <code>X-Api-Key</code>, the same access, limits and metering. Run it with{" "}
+        <code>
+          POST {ogcBase}/processes/{path.data.api}/execution
+        </code>{" "}
+        and <code>{'{"inputs": {...}}'}</code> (each input and parameter by its name): synchronous by default, asynchronous with{" "}
+        <code>Prefer: respond-async</code>; follow the job at{" "}
+        <code>
+          {ogcBase}/jobs/{"{jobId}"}
+        </code>
+        , read its results at <code>.../results</code>, dismiss it with <code>DELETE</code>. The process description is at{" "}
+        <code>
+          {ogcBase}/processes/{path.data.api}
+        </code>
+        .
       </p>
 
       <h2 id="examples">Examples</h2>
