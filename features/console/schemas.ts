@@ -26,3 +26,18 @@ export const ZCorsOriginsForm = z.object({ origins: z.string().max(10_000) });
 export type TCorsOriginsForm = z.infer<typeof ZCorsOriginsForm>;
 
 export const ZUpdateCorsOrigins = ZEnvironmentInput.extend({ origins: z.array(z.string().max(2000)).max(100) });
+
+/** The environment's outbound allow-list form: one host per line. */
+export const ZOutboundHostsForm = z.object({ hosts: z.string().max(10_000) });
+export type TOutboundHostsForm = z.infer<typeof ZOutboundHostsForm>;
+
+export const ZUpdateOutboundHosts = ZEnvironmentInput.extend({ hosts: z.array(z.string().max(300)).max(100) });
+
+/** A new webhook endpoint of a consumer (the same checks as lib/webhooks/webhook-endpoints.ts). */
+export const ZWebhookForm = z.object({
+  url: z.string().trim().min(1, "Enter the URL.").max(2000),
+  events: z.array(z.enum(["run.completed", "run.failed", "run.cancelled"])).min(1, "Choose at least one event."),
+});
+export type TWebhookForm = z.infer<typeof ZWebhookForm>;
+
+export const ZCreateWebhook = ZEnvironmentInput.extend({ consumerId: z.uuid() }).and(ZWebhookForm);

@@ -172,13 +172,19 @@ export function ogcOpenApi(base: string, environment: string) {
           requestBody: { required: true, content: json(ref("execute")) },
           callbacks: {
             jobCompleted: {
-              "{$request.body#/subscriber/successUri}": { post: { requestBody: { content: json(ref("results")) }, responses: { 200: { description: "Received." } } } },
+              "{$request.body#/subscriber/successUri}": {
+                post: { requestBody: { content: json(ref("results")) }, responses: { 200: { description: "Received." } } },
+              },
             },
             jobInProgress: {
-              "{$request.body#/subscriber/inProgressUri}": { post: { requestBody: { content: json(ref("statusInfo")) }, responses: { 200: { description: "Received." } } } },
+              "{$request.body#/subscriber/inProgressUri}": {
+                post: { requestBody: { content: json(ref("statusInfo")) }, responses: { 200: { description: "Received." } } },
+              },
             },
             jobFailed: {
-              "{$request.body#/subscriber/failedUri}": { post: { requestBody: { content: json(ref("statusInfo")) }, responses: { 200: { description: "Received." } } } },
+              "{$request.body#/subscriber/failedUri}": {
+                post: { requestBody: { content: json(ref("statusInfo")) }, responses: { 200: { description: "Received." } } },
+              },
             },
           },
           responses: {

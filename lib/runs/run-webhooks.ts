@@ -21,7 +21,6 @@ import type { TSubscriber } from "@/lib/flows/subscriber";
 export const RUN_EVENTS = ["run.completed", "run.failed", "run.cancelled"] as const;
 export type TRunEvent = (typeof RUN_EVENTS)[number];
 
-
 /**
  * A subscriber as stored with its run: the URIs, and the door that shapes the callback bodies
  * (`http`: the run document; `ogc`: statusInfo, or the results for success, with the door's

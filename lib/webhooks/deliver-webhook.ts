@@ -139,7 +139,8 @@ export async function deliverWebhook(data: TWebhookDeliverJob, ctx: { signal?: A
       });
     }
   });
-  if (!final) throw new DeliveryFailed(`Webhook delivery ${delivery.id}: ${status !== null ? `HTTP ${status}` : error}; attempt ${attempts} of ${WEBHOOK_ATTEMPTS}.`);
+  if (!final)
+    throw new DeliveryFailed(`Webhook delivery ${delivery.id}: ${status !== null ? `HTTP ${status}` : error}; attempt ${attempts} of ${WEBHOOK_ATTEMPTS}.`);
 }
 
 /** A short reason for a failed request without a status (no internals). */
