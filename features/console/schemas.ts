@@ -4,6 +4,7 @@
  * lib/keys/key-input.ts).
  */
 import { z } from "zod";
+import { ZWebhookEndpointInput } from "@/lib/webhooks/endpoint-input";
 import { ZConsumerName } from "@/lib/consumers/consumer-name";
 import { ZKeyName, ZOverlapMinutes } from "@/lib/keys/key-input";
 
@@ -33,11 +34,7 @@ export type TOutboundHostsForm = z.infer<typeof ZOutboundHostsForm>;
 
 export const ZUpdateOutboundHosts = ZEnvironmentInput.extend({ hosts: z.array(z.string().max(300)).max(100) });
 
-/** A new webhook endpoint of a consumer (the same checks as lib/webhooks/webhook-endpoints.ts). */
-export const ZWebhookForm = z.object({
-  url: z.string().trim().min(1, "Enter the URL.").max(2000),
-  events: z.array(z.enum(["run.completed", "run.failed", "run.cancelled"])).min(1, "Choose at least one event."),
-});
-export type TWebhookForm = z.infer<typeof ZWebhookForm>;
+/** A new webhook endpoint of a consumer: the domain's own input schema. */
+export { ZWebhookEndpointInput as ZWebhookForm, type TWebhookEndpointInput as TWebhookForm } from "@/lib/webhooks/endpoint-input";
 
-export const ZCreateWebhook = ZEnvironmentInput.extend({ consumerId: z.uuid() }).and(ZWebhookForm);
+export const ZCreateWebhook = ZEnvironmentInput.extend({ consumerId: z.uuid() }).and(ZWebhookEndpointInput);

@@ -16,10 +16,7 @@ import type { TTx } from "@/lib/db";
 import { enqueue } from "@/lib/jobs/boss";
 import type { TFinalState } from "@/lib/runs/run-state-names";
 import type { TSubscriber } from "@/lib/flows/subscriber";
-
-/** The events an endpoint may subscribe to. */
-export const RUN_EVENTS = ["run.completed", "run.failed", "run.cancelled"] as const;
-export type TRunEvent = (typeof RUN_EVENTS)[number];
+import type { TRunEvent } from "@/lib/runs/webhook-events";
 
 /**
  * A subscriber as stored with its run: the URIs, and the door that shapes the callback bodies

@@ -13,25 +13,20 @@
  */
 import "server-only";
 import { randomBytes } from "node:crypto";
-import { z } from "zod";
 import { db } from "@/lib/db";
 import { AppError } from "@/lib/errors";
+import { parseOrThrow } from "@/lib/errors/zod-issues";
 import { getConsumerOrThrow } from "@/lib/consumers/get-consumer-or-throw";
 import { checkOutboundUrl, OutboundUrlError } from "@/lib/net/outbound-fetch";
 import { readOutboundHosts } from "@/lib/net/outbound-hosts";
-import { RUN_EVENTS } from "@/lib/runs/run-webhooks";
+import { RUN_EVENTS } from "@/lib/runs/webhook-events";
+import { ZWebhookEndpointInput, type TWebhookEndpointInput } from "@/lib/webhooks/endpoint-input";
 import type { TEnvironmentRef } from "@/lib/runs/scope";
 
 /** Endpoints one consumer may have. */
 export const MAX_ENDPOINTS_PER_CONSUMER = 10;
 /** Deliveries listed per endpoint in the console. */
 export const DELIVERIES_LISTED = 20;
-
-export const ZWebhookEndpointInput = z.object({
-  url: z.string().trim().min(1, "Enter the URL.").max(2000),
-  events: z.array(z.enum(RUN_EVENTS)).min(1, "Choose at least one event."),
-});
-export type TWebhookEndpointInput = z.infer<typeof ZWebhookEndpointInput>;
 
 /** A new signing secret: `whsec_` and the base64 of 24 random bytes (Standard Webhooks). */
 export function newWebhookSecret(): string {
@@ -41,8 +36,9 @@ export function newWebhookSecret(): string {
 export async function createWebhookEndpoint(
   scope: TEnvironmentRef,
   consumerId: string,
-  input: TWebhookEndpointInput,
+  raw: TWebhookEndpointInput,
 ): Promise<{ id: string; url: string; events: string[]; secret: string }> {
+  const input = parseOrThrow(ZWebhookEndpointInput, raw);
   await getConsumerOrThrow(scope, consumerId);
   try {
     checkOutboundUrl(input.url, await readOutboundHosts(scope.environmentId));

@@ -107,7 +107,7 @@ describe("endpoint deliveries (Standard Webhooks)", () => {
     expect(Date.parse(payload.timestamp)).not.toBeNaN();
     expect(payload.data).toEqual(r.body);
     expect(got.headers["webhook-id"]).toBeTruthy();
-    const [row] = await waitFor("the delivery to be recorded", async () => (await deliveriesOf(r.body.run_id)).filter((d) => d.state !== "pending"), 10_000);
+    const row = await waitFor("the delivery to be recorded", async () => (await deliveriesOf(r.body.run_id)).find((d) => d.state !== "pending"), 10_000);
     expect(row).toMatchObject({ state: "delivered", attempts: 1, lastStatus: 200, event: "run.completed", endpointId: hook.id });
     expect(row.id).toBe(got.headers["webhook-id"]);
     expect(row.responseHead).toBe(RECEIVER_BODY.slice(0, 200));
@@ -145,10 +145,10 @@ describe("endpoint deliveries (Standard Webhooks)", () => {
     receiver.answer("/flaky", 500);
     const hook = await createWebhookEndpoint(ref, c.consumerId, { url: `${receiver.origin}/flaky`, events: ["run.completed"] });
     const r = await http("POST", runsPath(apis.tiny), { key: c.secret, body: { ...TINY_BODY, wait_seconds: 30 } });
-    const [first] = await waitFor("the first attempt", async () => (await deliveriesOf(r.body.run_id)).filter((d) => d.attempts === 1), 20_000);
+    const first = await waitFor("the first attempt", async () => (await deliveriesOf(r.body.run_id)).find((d) => d.attempts === 1), 20_000);
     expect(first).toMatchObject({ state: "pending", lastStatus: 500 });
     await retryNow(first.id);
-    const [done] = await waitFor("the retry", async () => (await deliveriesOf(r.body.run_id)).filter((d) => d.state === "delivered"), 20_000);
+    const done = await waitFor("the retry", async () => (await deliveriesOf(r.body.run_id)).find((d) => d.state === "delivered"), 20_000);
     expect(done).toMatchObject({ attempts: 2, lastStatus: 200 });
     const calls = receiver.to("/flaky");
     expect(calls).toHaveLength(2);
@@ -189,7 +189,7 @@ describe("endpoint deliveries (Standard Webhooks)", () => {
     receiver.redirect("/moved", `https://localhost:${receiver.port}/trap`);
     await createWebhookEndpoint(ref, c.consumerId, { url: `${receiver.origin}/moved`, events: ["run.completed"] });
     const r = await http("POST", runsPath(apis.tiny), { key: c.secret, body: { ...TINY_BODY, wait_seconds: 30 } });
-    const [row] = await waitFor("the delivery to fail", async () => (await deliveriesOf(r.body.run_id)).filter((d) => d.state === "failed"), 20_000);
+    const row = await waitFor("the delivery to fail", async () => (await deliveriesOf(r.body.run_id)).find((d) => d.state === "failed"), 20_000);
     expect(row.attempts).toBe(1);
     expect(row.lastError).toMatch(/localhost resolves to .*private, loopback or reserved/);
     expect(receiver.to("/moved")).toHaveLength(1);
@@ -214,7 +214,7 @@ describe("endpoint deliveries (Standard Webhooks)", () => {
     receiver.always("/down", 503);
     const hook = await createWebhookEndpoint(ref, c.consumerId, { url: `${receiver.origin}/down`, events: ["run.completed"] });
     const r = await http("POST", runsPath(apis.tiny), { key: c.secret, body: { ...TINY_BODY, wait_seconds: 30 } });
-    const [first] = await waitFor("the first attempt", async () => (await deliveriesOf(r.body.run_id)).filter((d) => d.attempts === 1), 20_000);
+    const first = await waitFor("the first attempt", async () => (await deliveriesOf(r.body.run_id)).find((d) => d.attempts === 1), 20_000);
     // A day of retries, set in SQL: the endpoint has failed since yesterday, and the next attempt is the last.
     await sql().query(`UPDATE webhook_endpoint SET "failingSince" = (now() AT TIME ZONE 'UTC') - interval '25 hours' WHERE id = $1`, [hook.id]);
     await sql().query(`UPDATE webhook_delivery SET attempts = $2 WHERE id = $1`, [first.id, WEBHOOK_ATTEMPTS - 1]);
