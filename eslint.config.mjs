@@ -19,7 +19,23 @@ const LAYERS = {
   /** Pure computation: no I/O, no domain. */
   pure: ["steps", "engine", "expressions", "formats", "geo", "utils.ts"],
   /** The domain: flows, runs, keys, metering, layers, jobs ... free of any front door. */
-  domain: ["runs", "flows", "apis", "keys", "metering", "layers", "jobs", "rate-limit", "demo", "users", "serving", "consumers", "grants", "health.ts"],
+  domain: [
+    "runs",
+    "flows",
+    "apis",
+    "keys",
+    "metering",
+    "layers",
+    "jobs",
+    "rate-limit",
+    "demo",
+    "users",
+    "serving",
+    "consumers",
+    "grants",
+    "webhooks",
+    "health.ts",
+  ],
   /** The front doors' edges. */
   doors: ["http", "mcp", "auth", "openapi", "ogc"],
 };

@@ -39,7 +39,8 @@ async function main(): Promise<void> {
   for (const name of JOB_NAMES) {
     const def = jobs[name];
     const handler = await JOB_HANDLERS[name]();
-    const slots = name === "run-execute" ? env().WORKER_CONCURRENCY : 1;
+    // A slow webhook receiver (up to its 10 s limit) must not hold up every other delivery.
+    const slots = name === "run-execute" ? env().WORKER_CONCURRENCY : name === "webhook-deliver" ? 4 : 1;
     // One work() per slot, so each slot knows its own worker id. pg-boss waits between
     // fetches unless woken (NOTIFY on a new job, or burst mode, which needs batches); a slot
     // that just finished a job wakes itself, so a backlog drains at full speed and an empty

@@ -15,5 +15,11 @@ export const JOB_HANDLERS: { [N in TJobName]: () => Promise<TJobHandler<N>> } = 
   "run-dead": () => import("@/lib/runs/fail-lost-run").then((m) => m.failLostRun),
   "result-format": () => import("@/lib/runs/make-result-format").then((m) => (data, ctx) => m.makeResultFormatJob(data, { ...ctx, runner: runPool() })),
   "layer-import": () => import("@/lib/layers/run-layer-import").then((m) => m.runLayerImportJob),
+  "webhook-deliver": () =>
+    Promise.all([import("@/lib/webhooks/deliver-webhook"), import("@/lib/ogc/callback-body")]).then(
+      ([m, ogc]) =>
+        (data, ctx) =>
+          m.deliverWebhook(data, { signal: ctx.signal, bodies: { ogc: ogc.ogcCallbackBody } }),
+    ),
   "maintenance-purge": () => import("@/lib/runs/purge").then((m) => m.purgeExpired),
 };

@@ -21,7 +21,18 @@ import { rotateApiKey } from "@/lib/keys/rotate-api-key";
 import { setGrant } from "@/lib/grants/set-grant";
 import { setLayerReadable } from "@/lib/serving/environment-layers";
 import { setAiAccess } from "@/lib/serving/set-ai-access";
-import { ZCreateConsumer, ZCreateKey, ZEnvironmentInput, ZRenameConsumer, ZRotateKey, ZUpdateCorsOrigins } from "@/features/console/schemas";
+import { setOutboundHosts } from "@/lib/net/outbound-hosts";
+import { createWebhookEndpoint, deleteWebhookEndpoint, enableWebhookEndpoint } from "@/lib/webhooks/webhook-endpoints";
+import {
+  ZCreateConsumer,
+  ZCreateKey,
+  ZCreateWebhook,
+  ZEnvironmentInput,
+  ZRenameConsumer,
+  ZRotateKey,
+  ZUpdateCorsOrigins,
+  ZUpdateOutboundHosts,
+} from "@/features/console/schemas";
 
 async function environmentOf(input: { organization: string; environment: string }): Promise<TEnvironmentRef> {
   const scope = await requireEnvironment(input);
@@ -107,4 +118,39 @@ export const updateCorsOriginsAction = adminAction
     const origins = await setCorsOrigins(scope.environment.id, parsedInput.origins);
     revalidatePath(consolePath(scope.organizationSlug, scope.environment.slug, "settings"));
     return { origins };
+  });
+
+/** Sets the hosts webhooks and callbacks of the environment may reach over http or on private addresses. */
+export const updateOutboundHostsAction = adminAction
+  .metadata({ name: "update-outbound-hosts" })
+  .inputSchema(ZUpdateOutboundHosts)
+  .action(async ({ parsedInput }) => {
+    const scope = await requireEnvironment(parsedInput);
+    const hosts = await setOutboundHosts(scope.environment.id, parsedInput.hosts);
+    revalidatePath(consolePath(scope.organizationSlug, scope.environment.slug, "settings"));
+    return { hosts };
+  });
+
+/** Adds a webhook endpoint to a consumer; the answer carries its signing secret, shown once. */
+export const createWebhookAction = adminAction
+  .metadata({ name: "create-webhook" })
+  .inputSchema(ZCreateWebhook)
+  .action(async ({ parsedInput }) =>
+    createWebhookEndpoint(await environmentOf(parsedInput), parsedInput.consumerId, { url: parsedInput.url, events: parsedInput.events }),
+  );
+
+export const enableWebhookAction = adminAction
+  .metadata({ name: "enable-webhook" })
+  .inputSchema(ZEnvironmentInput.extend({ endpointId: z.uuid() }))
+  .action(async ({ parsedInput }) => {
+    await enableWebhookEndpoint(await environmentOf(parsedInput), parsedInput.endpointId);
+    return { enabled: true };
+  });
+
+export const deleteWebhookAction = adminAction
+  .metadata({ name: "delete-webhook" })
+  .inputSchema(ZEnvironmentInput.extend({ endpointId: z.uuid() }))
+  .action(async ({ parsedInput }) => {
+    await deleteWebhookEndpoint(await environmentOf(parsedInput), parsedInput.endpointId);
+    return { deleted: true };
   });

@@ -34,7 +34,7 @@ export interface TApiItem {
   name: string;
 }
 
-type TPlace = { organization: string; environment: string; keysHref: string };
+type TPlace = { organization: string; environment: string; keysHref: string; consumersHref: string };
 
 /** Consumers of the environment: create, rename, delete, and their grants per served API. */
 export function ConsumersManager({ place, consumers, apis }: { place: TPlace; consumers: TConsumerItem[]; apis: TApiItem[] }) {
@@ -100,6 +100,10 @@ function ConsumerCard({ place, consumer, apis }: { place: TPlace; consumer: TCon
             <span className="font-mono">{consumer.slug}</span> · {consumer.activeKeys} active {consumer.activeKeys === 1 ? "key" : "keys"} ·{" "}
             <Link className="underline underline-offset-4" href={`${place.keysHref}?consumer=${consumer.id}`}>
               Keys<span className="sr-only"> of {consumer.name}</span>
+            </Link>{" "}
+            ·{" "}
+            <Link className="underline underline-offset-4" href={`${place.consumersHref}/${consumer.id}/webhooks`}>
+              Webhooks<span className="sr-only"> of {consumer.name}</span>
             </Link>
           </CardDescription>
         </div>

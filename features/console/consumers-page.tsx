@@ -18,7 +18,12 @@ export default async function ConsumersPage({ params }: { params: Promise<TConso
         description={`Who may call which API of environment ${scope.environment.name}. A removed grant takes effect on the next call.`}
       />
       <ConsumersManager
-        place={{ organization, environment, keysHref: consolePath(organization, environment, "keys") }}
+        place={{
+          organization,
+          environment,
+          keysHref: consolePath(organization, environment, "keys"),
+          consumersHref: consolePath(organization, environment, "consumers"),
+        }}
         consumers={consumers.map((c) => ({
           id: c.id,
           slug: c.slug,

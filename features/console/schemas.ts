@@ -4,6 +4,7 @@
  * lib/keys/key-input.ts).
  */
 import { z } from "zod";
+import { ZWebhookEndpointInput } from "@/lib/webhooks/endpoint-input";
 import { ZConsumerName } from "@/lib/consumers/consumer-name";
 import { ZKeyName, ZOverlapMinutes } from "@/lib/keys/key-input";
 
@@ -26,3 +27,14 @@ export const ZCorsOriginsForm = z.object({ origins: z.string().max(10_000) });
 export type TCorsOriginsForm = z.infer<typeof ZCorsOriginsForm>;
 
 export const ZUpdateCorsOrigins = ZEnvironmentInput.extend({ origins: z.array(z.string().max(2000)).max(100) });
+
+/** The environment's outbound allow-list form: one host per line. */
+export const ZOutboundHostsForm = z.object({ hosts: z.string().max(10_000) });
+export type TOutboundHostsForm = z.infer<typeof ZOutboundHostsForm>;
+
+export const ZUpdateOutboundHosts = ZEnvironmentInput.extend({ hosts: z.array(z.string().max(300)).max(100) });
+
+/** A new webhook endpoint of a consumer: the domain's own input schema. */
+export { ZWebhookEndpointInput as ZWebhookForm, type TWebhookEndpointInput as TWebhookForm } from "@/lib/webhooks/endpoint-input";
+
+export const ZCreateWebhook = ZEnvironmentInput.extend({ consumerId: z.uuid() }).and(ZWebhookEndpointInput);

@@ -1,21 +1,30 @@
-/** `/console/{org}/{environment}/settings`: the environment's CORS origins. */
+/** `/console/{org}/{environment}/settings`: the environment's CORS origins and outbound allow-list. */
 import { TitledCard } from "@/components/ui/card";
 import { readCorsOrigins } from "@/lib/keys/set-cors-origins";
 import { pageEnvironment } from "@/lib/auth/page-guard";
 import { PageHeader } from "@/features/shell/page-header";
 import { consolePath } from "@/features/shell/routes";
 import { CorsOriginsForm } from "@/features/console/cors-origins-form";
+import { OutboundHostsForm } from "@/features/console/outbound-hosts-form";
+import { readOutboundHosts } from "@/lib/net/outbound-hosts";
 import type { TConsoleParams } from "@/features/console/console-layout";
 
 export default async function SettingsPage({ params }: { params: Promise<TConsoleParams> }) {
   const p = await params;
   const scope = await pageEnvironment(consolePath(p.organization, p.environment, "settings"), p);
-  const origins = await readCorsOrigins(scope.environment.id);
+  const [origins, hosts] = await Promise.all([readCorsOrigins(scope.environment.id), readOutboundHosts(scope.environment.id)]);
   return (
     <>
       <PageHeader title="Settings" description={`Environment ${scope.environment.name}.`} />
       <TitledCard title="Browser access (CORS)" description="Web pages on these origins may call this environment's public API from a browser, with a key.">
         <CorsOriginsForm organization={scope.organizationSlug} environment={scope.environment.slug} origins={origins} />
+      </TitledCard>
+      <TitledCard
+        className="mt-6"
+        title="Outbound requests (webhooks)"
+        description="Webhooks and run callbacks go only to https URLs on public addresses, unless their host is listed here."
+      >
+        <OutboundHostsForm organization={scope.organizationSlug} environment={scope.environment.slug} hosts={hosts} />
       </TitledCard>
     </>
   );

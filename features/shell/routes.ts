@@ -19,7 +19,11 @@ export const CONSOLE_SECTIONS = [
   { slug: "usage", label: "Usage", description: "ETL runs, processing time and API requests." },
   { slug: "runs", label: "Runs", description: "The environment's runs, with filters and details." },
   { slug: "ai-access", label: "AI access", description: "MCP: which APIs AI assistants may use, and how to connect a client." },
-  { slug: "settings", label: "Settings", description: "The environment's settings: which web pages may call its API from a browser." },
+  {
+    slug: "settings",
+    label: "Settings",
+    description: "The environment's settings: which web pages may call its API from a browser, which private hosts webhooks may reach.",
+  },
 ] as const;
 
 export type TDesignSection = (typeof DESIGN_SECTIONS)[number]["slug"];

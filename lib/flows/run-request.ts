@@ -5,7 +5,8 @@
  * { "inputs":      { "<input name>": <input value> | null (optional inputs only) },
  *   "parameters"?: { "<parameter name>": <value> },
  *   "formats"?:    { "<result key>": "geojson"|"geoparquet" (layer) | "csv"|"parquet" (table) },
- *   "wait_seconds"?: 0..60 (integer) }
+ *   "wait_seconds"?: 0..60 (integer),
+ *   "subscriber"?: { "successUri"?, "inProgressUri"?, "failedUri"? } (lib/flows/subscriber.ts) }
  * ```
  * Input values, exactly one form: `{"layer_id": string}` (layer or table inputs),
  * `{"geojson": FeatureCollection}` (layer, <= 5,000 features, RFC 7946 checked by
@@ -32,6 +33,7 @@ import { columnValueSchema, parameterValueSchema, type TFlowVersion, type TInput
 import { fieldErrors, flattenZodIssues } from "../errors/zod-issues";
 import type { TFieldError } from "../errors/field-error";
 import { declaredGeometry, describeGeometry, GEOMETRY_TYPES_OF, geometryTypeFits } from "./input-geometry";
+import { ZSubscriber, type TSubscriber } from "./subscriber";
 
 /** Most rows accepted in one `rows` input value (spec "Limits"). */
 export const MAX_INPUT_ROWS = 5_000;
@@ -44,6 +46,8 @@ export interface TRunRequest {
   parameters: Record<string, unknown>;
   formats: Record<string, TResultFormat>;
   wait_seconds?: number;
+  /** Callback URIs for this run (lib/flows/subscriber.ts). */
+  subscriber?: TSubscriber;
 }
 
 const ZLayerId = z.strictObject({ layer_id: z.string().min(1).max(200) });
@@ -243,6 +247,7 @@ function buildSchema(flow: TFlowVersion, checked: boolean) {
     parameters: anyRequired ? (checked ? z.preprocess((v) => (v === undefined ? {} : v), params) : params) : params.optional(),
     formats: z.strictObject(formats).optional(),
     wait_seconds: z.number().int().min(0).max(MAX_WAIT_SECONDS).optional(),
+    subscriber: ZSubscriber.optional(),
   });
 }
 
@@ -289,11 +294,13 @@ export function parseRunRequest(flow: TFlowVersion, body: unknown): { ok: true; 
     parameters?: Record<string, unknown>;
     formats?: Record<string, TResultFormat>;
     wait_seconds?: number;
+    subscriber?: TSubscriber;
   };
   const inputs: Record<string, TInputValue | null> = {};
   for (const i of flow.inputs) inputs[i.name] = d.inputs[i.name] ?? null;
   const request: TRunRequest = { inputs, parameters: applyParameterDefaults(flow, d.parameters), formats: { ...(d.formats ?? {}) } };
   if (d.wait_seconds !== undefined) request.wait_seconds = d.wait_seconds;
+  if (d.subscriber !== undefined) request.subscriber = d.subscriber;
   return { ok: true, request };
 }
 

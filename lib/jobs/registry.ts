@@ -8,7 +8,7 @@
  */
 import { z } from "zod";
 import type { QueueOptions } from "pg-boss";
-import { ZLayerImportJob, ZPurgeJob, ZResultFormatJob, ZRunJob } from "@/lib/jobs/schemas";
+import { ZLayerImportJob, ZPurgeJob, ZResultFormatJob, ZRunJob, ZWebhookDeliverJob } from "@/lib/jobs/schemas";
 
 interface TJobDefinition<S extends z.ZodType> {
   schema: S;
@@ -52,6 +52,16 @@ export const jobs = {
     schema: ZLayerImportJob,
     queue: { expireInSeconds: 2 * 60 * 60, heartbeatSeconds: 15, retryLimit: 1, retryDelay: 5, notify: true },
   }),
+  /**
+   * Sends one webhook delivery (lib/webhooks/deliver-webhook.ts), queued with the run's final
+   * state. A failed attempt is retried with exponential backoff (30 s doubling, with jitter,
+   * at most an hour apart): its 30 retries span about a day (`WEBHOOK_ATTEMPTS` attempts). Each attempt has a
+   * 10 s time limit for the request and a minute for the job.
+   */
+  "webhook-deliver": defineJob({
+    schema: ZWebhookDeliverJob,
+    queue: { expireInSeconds: 60, retryLimit: 30, retryDelay: 30, retryBackoff: true, retryDelayMax: 3600, notify: true },
+  }),
   /** Removes expired idempotency records and result files past retention. */
   "maintenance-purge": defineJob({
     schema: ZPurgeJob,
@@ -61,5 +71,7 @@ export const jobs = {
 } as const;
 
 export type TJobName = keyof typeof jobs;
+/** Attempts of a webhook delivery: the first and its retries (about a day, see "webhook-deliver"). */
+export const WEBHOOK_ATTEMPTS = (jobs["webhook-deliver"].queue.retryLimit ?? 0) + 1;
 export const JOB_NAMES = Object.keys(jobs) as TJobName[];
 export type TJobData<N extends TJobName> = z.infer<(typeof jobs)[N]["schema"]>;

@@ -14,3 +14,7 @@ export type TResultFormatJob = z.infer<typeof ZResultFormatJob>;
 /** One staged layer upload to parse, sort and write as the layer's new file. */
 export const ZLayerImportJob = z.object({ importId: z.uuid() });
 export type TLayerImportJob = z.infer<typeof ZLayerImportJob>;
+
+/** One webhook delivery (a `webhook_delivery` row) to send, or to try again. */
+export const ZWebhookDeliverJob = z.object({ deliveryId: z.uuid() });
+export type TWebhookDeliverJob = z.infer<typeof ZWebhookDeliverJob>;

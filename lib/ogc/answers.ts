@@ -76,7 +76,8 @@ export async function executeAnswer(
     throw new AppError(err.code, err.detail, { errors: err.errors.map((e) => ({ ...e, field: ogcPointer(e.field, parameterIds) })) });
   }
   const prefs = parsePrefer(req.headers.get("prefer"));
-  const { runId, created } = await createRun(caller.scope, caller.target, request, req.headers.get("idempotency-key"));
+  const callbacks = { door: "ogc" as const, base: place.base, origin: place.origin, transmission };
+  const { runId, created } = await createRun(caller.scope, caller.target, request, req.headers.get("idempotency-key"), callbacks);
   if (prefs.respondAsync) {
     const run = created ? queuedRun(runId, created) : await waitForRun(runId, 0);
     return statusAnswer(ogcRunDocument(caller, run), place, 201, { "preference-applied": "respond-async" });

@@ -5,8 +5,8 @@
 
 const CONF = "http://www.opengis.net/spec/ogcapi-processes-1/1.0/conf/";
 
-/** The conformance classes implemented (callback comes with webhooks). */
-export const OGC_CONFORMANCE = ["core", "ogc-process-description", "json", "oas30", "job-list", "dismiss"].map((c) => CONF + c);
+/** The conformance classes implemented (callback: the execute request's `subscriber`, lib/runs/run-webhooks.ts). */
+export const OGC_CONFORMANCE = ["core", "ogc-process-description", "json", "oas30", "job-list", "dismiss", "callback"].map((c) => CONF + c);
 
 /** Link relations of OGC API - Processes (OGC 18-062r2, section 5.2 and the link relation register). */
 export const OGC_REL = {

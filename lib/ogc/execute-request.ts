@@ -8,6 +8,8 @@
  *   an area, an array of rows for a table) or a parameter (lib/ogc/process-description.ts).
  * - `outputs.<key>.format.mediaType` chooses the result's format among its kind's;
  *   `transmissionMode` ("value" or "reference") how the result is answered.
+ * - `subscriber` (requirements class "callback") passes through as the run request's
+ *   `subscriber` (lib/flows/subscriber.ts).
  */
 import { z } from "zod";
 import { validationError, type TFieldError } from "@/lib/errors";
@@ -75,5 +77,9 @@ export function toRunRequest(flow: TFlowVersion, req: TExecuteRequest): { body: 
     else errors.push({ field: `/outputs/${key}/format/mediaType`, code: "unsupported_format", message: `Output "${key}" is not available as ${mediaType}.` });
   }
   if (errors.length) throw validationError(errors);
-  return { body: { inputs, ...(Object.keys(parameters).length ? { parameters } : {}), ...(Object.keys(formats).length ? { formats } : {}) }, transmission };
+  const subscriber = req.subscriber !== undefined ? { subscriber: req.subscriber } : {};
+  return {
+    body: { inputs, ...(Object.keys(parameters).length ? { parameters } : {}), ...(Object.keys(formats).length ? { formats } : {}), ...subscriber },
+    transmission,
+  };
 }

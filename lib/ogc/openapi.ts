@@ -2,7 +2,8 @@
  * The OpenAPI 3.0 document of the OGC door of an environment (conformance class oas30): the
  * paths of OGC API - Processes - Part 1 this door serves, their parameters, the `Prefer`
  * header of execution, and the response shapes of OGC 18-062r2 (landing page, conformance,
- * process list and description, statusInfo, job list, results, exception).
+ * process list and description, statusInfo, job list, results, exception), and the callbacks
+ * of the execute request's `subscriber`.
  */
 
 const json = (schema: unknown) => ({ "application/json": { schema } });
@@ -77,6 +78,17 @@ const SCHEMAS = {
         },
       },
       response: { type: "string", enum: ["document", "raw"], default: "document" },
+      subscriber: ref("subscriber"),
+    },
+  },
+  subscriber: {
+    type: "object",
+    description:
+      "Callbacks for this job (requirements class callback): successUri gets the results, inProgressUri the statusInfo once when the job starts, failedUri the statusInfo when it fails or is dismissed. https on a public address, or a host of the environment's outbound allow-list.",
+    properties: {
+      successUri: { type: "string", format: "uri" },
+      inProgressUri: { type: "string", format: "uri" },
+      failedUri: { type: "string", format: "uri" },
     },
   },
   statusInfo: {
@@ -158,6 +170,23 @@ export function ogcOpenApi(base: string, environment: string) {
             { name: "Prefer", in: "header", required: false, schema: { type: "string" }, description: "respond-async, or wait=<seconds> (RFC 7240)." },
           ],
           requestBody: { required: true, content: json(ref("execute")) },
+          callbacks: {
+            jobCompleted: {
+              "{$request.body#/subscriber/successUri}": {
+                post: { requestBody: { content: json(ref("results")) }, responses: { 200: { description: "Received." } } },
+              },
+            },
+            jobInProgress: {
+              "{$request.body#/subscriber/inProgressUri}": {
+                post: { requestBody: { content: json(ref("statusInfo")) }, responses: { 200: { description: "Received." } } },
+              },
+            },
+            jobFailed: {
+              "{$request.body#/subscriber/failedUri}": {
+                post: { requestBody: { content: json(ref("statusInfo")) }, responses: { 200: { description: "Received." } } },
+              },
+            },
+          },
           responses: {
             200: ok("Synchronous execution: the results.", ref("results")),
             201: ok(

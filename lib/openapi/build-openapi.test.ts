@@ -55,6 +55,9 @@ describe("buildOpenApi", () => {
     expect(body.properties.formats.properties.ranking.enum).toEqual(["csv", "parquet"]);
     expect(body.properties.formats.properties.countries.enum).toEqual(["geojson", "geoparquet"]);
     expect(body.properties.wait_seconds).toMatchObject({ type: "integer", minimum: 0, maximum: 60 });
+    expect(Object.keys(body.properties.subscriber.properties)).toEqual(["successUri", "inProgressUri", "failedUri"]);
+    expect(body.properties.subscriber.additionalProperties).toBe(false);
+    expect(Object.keys((doc.paths["/runs"] as any).post.callbacks)).toEqual(["successUri", "inProgressUri", "failedUri"]);
     expect(body.additionalProperties).toBe(false);
   });
 

@@ -1,7 +1,8 @@
 /**
  * The `paths` of a published API's OpenAPI document: `POST /runs`, `GET /runs`,
  * `GET /runs/{run_id}`, `POST /runs/{run_id}/cancel`, and one download path per result key
- * with the media types of its kind, its `format` values, `ETag`, `Content-Disposition` and 304.
+ * with the media types of its kind, its `format` values, `ETag`, `Content-Disposition` and 304;
+ * `POST /runs` declares the callbacks of the body's `subscriber`.
  */
 import { resultColumns } from "@/lib/engine/result-columns";
 import { UNKNOWN_COLUMNS, type TColumns, type TFieldType } from "@/lib/steps/columns";
@@ -23,6 +24,13 @@ const runResponse = (description: string, extra: Record<string, unknown> = {}) =
   content: { "application/json": { schema: ref("schemas", "Run") } },
 });
 
+/** When each URI of a request's `subscriber` is called, with the run document (unsigned: no secret). */
+const SUBSCRIBER_CALLS = {
+  successUri: "The run completed.",
+  inProgressUri: "The run started (once).",
+  failedUri: "The run failed or was cancelled.",
+} as const;
+
 /** Every path of the document for `flow`. */
 export function buildPaths(flow: TFlowVersion): TOpenApiDocument["paths"] {
   const authProblems = problemResponses("Unauthorized", "Forbidden", "NotFound", "TooManyRequests", "InternalError", "ServiceUnavailable");
@@ -38,6 +46,20 @@ export function buildPaths(flow: TFlowVersion): TOpenApiDocument["paths"] {
           "An accepted run counts as one ETL run and one API request.",
         parameters: [ref("parameters", "IdempotencyKey"), ref("parameters", "Prefer")],
         requestBody: { required: true, content: { "application/json": { schema: ref("schemas", "RunRequest") } } },
+        callbacks: Object.fromEntries(
+          (["successUri", "inProgressUri", "failedUri"] as const).map((uri) => [
+            uri,
+            {
+              [`{$request.body#/subscriber/${uri}}`]: {
+                post: {
+                  summary: SUBSCRIBER_CALLS[uri],
+                  requestBody: { content: { "application/json": { schema: ref("schemas", "Run") } } },
+                  responses: { "2XX": { description: "Received. Any other answer is retried with backoff for about a day." } },
+                },
+              },
+            },
+          ]),
+        ),
         responses: {
           "200": runResponse("The run reached a final state within `wait_seconds` (completed with `results`, failed with `error`, or cancelled)."),
           "202": runResponse("The run is accepted and not final yet; poll `Location`.", {

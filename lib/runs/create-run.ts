@@ -26,6 +26,8 @@ import type { TFlowVersion } from "@/lib/flows/definition";
 import { layerInputFaults } from "@/lib/flows/input-geometry";
 import { readableLayersOf } from "@/lib/layers/list-layers";
 import type { TValidRunRequest } from "@/lib/runs/validate-request";
+import { checkSubscriber } from "@/lib/runs/check-subscriber";
+import type { TStoredSubscriber } from "@/lib/runs/run-webhooks";
 
 /** Idempotency-Key header: 1..255 visible ASCII characters (draft recommends a UUID). */
 const IDEMPOTENCY_KEY_PATTERN = /^[\x21-\x7e]{1,255}$/;
@@ -77,14 +79,19 @@ export async function checkLayerInputs(scope: TRunScope, target: TRunTarget | TP
  * target (an unsaved flow document, lib/runs/preview-run.ts) is for a designer only and is
  * stored with the run as its `flowDocument`.
  *
- * @throws AppError `validation_failed` for an unusable layer or a malformed key,
- *   `idempotency_key_reused` for the same key with a different body.
+ * The request's `subscriber` (callback URIs) is checked against the environment's outbound
+ * rules and stored with the run, with `callbacks` (how the calling door shapes the callback
+ * bodies; the HTTP door's run document by default).
+ *
+ * @throws AppError `validation_failed` for an unusable layer, a malformed key or a refused
+ *   subscriber URI, `idempotency_key_reused` for the same key with a different body.
  */
 export async function createRun(
   scope: TRunScope,
   target: TRunTarget | TPreviewTarget,
   request: TValidRunRequest,
   idempotencyKey: string | null = null,
+  callbacks: Omit<TStoredSubscriber, "successUri" | "failedUri" | "inProgressUri"> = { door: "http" },
 ): Promise<TCreateRunResult> {
   if (idempotencyKey !== null && !IDEMPOTENCY_KEY_PATTERN.test(idempotencyKey)) {
     throw new AppError("validation_failed", "The Idempotency-Key header is malformed.", {
@@ -98,6 +105,9 @@ export async function createRun(
   if (idempotencyKey !== null && scope.kind !== "key") {
     throw new AppError("bad_request", "Idempotency keys are for API key callers only.");
   }
+  const subscriber = request.body.subscriber;
+  if (subscriber && scope.kind !== "key") throw new AppError("bad_request", "Callbacks (subscriber) are for API key callers only.");
+  if (subscriber && scope.kind === "key") await checkSubscriber(scope.environmentId, subscriber);
   await checkLayerInputs(scope, target, request.body.inputs);
 
   const replay = async (): Promise<TCreateRunResult | null> => {
@@ -151,8 +161,8 @@ export async function createRun(
       await client.query(
         `WITH "new_run" AS (
            INSERT INTO "run" ("id", "mode", "workspaceId", "flowApiId", "flowVersionId", "releaseId", "environmentId", "consumerId",
-             "userId", "request", "requestFingerprint", "formats", "stepsTotal", "createdAt", "flowDocument")
-           VALUES ($1, $2::"RunMode", $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $17::jsonb)
+             "userId", "request", "requestFingerprint", "formats", "stepsTotal", "createdAt", "flowDocument", "subscriber")
+           VALUES ($1, $2::"RunMode", $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $17::jsonb, $18::jsonb)
            RETURNING "workspaceId")
          ${usageUpsertSql({ workspace: '"workspaceId"', shard: "$15::int", etlRuns: "1", apiRequests: "$16", from: '"new_run"' })}`,
         [
@@ -173,6 +183,7 @@ export async function createRun(
           usageShard(),
           key ? 1 : 0,
           "preview" in target ? JSON.stringify(target.flow) : null,
+          subscriber ? JSON.stringify({ ...subscriber, ...callbacks } satisfies TStoredSubscriber) : null,
         ],
       );
       return { id, createdAt, stepsTotal: target.flow.steps.length };

@@ -17,7 +17,9 @@
  *   caller data from the stored request (only the fingerprint stays), meters the processing
  *   time on the workspace, and sends `pg_notify('run_final', id)` that wakes requests
  *   waiting on the run. A run that is already final is left untouched (`null` returned), so
- *   racing paths (a cancel and the finish) can never both win.
+ *   racing paths (a cancel and the finish) can never both win. The same statement queues the
+ *   run's webhook deliveries (lib/runs/run-webhooks.ts), whose jobs are sent in the same
+ *   transaction.
  */
 import "server-only";
 import { db, type TTx } from "@/lib/db";
@@ -25,6 +27,7 @@ import { usageShard, usageUpsertSql } from "@/lib/metering/usage";
 import { RUN_FINAL_CHANNEL } from "@/lib/runs/run-events";
 import { RUN_STATES, type TFinalState, type TRunState } from "@/lib/runs/run-state-names";
 import type { TRunError } from "@/lib/runs/run-document";
+import { enqueueDeliveries, EVENT_OF, queueDeliveriesSql, SUBSCRIBER_URI_OF } from "@/lib/runs/run-webhooks";
 
 export { type TRunState, type TFinalState } from "@/lib/runs/run-state-names";
 
@@ -79,13 +82,24 @@ export interface TClaimedRun {
  * already (cancelled before it started, or finished by an earlier attempt).
  */
 export async function claimRun(runId: string): Promise<TClaimedRun | null> {
-  const rows = await db.$queryRawUnsafe<TClaimedRun[]>(
-    `UPDATE "run" SET "state" = 'running', "startedAt" = coalesce("startedAt", ${NOW_SQL}), "stepsDone" = 0
-     WHERE "id" = $1::uuid AND "state" IN ('queued', 'running')
-     RETURNING "id", "workspaceId", "flowVersionId", "flowDocument", "request", "formats", "startedAt"`,
+  // A run started for the first time owes its OGC subscriber's inProgressUri one call.
+  const rows = await db.$queryRawUnsafe<(TClaimedRun & { progressDelivery: string | null })[]>(
+    `WITH "before" AS (SELECT "state" FROM "run" WHERE "id" = $1::uuid),
+     "claimed" AS (
+       UPDATE "run" SET "state" = 'running', "startedAt" = coalesce("startedAt", ${NOW_SQL}), "stepsDone" = 0
+       WHERE "id" = $1::uuid AND "state" IN ('queued', 'running')
+       RETURNING "id", "workspaceId", "flowVersionId", "flowDocument", "request", "formats", "startedAt", "consumerId", "subscriber"),
+     "progress" AS (${queueDeliveriesSql(`(SELECT c.* FROM "claimed" c, "before" b WHERE b."state" = 'queued')`, "'run.running'", `'${SUBSCRIBER_URI_OF["run.running"]}'`, false)})
+     SELECT "id", "workspaceId", "flowVersionId", "flowDocument", "request", "formats", "startedAt",
+       (SELECT "id"::text FROM "progress" LIMIT 1) AS "progressDelivery"
+     FROM "claimed"`,
     runId,
   );
-  return rows[0] ?? null;
+  const row = rows[0];
+  if (!row) return null;
+  const { progressDelivery, ...claimed } = row;
+  if (progressDelivery) await db.$transaction((tx) => enqueueDeliveries(tx, [progressDelivery]));
+  return claimed;
 }
 
 /** Progress of a running run (steps done of total); ignored once the run is final. */
@@ -105,7 +119,7 @@ export interface TFinalized {
  * when the run is not in a state that may move to `to` (already final).
  */
 export async function finalizeRun(tx: TTx, args: { runId: string; to: TFinalState; error?: TRunError | null }): Promise<TFinalized | null> {
-  const rows = await tx.$queryRawUnsafe<TFinalized[]>(
+  const rows = await tx.$queryRawUnsafe<(TFinalized & { deliveries: string[] })[]>(
     `WITH "done" AS (
        UPDATE "run" SET
          "state" = $2::text::"RunState",
@@ -116,19 +130,25 @@ export async function finalizeRun(tx: TTx, args: { runId: string; to: TFinalStat
          "request" = ${WITHOUT_CALLER_DATA_SQL},
          "stepsDone" = CASE WHEN $2::text = 'completed' THEN "stepsTotal" ELSE "stepsDone" END
        WHERE "id" = $1::uuid AND "state"::text = ANY($4::text[])
-       RETURNING "id", "workspaceId", "processingMs"),
+       RETURNING "id", "workspaceId", "processingMs", "consumerId", "subscriber"),
+     "deliveries" AS (${queueDeliveriesSql('"done"', "$6::text", "$7::text")}),
      "metered" AS (${usageUpsertSql({ workspace: '"workspaceId"', shard: "$5::int", processingMs: '"processingMs"', from: '"done"' })} RETURNING 1),
      -- pg_notify returns void, which clients cannot read: count its rows instead.
      "notified" AS (SELECT pg_notify('${RUN_FINAL_CHANNEL}', "id"::text) FROM "done")
      SELECT "id"::text AS "id", "workspaceId"::text AS "workspaceId", "processingMs",
-       (SELECT count(*) FROM "notified")::int AS "notified", (SELECT count(*) FROM "metered")::int AS "metered"
+       (SELECT count(*) FROM "notified")::int AS "notified", (SELECT count(*) FROM "metered")::int AS "metered",
+       (SELECT coalesce(array_agg("id"::text), '{}') FROM "deliveries") AS "deliveries"
      FROM "done"`,
     args.runId,
     args.to,
     args.error ? JSON.stringify(args.error) : null,
     statesBefore(args.to),
     usageShard(),
+    EVENT_OF[args.to],
+    SUBSCRIBER_URI_OF[EVENT_OF[args.to]],
   );
   const row = rows[0];
-  return row ? { id: row.id, workspaceId: row.workspaceId, processingMs: row.processingMs } : null;
+  if (!row) return null;
+  await enqueueDeliveries(tx, row.deliveries);
+  return { id: row.id, workspaceId: row.workspaceId, processingMs: row.processingMs };
 }

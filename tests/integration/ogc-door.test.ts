@@ -56,10 +56,10 @@ describe("core and json", () => {
     for (const l of r.body.links) expect(l.href).toMatch(/^https?:\/\//);
   });
 
-  it("declares core, ogc-process-description, json, oas30, job-list and dismiss, not callback", async () => {
+  it("declares core, ogc-process-description, json, oas30, job-list, dismiss and callback", async () => {
     const r = await http("GET", `${OGC}/conformance`, { key: null });
     expect(r.status).toBe(200);
-    expect([...r.body.conformsTo].sort()).toEqual(["core", "dismiss", "job-list", "json", "oas30", "ogc-process-description"].map((c) => CONF + c));
+    expect([...r.body.conformsTo].sort()).toEqual(["callback", "core", "dismiss", "job-list", "json", "oas30", "ogc-process-description"].map((c) => CONF + c));
   });
 
   it("refuses a missing key on the processes with an exception", async () => {

@@ -181,7 +181,8 @@ export default async function ApiDocsPage({ params }: TParams) {
         />
       )}
       <p>
-        Optional body fields: <code>formats</code> (file format per result key) and <code>wait_seconds</code> (0 to 60).
+        Optional body fields: <code>formats</code> (file format per result key), <code>wait_seconds</code> (0 to 60) and <code>subscriber</code> (callbacks for
+        this run, see <a href="#webhooks">Webhooks and callbacks</a>).
       </p>
 
       <h2 id="results">Results</h2>
@@ -264,6 +265,31 @@ export default async function ApiDocsPage({ params }: TParams) {
         </code>
         .
       </p>
+
+      <h2 id="webhooks">Webhooks and callbacks</h2>
+      <p>
+        Instead of polling a run, you can be told when it ends. Two ways, both only to <code>https</code> URLs on public addresses (unless the
+        environment&apos;s administrator allowed a private host), with a 10 s time limit per call; redirects to private addresses are not followed.
+      </p>
+      <ul>
+        <li>
+          <strong>Webhooks</strong>, registered for your consumer by the administrator in the console: the events <code>run.completed</code>,{" "}
+          <code>run.failed</code> and <code>run.cancelled</code> of every run of your key, as <code>POST</code> with the body{" "}
+          <code>{'{"type": "run.completed", "timestamp": "…", "data": <run document>}'}</code>, signed by Standard Webhooks (headers <code>webhook-id</code>,{" "}
+          <code>webhook-timestamp</code>, <code>webhook-signature</code>; verify them with the secret shown when the webhook was added, for example with the{" "}
+          <code>standardwebhooks</code> library). Any 2xx answer counts as delivered; otherwise the call is retried with backoff for about a day, with the same{" "}
+          <code>webhook-id</code>. A webhook whose every delivery failed for a day is disabled.
+        </li>
+        <li>
+          <strong>
+            <code>subscriber</code>
+          </strong>{" "}
+          in the request body, for this run only (as in OGC API - Processes): <code>successUri</code> receives the run document when the run completes,{" "}
+          <code>failedUri</code> when it fails or is cancelled, <code>inProgressUri</code> once when it starts. These calls are not signed (there is no secret);
+          they carry <code>webhook-id</code> and <code>webhook-timestamp</code>. A URI that may not be called is refused with 422 naming it (
+          <code>/subscriber/successUri</code>).
+        </li>
+      </ul>
 
       <h2 id="examples">Examples</h2>
       {/* Long lines scroll sideways: each block takes keyboard focus, so arrow keys can scroll it (WCAG 2.1.1). */}

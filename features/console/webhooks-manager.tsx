@@ -1,0 +1,232 @@
+"use client";
+import { useState } from "react";
+import Link from "next/link";
+import { useRouter } from "next/navigation";
+import { useForm } from "react-hook-form";
+import { zodResolver } from "@hookform/resolvers/zod";
+import { useAction } from "next-safe-action/hooks";
+import { toast } from "sonner";
+import { LoaderCircleIcon, TriangleAlertIcon, WebhookIcon } from "lucide-react";
+import { Alert, AlertDescription, AlertTitle } from "@/components/ui/alert";
+import { Badge } from "@/components/ui/badge";
+import { Button } from "@/components/ui/button";
+import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "@/components/ui/card";
+import { Dialog, DialogContent, DialogFooter, DialogHeading } from "@/components/ui/dialog";
+import { FormField } from "@/components/ui/form-field";
+import { Input } from "@/components/ui/input";
+import { Label } from "@/components/ui/label";
+import { Table, TableBody, TableCell, TableHeaderRow, TableRow } from "@/components/ui/table";
+import { ConfirmButton } from "@/components/confirm-button";
+import { EmptyState } from "@/features/shell/empty-state";
+import { applyServerError } from "@/features/shell/action-errors";
+import { CopyButton } from "@/features/console/copy-button";
+import { formatTime } from "@/features/console/format";
+import { createWebhookAction, deleteWebhookAction, enableWebhookAction } from "@/features/console/actions";
+import { ZWebhookForm, type TWebhookForm } from "@/features/console/schemas";
+import type { TWebhookEndpointRow } from "@/lib/webhooks/webhook-endpoints";
+
+type TPlace = { organization: string; environment: string; runsHref: string };
+
+const EVENTS = [
+  { value: "run.completed", label: "Run completed" },
+  { value: "run.failed", label: "Run failed" },
+  { value: "run.cancelled", label: "Run cancelled" },
+] as const;
+
+const DELIVERY_VARIANT = { pending: "secondary", delivered: "success", failed: "destructive" } as const;
+
+/** A consumer's webhook endpoints: add (the secret shown once), state, re-enable, delete, recent deliveries. */
+export function WebhooksManager({ place, consumerId, endpoints }: { place: TPlace; consumerId: string; endpoints: TWebhookEndpointRow[] }) {
+  const [secret, setSecret] = useState<string | null>(null);
+  return (
+    <div className="grid gap-6">
+      <AddWebhookForm place={place} consumerId={consumerId} onSecret={setSecret} />
+      {endpoints.length === 0 ? (
+        <EmptyState
+          icon={WebhookIcon}
+          title="No webhooks yet"
+          description="Add an https URL to be told when this consumer's runs complete, fail or are cancelled, instead of polling."
+        />
+      ) : (
+        <ul className="grid gap-4" aria-label="Webhook endpoints">
+          {endpoints.map((e) => (
+            <li key={e.id}>
+              <EndpointCard place={place} endpoint={e} />
+            </li>
+          ))}
+        </ul>
+      )}
+      <Dialog open={secret !== null} onOpenChange={(open) => (!open ? setSecret(null) : undefined)}>
+        <DialogContent>
+          <DialogHeading title="Signing secret" description="Your receiver verifies each delivery's webhook-signature header with it (Standard Webhooks)." />
+          <Alert variant="destructive">
+            <TriangleAlertIcon aria-hidden="true" />
+            <AlertTitle>This is the only time the secret is shown</AlertTitle>
+            <AlertDescription>
+              Copy it now and store it with your receiver. A lost secret cannot be shown again: delete the endpoint and add it anew.
+            </AlertDescription>
+          </Alert>
+          <div className="grid gap-1.5">
+            <Label htmlFor="new-webhook-secret">Secret</Label>
+            <div className="flex gap-2">
+              <Input id="new-webhook-secret" readOnly value={secret ?? ""} className="font-mono text-xs" onFocus={(e) => e.currentTarget.select()} />
+              <CopyButton text={secret ?? ""} label="Copy secret" />
+            </div>
+          </div>
+          <DialogFooter>
+            <Button onClick={() => setSecret(null)}>I have stored the secret</Button>
+          </DialogFooter>
+        </DialogContent>
+      </Dialog>
+    </div>
+  );
+}
+
+function AddWebhookForm({ place, consumerId, onSecret }: { place: TPlace; consumerId: string; onSecret: (s: string) => void }) {
+  const router = useRouter();
+  const { executeAsync, isPending } = useAction(createWebhookAction);
+  const form = useForm<TWebhookForm>({ resolver: zodResolver(ZWebhookForm), defaultValues: { url: "", events: EVENTS.map((e) => e.value) } });
+  const events = form.watch("events");
+  return (
+    <Card>
+      <CardHeader>
+        <CardTitle>Add a webhook</CardTitle>
+        <CardDescription>An https URL on a public address (or a host of the environment&apos;s allow-list, in Settings).</CardDescription>
+      </CardHeader>
+      <CardContent>
+        <form
+          noValidate
+          className="grid max-w-xl gap-4"
+          onSubmit={form.handleSubmit(async (values) => {
+            const r = await executeAsync({ ...values, organization: place.organization, environment: place.environment, consumerId });
+            if (r?.serverError) return applyServerError(r.serverError, (f, m) => form.setError(f as "url", { message: m }));
+            if (!r?.data) return;
+            onSecret(r.data.secret);
+            form.reset();
+            router.refresh();
+          })}
+        >
+          <FormField id="webhook-url" label="URL" error={form.formState.errors.url?.message}>
+            <Input type="url" placeholder="https://example.com/hooks/flow-api" spellCheck={false} {...form.register("url")} />
+          </FormField>
+          <fieldset className="grid gap-2" aria-describedby={form.formState.errors.events ? "webhook-events-error" : undefined}>
+            <legend className="mb-1 text-sm font-medium">Events</legend>
+            {EVENTS.map((e) => (
+              <div key={e.value} className="flex items-center gap-2">
+                <input
+                  id={`event-${e.value}`}
+                  type="checkbox"
+                  className="size-4 accent-primary"
+                  checked={events.includes(e.value)}
+                  onChange={(ev) =>
+                    form.setValue("events", ev.target.checked ? [...events, e.value] : events.filter((x) => x !== e.value), { shouldValidate: true })
+                  }
+                />
+                <Label htmlFor={`event-${e.value}`}>
+                  {e.label} <span className="font-mono text-xs text-muted-foreground">{e.value}</span>
+                </Label>
+              </div>
+            ))}
+            {form.formState.errors.events ? (
+              <p id="webhook-events-error" className="text-sm text-destructive">
+                {form.formState.errors.events.message}
+              </p>
+            ) : null}
+          </fieldset>
+          <div>
+            <Button type="submit" disabled={isPending}>
+              {isPending ? <LoaderCircleIcon aria-hidden="true" className="animate-spin" /> : null}
+              Add webhook
+            </Button>
+          </div>
+        </form>
+      </CardContent>
+    </Card>
+  );
+}
+
+function EndpointCard({ place, endpoint }: { place: TPlace; endpoint: TWebhookEndpointRow }) {
+  const enable = useAction(enableWebhookAction);
+  const { executeAsync: remove } = useAction(deleteWebhookAction);
+  const router = useRouter();
+  return (
+    <Card>
+      <CardHeader className="flex flex-row flex-wrap items-start justify-between gap-2">
+        <div className="grid min-w-0 gap-1">
+          <CardTitle className="font-mono text-sm break-all">{endpoint.url}</CardTitle>
+          <CardDescription>
+            {endpoint.enabled ? <Badge variant="success">enabled</Badge> : <Badge variant="destructive">disabled</Badge>} · {endpoint.events.join(", ")} · added{" "}
+            {formatTime(endpoint.createdAt)}
+            {endpoint.consecutiveFailures ? ` · ${endpoint.consecutiveFailures} failed in a row` : ""}
+          </CardDescription>
+        </div>
+        <div className="flex gap-2">
+          {!endpoint.enabled ? (
+            <Button
+              size="sm"
+              variant="outline"
+              disabled={enable.isPending}
+              aria-label={`Re-enable ${endpoint.url}`}
+              onClick={async () => {
+                const r = await enable.executeAsync({ organization: place.organization, environment: place.environment, endpointId: endpoint.id });
+                if (r?.serverError) return void toast.error(r.serverError.message);
+                toast.success("Webhook enabled again.");
+                router.refresh();
+              }}
+            >
+              Re-enable
+            </Button>
+          ) : null}
+          <ConfirmButton
+            size="sm"
+            label="Delete"
+            ariaLabel={`Delete ${endpoint.url}`}
+            title="Delete this webhook?"
+            description="No more deliveries go to it, and its delivery log is removed. This cannot be undone."
+            confirmLabel="Delete webhook"
+            confirmVariant="destructive"
+            run={() => remove({ organization: place.organization, environment: place.environment, endpointId: endpoint.id })}
+            success="Webhook deleted."
+          />
+        </div>
+      </CardHeader>
+      <CardContent className="grid gap-4">
+        {!endpoint.enabled ? (
+          <Alert variant="destructive">
+            <TriangleAlertIcon aria-hidden="true" />
+            <AlertTitle>No deliveries go to this endpoint</AlertTitle>
+            <AlertDescription>{endpoint.disabledReason ?? "It was disabled."} Fix the receiver, then re-enable it.</AlertDescription>
+          </Alert>
+        ) : null}
+        {endpoint.deliveries.length === 0 ? (
+          <p className="text-sm text-muted-foreground">No deliveries yet: one is sent when a run of this consumer ends.</p>
+        ) : (
+          <Table aria-label={`Recent deliveries to ${endpoint.url}`}>
+            <TableHeaderRow columns={["Time", "Event", "Run", "State", ["Attempts", "text-right"], "Response"]} />
+            <TableBody>
+              {endpoint.deliveries.map((d) => (
+                <TableRow key={d.id}>
+                  <TableCell className="whitespace-nowrap">{formatTime(d.lastAttemptAt ?? d.createdAt)}</TableCell>
+                  <TableCell className="font-mono text-xs">{d.event}</TableCell>
+                  <TableCell>
+                    <Link className="font-mono text-xs underline underline-offset-4" href={`${place.runsHref}/${d.runId}`}>
+                      {d.runId.slice(0, 8)}
+                    </Link>
+                  </TableCell>
+                  <TableCell>
+                    <Badge variant={DELIVERY_VARIANT[d.state]}>{d.state}</Badge>
+                  </TableCell>
+                  <TableCell className="text-right">{d.attempts}</TableCell>
+                  <TableCell className="max-w-72">
+                    <span className="font-mono text-xs">{d.lastStatus !== null ? `HTTP ${d.lastStatus}` : (d.lastError ?? "—")}</span>
+                    {d.responseHead ? <span className="block truncate font-mono text-xs text-muted-foreground">{d.responseHead}</span> : null}
+                  </TableCell>
+                </TableRow>
+              ))}
+            </TableBody>
+          </Table>
+        )}
+      </CardContent>
+    </Card>
+  );
+}
