@@ -85,8 +85,47 @@ export async function executeAnswer(
   const wait = Math.min(prefs.wait ?? MAX_WAIT_SECONDS, MAX_WAIT_SECONDS);
   const applied: Record<string, string> = prefs.wait !== null ? { "preference-applied": `wait=${wait}` } : {};
   const doc = ogcRunDocument(caller, await waitForRun(runId, wait * 1000));
-  if (doc.state === "completed") return resultsAnswer(doc, place, transmission, applied);
+  if (doc.state === "completed") {
+    const outputs = exec.outputs && Object.keys(exec.outputs).length ? Object.keys(exec.outputs) : undefined;
+    return exec.response === "raw" ? rawAnswer(doc, place, transmission, outputs, applied) : resultsAnswer(doc, place, transmission, applied);
+  }
   return statusAnswer(doc, place, 201, applied);
+}
+
+/**
+ * A completed synchronous execution with `response: "raw"` (OGC 18-062r2, 7.11.4): one output
+ * by value is the file itself with its media type; outputs all by reference are a 204 with a
+ * `Link` header per output (RFC 8288); several outputs are `multipart/related` (RFC 2387), a
+ * part per output, a by-reference part empty with its `Content-Location`. Only the outputs the
+ * request named (all when it named none).
+ */
+async function rawAnswer(doc: TRunDocument, place: TOgcPlace, transmission: TTransmission, outputs: string[] | undefined, extra: Record<string, string>) {
+  const results = (doc.results ?? []).filter((r) => !outputs || outputs.includes(r.key));
+  const inline = results.filter((r) => byValue(transmission, r.key, r.size_bytes));
+  const contents = new Map((await getResultFileContents(doc.run_id, inline)).map((f) => [f.key, f.content]));
+  const headers = { "cache-control": "no-store", ...extra };
+  if (inline.length === 0) {
+    const links = results.map((r) => `<${place.origin}${r.href}>; rel="enclosure"; type="${r.media_type}"; title="${r.key}"`);
+    return new Response(null, { status: 204, headers: { ...headers, link: links.join(", ") } });
+  }
+  if (results.length === 1) {
+    const r = results[0]!;
+    return new Response(Buffer.from(contents.get(r.key) ?? new Uint8Array()), { status: 200, headers: { ...headers, "content-type": r.media_type } });
+  }
+  const boundary = `ogc-${doc.run_id}`;
+  const parts: (string | Uint8Array)[] = [];
+  for (const r of results) {
+    const content = contents.get(r.key);
+    parts.push(`--${boundary}\r\nContent-ID: <${r.key}>\r\n`);
+    if (content) parts.push(`Content-Type: ${r.media_type}\r\n\r\n`, content, "\r\n");
+    else parts.push(`Content-Type: ${r.media_type}\r\nContent-Location: ${place.origin}${r.href}\r\n\r\n\r\n`);
+  }
+  parts.push(`--${boundary}--\r\n`);
+  const body = Buffer.concat(parts.map((p) => (typeof p === "string" ? Buffer.from(p) : p)));
+  return new Response(body, {
+    status: 200,
+    headers: { ...headers, "content-type": `multipart/related; boundary=${boundary}; type="${results[0]!.media_type}"` },
+  });
 }
 
 /** `GET /jobs/{jobId}/results`: the results of a completed job; a failed one's failure; `result-not-ready` before. */

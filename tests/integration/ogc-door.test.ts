@@ -6,7 +6,7 @@
  * another environment's job; and `Prefer` on the HTTP door's `POST /runs`.
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { apiPath, download, http, pollRun, resetRuns, sql, waitFor } from "./helpers";
+import { apiPath, BASE_URL, download, http, pollRun, resetRuns, sql, waitFor } from "./helpers";
 import { CITIES_BODY, createConsumer, createEnvironment, createFlowApi, SLOW_FLOW, ZURICH_AREA } from "./contract-helpers";
 
 const OGC = "/public/ogc/demo/production";
@@ -160,6 +160,44 @@ describe("execution", () => {
         .subarray(0, 4)
         .toString(),
     ).toBe("PAR1");
+  });
+
+  it("answers response raw: one output as itself, all by reference as Link headers of a 204, several as multipart/related", async () => {
+    const one = await http("POST", `${OGC}/processes/cities-in-area/execution`, {
+      body: { inputs: CITIES_INPUTS, response: "raw", outputs: { summary: { format: { mediaType: "text/csv" } } } },
+    });
+    expect(one.status, one.text).toBe(200);
+    expect(one.headers.get("content-type")).toMatch(/^text\/csv/);
+    const door = await http("POST", `${apiPath("cities-in-area")}/runs`, { body: { inputs: CITIES_INPUTS, wait_seconds: 60 } });
+    const summary = door.body.results.find((r: any) => r.key === "summary");
+    expect(one.text).toBe((await download(summary.href)).bytes.toString("utf8"));
+
+    const refs = await http("POST", `${OGC}/processes/cities-in-area/execution`, {
+      body: { inputs: CITIES_INPUTS, response: "raw", outputs: { cities: { transmissionMode: "reference" }, summary: { transmissionMode: "reference" } } },
+    });
+    expect(refs.status, refs.text).toBe(204);
+    const link = refs.headers.get("link")!;
+    expect(link).toMatch(/\/results\/cities>; rel="enclosure"; type="application\/geo\+json"; title="cities"/);
+    expect(link).toMatch(/\/results\/summary>; rel="enclosure"/);
+
+    const res = await fetch(`${BASE_URL}${OGC}/processes/cities-in-area/execution`, {
+      method: "POST",
+      headers: { "x-api-key": process.env.TEST_DEMO_API_KEY!, "content-type": "application/json" },
+      body: JSON.stringify({
+        inputs: CITIES_INPUTS,
+        response: "raw",
+        outputs: { cities: { transmissionMode: "value" }, summary: { transmissionMode: "reference" } },
+      }),
+    });
+    expect(res.status).toBe(200);
+    const type = res.headers.get("content-type")!;
+    expect(type).toMatch(/^multipart\/related; boundary=/);
+    const boundary = /boundary=([^;]+)/.exec(type)![1]!;
+    const parts = (await res.text()).split(`--${boundary}`).slice(1, -1);
+    expect(parts).toHaveLength(2);
+    expect(parts[0]).toContain("Content-ID: <cities>");
+    expect(JSON.parse(parts[0]!.split("\r\n\r\n")[1]!).type).toBe("FeatureCollection");
+    expect(parts[1]).toMatch(/Content-Location: https?:\/\/.+\/results\/summary/);
   });
 
   it("names faulty inputs and outputs as the execute request has them (422), starting nothing", async () => {
