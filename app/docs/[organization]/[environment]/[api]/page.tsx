@@ -67,6 +67,7 @@ export default async function ApiDocsPage({ params }: TParams) {
   const m = docsModel(doc, "YOUR_API_KEY", layers);
   const openapiHref = `${apiBasePath(path.data)}/openapi.json`;
   const ogcBase = `${await origin()}${ogcBasePath(path.data)}`;
+  const ogcProcess = `${ogcBase}/processes/${path.data.api}`;
 
   return (
     <main>
@@ -251,19 +252,9 @@ export default async function ApiDocsPage({ params }: TParams) {
       <p>
         GIS clients that speak OGC API - Processes (QGIS plugins, OWSLib, FME, ArcGIS) reach this API as process <code>{path.data.api}</code> at{" "}
         <code>{ogcBase}</code>, with the same key in <code>X-Api-Key</code>, the same access, limits and metering. Run it with{" "}
-        <code>
-          POST {ogcBase}/processes/{path.data.api}/execution
-        </code>{" "}
-        and <code>{'{"inputs": {...}}'}</code> (each input and parameter by its name): synchronous by default, asynchronous with{" "}
-        <code>Prefer: respond-async</code>; follow the job at{" "}
-        <code>
-          {ogcBase}/jobs/{"{jobId}"}
-        </code>
-        , read its results at <code>.../results</code>, dismiss it with <code>DELETE</code>. The process description is at{" "}
-        <code>
-          {ogcBase}/processes/{path.data.api}
-        </code>
-        .
+        <code>{`POST ${ogcProcess}/execution`}</code> and <code>{'{"inputs": {...}}'}</code> (each input and parameter by its name): synchronous by default,
+        asynchronous with <code>Prefer: respond-async</code>; follow the job at <code>{`${ogcBase}/jobs/{jobId}`}</code>, read its results at{" "}
+        <code>.../results</code>, dismiss it with <code>DELETE</code>. The process description is at <code>{ogcProcess}</code>.
       </p>
 
       <h2 id="webhooks">Webhooks and callbacks</h2>
