@@ -5,8 +5,14 @@
  * execute, results by value) and the MCP door (a 2025-era SDK client's tool call), in
  * alternating rounds so every door sees the same worker and cache state. Each door's row gives
  * the median and p99 of its time and of its paired difference to the HTTP call of its round.
+ * Then a webhook's latency: the same run with a `subscriber` whose `successUri` is a local
+ * receiver (127.0.0.1 through the environment's outbound allow-list), from the run's
+ * `finished_at` to the moment the receiver has the call.
  */
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
 import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
+import pg from "pg";
 import { median, percentile, type TBenchContext, type TBenchRow } from "./harness";
 
 const ROUNDS = Number(process.env.BENCH_DOORS_RUNS ?? 60);
@@ -96,5 +102,54 @@ export async function bench(ctx: TBenchContext): Promise<TBenchRow[]> {
       note: `p99 of the difference ${percentile(diff, 99).toFixed(0)} ms; the call itself: median ${median(t).toFixed(0)} ms, p99 ${percentile(t, 99).toFixed(0)} ms`,
     });
   }
+  rows.push(...(await webhookLatency(ctx.databaseUrl, base, key, httpBody)));
   return rows;
+}
+
+/** `finished_at` → the receiver has the `successUri` call, for `ROUNDS` runs (see module doc). */
+async function webhookLatency(databaseUrl: string, base: string, key: string, httpBody: string): Promise<TBenchRow[]> {
+  const arrived = new Map<string, number>();
+  const receiver = createServer((req, res) => {
+    const at = Date.now();
+    let body = "";
+    req.on("data", (c: Buffer) => (body += c.toString()));
+    req.on("end", () => {
+      arrived.set((JSON.parse(body) as { run_id: string }).run_id, at);
+      res.end();
+    });
+  });
+  await new Promise<void>((r) => receiver.listen(0, "127.0.0.1", r));
+  const port = (receiver.address() as AddressInfo).port;
+  const c = new pg.Client({ connectionString: databaseUrl });
+  await c.connect();
+  await c.query(`UPDATE environment SET "outboundHosts" = ARRAY['127.0.0.1'] WHERE slug = 'production'`);
+  await c.end();
+  const body = JSON.stringify({ ...JSON.parse(httpBody), subscriber: { successUri: `http://127.0.0.1:${port}/hook` } });
+  const latency: number[] = [];
+  try {
+    for (let i = 0; i <= ROUNDS; i++) {
+      const res = await fetch(`${base}/public/api/demo/production/cities-in-area/runs`, {
+        method: "POST",
+        headers: { "x-api-key": key, "content-type": "application/json" },
+        body,
+      });
+      const doc = (await res.json()) as { run_id: string; state: string; finished_at: string };
+      if (doc.state !== "completed") throw new Error(`run with a subscriber: ${JSON.stringify(doc)}`);
+      const deadline = Date.now() + 30_000;
+      while (!arrived.has(doc.run_id) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 2));
+      if (!arrived.has(doc.run_id)) throw new Error(`no callback for run ${doc.run_id}`);
+      if (i > 0) latency.push(arrived.get(doc.run_id)! - Date.parse(doc.finished_at));
+    }
+  } finally {
+    receiver.close();
+  }
+  return [
+    {
+      group: "doors",
+      metric: `webhook (subscriber successUri on a local receiver): finished_at → call received (${ROUNDS} runs)`,
+      value: median(latency),
+      unit: "ms",
+      note: `p99 ${percentile(latency, 99).toFixed(0)} ms; a pg-boss job queued with the final state, picked up by the worker, signed and sent`,
+    },
+  ];
 }
