@@ -26,6 +26,7 @@ import type { TFlowVersion } from "@/lib/flows/definition";
 import { layerInputFaults } from "@/lib/flows/input-geometry";
 import { readableLayersOf } from "@/lib/layers/list-layers";
 import type { TValidRunRequest } from "@/lib/runs/validate-request";
+import { checkHrefInputs } from "@/lib/runs/href-input";
 
 /** Idempotency-Key header: 1..255 visible ASCII characters (draft recommends a UUID). */
 const IDEMPOTENCY_KEY_PATTERN = /^[\x21-\x7e]{1,255}$/;
@@ -77,7 +78,8 @@ export async function checkLayerInputs(scope: TRunScope, target: TRunTarget | TP
  * target (an unsaved flow document, lib/runs/preview-run.ts) is for a designer only and is
  * stored with the run as its `flowDocument`.
  *
- * @throws AppError `validation_failed` for an unusable layer or a malformed key,
+ * @throws AppError `validation_failed` for an unusable layer, a URL that may not be fetched
+ *   (lib/runs/href-input.ts) or a malformed key,
  *   `idempotency_key_reused` for the same key with a different body.
  */
 export async function createRun(
@@ -99,6 +101,7 @@ export async function createRun(
     throw new AppError("bad_request", "Idempotency keys are for API key callers only.");
   }
   await checkLayerInputs(scope, target, request.body.inputs);
+  await checkHrefInputs(scope, request.body.inputs);
 
   const replay = async (): Promise<TCreateRunResult | null> => {
     if (idempotencyKey === null || scope.kind !== "key") return null;
