@@ -26,7 +26,7 @@ import type { TFlowVersion } from "@/lib/flows/definition";
 import { layerInputFaults } from "@/lib/flows/input-geometry";
 import { readableLayersOf } from "@/lib/layers/list-layers";
 import type { TValidRunRequest } from "@/lib/runs/validate-request";
-import { checkHrefInputs } from "@/lib/runs/href-input";
+import { checkHrefInputs } from "@/lib/runs/check-href-inputs";
 
 /** Idempotency-Key header: 1..255 visible ASCII characters (draft recommends a UUID). */
 const IDEMPOTENCY_KEY_PATTERN = /^[\x21-\x7e]{1,255}$/;
@@ -79,7 +79,7 @@ export async function checkLayerInputs(scope: TRunScope, target: TRunTarget | TP
  * stored with the run as its `flowDocument`.
  *
  * @throws AppError `validation_failed` for an unusable layer, a URL that may not be fetched
- *   (lib/runs/href-input.ts) or a malformed key,
+ *   (lib/runs/check-href-inputs.ts) or a malformed key,
  *   `idempotency_key_reused` for the same key with a different body.
  */
 export async function createRun(

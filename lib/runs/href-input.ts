@@ -1,12 +1,9 @@
 /**
- * Inputs by reference (`{"href": "https://…", "type"?: "<media type>"}`, lib/flows/href-input.ts):
- * checked at the door, fetched and imported by the worker when the run starts.
+ * Inputs by reference (`{"href": "https://…", "type"?: "<media type>"}`, lib/flows/href-input.ts),
+ * worker side: checked at the door by lib/runs/check-href-inputs.ts (the web process never
+ * fetches, nor loads this module), fetched and imported here when the run starts.
  *
- * - `checkHrefInputs` (the door, with the run request): each URL's form against the outbound
- *   rules (lib/net/outbound-fetch.ts `checkOutboundUrl`: https, or http and private addresses
- *   only for a host on the environment's allow-list `environment.outboundHosts`). Nothing is
- *   fetched by the web process.
- * - `importHrefInput` (the worker, the run `running`): GET with `outboundFetch` (every address
+ * - `importHrefInput` (the run `running`): GET with `outboundFetch` (every address
  *   checked at connect time, redirects checked hop by hop) within `RUN_INPUT_FETCH_SECONDS`;
  *   the body streamed into the blob store under the run's prefix,
  *   `runs/<run id>/input-files/<input>/download`, counted against the run's input budget
@@ -31,46 +28,20 @@ import { STATUS_CODES } from "node:http";
 import { blobStore } from "@/lib/blobs";
 import { db } from "@/lib/db";
 import { env, privateTmpDir } from "@/lib/env";
-import { InputDataError, ResourceLimitError, validationError, type TFieldError } from "@/lib/errors";
+import { InputDataError, ResourceLimitError, type TFieldError } from "@/lib/errors";
 import type { TInput } from "@/lib/flows/definition";
 import { HREF_ACCEPT, hrefFormat } from "@/lib/flows/href-input";
 import { declaredGeometry, describeGeometry, geometryTypeFits, layerKindOf } from "@/lib/flows/input-geometry";
-import { isHrefValue, type THrefValue } from "@/lib/flows/run-request";
+import type { THrefValue } from "@/lib/flows/run-request";
 import { formatBytes } from "@/lib/layers/parse";
 import { ImportFailed, importInChild } from "@/lib/layers/run-layer-import";
-import { checkOutboundUrl, OutboundUrlError, outboundFetch } from "@/lib/net/outbound-fetch";
-import { readOutboundHosts } from "@/lib/net/outbound-hosts";
+import { OutboundUrlError, outboundFetch } from "@/lib/net/outbound-fetch";
+import { allowHostsOf } from "@/lib/runs/check-href-inputs";
 import { runPrefix } from "@/lib/runs/result-blobs";
 import type { TLayerRef } from "@/lib/runs/run-task";
-import type { TRunScope } from "@/lib/runs/scope";
 
 /** Where a run's href inputs live in the blob store (under the run's prefix). */
 export const inputFilesPrefix = (runId: string) => `${runPrefix(runId)}input-files/`;
-
-/** The allow-list that applies to a run: its environment's, none for a designer's run. */
-export async function allowHostsOf(environmentId: string | null): Promise<string[]> {
-  return environmentId ? readOutboundHosts(environmentId) : [];
-}
-
-/**
- * The door's check of every href input (see module doc).
- * @throws AppError `validation_failed` naming `/inputs/<name>/href` for each URL refused.
- */
-export async function checkHrefInputs(scope: TRunScope, inputs: Record<string, unknown>): Promise<void> {
-  const hrefs = Object.entries(inputs).filter((e): e is [string, THrefValue] => isHrefValue(e[1]));
-  if (hrefs.length === 0) return;
-  const allowHosts = await allowHostsOf(scope.kind === "key" ? scope.environmentId : null);
-  const errors: TFieldError[] = [];
-  for (const [name, v] of hrefs) {
-    try {
-      checkOutboundUrl(v.href, allowHosts);
-    } catch (err) {
-      if (!(err instanceof OutboundUrlError)) throw err;
-      errors.push({ field: `/inputs/${name}/href`, code: "url_not_allowed", message: err.reason });
-    }
-  }
-  if (errors.length) throw validationError(errors, "Some inputs refer to URLs the service may not fetch.");
-}
 
 /** The URL as messages show it: without user info, query and fragment (a signature is caller data). */
 export function shownUrl(raw: string): string {

@@ -13,6 +13,7 @@ import http, { type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { blobStore } from "@/lib/blobs";
+import { sweepBlobs } from "@/lib/runs/purge";
 import type { TFeature } from "@/lib/engine/types";
 import { apiPath, citiesInPolygon, download, http as call, referenceCities, resetRuns, sql, SWISS_AREA } from "./helpers";
 import { createFlowApi, demoIds, expectProblem } from "./contract-helpers";
@@ -207,6 +208,23 @@ describe("a layer input by reference", () => {
     } finally {
       await sql().query(`UPDATE environment SET "outboundHosts" = ARRAY['127.0.0.1'] WHERE id = $1`, [environmentId]);
     }
+  });
+
+  it("leaves the maintenance sweep to remove an imported input a dead worker left behind, keeping the results", async () => {
+    const run = await runWith({ href: `${base}/cities.geojson` });
+    expect(run.state).toBe("completed");
+    // As if the worker had died between the final state and deleting the input's file.
+    const leftover = `runs/${run.run_id}/input-files/places/layer`;
+    await blobStore().put(
+      leftover,
+      (async function* () {
+        yield Buffer.from("PAR1");
+      })(),
+    );
+    // A sweep an hour and more later (past its grace period for files being written).
+    await sweepBlobs(Date.now() + 2 * 3600_000);
+    expect(await inputBlobs(run.run_id)).toEqual([]);
+    expect((await download(run.results[0].href)).status).toBe(200);
   });
 
   it("is taken by the OGC door as a link with a media type", async () => {
