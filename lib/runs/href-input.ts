@@ -27,6 +27,7 @@ import fs from "node:fs";
 import { STATUS_CODES } from "node:http";
 import { blobStore } from "@/lib/blobs";
 import { db } from "@/lib/db";
+import { AbortError } from "@/lib/engine/errors";
 import { env, privateTmpDir } from "@/lib/env";
 import { InputDataError, ResourceLimitError, type TFieldError } from "@/lib/errors";
 import type { TInput } from "@/lib/flows/definition";
@@ -159,6 +160,7 @@ export async function importHrefInput(args: {
     fields = (await importInChild({ type: "import", uploadKey: downloadKey, fileKey, format, tmpDir }, () => {}, args.signal)).fields;
   } catch (err) {
     await store.delete(fileKey).catch(() => {});
+    if (args.signal.aborted) throw new AbortError(); // cancelled: the import process was killed, no failure of its own
     if (!(err instanceof ImportFailed)) throw err;
     if (err.problem.code === "payload_too_large") throw new ResourceLimitError(`${label}: ${err.problem.detail}`, "layer import");
     if (err.problem.code === "internal") throw new Error(`importing input ${input.name} failed: ${err.problem.detail}`);

@@ -15,7 +15,8 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { blobStore } from "@/lib/blobs";
 import { sweepBlobs } from "@/lib/runs/purge";
 import type { TFeature } from "@/lib/engine/types";
-import { apiPath, citiesInPolygon, download, http as call, referenceCities, resetRuns, sql, SWISS_AREA } from "./helpers";
+import type { Polygon } from "geojson";
+import { apiPath, citiesInPolygon, download, http as call, referenceCities, resetRuns, sql } from "./helpers";
 import { createFlowApi, demoIds, expectProblem } from "./contract-helpers";
 
 const FLOW = {
@@ -43,6 +44,21 @@ let base: string;
 let environmentId: string;
 const files = new Map<string, { type: string; body: Buffer }>();
 let requests: string[] = [];
+
+/** Western and central Europe (a few hundred of the cities). */
+const EUROPE: Polygon = {
+  type: "Polygon",
+  coordinates: [
+    [
+      [-10, 36],
+      [25, 36],
+      [30, 55],
+      [10, 62],
+      [-10, 55],
+      [-10, 36],
+    ],
+  ],
+};
 
 const bigCities = (): TFeature[] => referenceCities().filter((f) => (f.properties.population as number) >= 100_000);
 
@@ -114,7 +130,7 @@ afterAll(async () => {
 });
 
 async function runWith(places: unknown): Promise<any> {
-  const r = await call("POST", `${apiPath(api)}/runs`, { body: { inputs: { places, area: { area: SWISS_AREA } }, wait_seconds: 60 } });
+  const r = await call("POST", `${apiPath(api)}/runs`, { body: { inputs: { places, area: { area: EUROPE } }, wait_seconds: 60 } });
   expect(r.status, r.text).toBe(200);
   return r.body;
 }
@@ -143,8 +159,8 @@ async function inputBlobs(runId: string): Promise<string[]> {
 
 describe("a layer input by reference", () => {
   it("reads GeoJSON, GeoJSON Text Sequences, CSV and GeoParquet like the same cities sent inline", async () => {
-    const expected = comparable(citiesInPolygon(SWISS_AREA, 100_000));
-    expect(expected.length).toBeGreaterThan(10);
+    const expected = comparable(citiesInPolygon(EUROPE, 100_000));
+    expect(expected.length).toBeGreaterThan(100);
     const inline = await outFeatures(await runWith({ geojson: { type: "FeatureCollection", features: bigCities() } }));
     expect(inline).toEqual(expected);
     for (const path of ["/cities.geojson", "/cities-seq", "/cities.csv", "/data/cities.parquet"]) {
@@ -161,7 +177,7 @@ describe("a layer input by reference", () => {
   it("takes the format from the type member when neither the server nor the URL tells it", async () => {
     files.set("/opaque", { type: "application/octet-stream", body: files.get("/cities.csv")!.body });
     const run = await runWith({ href: `${base}/opaque`, type: "text/csv" });
-    expect(await outFeatures(run)).toEqual(comparable(citiesInPolygon(SWISS_AREA, 100_000)));
+    expect(await outFeatures(run)).toEqual(comparable(citiesInPolygon(EUROPE, 100_000)));
     const unknown = await runWith({ href: `${base}/opaque` });
     expect(unknown.state).toBe("failed");
     expect(unknown.error.code).toBe("invalid_input");
@@ -194,7 +210,7 @@ describe("a layer input by reference", () => {
   it("refuses at the door, naming the field, an http URL or a private address off the allow-list", async () => {
     await sql().query(`UPDATE environment SET "outboundHosts" = ARRAY[]::text[] WHERE id = $1`, [environmentId]);
     try {
-      const body = (href: string) => ({ inputs: { places: { href }, area: { area: SWISS_AREA } } });
+      const body = (href: string) => ({ inputs: { places: { href }, area: { area: EUROPE } } });
       const plain = expectProblem(await call("POST", `${apiPath(api)}/runs`, { body: body(`${base}/cities.geojson`) }), 422, "validation_failed");
       expect(plain.errors).toEqual([{ field: "/inputs/places/href", code: "url_not_allowed", message: expect.stringMatching(/^Only https URLs are allowed/) }]);
       const privateIp = expectProblem(await call("POST", `${apiPath(api)}/runs`, { body: body("https://192.168.1.20/cities.geojson") }), 422);
@@ -230,9 +246,9 @@ describe("a layer input by reference", () => {
   it("is taken by the OGC door as a link with a media type", async () => {
     files.set("/ogc-link", { type: "application/octet-stream", body: files.get("/cities.geojson")!.body });
     const r = await call("POST", `/public/ogc/demo/production/processes/${api}/execution`, {
-      body: { inputs: { places: { href: `${base}/ogc-link`, type: "application/geo+json", rel: "item" }, area: { value: SWISS_AREA } } },
+      body: { inputs: { places: { href: `${base}/ogc-link`, type: "application/geo+json", rel: "item" }, area: { value: EUROPE } } },
     });
     expect(r.status, r.text).toBe(200);
-    expect(comparable(r.body.out.value.features)).toEqual(comparable(citiesInPolygon(SWISS_AREA, 100_000)));
+    expect(comparable(r.body.out.value.features)).toEqual(comparable(citiesInPolygon(EUROPE, 100_000)));
   });
 });
