@@ -27,6 +27,7 @@ import { layerInputFaults } from "@/lib/flows/input-geometry";
 import { readableLayersOf } from "@/lib/layers/list-layers";
 import type { TValidRunRequest } from "@/lib/runs/validate-request";
 import { checkHrefInputs } from "@/lib/runs/check-href-inputs";
+import { isHrefValue } from "@/lib/flows/run-request";
 
 /** Idempotency-Key header: 1..255 visible ASCII characters (draft recommends a UUID). */
 const IDEMPOTENCY_KEY_PATTERN = /^[\x21-\x7e]{1,255}$/;
@@ -127,6 +128,8 @@ export async function createRun(
   if (earlier) return earlier;
 
   const formats = resolveFormats(target.flow, request.body.formats);
+  // Progress counts each href input's fetch before the steps (lib/runs/execute-run.ts).
+  const stepsTotal = target.flow.steps.length + Object.values(request.body.inputs).filter(isHrefValue).length;
   const key: TKeyScope | null = scope.kind === "key" ? scope : null;
   try {
     // Raw SQL on the shared pool: this is the hottest path of the service (see lib/db.ts).
@@ -171,14 +174,14 @@ export async function createRun(
           JSON.stringify({ inputs: request.body.inputs, parameters: request.parameters }),
           request.fingerprint,
           JSON.stringify(formats),
-          target.flow.steps.length,
+          stepsTotal,
           utcTimestamp(createdAt),
           usageShard(),
           key ? 1 : 0,
           "preview" in target ? JSON.stringify(target.flow) : null,
         ],
       );
-      return { id, createdAt, stepsTotal: target.flow.steps.length };
+      return { id, createdAt, stepsTotal };
     });
     return { runId: created.id, replayed: false, created };
   } catch (err) {
