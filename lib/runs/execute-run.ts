@@ -11,7 +11,7 @@
  * Inputs by reference (`{"href"}`) are fetched and imported first, one after the other, while
  * the run is `running` (lib/runs/href-input.ts): each counts as one more unit of progress before
  * the steps (`steps_total` = href inputs + steps), and its layer file lives under the run's
- * prefix until the run is final.
+ * prefix until the run's work is done: it is deleted before the final state is written.
  *
  * Files: the run process reads its layer inputs from their files in the blob store and writes,
  * per result, the format the caller asked for (or the kind's default) and the result's lossless
@@ -153,6 +153,8 @@ export async function executeRunJob(data: TRunJob, ctx: { signal: AbortSignal; r
       },
     });
     await lastProgress.catch(() => {});
+    // The href inputs' files are read no more: gone before the run is seen final.
+    await dropInputFiles(run.id, fetches);
     if (abort.signal.aborted) throw new RunCancelled();
     completed = await finish(run.id, "completed", null, async (tx) => {
       await tx.resultFile.createMany({ data: answer.files.map((f) => fileRow(run.id, f)) });
@@ -175,6 +177,7 @@ export async function executeRunJob(data: TRunJob, ctx: { signal: AbortSignal; r
       const decision = classifyRunFailure(err);
       if (decision.kind === "retry") throw err;
       if (decision.bug) console.error(`[worker] run ${run.id} failed with an internal error:`, err);
+      await dropInputFiles(run.id, fetches);
       await finish(run.id, "failed", decision.error);
     }
   } finally {
@@ -184,11 +187,14 @@ export async function executeRunJob(data: TRunJob, ctx: { signal: AbortSignal; r
 
   // Failed, cancelled, or a cancel won the race with the final transaction: its files go.
   if (!completed) await dropRunFiles(run.id);
-  // Completed: the files its href inputs were imported into go (the results stay).
-  else if (fetches > 0) await dropRunFiles(run.id, inputFilesPrefix(run.id));
 }
 
-/** Deletes every blob a run that did not complete wrote, or those under `prefix` (a crash's leftovers are swept by the purge). */
+/** Deletes the files a run's href inputs were imported into (when it has any). */
+async function dropInputFiles(runId: string, fetches: number): Promise<void> {
+  if (fetches > 0) await dropRunFiles(runId, inputFilesPrefix(runId));
+}
+
+/** Deletes every blob a run that did not complete wrote, or those under `prefix` (a crash's leftovers are swept by the purge); never throws. */
 async function dropRunFiles(runId: string, prefix = runPrefix(runId)): Promise<void> {
   await blobStore()
     .deletePrefix(prefix)

@@ -11,7 +11,7 @@
  *   imported exactly like an upload, by the import process of lib/layers/run-layer-import.ts
  *   (parse, check, sort, GeoParquet) into `runs/<run id>/input-files/<input>/layer`, which the run
  *   reads like any layer (row groups skipped by bbox). The download is deleted at once; the
- *   layer file with the run's other files when the run is final (lib/runs/execute-run.ts), or by
+ *   layer file once the run's work is done, before its final state is written (lib/runs/execute-run.ts), or by
  *   the maintenance sweep after a crash (lib/runs/purge.ts). `input-files` cannot be a result
  *   key (keys are letters, digits and `_`), so these never meet a result's files.
  *
