@@ -57,6 +57,10 @@ export const ZEnv = z
     RUN_MAX_RESULT_MB: z.coerce.number().int().min(1).max(4_096).default(200),
     /** Worker: most rows or features one step of a run may produce (the engine's `maxItems`). */
     RUN_MAX_ROWS: z.coerce.number().int().min(1_000).max(1_000_000_000).default(1_000_000),
+    /** Worker: most bytes the inputs of one run given by `href` may take together, as fetched, MB (default: the upload limit, 2 GiB). */
+    RUN_MAX_INPUT_MB: z.coerce.number().int().min(1).max(2_048).default(2_048),
+    /** Worker: longest the fetch of one `href` input may take (headers and body), seconds. */
+    RUN_INPUT_FETCH_SECONDS: z.coerce.number().int().min(1).max(3_600).default(300),
     /** Worker: the folder for temporary files (a layer import's sort runs); default `<project>/.data/tmp`. */
     TMP_DIR: z.string().min(1).optional(),
     /** Worker: memory cap of one layer import's process (its JS heap), MB. */

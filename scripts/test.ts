@@ -172,6 +172,8 @@ async function runSuite(): Promise<number> {
     NODE_ENV: "production" as const,
     AUTH_SECRET: randomBytes(32).toString("base64url"),
     RUN_TIME_LIMIT_SECONDS: process.env.RUN_TIME_LIMIT_SECONDS ?? "120",
+    // Inputs by reference: a small per-run limit, so a test file can pass it (tests/integration/href-inputs.test.ts).
+    RUN_MAX_INPUT_MB: process.env.RUN_MAX_INPUT_MB ?? "4",
   };
   buildIfNeeded(log, env);
   const port = await freePort();

@@ -21,8 +21,8 @@ export default async function SettingsPage({ params }: { params: Promise<TConsol
       </TitledCard>
       <TitledCard
         className="mt-6"
-        title="Outbound requests (webhooks)"
-        description="Webhooks and run callbacks go only to https URLs on public addresses, unless their host is listed here."
+        title="Outbound requests (webhooks, inputs by reference)"
+        description="Webhooks, run callbacks and inputs given by URL (href) reach only https URLs on public addresses, unless their host is listed here."
       >
         <OutboundHostsForm organization={scope.organizationSlug} environment={scope.environment.slug} hosts={hosts} />
       </TitledCard>

@@ -12,7 +12,9 @@
  * `{"geojson": FeatureCollection}` (layer, <= 5,000 features, RFC 7946 checked by
  * lib/geo/validate-geojson.ts; each geometry of the input's declared `geometry` family,
  * lib/flows/input-geometry.ts; properties of declared `columns` have their type and range), `{"rows": [object, ...]}` (table, <= 5,000 rows of JSON
- * scalars), `{"area": Polygon}` (area; valid and simple). All objects are strict: unknown keys
+ * scalars), `{"area": Polygon}` (area; valid and simple), `{"href": URL, "type"?: media type}`
+ * (layer or table: a file the worker fetches, lib/flows/href-input.ts; only the URL's form is
+ * checked here, its host against the environment by lib/runs/href-input.ts). All objects are strict: unknown keys
  * are errors. Parameters: type, range and enum checked; unknown ones are errors; required
  * ones without default must be present.
  *
@@ -34,12 +36,24 @@ import { fieldErrors, flattenZodIssues } from "../errors/zod-issues";
 import type { TFieldError } from "../errors/field-error";
 import { declaredGeometry, describeGeometry, GEOMETRY_TYPES_OF, geometryTypeFits } from "./input-geometry";
 import { ZSubscriber, type TSubscriber } from "./subscriber";
+import { HREF_MEDIA_TYPES } from "./href-input";
 
 /** Most rows accepted in one `rows` input value (spec "Limits"). */
 export const MAX_INPUT_ROWS = 5_000;
 export const MAX_WAIT_SECONDS = 60;
 
-export type TInputValue = { layer_id: string } | { geojson: FeatureCollection } | { rows: TRow[] } | { area: Polygon };
+/** A file by reference (lib/flows/href-input.ts). */
+export interface THrefValue {
+  href: string;
+  type?: string;
+}
+
+export type TInputValue = { layer_id: string } | { geojson: FeatureCollection } | { rows: TRow[] } | { area: Polygon } | THrefValue;
+
+/** Whether an input value is a file by reference. */
+export function isHrefValue(v: unknown): v is THrefValue {
+  return typeof v === "object" && v !== null && typeof (v as { href?: unknown }).href === "string";
+}
 
 export interface TRunRequest {
   inputs: Record<string, TInputValue | null>;
@@ -51,6 +65,14 @@ export interface TRunRequest {
 }
 
 const ZLayerId = z.strictObject({ layer_id: z.string().min(1).max(200) });
+const ZHref = z.strictObject({
+  href: z
+    .string()
+    .max(4096)
+    .regex(/^https?:\/\/\S+$/i, "Expected an absolute https URL")
+    .describe("URL of a GeoJSON, GeoJSON Text Sequence, CSV (longitude/latitude columns) or GeoParquet file, fetched when the run starts"),
+  type: z.enum(HREF_MEDIA_TYPES).optional().describe("Media type of the file, when the server does not say it and the URL has no telling extension"),
+});
 const ZScalar = z.union([z.string(), z.number(), z.boolean(), z.null()]);
 const rowsMax = `At most ${MAX_INPUT_ROWS} rows are accepted`;
 const ZRows = z.strictObject({ rows: z.array(z.record(z.string(), ZScalar)).max(MAX_INPUT_ROWS, rowsMax) });
@@ -169,9 +191,9 @@ const ZAreaChecked = z.strictObject({ area: z.unknown() }).superRefine((v, ctx) 
 function formsOf(input: TInput, checked: boolean): Record<string, z.ZodType> {
   switch (input.kind) {
     case "layer":
-      return { layer_id: ZLayerId, geojson: checked ? geoJsonChecked(input) : geoJsonDoc(input) };
+      return { layer_id: ZLayerId, geojson: checked ? geoJsonChecked(input) : geoJsonDoc(input), href: ZHref };
     case "table":
-      return { layer_id: ZLayerId, rows: rowsSchema(input) };
+      return { layer_id: ZLayerId, rows: rowsSchema(input), href: ZHref };
     case "area":
       return { area: checked ? ZAreaChecked : z.strictObject({ area: ZPolygonDoc }) };
   }
@@ -306,11 +328,11 @@ export function parseRunRequest(flow: TFlowVersion, body: unknown): { ok: true; 
 
 /**
  * Caller data (a validated `geojson`, `rows` or `area` value) as an engine dataset; null for
- * `layer_id` (the caller resolves layers) and for omitted inputs. Null feature properties
+ * `layer_id` and `href` (the caller resolves layers and fetches files) and for omitted inputs. Null feature properties
  * become `{}`; table columns are the row keys in first-appearance order.
  */
 export function callerDataToDataset(value: TInputValue | null): TDataset | null {
-  if (value === null || "layer_id" in value) return null;
+  if (value === null || "layer_id" in value || "href" in value) return null;
   if ("geojson" in value)
     return {
       kind: "features",

@@ -31,14 +31,18 @@ const SOURCE = fileURLToPath(new URL("./import-process.ts", import.meta.url));
 type TDone = Extract<TImportAnswer, { type: "done" }>;
 type TProblem = Extract<TImportAnswer, { type: "failed" }>["problem"];
 
-class ImportFailed extends Error {
+/** An import that failed on the file: its problem as the import process reported it. */
+export class ImportFailed extends Error {
   constructor(readonly problem: TProblem) {
     super(problem.detail);
   }
 }
 
-/** Runs one import in a child process; resolves with its summary, rejects with ImportFailed. */
-function importInChild(req: TImportRequest, onProgress: (bytesDone: number, itemsDone: number) => void, signal: AbortSignal): Promise<TDone> {
+/**
+ * Runs one import in a child process (also a run's input by reference, lib/runs/href-input.ts);
+ * resolves with its summary, rejects with ImportFailed.
+ */
+export function importInChild(req: TImportRequest, onProgress: (bytesDone: number, itemsDone: number) => void, signal: AbortSignal): Promise<TDone> {
   const entry = processEntry(SOURCE, "import-process");
   const child = fork(entry.script, [], {
     execArgv: [...entry.execArgv, `--max-old-space-size=${env().IMPORT_MEMORY_MB}`],

@@ -52,8 +52,9 @@ export function toolName(slug: string): string {
 }
 
 const INPUT_FORMS: Record<"layer" | "table" | "area", string> = {
-  layer: '{"layer_id": "<a layer this environment may read>"} or {"geojson": <GeoJSON FeatureCollection, RFC 7946>}',
-  table: `{"layer_id": "<a table this environment may read>"} or {"rows": [<objects>, at most ${MAX_INPUT_ROWS}]}`,
+  layer:
+    '{"layer_id": "<a layer this environment may read>"}, {"geojson": <GeoJSON FeatureCollection, RFC 7946>} or {"href": "<https URL of a GeoJSON, GeoJSON Text Sequence, CSV with lon/lat or GeoParquet file>"}',
+  table: `{"layer_id": "<a table this environment may read>"}, {"rows": [<objects>, at most ${MAX_INPUT_ROWS}]} or {"href": "<https URL of a CSV file without lon/lat columns>"}`,
   area: '{"area": <one valid GeoJSON Polygon, WGS 84 lon/lat>}',
 };
 

@@ -4,8 +4,10 @@
  * is then validated exactly as that door validates it (lib/runs/validate-request.ts).
  *
  * - Each process input is a flow input (its value in one of the HTTP door's forms, a
- *   qualified value `{"value": ...}`, or directly a GeoJSON FeatureCollection, a Polygon for
- *   an area, an array of rows for a table) or a parameter (lib/ogc/process-description.ts).
+ *   qualified value `{"value": ...}`, a link `{"href": ..., "type"?: ...}` for a layer or table
+ *   (the door's `href` form: fetched by the worker, lib/runs/href-input.ts; `rel`, `title` and
+ *   `hreflang` are dropped), or directly a GeoJSON FeatureCollection, a Polygon for an area, an
+ *   array of rows for a table) or a parameter (lib/ogc/process-description.ts).
  * - `outputs.<key>.format.mediaType` chooses the result's format among its kind's;
  *   `transmissionMode` ("value" or "reference") how the result is answered.
  * - `subscriber` (requirements class "callback") passes through as the run request's
@@ -37,6 +39,11 @@ export type TTransmission = Record<string, "value" | "reference">;
 
 /** One flow input value as the HTTP door takes it. */
 function inputForm(kind: "layer" | "table" | "area", raw: unknown): unknown {
+  // A link (OGC `link.yaml`: href, type, rel, title, hreflang): the HTTP door's `{"href", "type"}`.
+  if (raw && typeof raw === "object" && typeof (raw as { href?: unknown }).href === "string") {
+    const { href, type } = raw as { href: string; type?: unknown };
+    return type === undefined ? { href } : { href, type };
+  }
   const v = raw && typeof raw === "object" && !Array.isArray(raw) && "value" in raw ? (raw as { value: unknown }).value : raw;
   if (Array.isArray(v) && kind === "table") return { rows: v };
   if (v && typeof v === "object" && !Array.isArray(v)) {

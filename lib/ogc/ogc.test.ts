@@ -85,3 +85,13 @@ describe("statusInfo", () => {
     expect(statusInfo({ ...doc, state: "queued" }, "http://x/b").status).toBe("accepted");
   });
 });
+
+describe("an OGC link input", () => {
+  it("becomes the HTTP door's href form, with its type, other link members dropped", () => {
+    const flow = { inputs: [{ name: "places", kind: "layer" }], parameters: [], steps: [], results: [{ key: "out", kind: "layer", from: "places" }] };
+    const { body } = toRunRequest(flow as never, {
+      inputs: { places: { href: "https://data.test/p.json", type: "application/geo+json", rel: "item", title: "Places" } },
+    });
+    expect(body.inputs).toEqual({ places: { href: "https://data.test/p.json", type: "application/geo+json" } });
+  });
+});

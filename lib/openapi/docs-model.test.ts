@@ -31,7 +31,7 @@ describe("docsModel", () => {
         name: "places",
         kind: "table",
         required: true,
-        forms: ["layer_id", "rows"],
+        forms: ["layer_id", "rows", "href"],
         description: "Rows with id, lon, lat (WGS 84 degrees)",
         columns: [
           expect.objectContaining({ name: "id", type: "any", required: true, range: "" }),
@@ -44,7 +44,7 @@ describe("docsModel", () => {
         kind: "layer",
         geometry: "point",
         required: true,
-        forms: ["layer_id", "geojson"],
+        forms: ["layer_id", "geojson", "href"],
         description: expect.any(String),
         columns: ["geonameid", "name", "country", "population"].map((name) => expect.objectContaining({ name, required: false })),
       },

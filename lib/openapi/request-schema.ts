@@ -42,7 +42,8 @@ export function requestSchema(flow: TFlowVersion, readable: readonly TReadableLa
     ...props.inputs,
     description:
       'One value per input of the flow, exactly one form each: {"layer_id"} (a layer this environment may read), {"geojson"} (a GeoJSON FeatureCollection, RFC 7946), ' +
-      `{"rows"} (table rows, at most ${MAX_INPUT_ROWS}), {"area"} (one valid, simple GeoJSON Polygon); null only for optional inputs.`,
+      `{"rows"} (table rows, at most ${MAX_INPUT_ROWS}), {"area"} (one valid, simple GeoJSON Polygon), ` +
+      '{"href", "type"?} (a layer or table: an https URL of a GeoJSON, GeoJSON Text Sequence, CSV or GeoParquet file that the service fetches when the run starts; a failed fetch fails the run with invalid_input); null only for optional inputs.',
   };
   if (props.parameters) props.parameters = { ...props.parameters, description: "Parameters of the flow; omitted ones take their default." };
   if (props.formats) {

@@ -28,6 +28,8 @@ import { readableLayersOf } from "@/lib/layers/list-layers";
 import type { TValidRunRequest } from "@/lib/runs/validate-request";
 import { checkSubscriber } from "@/lib/runs/check-subscriber";
 import type { TStoredSubscriber } from "@/lib/runs/run-webhooks";
+import { checkHrefInputs } from "@/lib/runs/check-href-inputs";
+import { isHrefValue } from "@/lib/flows/run-request";
 
 /** Idempotency-Key header: 1..255 visible ASCII characters (draft recommends a UUID). */
 const IDEMPOTENCY_KEY_PATTERN = /^[\x21-\x7e]{1,255}$/;
@@ -83,8 +85,9 @@ export async function checkLayerInputs(scope: TRunScope, target: TRunTarget | TP
  * rules and stored with the run, with `callbacks` (how the calling door shapes the callback
  * bodies; the HTTP door's run document by default).
  *
- * @throws AppError `validation_failed` for an unusable layer, a malformed key or a refused
- *   subscriber URI, `idempotency_key_reused` for the same key with a different body.
+ * @throws AppError `validation_failed` for an unusable layer, a URL that may not be fetched
+ *   (lib/runs/check-href-inputs.ts), a refused subscriber URI or a malformed key,
+ *   `idempotency_key_reused` for the same key with a different body.
  */
 export async function createRun(
   scope: TRunScope,
@@ -109,6 +112,7 @@ export async function createRun(
   if (subscriber && scope.kind !== "key") throw new AppError("bad_request", "Callbacks (subscriber) are for API key callers only.");
   if (subscriber && scope.kind === "key") await checkSubscriber(scope.environmentId, subscriber);
   await checkLayerInputs(scope, target, request.body.inputs);
+  await checkHrefInputs(scope, request.body.inputs);
 
   const replay = async (): Promise<TCreateRunResult | null> => {
     if (idempotencyKey === null || scope.kind !== "key") return null;
@@ -134,6 +138,8 @@ export async function createRun(
   if (earlier) return earlier;
 
   const formats = resolveFormats(target.flow, request.body.formats);
+  // Progress counts each href input's fetch before the steps (lib/runs/execute-run.ts).
+  const stepsTotal = target.flow.steps.length + Object.values(request.body.inputs).filter(isHrefValue).length;
   const key: TKeyScope | null = scope.kind === "key" ? scope : null;
   try {
     // Raw SQL on the shared pool: this is the hottest path of the service (see lib/db.ts).
@@ -178,7 +184,7 @@ export async function createRun(
           JSON.stringify({ inputs: request.body.inputs, parameters: request.parameters }),
           request.fingerprint,
           JSON.stringify(formats),
-          target.flow.steps.length,
+          stepsTotal,
           utcTimestamp(createdAt),
           usageShard(),
           key ? 1 : 0,
@@ -186,7 +192,7 @@ export async function createRun(
           subscriber ? JSON.stringify({ ...subscriber, ...callbacks } satisfies TStoredSubscriber) : null,
         ],
       );
-      return { id, createdAt, stepsTotal: target.flow.steps.length };
+      return { id, createdAt, stepsTotal };
     });
     return { runId: created.id, replayed: false, created };
   } catch (err) {

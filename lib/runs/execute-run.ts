@@ -8,6 +8,11 @@
  * `RUN_MAX_RESULT_MB`, `RUN_MAX_ROWS`): a run over a budget fails at once with `resources_exhausted` naming
  * the limit, is not retried, and the worker and its other runs go on.
  *
+ * Inputs by reference (`{"href"}`) are fetched and imported first, one after the other, while
+ * the run is `running` (lib/runs/href-input.ts): each counts as one more unit of progress before
+ * the steps (`steps_total` = href inputs + steps), and its layer file lives under the run's
+ * prefix until the run's work is done: it is deleted before the final state is written.
+ *
  * Files: the run process reads its layer inputs from their files in the blob store and writes,
  * per result, the format the caller asked for (or the kind's default) and the result's lossless
  * copy there (lib/runs/result-blobs.ts). The files' rows become visible with the run's final
@@ -41,18 +46,35 @@ import { waitForRunFinal } from "@/lib/runs/run-events";
 import { blobStore } from "@/lib/blobs";
 import type { TRunJob } from "@/lib/jobs/schemas";
 import { PREVIEW_ROWS } from "@/lib/runs/preview-rows";
+import { importHrefInput, inputBudget, inputFilesPrefix, runAllowHosts } from "@/lib/runs/href-input";
+import { isHrefValue } from "@/lib/flows/run-request";
 
 class RunCancelled extends Error {}
 
 /**
  * The inputs as the run process takes them: layers by their current file (a `layer_id` names a
- * layer of the run's workspace, that of its API), caller data as in the request.
+ * layer of the run's workspace, that of its API), an `href` by the file it was imported into
+ * (`onFetched` after each), caller data as in the request.
  */
-async function describeInputs(workspaceId: string, flow: TFlowVersion, values: Record<string, unknown>): Promise<Record<string, TProcessInput>> {
+async function describeInputs(
+  run: { id: string; workspaceId: string },
+  flow: TFlowVersion,
+  values: Record<string, unknown>,
+  signal: AbortSignal,
+  onFetched: (done: number) => Promise<void>,
+): Promise<Record<string, TProcessInput>> {
+  const { workspaceId } = run;
   const inputs: Record<string, TProcessInput> = {};
+  let allowHosts: string[] | undefined;
+  const budget = inputBudget();
+  let fetched = 0;
   for (const input of flow.inputs) {
     const v = values[input.name] ?? null;
-    if (v !== null && typeof v === "object" && "layer_id" in v) {
+    if (isHrefValue(v)) {
+      allowHosts ??= await runAllowHosts(run.id);
+      inputs[input.name] = { layer: await importHrefInput({ runId: run.id, input, value: v, allowHosts, budget, signal }) };
+      await onFetched(++fetched);
+    } else if (v !== null && typeof v === "object" && "layer_id" in v) {
       const id = String(v.layer_id);
       const layer = await db.layer.findUnique({
         where: { workspaceId_id: { workspaceId, id } },
@@ -87,8 +109,9 @@ export async function executeRunJob(data: TRunJob, ctx: { signal: AbortSignal; r
   // A preview runs its stored document (lib/runs/preview-run.ts), any other run its flow version.
   const definition = run.flowVersionId ? (await db.flowVersion.findUniqueOrThrow({ where: { id: run.flowVersionId } })).definition : run.flowDocument;
   const flow = ZFlowVersion.parse(definition);
-  // Progress is visible from the start: 0 of N steps.
-  await recordProgress(run.id, 0, flow.steps.length);
+  // Progress is visible from the start: 0 of N (the href inputs to fetch, then the steps).
+  const fetches = Object.values(run.request?.inputs ?? {}).filter(isHrefValue).length;
+  await recordProgress(run.id, 0, fetches + flow.steps.length);
 
   const abort = new AbortController();
   const onJobAbort = () => abort.abort();
@@ -112,7 +135,9 @@ export async function executeRunJob(data: TRunJob, ctx: { signal: AbortSignal; r
 
   let completed = false;
   try {
-    const inputs = await describeInputs(run.workspaceId, flow, run.request?.inputs ?? {});
+    const inputs = await describeInputs(run, flow, run.request?.inputs ?? {}, abort.signal, (done) =>
+      recordProgress(run.id, done, fetches + flow.steps.length),
+    );
     const answer = await ctx.runner.run({
       runId: run.id,
       flow,
@@ -124,10 +149,12 @@ export async function executeRunJob(data: TRunJob, ctx: { signal: AbortSignal; r
       headRows: run.flowVersionId ? undefined : PREVIEW_ROWS,
       signal: abort.signal,
       onProgress: (done, total) => {
-        lastProgress = lastProgress.then(() => recordProgress(run.id, done, total));
+        lastProgress = lastProgress.then(() => recordProgress(run.id, fetches + done, fetches + total));
       },
     });
     await lastProgress.catch(() => {});
+    // The href inputs' files are read no more: gone before the run is seen final.
+    await dropInputFiles(run.id, fetches);
     if (abort.signal.aborted) throw new RunCancelled();
     completed = await finish(run.id, "completed", null, async (tx) => {
       await tx.resultFile.createMany({ data: answer.files.map((f) => fileRow(run.id, f)) });
@@ -150,6 +177,7 @@ export async function executeRunJob(data: TRunJob, ctx: { signal: AbortSignal; r
       const decision = classifyRunFailure(err);
       if (decision.kind === "retry") throw err;
       if (decision.bug) console.error(`[worker] run ${run.id} failed with an internal error:`, err);
+      await dropInputFiles(run.id, fetches);
       await finish(run.id, "failed", decision.error);
     }
   } finally {
@@ -161,10 +189,15 @@ export async function executeRunJob(data: TRunJob, ctx: { signal: AbortSignal; r
   if (!completed) await dropRunFiles(run.id);
 }
 
-/** Deletes every blob a run that did not complete wrote (a crash's leftovers are swept by the purge). */
-async function dropRunFiles(runId: string): Promise<void> {
+/** Deletes the files a run's href inputs were imported into (when it has any). */
+async function dropInputFiles(runId: string, fetches: number): Promise<void> {
+  if (fetches > 0) await dropRunFiles(runId, inputFilesPrefix(runId));
+}
+
+/** Deletes every blob a run that did not complete wrote, or those under `prefix` (a crash's leftovers are swept by the purge); never throws. */
+async function dropRunFiles(runId: string, prefix = runPrefix(runId)): Promise<void> {
   await blobStore()
-    .deletePrefix(runPrefix(runId))
+    .deletePrefix(prefix)
     .catch((err: Error) => console.error(`[worker] run ${runId}: deleting its files failed:`, err.message));
 }
 

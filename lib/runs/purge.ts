@@ -4,8 +4,8 @@
  * - result files of runs final for longer than RESULT_RETENTION_HOURS (the run stays,
  *   its results answer 404 afterwards): their rows, and their blobs (`runs/<run id>/`);
  * - blobs nothing refers to any more (`sweepBlobs`): files of runs that did not complete (a
- *   worker that died before it could delete them), layer files a replaced layer no longer
- *   points at, staged uploads of imports that ended; each only when older than
+ *   worker that died before it could delete them), the imported href inputs of final runs,
+ *   layer files a replaced layer no longer points at, staged uploads of imports that ended; each only when older than
  *   `SWEEP_GRACE_MS`, so a run in flight still reads the layer file it started with and a
  *   file being written is never taken;
  * - caller data of final runs (defence in depth; finishing already removes it);
@@ -45,16 +45,23 @@ export async function sweepBlobs(now = Date.now()): Promise<number> {
   const store = blobStore();
   let deleted = 0;
   const old = (d: Date) => now - d.getTime() > SWEEP_GRACE_MS;
-  // Runs: keep the files of completed runs that still have their results listed.
+  // Runs: keep the files of completed runs that still have their results listed, and the
+  // imported href inputs of runs not final yet (`runs/<id>/input-files/`, lib/runs/href-input.ts).
   const runIds = new Set<string>();
+  const withInputs = new Set<string>();
   for await (const b of store.list("runs/")) {
-    const runId = b.key.split("/")[1];
-    if (runId && old(b.lastModified)) runIds.add(runId);
+    const [, runId, dir] = b.key.split("/");
+    if (runId && old(b.lastModified)) {
+      runIds.add(runId);
+      if (dir === "input-files") withInputs.add(runId);
+    }
   }
   for (const runId of runIds) {
     const run = isUuid(runId) ? await db.run.findUnique({ where: { id: runId }, select: { state: true, _count: { select: { files: true } } } }) : null;
     if (!run || run.state === "failed" || run.state === "cancelled" || (run.state === "completed" && run._count.files === 0)) {
       deleted += await store.deletePrefix(`runs/${runId}/`);
+    } else if (run.state === "completed" && withInputs.has(runId)) {
+      deleted += await store.deletePrefix(`runs/${runId}/input-files/`);
     }
   }
   // Layers: keep each layer's current file.
@@ -102,7 +109,7 @@ export async function purgeExpired(): Promise<TPurgeCounts> {
     `UPDATE "run" SET "request" = ${WITHOUT_CALLER_DATA_SQL}
      WHERE "state" IN ('completed', 'failed', 'cancelled') AND "request" IS NOT NULL
        AND EXISTS (SELECT 1 FROM jsonb_each(coalesce("request"->'inputs', '{}'::jsonb)) AS i(name, value)
-                   WHERE jsonb_typeof(i.value) = 'object' AND (i.value ? 'geojson' OR i.value ? 'rows' OR i.value ? 'area'))`,
+                   WHERE jsonb_typeof(i.value) = 'object' AND (i.value ? 'geojson' OR i.value ? 'rows' OR i.value ? 'area' OR i.value ? 'href'))`,
   );
   const stuck = await db.run.findMany({
     where: { state: { in: ["queued", "running"] }, createdAt: { lte: new Date(now - STUCK_AFTER_MS) } },

@@ -52,8 +52,9 @@ export type { TRunError } from "@/lib/runs/run-document";
 const NOW_SQL = `(clock_timestamp() AT TIME ZONE 'UTC')::timestamp(3)`;
 
 /**
- * The stored request without caller data: every input given as `geojson`, `rows` or `area`
- * becomes `{"removed": "<form>"}`; layer ids, nulls and parameters stay.
+ * The stored request without caller data: every input given as `geojson`, `rows`, `area` or
+ * `href` (a URL may carry a signed query string) becomes `{"removed": "<form>"}`; layer ids,
+ * nulls and parameters stay.
  */
 export const WITHOUT_CALLER_DATA_SQL = `CASE WHEN "request" IS NULL THEN NULL ELSE jsonb_build_object(
   'inputs', coalesce((

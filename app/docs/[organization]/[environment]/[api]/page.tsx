@@ -97,6 +97,16 @@ export default async function ApiDocsPage({ params }: TParams) {
         ])}
       />
 
+      {m.inputs.some((i) => i.forms.includes("href")) && (
+        <p>
+          A layer or table input may also be a file at a URL: <code>{`{"href": "https://…", "type": "application/geo+json"}`}</code> (<code>type</code>{" "}
+          optional: the server&apos;s <code>Content-Type</code> or the URL&apos;s extension usually tells the format). GeoJSON, GeoJSON Text Sequences, CSV with
+          longitude/latitude columns (a table: CSV without them) and GeoParquet are read, with the checks and limits of a layer upload. The service fetches the
+          file when the run starts (https and public addresses only); a fetch that fails fails the run with <code>invalid_input</code> naming the input and the
+          HTTP status, for example <code>{"Input `places`: GET https://… answered 404 Not Found."}</code> The URL and the file are removed when the run ends.
+        </p>
+      )}
+
       {m.inputs
         .filter((i) => i.columns.length > 0)
         .map((i) => (
@@ -143,7 +153,7 @@ export default async function ApiDocsPage({ params }: TParams) {
 
       <h3 id="layers">Layers you can use</h3>
       {m.layers.length === 0 ? (
-        <p>This environment may read no layers; send your own data (geojson, rows or area).</p>
+        <p>This environment may read no layers; send your own data (geojson, rows, area or href).</p>
       ) : (
         <>
           <p>
