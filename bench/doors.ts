@@ -7,12 +7,15 @@
  * the median and p99 of its time and of its paired difference to the HTTP call of its round.
  * Then a webhook's latency: the same run with a `subscriber` whose `successUri` is a local
  * receiver (127.0.0.1 through the environment's outbound allow-list), from the run's
- * `finished_at` to the moment the receiver has the call.
+ * `finished_at` to the moment the receiver has the call. And an input by reference: the same
+ * run with the cities of a small region (at most 5,000, the inline limit) sent inline as
+ * `{"geojson"}` and as `{"href"}` to a local file server, in alternating rounds.
  */
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
 import pg from "pg";
+import { loadWorldCities } from "@/lib/demo/real-data";
 import { median, percentile, type TBenchContext, type TBenchRow } from "./harness";
 
 const ROUNDS = Number(process.env.BENCH_DOORS_RUNS ?? 60);
@@ -102,12 +105,22 @@ export async function bench(ctx: TBenchContext): Promise<TBenchRow[]> {
       note: `p99 of the difference ${percentile(diff, 99).toFixed(0)} ms; the call itself: median ${median(t).toFixed(0)} ms, p99 ${percentile(t, 99).toFixed(0)} ms`,
     });
   }
-  rows.push(...(await webhookLatency(ctx.databaseUrl, base, key, httpBody)));
+  await allowLocalHosts(ctx.databaseUrl);
+  rows.push(...(await webhookLatency(base, key, httpBody)));
+  rows.push(...(await hrefCost(base, key)));
   return rows;
 }
 
 /** `finished_at` → the receiver has the `successUri` call, for `ROUNDS` runs (see module doc). */
-async function webhookLatency(databaseUrl: string, base: string, key: string, httpBody: string): Promise<TBenchRow[]> {
+/** Lets the demo environment's outbound requests reach 127.0.0.1 (the local receiver and file server). */
+async function allowLocalHosts(databaseUrl: string): Promise<void> {
+  const c = new pg.Client({ connectionString: databaseUrl });
+  await c.connect();
+  await c.query(`UPDATE environment SET "outboundHosts" = ARRAY['127.0.0.1'] WHERE slug = 'production'`);
+  await c.end();
+}
+
+async function webhookLatency(base: string, key: string, httpBody: string): Promise<TBenchRow[]> {
   const arrived = new Map<string, number>();
   const receiver = createServer((req, res) => {
     const at = Date.now();
@@ -120,10 +133,6 @@ async function webhookLatency(databaseUrl: string, base: string, key: string, ht
   });
   await new Promise<void>((r) => receiver.listen(0, "127.0.0.1", r));
   const port = (receiver.address() as AddressInfo).port;
-  const c = new pg.Client({ connectionString: databaseUrl });
-  await c.connect();
-  await c.query(`UPDATE environment SET "outboundHosts" = ARRAY['127.0.0.1'] WHERE slug = 'production'`);
-  await c.end();
   const body = JSON.stringify({ ...JSON.parse(httpBody), subscriber: { successUri: `http://127.0.0.1:${port}/hook` } });
   const latency: number[] = [];
   try {
@@ -150,6 +159,56 @@ async function webhookLatency(databaseUrl: string, base: string, key: string, ht
       value: median(latency),
       unit: "ms",
       note: `p99 ${percentile(latency, 99).toFixed(0)} ms; a pg-boss job queued with the final state, picked up by the worker, signed and sent`,
+    },
+  ];
+}
+
+/** The same run with its cities inline and by `href` (see module doc): the difference, median and p99. */
+async function hrefCost(base: string, key: string): Promise<TBenchRow[]> {
+  const features = loadWorldCities()
+    .features.filter((f) => {
+      const [lon, lat] = (f.geometry as { coordinates: number[] }).coordinates;
+      return lon! >= 5 && lon! <= 11 && lat! >= 45 && lat! <= 49;
+    })
+    .slice(0, 5000);
+  const file = JSON.stringify({ type: "FeatureCollection", features });
+  const server = createServer((_req, res) => res.writeHead(200, { "content-type": "application/geo+json" }).end(file));
+  await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
+  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/cities.geojson`;
+  const run = async (cities: unknown) => {
+    const body = JSON.stringify({ inputs: { cities, area: { area: AREA } }, parameters: { min_population: 10000 }, wait_seconds: 30 });
+    const t0 = performance.now();
+    const res = await fetch(`${base}/public/api/demo/production/cities-in-area/runs`, {
+      method: "POST",
+      headers: { "x-api-key": key, "content-type": "application/json" },
+      body,
+    });
+    const doc = (await res.json()) as { state?: string };
+    if (doc.state !== "completed") throw new Error(`run with cities ${JSON.stringify(cities).slice(0, 80)}: ${JSON.stringify(doc).slice(0, 300)}`);
+    return performance.now() - t0;
+  };
+  const inline: number[] = [];
+  const byRef: number[] = [];
+  try {
+    for (let i = 0; i <= ROUNDS; i++) {
+      const a = await run({ geojson: { type: "FeatureCollection", features } });
+      const b = await run({ href: url });
+      if (i > 0) {
+        inline.push(a);
+        byRef.push(b);
+      }
+    }
+  } finally {
+    server.close();
+  }
+  const diff = byRef.map((ms, i) => ms - inline[i]!);
+  return [
+    {
+      group: "doors",
+      metric: `input by reference: ${features.length.toLocaleString("en")} cities as {"href"} over the same inline {"geojson"} (median of ${ROUNDS} paired differences)`,
+      value: median(diff),
+      unit: "ms",
+      note: `p99 of the difference ${percentile(diff, 99).toFixed(0)} ms; ${(file.length / 1e6).toFixed(1)} MB fetched by the worker and imported like an upload; inline: median ${median(inline).toFixed(0)} ms, by reference: median ${median(byRef).toFixed(0)} ms, p99 ${percentile(byRef, 99).toFixed(0)} ms`,
     },
   ];
 }
