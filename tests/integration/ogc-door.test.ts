@@ -1,12 +1,13 @@
 /**
  * The OGC API - Processes door (`/public/ogc/{organization}/{environment}`, OGC 18-062r2) over
- * real HTTP: each declared conformance class (core, ogc-process-description, json, oas30,
+ * real HTTP, every answer validated against the response schemas of 18-062r2 (./ogc-schemas.ts): each declared conformance class (core, ogc-process-description, json, oas30,
  * job-list, dismiss), synchronous and asynchronous execution with `Prefer` (RFC 7240), job
  * status, results equal to the HTTP door's for the same input, dismiss, a key without a grant,
  * another environment's job; and `Prefer` on the HTTP door's `POST /runs`.
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { apiPath, BASE_URL, download, http, pollRun, resetRuns, sql, waitFor } from "./helpers";
+import { expectOgcSchema } from "./ogc-schemas";
 import { CITIES_BODY, createConsumer, createEnvironment, createFlowApi, SLOW_FLOW, ZURICH_AREA } from "./contract-helpers";
 
 const OGC = "/public/ogc/demo/production";
@@ -28,11 +29,13 @@ function expectException(r: { status: number; headers: Headers; body: any; text:
   expect(r.status, r.text).toBe(status);
   expect(r.headers.get("content-type")).toBe("application/problem+json");
   expect(r.body).toMatchObject({ type: expect.any(String), title: expect.any(String), status, detail: expect.any(String) });
+  expectOgcSchema("exception", r.body);
   if (type) expect(r.body.type).toBe(`http://www.opengis.net/def/exceptions/ogcapi-processes-1/1.0/${type}`);
   return r.body;
 }
 
 function statusInfoShape(s: any) {
+  expectOgcSchema("statusInfo", s);
   expect(s).toMatchObject({ jobID: expect.any(String), type: "process", status: expect.stringMatching(/^(accepted|running|successful|failed|dismissed)$/) });
   expect(s.links.some((l: any) => l.rel === "self" && l.href.endsWith(`/jobs/${s.jobID}`))).toBe(true);
   if (s.progress !== undefined) expect(s.progress).toBeGreaterThanOrEqual(0);
@@ -54,11 +57,13 @@ describe("core and json", () => {
       expect(rels).toContain(rel);
     }
     for (const l of r.body.links) expect(l.href).toMatch(/^https?:\/\//);
+    expectOgcSchema("landingPage", r.body);
   });
 
   it("declares core, ogc-process-description, json, oas30, job-list, dismiss and callback", async () => {
     const r = await http("GET", `${OGC}/conformance`, { key: null });
     expect(r.status).toBe(200);
+    expectOgcSchema("confClasses", r.body);
     expect([...r.body.conformsTo].sort()).toEqual(["callback", "core", "dismiss", "job-list", "json", "oas30", "ogc-process-description"].map((c) => CONF + c));
   });
 
@@ -94,6 +99,7 @@ describe("ogc-process-description", () => {
   it("lists every API the key may run, with self and execute links", async () => {
     const r = await http("GET", `${OGC}/processes`);
     expect(r.status, r.text).toBe(200);
+    expectOgcSchema("processList", r.body);
     const ids = r.body.processes.map((p: any) => p.id);
     expect(ids).toEqual(expect.arrayContaining(["cities-in-area", "nearby-cities", "country-stats", slow]));
     for (const p of r.body.processes) {
@@ -107,6 +113,7 @@ describe("ogc-process-description", () => {
   it("describes a process with the HTTP door's request schema for its inputs and its results' formats as outputs", async () => {
     const d = await http("GET", `${OGC}/processes/cities-in-area`);
     expect(d.status, d.text).toBe(200);
+    expectOgcSchema("process", d.body);
     const oas = await http("GET", `${apiPath("cities-in-area")}/openapi.json`);
     const runs = oas.body.paths[Object.keys(oas.body.paths).find((p) => p.endsWith("/runs"))!].post.requestBody.content["application/json"].schema;
     const body = runs.$ref ? oas.body.components.schemas[runs.$ref.split("/").pop()] : runs;
@@ -131,6 +138,7 @@ describe("execution", () => {
   it("runs synchronously by default and answers results equal to the HTTP door's on the same input", async () => {
     const ogc = await http("POST", `${OGC}/processes/cities-in-area/execution`, { body: { inputs: CITIES_INPUTS } });
     expect(ogc.status, ogc.text).toBe(200);
+    expectOgcSchema("results", ogc.body);
     expect(ogc.headers.get("preference-applied")).toBeNull();
     const door = await http("POST", `${apiPath("cities-in-area")}/runs`, { body: { inputs: CITIES_INPUTS, wait_seconds: 60 } });
     expect(door.body.state).toBe("completed");
@@ -151,6 +159,7 @@ describe("execution", () => {
       },
     });
     expect(r.status, r.text).toBe(200);
+    expectOgcSchema("results", r.body);
     expect(r.headers.get("preference-applied")).toBe("wait=30");
     expect(r.body.cities).toMatchObject({ href: expect.stringMatching(/^https?:\/\/.+\/results\/cities$/), type: "application/vnd.apache.parquet" });
     const file = await fetch(r.body.cities.href, { headers: { "x-api-key": process.env.TEST_DEMO_API_KEY! } });
@@ -235,6 +244,7 @@ describe("execution", () => {
     expect(done.links.map((l: any) => l.rel)).toContain("http://www.opengis.net/def/rel/ogc/1.0/results");
     const results = await http("GET", `${location}/results`);
     expect(results.status, results.text).toBe(200);
+    expectOgcSchema("results", results.body);
     expect(results.body.cities.value.type).toBe("FeatureCollection");
     // The same run through the HTTP door.
     const run = await http("GET", `${apiPath("cities-in-area")}/runs/${r.body.jobID}`);
@@ -248,6 +258,7 @@ describe("job-list and dismiss", () => {
     const b = await http("POST", `${apiPath("cities-in-area")}/runs`, { body: { inputs: CITIES_INPUTS } });
     const list = await http("GET", `${OGC}/jobs`);
     expect(list.status, list.text).toBe(200);
+    expectOgcSchema("jobList", list.body);
     expect(list.body.jobs.map((j: any) => j.jobID)).toEqual([b.body.run_id, a.body.jobID]);
     for (const j of list.body.jobs) statusInfoShape(j);
     expect(list.body.links.some((l: any) => l.rel === "self")).toBe(true);
