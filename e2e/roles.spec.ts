@@ -64,7 +64,7 @@ test.describe("an admin", () => {
 });
 
 test("a server action refuses a designer and a signed-out caller who POST to it directly", async ({ browser }) => {
-  // Record the admin's real call of the admin-only action "update-cors-origins".
+  // Record the admin's real call of the admin-only action "update-environment-list".
   const admin = await browser.newContext({ storageState: STORAGE.admin });
   const page = await admin.newPage();
   await page.goto(`${CONSOLE}/settings`);

@@ -30,8 +30,7 @@ import {
   ZEnvironmentInput,
   ZRenameConsumer,
   ZRotateKey,
-  ZUpdateCorsOrigins,
-  ZUpdateOutboundHosts,
+  ZUpdateEnvironmentList,
 } from "@/features/console/schemas";
 
 async function environmentOf(input: { organization: string; environment: string }): Promise<TEnvironmentRef> {
@@ -109,26 +108,20 @@ export const setAiAccessAction = adminAction
     return setAiAccess({ environmentId: scope.environmentId, flowApiId: parsedInput.flowApiId, enabled: parsedInput.enabled });
   });
 
-/** Sets the browser origins allowed to call the environment's public API. */
-export const updateCorsOriginsAction = adminAction
-  .metadata({ name: "update-cors-origins" })
-  .inputSchema(ZUpdateCorsOrigins)
+/**
+ * Sets one of the environment's lists: the browser origins allowed to call its public API
+ * (CORS), or the hosts its webhooks, callbacks and inputs by URL may reach over http or on
+ * private addresses.
+ */
+export const updateEnvironmentListAction = adminAction
+  .metadata({ name: "update-environment-list" })
+  .inputSchema(ZUpdateEnvironmentList)
   .action(async ({ parsedInput }) => {
     const scope = await requireEnvironment(parsedInput);
-    const origins = await setCorsOrigins(scope.environment.id, parsedInput.origins);
+    const set = parsedInput.list === "origins" ? setCorsOrigins : setOutboundHosts;
+    const items = await set(scope.environment.id, parsedInput.items);
     revalidatePath(consolePath(scope.organizationSlug, scope.environment.slug, "settings"));
-    return { origins };
-  });
-
-/** Sets the hosts webhooks and callbacks of the environment may reach over http or on private addresses. */
-export const updateOutboundHostsAction = adminAction
-  .metadata({ name: "update-outbound-hosts" })
-  .inputSchema(ZUpdateOutboundHosts)
-  .action(async ({ parsedInput }) => {
-    const scope = await requireEnvironment(parsedInput);
-    const hosts = await setOutboundHosts(scope.environment.id, parsedInput.hosts);
-    revalidatePath(consolePath(scope.organizationSlug, scope.environment.slug, "settings"));
-    return { hosts };
+    return { items };
   });
 
 /** Adds a webhook endpoint to a consumer; the answer carries its signing secret, shown once. */

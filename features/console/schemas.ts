@@ -23,16 +23,14 @@ export type TConsumerForm = z.infer<typeof ZConsumerForm>;
 export type TKeyForm = z.infer<typeof ZKeyForm>;
 
 /** The environment's CORS origins form: one origin per line. */
-export const ZCorsOriginsForm = z.object({ origins: z.string().max(10_000) });
-export type TCorsOriginsForm = z.infer<typeof ZCorsOriginsForm>;
+/** A list of the environment edited as lines: its CORS origins or its outbound allow-list. */
+export const ZEnvironmentList = z.enum(["origins", "hosts"]);
+export type TEnvironmentList = z.infer<typeof ZEnvironmentList>;
 
-export const ZUpdateCorsOrigins = ZEnvironmentInput.extend({ origins: z.array(z.string().max(2000)).max(100) });
+export const ZListForm = z.object({ text: z.string().max(10_000) });
+export type TListForm = z.infer<typeof ZListForm>;
 
-/** The environment's outbound allow-list form: one host per line. */
-export const ZOutboundHostsForm = z.object({ hosts: z.string().max(10_000) });
-export type TOutboundHostsForm = z.infer<typeof ZOutboundHostsForm>;
-
-export const ZUpdateOutboundHosts = ZEnvironmentInput.extend({ hosts: z.array(z.string().max(300)).max(100) });
+export const ZUpdateEnvironmentList = ZEnvironmentInput.extend({ list: ZEnvironmentList, items: z.array(z.string().max(2000)).max(100) });
 
 /** A new webhook endpoint of a consumer: the domain's own input schema. */
 export { ZWebhookEndpointInput as ZWebhookForm, type TWebhookEndpointInput as TWebhookForm } from "@/lib/webhooks/endpoint-input";

@@ -4,8 +4,7 @@ import { readCorsOrigins } from "@/lib/keys/set-cors-origins";
 import { pageEnvironment } from "@/lib/auth/page-guard";
 import { PageHeader } from "@/features/shell/page-header";
 import { consolePath } from "@/features/shell/routes";
-import { CorsOriginsForm } from "@/features/console/cors-origins-form";
-import { OutboundHostsForm } from "@/features/console/outbound-hosts-form";
+import { EnvironmentListForm } from "@/features/console/environment-list-form";
 import { readOutboundHosts } from "@/lib/net/outbound-hosts";
 import type { TConsoleParams } from "@/features/console/console-layout";
 
@@ -17,14 +16,14 @@ export default async function SettingsPage({ params }: { params: Promise<TConsol
     <>
       <PageHeader title="Settings" description={`Environment ${scope.environment.name}.`} />
       <TitledCard title="Browser access (CORS)" description="Web pages on these origins may call this environment's public API from a browser, with a key.">
-        <CorsOriginsForm organization={scope.organizationSlug} environment={scope.environment.slug} origins={origins} />
+        <EnvironmentListForm organization={scope.organizationSlug} environment={scope.environment.slug} list="origins" items={origins} />
       </TitledCard>
       <TitledCard
         className="mt-6"
         title="Outbound requests (webhooks, inputs by reference)"
         description="Webhooks, run callbacks and inputs given by URL (href) reach only https URLs on public addresses, unless their host is listed here."
       >
-        <OutboundHostsForm organization={scope.organizationSlug} environment={scope.environment.slug} hosts={hosts} />
+        <EnvironmentListForm organization={scope.organizationSlug} environment={scope.environment.slug} list="hosts" items={hosts} />
       </TitledCard>
     </>
   );
