@@ -79,3 +79,29 @@ export function validationError(errors: TFieldError[], detail?: string): AppErro
   const n = errors.length;
   return new AppError("validation_failed", detail ?? `The request has ${n} invalid field${n === 1 ? "" : "s"}; see errors.`, { errors });
 }
+
+/**
+ * A list a user typed one entry per line (an environment's CORS origins, its outbound hosts):
+ * each non-blank entry in its canonical form (`canonical` answers null for a bad one), without
+ * duplicates, in order.
+ *
+ * @throws AppError `validation_failed` naming `/<name>/<index>` of every bad entry (`code`, and `message(entry)`).
+ */
+export function canonicalEntries(
+  entries: readonly string[],
+  canonical: (v: string) => string | null,
+  name: string,
+  code: string,
+  message: (entry: string) => string,
+): string[] {
+  const errors: TFieldError[] = [];
+  const out: string[] = [];
+  entries.forEach((raw, i) => {
+    if (raw.trim() === "") return;
+    const value = canonical(raw);
+    if (value === null) errors.push({ field: `/${name}/${i}`, code, message: message(raw.trim()) });
+    else if (!out.includes(value)) out.push(value);
+  });
+  if (errors.length) throw new AppError("validation_failed", errors.map((e) => e.message).join(" "), { errors });
+  return out;
+}

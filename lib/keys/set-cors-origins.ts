@@ -9,7 +9,7 @@
  */
 import "server-only";
 import { db } from "@/lib/db";
-import { AppError, type TFieldError } from "@/lib/errors";
+import { canonicalEntries } from "@/lib/errors";
 
 /** The canonical origin of `value`, or null when it is not one. */
 export function canonicalOrigin(value: string): string | null {
@@ -28,16 +28,13 @@ export function canonicalOrigin(value: string): string | null {
 }
 
 export async function setCorsOrigins(environmentId: string, origins: string[]): Promise<string[]> {
-  const errors: TFieldError[] = [];
-  const out: string[] = [];
-  origins.forEach((raw, i) => {
-    if (raw.trim() === "") return;
-    const origin = canonicalOrigin(raw);
-    if (!origin)
-      errors.push({ field: `/origins/${i}`, code: "invalid_origin", message: `"${raw.trim()}" is not an origin like https://app.example.com (or * for any).` });
-    else if (!out.includes(origin)) out.push(origin);
-  });
-  if (errors.length) throw new AppError("validation_failed", errors.map((e) => e.message).join(" "), { errors });
+  const out = canonicalEntries(
+    origins,
+    canonicalOrigin,
+    "origins",
+    "invalid_origin",
+    (o) => `"${o}" is not an origin like https://app.example.com (or * for any).`,
+  );
   await db.environment.update({ where: { id: environmentId }, data: { corsOrigins: out } });
   return out;
 }

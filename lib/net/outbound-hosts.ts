@@ -8,7 +8,7 @@
  */
 import "server-only";
 import { db } from "@/lib/db";
-import { AppError, type TFieldError } from "@/lib/errors";
+import { canonicalEntries } from "@/lib/errors";
 
 const HOST = /^(?=.{1,253}$)([a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?)(\.[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?)*$/;
 
@@ -28,15 +28,7 @@ export function canonicalHost(value: string): string | null {
 
 /** Replaces the allow-list of `environmentId`; returns it as stored (canonical, no duplicates). */
 export async function setOutboundHosts(environmentId: string, hosts: string[]): Promise<string[]> {
-  const errors: TFieldError[] = [];
-  const out: string[] = [];
-  hosts.forEach((raw, i) => {
-    if (raw.trim() === "") return;
-    const host = canonicalHost(raw);
-    if (!host) errors.push({ field: `/hosts/${i}`, code: "invalid_host", message: `"${raw.trim()}" is not a host name or IP address.` });
-    else if (!out.includes(host)) out.push(host);
-  });
-  if (errors.length) throw new AppError("validation_failed", errors.map((e) => e.message).join(" "), { errors });
+  const out = canonicalEntries(hosts, canonicalHost, "hosts", "invalid_host", (h) => `"${h}" is not a host name or IP address.`);
   await db.environment.update({ where: { id: environmentId }, data: { outboundHosts: out } });
   return out;
 }
