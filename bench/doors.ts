@@ -17,20 +17,9 @@ import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/cli
 import pg from "pg";
 import { loadWorldCities } from "@/lib/demo/real-data";
 import { median, percentile, type TBenchContext, type TBenchRow } from "./harness";
+import { AREA } from "./mcp";
 
 const ROUNDS = Number(process.env.BENCH_DOORS_RUNS ?? 60);
-const AREA = {
-  type: "Polygon",
-  coordinates: [
-    [
-      [8.4, 47.3],
-      [8.7, 47.3],
-      [8.7, 47.45],
-      [8.4, 47.45],
-      [8.4, 47.3],
-    ],
-  ],
-};
 
 async function timed(fn: () => Promise<void>): Promise<number> {
   const t0 = performance.now();

@@ -12,7 +12,8 @@ import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/cli
 import { median, timeRuns, type TBenchContext, type TBenchRow } from "./harness";
 
 const RUNS = Number(process.env.BENCH_MCP_RUNS ?? 15);
-const AREA = {
+/** A small area (central Zurich) for tool calls that should stay quick. */
+export const AREA = {
   type: "Polygon",
   coordinates: [
     [
