@@ -49,7 +49,11 @@ describe("OWSLib", () => {
     );
     const expected = rows.map((row: { slug: string; definition: any }) => ({
       id: row.slug,
-      inputs: [...row.definition.inputs.map((i: any) => i.name), ...(row.definition.parameters ?? []).map((p: any) => p.name)].sort(),
+      // A parameter named like an input is the process input `parameters.<name>` (lib/ogc/process-description.ts).
+      inputs: [
+        ...row.definition.inputs.map((i: any) => i.name),
+        ...(row.definition.parameters ?? []).map((p: any) => (row.definition.inputs.some((i: any) => i.name === p.name) ? `parameters.${p.name}` : p.name)),
+      ].sort(),
       outputs: row.definition.results.map((x: any) => x.key).sort(),
     }));
     expect(seen.processes.sort((a, b) => (a.id < b.id ? -1 : 1))).toEqual(expected);
