@@ -21,7 +21,7 @@ const LAYERS = {
   /** The domain: flows, runs, keys, metering, layers, jobs ... free of any front door. */
   domain: ["runs", "flows", "apis", "keys", "metering", "layers", "jobs", "rate-limit", "demo", "users", "serving", "consumers", "grants", "health.ts"],
   /** The front doors' edges. */
-  doors: ["http", "mcp", "auth", "openapi", "ogc"],
+  doors: ["http", "mcp", "auth", "openapi", "ogc", "oauth"],
 };
 /** Processes and operations, above every layer of lib/. */
 const APP = ["app", "features", "components", "worker", "scripts", "bench"];

@@ -6,6 +6,20 @@ const nextConfig = {
   turbopack: { root: import.meta.dirname },
   // forbidden() renders app/forbidden.tsx with HTTP 403 (the "not allowed" page).
   experimental: { authInterrupts: true },
+  // The OAuth consent page and the authorization server's pages are never framed (clickjacking
+  // of "Allow"; MCP authorization, OAuth 2.0 Security BCP RFC 9700 section 4.15).
+  async headers() {
+    return [
+      {
+        source: "/oauth/:path*",
+        headers: [
+          { key: "X-Frame-Options", value: "DENY" },
+          { key: "Content-Security-Policy", value: "frame-ancestors 'none'" },
+          { key: "Referrer-Policy", value: "no-referrer" },
+        ],
+      },
+    ];
+  },
 };
 
 export default nextConfig;
