@@ -8,7 +8,18 @@ import { createHash } from "node:crypto";
 import { expect, test } from "@playwright/test";
 import { Client, StreamableHTTPClientTransport, UnauthorizedError } from "@modelcontextprotocol/client";
 import { DEMO, USERS } from "./support/env";
-import { authorizeUrl, consentInBrowser, listToolsWith, MemoryOAuthProvider, pkce, rawTokens, REDIRECT_URI, registerClient, rpcResult, tokenRequest } from "./support/oauth";
+import {
+  authorizeUrl,
+  consentInBrowser,
+  listToolsWith,
+  MemoryOAuthProvider,
+  pkce,
+  rawTokens,
+  REDIRECT_URI,
+  registerClient,
+  rpcResult,
+  tokenRequest,
+} from "./support/oauth";
 import { createUser, sql } from "./support/users";
 
 const BASE = process.env.TEST_BASE_URL ?? "http://127.0.0.1:3000";
@@ -35,7 +46,10 @@ test("the SDK client connects by OAuth: 401 challenge, discovery, registration, 
   const tokens = provider.tokens()!;
   expect(tokens.refresh_token).toBeTruthy();
   // Stored hashed: the token itself is in no row.
-  const { rows } = await sql().query(`SELECT count(*)::int AS n FROM oauth_record WHERE payload::text LIKE $1 OR id = $2`, [`%${tokens.access_token}%`, tokens.access_token]);
+  const { rows } = await sql().query(`SELECT count(*)::int AS n FROM oauth_record WHERE payload::text LIKE $1 OR id = $2`, [
+    `%${tokens.access_token}%`,
+    tokens.access_token,
+  ]);
   expect(rows[0].n).toBe(0);
 
   const client = new Client({ name: "oauth-e2e", version: "1.0.0" });
@@ -52,4 +66,109 @@ test("the SDK client connects by OAuth: 401 challenge, discovery, registration, 
   } finally {
     await client.close();
   }
+});
+
+test("the authorization endpoint refuses missing or plain PKCE, an inexact redirect URI and a resource that is not an MCP endpoint here", async () => {
+  const clientId = await registerClient(BASE);
+  const { challenge } = pkce();
+  const base = { client_id: clientId, redirect_uri: REDIRECT_URI, resource: MCP_URL };
+  const errorOf = async (params: Record<string, string>) => {
+    const res = await fetch(authorizeUrl(BASE, params), { redirect: "manual" });
+    const location = res.headers.get("location");
+    return { status: res.status, error: location ? new URL(location, BASE).searchParams.get("error") : null, location };
+  };
+  expect((await errorOf(base)).error).toBe("invalid_request");
+  expect((await errorOf({ ...base, code_challenge: challenge, code_challenge_method: "plain" })).error).toBe("invalid_request");
+  expect((await errorOf({ ...base, code_challenge: challenge })).error).toBe("invalid_request");
+  // Not the registered URI (a longer path, another port): no redirect at all.
+  for (const uri of [`${REDIRECT_URI}/more`, "http://localhost:8977/callback", `${REDIRECT_URI}?x=1`]) {
+    const r = await errorOf({ ...base, redirect_uri: uri, code_challenge: challenge, code_challenge_method: "S256" });
+    expect(r.status, uri).toBe(400);
+    expect(r.location, uri).toBeNull();
+  }
+  for (const resource of [
+    `${BASE}/public/mcp/demo/no-such-environment`,
+    `https://elsewhere.example/public/mcp/demo/production`,
+    `${BASE}/public/api/demo/production`,
+  ]) {
+    expect((await errorOf({ ...base, resource, code_challenge: challenge, code_challenge_method: "S256" })).error, resource).toBe("invalid_target");
+  }
+  // With S256 the same request goes on to sign-in and consent.
+  const ok = await fetch(authorizeUrl(BASE, { ...base, code_challenge: challenge, code_challenge_method: "S256" }), { redirect: "manual" });
+  expect(new URL(ok.headers.get("location")!, BASE).pathname).toMatch(/^\/oauth\/consent\//);
+});
+
+test("a token is bound to its environment, expires, rotates its refresh token, and stops at revocation", async ({ page }) => {
+  await sql().query(
+    `INSERT INTO environment (id, "organizationId", slug, name) SELECT gen_random_uuid(), id, 'oauth-staging', 'OAuth staging' FROM organization WHERE slug = 'demo'
+     ON CONFLICT DO NOTHING`,
+  );
+  await sql().query(
+    `INSERT INTO consumer (id, "environmentId", slug, name) SELECT gen_random_uuid(), e.id, 'staging-consumer', 'Staging consumer'
+     FROM environment e JOIN organization o ON o.id = e."organizationId" WHERE o.slug = 'demo' AND e.slug = 'oauth-staging' ON CONFLICT DO NOTHING`,
+  );
+  const STAGING_URL = `${BASE}/public/mcp/demo/oauth-staging`;
+  const production = await rawTokens(page, BASE, MCP_URL, USERS.admin, "demo-consumer");
+  expect((await listToolsWith(MCP_URL, production.access_token!)).status).toBe(200);
+
+  // A token of production on staging, and one of staging on production.
+  const onStaging = await listToolsWith(STAGING_URL, production.access_token!);
+  expect(onStaging.status).toBe(401);
+  expect(onStaging.headers.get("www-authenticate")).toContain('error="invalid_token"');
+  const staging = await rawTokens(page, BASE, STAGING_URL, USERS.admin, "staging-consumer");
+  expect((await listToolsWith(MCP_URL, staging.access_token!)).status).toBe(401);
+
+  // Refresh tokens rotate: the new pair works; the old refresh token, used again, is taken for
+  // a stolen one and ends the whole grant (OAuth 2.1 section 4.3.1).
+  const refreshed = await tokenRequest(BASE, { grant_type: "refresh_token", refresh_token: production.refresh_token!, client_id: production.clientId });
+  expect(refreshed.status, JSON.stringify(refreshed.body)).toBe(200);
+  expect(refreshed.body.refresh_token).not.toBe(production.refresh_token);
+  expect((await listToolsWith(MCP_URL, refreshed.body.access_token!)).status).toBe(200);
+  const reused = await tokenRequest(BASE, { grant_type: "refresh_token", refresh_token: production.refresh_token!, client_id: production.clientId });
+  expect(reused.status).toBe(400);
+  expect((await listToolsWith(MCP_URL, refreshed.body.access_token!)).status).toBe(401);
+
+  // Expired: its expiry set an hour back in the database (stored under the token's hash), beyond
+  // any clock tolerance.
+  expect((await listToolsWith(STAGING_URL, staging.access_token!)).status).toBe(200);
+  const hash = createHash("sha256").update(`AccessToken:${staging.access_token}`).digest("hex");
+  const updated = await sql().query(
+    `UPDATE oauth_record SET payload = jsonb_set(payload, '{exp}', to_jsonb(extract(epoch FROM now())::int - 3600)) WHERE id = $1`,
+    [hash],
+  );
+  expect(updated.rowCount).toBe(1);
+  expect((await listToolsWith(STAGING_URL, staging.access_token!)).status).toBe(401);
+
+  // Wrong audience at the token endpoint: a refresh of staging's grant asking for production.
+  const other = await rawTokens(page, BASE, STAGING_URL, USERS.admin, "staging-consumer");
+  const wrong = await tokenRequest(BASE, { grant_type: "refresh_token", refresh_token: other.refresh_token!, client_id: other.clientId, resource: MCP_URL });
+  expect(wrong.status).toBe(400);
+  expect(wrong.body.error).toBe("invalid_target");
+
+  // Revoked by the client (RFC 7009): the token stops at once.
+  expect((await listToolsWith(STAGING_URL, other.access_token!)).status).toBe(200);
+  const revoke = await fetch(`${BASE}/oauth/revoke`, {
+    method: "POST",
+    headers: { "content-type": "application/x-www-form-urlencoded" },
+    body: new URLSearchParams({ token: other.access_token!, client_id: other.clientId }),
+  });
+  expect(revoke.status).toBe(200);
+  expect((await listToolsWith(STAGING_URL, other.access_token!)).status).toBe(401);
+});
+
+test("only members of the organization can consent, and a token stops when its person leaves the organization", async ({ page }) => {
+  const member = await createUser("designer", "oauth-leaver");
+  const tokens = await rawTokens(page, BASE, MCP_URL, member, "other-consumer");
+  expect((await listToolsWith(MCP_URL, tokens.access_token!)).status).toBe(200);
+  await sql().query(`DELETE FROM membership WHERE "userId" = $1`, [member.id]);
+  expect((await listToolsWith(MCP_URL, tokens.access_token!)).status).toBe(401);
+
+  // Signed in as a person of no (or another) organization: the consent page refuses.
+  const clientId = await registerClient(BASE);
+  await page.goto(
+    authorizeUrl(BASE, { client_id: clientId, redirect_uri: REDIRECT_URI, resource: MCP_URL, code_challenge: pkce().challenge, code_challenge_method: "S256" }),
+  );
+  await expect(page.getByRole("heading", { name: "Connect an AI client" })).toBeVisible();
+  await expect(page.getByText("Only members of organization")).toBeVisible();
+  await expect(page.getByRole("button", { name: "Allow" })).toHaveCount(0);
 });

@@ -91,7 +91,12 @@ export async function registerClient(baseUrl: string, redirectUris = [REDIRECT_U
   const res = await fetch(`${baseUrl}/oauth/register`, {
     method: "POST",
     headers: { "content-type": "application/json" },
-    body: JSON.stringify({ client_name: "raw test client", redirect_uris: redirectUris, token_endpoint_auth_method: "none", grant_types: ["authorization_code", "refresh_token"] }),
+    body: JSON.stringify({
+      client_name: "raw test client",
+      redirect_uris: redirectUris,
+      token_endpoint_auth_method: "none",
+      grant_types: ["authorization_code", "refresh_token"],
+    }),
   });
   expect(res.status).toBe(201);
   return ((await res.json()) as { client_id: string }).client_id;
@@ -104,12 +109,22 @@ export function authorizeUrl(baseUrl: string, params: Record<string, string>): s
 
 /** POSTs to the token endpoint; status and JSON body. */
 export async function tokenRequest(baseUrl: string, form: Record<string, string>): Promise<{ status: number; body: Record<string, string> }> {
-  const res = await fetch(`${baseUrl}/oauth/token`, { method: "POST", headers: { "content-type": "application/x-www-form-urlencoded" }, body: new URLSearchParams(form) });
+  const res = await fetch(`${baseUrl}/oauth/token`, {
+    method: "POST",
+    headers: { "content-type": "application/x-www-form-urlencoded" },
+    body: new URLSearchParams(form),
+  });
   return { status: res.status, body: (await res.json()) as Record<string, string> };
 }
 
 /** The whole flow by hand for `resource`; the token response. */
-export async function rawTokens(page: Page, baseUrl: string, resource: string, user: { email: string; password: string }, consumer: string) {
+export async function rawTokens(
+  page: Page,
+  baseUrl: string,
+  resource: string,
+  user: { email: string; password: string },
+  consumer: string,
+): Promise<{ clientId: string; access_token: string; refresh_token: string }> {
   const clientId = await registerClient(baseUrl);
   const { verifier, challenge } = pkce();
   const back = await consentInBrowser(
@@ -120,16 +135,28 @@ export async function rawTokens(page: Page, baseUrl: string, resource: string, u
   );
   const code = back.searchParams.get("code");
   expect(code, back.toString()).toBeTruthy();
-  const token = await tokenRequest(baseUrl, { grant_type: "authorization_code", code: code!, redirect_uri: REDIRECT_URI, client_id: clientId, code_verifier: verifier, resource });
+  const token = await tokenRequest(baseUrl, {
+    grant_type: "authorization_code",
+    code: code!,
+    redirect_uri: REDIRECT_URI,
+    client_id: clientId,
+    code_verifier: verifier,
+    resource,
+  });
   expect(token.status, JSON.stringify(token.body)).toBe(200);
-  return { clientId, ...token.body };
+  return { clientId, access_token: token.body.access_token!, refresh_token: token.body.refresh_token! };
 }
 
 /** One MCP `tools/list` with `Authorization: Bearer token`; the response. */
 export async function listToolsWith(url: string, token: string): Promise<Response> {
   return fetch(url, {
     method: "POST",
-    headers: { authorization: `Bearer ${token}`, "content-type": "application/json", accept: "application/json, text/event-stream", "mcp-protocol-version": "2025-11-25" },
+    headers: {
+      authorization: `Bearer ${token}`,
+      "content-type": "application/json",
+      accept: "application/json, text/event-stream",
+      "mcp-protocol-version": "2025-11-25",
+    },
     body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/list", params: {} }),
   });
 }

@@ -39,8 +39,7 @@ function ConsentForm({ request, email }: { request: TConsentRequest; email: stri
         <strong>
           {environment.organizationName} / {environment.name}
         </strong>{" "}
-        through MCP. It will run them with the consumer you choose, exactly as that consumer&apos;s API key would (its grants, plan, rate limit
-        and runs).
+        through MCP. It will run them with the consumer you choose, exactly as that consumer&apos;s API key would (its grants, plan, rate limit and runs).
       </p>
       <p className="text-muted-foreground text-sm break-all">
         After you answer, you return to <code>{client.redirectUri}</code>. Signed in as {email}.

@@ -23,7 +23,12 @@ export async function consentDecisionRoute(req: Request, uid: string): Promise<R
     const form = await req.formData();
     const formToken = String(form.get("form_token") ?? "");
     const allow = form.get("decision") === "allow";
-    const returnTo = await decideConsent(issuer, uid, user.id, allow ? { allow, consumerId: String(form.get("consumer") ?? ""), formToken } : { allow, formToken });
+    const returnTo = await decideConsent(
+      issuer,
+      uid,
+      user.id,
+      allow ? { allow, consumerId: String(form.get("consumer") ?? ""), formToken } : { allow, formToken },
+    );
     return new Response(null, { status: 303, headers: { location: returnTo, "cache-control": "no-store" } });
   } catch (err) {
     if (!(err instanceof AppError)) throw err;

@@ -118,8 +118,7 @@ async function createProvider(issuer: string): Promise<Provider> {
         useGrantedResource: () => true,
         getResourceServerInfo: async (_ctx: unknown, resource: string) => {
           const path = parseMcpResource(issuer, resource);
-          const known =
-            path && (await db.environment.count({ where: { slug: path.environment, organization: { slug: path.organization } } })) > 0;
+          const known = path && (await db.environment.count({ where: { slug: path.environment, organization: { slug: path.organization } } })) > 0;
           if (!known) throw new errors.InvalidTarget("The resource is not an MCP endpoint of this service.");
           return { scope: MCP_SCOPE, audience: resource, accessTokenTTL: ACCESS_TOKEN_TTL_SECONDS, accessTokenFormat: "opaque" };
         },
@@ -128,6 +127,9 @@ async function createProvider(issuer: string): Promise<Provider> {
     interactions: { url: (_ctx: unknown, interaction: { uid: string }) => `/oauth/consent/${interaction.uid}` },
     issueRefreshToken: async (_ctx: unknown, client: { grantTypeAllowed: (t: string) => boolean }) => client.grantTypeAllowed("refresh_token"),
     rotateRefreshToken: true,
+    // A client's tokens live by the consent (revoked in the console), not by the browser
+    // session that gave it.
+    expiresWithSession: async () => false,
     ttl: {
       AccessToken: ACCESS_TOKEN_TTL_SECONDS,
       AuthorizationCode: 60,

@@ -54,7 +54,12 @@ export async function resolveAiCaller(path: Pick<TApiPath, "organization" | "env
 
 async function loadAiCaller(path: Pick<TApiPath, "organization" | "environment">, hash: string): Promise<{ value: TAiCaller; keyExpiresAt: Date | null }> {
   const key = await findEnvironmentKey(path, hash);
-  const consumer = { keyId: key.id, consumerId: key.consumerId, environmentId: key.consumer.environmentId, organizationId: key.consumer.environment.organizationId };
+  const consumer = {
+    keyId: key.id,
+    consumerId: key.consumerId,
+    environmentId: key.consumer.environmentId,
+    organizationId: key.consumer.environment.organizationId,
+  };
   return { keyExpiresAt: key.expiresAt, value: await aiCallerOf(path, consumer) };
 }
 
