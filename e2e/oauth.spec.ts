@@ -5,9 +5,11 @@
  * expiry, revocation, another environment, a person of another organization).
  */
 import { createHash } from "node:crypto";
+import { mkdir } from "node:fs/promises";
+import path from "node:path";
 import { expect, test } from "@playwright/test";
 import { Client, StreamableHTTPClientTransport, UnauthorizedError } from "@modelcontextprotocol/client";
-import { DEMO, USERS } from "./support/env";
+import { DEMO, ROOT, USERS } from "./support/env";
 import {
   authorizeUrl,
   consentInBrowser,
@@ -21,9 +23,13 @@ import {
   tokenRequest,
 } from "./support/oauth";
 import { createUser, sql } from "./support/users";
+import { expectAccessible } from "./support/a11y";
 
 const BASE = process.env.TEST_BASE_URL ?? "http://127.0.0.1:3000";
 const MCP_URL = `${BASE}/public/mcp/${DEMO.organization}/${DEMO.environment}`;
+const CONSOLE = `/console/${DEMO.organization}/${DEMO.environment}`;
+/** Where the pictures of the pages go (looked at by a person; not compared). */
+const SHOTS = path.join(ROOT, ".data/e2e-shots/oauth");
 
 test("the SDK client connects by OAuth: 401 challenge, discovery, registration, sign-in, consent, tools", async ({ page }) => {
   const challenge = await fetch(MCP_URL, { method: "POST", headers: { "content-type": "application/json" }, body: "{}" });
@@ -172,3 +178,65 @@ test("only members of the organization can consent, and a token stops when its p
   await expect(page.getByText("Only members of organization")).toBeVisible();
   await expect(page.getByRole("button", { name: "Allow" })).toHaveCount(0);
 });
+
+test("the console lists authorized clients with their last use; revoking one makes its next call 401", async ({ page }) => {
+  const tokens = await rawTokens(page, BASE, MCP_URL, USERS.admin, "other-consumer");
+  expect((await listToolsWith(MCP_URL, tokens.access_token)).status).toBe(200);
+  await page.goto(`${CONSOLE}/keys`);
+  const row = page.getByRole("row").filter({ hasText: tokens.clientId });
+  await expect(row).toContainText("raw test client");
+  await expect(row).toContainText("Other consumer");
+  await expect(row).toContainText(USERS.admin.email);
+  await expect(row.getByRole("cell").nth(4)).not.toHaveText("Never");
+  await row.getByRole("button", { name: "Revoke client raw test client" }).click();
+  await page.getByRole("button", { name: "Revoke client" }).click();
+  await expect(row).toContainText("Revoked");
+  expect((await listToolsWith(MCP_URL, tokens.access_token)).status).toBe(401);
+  const refreshed = await tokenRequest(BASE, { grant_type: "refresh_token", refresh_token: tokens.refresh_token, client_id: tokens.clientId });
+  expect(refreshed.status).toBe(400);
+});
+
+for (const colorScheme of ["light", "dark"] as const) {
+  test.describe(`consent and console pages (${colorScheme})`, () => {
+    test.use({ colorScheme });
+    test("are accessible, cannot be framed, fit 390 px", async ({ page }) => {
+      await mkdir(SHOTS, { recursive: true });
+      const clientId = await registerClient(BASE);
+      await page.goto(
+        authorizeUrl(BASE, {
+          client_id: clientId,
+          redirect_uri: REDIRECT_URI,
+          resource: MCP_URL,
+          code_challenge: pkce().challenge,
+          code_challenge_method: "S256",
+        }),
+      );
+      await page.getByLabel("Email").fill(USERS.admin.email);
+      await page.getByLabel("Password").fill(USERS.admin.password);
+      await page.getByRole("button", { name: "Sign in" }).click();
+      await expect(page.getByRole("heading", { name: "Connect an AI client" })).toBeVisible();
+      await expect(page.locator("html")).toHaveClass(new RegExp(`\\b${colorScheme}\\b`));
+      const headers = (await page.request.get(page.url())).headers();
+      expect(headers["x-frame-options"]).toBe("DENY");
+      expect(headers["content-security-policy"]).toContain("frame-ancestors 'none'");
+      await expectAccessible(page, `consent (${colorScheme})`);
+      await page.screenshot({ path: path.join(SHOTS, `consent-${colorScheme}.png`), fullPage: true, animations: "disabled" });
+      await page.setViewportSize({ width: 390, height: 844 });
+      await page.waitForFunction(() => document.documentElement.clientWidth <= 390);
+      expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+      await page.screenshot({ path: path.join(SHOTS, `consent-${colorScheme}-390.png`), fullPage: true, animations: "disabled" });
+      await page.setViewportSize({ width: 1280, height: 800 });
+
+      for (const [name, to] of [
+        ["console-keys", `${CONSOLE}/keys`],
+        ["console-ai-access", `${CONSOLE}/ai-access`],
+      ] as const) {
+        await page.goto(to);
+        await expect(page.locator("h1").first()).toBeVisible();
+        await expectAccessible(page, `${name} (${colorScheme})`);
+        await page.screenshot({ path: path.join(SHOTS, `${name}-${colorScheme}.png`), fullPage: true, animations: "disabled" });
+      }
+      await expect(page.getByRole("heading", { name: "By signing in (OAuth)" })).toBeVisible();
+    });
+  });
+}
