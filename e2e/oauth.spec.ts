@@ -5,7 +5,11 @@
  * expiry, revocation, another environment, a person of another organization).
  */
 import { createHash } from "node:crypto";
-import { mkdir } from "node:fs/promises";
+import { spawn } from "node:child_process";
+import fs from "node:fs";
+import { mkdir, mkdtemp } from "node:fs/promises";
+import net from "node:net";
+import os from "node:os";
 import path from "node:path";
 import { expect, test } from "@playwright/test";
 import { Client, StreamableHTTPClientTransport, UnauthorizedError } from "@modelcontextprotocol/client";
@@ -240,3 +244,49 @@ for (const colorScheme of ["light", "dark"] as const) {
     });
   });
 }
+
+/** A free TCP port on 127.0.0.1. */
+async function freePort(): Promise<number> {
+  const server = net.createServer();
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const { port } = server.address() as net.AddressInfo;
+  await new Promise((resolve) => server.close(resolve));
+  return port;
+}
+
+/** Runs the conformance suite's `authorization` command; its checks, once it exits. `onOutput` sees its stdout as it comes. */
+async function conformance(args: string[], onOutput: (text: string) => void = () => {}): Promise<{ id: string; status: string; errorMessage?: string }[]> {
+  const out = await mkdtemp(path.join(os.tmpdir(), "oauth-conformance-"));
+  const suite = path.join(ROOT, "node_modules/@modelcontextprotocol/conformance/dist/index.js");
+  const child = spawn(process.execPath, [suite, "authorization", "--url", BASE, ...args, "-o", out], { stdio: ["ignore", "pipe", "pipe"] });
+  let text = "";
+  child.stdout.on("data", (d: Buffer) => {
+    text += d.toString();
+    onOutput(text);
+  });
+  child.stderr.on("data", (d: Buffer) => (text += d.toString()));
+  await new Promise((resolve) => child.once("exit", resolve));
+  const files = fs.globSync(`${out}/**/checks.json`);
+  expect(files.length, text).toBeGreaterThan(0);
+  return files.flatMap((f) => JSON.parse(fs.readFileSync(f, "utf8")));
+}
+
+test("the MCP conformance suite's authorization server scenarios pass", async ({ page }) => {
+  // Both scenarios in one run (the code grant reads the metadata the first one fetched). The
+  // suite prints the authorization URL and waits on its own callback server for the code.
+  const port = await freePort();
+  const redirectUri = `http://127.0.0.1:${port}/callback`;
+  const clientId = await registerClient(BASE, [redirectUri]);
+  let authorizationUrl: (url: string) => void;
+  const printed = new Promise<string>((resolve) => (authorizationUrl = resolve));
+  const checks = conformance(["--client-id", clientId, "--resource", MCP_URL, "--port", String(port)], (text) => {
+    const line = text.split("\n").find((l) => l.startsWith(`${BASE}/oauth/authorize?`));
+    if (line) authorizationUrl(line.trim());
+  });
+  const url = await Promise.race([printed, checks.then((c) => Promise.reject(new Error(`the suite ended first: ${JSON.stringify(c)}`)))]);
+  const back = await consentInBrowser(page, url, USERS.admin, "demo-consumer", redirectUri);
+  expect(back.searchParams.get("error"), back.toString()).toBeNull();
+  const all = await checks;
+  expect(all.filter((c) => c.status !== "SUCCESS")).toEqual([]);
+  expect(all.map((c) => c.id)).toEqual(expect.arrayContaining(["authorization-server-metadata", "authorization-code-grant"]));
+});

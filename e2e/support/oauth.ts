@@ -68,15 +68,26 @@ export class MemoryOAuthProvider implements OAuthClientProvider {
   }
 }
 
-/** Opens `authorizationUrl`, signs in as `user` when asked, allows as `consumer`; the client's redirect URL. */
-export async function consentInBrowser(page: Page, authorizationUrl: string, user: { email: string; password: string }, consumer: string): Promise<URL> {
-  await page.route("http://localhost:8976/**", (route) => route.fulfill({ status: 200, contentType: "text/plain", body: "back at the client" }));
+/**
+ * Opens `authorizationUrl`, signs in as `user` when asked, allows as `consumer`; the client's
+ * redirect URL. Playwright answers `REDIRECT_URI` itself; another `redirectUri` must be served.
+ */
+export async function consentInBrowser(
+  page: Page,
+  authorizationUrl: string,
+  user: { email: string; password: string },
+  consumer: string,
+  redirectUri = REDIRECT_URI,
+): Promise<URL> {
+  if (redirectUri === REDIRECT_URI) {
+    await page.route("http://localhost:8976/**", (route) => route.fulfill({ status: 200, contentType: "text/plain", body: "back at the client" }));
+  }
   await page.goto(authorizationUrl);
   if (page.url().includes("/sign-in")) await signIn(page, user.email, user.password);
   await expect(page.getByRole("heading", { name: "Connect an AI client" })).toBeVisible();
   await page.getByRole("radio", { name: new RegExp(consumer) }).check();
   await page.getByRole("button", { name: "Allow" }).click();
-  await page.waitForURL(/^http:\/\/localhost:8976\/callback/);
+  await page.waitForURL((u) => u.toString().startsWith(redirectUri));
   return new URL(page.url());
 }
 

@@ -60,6 +60,8 @@ declare module "oidc-provider" {
     issuer: string;
     callback(): (req: IncomingMessage, res: ServerResponse) => void;
     on(event: string, listener: (...args: unknown[]) => void): this;
+    // eslint-disable-next-line @typescript-eslint/no-explicit-any
+    use(middleware: (ctx: any, next: () => Promise<void>) => Promise<void>): void;
     Grant: { new (init: { accountId: string; clientId: string }): TOidcGrant; find(id: string): Promise<TOidcGrant | undefined> };
     Interaction: { find(uid: string): Promise<TOidcInteraction | undefined> };
     Client: { find(id: string): Promise<TOidcClient | undefined> };

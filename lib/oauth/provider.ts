@@ -140,6 +140,12 @@ async function createProvider(issuer: string): Promise<Provider> {
     },
   });
   provider.proxy = true;
+  // A client that names no scope (the MCP specification lets it omit one) asks for the only
+  // one there is; oidc-provider would otherwise deny a request that grants nothing.
+  provider.use(async (ctx: { method: string; path: string; query: Record<string, unknown> }, next: () => Promise<void>) => {
+    if (ctx.method === "GET" && ctx.path === "/oauth/authorize" && !ctx.query.scope) ctx.query = { ...ctx.query, scope: MCP_SCOPE };
+    await next();
+  });
   return provider;
 }
 
