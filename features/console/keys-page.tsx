@@ -54,7 +54,7 @@ export default async function KeysPage({ params, searchParams }: { params: Promi
             authorizedBy: c.authorizedBy,
             createdAt: c.createdAt.toISOString(),
             lastUsedAt: c.lastUsedAt?.toISOString() ?? null,
-            revoked: c.revokedAt !== null,
+            state: c.state,
           }))}
         />
       </div>

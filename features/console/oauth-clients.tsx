@@ -17,7 +17,7 @@ export interface TOauthClientRow {
   authorizedBy: string;
   createdAt: string;
   lastUsedAt: string | null;
-  revoked: boolean;
+  state: "active" | "revoked" | "ended";
 }
 
 /**
@@ -46,14 +46,19 @@ export function OauthClients({ place, clients }: { place: { organization: string
                 <TableCell>
                   <div className="font-medium break-all">{c.clientName}</div>
                   <div className="font-mono text-xs break-all text-muted-foreground">{c.clientId}</div>
-                  {c.revoked ? <Badge variant="destructive">Revoked</Badge> : null}
+                  {c.state === "revoked" ? <Badge variant="destructive">Revoked</Badge> : null}
+                  {c.state === "ended" ? (
+                    <Badge variant="outline" title="Expired, revoked by the client, or ended after a reused refresh token">
+                      Ended
+                    </Badge>
+                  ) : null}
                 </TableCell>
                 <TableCell>{c.consumerName}</TableCell>
                 <TableCell className="break-all">{c.authorizedBy}</TableCell>
                 <TableCell>{formatTime(c.createdAt)}</TableCell>
                 <TableCell>{c.lastUsedAt ? formatTime(c.lastUsedAt) : "Never"}</TableCell>
                 <TableCell className="text-right">
-                  {c.revoked ? null : (
+                  {c.state !== "active" ? null : (
                     <ConfirmButton
                       size="sm"
                       label="Revoke"

@@ -3,7 +3,9 @@
  * for the serving console: who authorized which client as which consumer, when, and its
  * last use (written with the keys' "last used", lib/keys/touch-api-key.ts).
  *
- * - `listOauthClients(ref)`: the environment's consents, live ones first, newest first.
+ * - `listOauthClients(ref)`: the environment's consents, live ones first, newest first; each
+ *   `active`, `revoked` (in the console) or `ended` (its grant is gone: expired, revoked by
+ *   the client, or ended by the server when a spent refresh token came back).
  * - `revokeOauthClient(ref, id)`: ends a consent: `revokedAt` set and every record of its
  *   grant (the grant, its codes, access and refresh tokens) deleted in one transaction, so
  *   the client's next call is 401 and it must ask again. AppError `not_found` for a consent
@@ -24,7 +26,7 @@ export interface TOauthClientItem {
   authorizedBy: string;
   createdAt: Date;
   lastUsedAt: Date | null;
-  revokedAt: Date | null;
+  state: "active" | "revoked" | "ended";
 }
 
 /** The environment's consents (see module doc). */
@@ -34,6 +36,10 @@ export async function listOauthClients(ref: TEnvironmentRef): Promise<TOauthClie
     include: { consumer: { select: { name: true } }, user: { select: { email: true } } },
     orderBy: { createdAt: "desc" },
   });
+  const live = new Set(
+    (await db.oauthRecord.findMany({ where: { id: { in: rows.map((r) => recordKey("Grant", r.grantId)) } }, select: { id: true } })).map((g) => g.id),
+  );
+  const order = { active: 0, ended: 1, revoked: 2 };
   return rows
     .map((r) => ({
       id: r.id,
@@ -44,9 +50,9 @@ export async function listOauthClients(ref: TEnvironmentRef): Promise<TOauthClie
       authorizedBy: r.user.email,
       createdAt: r.createdAt,
       lastUsedAt: r.lastUsedAt,
-      revokedAt: r.revokedAt,
+      state: r.revokedAt ? ("revoked" as const) : live.has(recordKey("Grant", r.grantId)) ? ("active" as const) : ("ended" as const),
     }))
-    .sort((a, b) => Number(a.revokedAt !== null) - Number(b.revokedAt !== null));
+    .sort((a, b) => order[a.state] - order[b.state]);
 }
 
 /** Revokes a consent (see module doc). */
