@@ -27,6 +27,7 @@ import {
   tokenRequest,
 } from "./support/oauth";
 import { createUser, sql } from "./support/users";
+import { signIn } from "./support/sign-in";
 import { expectAccessible } from "./support/a11y";
 
 const BASE = process.env.TEST_BASE_URL ?? "http://127.0.0.1:3000";
@@ -85,7 +86,7 @@ test("the authorization endpoint refuses missing or plain PKCE, an inexact redir
   const errorOf = async (params: Record<string, string>) => {
     const res = await fetch(authorizeUrl(BASE, params), { redirect: "manual" });
     const location = res.headers.get("location");
-    return { status: res.status, error: location ? new URL(location, BASE).searchParams.get("error") : null, location };
+    return { status: res.status, error: location ? new URL(location, BASE).searchParams.get("error") : null, location, text: await res.text() };
   };
   expect((await errorOf(base)).error).toBe("invalid_request");
   expect((await errorOf({ ...base, code_challenge: challenge, code_challenge_method: "plain" })).error).toBe("invalid_request");
@@ -95,6 +96,7 @@ test("the authorization endpoint refuses missing or plain PKCE, an inexact redir
     const r = await errorOf({ ...base, redirect_uri: uri, code_challenge: challenge, code_challenge_method: "S256" });
     expect(r.status, uri).toBe(400);
     expect(r.location, uri).toBeNull();
+    expect(r.text, uri).toContain("redirect_uri did not match any of the client");
   }
   for (const resource of [
     `${BASE}/public/mcp/demo/no-such-environment`,
@@ -181,6 +183,21 @@ test("only members of the organization can consent, and a token stops when its p
   await expect(page.getByRole("heading", { name: "Connect an AI client" })).toBeVisible();
   await expect(page.getByText("Only members of organization")).toBeVisible();
   await expect(page.getByRole("button", { name: "Allow" })).toHaveCount(0);
+});
+
+test("Deny sends access_denied back to the client and authorizes nothing", async ({ page }) => {
+  await page.route("http://localhost:8976/**", (route) => route.fulfill({ status: 200, contentType: "text/plain", body: "back at the client" }));
+  const clientId = await registerClient(BASE);
+  await page.goto(
+    authorizeUrl(BASE, { client_id: clientId, redirect_uri: REDIRECT_URI, resource: MCP_URL, code_challenge: pkce().challenge, code_challenge_method: "S256" }),
+  );
+  if (page.url().includes("/sign-in")) await signIn(page, USERS.admin.email, USERS.admin.password);
+  await page.getByRole("button", { name: "Deny" }).click();
+  await page.waitForURL(/^http:\/\/localhost:8976\/callback/);
+  const back = new URL(page.url());
+  expect([back.searchParams.get("error"), back.searchParams.get("code"), back.searchParams.get("state")]).toEqual(["access_denied", null, "s1"]);
+  const { rows } = await sql().query(`SELECT count(*)::int AS n FROM oauth_authorization WHERE "clientId" = $1`, [clientId]);
+  expect(rows[0].n).toBe(0);
 });
 
 test("the console lists authorized clients with their last use; revoking one makes its next call 401", async ({ page }) => {

@@ -74,6 +74,21 @@ async function signingKeys(): Promise<Record<string, unknown>[]> {
   return (await db.oauthRecord.findUniqueOrThrow({ where: { id } })).payload as Record<string, unknown>[];
 }
 
+const escapeHtml = (v: unknown) => String(v).replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c]!);
+
+/**
+ * The page of an authorization request that cannot be sent back to its client (unknown
+ * client, a redirect URI that does not match): plain HTML with nothing fetched from elsewhere
+ * (the library's default loads a web font).
+ */
+async function renderError(ctx: { type: string; body: string }, out: { error?: string; error_description?: string }): Promise<void> {
+  ctx.type = "html";
+  ctx.body = `<!DOCTYPE html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
+<title>Cannot connect the AI client</title><style>body{font-family:system-ui,sans-serif;max-width:36rem;margin:4rem auto;padding:0 1rem;line-height:1.5}@media (prefers-color-scheme:dark){body{background:#111;color:#eee}}code{overflow-wrap:anywhere}</style></head>
+<body><main><h1>Cannot connect the AI client</h1><p>${escapeHtml(out.error_description ?? "The authorization request is not valid.")}</p>
+<p>Error: <code>${escapeHtml(out.error ?? "invalid_request")}</code>. Start connecting again from your AI client.</p></main></body></html>`;
+}
+
 async function createProvider(issuer: string): Promise<Provider> {
   const cookieKey = createHmac("sha256", authSecret()).update("oauth cookies").digest("base64url");
   const cookie = { signed: true, httpOnly: true, sameSite: "lax" };
@@ -124,6 +139,7 @@ async function createProvider(issuer: string): Promise<Provider> {
         },
       },
     },
+    renderError,
     interactions: { url: (_ctx: unknown, interaction: { uid: string }) => `/oauth/consent/${interaction.uid}` },
     issueRefreshToken: async (_ctx: unknown, client: { grantTypeAllowed: (t: string) => boolean }) => client.grantTypeAllowed("refresh_token"),
     rotateRefreshToken: true,
