@@ -5,7 +5,8 @@
  *
  * - `listOauthClients(ref)`: the environment's consents, live ones first, newest first; each
  *   `active`, `revoked` (in the console) or `ended` (its grant is gone: expired, revoked by
- *   the client, or ended by the server when a spent refresh token came back).
+ *   the client, or ended by the server when a spent refresh token came back; or the person who
+ *   allowed it is no longer a member of the organization).
  * - `revokeOauthClient(ref, id)`: ends a consent: `revokedAt` set and every record of its
  *   grant (the grant, its codes, access and refresh tokens) deleted in one transaction, so
  *   the client's next call is 401 and it must ask again. AppError `not_found` for a consent
@@ -39,6 +40,11 @@ export async function listOauthClients(ref: TEnvironmentRef): Promise<TOauthClie
   const live = new Set(
     (await db.oauthRecord.findMany({ where: { id: { in: rows.map((r) => recordKey("Grant", r.grantId)) } }, select: { id: true } })).map((g) => g.id),
   );
+  const members = new Set(
+    (await db.membership.findMany({ where: { organizationId: ref.organizationId, userId: { in: rows.map((r) => r.userId) } }, select: { userId: true } })).map(
+      (m) => m.userId,
+    ),
+  );
   const order = { active: 0, ended: 1, revoked: 2 };
   return rows
     .map((r) => ({
@@ -50,7 +56,7 @@ export async function listOauthClients(ref: TEnvironmentRef): Promise<TOauthClie
       authorizedBy: r.user.email,
       createdAt: r.createdAt,
       lastUsedAt: r.lastUsedAt,
-      state: r.revokedAt ? ("revoked" as const) : live.has(recordKey("Grant", r.grantId)) ? ("active" as const) : ("ended" as const),
+      state: r.revokedAt ? ("revoked" as const) : live.has(recordKey("Grant", r.grantId)) && members.has(r.userId) ? ("active" as const) : ("ended" as const),
     }))
     .sort((a, b) => order[a.state] - order[b.state]);
 }
