@@ -23,7 +23,6 @@ export function isClientMetadataDocumentId(clientId: string): boolean {
 
 /** Refuses hosts that resolve to private, loopback or link-local addresses (no SSRF into the service's network). */
 async function publicHost(hostname: string): Promise<boolean> {
-  if (process.env.OAUTH_CIMD_ALLOW_PRIVATE === "1") return true;
   const addresses = await lookup(hostname.replace(/^\[|\]$/g, ""), { all: true }).catch(() => []);
   return addresses.length > 0 && addresses.every((a) => ipaddr.process(a.address).range() === "unicast");
 }
