@@ -37,7 +37,7 @@ const LAYERS = {
     "health.ts",
   ],
   /** The front doors' edges. */
-  doors: ["http", "mcp", "auth", "openapi", "ogc"],
+  doors: ["http", "mcp", "auth", "openapi", "ogc", "oauth"],
 };
 /** Processes and operations, above every layer of lib/. */
 const APP = ["app", "features", "components", "worker", "scripts", "bench"];

@@ -18,6 +18,7 @@ import { deleteConsumer } from "@/lib/consumers/delete-consumer";
 import { createApiKey } from "@/lib/keys/create-api-key";
 import { revokeApiKey } from "@/lib/keys/revoke-api-key";
 import { rotateApiKey } from "@/lib/keys/rotate-api-key";
+import { revokeOauthClient } from "@/lib/oauth/authorizations";
 import { setGrant } from "@/lib/grants/set-grant";
 import { setLayerReadable } from "@/lib/serving/environment-layers";
 import { setAiAccess } from "@/lib/serving/set-ai-access";
@@ -76,6 +77,14 @@ export const revokeKeyAction = adminAction
   .inputSchema(ZEnvironmentInput.extend({ keyId: z.uuid() }))
   .action(async ({ parsedInput }) => {
     const r = await revokeApiKey(await environmentOf(parsedInput), parsedInput.keyId);
+    return { revokedAt: r.revokedAt.toISOString() };
+  });
+
+export const revokeOauthClientAction = adminAction
+  .metadata({ name: "revoke-oauth-client" })
+  .inputSchema(ZEnvironmentInput.extend({ authorizationId: z.uuid() }))
+  .action(async ({ parsedInput }) => {
+    const r = await revokeOauthClient(await environmentOf(parsedInput), parsedInput.authorizationId);
     return { revokedAt: r.revokedAt.toISOString() };
   });
 

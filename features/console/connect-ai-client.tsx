@@ -16,10 +16,11 @@ export interface TConnectConsumer {
 }
 
 /**
- * "Connect an AI client": the environment's MCP address and ready-to-paste configuration per
- * client (lib/mcp/client-config.ts, the same text the README shows), for a consumer and one of
- * its keys. Secrets are never shown again, so a chosen key appears as its prefix plus a
- * placeholder to complete; and the tools that consumer's key sees.
+ * "Connect an AI client", two ways: first by signing in (OAuth: the client needs only the
+ * MCP address; a member chooses the consumer when allowing it, lib/oauth), then with an API
+ * key: ready-to-paste configuration per client (lib/mcp/client-config.ts, the same text the
+ * README shows) for a consumer and one of its keys. Secrets are never shown again, so a chosen
+ * key appears as its prefix plus a placeholder to complete; and the tools that consumer sees.
  */
 export function ConnectAiClient({ url, serverName, consumers }: { url: string; serverName: string; consumers: TConnectConsumer[] }) {
   const [consumerId, setConsumerId] = useState(consumers[0]?.id ?? "");
@@ -31,16 +32,24 @@ export function ConnectAiClient({ url, serverName, consumers }: { url: string; s
   return (
     <TitledCard
       title="Connect an AI client"
-      description="Paste one of these into the AI client. It sends a consumer's API key with every request."
+      description="By signing in (OAuth), for clients that support it, or with a consumer's API key sent with every request."
       contentClassName="grid gap-6"
     >
-      <div className="grid gap-1.5">
+      <section aria-labelledby="connect-oauth" className="grid gap-2">
+        <h3 id="connect-oauth" className="font-medium">
+          By signing in (OAuth)
+        </h3>
+        <p className="text-sm text-muted-foreground">
+          Add this address as a remote MCP server (claude.ai and ChatGPT connectors, Claude Code, VS Code, Cursor and other clients with OAuth). The client
+          opens a sign-in page where a member of the organization chooses the consumer it acts as. Nothing else to paste.
+        </p>
         <Label htmlFor="mcp-url">MCP address (Streamable HTTP)</Label>
         <div className="flex gap-2">
           <Input id="mcp-url" readOnly value={url} className="font-mono text-xs" />
           <CopyButton text={url} label="Copy address" />
         </div>
-      </div>
+      </section>
+      <h3 className="border-t pt-6 font-medium">With an API key</h3>
       <div className="flex flex-wrap gap-4">
         <div className="grid gap-1.5">
           <Label htmlFor="connect-consumer">Consumer</Label>

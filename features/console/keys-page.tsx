@@ -1,16 +1,21 @@
-/** `/console/{org}/{env}/keys`: the consumers' API keys (prefix only), create, revoke, rotate. */
+/**
+ * `/console/{org}/{env}/keys`: the consumers' API keys (prefix only), create, revoke, rotate;
+ * and the AI clients authorized by OAuth (their tokens stand for a consumer's key), revoke.
+ */
 import { PageHeader } from "@/features/shell/page-header";
 import { consolePath } from "@/features/shell/routes";
 import { listConsumers } from "@/lib/consumers/list-consumers";
+import { listOauthClients } from "@/lib/oauth/authorizations";
 import { consolePage } from "@/features/console/data";
 import { KeysManager } from "@/features/console/keys-manager";
+import { OauthClients } from "@/features/console/oauth-clients";
 import type { TConsoleParams } from "@/features/console/console-layout";
 
 export default async function KeysPage({ params, searchParams }: { params: Promise<TConsoleParams>; searchParams: Promise<{ consumer?: string }> }) {
   const p = await params;
   const { consumer } = await searchParams;
   const { scope, ref, organization, environment } = await consolePage(consolePath(p.organization, p.environment, "keys"), p);
-  const consumers = await listConsumers(ref);
+  const [consumers, oauthClients] = await Promise.all([listConsumers(ref), listOauthClients(ref)]);
   const keys = consumers
     .flatMap((c) =>
       c.keys.map((k) => ({
@@ -38,6 +43,21 @@ export default async function KeysPage({ params, searchParams }: { params: Promi
         consumers={consumers.map((c) => ({ id: c.id, name: c.name }))}
         selectedConsumer={consumer}
       />
+      <div className="mt-8">
+        <OauthClients
+          place={{ organization, environment }}
+          clients={oauthClients.map((c) => ({
+            id: c.id,
+            clientName: c.clientName,
+            clientId: c.clientId,
+            consumerName: c.consumerName,
+            authorizedBy: c.authorizedBy,
+            createdAt: c.createdAt.toISOString(),
+            lastUsedAt: c.lastUsedAt?.toISOString() ?? null,
+            state: c.state,
+          }))}
+        />
+      </div>
     </>
   );
 }

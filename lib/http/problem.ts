@@ -8,8 +8,8 @@
  * lists the codes as structured data (`x-error-codes`). What differs by door:
  * - `key` (the public API): a 401 titled "Missing or invalid API key" challenges with
  *   `WWW-Authenticate: ApiKey header="X-Api-Key"`;
- * - `mcp`: the same titles, never a challenge (a Bearer challenge would send AI clients into
- *   OAuth discovery, which this service does not offer);
+ * - `mcp`: the same titles and no challenge here: the MCP door adds its own OAuth Bearer
+ *   challenge naming the endpoint's protected resource metadata (lib/mcp/handle-mcp-request.ts);
  * - `session` (the design tool and console): a 401 is "Sign-in required", a 403 "Not allowed",
  *   no challenge.
  */

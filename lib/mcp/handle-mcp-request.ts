@@ -8,11 +8,15 @@
  *    MCP "Security Warning" of the Streamable HTTP transport): `localhost`, `127.0.0.1`,
  *    `[::1]`, the host of `PUBLIC_BASE_URL` and those in `MCP_ALLOWED_HOSTS`; a request
  *    without `Origin` (every non-browser client) passes that check. Refused: 403.
- * 2. The key, from `X-Api-Key` or `Authorization: Bearer <key>`, is resolved with its tools
- *    (lib/serving/resolve-ai-caller.ts). Missing or invalid: 401 with an RFC 9457 JSON body
- *    and deliberately no `WWW-Authenticate` challenge (a Bearer challenge would send clients
- *    into OAuth discovery, which this service does not offer). A plan without AI access:
- *    403 with a message saying so. Database down: 503 with `Retry-After`.
+ * 2. The credential: an API key in `X-Api-Key` or `Authorization: Bearer <key>` (a Bearer
+ *    value shaped like a key is a key), else an OAuth access token in `Authorization: Bearer`
+ *    (lib/oauth/verify-access-token.ts: the consumer chosen at consent). Either is resolved
+ *    with its tools (lib/serving/resolve-ai-caller.ts), a token exactly as a key of its
+ *    consumer. Missing or invalid: 401 with an RFC 9457 JSON body and the MCP authorization
+ *    specification's challenge, `WWW-Authenticate: Bearer resource_metadata="..."` (plus
+ *    `error="invalid_token"` when one was sent), which points OAuth clients at the
+ *    environment's protected resource metadata (RFC 9728, lib/oauth/resource.ts). A plan
+ *    without AI access: 403 with a message saying so. Database down: 503 with `Retry-After`.
  *
  * GET and DELETE (2025-era session streams) are answered by the SDK: 405, there are no
  * sessions. Tool-list changes reach 2026-07-28 `subscriptions/listen` streams
@@ -22,22 +26,18 @@ import "server-only";
 import { createMcpHandler, hostHeaderValidationResponse, originValidationResponse, type McpHttpHandler } from "@modelcontextprotocol/server";
 import { env } from "@/lib/env";
 import { AppError } from "@/lib/errors";
+import { allowedHostnames } from "@/lib/http/allowed-hosts";
 import { errorResponse, ZApiPath } from "@/lib/http/public-route";
 import { requestOrigin } from "@/lib/http/request-origin";
-import { resolveAiCaller } from "@/lib/serving/resolve-ai-caller";
+import { KEY_PATTERN } from "@/lib/keys/api-key";
+import { issuerOf } from "@/lib/oauth/provider";
+import { resourceMetadataUrl } from "@/lib/oauth/resource";
+import { verifyAccessToken } from "@/lib/oauth/verify-access-token";
+import { resolveAiCaller, resolveAiCallerOfConsumer, type TAiCaller } from "@/lib/serving/resolve-ai-caller";
 import { buildMcpServer, type TMcpRequestContext } from "@/lib/mcp/server";
 import { watchToolListChanges } from "@/lib/mcp/list-changed";
 import { recordCall } from "@/lib/metering/call-counter";
 import { touchApiKey } from "@/lib/keys/touch-api-key";
-
-/** Host names the endpoint answers to (see module doc). */
-export function allowedHostnames(): string[] {
-  const names = new Set(["localhost", "127.0.0.1", "[::1]"]);
-  const base = env().PUBLIC_BASE_URL;
-  if (base) names.add(new URL(base).hostname);
-  for (const h of (env().MCP_ALLOWED_HOSTS ?? "").split(",")) if (h.trim()) names.add(h.trim().toLowerCase());
-  return [...names];
-}
 
 let mcpHandler: McpHttpHandler | undefined;
 
@@ -57,13 +57,28 @@ function handler(): McpHttpHandler {
   return mcpHandler;
 }
 
-/** The key from `X-Api-Key`, else from `Authorization: Bearer`. */
-function apiKeyOf(req: Request): string | null {
+/** The credential sent: an API key (`X-Api-Key`, or a Bearer value shaped like a key), an access token (any other Bearer value), or none. */
+function credentialOf(req: Request): { kind: "key"; value: string } | { kind: "token"; value: string } | null {
   const header = req.headers.get("x-api-key");
-  if (header) return header.trim();
-  const auth = req.headers.get("authorization");
-  const m = auth?.match(/^Bearer\s+(\S+)\s*$/i);
-  return m ? m[1] : null;
+  if (header) return { kind: "key", value: header.trim() };
+  const m = req.headers.get("authorization")?.match(/^Bearer\s+(\S+)\s*$/i);
+  if (!m) return null;
+  return KEY_PATTERN.test(m[1]!) ? { kind: "key", value: m[1]! } : { kind: "token", value: m[1]! };
+}
+
+async function resolveCaller(req: Request, path: { organization: string; environment: string }): Promise<TAiCaller> {
+  const credential = credentialOf(req);
+  if (credential?.kind !== "token") return resolveAiCaller(path, credential?.value ?? null);
+  const consent = await verifyAccessToken(req, path, credential.value);
+  return resolveAiCallerOfConsumer(path, { keyId: consent.authorizationId, ...consent });
+}
+
+/** `WWW-Authenticate` of a 401 (MCP authorization, RFC 9728 section 5.1, RFC 6750 section 3). */
+function challenge(req: Request, path: { organization: string; environment: string }): string | null {
+  const issuer = issuerOf(req);
+  if (!issuer) return null;
+  const metadata = `resource_metadata="${resourceMetadataUrl(issuer, path)}"`;
+  return credentialOf(req) ? `Bearer error="invalid_token", ${metadata}` : `Bearer ${metadata}`;
 }
 
 /** Serves one MCP request (see module doc). */
@@ -75,12 +90,14 @@ export async function handleMcpRequest(req: Request, path: { organization?: stri
   const named = ZApiPath.omit({ api: true }).safeParse(path);
   try {
     if (!named.success) throw new AppError("not_found", "No MCP endpoint is served at this address.");
-    const caller = await resolveAiCaller(named.data, apiKeyOf(req));
+    const caller = await resolveCaller(req, named.data);
     touchApiKey(caller.keyId);
     const context: TMcpRequestContext = { caller, baseUrl: env().PUBLIC_BASE_URL?.replace(/\/$/, "") ?? requestOrigin(req.headers, new URL(req.url).origin) };
     return await handler().fetch(req, { authInfo: { token: caller.keyId, clientId: caller.consumerId, scopes: [], extra: { flowApi: context } } });
   } catch (err) {
     const res = errorResponse(err, instance, "mcp");
+    const bearer = res.status === 401 && named.success ? challenge(req, named.data) : null;
+    if (bearer) res.headers.set("www-authenticate", bearer);
     // Refused before any tool ran: shown in the console by status, never billed.
     if (named.success) recordCall({ ...named.data, door: "mcp", api: "", consumerId: null, status: res.status });
     return res;

@@ -13,7 +13,9 @@
  *   (a worker died and pg-boss gave up) become `failed` (`run_expired`) through
  *   `finalizeRun`, like every other final state: processing time metered, caller data
  *   removed, waiting requests woken;
- * - rate-limit windows that have ended (lib/rate-limit).
+ * - rate-limit windows that have ended (lib/rate-limit);
+ * - expired records of the OAuth authorization server (lib/oauth/adapter.ts: codes, tokens,
+ *   sessions, interactions and grants past their `expiresAt`).
  */
 import "server-only";
 import { blobStore } from "@/lib/blobs";
@@ -34,6 +36,7 @@ export interface TPurgeCounts {
   callerData: number;
   expiredRuns: number;
   rateLimitWindows: number;
+  oauthRecords: number;
   blobsDeleted: number;
 }
 
@@ -121,6 +124,15 @@ export async function purgeExpired(): Promise<TPurgeCounts> {
     if (done) expiredRuns++;
   }
   const windows = await purgeRateLimitWindows();
+  const oauth = await db.oauthRecord.deleteMany({ where: { expiresAt: { lt: new Date(now) } } });
   const blobsDeleted = await sweepBlobs(now);
-  return { idempotencyRecords: idem.count, resultFiles: files.count, callerData, expiredRuns, rateLimitWindows: windows, blobsDeleted };
+  return {
+    idempotencyRecords: idem.count,
+    resultFiles: files.count,
+    callerData,
+    expiredRuns,
+    rateLimitWindows: windows,
+    oauthRecords: oauth.count,
+    blobsDeleted,
+  };
 }

@@ -54,8 +54,33 @@ export async function resolveAiCaller(path: Pick<TApiPath, "organization" | "env
 
 async function loadAiCaller(path: Pick<TApiPath, "organization" | "environment">, hash: string): Promise<{ value: TAiCaller; keyExpiresAt: Date | null }> {
   const key = await findEnvironmentKey(path, hash);
-  const environmentId = key.consumer.environmentId;
-  const { planAllows, apis } = await aiApisOfConsumer({ id: key.consumerId, environmentId, organizationId: key.consumer.environment.organizationId }, path);
+  const consumer = {
+    keyId: key.id,
+    consumerId: key.consumerId,
+    environmentId: key.consumer.environmentId,
+    organizationId: key.consumer.environment.organizationId,
+  };
+  return { keyExpiresAt: key.expiresAt, value: await aiCallerOf(path, consumer) };
+}
+
+/**
+ * The caller acting as a consumer an OAuth consent chose (lib/oauth/verify-access-token.ts),
+ * exactly as one of its keys would: the same tools, plan check and errors. `keyId` stands
+ * for the key (the consent's id) in rate limits and "last used". Not cached: the token was
+ * just checked against the database.
+ */
+export async function resolveAiCallerOfConsumer(
+  path: Pick<TApiPath, "organization" | "environment">,
+  consumer: { keyId: string; consumerId: string; environmentId: string; organizationId: string },
+): Promise<TAiCaller> {
+  return aiCallerOf(path, consumer);
+}
+
+async function aiCallerOf(
+  path: Pick<TApiPath, "organization" | "environment">,
+  c: { keyId: string; consumerId: string; environmentId: string; organizationId: string },
+): Promise<TAiCaller> {
+  const { planAllows, apis } = await aiApisOfConsumer({ id: c.consumerId, environmentId: c.environmentId, organizationId: c.organizationId }, path);
   if (!planAllows) {
     throw new AppError(
       "forbidden",
@@ -63,15 +88,12 @@ async function loadAiCaller(path: Pick<TApiPath, "organization" | "environment">
     );
   }
   return {
-    keyExpiresAt: key.expiresAt,
-    value: {
-      keyId: key.id,
-      consumerId: key.consumerId,
-      environmentId,
-      organization: path.organization,
-      environment: path.environment,
-      apis,
-    },
+    keyId: c.keyId,
+    consumerId: c.consumerId,
+    environmentId: c.environmentId,
+    organization: path.organization,
+    environment: path.environment,
+    apis,
   };
 }
 

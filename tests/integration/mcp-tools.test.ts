@@ -535,7 +535,8 @@ describe("rate limit", () => {
 });
 
 describe("refusals", () => {
-  it("answers a missing or invalid key with 401 and a JSON body, without an OAuth challenge", async () => {
+  it("answers a missing or invalid credential with 401, a JSON body and the OAuth challenge pointing at the resource metadata", async () => {
+    const metadata = `resource_metadata="${BASE_URL}/.well-known/oauth-protected-resource${MCP_PATH}"`;
     const refusedHeaders: Record<string, string>[] = [
       {},
       { "x-api-key": "fapi_" + "Z".repeat(32) },
@@ -546,7 +547,9 @@ describe("refusals", () => {
     for (const headers of refusedHeaders) {
       const r = await rawPost(headers);
       expect(r.status, JSON.stringify(headers)).toBe(401);
-      expect(r.headers["www-authenticate"]).toBeUndefined();
+      // A Bearer (or key) credential that was sent and refused is an invalid token (RFC 6750 section 3.1).
+      const sent = "x-api-key" in headers || /^Bearer /.test(headers.authorization ?? "");
+      expect(r.headers["www-authenticate"], JSON.stringify(headers)).toBe(sent ? `Bearer error="invalid_token", ${metadata}` : `Bearer ${metadata}`);
       expect(String(r.headers["content-type"])).toMatch(/json/);
       expect(JSON.parse(r.body)).toMatchObject({ status: 401, code: "unauthorized" });
     }
