@@ -64,6 +64,10 @@ describe("outboundFetch", () => {
     await expect(outboundFetch(`https://localhost:${port}/ok`, opts([]))).rejects.toThrow(/resolves to .*loopback|private/);
   });
 
+  it("follows no redirect when told so", async () => {
+    await expect(outboundFetch(`http://127.0.0.1:${port}/hop`, { ...opts(), maxRedirects: 0 })).rejects.toThrow(/not followed/);
+  });
+
   it("stops after too many redirects and at the time limit", async () => {
     await expect(outboundFetch(`http://127.0.0.1:${port}/loop`, opts())).rejects.toThrow(/redirects/);
     await expect(outboundFetch(`http://127.0.0.1:${port}/slow`, { allowHosts: ["127.0.0.1"], timeoutMs: 200 })).rejects.toThrow(/timeout|aborted/i);

@@ -92,6 +92,8 @@ export interface TOutboundRequest {
   allowHosts: readonly string[];
   /** Time limit for the whole exchange, in ms. */
   timeoutMs: number;
+  /** Redirects followed (default `MAX_REDIRECTS`); one more is an `OutboundUrlError`. */
+  maxRedirects?: number;
   signal?: AbortSignal;
 }
 
@@ -116,7 +118,8 @@ export async function outboundFetch(raw: string, req: TOutboundRequest): Promise
     const location = res.headers.get("location");
     if (res.status < 300 || res.status >= 400 || !location) return res;
     await res.body?.cancel();
-    if (hop >= MAX_REDIRECTS) throw new OutboundUrlError(`More than ${MAX_REDIRECTS} redirects.`);
+    const max = req.maxRedirects ?? MAX_REDIRECTS;
+    if (hop >= max) throw new OutboundUrlError(max ? `More than ${max} redirects.` : "Redirects are not followed here.");
     url = checkOutboundUrl(new URL(location, url).href, req.allowHosts);
   }
 }

@@ -3,28 +3,21 @@
  * authorization specification's preferred registration): a client whose `client_id` is an
  * https URL publishes its metadata (client_name, redirect_uris ...) at that URL.
  *
- * `fetchClientMetadataDocument(url)` fetches it (https only, no private or loopback
- * addresses, 5 s, 64 KiB, no redirects), checks that its `client_id` is the URL itself and
+ * `fetchClientMetadataDocument(url)` fetches it through lib/net/outbound-fetch.ts (https only,
+ * no private or loopback addresses, checked at connect time; 5 s, 64 KiB, no redirects), checks that its `client_id` is the URL itself and
  * that it names redirect URIs, and returns the metadata as a public client
  * (`token_endpoint_auth_method` "none": such a client holds no secret) with how long it may
  * be kept (its `Cache-Control: max-age`, 5 minutes to 1 day, default 1 hour). Anything else
  * is `null` (the authorization request then fails as an unknown client).
  */
 import "server-only";
-import { lookup } from "node:dns/promises";
-import ipaddr from "ipaddr.js";
+import { outboundFetch, readFirstBytes } from "@/lib/net/outbound-fetch";
 
 const MAX_BYTES = 64 * 1024;
 
 /** True when `clientId` is meant as a metadata document URL. */
 export function isClientMetadataDocumentId(clientId: string): boolean {
   return /^https:\/\/[^/]+\/./.test(clientId);
-}
-
-/** Refuses hosts that resolve to private, loopback or link-local addresses (no SSRF into the service's network). */
-async function publicHost(hostname: string): Promise<boolean> {
-  const addresses = await lookup(hostname.replace(/^\[|\]$/g, ""), { all: true }).catch(() => []);
-  return addresses.length > 0 && addresses.every((a) => ipaddr.process(a.address).range() === "unicast");
 }
 
 function maxAge(cacheControl: string | null): number {
@@ -37,10 +30,11 @@ function maxAge(cacheControl: string | null): number {
 export async function fetchClientMetadataDocument(url: string): Promise<{ payload: Record<string, unknown>; maxAgeSeconds: number } | null> {
   try {
     const parsed = new URL(url);
-    if (parsed.protocol !== "https:" || parsed.hash || parsed.username || !(await publicHost(parsed.hostname))) return null;
-    const res = await fetch(parsed, { redirect: "error", signal: AbortSignal.timeout(5_000), headers: { accept: "application/json" } });
+    if (parsed.hash) return null;
+    // https only, public addresses checked when the socket connects (no DNS rebinding), no redirects.
+    const res = await outboundFetch(url, { allowHosts: [], timeoutMs: 5_000, maxRedirects: 0, headers: { accept: "application/json" } });
     if (!res.ok) return null;
-    const text = await res.text();
+    const text = await readFirstBytes(res, MAX_BYTES + 1);
     if (text.length > MAX_BYTES) return null;
     const doc = JSON.parse(text) as Record<string, unknown>;
     if (doc.client_id !== url || !Array.isArray(doc.redirect_uris) || doc.redirect_uris.length === 0) return null;
