@@ -1,3 +1,4 @@
+import { toOas30Schema } from "@/lib/ogc/oas30-schema";
 import { describe, expect, it } from "vitest";
 import { ZFlowVersion } from "@/lib/flows/definition";
 import { NEARBY_CITIES } from "@/lib/demo/flows";
@@ -11,11 +12,11 @@ const flow = ZFlowVersion.parse(NEARBY_CITIES);
 const source = { slug: "nearby-cities", name: "Nearby cities", description: null, flowVersion: 1, flow };
 
 describe("process description", () => {
-  it("has the flow's inputs and parameters with the HTTP door's request schema, and its results in their kind's formats", () => {
+  it("has the flow's inputs and parameters with the HTTP door's request schema (as OpenAPI 3.0), and its results in their kind's formats", () => {
     const d = processDescription(source, "http://x/public/ogc/o/e") as any;
     const schema = requestSchema(flow) as any;
-    for (const i of flow.inputs) expect(d.inputs[i.name].schema).toEqual(schema.properties.inputs.properties[i.name]);
-    for (const p of flow.parameters) expect(d.inputs[p.name].schema).toEqual(schema.properties.parameters.properties[p.name]);
+    for (const i of flow.inputs) expect(d.inputs[i.name].schema).toEqual(toOas30Schema(schema.properties.inputs.properties[i.name]));
+    for (const p of flow.parameters) expect(d.inputs[p.name].schema).toEqual(toOas30Schema(schema.properties.parameters.properties[p.name]));
     for (const r of flow.results) expect(d.outputs[r.key].schema.oneOf.length).toBeGreaterThan(0);
     expect(d.jobControlOptions).toEqual(["sync-execute", "async-execute", "dismiss"]);
     expect(d.links.map((l: any) => l.rel)).toContain("http://www.opengis.net/def/rel/ogc/1.0/execute");
@@ -93,5 +94,33 @@ describe("an OGC link input", () => {
       inputs: { places: { href: "https://data.test/p.json", type: "application/geo+json", rel: "item", title: "Places" } },
     });
     expect(body.inputs).toEqual({ places: { href: "https://data.test/p.json", type: "application/geo+json" } });
+  });
+});
+
+describe("toOas30Schema", () => {
+  it("writes a 2020-12 schema in the OpenAPI 3.0 dialect of 18-062r2's schema.yaml", () => {
+    expect(
+      toOas30Schema({
+        $schema: "https://json-schema.org/draft/2020-12/schema",
+        type: "object",
+        "x-input-kind": "layer",
+        properties: {
+          kind: { const: "a" },
+          n: { type: ["number", "null"], exclusiveMinimum: 0, examples: [3] },
+          v: { anyOf: [{ type: "string" }, { type: "null" }], description: "d" },
+          w: { anyOf: [{ type: "string" }, { type: "integer" }] },
+        },
+        additionalProperties: false,
+      }),
+    ).toEqual({
+      type: "object",
+      properties: {
+        kind: { enum: ["a"] },
+        n: { type: "number", nullable: true, minimum: 0, exclusiveMinimum: true, example: 3 },
+        v: { type: "string", nullable: true, description: "d" },
+        w: { anyOf: [{ type: "string" }, { type: "integer" }] },
+      },
+      additionalProperties: false,
+    });
   });
 });

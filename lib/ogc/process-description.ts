@@ -2,7 +2,8 @@
  * A published Flow API as an OGC process (OGC 18-062r2, `processSummary.yaml` and
  * `process.yaml`): its id is the API's slug, its inputs are the flow's inputs and
  * parameters with the JSON Schema of the HTTP door's request body (lib/openapi/request-schema.ts,
- * so both doors accept exactly the same values), its outputs the flow's results in the formats
+ * so both doors accept exactly the same values), written as OpenAPI 3.0 schema objects as the
+ * standard asks (lib/ogc/oas30-schema.ts), its outputs the flow's results in the formats
  * their kind has (lib/formats/registry.ts).
  *
  * A parameter whose name is also an input's is the process input `parameters.<name>`.
@@ -12,6 +13,7 @@ import { FORMATS, type TResultFormat } from "@/lib/formats/registry";
 import type { TJsonSchema } from "@/lib/openapi/types";
 import { requestSchema } from "@/lib/openapi/request-schema";
 import { OGC_REL, type TOgcLink } from "@/lib/ogc/conformance";
+import { toOas30Schema } from "@/lib/ogc/oas30-schema";
 
 /** What the door knows of one process: the API and the flow version it serves. */
 interface TOgcProcessSource {
@@ -81,7 +83,7 @@ export function processDescription(p: TOgcProcessSource, base: string) {
       ...(i.description ? { description: i.description } : {}),
       minOccurs: requiredInputs.has(i.name) ? 1 : 0,
       maxOccurs: 1,
-      schema: inputSchemas[i.name] ?? {},
+      schema: toOas30Schema(inputSchemas[i.name] ?? {}),
     };
   }
   for (const [id, name] of parameterInputIds(p.flow)) {
@@ -91,7 +93,7 @@ export function processDescription(p: TOgcProcessSource, base: string) {
       ...(param.description ? { description: param.description } : {}),
       minOccurs: requiredParams.has(name) ? 1 : 0,
       maxOccurs: 1,
-      schema: paramSchemas[name] ?? {},
+      schema: toOas30Schema(paramSchemas[name] ?? {}),
     };
   }
   const outputs: Record<string, unknown> = {};
