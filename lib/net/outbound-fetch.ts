@@ -20,6 +20,7 @@ import { lookup as dnsLookup, type LookupAddress } from "node:dns";
 import { isIP } from "node:net";
 import ipaddr from "ipaddr.js";
 import { Agent, fetch, type Response } from "undici";
+import type { TFieldError } from "@/lib/errors";
 
 /** Redirects followed before giving up (each hop is checked like the first URL). */
 export const MAX_REDIRECTS = 5;
@@ -66,6 +67,24 @@ export function checkOutboundUrl(raw: string, allowHosts: readonly string[]): UR
     throw new OutboundUrlError(`${host} is a private, loopback or reserved address.`);
   }
   return url;
+}
+
+/**
+ * The field errors (code `url_not_allowed`) of the URLs `checkOutboundUrl` refuses, for the
+ * doors that take user-given URLs (callback URIs, inputs by reference): `urls` pairs each
+ * field's JSON Pointer with its URL.
+ */
+export function outboundUrlFaults(urls: readonly (readonly [field: string, url: string])[], allowHosts: readonly string[]): TFieldError[] {
+  const errors: TFieldError[] = [];
+  for (const [field, url] of urls) {
+    try {
+      checkOutboundUrl(url, allowHosts);
+    } catch (err) {
+      if (!(err instanceof OutboundUrlError)) throw err;
+      errors.push({ field, code: "url_not_allowed", message: err.reason });
+    }
+  }
+  return errors;
 }
 
 /** A DNS lookup for sockets that refuses names resolving to a non-public address. */

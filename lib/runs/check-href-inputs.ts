@@ -9,9 +9,9 @@
  * @throws AppError `validation_failed` naming `/inputs/<name>/href` (code `url_not_allowed`).
  */
 import "server-only";
-import { validationError, type TFieldError } from "@/lib/errors";
+import { validationError } from "@/lib/errors";
 import { isHrefValue, type THrefValue } from "@/lib/flows/run-request";
-import { checkOutboundUrl, OutboundUrlError } from "@/lib/net/outbound-fetch";
+import { outboundUrlFaults } from "@/lib/net/outbound-fetch";
 import { readOutboundHosts } from "@/lib/net/outbound-hosts";
 import type { TRunScope } from "@/lib/runs/scope";
 
@@ -28,14 +28,9 @@ export async function checkHrefInputs(scope: TRunScope, inputs: Record<string, u
   const hrefs = Object.entries(inputs).filter((e): e is [string, THrefValue] => isHrefValue(e[1]));
   if (hrefs.length === 0) return;
   const allowHosts = await allowHostsOf(scope.kind === "key" ? scope.environmentId : null);
-  const errors: TFieldError[] = [];
-  for (const [name, v] of hrefs) {
-    try {
-      checkOutboundUrl(v.href, allowHosts);
-    } catch (err) {
-      if (!(err instanceof OutboundUrlError)) throw err;
-      errors.push({ field: `/inputs/${name}/href`, code: "url_not_allowed", message: err.reason });
-    }
-  }
+  const errors = outboundUrlFaults(
+    hrefs.map(([name, v]) => [`/inputs/${name}/href`, v.href] as const),
+    allowHosts,
+  );
   if (errors.length) throw validationError(errors, "Some inputs refer to URLs the service may not fetch.");
 }

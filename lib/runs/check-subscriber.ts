@@ -8,23 +8,17 @@
  */
 import "server-only";
 import { validationError, type TFieldError } from "@/lib/errors";
-import { checkOutboundUrl, OutboundUrlError } from "@/lib/net/outbound-fetch";
+import { outboundUrlFaults } from "@/lib/net/outbound-fetch";
 import { readOutboundHosts } from "@/lib/net/outbound-hosts";
 import type { TSubscriber } from "@/lib/flows/subscriber";
 
 /** The field errors of `subscriber` for an environment whose allow-list is `allowHosts`. */
 export function subscriberFaults(subscriber: TSubscriber, allowHosts: readonly string[]): TFieldError[] {
-  const errors: TFieldError[] = [];
-  for (const [key, uri] of Object.entries(subscriber)) {
-    if (typeof uri !== "string") continue;
-    try {
-      checkOutboundUrl(uri, allowHosts);
-    } catch (err) {
-      if (!(err instanceof OutboundUrlError)) throw err;
-      errors.push({ field: `/subscriber/${key}`, code: "url_not_allowed", message: err.reason });
-    }
-  }
-  return errors;
+  const uris = Object.entries(subscriber).filter((e): e is [string, string] => typeof e[1] === "string");
+  return outboundUrlFaults(
+    uris.map(([key, uri]) => [`/subscriber/${key}`, uri] as const),
+    allowHosts,
+  );
 }
 
 /** Throws `validation_failed` unless every URI of `subscriber` may be called from `environmentId`. */
