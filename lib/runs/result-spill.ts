@@ -5,24 +5,47 @@
  * format whose writing failed). Without it a completed run's other format could be lost for good.
  *
  * Layout (internal, never served): frames of `[u32 little-endian length][v8.serialize(value)]`;
- * the first frame is the header `{v: 1, kind, columns, tableColumns}`, each further frame an
- * array of at most `SPILL_BATCH` features (layers) or rows (tables). V8's serializer is the
- * structured-clone format Node ships: it keeps every JSON value as it was (numbers bit for bit,
- * null vs "", nested objects), and it is read back by the same Node major version (the worker's
- * `node_modules` Node). Written and read batch by batch: neither side holds a second copy.
+ * the first frame is the header `{v: 2, kind, columns, tableColumns}`, each further frame one
+ * batch of at most `SPILL_BATCH` items, stored by column (`TTableBatch`, `TLayerBatch`): V8
+ * writes an array of scalars or a `Float64Array` several times faster than as many small
+ * objects, each with its keys. V8's serializer is the structured-clone format Node ships: it
+ * keeps every value as it was (numbers bit for bit, `undefined` vs null vs "", nested objects),
+ * and it is read back by the same Node major version (the worker's `node_modules` Node). A
+ * feature keeps its geometry, `id`, `bbox` and properties in their order (the members every
+ * writer reads). Written and read batch by batch: neither side holds a second copy.
+ * Copies of the first layout (`v: 1`, a batch as an array of features or row records) are still read.
  */
 import v8 from "node:v8";
+import type { Geometry } from "geojson";
 import type { TEngineResult, TFeature, TRow } from "@/lib/engine/types";
-import { tableFromRows, tableRows } from "@/lib/steps/dataset";
+import { tableFromRows, type TColumnValues } from "@/lib/steps/dataset";
 import type { TColumns } from "@/lib/steps/columns";
 
 const SPILL_BATCH = 4_096;
 
 interface TSpillHeader {
-  v: 1;
+  v: 1 | 2;
   kind: "layer" | "table";
   columns: TColumns | null;
   tableColumns: string[];
+}
+
+/** Rows of a table: their number and their columns' cells, in `tableColumns` order. */
+interface TTableBatch {
+  length: number;
+  values: TColumnValues[];
+}
+
+/** Features of a layer. */
+interface TLayerBatch {
+  geometry: (Geometry | null)[];
+  /** Each feature's `id` (`undefined`: none) and `bbox`; null when no feature of the batch has one. */
+  id: unknown[] | null;
+  bbox: unknown[] | null;
+  /** The distinct property key lists of the batch, each feature's list (an index into `keys`), and every feature's values in its list's order. */
+  keys: string[][];
+  shape: Uint16Array;
+  values: unknown[];
 }
 
 function frame(value: unknown): Uint8Array {
@@ -33,34 +56,90 @@ function frame(value: unknown): Uint8Array {
   return out;
 }
 
+function sameKeys(a: string[], b: string[]): boolean {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
+}
+
+function layerBatch(features: TFeature[]): TLayerBatch {
+  const batch: TLayerBatch = { geometry: new Array(features.length), id: null, bbox: null, keys: [], shape: new Uint16Array(features.length), values: [] };
+  const shapes = new Map<string, number>();
+  let last = -1;
+  for (let i = 0; i < features.length; i++) {
+    const f = features[i]!;
+    batch.geometry[i] = f.geometry;
+    if (f.id !== undefined) (batch.id ??= new Array(features.length))[i] = f.id;
+    if (f.bbox !== undefined) (batch.bbox ??= new Array(features.length))[i] = f.bbox;
+    const props = f.properties ?? {};
+    const keys = Object.keys(props);
+    // features of one step share their keys: compare with the last list before searching
+    if (last < 0 || !sameKeys(batch.keys[last]!, keys)) {
+      const id = JSON.stringify(keys);
+      last = shapes.get(id) ?? batch.keys.push(keys) - 1;
+      shapes.set(id, last);
+    }
+    batch.shape[i] = last;
+    for (const key of keys) batch.values.push(props[key]);
+  }
+  return batch;
+}
+
+function layerFeatures(batch: TLayerBatch, out: TFeature[]): void {
+  let v = 0;
+  for (let i = 0; i < batch.geometry.length; i++) {
+    const properties: Record<string, unknown> = {};
+    for (const key of batch.keys[batch.shape[i]!]!) {
+      const value = batch.values[v++];
+      if (key === "__proto__") Object.defineProperty(properties, key, { value, writable: true, enumerable: true, configurable: true });
+      else properties[key] = value;
+    }
+    const feature: TFeature = { type: "Feature", geometry: batch.geometry[i]!, properties };
+    if (batch.id?.[i] !== undefined) feature.id = batch.id[i] as string | number;
+    if (batch.bbox?.[i] !== undefined) feature.bbox = batch.bbox[i] as TFeature["bbox"];
+    out.push(feature);
+  }
+}
+
 /** The frames of `result` (header, then batches), for `TBlobStore.put`. */
 export async function* spillFrames(result: TEngineResult, signal?: AbortSignal): AsyncGenerator<Uint8Array> {
   const header: TSpillHeader = {
-    v: 1,
+    v: 2,
     kind: result.kind,
     columns: result.columns ?? null,
     tableColumns: result.kind === "table" ? result.data.columns : [],
   };
   yield frame(header);
-  if (result.kind === "layer") {
-    const features = result.data.features;
-    for (let i = 0; i < features.length; i += SPILL_BATCH) {
-      signal?.throwIfAborted();
-      yield frame(features.slice(i, i + SPILL_BATCH));
-    }
-    return;
-  }
-  for (let i = 0; i < result.data.length; i += SPILL_BATCH) {
+  const length = result.kind === "layer" ? result.data.features.length : result.data.length;
+  for (let i = 0; i < length; i += SPILL_BATCH) {
     signal?.throwIfAborted();
-    yield frame(tableRows(result.data, i, i + SPILL_BATCH));
+    if (result.kind === "layer") yield frame(layerBatch(result.data.features.slice(i, i + SPILL_BATCH)));
+    else {
+      const batch: TTableBatch = { length: Math.min(SPILL_BATCH, length - i), values: result.data.values.map((cells) => cells.slice(i, i + SPILL_BATCH)) };
+      yield frame(batch);
+    }
   }
+}
+
+/** One column of a table from its batches (a column of numbers only stays a `Float64Array`). */
+function concatColumn(parts: TColumnValues[]): TColumnValues {
+  if (parts.length > 0 && parts.every((p) => p instanceof Float64Array)) {
+    const out = new Float64Array(parts.reduce((n, p) => n + p.length, 0));
+    let at = 0;
+    for (const p of parts) {
+      out.set(p as Float64Array, at);
+      at += p.length;
+    }
+    return out;
+  }
+  return parts.flatMap((p) => Array.from(p));
 }
 
 /** Reads a spill back (from `TBlobStore.stream`) into the engine result it was made of. */
 export async function readSpill(key: string, chunks: AsyncIterable<Uint8Array>): Promise<TEngineResult> {
   let pending = Buffer.alloc(0);
   let header: TSpillHeader | null = null;
-  const items: unknown[] = [];
+  const batches: unknown[] = [];
   for await (const chunk of chunks) {
     pending = pending.byteLength === 0 ? Buffer.from(chunk) : Buffer.concat([pending, chunk]);
     let offset = 0;
@@ -70,12 +149,24 @@ export async function readSpill(key: string, chunks: AsyncIterable<Uint8Array>):
       const value = v8.deserialize(pending.subarray(offset + 4, offset + 4 + length)) as unknown;
       offset += 4 + length;
       if (!header) header = value as TSpillHeader;
-      else for (const item of value as unknown[]) items.push(item);
+      else batches.push(value);
     }
     pending = pending.subarray(offset);
   }
-  if (!header || header.v !== 1 || pending.byteLength > 0) throw new Error(`result copy ${key} is incomplete or of an unknown version`);
+  if (!header || (header.v !== 1 && header.v !== 2) || pending.byteLength > 0) throw new Error(`result copy ${key} is incomplete or of an unknown version`);
   const columns = header.columns ?? undefined;
-  if (header.kind === "layer") return { key, kind: "layer", data: { kind: "features", features: items as TFeature[] }, columns };
-  return { key, kind: "table", data: tableFromRows(header.tableColumns, items as TRow[]), columns };
+  if (header.v === 1) {
+    const items = (batches as unknown[][]).flat();
+    if (header.kind === "layer") return { key, kind: "layer", data: { kind: "features", features: items as TFeature[] }, columns };
+    return { key, kind: "table", data: tableFromRows(header.tableColumns, items as TRow[]), columns };
+  }
+  if (header.kind === "layer") {
+    const features: TFeature[] = [];
+    for (const batch of batches as TLayerBatch[]) layerFeatures(batch, features);
+    return { key, kind: "layer", data: { kind: "features", features }, columns };
+  }
+  const parts = batches as TTableBatch[];
+  const values = header.tableColumns.map((_, c) => concatColumn(parts.map((p) => p.values[c]!)));
+  const length = parts.reduce((n, p) => n + p.length, 0);
+  return { key, kind: "table", data: { kind: "rows", columns: header.tableColumns, values, length }, columns };
 }

@@ -1,0 +1,97 @@
+import v8 from "node:v8";
+import { describe, expect, it } from "vitest";
+import type { TEngineResult, TFeature } from "@/lib/engine/types";
+import { readSpill, spillFrames } from "./result-spill";
+
+async function roundTrip(result: TEngineResult): Promise<TEngineResult> {
+  const frames: Uint8Array[] = [];
+  for await (const f of spillFrames(result)) frames.push(f);
+  // read back in odd-sized chunks: a frame may be split anywhere
+  const bytes = Buffer.concat(frames);
+  async function* chunks() {
+    for (let i = 0; i < bytes.length; i += 1_000) yield bytes.subarray(i, i + 1_000);
+  }
+  return readSpill(result.key, chunks());
+}
+
+function feature(i: number): TFeature {
+  const properties: Record<string, unknown> =
+    i % 3 === 0
+      ? { name: `n${i}`, value: i / 7, nested: { a: [i, null] } }
+      : i % 3 === 1
+        ? { value: -0, name: "", missing: undefined }
+        : { big: 2n ** 70n, nan: NaN, inf: -Infinity };
+  if (i === 5) Object.defineProperty(properties, "__proto__", { value: 1, enumerable: true, writable: true, configurable: true });
+  const f: TFeature = { type: "Feature", geometry: i % 10 === 9 ? null : { type: "Point", coordinates: [i / 3, -i / 9] }, properties };
+  if (i % 4 === 0) f.id = i % 8 === 0 ? i : `f${i}`;
+  if (i === 7) f.bbox = [1, 2, 3, 4];
+  return f;
+}
+
+describe("result copy", () => {
+  it("gives back every feature of a layer as it was: geometry, id, bbox, property values and their order", async () => {
+    const features = Array.from({ length: 9_000 }, (_, i) => feature(i));
+    const columns = [{ name: "name", type: "string" }] as never;
+    const back = await roundTrip({ key: "places", kind: "layer", data: { kind: "features", features }, columns });
+    expect(back.kind).toBe("layer");
+    expect(back.columns).toStrictEqual(columns);
+    const got = back.kind === "layer" ? back.data.features : [];
+    expect(got).toHaveLength(features.length);
+    for (let i = 0; i < features.length; i++) {
+      expect(got[i]).toStrictEqual(features[i]);
+      expect(Object.keys(got[i]!.properties)).toStrictEqual(Object.keys(features[i]!.properties));
+    }
+    expect(Object.is((got[1]!.properties as { value: number }).value, -0)).toBe(true);
+    expect(Object.getOwnPropertyDescriptor(got[5]!.properties, "__proto__")?.value).toBe(1);
+  });
+
+  it("gives back a table's columns, typed columns typed, missing cells missing", async () => {
+    const length = 5_000;
+    const numbers = Float64Array.from({ length }, (_, i) => i * 0.1);
+    const mixed = Array.from({ length }, (_, i) => (i % 5 === 0 ? undefined : i % 5 === 1 ? null : i % 5 === 2 ? `s${i}` : i % 5 === 3 ? { deep: [i] } : 3n));
+    const back = await roundTrip({ key: "t", kind: "table", data: { kind: "rows", columns: ["x", "m"], values: [numbers, mixed], length } });
+    expect(back).toStrictEqual({ key: "t", kind: "table", data: { kind: "rows", columns: ["x", "m"], values: [numbers, mixed], length }, columns: undefined });
+  });
+
+  it("keeps the row count of a table without columns, and an empty table", async () => {
+    const none = await roundTrip({ key: "t", kind: "table", data: { kind: "rows", columns: [], values: [], length: 5_000 } });
+    expect(none.kind === "table" && none.data.length).toBe(5_000);
+    const empty = await roundTrip({ key: "t", kind: "table", data: { kind: "rows", columns: ["a"], values: [[]], length: 0 } });
+    expect(empty.kind === "table" && empty.data).toStrictEqual({ kind: "rows", columns: ["a"], values: [[]], length: 0 });
+  });
+
+  it("still reads a copy of the first layout (batches of features or row records)", async () => {
+    const frame = (value: unknown) => {
+      const body = v8.serialize(value);
+      const head = Buffer.alloc(4);
+      head.writeUInt32LE(body.byteLength);
+      return Buffer.concat([head, body]);
+    };
+    async function* v1(kind: "layer" | "table", items: unknown[]) {
+      yield frame({ v: 1, kind, columns: null, tableColumns: kind === "table" ? ["a", "b"] : [] });
+      yield frame(items);
+    }
+    const layer = await readSpill("l", v1("layer", [feature(0)]));
+    expect(layer.kind === "layer" && layer.data.features).toStrictEqual([feature(0)]);
+    const table = await readSpill("t", v1("table", [{ a: 1 }, { a: 2, b: "x" }]));
+    expect(table.kind === "table" && table.data).toStrictEqual({
+      kind: "rows",
+      columns: ["a", "b"],
+      values: [
+        [1, 2],
+        [undefined, "x"],
+      ],
+      length: 2,
+    });
+  });
+
+  it("refuses a copy cut short", async () => {
+    const frames: Uint8Array[] = [];
+    for await (const f of spillFrames({ key: "t", kind: "table", data: { kind: "rows", columns: ["a"], values: [[1]], length: 1 } })) frames.push(f);
+    const bytes = Buffer.concat(frames);
+    async function* cut() {
+      yield bytes.subarray(0, bytes.length - 2);
+    }
+    await expect(readSpill("t", cut())).rejects.toThrow(/incomplete/);
+  });
+});
