@@ -31,7 +31,7 @@ import { encodeGeoJson } from "@/lib/formats/geojson/write";
 import { encodeGeoParquet } from "@/lib/formats/geoparquet/write";
 import type { TFeature, TRow, TTable } from "@/lib/engine/types";
 import { tableFromRows } from "@/lib/steps/dataset";
-import { median, runIsolated, timeRuns, type TBenchContext, type TBenchRow } from "./harness";
+import { median, processTimings, runIsolated, timeRuns, type TBenchContext, type TBenchRow } from "./harness";
 
 const RUNS = 5;
 const G = "engine";
@@ -332,30 +332,6 @@ async function viaApp(ctx: TBenchContext, api: string, body: object): Promise<{ 
   const totalMs = performance.now() - t0;
   if (res.status !== 200 || doc.state !== "completed") throw new Error(`${api}: ${res.status} ${JSON.stringify(doc)}`);
   return { processingMs: Date.parse(doc.finished_at) - Date.parse(doc.started_at), totalMs };
-}
-
-/**
- * Medians of the last `n` runs' engine and files times as their run processes measured them
- * (perf_hooks measures `run.engine` and `run.files`, worker/runtime/run-process.ts, written by
- * bench/perf-observer.mjs): where a run's time went inside started_at → finished_at. "?" when
- * there are none.
- */
-function processTimings(file: string, n: number): { engineMs: string; encodeMs: string } {
-  let measures: { name: string; ms: number }[];
-  try {
-    measures = fs
-      .readFileSync(file, "utf8")
-      .trim()
-      .split("\n")
-      .map((l) => JSON.parse(l) as { name: string; ms: number });
-  } catch {
-    return { engineMs: "?", encodeMs: "?" };
-  }
-  const last = (name: string) => {
-    const ms = measures.filter((m) => m.name === name).slice(-n);
-    return ms.length ? median(ms.map((m) => m.ms)).toFixed(0) : "?";
-  };
-  return { engineMs: last("run.engine"), encodeMs: last("run.files") };
 }
 
 /** created_at → started_at (queue and pickup) and started_at → finished_at (the run) of a run document. */

@@ -5,6 +5,7 @@
  * never asserted: benchmarks inform, tests decide.
  */
 import { spawn } from "node:child_process";
+import fs from "node:fs";
 
 export interface TBenchRow {
   /** Section, e.g. "engine" or "api". */
@@ -109,4 +110,28 @@ export function printTable(rows: TBenchRow[]): void {
   console.log(line(header));
   console.log("|" + widths.map((w) => "-".repeat(w + 2)).join("|") + "|");
   for (const c of cells) console.log(line(c));
+}
+
+/**
+ * Medians of the last `n` runs' engine and files times as their run processes measured them
+ * (perf_hooks measures `run.engine` and `run.files`, worker/runtime/run-process.ts, written by
+ * bench/perf-observer.mjs): where a run's time went inside started_at → finished_at. "?" when
+ * there are none.
+ */
+export function processTimings(file: string, n: number): { engineMs: string; encodeMs: string } {
+  let measures: { name: string; ms: number }[];
+  try {
+    measures = fs
+      .readFileSync(file, "utf8")
+      .trim()
+      .split("\n")
+      .map((l) => JSON.parse(l) as { name: string; ms: number });
+  } catch {
+    return { engineMs: "?", encodeMs: "?" };
+  }
+  const last = (name: string) => {
+    const ms = measures.filter((m) => m.name === name).slice(-n);
+    return ms.length ? median(ms.map((m) => m.ms)).toFixed(0) : "?";
+  };
+  return { engineMs: last("run.engine"), encodeMs: last("run.files") };
 }

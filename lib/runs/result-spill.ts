@@ -14,6 +14,8 @@
  * feature keeps its geometry, `id`, `bbox` and properties in their order (the members every
  * writer reads). Written and read batch by batch: neither side holds a second copy.
  * Copies of the first layout (`v: 1`, a batch as an array of features or row records) are still read.
+ * Bench row: `nearby-cities 5,000 rows r=30 km, full worker path` (the copy of its 242k-row
+ * table, written as one record per row, took about as long as its CSV).
  */
 import v8 from "node:v8";
 import type { Geometry } from "geojson";
