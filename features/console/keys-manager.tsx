@@ -114,7 +114,7 @@ export function KeysManager({
         </Table>
       )}
       <RotateDialog place={place} keyItem={rotating} onClose={() => setRotating(null)} onRotated={setShown} />
-      <SecretDialog shown={shown} onClose={() => setShown(null)} />
+      <SecretDialog kind="key" shown={shown} onClose={() => setShown(null)} />
     </div>
   );
 }

@@ -11,7 +11,6 @@ import { Alert, AlertDescription, AlertTitle } from "@/components/ui/alert";
 import { Badge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "@/components/ui/card";
-import { Dialog, DialogContent, DialogFooter, DialogHeading } from "@/components/ui/dialog";
 import { FormField } from "@/components/ui/form-field";
 import { Input } from "@/components/ui/input";
 import { Label } from "@/components/ui/label";
@@ -19,7 +18,7 @@ import { Table, TableBody, TableCell, TableHeaderRow, TableRow } from "@/compone
 import { ConfirmButton } from "@/components/confirm-button";
 import { EmptyState } from "@/features/shell/empty-state";
 import { applyServerError } from "@/features/shell/action-errors";
-import { CopyButton } from "@/features/console/copy-button";
+import { SecretDialog, type TShownSecret } from "@/features/console/secret-dialog";
 import { formatTime } from "@/features/console/format";
 import { createWebhookAction, deleteWebhookAction, enableWebhookAction } from "@/features/console/actions";
 import { ZWebhookForm, type TWebhookForm } from "@/features/console/schemas";
@@ -37,10 +36,10 @@ const DELIVERY_VARIANT = { pending: "secondary", delivered: "success", failed: "
 
 /** A consumer's webhook endpoints: add (the secret shown once), state, re-enable, delete, recent deliveries. */
 export function WebhooksManager({ place, consumerId, endpoints }: { place: TPlace; consumerId: string; endpoints: TWebhookEndpointRow[] }) {
-  const [secret, setSecret] = useState<string | null>(null);
+  const [secret, setSecret] = useState<TShownSecret | null>(null);
   return (
     <div className="grid gap-6">
-      <AddWebhookForm place={place} consumerId={consumerId} onSecret={setSecret} />
+      <AddWebhookForm place={place} consumerId={consumerId} onSecret={(secret) => setSecret({ title: "Signing secret", secret })} />
       {endpoints.length === 0 ? (
         <EmptyState
           icon={WebhookIcon}
@@ -56,28 +55,7 @@ export function WebhooksManager({ place, consumerId, endpoints }: { place: TPlac
           ))}
         </ul>
       )}
-      <Dialog open={secret !== null} onOpenChange={(open) => (!open ? setSecret(null) : undefined)}>
-        <DialogContent>
-          <DialogHeading title="Signing secret" description="Your receiver verifies each delivery's webhook-signature header with it (Standard Webhooks)." />
-          <Alert variant="destructive">
-            <TriangleAlertIcon aria-hidden="true" />
-            <AlertTitle>This is the only time the secret is shown</AlertTitle>
-            <AlertDescription>
-              Copy it now and store it with your receiver. A lost secret cannot be shown again: delete the endpoint and add it anew.
-            </AlertDescription>
-          </Alert>
-          <div className="grid gap-1.5">
-            <Label htmlFor="new-webhook-secret">Secret</Label>
-            <div className="flex gap-2">
-              <Input id="new-webhook-secret" readOnly value={secret ?? ""} className="font-mono text-xs" onFocus={(e) => e.currentTarget.select()} />
-              <CopyButton text={secret ?? ""} label="Copy secret" />
-            </div>
-          </div>
-          <DialogFooter>
-            <Button onClick={() => setSecret(null)}>I have stored the secret</Button>
-          </DialogFooter>
-        </DialogContent>
-      </Dialog>
+      <SecretDialog kind="webhook" shown={secret} onClose={() => setSecret(null)} />
     </div>
   );
 }
