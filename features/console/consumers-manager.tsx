@@ -19,25 +19,13 @@ import { applyServerError } from "@/features/shell/action-errors";
 import { createConsumerAction, deleteConsumerAction, renameConsumerAction, setGrantAction } from "@/features/console/actions";
 import { ConfirmButton } from "@/components/confirm-button";
 import { ZConsumerForm, type TConsumerForm } from "@/features/console/schemas";
-
-export interface TConsumerItem {
-  id: string;
-  slug: string;
-  name: string;
-  activeKeys: number;
-  grantedApiIds: string[];
-}
-
-export interface TApiItem {
-  id: string;
-  slug: string;
-  name: string;
-}
+import type { TConsoleConsumer } from "@/lib/consumers/list-consumers";
+import type { TServedApi } from "@/lib/serving/list-served-apis";
 
 type TPlace = { organization: string; environment: string; keysHref: string; consumersHref: string };
 
 /** Consumers of the environment: create, rename, delete, and their grants per served API. */
-export function ConsumersManager({ place, consumers, apis }: { place: TPlace; consumers: TConsumerItem[]; apis: TApiItem[] }) {
+export function ConsumersManager({ place, consumers, apis }: { place: TPlace; consumers: TConsoleConsumer[]; apis: TServedApi[] }) {
   return (
     <div className="grid gap-6">
       <CreateConsumerForm place={place} />
@@ -85,19 +73,20 @@ function CreateConsumerForm({ place }: { place: TPlace }) {
   );
 }
 
-function ConsumerCard({ place, consumer, apis }: { place: TPlace; consumer: TConsumerItem; apis: TApiItem[] }) {
+function ConsumerCard({ place, consumer, apis }: { place: TPlace; consumer: TConsoleConsumer; apis: TServedApi[] }) {
   const router = useRouter();
   const grant = useAction(setGrantAction);
   const [renaming, setRenaming] = useState(false);
   const { executeAsync: deleteConsumer } = useAction(deleteConsumerAction);
   const granted = new Set(consumer.grantedApiIds);
+  const activeKeys = consumer.keys.filter((k) => k.state === "active" || k.state === "expiring").length;
   return (
     <Card>
       <CardHeader className="flex flex-row flex-wrap items-start justify-between gap-2">
         <div className="grid gap-1">
           <CardTitle>{consumer.name}</CardTitle>
           <CardDescription>
-            <span className="font-mono">{consumer.slug}</span> · {consumer.activeKeys} active {consumer.activeKeys === 1 ? "key" : "keys"} ·{" "}
+            <span className="font-mono">{consumer.slug}</span> · {activeKeys} active {activeKeys === 1 ? "key" : "keys"} ·{" "}
             <Link className="underline underline-offset-4" href={`${place.keysHref}?consumer=${consumer.id}`}>
               Keys<span className="sr-only"> of {consumer.name}</span>
             </Link>{" "}
@@ -116,7 +105,7 @@ function ConsumerCard({ place, consumer, apis }: { place: TPlace; consumer: TCon
             label="Delete"
             ariaLabel={`Delete ${consumer.name}`}
             title={`Delete ${consumer.name}?`}
-            description={`Its ${consumer.activeKeys} active ${consumer.activeKeys === 1 ? "key stops" : "keys stop"} working at once, and its grants and runs are removed. This cannot be undone.`}
+            description={`Its ${activeKeys} active ${activeKeys === 1 ? "key stops" : "keys stop"} working at once, and its grants and runs are removed. This cannot be undone.`}
             confirmLabel="Delete consumer"
             confirmVariant="destructive"
             run={() => deleteConsumer({ ...place, consumerId: consumer.id })}
@@ -129,15 +118,15 @@ function ConsumerCard({ place, consumer, apis }: { place: TPlace; consumer: TCon
           <legend className="mb-2 text-sm font-medium">Access to APIs</legend>
           {apis.length === 0 ? <p className="text-sm text-muted-foreground">This environment serves no APIs yet.</p> : null}
           {apis.map((a) => {
-            const id = `grant-${consumer.id}-${a.id}`;
+            const id = `grant-${consumer.id}-${a.flowApiId}`;
             return (
-              <div key={a.id} className="flex items-center gap-3">
+              <div key={a.flowApiId} className="flex items-center gap-3">
                 <Switch
                   id={id}
-                  checked={granted.has(a.id)}
+                  checked={granted.has(a.flowApiId)}
                   disabled={grant.isPending}
                   onCheckedChange={async (value) => {
-                    const r = await grant.executeAsync({ ...place, consumerId: consumer.id, flowApiId: a.id, granted: value });
+                    const r = await grant.executeAsync({ ...place, consumerId: consumer.id, flowApiId: a.flowApiId, granted: value });
                     if (r?.serverError) return void toast.error(r.serverError.message);
                     toast.success(value ? `${consumer.name} may call ${a.name}.` : `${consumer.name} may no longer call ${a.name}.`);
                     router.refresh();
@@ -156,7 +145,17 @@ function ConsumerCard({ place, consumer, apis }: { place: TPlace; consumer: TCon
   );
 }
 
-function RenameDialog({ place, consumer, open, onOpenChange }: { place: TPlace; consumer: TConsumerItem; open: boolean; onOpenChange: (o: boolean) => void }) {
+function RenameDialog({
+  place,
+  consumer,
+  open,
+  onOpenChange,
+}: {
+  place: TPlace;
+  consumer: TConsoleConsumer;
+  open: boolean;
+  onOpenChange: (o: boolean) => void;
+}) {
   const router = useRouter();
   const { executeAsync, isPending } = useAction(renameConsumerAction);
   const form = useForm<TConsumerForm>({ resolver: zodResolver(ZConsumerForm), values: { name: consumer.name } });

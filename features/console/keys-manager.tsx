@@ -21,18 +21,9 @@ import { ZKeyForm, type TKeyForm } from "@/features/console/schemas";
 import { formatTime } from "@/features/console/format";
 import { ConfirmButton } from "@/components/confirm-button";
 import { SecretDialog, type TShownSecret } from "@/features/console/secret-dialog";
+import type { TConsoleKey } from "@/lib/consumers/list-consumers";
 
-export interface TKeyItem {
-  id: string;
-  name: string;
-  prefix: string;
-  consumerId: string;
-  consumerName: string;
-  state: "active" | "expiring" | "expired" | "revoked";
-  createdAt: string;
-  expiresAt: string | null;
-  lastUsedAt: string | null;
-}
+type TKeyItem = TConsoleKey & { consumerId: string; consumerName: string };
 
 type TPlace = { organization: string; environment: string };
 

@@ -8,23 +8,13 @@ import { ConfirmButton } from "@/components/confirm-button";
 import { EmptyState } from "@/features/shell/empty-state";
 import { revokeOauthClientAction } from "@/features/console/actions";
 import { formatTime } from "@/features/console/format";
-
-export interface TOauthClientRow {
-  id: string;
-  clientName: string;
-  clientId: string;
-  consumerName: string;
-  authorizedBy: string;
-  createdAt: string;
-  lastUsedAt: string | null;
-  state: "active" | "revoked" | "ended";
-}
+import type { TOauthClientItem } from "@/lib/oauth/authorizations";
 
 /**
  * "Authorized AI clients": the OAuth clients people connected by signing in (MCP), per
  * consumer, with their last use; revoking one makes its next call 401 (lib/oauth/authorizations.ts).
  */
-export function OauthClients({ place, clients }: { place: { organization: string; environment: string }; clients: TOauthClientRow[] }) {
+export function OauthClients({ place, clients }: { place: { organization: string; environment: string }; clients: TOauthClientItem[] }) {
   const { executeAsync: revoke } = useAction(revokeOauthClientAction);
   return (
     <TitledCard
