@@ -1,6 +1,7 @@
 import * as React from "react";
 import { Slot } from "radix-ui";
 import { cva, type VariantProps } from "class-variance-authority";
+import { LoaderCircleIcon } from "lucide-react";
 import { cn } from "@/lib/utils";
 
 export const buttonVariants = cva(
@@ -34,4 +35,14 @@ export interface TButtonProps extends React.ComponentProps<"button">, VariantPro
 export function Button({ className, variant, size, asChild = false, ...props }: TButtonProps) {
   const Comp = asChild ? Slot.Root : "button";
   return <Comp data-slot="button" className={cn(buttonVariants({ variant, size, className }))} {...props} />;
+}
+
+/** A form's submit button: disabled, with a spinner, while `pending`. */
+export function SubmitButton({ pending, children, ...props }: TButtonProps & { pending: boolean }) {
+  return (
+    <Button type="submit" disabled={pending} {...props}>
+      {pending ? <LoaderCircleIcon aria-hidden="true" className="animate-spin" /> : null}
+      {children}
+    </Button>
+  );
 }

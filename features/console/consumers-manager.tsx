@@ -2,8 +2,6 @@
 import { useState } from "react";
 import Link from "next/link";
 import { useRouter } from "next/navigation";
-import { useForm } from "react-hook-form";
-import { zodResolver } from "@hookform/resolvers/zod";
 import { useAction } from "next-safe-action/hooks";
 import { toast } from "sonner";
 import { UsersIcon } from "lucide-react";
@@ -15,10 +13,10 @@ import { Input } from "@/components/ui/input";
 import { Switch } from "@/components/ui/switch";
 import { Label } from "@/components/ui/label";
 import { EmptyState } from "@/features/shell/empty-state";
-import { applyServerError } from "@/features/shell/action-errors";
+import { useActionForm } from "@/features/shell/action-form";
 import { createConsumerAction, deleteConsumerAction, renameConsumerAction, setGrantAction } from "@/features/console/actions";
 import { ConfirmButton } from "@/components/confirm-button";
-import { ZConsumerForm, type TConsumerForm } from "@/features/console/schemas";
+import { ZConsumerForm } from "@/features/console/schemas";
 import type { TConsoleConsumer } from "@/lib/consumers/list-consumers";
 import type { TServedApi } from "@/lib/serving/list-served-apis";
 
@@ -49,24 +47,21 @@ export function ConsumersManager({ place, consumers, apis }: { place: TPlace; co
 }
 
 function CreateConsumerForm({ place }: { place: TPlace }) {
-  const router = useRouter();
-  const { executeAsync, isPending } = useAction(createConsumerAction);
-  const form = useForm<TConsumerForm>({ resolver: zodResolver(ZConsumerForm), defaultValues: { name: "" } });
+  const { form, onSubmit, errors, pending } = useActionForm(
+    ZConsumerForm,
+    { defaultValues: { name: "" } },
+    (values) => createConsumerAction({ ...values, organization: place.organization, environment: place.environment }),
+    (created) => {
+      toast.success(`Consumer ${created.name} created.`);
+      form.reset();
+    },
+  );
   return (
-    <form
-      className="flex flex-wrap items-start gap-2"
-      onSubmit={form.handleSubmit(async (values) => {
-        const r = await executeAsync({ ...values, organization: place.organization, environment: place.environment });
-        if (r?.serverError) return applyServerError(r.serverError, (f, m) => form.setError(f as "name", { message: m }));
-        toast.success(`Consumer ${r?.data?.name} created.`);
-        form.reset();
-        router.refresh();
-      })}
-    >
-      <FormField id="new-consumer-name" label="New consumer" error={form.formState.errors.name?.message} className="w-80">
+    <form className="flex flex-wrap items-start gap-2" onSubmit={onSubmit}>
+      <FormField id="new-consumer-name" label="New consumer" error={errors.name?.message} className="w-80">
         <Input placeholder="e.g. Acme mobile app" {...form.register("name")} />
       </FormField>
-      <Button type="submit" disabled={isPending} className="mt-6">
+      <Button type="submit" disabled={pending} className="mt-6">
         Create consumer
       </Button>
     </form>
@@ -156,28 +151,25 @@ function RenameDialog({
   open: boolean;
   onOpenChange: (o: boolean) => void;
 }) {
-  const router = useRouter();
-  const { executeAsync, isPending } = useAction(renameConsumerAction);
-  const form = useForm<TConsumerForm>({ resolver: zodResolver(ZConsumerForm), values: { name: consumer.name } });
+  const { form, onSubmit, errors, pending } = useActionForm(
+    ZConsumerForm,
+    { values: { name: consumer.name } },
+    (values) => renameConsumerAction({ ...values, organization: place.organization, environment: place.environment, consumerId: consumer.id }),
+    () => {
+      toast.success("Consumer renamed.");
+      onOpenChange(false);
+    },
+  );
   return (
     <Dialog open={open} onOpenChange={onOpenChange}>
       <DialogContent>
-        <form
-          className="grid gap-4"
-          onSubmit={form.handleSubmit(async (values) => {
-            const r = await executeAsync({ ...values, organization: place.organization, environment: place.environment, consumerId: consumer.id });
-            if (r?.serverError) return applyServerError(r.serverError, (f, m) => form.setError(f as "name", { message: m }));
-            toast.success("Consumer renamed.");
-            onOpenChange(false);
-            router.refresh();
-          })}
-        >
+        <form className="grid gap-4" onSubmit={onSubmit}>
           <DialogHeading title={<>Rename {consumer.name}</>} description="Keys and grants stay as they are." />
-          <FormField id={`rename-${consumer.id}`} label="Name" error={form.formState.errors.name?.message}>
+          <FormField id={`rename-${consumer.id}`} label="Name" error={errors.name?.message}>
             <Input {...form.register("name")} />
           </FormField>
           <DialogFooter>
-            <Button type="submit" disabled={isPending}>
+            <Button type="submit" disabled={pending}>
               Save name
             </Button>
           </DialogFooter>

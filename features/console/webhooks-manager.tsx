@@ -2,14 +2,12 @@
 import { useState } from "react";
 import Link from "next/link";
 import { useRouter } from "next/navigation";
-import { useForm } from "react-hook-form";
-import { zodResolver } from "@hookform/resolvers/zod";
 import { useAction } from "next-safe-action/hooks";
 import { toast } from "sonner";
-import { LoaderCircleIcon, TriangleAlertIcon, WebhookIcon } from "lucide-react";
+import { TriangleAlertIcon, WebhookIcon } from "lucide-react";
 import { Alert, AlertDescription, AlertTitle } from "@/components/ui/alert";
 import { Badge } from "@/components/ui/badge";
-import { Button } from "@/components/ui/button";
+import { Button, SubmitButton } from "@/components/ui/button";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "@/components/ui/card";
 import { FormField } from "@/components/ui/form-field";
 import { Input } from "@/components/ui/input";
@@ -17,11 +15,11 @@ import { Label } from "@/components/ui/label";
 import { Table, TableBody, TableCell, TableHeaderRow, TableRow } from "@/components/ui/table";
 import { ConfirmButton } from "@/components/confirm-button";
 import { EmptyState } from "@/features/shell/empty-state";
-import { applyServerError } from "@/features/shell/action-errors";
+import { useActionForm } from "@/features/shell/action-form";
 import { SecretDialog, type TShownSecret } from "@/features/console/secret-dialog";
 import { formatTime } from "@/features/console/format";
 import { createWebhookAction, deleteWebhookAction, enableWebhookAction } from "@/features/console/actions";
-import { ZWebhookForm, type TWebhookForm } from "@/features/console/schemas";
+import { ZWebhookForm } from "@/features/console/schemas";
 import type { TWebhookEndpointRow } from "@/lib/webhooks/webhook-endpoints";
 
 type TPlace = { organization: string; environment: string; runsHref: string };
@@ -61,9 +59,15 @@ export function WebhooksManager({ place, consumerId, endpoints }: { place: TPlac
 }
 
 function AddWebhookForm({ place, consumerId, onSecret }: { place: TPlace; consumerId: string; onSecret: (s: string) => void }) {
-  const router = useRouter();
-  const { executeAsync, isPending } = useAction(createWebhookAction);
-  const form = useForm<TWebhookForm>({ resolver: zodResolver(ZWebhookForm), defaultValues: { url: "", events: EVENTS.map((e) => e.value) } });
+  const { form, onSubmit, errors, pending } = useActionForm(
+    ZWebhookForm,
+    { defaultValues: { url: "", events: EVENTS.map((e) => e.value) } },
+    (values) => createWebhookAction({ ...values, organization: place.organization, environment: place.environment, consumerId }),
+    (created) => {
+      onSecret(created.secret);
+      form.reset();
+    },
+  );
   const events = form.watch("events");
   return (
     <Card>
@@ -72,22 +76,11 @@ function AddWebhookForm({ place, consumerId, onSecret }: { place: TPlace; consum
         <CardDescription>An https URL on a public address (or a host of the environment&apos;s allow-list, in Settings).</CardDescription>
       </CardHeader>
       <CardContent>
-        <form
-          noValidate
-          className="grid max-w-xl gap-4"
-          onSubmit={form.handleSubmit(async (values) => {
-            const r = await executeAsync({ ...values, organization: place.organization, environment: place.environment, consumerId });
-            if (r?.serverError) return applyServerError(r.serverError, (f, m) => form.setError(f as "url", { message: m }));
-            if (!r?.data) return;
-            onSecret(r.data.secret);
-            form.reset();
-            router.refresh();
-          })}
-        >
-          <FormField id="webhook-url" label="URL" error={form.formState.errors.url?.message}>
+        <form noValidate className="grid max-w-xl gap-4" onSubmit={onSubmit}>
+          <FormField id="webhook-url" label="URL" error={errors.url?.message}>
             <Input type="url" placeholder="https://example.com/hooks/flow-api" spellCheck={false} {...form.register("url")} />
           </FormField>
-          <fieldset className="grid gap-2" aria-describedby={form.formState.errors.events ? "webhook-events-error" : undefined}>
+          <fieldset className="grid gap-2" aria-describedby={errors.events ? "webhook-events-error" : undefined}>
             <legend className="mb-1 text-sm font-medium">Events</legend>
             {EVENTS.map((e) => (
               <div key={e.value} className="flex items-center gap-2">
@@ -105,17 +98,14 @@ function AddWebhookForm({ place, consumerId, onSecret }: { place: TPlace; consum
                 </Label>
               </div>
             ))}
-            {form.formState.errors.events ? (
+            {errors.events ? (
               <p id="webhook-events-error" className="text-sm text-destructive">
-                {form.formState.errors.events.message}
+                {errors.events.message}
               </p>
             ) : null}
           </fieldset>
           <div>
-            <Button type="submit" disabled={isPending}>
-              {isPending ? <LoaderCircleIcon aria-hidden="true" className="animate-spin" /> : null}
-              Add webhook
-            </Button>
+            <SubmitButton pending={pending}>Add webhook</SubmitButton>
           </div>
         </form>
       </CardContent>
