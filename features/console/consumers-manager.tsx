@@ -72,7 +72,6 @@ function ConsumerCard({ place, consumer, apis }: { place: TPlace; consumer: TCon
   const router = useRouter();
   const grant = useAction(setGrantAction);
   const [renaming, setRenaming] = useState(false);
-  const { executeAsync: deleteConsumer } = useAction(deleteConsumerAction);
   const granted = new Set(consumer.grantedApiIds);
   const activeKeys = consumer.keys.filter((k) => k.state === "active" || k.state === "expiring").length;
   return (
@@ -103,7 +102,7 @@ function ConsumerCard({ place, consumer, apis }: { place: TPlace; consumer: TCon
             description={`Its ${activeKeys} active ${activeKeys === 1 ? "key stops" : "keys stop"} working at once, and its grants and runs are removed. This cannot be undone.`}
             confirmLabel="Delete consumer"
             confirmVariant="destructive"
-            run={() => deleteConsumer({ ...place, consumerId: consumer.id })}
+            run={() => deleteConsumerAction({ ...place, consumerId: consumer.id })}
             success={`${consumer.name} deleted.`}
           />
         </div>

@@ -46,7 +46,6 @@ export function KeysManager({
 }) {
   const [shown, setShown] = useState<TShownSecret | null>(null);
   const [rotating, setRotating] = useState<TKeyItem | null>(null);
-  const { executeAsync: revoke } = useAction(revokeKeyAction);
   return (
     <div className="grid gap-6">
       <TitledCard title="Create a key">
@@ -91,7 +90,7 @@ export function KeysManager({
                         description="The next call with this key is refused (401). This cannot be undone."
                         confirmLabel="Revoke key"
                         confirmVariant="destructive"
-                        run={() => revoke({ ...place, keyId: k.id })}
+                        run={() => revokeKeyAction({ ...place, keyId: k.id })}
                         success={`Key ${k.prefix}… revoked.`}
                       />
                     </div>

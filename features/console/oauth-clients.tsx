@@ -1,5 +1,4 @@
 "use client";
-import { useAction } from "next-safe-action/hooks";
 import { PlugZapIcon } from "lucide-react";
 import { Badge } from "@/components/ui/badge";
 import { TitledCard } from "@/components/ui/card";
@@ -15,7 +14,6 @@ import type { TOauthClientItem } from "@/lib/oauth/authorizations";
  * consumer, with their last use; revoking one makes its next call 401 (lib/oauth/authorizations.ts).
  */
 export function OauthClients({ place, clients }: { place: { organization: string; environment: string }; clients: TOauthClientItem[] }) {
-  const { executeAsync: revoke } = useAction(revokeOauthClientAction);
   return (
     <TitledCard
       title="Authorized AI clients"
@@ -57,7 +55,7 @@ export function OauthClients({ place, clients }: { place: { organization: string
                       description="Its next call is refused (401) and its tokens are deleted; to connect again, someone signs in and allows it again."
                       confirmLabel="Revoke client"
                       confirmVariant="destructive"
-                      run={() => revoke({ ...place, authorizationId: c.id })}
+                      run={() => revokeOauthClientAction({ ...place, authorizationId: c.id })}
                       success={`${c.clientName} revoked.`}
                     />
                   )}

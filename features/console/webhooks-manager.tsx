@@ -115,7 +115,6 @@ function AddWebhookForm({ place, consumerId, onSecret }: { place: TPlace; consum
 
 function EndpointCard({ place, endpoint }: { place: TPlace; endpoint: TWebhookEndpointRow }) {
   const enable = useAction(enableWebhookAction);
-  const { executeAsync: remove } = useAction(deleteWebhookAction);
   const router = useRouter();
   return (
     <Card>
@@ -153,7 +152,7 @@ function EndpointCard({ place, endpoint }: { place: TPlace; endpoint: TWebhookEn
             description="No more deliveries go to it, and its delivery log is removed. This cannot be undone."
             confirmLabel="Delete webhook"
             confirmVariant="destructive"
-            run={() => remove({ organization: place.organization, environment: place.environment, endpointId: endpoint.id })}
+            run={() => deleteWebhookAction({ organization: place.organization, environment: place.environment, endpointId: endpoint.id })}
             success="Webhook deleted."
           />
         </div>
