@@ -50,7 +50,7 @@ function CreateConsumerForm({ place }: { place: TPlace }) {
   const { form, onSubmit, errors, pending } = useActionForm(
     ZConsumerForm,
     { defaultValues: { name: "" } },
-    (values) => createConsumerAction({ ...values, organization: place.organization, environment: place.environment }),
+    (values) => createConsumerAction({ ...values, ...place }),
     (created) => {
       toast.success(`Consumer ${created.name} created.`);
       form.reset();
@@ -153,7 +153,7 @@ function RenameDialog({
   const { form, onSubmit, errors, pending } = useActionForm(
     ZConsumerForm,
     { values: { name: consumer.name } },
-    (values) => renameConsumerAction({ ...values, organization: place.organization, environment: place.environment, consumerId: consumer.id }),
+    (values) => renameConsumerAction({ ...values, ...place, consumerId: consumer.id }),
     () => {
       toast.success("Consumer renamed.");
       onOpenChange(false);

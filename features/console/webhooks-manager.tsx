@@ -62,7 +62,7 @@ function AddWebhookForm({ place, consumerId, onSecret }: { place: TPlace; consum
   const { form, onSubmit, errors, pending } = useActionForm(
     ZWebhookForm,
     { defaultValues: { url: "", events: EVENTS.map((e) => e.value) } },
-    (values) => createWebhookAction({ ...values, organization: place.organization, environment: place.environment, consumerId }),
+    (values) => createWebhookAction({ ...values, ...place, consumerId }),
     (created) => {
       onSecret(created.secret);
       form.reset();
@@ -135,7 +135,7 @@ function EndpointCard({ place, endpoint }: { place: TPlace; endpoint: TWebhookEn
               disabled={enable.isPending}
               aria-label={`Re-enable ${endpoint.url}`}
               onClick={async () => {
-                const r = await enable.executeAsync({ organization: place.organization, environment: place.environment, endpointId: endpoint.id });
+                const r = await enable.executeAsync({ ...place, endpointId: endpoint.id });
                 if (r?.serverError) return void toast.error(r.serverError.message);
                 toast.success("Webhook enabled again.");
                 router.refresh();
@@ -152,7 +152,7 @@ function EndpointCard({ place, endpoint }: { place: TPlace; endpoint: TWebhookEn
             description="No more deliveries go to it, and its delivery log is removed. This cannot be undone."
             confirmLabel="Delete webhook"
             confirmVariant="destructive"
-            run={() => deleteWebhookAction({ organization: place.organization, environment: place.environment, endpointId: endpoint.id })}
+            run={() => deleteWebhookAction({ ...place, endpointId: endpoint.id })}
             success="Webhook deleted."
           />
         </div>
