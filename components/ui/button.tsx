@@ -1,6 +1,7 @@
 import * as React from "react";
 import { Slot } from "radix-ui";
 import { cva, type VariantProps } from "class-variance-authority";
+import { LoaderCircleIcon } from "lucide-react";
 import { cn } from "@/lib/utils";
 
 export const buttonVariants = cva(
@@ -18,7 +19,6 @@ export const buttonVariants = cva(
       size: {
         default: "h-9 px-4 py-2 has-[>svg]:px-3",
         sm: "h-8 gap-1.5 rounded-md px-3 has-[>svg]:px-2.5",
-        lg: "h-10 rounded-md px-6 has-[>svg]:px-4",
         icon: "size-9",
       },
     },
@@ -34,4 +34,14 @@ export interface TButtonProps extends React.ComponentProps<"button">, VariantPro
 export function Button({ className, variant, size, asChild = false, ...props }: TButtonProps) {
   const Comp = asChild ? Slot.Root : "button";
   return <Comp data-slot="button" className={cn(buttonVariants({ variant, size, className }))} {...props} />;
+}
+
+/** A form's submit button: disabled, with a spinner, while `pending`. */
+export function SubmitButton({ pending, children, ...props }: TButtonProps & { pending: boolean }) {
+  return (
+    <Button type="submit" disabled={pending} {...props}>
+      {pending ? <LoaderCircleIcon aria-hidden="true" className="animate-spin" /> : null}
+      {children}
+    </Button>
+  );
 }

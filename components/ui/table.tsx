@@ -43,13 +43,10 @@ export function TableHeaderRow({ columns }: { columns: (string | [string, string
       <TableRow>
         {columns.map((c, i) => {
           const [label, className] = typeof c === "string" ? [c] : c;
-          return className === "sr-only" ? (
-            <TableHead key={i}>
-              <span className="sr-only">{label}</span>
-            </TableHead>
-          ) : (
-            <TableHead key={i} className={className}>
-              {label}
+          const srOnly = className === "sr-only";
+          return (
+            <TableHead key={i} className={srOnly ? undefined : className}>
+              {srOnly ? <span className="sr-only">{label}</span> : label}
             </TableHead>
           );
         })}

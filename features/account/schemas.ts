@@ -10,4 +10,3 @@ export const ZChangePassword = z
     confirmPassword: z.string().max(1024),
   })
   .refine((v) => v.newPassword === v.confirmPassword, { path: ["confirmPassword"], message: "The two new passwords differ." });
-export type TChangePassword = z.infer<typeof ZChangePassword>;

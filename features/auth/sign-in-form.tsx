@@ -3,9 +3,9 @@ import { useState } from "react";
 import { useForm } from "react-hook-form";
 import { zodResolver } from "@hookform/resolvers/zod";
 import { useAction } from "next-safe-action/hooks";
-import { CircleAlertIcon, LoaderCircleIcon } from "lucide-react";
+import { CircleAlertIcon } from "lucide-react";
 import { Alert, AlertDescription } from "@/components/ui/alert";
-import { Button } from "@/components/ui/button";
+import { SubmitButton } from "@/components/ui/button";
 import { FormField } from "@/components/ui/form-field";
 import { Input } from "@/components/ui/input";
 import { signInAction } from "@/features/auth/actions";
@@ -43,10 +43,9 @@ export function SignInForm({ callbackUrl }: { callbackUrl?: string }) {
       <FormField id="password" label="Password" error={form.formState.errors.password?.message}>
         <Input type="password" autoComplete="current-password" {...form.register("password")} />
       </FormField>
-      <Button type="submit" disabled={busy} className="w-full">
-        {busy ? <LoaderCircleIcon aria-hidden="true" className="animate-spin" /> : null}
+      <SubmitButton pending={busy} className="w-full">
         Sign in
-      </Button>
+      </SubmitButton>
     </form>
   );
 }

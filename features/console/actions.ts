@@ -58,10 +58,7 @@ export const renameConsumerAction = adminAction
 export const deleteConsumerAction = adminAction
   .metadata({ name: "delete-consumer" })
   .inputSchema(ZEnvironmentInput.extend({ consumerId: z.uuid() }))
-  .action(async ({ parsedInput }) => {
-    await deleteConsumer(await environmentOf(parsedInput), parsedInput.consumerId);
-    return { deleted: true };
-  });
+  .action(async ({ parsedInput }) => deleteConsumer(await environmentOf(parsedInput), parsedInput.consumerId));
 
 export const createKeyAction = adminAction
   .metadata({ name: "create-key" })
@@ -75,18 +72,12 @@ export const createKeyAction = adminAction
 export const revokeKeyAction = adminAction
   .metadata({ name: "revoke-key" })
   .inputSchema(ZEnvironmentInput.extend({ keyId: z.uuid() }))
-  .action(async ({ parsedInput }) => {
-    const r = await revokeApiKey(await environmentOf(parsedInput), parsedInput.keyId);
-    return { revokedAt: r.revokedAt.toISOString() };
-  });
+  .action(async ({ parsedInput }) => revokeApiKey(await environmentOf(parsedInput), parsedInput.keyId));
 
 export const revokeOauthClientAction = adminAction
   .metadata({ name: "revoke-oauth-client" })
   .inputSchema(ZEnvironmentInput.extend({ authorizationId: z.uuid() }))
-  .action(async ({ parsedInput }) => {
-    const r = await revokeOauthClient(await environmentOf(parsedInput), parsedInput.authorizationId);
-    return { revokedAt: r.revokedAt.toISOString() };
-  });
+  .action(async ({ parsedInput }) => revokeOauthClient(await environmentOf(parsedInput), parsedInput.authorizationId));
 
 export const rotateKeyAction = adminAction
   .metadata({ name: "rotate-key" })
@@ -104,10 +95,7 @@ export const setGrantAction = adminAction
 export const setLayerReadableAction = adminAction
   .metadata({ name: "set-layer-readable" })
   .inputSchema(ZEnvironmentInput.extend({ workspaceId: z.uuid(), layerId: z.string().min(1), readable: z.boolean() }))
-  .action(async ({ parsedInput }) => {
-    await setLayerReadable(await environmentOf(parsedInput), parsedInput);
-    return { readable: parsedInput.readable };
-  });
+  .action(async ({ parsedInput }) => setLayerReadable(await environmentOf(parsedInput), parsedInput));
 
 export const setAiAccessAction = adminAction
   .metadata({ name: "set-ai-access" })
@@ -144,15 +132,9 @@ export const createWebhookAction = adminAction
 export const enableWebhookAction = adminAction
   .metadata({ name: "enable-webhook" })
   .inputSchema(ZEnvironmentInput.extend({ endpointId: z.uuid() }))
-  .action(async ({ parsedInput }) => {
-    await enableWebhookEndpoint(await environmentOf(parsedInput), parsedInput.endpointId);
-    return { enabled: true };
-  });
+  .action(async ({ parsedInput }) => enableWebhookEndpoint(await environmentOf(parsedInput), parsedInput.endpointId));
 
 export const deleteWebhookAction = adminAction
   .metadata({ name: "delete-webhook" })
   .inputSchema(ZEnvironmentInput.extend({ endpointId: z.uuid() }))
-  .action(async ({ parsedInput }) => {
-    await deleteWebhookEndpoint(await environmentOf(parsedInput), parsedInput.endpointId);
-    return { deleted: true };
-  });
+  .action(async ({ parsedInput }) => deleteWebhookEndpoint(await environmentOf(parsedInput), parsedInput.endpointId));

@@ -74,14 +74,7 @@ export default async function AiAccessPage({ params }: { params: Promise<TConsol
                     </TableCell>
                     <TableCell className="font-mono text-xs">{toolName(a.slug)}</TableCell>
                     <TableCell>
-                      <AiSwitch
-                        organization={organization}
-                        environment={environment}
-                        flowApiId={a.flowApiId}
-                        apiName={a.name}
-                        checked={a.aiAccess}
-                        blockedReason={a.aiBlockedReason}
-                      />
+                      <AiSwitch organization={organization} environment={environment} api={a} />
                     </TableCell>
                   </TableRow>
                 ))}

@@ -6,35 +6,36 @@ import { toast } from "sonner";
 import { Switch } from "@/components/ui/switch";
 import { Label } from "@/components/ui/label";
 import { setAiAccessAction } from "@/features/console/actions";
+import type { TServedApi } from "@/lib/serving/list-served-apis";
 
 /**
  * The "Available to AI assistants" switch of one served API. Disabled, with the reason
  * beside it, when it cannot be turned on (plan without AI access, colliding names) and is
  * off; a refusal from the server is shown next to the switch.
  */
-export function AiSwitch(p: { organization: string; environment: string; flowApiId: string; apiName: string; checked: boolean; blockedReason: string | null }) {
+export function AiSwitch({ organization, environment, api }: { organization: string; environment: string; api: TServedApi }) {
   const router = useRouter();
   const { executeAsync, isPending } = useAction(setAiAccessAction);
   const [error, setError] = useState<string | null>(null);
-  const id = `ai-${p.flowApiId}`;
-  const disabled = isPending || (!p.checked && p.blockedReason !== null);
-  const reason = error ?? (!p.checked ? p.blockedReason : null);
+  const id = `ai-${api.flowApiId}`;
+  const disabled = isPending || (!api.aiAccess && api.aiBlockedReason !== null);
+  const reason = error ?? (!api.aiAccess ? api.aiBlockedReason : null);
   return (
     <div className="grid gap-1">
       <div className="flex items-center gap-3">
         <Switch
           id={id}
-          checked={p.checked}
+          checked={api.aiAccess}
           disabled={disabled}
           aria-describedby={reason ? `${id}-reason` : undefined}
           onCheckedChange={async (enabled) => {
             setError(null);
-            const r = await executeAsync({ organization: p.organization, environment: p.environment, flowApiId: p.flowApiId, enabled });
+            const r = await executeAsync({ organization, environment, flowApiId: api.flowApiId, enabled });
             if (r?.serverError) {
               setError(r.serverError.message);
               return;
             }
-            toast.success(`${p.apiName}: ${enabled ? "available to" : "hidden from"} AI assistants.`);
+            toast.success(`${api.name}: ${enabled ? "available to" : "hidden from"} AI assistants.`);
             router.refresh();
           }}
         />

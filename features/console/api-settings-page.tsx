@@ -52,14 +52,7 @@ export default async function ApiSettingsPage({ params }: { params: Promise<TCon
           description="AI assistants (MCP clients) see this API as a tool when the switch is on and their key's consumer is granted the API."
           contentClassName="grid gap-4"
         >
-          <AiSwitch
-            organization={organization}
-            environment={environment}
-            flowApiId={api.flowApiId}
-            apiName={api.name}
-            checked={api.aiAccess}
-            blockedReason={api.aiBlockedReason}
-          />
+          <AiSwitch organization={organization} environment={environment} api={api} />
           <Link className="text-sm underline underline-offset-4" href={consolePath(organization, environment, "ai-access")}>
             Connect an AI client
           </Link>

@@ -2,8 +2,6 @@
 import { useState } from "react";
 import Link from "next/link";
 import { useRouter } from "next/navigation";
-import { useForm } from "react-hook-form";
-import { zodResolver } from "@hookform/resolvers/zod";
 import { useAction } from "next-safe-action/hooks";
 import { toast } from "sonner";
 import { UsersIcon } from "lucide-react";
@@ -15,29 +13,17 @@ import { Input } from "@/components/ui/input";
 import { Switch } from "@/components/ui/switch";
 import { Label } from "@/components/ui/label";
 import { EmptyState } from "@/features/shell/empty-state";
-import { applyServerError } from "@/features/shell/action-errors";
+import { useActionForm } from "@/features/shell/action-form";
 import { createConsumerAction, deleteConsumerAction, renameConsumerAction, setGrantAction } from "@/features/console/actions";
 import { ConfirmButton } from "@/components/confirm-button";
-import { ZConsumerForm, type TConsumerForm } from "@/features/console/schemas";
-
-export interface TConsumerItem {
-  id: string;
-  slug: string;
-  name: string;
-  activeKeys: number;
-  grantedApiIds: string[];
-}
-
-export interface TApiItem {
-  id: string;
-  slug: string;
-  name: string;
-}
+import { ZConsumerForm } from "@/features/console/schemas";
+import type { TConsoleConsumer } from "@/lib/consumers/list-consumers";
+import type { TServedApi } from "@/lib/serving/list-served-apis";
 
 type TPlace = { organization: string; environment: string; keysHref: string; consumersHref: string };
 
 /** Consumers of the environment: create, rename, delete, and their grants per served API. */
-export function ConsumersManager({ place, consumers, apis }: { place: TPlace; consumers: TConsumerItem[]; apis: TApiItem[] }) {
+export function ConsumersManager({ place, consumers, apis }: { place: TPlace; consumers: TConsoleConsumer[]; apis: TServedApi[] }) {
   return (
     <div className="grid gap-6">
       <CreateConsumerForm place={place} />
@@ -61,43 +47,40 @@ export function ConsumersManager({ place, consumers, apis }: { place: TPlace; co
 }
 
 function CreateConsumerForm({ place }: { place: TPlace }) {
-  const router = useRouter();
-  const { executeAsync, isPending } = useAction(createConsumerAction);
-  const form = useForm<TConsumerForm>({ resolver: zodResolver(ZConsumerForm), defaultValues: { name: "" } });
+  const { form, onSubmit, errors, pending } = useActionForm(
+    ZConsumerForm,
+    { defaultValues: { name: "" } },
+    (values) => createConsumerAction({ ...values, ...place }),
+    (created) => {
+      toast.success(`Consumer ${created.name} created.`);
+      form.reset();
+    },
+  );
   return (
-    <form
-      className="flex flex-wrap items-start gap-2"
-      onSubmit={form.handleSubmit(async (values) => {
-        const r = await executeAsync({ ...values, organization: place.organization, environment: place.environment });
-        if (r?.serverError) return applyServerError(r.serverError, (f, m) => form.setError(f as "name", { message: m }));
-        toast.success(`Consumer ${r?.data?.name} created.`);
-        form.reset();
-        router.refresh();
-      })}
-    >
-      <FormField id="new-consumer-name" label="New consumer" error={form.formState.errors.name?.message} className="w-80">
+    <form className="flex flex-wrap items-start gap-2" onSubmit={onSubmit}>
+      <FormField id="new-consumer-name" label="New consumer" error={errors.name?.message} className="w-80">
         <Input placeholder="e.g. Acme mobile app" {...form.register("name")} />
       </FormField>
-      <Button type="submit" disabled={isPending} className="mt-6">
+      <Button type="submit" disabled={pending} className="mt-6">
         Create consumer
       </Button>
     </form>
   );
 }
 
-function ConsumerCard({ place, consumer, apis }: { place: TPlace; consumer: TConsumerItem; apis: TApiItem[] }) {
+function ConsumerCard({ place, consumer, apis }: { place: TPlace; consumer: TConsoleConsumer; apis: TServedApi[] }) {
   const router = useRouter();
   const grant = useAction(setGrantAction);
   const [renaming, setRenaming] = useState(false);
-  const { executeAsync: deleteConsumer } = useAction(deleteConsumerAction);
   const granted = new Set(consumer.grantedApiIds);
+  const activeKeys = consumer.keys.filter((k) => k.state === "active" || k.state === "expiring").length;
   return (
     <Card>
       <CardHeader className="flex flex-row flex-wrap items-start justify-between gap-2">
         <div className="grid gap-1">
           <CardTitle>{consumer.name}</CardTitle>
           <CardDescription>
-            <span className="font-mono">{consumer.slug}</span> · {consumer.activeKeys} active {consumer.activeKeys === 1 ? "key" : "keys"} ·{" "}
+            <span className="font-mono">{consumer.slug}</span> · {activeKeys} active {activeKeys === 1 ? "key" : "keys"} ·{" "}
             <Link className="underline underline-offset-4" href={`${place.keysHref}?consumer=${consumer.id}`}>
               Keys<span className="sr-only"> of {consumer.name}</span>
             </Link>{" "}
@@ -116,10 +99,10 @@ function ConsumerCard({ place, consumer, apis }: { place: TPlace; consumer: TCon
             label="Delete"
             ariaLabel={`Delete ${consumer.name}`}
             title={`Delete ${consumer.name}?`}
-            description={`Its ${consumer.activeKeys} active ${consumer.activeKeys === 1 ? "key stops" : "keys stop"} working at once, and its grants and runs are removed. This cannot be undone.`}
+            description={`Its ${activeKeys} active ${activeKeys === 1 ? "key stops" : "keys stop"} working at once, and its grants and runs are removed. This cannot be undone.`}
             confirmLabel="Delete consumer"
             confirmVariant="destructive"
-            run={() => deleteConsumer({ ...place, consumerId: consumer.id })}
+            run={() => deleteConsumerAction({ ...place, consumerId: consumer.id })}
             success={`${consumer.name} deleted.`}
           />
         </div>
@@ -129,15 +112,15 @@ function ConsumerCard({ place, consumer, apis }: { place: TPlace; consumer: TCon
           <legend className="mb-2 text-sm font-medium">Access to APIs</legend>
           {apis.length === 0 ? <p className="text-sm text-muted-foreground">This environment serves no APIs yet.</p> : null}
           {apis.map((a) => {
-            const id = `grant-${consumer.id}-${a.id}`;
+            const id = `grant-${consumer.id}-${a.flowApiId}`;
             return (
-              <div key={a.id} className="flex items-center gap-3">
+              <div key={a.flowApiId} className="flex items-center gap-3">
                 <Switch
                   id={id}
-                  checked={granted.has(a.id)}
+                  checked={granted.has(a.flowApiId)}
                   disabled={grant.isPending}
                   onCheckedChange={async (value) => {
-                    const r = await grant.executeAsync({ ...place, consumerId: consumer.id, flowApiId: a.id, granted: value });
+                    const r = await grant.executeAsync({ ...place, consumerId: consumer.id, flowApiId: a.flowApiId, granted: value });
                     if (r?.serverError) return void toast.error(r.serverError.message);
                     toast.success(value ? `${consumer.name} may call ${a.name}.` : `${consumer.name} may no longer call ${a.name}.`);
                     router.refresh();
@@ -156,29 +139,36 @@ function ConsumerCard({ place, consumer, apis }: { place: TPlace; consumer: TCon
   );
 }
 
-function RenameDialog({ place, consumer, open, onOpenChange }: { place: TPlace; consumer: TConsumerItem; open: boolean; onOpenChange: (o: boolean) => void }) {
-  const router = useRouter();
-  const { executeAsync, isPending } = useAction(renameConsumerAction);
-  const form = useForm<TConsumerForm>({ resolver: zodResolver(ZConsumerForm), values: { name: consumer.name } });
+function RenameDialog({
+  place,
+  consumer,
+  open,
+  onOpenChange,
+}: {
+  place: TPlace;
+  consumer: TConsoleConsumer;
+  open: boolean;
+  onOpenChange: (o: boolean) => void;
+}) {
+  const { form, onSubmit, errors, pending } = useActionForm(
+    ZConsumerForm,
+    { values: { name: consumer.name } },
+    (values) => renameConsumerAction({ ...values, ...place, consumerId: consumer.id }),
+    () => {
+      toast.success("Consumer renamed.");
+      onOpenChange(false);
+    },
+  );
   return (
     <Dialog open={open} onOpenChange={onOpenChange}>
       <DialogContent>
-        <form
-          className="grid gap-4"
-          onSubmit={form.handleSubmit(async (values) => {
-            const r = await executeAsync({ ...values, organization: place.organization, environment: place.environment, consumerId: consumer.id });
-            if (r?.serverError) return applyServerError(r.serverError, (f, m) => form.setError(f as "name", { message: m }));
-            toast.success("Consumer renamed.");
-            onOpenChange(false);
-            router.refresh();
-          })}
-        >
+        <form className="grid gap-4" onSubmit={onSubmit}>
           <DialogHeading title={<>Rename {consumer.name}</>} description="Keys and grants stay as they are." />
-          <FormField id={`rename-${consumer.id}`} label="Name" error={form.formState.errors.name?.message}>
+          <FormField id={`rename-${consumer.id}`} label="Name" error={errors.name?.message}>
             <Input {...form.register("name")} />
           </FormField>
           <DialogFooter>
-            <Button type="submit" disabled={isPending}>
+            <Button type="submit" disabled={pending}>
               Save name
             </Button>
           </DialogFooter>

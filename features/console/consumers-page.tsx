@@ -24,14 +24,8 @@ export default async function ConsumersPage({ params }: { params: Promise<TConso
           keysHref: consolePath(organization, environment, "keys"),
           consumersHref: consolePath(organization, environment, "consumers"),
         }}
-        consumers={consumers.map((c) => ({
-          id: c.id,
-          slug: c.slug,
-          name: c.name,
-          activeKeys: c.keys.filter((k) => k.state === "active" || k.state === "expiring").length,
-          grantedApiIds: c.grantedApiIds,
-        }))}
-        apis={apis.map((a) => ({ id: a.flowApiId, slug: a.slug, name: a.name }))}
+        consumers={consumers}
+        apis={apis}
       />
     </>
   );

@@ -3,11 +3,10 @@ import { useForm } from "react-hook-form";
 import { zodResolver } from "@hookform/resolvers/zod";
 import { useAction } from "next-safe-action/hooks";
 import { toast } from "sonner";
-import { LoaderCircleIcon } from "lucide-react";
-import { Button } from "@/components/ui/button";
+import { SubmitButton } from "@/components/ui/button";
 import { FormField } from "@/components/ui/form-field";
 import { Textarea } from "@/components/ui/textarea";
-import { applyServerError } from "@/features/shell/action-errors";
+import { applyServerError } from "@/features/shell/action-form";
 import { updateEnvironmentListAction } from "@/features/console/actions";
 import { ZListForm, type TEnvironmentList, type TListForm } from "@/features/console/schemas";
 
@@ -66,10 +65,7 @@ export function EnvironmentListForm({
         <Textarea rows={kind.rows} spellCheck={false} className="font-mono" {...form.register("text")} />
       </FormField>
       <div>
-        <Button type="submit" disabled={isPending}>
-          {isPending ? <LoaderCircleIcon aria-hidden="true" className="animate-spin" /> : null}
-          {kind.save}
-        </Button>
+        <SubmitButton pending={isPending}>{kind.save}</SubmitButton>
       </div>
     </form>
   );

@@ -1,8 +1,6 @@
 "use client";
 import { useState } from "react";
 import { useRouter } from "next/navigation";
-import { useForm } from "react-hook-form";
-import { zodResolver } from "@hookform/resolvers/zod";
 import { useAction } from "next-safe-action/hooks";
 import { toast } from "sonner";
 import { KeyRoundIcon } from "lucide-react";
@@ -15,24 +13,15 @@ import { Input } from "@/components/ui/input";
 import { NativeSelect, SelectOptions } from "@/components/ui/native-select";
 import { Table, TableBody, TableCell, TableHeaderRow, TableRow } from "@/components/ui/table";
 import { EmptyState } from "@/features/shell/empty-state";
-import { applyServerError } from "@/features/shell/action-errors";
+import { useActionForm } from "@/features/shell/action-form";
 import { createKeyAction, revokeKeyAction, rotateKeyAction } from "@/features/console/actions";
-import { ZKeyForm, type TKeyForm } from "@/features/console/schemas";
+import { ZKeyForm } from "@/features/console/schemas";
 import { formatTime } from "@/features/console/format";
 import { ConfirmButton } from "@/components/confirm-button";
 import { SecretDialog, type TShownSecret } from "@/features/console/secret-dialog";
+import type { TConsoleKey } from "@/lib/consumers/list-consumers";
 
-export interface TKeyItem {
-  id: string;
-  name: string;
-  prefix: string;
-  consumerId: string;
-  consumerName: string;
-  state: "active" | "expiring" | "expired" | "revoked";
-  createdAt: string;
-  expiresAt: string | null;
-  lastUsedAt: string | null;
-}
+type TKeyItem = TConsoleKey & { consumerId: string; consumerName: string };
 
 type TPlace = { organization: string; environment: string };
 
@@ -57,7 +46,6 @@ export function KeysManager({
 }) {
   const [shown, setShown] = useState<TShownSecret | null>(null);
   const [rotating, setRotating] = useState<TKeyItem | null>(null);
-  const { executeAsync: revoke } = useAction(revokeKeyAction);
   return (
     <div className="grid gap-6">
       <TitledCard title="Create a key">
@@ -102,7 +90,7 @@ export function KeysManager({
                         description="The next call with this key is refused (401). This cannot be undone."
                         confirmLabel="Revoke key"
                         confirmVariant="destructive"
-                        run={() => revoke({ ...place, keyId: k.id })}
+                        run={() => revokeKeyAction({ ...place, keyId: k.id })}
                         success={`Key ${k.prefix}… revoked.`}
                       />
                     </div>
@@ -114,7 +102,7 @@ export function KeysManager({
         </Table>
       )}
       <RotateDialog place={place} keyItem={rotating} onClose={() => setRotating(null)} onRotated={setShown} />
-      <SecretDialog shown={shown} onClose={() => setShown(null)} />
+      <SecretDialog kind="key" shown={shown} onClose={() => setShown(null)} />
     </div>
   );
 }
@@ -130,27 +118,18 @@ function CreateKeyForm({
   selectedConsumer?: string;
   onCreated: (s: TShownSecret) => void;
 }) {
-  const router = useRouter();
-  const { executeAsync, isPending } = useAction(createKeyAction);
-  const form = useForm<TKeyForm>({
-    resolver: zodResolver(ZKeyForm),
-    defaultValues: { consumerId: consumers.some((c) => c.id === selectedConsumer) ? selectedConsumer : consumers[0].id, name: "", expiresAt: "" },
-  });
-  const errors = form.formState.errors;
+  const { form, onSubmit, errors, pending } = useActionForm(
+    ZKeyForm,
+    { defaultValues: { consumerId: consumers.some((c) => c.id === selectedConsumer) ? selectedConsumer : consumers[0].id, name: "", expiresAt: "" } },
+    (values) => createKeyAction({ ...values, ...place, expiresAt: values.expiresAt ? new Date(`${values.expiresAt}T23:59:59Z`).toISOString() : undefined }),
+    (created, values) => {
+      const consumer = consumers.find((c) => c.id === values.consumerId)?.name;
+      onCreated({ title: `New key for ${consumer}`, secret: created.secret, prefix: created.prefix });
+      form.reset({ consumerId: values.consumerId, name: "", expiresAt: "" });
+    },
+  );
   return (
-    <form
-      className="grid gap-4 md:grid-cols-[1fr_1fr_1fr_auto] md:items-start"
-      onSubmit={form.handleSubmit(async (values) => {
-        const expiresAt = values.expiresAt ? new Date(`${values.expiresAt}T23:59:59Z`).toISOString() : undefined;
-        const r = await executeAsync({ ...place, consumerId: values.consumerId, name: values.name, expiresAt });
-        if (r?.serverError) return applyServerError(r.serverError, (f, m) => form.setError(f as keyof TKeyForm, { message: m }));
-        if (!r?.data) return;
-        const consumer = consumers.find((c) => c.id === values.consumerId)?.name;
-        onCreated({ title: `New key for ${consumer}`, secret: r.data.secret, prefix: r.data.prefix });
-        form.reset({ consumerId: values.consumerId, name: "", expiresAt: "" });
-        router.refresh();
-      })}
-    >
+    <form className="grid gap-4 md:grid-cols-[1fr_1fr_1fr_auto] md:items-start" onSubmit={onSubmit}>
       <FormField id="key-consumer" label="Consumer" error={errors.consumerId?.message}>
         <NativeSelect {...form.register("consumerId")}>
           <SelectOptions options={consumers.map((c) => ({ value: c.id, label: c.name }))} />
@@ -162,7 +141,7 @@ function CreateKeyForm({
       <FormField id="key-expires" label="Expires (optional, end of day UTC)" error={errors.expiresAt?.message}>
         <Input type="date" {...form.register("expiresAt")} />
       </FormField>
-      <Button type="submit" disabled={isPending} className="md:mt-6">
+      <Button type="submit" disabled={pending} className="md:mt-6">
         Create key
       </Button>
     </form>

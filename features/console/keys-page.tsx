@@ -17,19 +17,7 @@ export default async function KeysPage({ params, searchParams }: { params: Promi
   const { scope, ref, organization, environment } = await consolePage(consolePath(p.organization, p.environment, "keys"), p);
   const [consumers, oauthClients] = await Promise.all([listConsumers(ref), listOauthClients(ref)]);
   const keys = consumers
-    .flatMap((c) =>
-      c.keys.map((k) => ({
-        id: k.id,
-        name: k.name,
-        prefix: k.prefix,
-        consumerId: c.id,
-        consumerName: c.name,
-        state: k.state,
-        createdAt: k.createdAt.toISOString(),
-        expiresAt: k.expiresAt?.toISOString() ?? null,
-        lastUsedAt: k.lastUsedAt?.toISOString() ?? null,
-      })),
-    )
+    .flatMap((c) => c.keys.map((k) => ({ ...k, consumerId: c.id, consumerName: c.name })))
     .sort((a, b) => (a.createdAt < b.createdAt ? 1 : -1));
   return (
     <>
@@ -44,19 +32,7 @@ export default async function KeysPage({ params, searchParams }: { params: Promi
         selectedConsumer={consumer}
       />
       <div className="mt-8">
-        <OauthClients
-          place={{ organization, environment }}
-          clients={oauthClients.map((c) => ({
-            id: c.id,
-            clientName: c.clientName,
-            clientId: c.clientId,
-            consumerName: c.consumerName,
-            authorizedBy: c.authorizedBy,
-            createdAt: c.createdAt.toISOString(),
-            lastUsedAt: c.lastUsedAt?.toISOString() ?? null,
-            state: c.state,
-          }))}
-        />
+        <OauthClients place={{ organization, environment }} clients={oauthClients} />
       </div>
     </>
   );

@@ -8,32 +8,22 @@ import { Label } from "@/components/ui/label";
 import { NativeSelect, SelectOptions } from "@/components/ui/native-select";
 import { Table, TableBody, TableCell, TableHeaderRow, TableRow } from "@/components/ui/table";
 import { setLayerReadableAction } from "@/features/console/actions";
+import type { TConsoleLayer } from "@/lib/serving/environment-layers";
 
-export interface TLayerItem {
-  id: string;
-  /** Layer ids are unique within a workspace only: a layer is (workspace, id). */
-  workspaceId: string;
-  name: string;
-  kind: string;
-  itemCount: number;
-  workspaceName: string;
-  readable: boolean;
-}
-
-/** The value of a layer's option: its workspace and id (two workspaces may use one id). */
-const layerKey = (l: Pick<TLayerItem, "workspaceId" | "id">) => `${l.workspaceId}/${l.id}`;
+/** The value of a layer's option: its workspace and id (layer ids are unique within a workspace only). */
+const layerKey = (l: Pick<TConsoleLayer, "workspaceId" | "id">) => `${l.workspaceId}/${l.id}`;
 
 /**
  * The layers the environment may read (callers name them by `layer_id`, resolved in the called
  * API's workspace): remove one, add another of the organization's workspaces.
  */
-export function LayersEditor({ organization, environment, layers }: { organization: string; environment: string; layers: TLayerItem[] }) {
+export function LayersEditor({ organization, environment, layers }: { organization: string; environment: string; layers: TConsoleLayer[] }) {
   const router = useRouter();
   const { executeAsync, isPending } = useAction(setLayerReadableAction);
   const readable = layers.filter((l) => l.readable);
   const others = layers.filter((l) => !l.readable);
   const [choice, setChoice] = useState("");
-  const change = async (layer: TLayerItem | undefined, value: boolean) => {
+  const change = async (layer: TConsoleLayer | undefined, value: boolean) => {
     if (!layer) return;
     const r = await executeAsync({ organization, environment, workspaceId: layer.workspaceId, layerId: layer.id, readable: value });
     if (r?.serverError) return void toast.error(r.serverError.message);

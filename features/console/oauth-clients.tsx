@@ -1,5 +1,4 @@
 "use client";
-import { useAction } from "next-safe-action/hooks";
 import { PlugZapIcon } from "lucide-react";
 import { Badge } from "@/components/ui/badge";
 import { TitledCard } from "@/components/ui/card";
@@ -8,24 +7,13 @@ import { ConfirmButton } from "@/components/confirm-button";
 import { EmptyState } from "@/features/shell/empty-state";
 import { revokeOauthClientAction } from "@/features/console/actions";
 import { formatTime } from "@/features/console/format";
-
-export interface TOauthClientRow {
-  id: string;
-  clientName: string;
-  clientId: string;
-  consumerName: string;
-  authorizedBy: string;
-  createdAt: string;
-  lastUsedAt: string | null;
-  state: "active" | "revoked" | "ended";
-}
+import type { TOauthClientItem } from "@/lib/oauth/authorizations";
 
 /**
  * "Authorized AI clients": the OAuth clients people connected by signing in (MCP), per
  * consumer, with their last use; revoking one makes its next call 401 (lib/oauth/authorizations.ts).
  */
-export function OauthClients({ place, clients }: { place: { organization: string; environment: string }; clients: TOauthClientRow[] }) {
-  const { executeAsync: revoke } = useAction(revokeOauthClientAction);
+export function OauthClients({ place, clients }: { place: { organization: string; environment: string }; clients: TOauthClientItem[] }) {
   return (
     <TitledCard
       title="Authorized AI clients"
@@ -67,7 +55,7 @@ export function OauthClients({ place, clients }: { place: { organization: string
                       description="Its next call is refused (401) and its tokens are deleted; to connect again, someone signs in and allows it again."
                       confirmLabel="Revoke client"
                       confirmVariant="destructive"
-                      run={() => revoke({ ...place, authorizationId: c.id })}
+                      run={() => revokeOauthClientAction({ ...place, authorizationId: c.id })}
                       success={`${c.clientName} revoked.`}
                     />
                   )}

@@ -19,10 +19,6 @@ export const ZKeyForm = z.object({ consumerId: z.uuid("Choose a consumer."), nam
 export const ZCreateKey = ZEnvironmentInput.extend({ consumerId: z.uuid(), name: ZKeyName, expiresAt: z.string().optional() });
 export const ZRotateKey = ZEnvironmentInput.extend({ keyId: z.uuid(), overlapMinutes: ZOverlapMinutes });
 
-export type TConsumerForm = z.infer<typeof ZConsumerForm>;
-export type TKeyForm = z.infer<typeof ZKeyForm>;
-
-/** The environment's CORS origins form: one origin per line. */
 /** A list of the environment edited as lines: its CORS origins or its outbound allow-list. */
 export const ZEnvironmentList = z.enum(["origins", "hosts"]);
 export type TEnvironmentList = z.infer<typeof ZEnvironmentList>;
@@ -33,6 +29,6 @@ export type TListForm = z.infer<typeof ZListForm>;
 export const ZUpdateEnvironmentList = ZEnvironmentInput.extend({ list: ZEnvironmentList, items: z.array(z.string().max(2000)).max(100) });
 
 /** A new webhook endpoint of a consumer: the domain's own input schema. */
-export { ZWebhookEndpointInput as ZWebhookForm, type TWebhookEndpointInput as TWebhookForm } from "@/lib/webhooks/endpoint-input";
+export { ZWebhookEndpointInput as ZWebhookForm } from "@/lib/webhooks/endpoint-input";
 
 export const ZCreateWebhook = ZEnvironmentInput.extend({ consumerId: z.uuid() }).and(ZWebhookEndpointInput);

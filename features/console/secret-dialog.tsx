@@ -10,33 +10,52 @@ import { CopyButton } from "@/features/console/copy-button";
 export interface TShownSecret {
   title: string;
   secret: string;
-  prefix: string;
+  prefix?: string;
   note?: string;
 }
 
-/** Shows a new key's secret once, with a copy button and the warning that it will not be shown again. */
-export function SecretDialog({ shown, onClose }: { shown: TShownSecret | null; onClose: () => void }) {
+const TEXTS = {
+  key: {
+    description: "Copy the key now and store it safely, for example in a secrets manager.",
+    warningTitle: "This is the only time the key is shown",
+    warning: (s: TShownSecret | null) =>
+      `After you close this window only its prefix ${s?.prefix}… is visible. A lost key cannot be recovered: rotate or revoke it.`,
+    label: "API key",
+    copy: "Copy key",
+    done: "I have stored the key",
+  },
+  webhook: {
+    description: "Your receiver verifies each delivery's webhook-signature header with it (Standard Webhooks).",
+    warningTitle: "This is the only time the secret is shown",
+    warning: () => "Copy it now and store it with your receiver. A lost secret cannot be shown again: delete the endpoint and add it anew.",
+    label: "Secret",
+    copy: "Copy secret",
+    done: "I have stored the secret",
+  },
+};
+
+/** Shows a new API key's or webhook signing secret once, with a copy button and the warning that it will not be shown again. */
+export function SecretDialog({ kind, shown, onClose }: { kind: keyof typeof TEXTS; shown: TShownSecret | null; onClose: () => void }) {
+  const t = TEXTS[kind];
   return (
     <Dialog open={shown !== null} onOpenChange={(open) => (!open ? onClose() : undefined)}>
       <DialogContent>
-        <DialogHeading title={shown?.title} description="Copy the key now and store it safely, for example in a secrets manager." />
+        <DialogHeading title={shown?.title} description={t.description} />
         <Alert variant="destructive">
           <TriangleAlertIcon aria-hidden="true" />
-          <AlertTitle>This is the only time the key is shown</AlertTitle>
-          <AlertDescription>
-            After you close this window only its prefix {shown?.prefix}… is visible. A lost key cannot be recovered: rotate or revoke it.
-          </AlertDescription>
+          <AlertTitle>{t.warningTitle}</AlertTitle>
+          <AlertDescription>{t.warning(shown)}</AlertDescription>
         </Alert>
         <div className="grid gap-1.5">
-          <Label htmlFor="new-key-secret">API key</Label>
+          <Label htmlFor={`new-${kind}-secret`}>{t.label}</Label>
           <div className="flex gap-2">
-            <Input id="new-key-secret" readOnly value={shown?.secret ?? ""} className="font-mono text-xs" onFocus={(e) => e.currentTarget.select()} />
-            <CopyButton text={shown?.secret ?? ""} label="Copy key" />
+            <Input id={`new-${kind}-secret`} readOnly value={shown?.secret ?? ""} className="font-mono text-xs" onFocus={(e) => e.currentTarget.select()} />
+            <CopyButton text={shown?.secret ?? ""} label={t.copy} />
           </div>
           {shown?.note ? <p className="text-sm text-muted-foreground">{shown.note}</p> : null}
         </div>
         <DialogFooter>
-          <Button onClick={onClose}>I have stored the key</Button>
+          <Button onClick={onClose}>{t.done}</Button>
         </DialogFooter>
       </DialogContent>
     </Dialog>

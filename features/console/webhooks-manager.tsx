@@ -2,27 +2,24 @@
 import { useState } from "react";
 import Link from "next/link";
 import { useRouter } from "next/navigation";
-import { useForm } from "react-hook-form";
-import { zodResolver } from "@hookform/resolvers/zod";
 import { useAction } from "next-safe-action/hooks";
 import { toast } from "sonner";
-import { LoaderCircleIcon, TriangleAlertIcon, WebhookIcon } from "lucide-react";
+import { TriangleAlertIcon, WebhookIcon } from "lucide-react";
 import { Alert, AlertDescription, AlertTitle } from "@/components/ui/alert";
 import { Badge } from "@/components/ui/badge";
-import { Button } from "@/components/ui/button";
+import { Button, SubmitButton } from "@/components/ui/button";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "@/components/ui/card";
-import { Dialog, DialogContent, DialogFooter, DialogHeading } from "@/components/ui/dialog";
 import { FormField } from "@/components/ui/form-field";
 import { Input } from "@/components/ui/input";
 import { Label } from "@/components/ui/label";
 import { Table, TableBody, TableCell, TableHeaderRow, TableRow } from "@/components/ui/table";
 import { ConfirmButton } from "@/components/confirm-button";
 import { EmptyState } from "@/features/shell/empty-state";
-import { applyServerError } from "@/features/shell/action-errors";
-import { CopyButton } from "@/features/console/copy-button";
+import { useActionForm } from "@/features/shell/action-form";
+import { SecretDialog, type TShownSecret } from "@/features/console/secret-dialog";
 import { formatTime } from "@/features/console/format";
 import { createWebhookAction, deleteWebhookAction, enableWebhookAction } from "@/features/console/actions";
-import { ZWebhookForm, type TWebhookForm } from "@/features/console/schemas";
+import { ZWebhookForm } from "@/features/console/schemas";
 import type { TWebhookEndpointRow } from "@/lib/webhooks/webhook-endpoints";
 
 type TPlace = { organization: string; environment: string; runsHref: string };
@@ -37,10 +34,10 @@ const DELIVERY_VARIANT = { pending: "secondary", delivered: "success", failed: "
 
 /** A consumer's webhook endpoints: add (the secret shown once), state, re-enable, delete, recent deliveries. */
 export function WebhooksManager({ place, consumerId, endpoints }: { place: TPlace; consumerId: string; endpoints: TWebhookEndpointRow[] }) {
-  const [secret, setSecret] = useState<string | null>(null);
+  const [secret, setSecret] = useState<TShownSecret | null>(null);
   return (
     <div className="grid gap-6">
-      <AddWebhookForm place={place} consumerId={consumerId} onSecret={setSecret} />
+      <AddWebhookForm place={place} consumerId={consumerId} onSecret={(secret) => setSecret({ title: "Signing secret", secret })} />
       {endpoints.length === 0 ? (
         <EmptyState
           icon={WebhookIcon}
@@ -56,36 +53,21 @@ export function WebhooksManager({ place, consumerId, endpoints }: { place: TPlac
           ))}
         </ul>
       )}
-      <Dialog open={secret !== null} onOpenChange={(open) => (!open ? setSecret(null) : undefined)}>
-        <DialogContent>
-          <DialogHeading title="Signing secret" description="Your receiver verifies each delivery's webhook-signature header with it (Standard Webhooks)." />
-          <Alert variant="destructive">
-            <TriangleAlertIcon aria-hidden="true" />
-            <AlertTitle>This is the only time the secret is shown</AlertTitle>
-            <AlertDescription>
-              Copy it now and store it with your receiver. A lost secret cannot be shown again: delete the endpoint and add it anew.
-            </AlertDescription>
-          </Alert>
-          <div className="grid gap-1.5">
-            <Label htmlFor="new-webhook-secret">Secret</Label>
-            <div className="flex gap-2">
-              <Input id="new-webhook-secret" readOnly value={secret ?? ""} className="font-mono text-xs" onFocus={(e) => e.currentTarget.select()} />
-              <CopyButton text={secret ?? ""} label="Copy secret" />
-            </div>
-          </div>
-          <DialogFooter>
-            <Button onClick={() => setSecret(null)}>I have stored the secret</Button>
-          </DialogFooter>
-        </DialogContent>
-      </Dialog>
+      <SecretDialog kind="webhook" shown={secret} onClose={() => setSecret(null)} />
     </div>
   );
 }
 
 function AddWebhookForm({ place, consumerId, onSecret }: { place: TPlace; consumerId: string; onSecret: (s: string) => void }) {
-  const router = useRouter();
-  const { executeAsync, isPending } = useAction(createWebhookAction);
-  const form = useForm<TWebhookForm>({ resolver: zodResolver(ZWebhookForm), defaultValues: { url: "", events: EVENTS.map((e) => e.value) } });
+  const { form, onSubmit, errors, pending } = useActionForm(
+    ZWebhookForm,
+    { defaultValues: { url: "", events: EVENTS.map((e) => e.value) } },
+    (values) => createWebhookAction({ ...values, ...place, consumerId }),
+    (created) => {
+      onSecret(created.secret);
+      form.reset();
+    },
+  );
   const events = form.watch("events");
   return (
     <Card>
@@ -94,22 +76,11 @@ function AddWebhookForm({ place, consumerId, onSecret }: { place: TPlace; consum
         <CardDescription>An https URL on a public address (or a host of the environment&apos;s allow-list, in Settings).</CardDescription>
       </CardHeader>
       <CardContent>
-        <form
-          noValidate
-          className="grid max-w-xl gap-4"
-          onSubmit={form.handleSubmit(async (values) => {
-            const r = await executeAsync({ ...values, organization: place.organization, environment: place.environment, consumerId });
-            if (r?.serverError) return applyServerError(r.serverError, (f, m) => form.setError(f as "url", { message: m }));
-            if (!r?.data) return;
-            onSecret(r.data.secret);
-            form.reset();
-            router.refresh();
-          })}
-        >
-          <FormField id="webhook-url" label="URL" error={form.formState.errors.url?.message}>
+        <form noValidate className="grid max-w-xl gap-4" onSubmit={onSubmit}>
+          <FormField id="webhook-url" label="URL" error={errors.url?.message}>
             <Input type="url" placeholder="https://example.com/hooks/flow-api" spellCheck={false} {...form.register("url")} />
           </FormField>
-          <fieldset className="grid gap-2" aria-describedby={form.formState.errors.events ? "webhook-events-error" : undefined}>
+          <fieldset className="grid gap-2" aria-describedby={errors.events ? "webhook-events-error" : undefined}>
             <legend className="mb-1 text-sm font-medium">Events</legend>
             {EVENTS.map((e) => (
               <div key={e.value} className="flex items-center gap-2">
@@ -127,17 +98,14 @@ function AddWebhookForm({ place, consumerId, onSecret }: { place: TPlace; consum
                 </Label>
               </div>
             ))}
-            {form.formState.errors.events ? (
+            {errors.events ? (
               <p id="webhook-events-error" className="text-sm text-destructive">
-                {form.formState.errors.events.message}
+                {errors.events.message}
               </p>
             ) : null}
           </fieldset>
           <div>
-            <Button type="submit" disabled={isPending}>
-              {isPending ? <LoaderCircleIcon aria-hidden="true" className="animate-spin" /> : null}
-              Add webhook
-            </Button>
+            <SubmitButton pending={pending}>Add webhook</SubmitButton>
           </div>
         </form>
       </CardContent>
@@ -147,7 +115,6 @@ function AddWebhookForm({ place, consumerId, onSecret }: { place: TPlace; consum
 
 function EndpointCard({ place, endpoint }: { place: TPlace; endpoint: TWebhookEndpointRow }) {
   const enable = useAction(enableWebhookAction);
-  const { executeAsync: remove } = useAction(deleteWebhookAction);
   const router = useRouter();
   return (
     <Card>
@@ -168,7 +135,7 @@ function EndpointCard({ place, endpoint }: { place: TPlace; endpoint: TWebhookEn
               disabled={enable.isPending}
               aria-label={`Re-enable ${endpoint.url}`}
               onClick={async () => {
-                const r = await enable.executeAsync({ organization: place.organization, environment: place.environment, endpointId: endpoint.id });
+                const r = await enable.executeAsync({ ...place, endpointId: endpoint.id });
                 if (r?.serverError) return void toast.error(r.serverError.message);
                 toast.success("Webhook enabled again.");
                 router.refresh();
@@ -185,7 +152,7 @@ function EndpointCard({ place, endpoint }: { place: TPlace; endpoint: TWebhookEn
             description="No more deliveries go to it, and its delivery log is removed. This cannot be undone."
             confirmLabel="Delete webhook"
             confirmVariant="destructive"
-            run={() => remove({ organization: place.organization, environment: place.environment, endpointId: endpoint.id })}
+            run={() => deleteWebhookAction({ ...place, endpointId: endpoint.id })}
             success="Webhook deleted."
           />
         </div>

@@ -7,23 +7,19 @@
  * Shared by server and client components: plain data and path builders only.
  */
 export const DESIGN_SECTIONS = [
-  { slug: "flows", label: "Flows", description: "Reusable flows with their numbered versions." },
-  { slug: "layers", label: "Layers", description: "The workspace's feature and table layers." },
-  { slug: "apis", label: "APIs", description: "Flow APIs: drafts, Try it, publish and republish." },
+  { slug: "flows", label: "Flows" },
+  { slug: "layers", label: "Layers" },
+  { slug: "apis", label: "APIs" },
 ] as const;
 
 export const CONSOLE_SECTIONS = [
-  { slug: "apis", label: "APIs", description: "The APIs this environment serves, with their releases." },
-  { slug: "consumers", label: "Consumers", description: "Who may call which API (access grants)." },
-  { slug: "keys", label: "Keys", description: "API keys of the consumers: create, revoke, rotate." },
-  { slug: "usage", label: "Usage", description: "ETL runs, processing time and API requests." },
-  { slug: "runs", label: "Runs", description: "The environment's runs, with filters and details." },
-  { slug: "ai-access", label: "AI access", description: "MCP: which APIs AI assistants may use, and how to connect a client." },
-  {
-    slug: "settings",
-    label: "Settings",
-    description: "The environment's settings: which web pages may call its API from a browser, which private hosts webhooks may reach.",
-  },
+  { slug: "apis", label: "APIs" },
+  { slug: "consumers", label: "Consumers" },
+  { slug: "keys", label: "Keys" },
+  { slug: "usage", label: "Usage" },
+  { slug: "runs", label: "Runs" },
+  { slug: "ai-access", label: "AI access" },
+  { slug: "settings", label: "Settings" },
 ] as const;
 
 export type TDesignSection = (typeof DESIGN_SECTIONS)[number]["slug"];

@@ -14,11 +14,7 @@
  * under both limits, a failure row is written at once, committed before the password is
  * checked. Concurrent attempts on one email therefore queue on the lock for that short
  * statement and each sees the reservations before it, so at most `MAX_FAILURES` passwords
- * are checked however many attempts arrive in parallel (before, each read the count, checked
- * the password, then wrote its failure: 50 parallel wrong passwords were all checked).
- * `settleAttempt` then keeps the row (a wrong password: it is the failure), or on success
- * removes it with the pair's earlier failures; a password change that failed for another
- * reason (the new password too short) just removes it.
+ * are checked however many attempts arrive in parallel; `settleAttempt` then keeps or removes the row.
  *
  * Unknown emails are counted like known ones, so the answers never reveal which accounts
  * exist. Refused attempts write nothing: a lock-out ends `WINDOW_MINUTES` after the failure

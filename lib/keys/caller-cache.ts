@@ -77,11 +77,15 @@ export async function cachedCaller<T>(key: string, load: () => Promise<{ value: 
   // Read before loading: a change committed during the load makes the stored entry's version
   // stale, so the next hit reloads (never the other way round).
   const version = await authVersion();
-  if (listening(AUTH_CHANGED_CHANNEL)) {
-    const hit = s.entries.get(key) as TEntry<T> | undefined;
-    if (hit && hit.authVersion === version && now - hit.storedAt < TTL_MS && (!hit.keyExpiresAt || hit.keyExpiresAt.getTime() > now)) return hit.value;
-  }
+  const hit = liveEntry<T>(s, key, now);
+  if (hit && hit.authVersion === version) return hit.value;
   return loadAndStore(s, key, load, now, version);
+}
+
+/** The entry of `key` while this process listens, younger than `TTL_MS`, its key not expired. */
+function liveEntry<T>(s: TCacheState, key: string, now: number): TEntry<T> | undefined {
+  const hit = listening(AUTH_CHANGED_CHANNEL) ? (s.entries.get(key) as TEntry<T> | undefined) : undefined;
+  return hit && now - hit.storedAt < TTL_MS && (!hit.keyExpiresAt || hit.keyExpiresAt.getTime() > now) ? hit : undefined;
 }
 
 async function loadAndStore<T>(
@@ -117,12 +121,8 @@ export interface TDeferredCaller<T> {
 export async function cachedCallerDeferred<T>(key: string, load: () => Promise<{ value: T; keyExpiresAt: Date | null }>): Promise<TDeferredCaller<T>> {
   const s = state();
   const now = Date.now();
-  if (listening(AUTH_CHANGED_CHANNEL)) {
-    const hit = s.entries.get(key) as TEntry<T> | undefined;
-    if (hit && now - hit.storedAt < TTL_MS && (!hit.keyExpiresAt || hit.keyExpiresAt.getTime() > now)) {
-      return { value: hit.value, authVersion: hit.authVersion, fresh: false };
-    }
-  }
+  const hit = liveEntry<T>(s, key, now);
+  if (hit) return { value: hit.value, authVersion: hit.authVersion, fresh: false };
   const version = await authVersion();
   const value = await loadAndStore(s, key, load, now, version);
   return { value, authVersion: version, fresh: true };
