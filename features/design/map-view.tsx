@@ -22,7 +22,6 @@ import type { Map as TMap, GeoJSONSource, Popup as TPopup, MapLayerMouseEvent } 
 import type { FeatureCollection, Polygon } from "geojson";
 import { useTheme } from "next-themes";
 import "maplibre-gl/dist/maplibre-gl.css";
-import { cn } from "@/lib/utils";
 import { AttributeTable } from "@/features/design/attribute-table";
 import { bboxOfCollection, popupContent } from "@/features/design/map-data";
 import { DrawingControls, usePolygonDrawing } from "@/features/design/map-drawing";
@@ -35,7 +34,6 @@ export function MapView(props: {
   data?: FeatureCollection;
   label: string;
   onDraw?: (polygon: Polygon | null) => void;
-  className?: string;
   /** Show the attribute table of `data` below the map (the first 100 features). */
   attributes?: boolean;
 }) {
@@ -166,7 +164,7 @@ export function MapView(props: {
   }, []);
 
   return (
-    <div className={cn("min-w-0", props.className)}>
+    <div className="min-w-0">
       <div className="relative">
         <div
           ref={host}

@@ -44,7 +44,7 @@ export const ZStartTry = ZWorkspaceRef.extend({ flowApiId: z.string().uuid(), fl
 
 export const ZRunRef = ZWorkspaceRef.extend({ runId: z.string().uuid() });
 
-/** Turns a JSON Pointer-free parse failure into the one field-error shape the editor shows. */
+/** A name as a slug (lower-case letters, digits, single hyphens; at most 63 characters): the suggested layer id or API slug. */
 export function slugify(name: string): string {
   return name
     .toLowerCase()

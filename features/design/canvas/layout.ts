@@ -21,13 +21,11 @@ export interface TLayoutOptions {
   direction?: "right" | "down";
 }
 
-export const DEFAULT_LAYOUT: TLayoutOptions = { columnWidth: 260, rowHeight: 110 };
-
 /** Positions of `ids` by topological depth (see module doc). */
 export function layeredLayout(
   ids: readonly string[],
   edges: readonly { source: string; target: string }[],
-  options: TLayoutOptions = DEFAULT_LAYOUT,
+  options: TLayoutOptions,
 ): Map<string, { x: number; y: number }> {
   const known = new Set(ids);
   const incoming = new Map<string, string[]>(ids.map((id) => [id, []]));
