@@ -27,18 +27,13 @@ import {
 import { FormField } from "@/components/ui/form-field";
 import { Input } from "@/components/ui/input";
 import { sendJson } from "@/features/shell/fetch-json";
+import type { TLayerUsage } from "@/lib/layers/layer-usage";
 
 interface TLayerRef {
   organization: string;
   workspace: string;
   id: string;
   name: string;
-}
-
-/** What reads the layer (lib/layers/layer-usage.ts): environments that may read it and the published APIs there that could. */
-export interface TLayerReaders {
-  environments: { slug: string; name: string }[];
-  apis: { slug: string; name: string; environment: string; release: number }[];
 }
 
 const layerUrl = (l: TLayerRef) => `/api/design/${l.organization}/${l.workspace}/layers/${encodeURIComponent(l.id)}`;
@@ -107,7 +102,7 @@ export function RenameLayerButton({ layer }: { layer: TLayerRef }) {
 }
 
 /** "Delete" and a dialog that says what goes, or why the layer cannot be deleted now. */
-export function DeleteLayerButton({ layer, readers, layersHref }: { layer: TLayerRef; readers: TLayerReaders; layersHref: string }) {
+export function DeleteLayerButton({ layer, readers, layersHref }: { layer: TLayerRef; readers: TLayerUsage; layersHref: string }) {
   const router = useRouter();
   const [open, setOpen] = useState(false);
   const [problem, setProblem] = useState<string | null>(null);
