@@ -1,9 +1,7 @@
 "use client";
 /**
- * The JSON view of the flow editor: CodeMirror 6 (bundled, no CDN) with JSON highlighting.
- * The text lives in the workbench (canvas/flow-workbench.tsx), shared with the canvas; the
- * workbench validates it live with the server's own validator and passes the problems here,
- * each underlined at its place (JSON Pointer → text span, json-positions.ts).
+ * The JSON view of the flow editor: CodeMirror 6 (bundled, no CDN). The text lives in the
+ * workbench; the server's problems are underlined at their place (json-positions.ts).
  */
 import { useEffect, useMemo, useRef } from "react";
 import { Annotation, EditorState } from "@codemirror/state";

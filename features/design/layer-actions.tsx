@@ -1,11 +1,8 @@
 "use client";
 /**
- * The layer page's actions (issue "Layers a designer can manage"), through the layer's route
- * (`PATCH` / `DELETE /api/design/{organization}/{workspace}/layers/{layerId}`):
- * - Rename: the display name in a dialog; the id stays. Errors (RFC 9457 `errors`) beside the field.
- * - Delete: a dialog saying what goes (the layer, its file, what environments may read it); while
- *   published APIs may read the layer it says why it cannot be deleted and who changes that, and
- *   offers no delete (the server refuses it too, 409, whose reason is shown the same way).
+ * The layer page's Rename and Delete (`PATCH` / `DELETE .../layers/{layerId}`). Delete says
+ * what goes; while published APIs may read the layer it says why it cannot be deleted and who
+ * changes that, and offers no delete (the server refuses it too, 409).
  */
 import { useState } from "react";
 import { useRouter } from "next/navigation";

@@ -1,14 +1,9 @@
 "use client";
 /**
  * The fields of a run request derived from a flow's inputs and parameters, shared by Try it
- * (try-it-panel.tsx) and the flow preview (flow-run/flow-run-panel.tsx):
- * - `InputField`: one input: a workspace layer that fits it, or pasted GeoJSON (layer inputs)
- *   / pasted rows (table inputs); an area input: a polygon drawn on the map or pasted; an
- *   optional input may be left out.
- * - `ParameterFields`: the parameters' fieldset, each by its type, with default, range and allowed values.
- * - `requestValues`: the `{inputs, parameters}` of the request from the fields' state, with the
- *   faults found in the browser (invalid JSON, no polygon) keyed by JSON Pointer.
- * Errors (from the browser or the server) are shown next to the field they name.
+ * and the flow preview. `requestValues` builds `{inputs, parameters}` from their state, with
+ * the faults found in the browser (invalid JSON, no polygon) keyed by JSON Pointer, like the
+ * server's, so every error is shown next to the field it names.
  */
 import type { Polygon } from "geojson";
 import { Badge } from "@/components/ui/badge";

@@ -1,20 +1,11 @@
 "use client";
 /**
- * Try it: a form derived from the flow version, nothing mapped by hand (the input and
- * parameter fields are shared with the flow preview: run-request-fields.tsx).
- * - Each input: a workspace layer that fits it (kind and declared geometry; by default one
- *   the curl call's environment can read, features/design/try-it-layers.ts), or pasted GeoJSON (layer inputs) /
- *   pasted rows (table inputs); an area input: a polygon drawn on the map or pasted.
- * - Each parameter by its type, with default, range and allowed values.
- * - A format per result.
- * The body is checked in the browser with the same schema the server uses
- * (`parseRunRequest`, lib/flows/run-request.ts); server errors (e.g. an unreadable layer)
- * are shown next to the field they name. "Run" starts the designer's run (server action),
- * progress is polled, the run can be cancelled, each result is downloadable in its format,
- * a layer result is shown on a map and a table result as a table. The equivalent `curl` call
- * of a published API is shown; when it would name a layer its environment cannot read yet (it
- * would answer 422 there), the page says so and how an admin makes the layer readable instead
- * of showing a call that fails.
+ * Try it: a form derived from the flow version (fields shared with the flow preview:
+ * run-request-fields.tsx), checked in the browser with the server's schema (`parseRunRequest`);
+ * server errors are shown next to the field they name. Runs as the designer (server action),
+ * polled and cancellable; each result downloadable and previewed. The equivalent `curl` call
+ * of the published API is shown, unless it would name a layer its environment cannot read
+ * (it would answer 422): then the page says how an admin makes the layer readable.
  */
 import { useMemo, useState } from "react";
 import { useRouter } from "next/navigation";

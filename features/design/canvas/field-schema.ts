@@ -1,9 +1,4 @@
-/**
- * What the generated option fields (schema-field.tsx, number-field.tsx, json-field.tsx) share:
- * the JSON Schema of a step option as the catalogue gives it (`z.toJSONSchema` of its zod
- * schema), the props of a field, the context of the step it belongs to, and the hint a schema
- * gives (its description, range and default).
- */
+/** What the generated option fields share: a step option's JSON Schema (`z.toJSONSchema` of its zod schema), a field's props and context, and a schema's hint. */
 import type { TItem } from "@/features/design/canvas/flow-graph-model";
 
 export type TSchema = {

@@ -1,14 +1,8 @@
 "use client";
 /**
- * The form of the selected node, beside the canvas: its name (renaming it renames every
- * reference) and description (node-form.tsx), the server's problems about the node listed on
- * top (and next to the fields they concern), a button to delete it, and between them the form
- * of its kind. A step: what each of its source options reads (a select of the nodes that fit:
- * the keyboard's way to connect) and its other options generated from the catalogue's JSON
- * Schema (step-form.tsx). An input: kind, optional, geometry, declared columns
- * (input-form.tsx). A parameter: type, default, range or values (parameter-form.tsx). A
- * result: kind and the node it comes from (here). Every change is a new document (one undo
- * step per field while typing).
+ * The form of the selected node, beside the canvas: name and description (node-form.tsx), its
+ * problems, the form of its kind (step-form.tsx, input-form.tsx, parameter-form.tsx; a
+ * result's kind and source here) and a delete button. Every change is a new document.
  */
 import { Trash2Icon } from "lucide-react";
 import { Button } from "@/components/ui/button";

@@ -1,14 +1,10 @@
 "use client";
 /**
- * One option of a step as a form control, generated from the option's JSON Schema in the step
- * catalogue (field-schema.ts): an enum is a select, a number or integer a number field
- * (number-field.tsx), a boolean a checkbox, a string a text field (offering the source's
- * columns when the catalogue says the option names a column), a list of field specs or of
- * objects (aggregations) rows to add and remove, an expression a JSON text area with help
- * (json-field.tsx), checked live by the server's validator. An option that may take a run
- * parameter (`{"param"}`) offers the fitting parameters instead of a value. Anything else: its
- * JSON. The list and parameter forms hold fields of their own, so they live here with
- * `SchemaField`.
+ * One option of a step as a form control, generated from its JSON Schema in the step
+ * catalogue: enum → select, number → number-field.tsx, boolean → checkbox, string → text
+ * (offering the source's columns where the option names one), lists of objects → rows to add
+ * and remove, expressions and anything else → JSON (json-field.tsx). An option that may take
+ * a run parameter (`{"param"}`) offers the fitting parameters instead of a value.
  */
 import { useId } from "react";
 import { PlusIcon, Trash2Icon } from "lucide-react";

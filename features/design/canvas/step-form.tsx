@@ -1,9 +1,5 @@
 "use client";
-/**
- * The form of a step node: what each of its source options reads (source-fields.tsx) and its
- * other options, generated from the catalogue's JSON Schema (schema-field.tsx), with the
- * document's parameters and the columns of the source each option names.
- */
+/** The form of a step node: its source options (source-fields.tsx) and its other options from the catalogue's JSON Schema (schema-field.tsx). */
 import type { TCanvasStepType } from "@/features/design/canvas/flow-graph-model";
 import type { TFieldContext, TSchema } from "@/features/design/canvas/field-schema";
 import type { TNodeForm } from "@/features/design/canvas/node-form";

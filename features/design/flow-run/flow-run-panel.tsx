@@ -1,19 +1,11 @@
 "use client";
 /**
  * Run the flow while building it: a preview of the document as it is now, saved or not
- * (`POST /api/design/{organization}/{workspace}/flow-previews`, lib/runs/preview-run.ts).
- *
- * - Per input of the document: a layer of the workspace that fits it, pasted data, or (areas)
- *   a polygon drawn or pasted; per parameter, a value (the fields of Try it,
- *   features/design/run-request-fields.tsx).
- * - "Run" starts the preview; progress is polled; it can be cancelled. Problems of the document
- *   (the validator saving uses) are listed by pointer, problems of an input or parameter are
- *   shown next to the field.
- * - The selected step (`selectedStepId`, chosen by the canvas or a step picker): its count, a
- *   table of its first rows with each column's type, and, for features, a map. A failing step
- *   shows its error.
- * - `onStepStatus` gets every step's state after each run (`ok` with its count, or `error` with
- *   the message for the step that failed; {} while a run is under way), to badge the nodes.
+ * (`POST .../flow-previews`, lib/runs/preview-run.ts), with the input and parameter fields of
+ * Try it (run-request-fields.tsx). Problems of the document are listed by pointer, those of an
+ * input or parameter next to the field. Shows the selected step's output (count, first rows
+ * with column types, a map for features, or its error) and reports every step's state through
+ * `onStepStatus` ({} while a run is under way) to badge the canvas's nodes.
  */
 import { useEffect, useMemo, useRef, useState } from "react";
 import { useQuery, useQueryClient } from "@tanstack/react-query";
