@@ -1,9 +1,8 @@
 "use client";
 /** The form of a step node: its source options (source-fields.tsx) and its other options from the catalogue's JSON Schema (schema-field.tsx). */
 import type { TCanvasStepType } from "@/features/design/canvas/flow-graph-model";
-import type { TFieldContext, TSchema } from "@/features/design/canvas/field-schema";
+import { SchemaField, type TFieldContext, type TSchema } from "@/features/design/canvas/schema-field";
 import type { TNodeForm } from "@/features/design/canvas/node-form";
-import { SchemaField } from "@/features/design/canvas/schema-field";
 import { ManySources, SourceSelect } from "@/features/design/canvas/source-fields";
 
 /** A step's sources and options. */
