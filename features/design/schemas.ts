@@ -1,8 +1,4 @@
-/**
- * zod schemas of the design tool's forms, shared by the form (react-hook-form) and the
- * server action. Flow documents travel as JSON text and are parsed and validated on the
- * server by the one flow validator (lib/flows/validate-flow-version.ts).
- */
+/** zod schemas of the design tool's forms and server actions. Flow documents travel as JSON text, validated on the server (lib/flows/validate-flow-version.ts). */
 import { z } from "zod";
 
 export const ZWorkspaceRef = z.object({ organization: z.string().min(1), workspace: z.string().min(1) });
