@@ -27,16 +27,7 @@ import { designApiBase, designRunQuery, isFinal } from "@/features/design/flow-r
 import { DEFAULT_FORMAT, FORMAT_INFO, FORMATS_BY_KIND } from "@/lib/formats/registry";
 import { countOf } from "@/features/design/format";
 import { chosenUnreadable, layerChoice, type TTryItLayer } from "@/features/design/try-it-layers";
-import {
-  errorsAt,
-  initialInputState,
-  initialParamValues,
-  InputField,
-  ParameterFields,
-  requestValues,
-  type TInputState,
-  type TParamValue,
-} from "@/features/design/run-request-fields";
+import { RequestFields, useRunRequest } from "@/features/design/run-request-fields";
 
 export interface TTryItProps {
   organization: string;
@@ -60,11 +51,8 @@ export function TryItPanel(p: TTryItProps) {
   const router = useRouter();
   const flow = useMemo(() => ZFlowVersion.parse(p.definition), [p.definition]);
   const ref = { organization: p.organization, workspace: p.workspace };
-  const [inputs, setInputs] = useState<Record<string, TInputState>>(() =>
-    // A layer that fits the input and that the curl call's environment can read (try-it-layers.ts).
-    Object.fromEntries(flow.inputs.map((i) => [i.name, initialInputState(i, layerChoice(p.layers, i, p.curlEnvironment).preferred)])),
-  );
-  const [params, setParams] = useState<Record<string, TParamValue>>(() => initialParamValues(flow.parameters));
+  // A layer that fits the input and that the curl call's environment can read (try-it-layers.ts).
+  const form = useRunRequest(flow.inputs, flow.parameters, (i) => layerChoice(p.layers, i, p.curlEnvironment).preferred);
   const [formats, setFormats] = useState<Record<string, string>>(() => Object.fromEntries(flow.results.map((r) => [r.key, DEFAULT_FORMAT[r.kind]])));
   const [errors, setErrors] = useState<Record<string, string>>({});
   const [runId, setRunId] = useState<string | null>(null);
@@ -75,9 +63,9 @@ export function TryItPanel(p: TTryItProps) {
   const run = useQuery(designRunQuery({ ...ref, runId }));
 
   const body = (): { ok: true; value: unknown } | { ok: false; errors: Record<string, string> } => {
-    const { inputs: inputValues, parameters, errors: errs } = requestValues(flow.inputs, flow.parameters, inputs, params);
+    const { errors: errs, ...request } = form.request();
     if (Object.keys(errs).length > 0) return { ok: false, errors: errs };
-    const value = { inputs: inputValues, parameters, formats };
+    const value = { ...request, formats };
     const checked = parseRunRequest(flow, value);
     if (!checked.ok) return { ok: false, errors: Object.fromEntries(checked.errors.map((e) => [e.field, e.message])) };
     return { ok: true, value };
@@ -108,7 +96,7 @@ export function TryItPanel(p: TTryItProps) {
   // Layers the call would name that its environment cannot read: it would answer 422 there.
   const notReadable = chosenUnreadable(
     p.layers,
-    flow.inputs.map((i) => (inputs[i.name]!.mode === "layer" ? inputs[i.name]!.layerId : null)),
+    flow.inputs.map((i) => (form.stateOf(i).mode === "layer" ? form.stateOf(i).layerId : null)),
     p.curlEnvironment,
   );
   const curl = `curl -X POST "${p.publicBaseUrl}/public/api/${p.organization}/${p.curlEnvironment}/${p.apiSlug}/runs" \\\n  -H "X-Api-Key: $API_KEY" -H "Content-Type: application/json" \\\n  -d '${curlBody.replaceAll("'", "'\\''")}'`;
@@ -117,26 +105,13 @@ export function TryItPanel(p: TTryItProps) {
   return (
     <div className="grid gap-6">
       <form onSubmit={onRun} className="grid gap-6" noValidate aria-label="Try it">
-        <fieldset className="grid gap-4">
-          <legend className="mb-2 font-semibold">Inputs</legend>
-          {flow.inputs.map((i) => (
-            <InputField
-              key={i.name}
-              input={i}
-              state={inputs[i.name]!}
-              onChange={(patch) => setInputs((all) => ({ ...all, [i.name]: { ...all[i.name]!, ...patch } }))}
-              layers={layerChoice(p.layers, i, p.curlEnvironment).options}
-              layerLabel={(l) => `${l.name} (${l.id})${l.environments.includes(p.curlEnvironment) ? "" : ` - not readable in ${p.curlEnvironment} yet`}`}
-              error={errorsAt(errors, `/inputs/${i.name}`)}
-            />
-          ))}
-        </fieldset>
-
-        <ParameterFields
+        <RequestFields
+          form={form}
+          inputs={flow.inputs}
           parameters={flow.parameters}
-          values={params}
+          layers={(i) => layerChoice(p.layers, i, p.curlEnvironment).options}
+          layerLabel={(l) => `${l.name} (${l.id})${l.environments.includes(p.curlEnvironment) ? "" : ` - not readable in ${p.curlEnvironment} yet`}`}
           errors={errors}
-          onChange={(name, value) => setParams((all) => ({ ...all, [name]: value }))}
         />
 
         <fieldset className="grid gap-4 sm:grid-cols-2">
