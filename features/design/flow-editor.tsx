@@ -5,7 +5,7 @@
  */
 import { useEffect, useMemo, useRef } from "react";
 import { Annotation, EditorState } from "@codemirror/state";
-import { EditorView, lineNumbers, highlightActiveLine, keymap } from "@codemirror/view";
+import { EditorView, lineNumbers, highlightActiveLine } from "@codemirror/view";
 import { json } from "@codemirror/lang-json";
 import { linter, lintGutter, setDiagnostics, type Diagnostic } from "@codemirror/lint";
 import { syntaxHighlighting, HighlightStyle, bracketMatching, indentOnInput } from "@codemirror/language";
@@ -25,7 +25,7 @@ export interface TFlowJsonEditorProps {
   /** Text of the label above the editor. */
   label: string;
   /** Receives a function that moves the cursor to a pointer's place (the problem list uses it). */
-  goToRef?: React.MutableRefObject<((pointer: string) => void) | null>;
+  goToRef: React.MutableRefObject<((pointer: string) => void) | null>;
 }
 
 /**
@@ -74,7 +74,6 @@ export function FlowJsonEditor({ text, onChange, problems, label, goToRef }: TFl
           json(),
           lintGutter(),
           linter(null),
-          keymap.of([]),
           // tabindex: axe counts a contenteditable as keyboard-reachable only with it (scrollable-region-focusable).
           EditorView.contentAttributes.of({ "aria-label": "Flow version document (JSON)", tabindex: "0" }),
           EditorView.updateListener.of((u) => {
@@ -115,7 +114,6 @@ export function FlowJsonEditor({ text, onChange, problems, label, goToRef }: TFl
   }, [problems, positions]);
 
   useEffect(() => {
-    if (!goToRef) return;
     goToRef.current = (pointer: string) => {
       const v = view.current;
       if (!v) return;

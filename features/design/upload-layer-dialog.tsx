@@ -133,16 +133,11 @@ export function UploadLayerDialog({ organization, workspace, existingIds }: { or
     const req = new XMLHttpRequest();
     xhr.current = req;
     req.open("POST", `/api/design/${organization}/${workspace}/layers?${q}`);
+    req.responseType = "json"; // a body that is not JSON reads as null
     req.upload.onprogress = (ev) => ev.lengthComputable && setProgress(Math.round((ev.loaded / ev.total) * 100));
     req.onload = () => {
       setProgress(null);
-      const body = (() => {
-        try {
-          return JSON.parse(req.responseText);
-        } catch {
-          return null;
-        }
-      })();
+      const body = req.response;
       if (req.status === 202 && body?.import_id) {
         setImporting(body as TLayerImportDocument);
         void follow(body.import_id as string);
