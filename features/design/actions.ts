@@ -1,8 +1,7 @@
 "use server";
 /**
- * Server actions of the design tool. Each goes through `designerAction` (the session and the
- * membership are checked in the database), then `requireWorkspace` for the workspace named
- * in the input, and calls one domain function with the workspace's plain scope. Domain
+ * Server actions of the design tool: `designerAction` checks the session and membership,
+ * `requireWorkspace` the workspace named in the input; each calls one domain function. Domain
  * errors come back as `serverError` with field errors keyed by JSON Pointer.
  */
 import { designerAction } from "@/lib/auth/action-client";

@@ -1,12 +1,8 @@
 "use client";
 /**
- * What a designer does to a Flow API besides publishing, each confirmed in a dialog that says
- * what will happen (components/confirm-button.tsx):
- * - `UnpublishButton`: one environment stops serving the API (callers get 404 there);
- * - `DeleteApiButton`: delete an API no environment serves; while one does, the dialog names
- *   the environments and cannot confirm (the server refuses too, 409);
- * - `ChooseSourceForm`: an API whose flow was deleted permanently ("Needs a source") is pointed
- *   at another active flow of the workspace, whose latest version its next draft uses.
+ * What a designer does to a Flow API besides publishing, each confirmed in a dialog saying what
+ * will happen: unpublish from one environment, delete (refused while served: the server says
+ * 409 too), and choose another source flow when its own was deleted ("Needs a source").
  */
 import { useId, useState } from "react";
 import { CircleOffIcon, Trash2Icon } from "lucide-react";

@@ -1,11 +1,7 @@
 /**
- * `/design/{organization}/{workspace}/apis/{apiId}`: one Flow API. Status per environment
- * (draft, or the serving release with its pinned flow version and when), the source flow and
- * its latest version, source labels, "Version N available", Publish (with what changes for
- * callers), the layers each environment cannot read yet (and that an admin changes it in the
- * console), Try it, the public docs link and the designer's recent Try-it runs; unpublish from
- * an environment, delete the API (when served nowhere), and, when its source flow is gone,
- * choose another flow of the workspace.
+ * `/design/{organization}/{workspace}/apis/{apiId}`: one Flow API: status per environment,
+ * source flow, publish, the layers each environment cannot read yet, Try it, recent Try-it
+ * runs, unpublish, delete, and choosing another source when its flow is gone.
  */
 import Link from "next/link";
 import { notFound } from "next/navigation";

@@ -1,7 +1,4 @@
-/**
- * `/design/{organization}/{workspace}/apis`: the workspace's Flow APIs (status, source flow,
- * source label, what each environment serves), the plan's limit and "New API".
- */
+/** `/design/{organization}/{workspace}/apis`: the workspace's Flow APIs, the plan's limit and "New API". */
 import Link from "next/link";
 import { PlugZapIcon } from "lucide-react";
 import { pageWorkspace } from "@/lib/auth/page-guard";

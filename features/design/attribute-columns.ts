@@ -1,9 +1,4 @@
-/**
- * The columns of an attribute table and the text of a property value, shared by the table
- * (features/design/attribute-table.tsx), the map's popups (features/design/map-view.tsx) and the
- * table previews (features/design/data-table.tsx).
- * Properties are those of RFC 7946 features: any JSON value.
- */
+/** The columns of an attribute table and the text of a property value (any JSON value, RFC 7946), shared by the tables and the map's popups. */
 import type { Feature } from "geojson";
 
 export type TColumnType = "number" | "text" | "yes/no" | "object" | "mixed" | "empty";

@@ -1,10 +1,8 @@
 "use client";
 /**
- * The attribute table of the features on a map (TanStack Table 8): the first `maxRows`
- * features, one column per property (in the order they first appear), each header naming the
- * column's type as read from the values (number, text, yes/no, object, mixed). Each row starts
- * with a button that selects the feature (the map highlights it and moves to it); the selected
- * row is marked. It is the keyboard path to what a click on the map shows in a popup.
+ * The attribute table of the features on a map (TanStack Table): the first 100 features, one
+ * column per property, each header naming the type read from the values. Each row's button
+ * selects the feature on the map: the keyboard path to what a click on the map shows.
  */
 import type { ColumnDef } from "@tanstack/react-table";
 import { useMemo } from "react";
@@ -12,16 +10,16 @@ import type { Feature } from "geojson";
 import { attributeColumns, formatValue } from "@/features/design/attribute-columns";
 import { TableView } from "@/features/design/data-table";
 
-export const ATTRIBUTE_ROWS = 100;
+/** At most this many features are listed. */
+const MAX_ROWS = 100;
 
 interface TRow {
   index: number;
   properties: Record<string, unknown>;
 }
 
-export function AttributeTable(props: { features: Feature[]; label: string; selected: number | null; onSelect: (index: number) => void; maxRows?: number }) {
-  const max = props.maxRows ?? ATTRIBUTE_ROWS;
-  const shown = useMemo(() => props.features.slice(0, max), [props.features, max]);
+export function AttributeTable(props: { features: Feature[]; label: string; selected: number | null; onSelect: (index: number) => void }) {
+  const shown = useMemo(() => props.features.slice(0, MAX_ROWS), [props.features]);
   const columns = useMemo(() => attributeColumns(shown), [shown]);
   const rows = useMemo<TRow[]>(() => shown.map((f, index) => ({ index, properties: (f.properties ?? {}) as Record<string, unknown> })), [shown]);
   const { selected, onSelect } = props;
@@ -61,7 +59,9 @@ export function AttributeTable(props: { features: Feature[]; label: string; sele
   );
   const total = props.features.length;
   const caption =
-    total > max ? `${props.label}: the first ${max} of ${total.toLocaleString("en")} features` : `${props.label}: ${total} feature${total === 1 ? "" : "s"}`;
+    total > MAX_ROWS
+      ? `${props.label}: the first ${MAX_ROWS} of ${total.toLocaleString("en")} features`
+      : `${props.label}: ${total} feature${total === 1 ? "" : "s"}`;
   return (
     <TableView
       data={rows}

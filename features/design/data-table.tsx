@@ -1,8 +1,5 @@
 "use client";
-/**
- * A read-only table of rows (TanStack Table 8), for table previews of layers and results, and
- * `TableView`, the scrolling, captioned table markup it shares with the map's attribute table.
- */
+/** A read-only table of rows (TanStack Table), and `TableView`, the scrolling captioned markup it shares with the attribute table. */
 import { flexRender, getCoreRowModel, useReactTable, type ColumnDef } from "@tanstack/react-table";
 import { useMemo } from "react";
 import { Table, TableBody, TableCaption, TableCell, TableHead, TableHeader, TableRow } from "@/components/ui/table";

@@ -1,8 +1,4 @@
-/**
- * The declared columns of a table input, or properties of a layer input (lib/engine/flow-document.ts
- * `ZColumn`), shown in Try it under the input so that pasted rows or GeoJSON can follow them:
- * name, type, required, range. Renders nothing for an input without declarations.
- */
+/** The columns (or properties) an input declares, shown under it in Try it so pasted rows or GeoJSON can follow them; nothing without declarations. */
 import type { TColumn } from "@/lib/flows/definition";
 
 export function DeclaredColumns({ columns, kind }: { columns?: readonly TColumn[]; kind: string }) {

@@ -1,13 +1,11 @@
 "use client";
 /**
- * The JSON view of the flow editor: CodeMirror 6 (bundled, no CDN) with JSON highlighting.
- * The text lives in the workbench (canvas/flow-workbench.tsx), shared with the canvas; the
- * workbench validates it live with the server's own validator and passes the problems here,
- * each underlined at its place (JSON Pointer → text span, json-positions.ts).
+ * The JSON view of the flow editor: CodeMirror 6 (bundled, no CDN). The text lives in the
+ * workbench; the server's problems are underlined at their place (json-positions.ts).
  */
 import { useEffect, useMemo, useRef } from "react";
 import { Annotation, EditorState } from "@codemirror/state";
-import { EditorView, lineNumbers, highlightActiveLine, keymap } from "@codemirror/view";
+import { EditorView, lineNumbers, highlightActiveLine } from "@codemirror/view";
 import { json } from "@codemirror/lang-json";
 import { linter, lintGutter, setDiagnostics, type Diagnostic } from "@codemirror/lint";
 import { syntaxHighlighting, HighlightStyle, bracketMatching, indentOnInput } from "@codemirror/language";
@@ -27,7 +25,7 @@ export interface TFlowJsonEditorProps {
   /** Text of the label above the editor. */
   label: string;
   /** Receives a function that moves the cursor to a pointer's place (the problem list uses it). */
-  goToRef?: React.MutableRefObject<((pointer: string) => void) | null>;
+  goToRef: React.MutableRefObject<((pointer: string) => void) | null>;
 }
 
 /**
@@ -76,7 +74,6 @@ export function FlowJsonEditor({ text, onChange, problems, label, goToRef }: TFl
           json(),
           lintGutter(),
           linter(null),
-          keymap.of([]),
           // tabindex: axe counts a contenteditable as keyboard-reachable only with it (scrollable-region-focusable).
           EditorView.contentAttributes.of({ "aria-label": "Flow version document (JSON)", tabindex: "0" }),
           EditorView.updateListener.of((u) => {
@@ -117,7 +114,6 @@ export function FlowJsonEditor({ text, onChange, problems, label, goToRef }: TFl
   }, [problems, positions]);
 
   useEffect(() => {
-    if (!goToRef) return;
     goToRef.current = (pointer: string) => {
       const v = view.current;
       if (!v) return;

@@ -1,11 +1,8 @@
 "use client";
 /**
- * A picture of a flow version: inputs → steps → results as a left-to-right graph
- * (@xyflow/react), made as the canvas makes its graph (canvas/flow-graph-model.ts, without the
- * parameters) and laid out by its layered layout (canvas/layout.ts: columns by depth). Each
- * step shows its label from the step catalogue. Clicking (or Enter on) a node shows its
- * options beside the graph. Colours follow the app's theme (colorMode, and the --xy-*
- * variables in app/globals.css).
+ * A read-only picture of a flow version (@xyflow/react): inputs → steps → results, built as the
+ * canvas builds its graph (without parameters) and laid out left to right. A node's options
+ * show beside the graph when it is clicked (or Enter).
  */
 import { useMemo, useState } from "react";
 import { useTheme } from "next-themes";

@@ -1,8 +1,4 @@
-/**
- * `/design/{organization}/{workspace}/flows/{flowId}`: one flow. The editor (canvas and JSON
- * views of one document) starts from the latest version and saves the next one; the graph shows any version; the versions list
- * and the APIs using the flow; trash / restore / delete permanently.
- */
+/** `/design/{organization}/{workspace}/flows/{flowId}`: one flow: the editor (from the latest version), the graph, versions and APIs, trash / restore / delete. */
 import Link from "next/link";
 import { pageWorkspace } from "@/lib/auth/page-guard";
 import { getFlowOrThrow } from "@/lib/flows/get-flow-or-throw";

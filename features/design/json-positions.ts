@@ -1,10 +1,8 @@
 /**
- * Where each value of a JSON text is: RFC 6901 JSON Pointer → `{from, to}` character offsets,
- * so the flow editor can show a validator's field error (a pointer into the document) at its
- * place. It walks the syntax tree of the editor's own JSON parser (Lezer, @codemirror/lang-json),
- * which recovers from malformed text, so what parses is still mapped.
- * `locate()` falls back to the nearest mapped ancestor of a pointer (a missing property is
- * shown on the object that lacks it).
+ * Where each value of a JSON text is: RFC 6901 JSON Pointer → `{from, to}` offsets, to show a
+ * validator's error at its place. It walks the editor's own Lezer JSON tree, which recovers
+ * from malformed text; `locate()` falls back to the nearest mapped ancestor (a missing
+ * property is shown on the object that lacks it).
  */
 import { jsonLanguage } from "@codemirror/lang-json";
 

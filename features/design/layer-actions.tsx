@@ -1,11 +1,8 @@
 "use client";
 /**
- * The layer page's actions (issue "Layers a designer can manage"), through the layer's route
- * (`PATCH` / `DELETE /api/design/{organization}/{workspace}/layers/{layerId}`):
- * - Rename: the display name in a dialog; the id stays. Errors (RFC 9457 `errors`) beside the field.
- * - Delete: a dialog saying what goes (the layer, its file, what environments may read it); while
- *   published APIs may read the layer it says why it cannot be deleted and who changes that, and
- *   offers no delete (the server refuses it too, 409, whose reason is shown the same way).
+ * The layer page's Rename and Delete (`PATCH` / `DELETE .../layers/{layerId}`). Delete says
+ * what goes; while published APIs may read the layer it says why it cannot be deleted and who
+ * changes that, and offers no delete (the server refuses it too, 409).
  */
 import { useState } from "react";
 import { useRouter } from "next/navigation";
@@ -27,18 +24,13 @@ import {
 import { FormField } from "@/components/ui/form-field";
 import { Input } from "@/components/ui/input";
 import { sendJson } from "@/features/shell/fetch-json";
+import type { TLayerUsage } from "@/lib/layers/layer-usage";
 
 interface TLayerRef {
   organization: string;
   workspace: string;
   id: string;
   name: string;
-}
-
-/** What reads the layer (lib/layers/layer-usage.ts): environments that may read it and the published APIs there that could. */
-export interface TLayerReaders {
-  environments: { slug: string; name: string }[];
-  apis: { slug: string; name: string; environment: string; release: number }[];
 }
 
 const layerUrl = (l: TLayerRef) => `/api/design/${l.organization}/${l.workspace}/layers/${encodeURIComponent(l.id)}`;
@@ -107,7 +99,7 @@ export function RenameLayerButton({ layer }: { layer: TLayerRef }) {
 }
 
 /** "Delete" and a dialog that says what goes, or why the layer cannot be deleted now. */
-export function DeleteLayerButton({ layer, readers, layersHref }: { layer: TLayerRef; readers: TLayerReaders; layersHref: string }) {
+export function DeleteLayerButton({ layer, readers, layersHref }: { layer: TLayerRef; readers: TLayerUsage; layersHref: string }) {
   const router = useRouter();
   const [open, setOpen] = useState(false);
   const [problem, setProblem] = useState<string | null>(null);

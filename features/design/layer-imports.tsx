@@ -1,8 +1,7 @@
 "use client";
 /**
- * The workspace's layer imports that are still working, or failed in the last day, on the layers
- * page: an upload goes on after its dialog (or the page) was closed, and is followed here. Polls
- * GET .../layer-imports every 2 s while one works; refreshes the page when one completes.
+ * The layer imports still working, or failed in the last day, on the layers page (an upload
+ * goes on after its dialog closed). Polls every 2 s while one works; refreshes the page when one completes.
  */
 import { useEffect, useRef, useState } from "react";
 import { useRouter } from "next/navigation";

@@ -1,8 +1,4 @@
-/**
- * `/design/{organization}/{workspace}/layers`: the workspace's layers with kind, item count,
- * bbox, data version and the environments that may read each; "Add layer", and the imports
- * still working or failed lately.
- */
+/** `/design/{organization}/{workspace}/layers`: the workspace's layers, "Add layer", and imports still working or failed lately. */
 import Link from "next/link";
 import { LayersIcon } from "lucide-react";
 import { pageWorkspace } from "@/lib/auth/page-guard";

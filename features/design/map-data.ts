@@ -1,8 +1,4 @@
-/**
- * What the maps (map-view.tsx) compute from their GeoJSON data (RFC 7946) apart from MapLibre:
- * the popup of a clicked feature (its number and a table of its properties, as DOM for
- * MapLibre's `setDOMContent`) and the bounding box a map fits its view to.
- */
+/** What the maps compute from their GeoJSON data apart from MapLibre: a feature's popup (as DOM for `setDOMContent`) and the bounding box to fit. */
 import type { Feature, FeatureCollection } from "geojson";
 import { formatValue } from "@/features/design/attribute-columns";
 

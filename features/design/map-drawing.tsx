@@ -1,10 +1,8 @@
 "use client";
 /**
- * Drawing a polygon on a map (map-view.tsx with `onDraw`): clicks add corners, "Close polygon"
- * closes the ring and reports it (a GeoJSON Polygon, lon/lat, 5 decimals; the server applies
- * the RFC 7946 right-hand rule). From the keyboard: move the map with the arrow keys and add
- * its centre, marked by a cross. The corners and the ring so far are drawn in the style's
- * `draw` source.
+ * Drawing a polygon on a map: clicks add corners, "Close polygon" reports the ring (GeoJSON,
+ * lon/lat, 5 decimals; the server applies the RFC 7946 right-hand rule). From the keyboard:
+ * move the map with the arrow keys and add its centre, marked by a cross.
  */
 import { useEffect, useState, type RefObject } from "react";
 import type { Map as TMap, GeoJSONSource } from "maplibre-gl";

@@ -1,8 +1,6 @@
 /**
- * The look of every map (map-view.tsx): the MapLibre style (a basemap of Natural Earth country
- * outlines from /maplibre/countries.json and a 10° graticule under the data, drawn as fills,
- * lines and points, and the polygon being drawn on top), its colours per theme (the dark one
- * does not glare), and the paint properties that follow a change of theme. The data source
+ * The look of every map: the MapLibre style (Natural Earth country outlines and a 10° graticule
+ * under the data, the polygon being drawn on top) and its colours per theme. The data source
  * numbers its features (`generateId`), so a feature's id is its index in the collection.
  */
 import type { ExpressionSpecification, StyleSpecification } from "maplibre-gl";

@@ -1,28 +1,19 @@
 "use client";
 /**
- * Every map of the app (layer previews, Try-it results, drawing an area, step previews):
- * MapLibre with no remote tiles, its style and colours per theme in map-style.ts (a basemap
- * of Natural Earth 1:110m country outlines, /maplibre/countries.json, made from the installed
- * `world-atlas` package at build and cached by the browser, so no map fetches it twice). A
- * scale bar and zoom buttons sit on the map. MapLibre is loaded in the browser only, its
- * worker served by /maplibre/maplibre-gl-worker.mjs (design.md: under Turbopack the worker
- * must be served apart and named with `setWorkerUrl`).
- *
- * A click on a feature opens a popup with its properties (map-data.ts) and selects it. With
- * `attributes`, the attribute table of the data (features/design/attribute-table.tsx) sits
- * below the map: the keyboard path to the same properties; choosing a row highlights its
- * feature and moves the map to it. With `onDraw`, the map draws a polygon (map-drawing.tsx);
- * pasting the polygon stays the other keyboard path.
- *
- * For tests, the map element carries `data-ready`, `data-basemap` ("loaded" once the
- * countries are drawn) and the MapLibre map itself as its `maplibreMap` property.
+ * Every map of the app: MapLibre with no remote tiles (style and theme colours in
+ * map-style.ts; the basemap is /maplibre/countries.json, Natural Earth 1:110m from
+ * `world-atlas`, built once and cached). MapLibre loads in the browser only, its worker served
+ * by /maplibre/maplibre-gl-worker.mjs (under Turbopack it must be served apart and named with
+ * `setWorkerUrl`, design.md). A click on a feature shows its properties and selects it;
+ * `attributes` adds the attribute table below (the keyboard path to the same properties);
+ * `onDraw` draws a polygon (map-drawing.tsx; pasting stays the keyboard path).
+ * For tests, the map element carries `data-ready`, `data-basemap` and `maplibreMap`.
  */
 import { useCallback, useEffect, useRef, useState } from "react";
 import type { Map as TMap, GeoJSONSource, Popup as TPopup, MapLayerMouseEvent } from "maplibre-gl";
 import type { FeatureCollection, Polygon } from "geojson";
 import { useTheme } from "next-themes";
 import "maplibre-gl/dist/maplibre-gl.css";
-import { cn } from "@/lib/utils";
 import { AttributeTable } from "@/features/design/attribute-table";
 import { bboxOfCollection, popupContent } from "@/features/design/map-data";
 import { DrawingControls, usePolygonDrawing } from "@/features/design/map-drawing";
@@ -35,7 +26,6 @@ export function MapView(props: {
   data?: FeatureCollection;
   label: string;
   onDraw?: (polygon: Polygon | null) => void;
-  className?: string;
   /** Show the attribute table of `data` below the map (the first 100 features). */
   attributes?: boolean;
 }) {
@@ -166,7 +156,7 @@ export function MapView(props: {
   }, []);
 
   return (
-    <div className={cn("min-w-0", props.className)}>
+    <div className="min-w-0">
       <div className="relative">
         <div
           ref={host}

@@ -1,9 +1,5 @@
 "use client";
-/**
- * "New API": kind (Flow API, the only kind for now, shown as a choice), an active flow, a
- * name and a slug (suggested from the name, checked for uniqueness by the server). Created
- * as a draft; at the plan's limit the server's refusal (naming the limit) is shown.
- */
+/** "New API": an active flow, a name and a slug (suggested from the name; the server checks it is free), created as a draft; a refusal (e.g. the plan's limit) is shown. */
 import { useState } from "react";
 import { useRouter } from "next/navigation";
 import { useForm } from "react-hook-form";

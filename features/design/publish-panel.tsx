@@ -1,8 +1,7 @@
 "use client";
 /**
- * Publish to an environment: choose the environment and the flow version (the latest by
- * default), see what changes for callers against what that environment serves now (inputs,
- * parameters, results added, removed or changed), and publish. Blocked, with the reason,
+ * Publish to an environment: environment and flow version (the latest by default), what
+ * changes for callers against what it serves now, and publish. Blocked, with the reason,
  * while the source flow is in the trash or deleted.
  */
 import { useMemo, useState } from "react";

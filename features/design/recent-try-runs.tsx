@@ -1,10 +1,8 @@
 "use client";
 /**
- * "Your recent Try-it runs" on the API page: the designer's last runs of this API, newest first.
- * A run still queued or running is followed (its run document, polled) until it is final;
- * then the page's server data is refreshed, so the state and processing time shown are the
- * stored ones without a reload. Each row opens the run: state, times, progress, the error of a
- * failed run and the download of each result (the design tool's run routes).
+ * "Your recent Try-it runs" on the API page, newest first. A run not yet final is polled until
+ * it is, then the page's server data is refreshed (stored state and time without a reload).
+ * Each row opens the run: state, times, progress, error and result downloads.
  */
 import { useEffect, useState } from "react";
 import { useRouter } from "next/navigation";

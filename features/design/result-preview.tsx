@@ -1,8 +1,5 @@
 "use client";
-/**
- * Preview of a Try-it result: a layer on a map (its GeoJSON file; at most 5,000 features
- * drawn), a table as a table (its CSV file; the first 100 rows).
- */
+/** Preview of a Try-it result: a layer on a map (at most 5,000 features), a table as a table (the first 100 rows). */
 import { useQuery } from "@tanstack/react-query";
 import { parse } from "csv-parse/browser/esm/sync";
 import type { FeatureCollection } from "geojson";

@@ -1,15 +1,12 @@
 "use client";
 /**
- * The fields of a run request derived from a flow's inputs and parameters, shared by Try it
- * (try-it-panel.tsx) and the flow preview (flow-run/flow-run-panel.tsx):
- * - `InputField`: one input: a workspace layer that fits it, or pasted GeoJSON (layer inputs)
- *   / pasted rows (table inputs); an area input: a polygon drawn on the map or pasted; an
- *   optional input may be left out.
- * - `ParameterFields`: the parameters' fieldset, each by its type, with default, range and allowed values.
- * - `requestValues`: the `{inputs, parameters}` of the request from the fields' state, with the
- *   faults found in the browser (invalid JSON, no polygon) keyed by JSON Pointer.
- * Errors (from the browser or the server) are shown next to the field they name.
+ * The form of a run request derived from a flow's inputs and parameters, shared by Try it
+ * and the flow preview: its state (`useRunRequest`) and its fields (`RequestFields`). The
+ * request is built from the state with the faults found in the browser (invalid JSON, no
+ * polygon) keyed by JSON Pointer, like the server's, so every error is shown next to the field
+ * it names.
  */
+import { useState, type ReactNode } from "react";
 import type { Polygon } from "geojson";
 import { Badge } from "@/components/ui/badge";
 import { Input } from "@/components/ui/input";
@@ -21,24 +18,24 @@ import type { TInput, TParameter } from "@/lib/flows/definition";
 import { declaredGeometry, describeGeometry, type TReadableLayer } from "@/lib/flows/input-geometry";
 
 /** What the designer chose for one input. */
-export type TInputState = { mode: "layer" | "paste" | "draw" | "none"; layerId: string; text: string; polygon: Polygon | null };
+type TInputState = { mode: "layer" | "paste" | "draw" | "none"; layerId: string; text: string; polygon: Polygon | null };
 
 /** A parameter's field value: text as typed (numbers too), or a checkbox's state. */
-export type TParamValue = string | boolean;
+type TParamValue = string | boolean;
 
 /** The first state of an input: its preferred layer when there is one, else paste (an area: draw). */
-export function initialInputState(input: Pick<TInput, "kind">, layerId: string | null): TInputState {
+function initialInputState(input: Pick<TInput, "kind">, layerId: string | null): TInputState {
   const mode = input.kind === "area" ? "draw" : layerId ? "layer" : "paste";
   return { mode, layerId: layerId ?? "", text: "", polygon: null };
 }
 
 /** The first values of the parameters: their defaults. */
-export function initialParamValues(parameters: readonly TParameter[]): Record<string, TParamValue> {
+function initialParamValues(parameters: readonly TParameter[]): Record<string, TParamValue> {
   return Object.fromEntries(parameters.map((x) => [x.name, x.type === "boolean" ? (x.default ?? false) : x.default === undefined ? "" : String(x.default)]));
 }
 
 /** The messages of `errors` at `prefix` or below it, as one text (a nested pointer is named). */
-export function errorsAt(errors: Record<string, string>, prefix: string): string {
+function errorsAt(errors: Record<string, string>, prefix: string): string {
   return Object.entries(errors)
     .filter(([k]) => k === prefix || k.startsWith(`${prefix}/`))
     .map(([k, m]) => (k === prefix ? m : `${k.slice(prefix.length + 1)}: ${m}`))
@@ -49,17 +46,17 @@ export function errorsAt(errors: Record<string, string>, prefix: string): string
  * The request's `inputs` and `parameters` from the fields' state. `errors`: what is wrong in
  * the browser already (a pasted text that is not JSON, an area not drawn), by JSON Pointer.
  */
-export function requestValues(
+function requestValues(
   inputs: readonly TInput[],
   parameters: readonly TParameter[],
-  inputState: Record<string, TInputState>,
+  stateOf: (input: TInput) => TInputState,
   paramValues: Record<string, TParamValue>,
 ): { inputs: Record<string, unknown>; parameters: Record<string, unknown>; errors: Record<string, string> } {
   const errors: Record<string, string> = {};
   const inputValues: Record<string, unknown> = {};
   for (const i of inputs) {
-    const s = inputState[i.name];
-    if (!s || s.mode === "none") continue;
+    const s = stateOf(i);
+    if (s.mode === "none") continue;
     if (s.mode === "layer") inputValues[i.name] = { layer_id: s.layerId };
     else if (s.mode === "draw") {
       if (s.polygon) inputValues[i.name] = { area: s.polygon };
@@ -88,17 +85,75 @@ export function requestValues(
   return { inputs: inputValues, parameters: parameterValues, errors };
 }
 
+/**
+ * The state of a run request form: what the designer set, else each input's first state (its
+ * `preferred` layer) and each parameter's default. `request()`: the request's `inputs` and
+ * `parameters`, and the faults found in the browser by JSON Pointer.
+ */
+export function useRunRequest(inputs: readonly TInput[], parameters: readonly TParameter[], preferred: (input: TInput) => string | null) {
+  const [inputState, setInputState] = useState<Record<string, TInputState>>({});
+  const [paramValues, setParamValues] = useState<Record<string, TParamValue>>({});
+  const stateOf = (i: TInput): TInputState => inputState[i.name] ?? initialInputState(i, preferred(i));
+  const values = { ...initialParamValues(parameters), ...paramValues };
+  return {
+    stateOf,
+    values,
+    setInput: (i: TInput, patch: Partial<TInputState>) => setInputState((all) => ({ ...all, [i.name]: { ...stateOf(i), ...patch } })),
+    setParam: (name: string, value: TParamValue) => setParamValues((all) => ({ ...all, [name]: value })),
+    request: () => requestValues(inputs, parameters, stateOf, values),
+  };
+}
+
+/** The "Inputs" fieldset (`note` above the fields; `noInputs` instead of it for a flow without inputs) and the parameters' fieldset. */
+export function RequestFields<L extends TReadableLayer>(p: {
+  form: ReturnType<typeof useRunRequest>;
+  inputs: readonly TInput[];
+  parameters: readonly TParameter[];
+  /** The workspace layers that fit an input, best first. */
+  layers: (input: TInput) => readonly L[];
+  /** How a layer is named in the list (default: "name (id)"). */
+  layerLabel?: (layer: L) => string;
+  errors: Record<string, string>;
+  /** Prefix of the fields' ids (two forms on one page must not share ids). */
+  idPrefix?: string;
+  note?: ReactNode;
+  noInputs?: string;
+}) {
+  return (
+    <>
+      {p.inputs.length === 0 && p.noInputs ? (
+        <p className="text-sm text-muted-foreground">{p.noInputs}</p>
+      ) : (
+        <fieldset className="grid min-w-0 gap-4">
+          <legend className="mb-2 font-semibold">Inputs</legend>
+          {p.note}
+          {p.inputs.map((i) => (
+            <InputField
+              key={i.name}
+              idPrefix={p.idPrefix}
+              input={i}
+              state={p.form.stateOf(i)}
+              layers={p.layers(i)}
+              layerLabel={p.layerLabel}
+              error={errorsAt(p.errors, `/inputs/${i.name}`)}
+              onChange={(patch) => p.form.setInput(i, patch)}
+            />
+          ))}
+        </fieldset>
+      )}
+      <ParameterFields idPrefix={p.idPrefix} parameters={p.parameters} values={p.form.values} errors={p.errors} onChange={p.form.setParam} />
+    </>
+  );
+}
+
 /** One input's fields: its source (layer, paste, draw, left out) and the chosen layer or data. */
-export function InputField<L extends TReadableLayer>(p: {
+function InputField<L extends TReadableLayer>(p: {
   input: TInput;
   state: TInputState;
   onChange: (patch: Partial<TInputState>) => void;
-  /** The workspace layers that fit the input, best first. */
   layers: readonly L[];
-  /** How a layer is named in the list (default: "name (id)"). */
   layerLabel?: (layer: L) => string;
   error?: string;
-  /** Prefix of the fields' ids (two forms on one page must not share ids). */
   idPrefix?: string;
 }) {
   const i = p.input;
@@ -178,7 +233,7 @@ export function InputField<L extends TReadableLayer>(p: {
 }
 
 /** The "Parameters" fieldset (none without parameters): a field per parameter, by its type; `errors` by JSON Pointer (`/parameters/<name>`). */
-export function ParameterFields(p: {
+function ParameterFields(p: {
   parameters: readonly TParameter[];
   values: Record<string, TParamValue>;
   onChange: (name: string, value: TParamValue) => void;

@@ -1,9 +1,5 @@
 "use client";
-/**
- * A run's progress as Try it (try-it-panel.tsx) and the flow preview (flow-run/flow-run-panel.tsx)
- * both show it: the state as a badge with "n of m steps done", and a bar of the steps done. The
- * run comes from its polled query (`designRunQuery` / `flowPreviewQuery`, flow-run/queries.ts).
- */
+/** A run's progress as Try it and the flow preview show it: a state badge with "n of m steps done", and a bar of the steps done. */
 import { Badge } from "@/components/ui/badge";
 
 /** What of a run document (or a preview) the progress needs. */

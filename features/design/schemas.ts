@@ -1,8 +1,4 @@
-/**
- * zod schemas of the design tool's forms, shared by the form (react-hook-form) and the
- * server action. Flow documents travel as JSON text and are parsed and validated on the
- * server by the one flow validator (lib/flows/validate-flow-version.ts).
- */
+/** zod schemas of the design tool's forms and server actions. Flow documents travel as JSON text, validated on the server (lib/flows/validate-flow-version.ts). */
 import { z } from "zod";
 
 export const ZWorkspaceRef = z.object({ organization: z.string().min(1), workspace: z.string().min(1) });
@@ -44,7 +40,7 @@ export const ZStartTry = ZWorkspaceRef.extend({ flowApiId: z.string().uuid(), fl
 
 export const ZRunRef = ZWorkspaceRef.extend({ runId: z.string().uuid() });
 
-/** Turns a JSON Pointer-free parse failure into the one field-error shape the editor shows. */
+/** A name as a slug (lower-case letters, digits, single hyphens; at most 63 characters): the suggested layer id or API slug. */
 export function slugify(name: string): string {
   return name
     .toLowerCase()

@@ -1,12 +1,9 @@
 /**
- * Which workspace layers Try it offers for each input, which it picks by default, and which
- * of them an environment cannot read yet (issue 25, items 2 and 4). Try it runs as the
- * designer, on every layer of the workspace; the published call reads only the layers its
- * environment may read (an admin sets them in the console: environment → APIs → Readable
- * layers). So a Try-it default is a layer that fits the input (kind and declared geometry,
- * lib/flows/input-geometry.ts) and, when there is one, that the environment of the shown
- * `curl` call can read: the call then answers as Try it did, and a designer's upload of
- * another layer does not change the default.
+ * Which workspace layers Try it offers per input, its default, and which an environment
+ * cannot read yet. Try it reads every layer of the workspace; a published call only those its
+ * environment may read. So the default is a fitting layer (lib/flows/input-geometry.ts) that
+ * the shown `curl` call's environment can read, when there is one: the call then answers as
+ * Try it did.
  */
 import { layersFitting, type TReadableLayer } from "@/lib/flows/input-geometry";
 import type { TInput } from "@/lib/flows/definition";

@@ -1,20 +1,11 @@
 "use client";
 /**
- * Try it: a form derived from the flow version, nothing mapped by hand (the input and
- * parameter fields are shared with the flow preview: run-request-fields.tsx).
- * - Each input: a workspace layer that fits it (kind and declared geometry; by default one
- *   the curl call's environment can read, features/design/try-it-layers.ts), or pasted GeoJSON (layer inputs) /
- *   pasted rows (table inputs); an area input: a polygon drawn on the map or pasted.
- * - Each parameter by its type, with default, range and allowed values.
- * - A format per result.
- * The body is checked in the browser with the same schema the server uses
- * (`parseRunRequest`, lib/flows/run-request.ts); server errors (e.g. an unreadable layer)
- * are shown next to the field they name. "Run" starts the designer's run (server action),
- * progress is polled, the run can be cancelled, each result is downloadable in its format,
- * a layer result is shown on a map and a table result as a table. The equivalent `curl` call
- * of a published API is shown; when it would name a layer its environment cannot read yet (it
- * would answer 422 there), the page says so and how an admin makes the layer readable instead
- * of showing a call that fails.
+ * Try it: a form derived from the flow version (fields shared with the flow preview:
+ * run-request-fields.tsx), checked in the browser with the server's schema (`parseRunRequest`);
+ * server errors are shown next to the field they name. Runs as the designer (server action),
+ * polled and cancellable; each result downloadable and previewed. The equivalent `curl` call
+ * of the published API is shown, unless it would name a layer its environment cannot read
+ * (it would answer 422): then the page says how an admin makes the layer readable.
  */
 import { useMemo, useState } from "react";
 import { useRouter } from "next/navigation";
@@ -36,16 +27,7 @@ import { designApiBase, designRunQuery, isFinal } from "@/features/design/flow-r
 import { DEFAULT_FORMAT, FORMAT_INFO, FORMATS_BY_KIND } from "@/lib/formats/registry";
 import { countOf } from "@/features/design/format";
 import { chosenUnreadable, layerChoice, type TTryItLayer } from "@/features/design/try-it-layers";
-import {
-  errorsAt,
-  initialInputState,
-  initialParamValues,
-  InputField,
-  ParameterFields,
-  requestValues,
-  type TInputState,
-  type TParamValue,
-} from "@/features/design/run-request-fields";
+import { RequestFields, useRunRequest } from "@/features/design/run-request-fields";
 
 export interface TTryItProps {
   organization: string;
@@ -60,7 +42,7 @@ export interface TTryItProps {
   /** Environment used in the `curl` example (a serving one when there is). */
   curlEnvironment: string;
   /** Where an admin makes layers readable in that environment (the console's environment page). */
-  readableLayersHref?: string;
+  readableLayersHref: string;
   /** The callers' base URL for the `curl` example, from the server so both renders agree (no React #418). */
   publicBaseUrl: string;
 }
@@ -69,11 +51,8 @@ export function TryItPanel(p: TTryItProps) {
   const router = useRouter();
   const flow = useMemo(() => ZFlowVersion.parse(p.definition), [p.definition]);
   const ref = { organization: p.organization, workspace: p.workspace };
-  const [inputs, setInputs] = useState<Record<string, TInputState>>(() =>
-    // A layer that fits the input and that the curl call's environment can read (try-it-layers.ts).
-    Object.fromEntries(flow.inputs.map((i) => [i.name, initialInputState(i, layerChoice(p.layers, i, p.curlEnvironment).preferred)])),
-  );
-  const [params, setParams] = useState<Record<string, TParamValue>>(() => initialParamValues(flow.parameters));
+  // A layer that fits the input and that the curl call's environment can read (try-it-layers.ts).
+  const form = useRunRequest(flow.inputs, flow.parameters, (i) => layerChoice(p.layers, i, p.curlEnvironment).preferred);
   const [formats, setFormats] = useState<Record<string, string>>(() => Object.fromEntries(flow.results.map((r) => [r.key, DEFAULT_FORMAT[r.kind]])));
   const [errors, setErrors] = useState<Record<string, string>>({});
   const [runId, setRunId] = useState<string | null>(null);
@@ -84,9 +63,9 @@ export function TryItPanel(p: TTryItProps) {
   const run = useQuery(designRunQuery({ ...ref, runId }));
 
   const body = (): { ok: true; value: unknown } | { ok: false; errors: Record<string, string> } => {
-    const { inputs: inputValues, parameters, errors: errs } = requestValues(flow.inputs, flow.parameters, inputs, params);
+    const { errors: errs, ...request } = form.request();
     if (Object.keys(errs).length > 0) return { ok: false, errors: errs };
-    const value = { inputs: inputValues, parameters, formats };
+    const value = { ...request, formats };
     const checked = parseRunRequest(flow, value);
     if (!checked.ok) return { ok: false, errors: Object.fromEntries(checked.errors.map((e) => [e.field, e.message])) };
     return { ok: true, value };
@@ -117,7 +96,7 @@ export function TryItPanel(p: TTryItProps) {
   // Layers the call would name that its environment cannot read: it would answer 422 there.
   const notReadable = chosenUnreadable(
     p.layers,
-    flow.inputs.map((i) => (inputs[i.name]!.mode === "layer" ? inputs[i.name]!.layerId : null)),
+    flow.inputs.map((i) => (form.stateOf(i).mode === "layer" ? form.stateOf(i).layerId : null)),
     p.curlEnvironment,
   );
   const curl = `curl -X POST "${p.publicBaseUrl}/public/api/${p.organization}/${p.curlEnvironment}/${p.apiSlug}/runs" \\\n  -H "X-Api-Key: $API_KEY" -H "Content-Type: application/json" \\\n  -d '${curlBody.replaceAll("'", "'\\''")}'`;
@@ -126,26 +105,13 @@ export function TryItPanel(p: TTryItProps) {
   return (
     <div className="grid gap-6">
       <form onSubmit={onRun} className="grid gap-6" noValidate aria-label="Try it">
-        <fieldset className="grid gap-4">
-          <legend className="mb-2 font-semibold">Inputs</legend>
-          {flow.inputs.map((i) => (
-            <InputField
-              key={i.name}
-              input={i}
-              state={inputs[i.name]!}
-              onChange={(patch) => setInputs((all) => ({ ...all, [i.name]: { ...all[i.name]!, ...patch } }))}
-              layers={layerChoice(p.layers, i, p.curlEnvironment).options}
-              layerLabel={(l) => `${l.name} (${l.id})${l.environments.includes(p.curlEnvironment) ? "" : ` - not readable in ${p.curlEnvironment} yet`}`}
-              error={errorsAt(errors, `/inputs/${i.name}`)}
-            />
-          ))}
-        </fieldset>
-
-        <ParameterFields
+        <RequestFields
+          form={form}
+          inputs={flow.inputs}
           parameters={flow.parameters}
-          values={params}
+          layers={(i) => layerChoice(p.layers, i, p.curlEnvironment).options}
+          layerLabel={(l) => `${l.name} (${l.id})${l.environments.includes(p.curlEnvironment) ? "" : ` - not readable in ${p.curlEnvironment} yet`}`}
           errors={errors}
-          onChange={(name, value) => setParams((all) => ({ ...all, [name]: value }))}
         />
 
         <fieldset className="grid gap-4 sm:grid-cols-2">
@@ -247,18 +213,11 @@ export function TryItPanel(p: TTryItProps) {
                 {notReadable.length === 1 ? "Layer" : "Layers"} {notReadable.map((l) => `"${l.id}"`).join(", ")} {notReadable.length === 1 ? "is" : "are"} not
                 readable in {p.curlEnvironment} yet: Try it runs on your workspace&apos;s layers, but a call in {p.curlEnvironment} naming{" "}
                 {notReadable.length === 1 ? "it" : "them"} would be refused (422 unknown_layer), so no call is shown. An admin of the organization can make{" "}
-                {notReadable.length === 1 ? "it" : "them"} readable in the console: {p.curlEnvironment} → APIs → Readable layers
-                {p.readableLayersHref ? (
-                  <>
-                    {" "}
-                    (
-                    <a className="underline underline-offset-4" href={p.readableLayersHref}>
-                      {p.curlEnvironment}: Readable layers
-                    </a>
-                    )
-                  </>
-                ) : null}
-                . Or choose a layer {p.curlEnvironment} can read above.
+                {notReadable.length === 1 ? "it" : "them"} readable in the console: {p.curlEnvironment} → APIs → Readable layers (
+                <a className="underline underline-offset-4" href={p.readableLayersHref}>
+                  {p.curlEnvironment}: Readable layers
+                </a>
+                ). Or choose a layer {p.curlEnvironment} can read above.
               </span>
             </AlertDescription>
           </Alert>

@@ -1,17 +1,11 @@
 "use client";
 /**
- * "Add layer": a GeoJSON, GeoJSON Text Sequences, CSV (optional longitude/latitude columns) or
- * GeoParquet file of up to 2 GiB, streamed to the layers route with progress in two phases:
- * bytes sent (XMLHttpRequest upload progress), then the import a worker runs (GET
- * .../layer-imports/{id} every half second: bytes read and items imported). Closing the dialog
- * does not stop the import: the layers page lists imports still working (`LayerImports`). The
- * import's validation names what is wrong (feature index, row, column); each fault is listed.
- *
- * Name and id are derived from each chosen file (kept only when typed before any file was
- * chosen). An id that is already a layer of this workspace (`existingIds`, or the server's
- * 409 for one added meanwhile) is replaced only after a confirmation that names the layer and
- * what reads it (GET .../layers/{id}/usage: lib/layers/layer-usage.ts); the confirmed upload
- * carries `replace=1`, which the server requires for a replacement.
+ * "Add layer": a GeoJSON, GeoJSON Text Sequences, CSV or GeoParquet file of up to 2 GiB,
+ * streamed with upload progress (XMLHttpRequest), then the worker's import polled. Closing the
+ * dialog does not stop the import (the layers page lists those still working). Name and id
+ * come from the chosen file unless typed first. An id already in the workspace (or the
+ * server's 409) is replaced only after a confirmation naming what reads the layer; the
+ * confirmed upload carries `replace=1`, which the server requires.
  */
 import { useRef, useState } from "react";
 import { useRouter } from "next/navigation";
@@ -139,16 +133,11 @@ export function UploadLayerDialog({ organization, workspace, existingIds }: { or
     const req = new XMLHttpRequest();
     xhr.current = req;
     req.open("POST", `/api/design/${organization}/${workspace}/layers?${q}`);
+    req.responseType = "json"; // a body that is not JSON reads as null
     req.upload.onprogress = (ev) => ev.lengthComputable && setProgress(Math.round((ev.loaded / ev.total) * 100));
     req.onload = () => {
       setProgress(null);
-      const body = (() => {
-        try {
-          return JSON.parse(req.responseText);
-        } catch {
-          return null;
-        }
-      })();
+      const body = req.response;
       if (req.status === 202 && body?.import_id) {
         setImporting(body as TLayerImportDocument);
         void follow(body.import_id as string);

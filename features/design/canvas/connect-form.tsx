@@ -5,7 +5,6 @@ import { Button } from "@/components/ui/button";
 import { Label } from "@/components/ui/label";
 import { NativeSelect, SelectOptions } from "@/components/ui/native-select";
 import { canConnect } from "@/features/design/canvas/flow-connections";
-import {} from "@/features/design/canvas/form-fields";
 import type { TCanvasNode, TCanvasStepType, TFlowDoc } from "@/features/design/canvas/flow-graph-model";
 
 /** The form that connects an output to an input. */

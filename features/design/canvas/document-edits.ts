@@ -1,8 +1,4 @@
-/**
- * The edits of the flow document that are not about edges (those are in flow-connections.ts):
- * fresh names, a new step with its required defaults, adding a palette entry, adding and
- * replacing items, and renaming a node with every reference following. Pure, unit-tested in flow-graph-model.test.ts.
- */
+/** The edits of the flow document that are not about edges (those: flow-connections.ts). Pure, tested in flow-graph-model.test.ts. */
 import {
   asItems,
   SECTIONS,

@@ -1,15 +1,11 @@
 "use client";
 /**
- * The canvas view of the flow document (@xyflow/react): the palette (step-palette.tsx) on the
- * left, the graph in the middle, the selected node's form (node-inspector.tsx) on the right.
- * The graph is derived from the document (flow-graph-model.ts) and every edit makes a new
- * document for the workbench: adding from the palette (drag and drop, or Enter), connecting
- * an output to an input (only connections the input accepts, `canConnect`, also as a form:
- * "connect the output of X to input Y of Z"), deleting nodes and edges (Delete key or the
- * form's button), editing options. Node positions are the canvas's own (not in the document):
- * a layered layout (layout.ts) places nodes without one; "Auto layout" re-places all. Tab
- * moves between nodes, Enter selects, arrow keys move the selected node, Delete removes it;
- * Ctrl+Z / Ctrl+Shift+Z undo and redo (the workbench's history of documents).
+ * The canvas view of the flow document (@xyflow/react): palette left, graph in the middle, the
+ * selected node's form right. The graph is derived from the document (flow-graph-model.ts);
+ * every edit (add, connect where `canConnect` allows, delete, edit options) makes a new
+ * document. Node positions are the canvas's own, not in the document (layout.ts places nodes
+ * without one). Keyboard: Tab between nodes, Enter selects, arrows move, Delete removes,
+ * Ctrl+Z / Ctrl+Shift+Z undo and redo.
  */
 import { useCallback, useEffect, useMemo, useRef, useState } from "react";
 import { useTheme } from "next-themes";

@@ -1,9 +1,7 @@
 /**
- * Connecting nodes of the canvas, on the flow document (flow-graph-model.ts): what a node
- * yields (`outputKind`), whether an edge makes sense (`canConnect`: the kinds fit, no step
- * reads itself), and the document with an edge added (`connect`) or with edges and nodes
- * removed (`removeFromDocument`, references to removed nodes going with them). Pure, unit-tested
- * in flow-graph-model.test.ts.
+ * Connecting nodes on the flow document: what a node yields, whether an edge makes sense (the
+ * kinds fit, no cycle), and the document with an edge added or edges and nodes removed.
+ * Pure, tested in flow-graph-model.test.ts.
  */
 import {
   asItems,

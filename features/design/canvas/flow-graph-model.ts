@@ -1,21 +1,12 @@
 /**
- * The canvas's model: a flow version document (docs/flow-format.md) as a graph of nodes and
- * edges for @xyflow/react, and back, plus the edits the canvas makes on the document. Pure (no
- * React), so it is unit-tested (flow-graph-model.test.ts: every demo flow round-trips).
+ * The canvas's model: a flow version document (docs/flow-format.md) as nodes and edges for
+ * @xyflow/react, and back. Pure, tested in flow-graph-model.test.ts (every demo flow round-trips).
  *
- * Nodes: one per input (`input:<name>`), parameter (`param:<name>`), step (`step:<id>`) and
- * result (`result:<key>`); a name used twice gets `~<n>` appended, so every node id is unique
- * even in a faulty document. Edges:
- * - a step's source option (`source`, `by`, `sources` ...) → an edge from the node it names
- *   to the step's target handle of that option key (`many` options: one edge per entry, in
- *   order); a result's `from` → an edge into its `from` handle;
- * - a parameter a step reads (`{"param"}` in an option, `["var", name]` in an expression) →
- *   a dashed edge into the step's `params` handle (shown, not editable: forms set them).
- *
- * The document stays the single truth: `documentToGraph` derives the graph, and
- * `graphToDocument` writes a changed graph (an edge added or removed, nodes removed) back.
- * A reference naming nothing on the canvas (an `unknown_reference`) has no edge and is kept.
- * The edits through edges are in flow-connections.ts, the others in document-edits.ts.
+ * Node ids: `input:<name>`, `param:<name>`, `step:<id>`, `result:<key>` (a name used twice gets
+ * `~<n>`). Edges: a step's source option (`many` options: one edge per entry, in order) or a
+ * result's `from` → an edge into the handle of that key; a parameter a step reads (`{"param"}`,
+ * `["var", name]`) → a dashed edge into its `params` handle (shown, not editable). The document
+ * stays the single truth; a reference naming nothing on the canvas has no edge and is kept.
  */
 import type { TStepCatalogueEntry } from "@/lib/steps/catalogue";
 

@@ -1,12 +1,9 @@
 "use client";
 /**
- * A node of the canvas: an input, parameter, step or result of the flow document. Its target
- * handles (top, side by side, each over its label) are the options naming sources (`source`,
- * `target`, `by` ...) or a result's `from`; its source handle (bottom) is its output, for inputs
- * and steps (the canvas lays flows out downwards); a hidden handle on the left receives the
- * dashed edges of the parameters a step reads, from the parameter's right side. It shows the
- * validator's problems about it (red outline and count) and, after a preview run, the step's
- * outcome (row count or error). Colours come from the theme tokens (both themes).
+ * A node of the canvas. Target handles (top) are the options naming sources or a result's
+ * `from`; the source handle (bottom) is its output; a hidden left handle receives the dashed
+ * edges of the parameters a step reads. Shows the validator's problems and, after a preview
+ * run, the step's row count or error.
  */
 import { memo } from "react";
 import { Handle, Position, type NodeProps, type Node } from "@xyflow/react";

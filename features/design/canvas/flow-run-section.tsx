@@ -1,11 +1,8 @@
 "use client";
 /**
- * The preview run of the flow being edited, below the canvas and the JSON view: a step picker
- * (the document's step ids; it follows the step selected on the canvas, and choosing a step
- * here selects it there) and the run panel (features/design/flow-run/flow-run-panel.tsx: pick
- * inputs and parameters, run the document as it is, see the picked step's output). The steps'
- * outcomes come back through `onStepStatus`, which the canvas shows on its nodes. While the
- * text is not JSON, the last document that parsed is run.
+ * The preview run below the editor: a step picker (following the canvas's selection, and
+ * selecting there) and the run panel. While the text is not JSON, the last document that
+ * parsed is run.
  */
 import { useRef } from "react";
 import { Label } from "@/components/ui/label";

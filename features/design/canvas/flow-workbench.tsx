@@ -1,15 +1,10 @@
 "use client";
 /**
- * The flow editor: one flow version document, two views of it — the canvas (flow-canvas.tsx)
- * and the JSON text (flow-editor.tsx) — switched by tabs. The document's text lives here
- * (with the undo/redo history of documents, use-document-history.ts); both views edit it.
- * It is validated live, debounced, by the server's own validator (`validateFlowDocumentAction`,
- * which also answers the columns each input and step is known to have); its problems are
- * listed below the views, underlined in the JSON and marked on the canvas's nodes. Saving
- * creates the next immutable version (or, for a new flow, the flow with version 1).
- * Below both views: the preview run of the flow being edited (flow-run-section.tsx), showing
- * the step selected on the canvas (or in its picker); the steps' outcomes come back as badges
- * on the nodes.
+ * The flow editor: one document (its text and undo history live here), two views of it
+ * switched by tabs (canvas, JSON). It is validated live, debounced, by the server's own
+ * validator, which also answers each input's and step's columns; saving creates the next
+ * immutable version (or the flow, with version 1). Below: the preview run (flow-run-section.tsx),
+ * whose step outcomes come back as badges on the nodes.
  */
 import { useCallback, useEffect, useMemo, useRef, useState } from "react";
 import { useRouter } from "next/navigation";

@@ -1,10 +1,8 @@
 "use client";
 /**
- * The controls every form beside the canvas is built of (the node forms, node-inspector.tsx,
- * and the step options generated from JSON Schema, schema-field.tsx): `Field` (a label, one
- * control, a hint and the validator's problems, with `aria-invalid` and `aria-describedby`
- * wired to them), and on top of it a text field, a select and a checkbox; `Problems` (the
- * messages, in red) and `ColumnList` (a `<datalist>` of the source's column names).
+ * The controls of every form beside the canvas: `Field` (label, one control, hint and
+ * problems, with `aria-invalid` and `aria-describedby` wired) and on it text, select and
+ * checkbox fields; `Problems`; `ColumnList` (a `<datalist>` of column names).
  */
 import { cloneElement, type ReactElement, type ReactNode } from "react";
 import { Input } from "@/components/ui/input";

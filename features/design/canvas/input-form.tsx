@@ -1,9 +1,5 @@
 "use client";
-/**
- * The form of an input node: its kind (a layer, a table or an area), whether the caller may
- * leave it out, a layer's geometry, and the columns it declares (name, type, required), rows
- * to add and remove. Changing the kind drops what the new kind does not have.
- */
+/** The form of an input node: kind, optional, geometry and declared columns. Changing the kind drops what the new kind does not have. */
 import { PlusIcon, Trash2Icon } from "lucide-react";
 import { Button } from "@/components/ui/button";
 import type { TItem } from "@/features/design/canvas/flow-graph-model";

@@ -1,17 +1,10 @@
 /**
- * A small layered layout for the canvas (no dagre/elk): each node's column is its longest
- * path from a node without incoming edges (its topological depth), so every edge of an
- * acyclic graph points right; within a column nodes are ordered by the mean row of the nodes
- * they read (one barycentre sweep, which untangles most crossings of a flow) and stacked
- * top-down. Edges on a cycle (a faulty document) are ignored for the depth; nodes of one
- * column keep their given order on ties.
- *
- * `layeredLayout(ids, edges, {columnWidth, rowHeight})` → `Map<id, {x, y}>` in pixels, the
- * top-left corner of each node (x = column × columnWidth, y = row × rowHeight), columns
- * centred vertically on the tallest. With `direction: "down"` the layers are rows instead, top
- * to bottom (y = layer × rowHeight, x = place × columnWidth, rows centred on the widest): a
- * flow is deeper than wide, and the canvas sits between the palette and the form, so a flow
- * laid out downwards fits it at about twice the zoom.
+ * A small layered layout for the canvas (no dagre/elk): a node's layer is its longest path from
+ * a root (edges on a cycle, in a faulty document, are ignored); within a layer nodes are
+ * ordered by the mean place of the nodes they read (one barycentre sweep) and centred on the
+ * largest layer. Returns each node's top-left corner in pixels. `direction: "down"` makes
+ * layers rows: a flow is deeper than wide, so laid out downwards it fits the canvas at about
+ * twice the zoom.
  */
 
 export interface TLayoutOptions {
@@ -21,13 +14,11 @@ export interface TLayoutOptions {
   direction?: "right" | "down";
 }
 
-export const DEFAULT_LAYOUT: TLayoutOptions = { columnWidth: 260, rowHeight: 110 };
-
 /** Positions of `ids` by topological depth (see module doc). */
 export function layeredLayout(
   ids: readonly string[],
   edges: readonly { source: string; target: string }[],
-  options: TLayoutOptions = DEFAULT_LAYOUT,
+  options: TLayoutOptions,
 ): Map<string, { x: number; y: number }> {
   const known = new Set(ids);
   const incoming = new Map<string, string[]>(ids.map((id) => [id, []]));

@@ -1,10 +1,8 @@
 "use client";
 /**
- * The state every node form beside the canvas shares (node-inspector.tsx and the form of each
- * kind of node): the node's item and where it sits in the document, control ids, the server's
- * problems about the node (by JSON Pointer below it), and the edits (`set` the whole item,
- * `setKey` one key, one undo step per field while typing). Also the two fields every node has:
- * its name (renaming it renames every reference) and its description.
+ * The state every node form shares: the node's item and section, control ids, the server's
+ * problems below its pointer, and the edits (`set`, `setKey`; one undo step per field while
+ * typing). Also the name (a rename renames every reference) and description fields.
  */
 import { renameInDocument, replaceItem, sectionOf } from "@/features/design/canvas/document-edits";
 import type { TCanvasNode, TCanvasStepType, TFlowDoc, TItem } from "@/features/design/canvas/flow-graph-model";

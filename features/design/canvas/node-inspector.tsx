@@ -1,23 +1,20 @@
 "use client";
 /**
- * The form of the selected node, beside the canvas: its name (renaming it renames every
- * reference) and description (node-form.tsx), the server's problems about the node listed on
- * top (and next to the fields they concern), a button to delete it, and between them the form
- * of its kind. A step: what each of its source options reads (a select of the nodes that fit:
- * the keyboard's way to connect) and its other options generated from the catalogue's JSON
- * Schema (step-form.tsx). An input: kind, optional, geometry, declared columns
- * (input-form.tsx). A parameter: type, default, range or values (parameter-form.tsx). A
- * result: kind and the node it comes from (here). Every change is a new document (one undo
- * step per field while typing).
+ * The form of the selected node, beside the canvas: name and description (node-form.tsx), its
+ * problems, the form of its kind and a delete button. A step: its sources (source-fields.tsx)
+ * and its other options from the catalogue's JSON Schema (schema-field.tsx); an input:
+ * input-form.tsx; a parameter: parameter-form.tsx; a result: kind and source. Every change is
+ * a new document.
  */
 import { Trash2Icon } from "lucide-react";
 import { Button } from "@/components/ui/button";
 import { SelectField } from "@/features/design/canvas/form-fields";
 import { DATA_KINDS, InputForm } from "@/features/design/canvas/input-form";
-import { DescriptionField, NameField, nodeForm, type TNodeInspectorProps } from "@/features/design/canvas/node-form";
+import { DescriptionField, NameField, nodeForm, type TNodeForm, type TNodeInspectorProps } from "@/features/design/canvas/node-form";
 import { ParameterForm } from "@/features/design/canvas/parameter-form";
-import { SourceSelect } from "@/features/design/canvas/source-fields";
-import { StepForm } from "@/features/design/canvas/step-form";
+import { ManySources, SourceSelect } from "@/features/design/canvas/source-fields";
+import { SchemaField, type TFieldContext, type TSchema } from "@/features/design/canvas/schema-field";
+import type { TCanvasStepType } from "@/features/design/canvas/flow-graph-model";
 
 /** The selected node's form (see module doc). */
 export function NodeInspector(props: TNodeInspectorProps) {
@@ -63,5 +60,48 @@ export function NodeInspector(props: TNodeInspectorProps) {
         <Trash2Icon aria-hidden="true" /> Delete {kind}
       </Button>
     </form>
+  );
+}
+
+/** A step's sources and options. */
+function StepForm({ f, type }: { f: TNodeForm; type: TCanvasStepType | undefined }) {
+  const { item } = f;
+  const schema = (type?.options ?? {}) as TSchema;
+  const inputKeys = new Set(type?.inputs.map((i) => i.key) ?? []);
+  const ctx: TFieldContext = {
+    parameters: (f.doc.parameters ?? []).map((p) => ({ name: String(p.name ?? ""), type: String(p.type ?? "") })).filter((p) => p.name),
+    columnsAt: (path) => {
+      const source = type?.columns[path] ?? type?.columns[path.replace(/\.from$/, "")];
+      const name = source ? item[source] : type?.inputs[0] ? item[type.inputs[0].key] : undefined;
+      if (typeof name !== "string") return null;
+      const c = f.columns[name];
+      return c ? c.fields.map((x) => x.name) : null;
+    },
+    problemsAt: f.problemsAt,
+  };
+  return (
+    <>
+      {type?.inputs.map((i) =>
+        i.many ? <ManySources key={i.key} f={f} handle={i.key} /> : <SourceSelect key={i.key} f={f} handle={i.key} label={`Reads “${i.key}” from`} />,
+      )}
+      {Object.entries(schema.properties ?? {})
+        .filter(([k]) => !inputKeys.has(k))
+        .map(([k, s]) => (
+          <SchemaField
+            key={k}
+            id={f.fid(`opt-${k}`)}
+            label={k}
+            schema={s}
+            value={item[k]}
+            onChange={(v) => f.setKey(k, v)}
+            required={schema.required?.includes(k) ?? false}
+            path={k}
+            pointer={`/${k}`}
+            ctx={ctx}
+            paramAccepts={type?.params[k]}
+            expression={type?.expressions[k]}
+          />
+        ))}
+    </>
   );
 }

@@ -1,9 +1,5 @@
 "use client";
-/**
- * The form of a parameter node: its type, default, range (numbers) or values (an enum), and
- * whether the caller must set it. Changing the type keeps only what every type has (name,
- * required, description): range, values and default belong to the old type.
- */
+/** The form of a parameter node: type, default, range or values, required. Changing the type keeps only name, required and description. */
 import type { TItem } from "@/features/design/canvas/flow-graph-model";
 import { CheckField, SelectField, TextField } from "@/features/design/canvas/form-fields";
 import type { TNodeForm } from "@/features/design/canvas/node-form";

@@ -1,26 +1,81 @@
 "use client";
 /**
- * One option of a step as a form control, generated from the option's JSON Schema in the step
- * catalogue (field-schema.ts): an enum is a select, a number or integer a number field
- * (number-field.tsx), a boolean a checkbox, a string a text field (offering the source's
- * columns when the catalogue says the option names a column), a list of field specs or of
- * objects (aggregations) rows to add and remove, an expression a JSON text area with help
- * (json-field.tsx), checked live by the server's validator. An option that may take a run
- * parameter (`{"param"}`) offers the fitting parameters instead of a value. Anything else: its
- * JSON. The list and parameter forms hold fields of their own, so they live here with
- * `SchemaField`.
+ * One option of a step as a form control, generated from its JSON Schema in the step
+ * catalogue: enum → select, number → `NumberField`, boolean → checkbox, string → text
+ * (offering the source's columns where the option names one), lists of objects → rows to add
+ * and remove, expressions and anything else → JSON (`JsonField`). An option that may take
+ * a run parameter (`{"param"}`) offers the fitting parameters instead of a value. An option's
+ * JSON Schema is the catalogue's (`z.toJSONSchema` of its zod schema).
  */
-import { useId } from "react";
+import { useEffect, useId, useState } from "react";
 import { PlusIcon, Trash2Icon } from "lucide-react";
 import { Button } from "@/components/ui/button";
+import { Textarea } from "@/components/ui/textarea";
 import { Input } from "@/components/ui/input";
 import { NativeSelect, SelectOptions } from "@/components/ui/native-select";
 import { Label } from "@/components/ui/label";
 import type { TItem } from "@/features/design/canvas/flow-graph-model";
 import { ColumnList, Field, Problems } from "@/features/design/canvas/form-fields";
-import { JsonField } from "@/features/design/canvas/json-field";
-import { NumberField } from "@/features/design/canvas/number-field";
-import { isParamBranch, isParamRef, optionLabel, schemaHint, typeOf, type TSchema, type TSchemaFieldProps } from "@/features/design/canvas/field-schema";
+
+export type TSchema = {
+  type?: string | string[];
+  enum?: unknown[];
+  anyOf?: TSchema[];
+  items?: TSchema;
+  properties?: Record<string, TSchema>;
+  required?: string[];
+  default?: unknown;
+  description?: string;
+  minimum?: number;
+  maximum?: number;
+  exclusiveMinimum?: number;
+  exclusiveMaximum?: number;
+};
+
+export interface TFieldContext {
+  /** Parameters of the document: name and type. */
+  parameters: { name: string; type: string }[];
+  /** Column names offered at an option path (`lon`, `aggregations.field`), or null. */
+  columnsAt: (path: string) => string[] | null;
+  /** Messages of the server's validator about the option at a pointer below the step (`/max_km/param`) and, unless `exact`, inside it. */
+  problemsAt: (pointer: string, exact?: boolean) => string[];
+}
+
+interface TSchemaFieldProps {
+  id: string;
+  label: string;
+  schema: TSchema;
+  value: unknown;
+  onChange: (value: unknown) => void;
+  required: boolean;
+  /** Option path without array indexes (`aggregations.field`), for the columns offered. */
+  path: string;
+  /** JSON Pointer of the option below the step (`/aggregations/0/field`), for its problems. */
+  pointer: string;
+  ctx: TFieldContext;
+  /** Parameter types the option accepts as `{"param"}` (from the catalogue). */
+  paramAccepts?: readonly string[];
+  /** A MapLibre expression: a predicate (`where`) or a value. */
+  expression?: "predicate" | "value";
+}
+
+/** The branch of an `anyOf` that is a `{"param": name}` reference. */
+const isParamBranch = (s: TSchema) => Boolean(s.properties?.param) && Object.keys(s.properties ?? {}).length === 1;
+const isParamRef = (v: unknown): v is { param: string } => Boolean(v) && typeof v === "object" && !Array.isArray(v) && typeof (v as TItem).param === "string";
+const typeOf = (s: TSchema) => (Array.isArray(s.type) ? s.type[0] : s.type);
+
+/** The label of an option: its name, and whether it may be left out. */
+const optionLabel = (props: Pick<TSchemaFieldProps, "label" | "required">) => `${props.label}${props.required ? "" : " (optional)"}`;
+
+/** The hint of a schema: its description, range (`≥ 0, < 100`) and default. */
+function schemaHint(s: TSchema): string {
+  const range: string[] = [];
+  if (s.minimum !== undefined) range.push(`≥ ${s.minimum}`);
+  if (s.exclusiveMinimum !== undefined) range.push(`> ${s.exclusiveMinimum}`);
+  if (s.maximum !== undefined && s.maximum < 1e15) range.push(`≤ ${s.maximum}`);
+  if (s.exclusiveMaximum !== undefined) range.push(`< ${s.exclusiveMaximum}`);
+  return [s.description, range.join(", "), s.default !== undefined ? `default ${JSON.stringify(s.default)}` : ""].filter(Boolean).join("; ");
+}
 
 /** One option as a form control (see module doc). */
 export function SchemaField(props: TSchemaFieldProps) {
@@ -208,5 +263,87 @@ function ListField(props: TSchemaFieldProps) {
         <PlusIcon aria-hidden="true" /> Add {objectSchema ? "one" : "a column"} to {props.label}
       </Button>
     </fieldset>
+  );
+}
+
+/** A number field for a number or integer option. It keeps its own text, so a half-typed number (`1.`, `-`) stays as typed while the document holds the last number it meant. */
+function NumberField(props: TSchemaFieldProps) {
+  const { value, onChange } = props;
+  const [text, setText] = useState(typeof value === "number" ? String(value) : "");
+  // Follow changes made elsewhere (undo, the JSON view) unless the text already means that value.
+  useEffect(() => {
+    if ((text === "" ? undefined : Number(text)) !== value) setText(typeof value === "number" ? String(value) : "");
+  }, [value]);
+  return (
+    <Field id={props.id} label={optionLabel(props)} hint={schemaHint(props.schema)} problems={props.ctx.problemsAt(props.pointer)}>
+      <Input
+        type="number"
+        inputMode="decimal"
+        step={typeOf(props.schema) === "integer" ? 1 : "any"}
+        value={text}
+        onChange={(e) => {
+          setText(e.target.value);
+          const n = e.target.value === "" ? undefined : Number(e.target.value);
+          if (n === undefined || Number.isFinite(n)) onChange(n);
+        }}
+      />
+    </Field>
+  );
+}
+
+const EXPRESSION_HELP: Record<"predicate" | "value", string> = {
+  predicate: 'A MapLibre expression that is true for the items to keep, e.g. [">=", ["get", "population"], ["var", "min_population"]].',
+  value: 'A MapLibre expression giving the value, e.g. ["*", ["get", "population"], 2] or ["concat", ["get", "name"], "!"].',
+};
+
+/** A JSON text area for an expression (with help naming the parameters and columns) or an option of any other shape. Text that does not parse yet is kept and marked; the document gets each value that parses. */
+function JsonField(props: TSchemaFieldProps) {
+  const { value, onChange, ctx, expression } = props;
+  const [text, setText] = useState(value === undefined ? "" : JSON.stringify(value));
+  const [localError, setLocalError] = useState<string | null>(null);
+  useEffect(() => {
+    let same = false;
+    try {
+      same = JSON.stringify(JSON.parse(text)) === JSON.stringify(value);
+    } catch {
+      same = false;
+    }
+    if (!same && !(text === "" && value === undefined)) {
+      setText(value === undefined ? "" : JSON.stringify(value));
+      setLocalError(null);
+    }
+  }, [value]);
+  const cols = ctx.columnsAt(props.path) ?? [];
+  const hint = expression
+    ? `${EXPRESSION_HELP[expression]}${ctx.parameters.length ? ` Parameters: ${ctx.parameters.map((p) => p.name).join(", ")}.` : ""}${cols.length ? ` Columns: ${cols.join(", ")}.` : ""}`
+    : (props.schema.description ?? "JSON value.");
+  return (
+    <Field
+      id={props.id}
+      label={`${props.label}${expression ? " (expression)" : " (JSON)"}${props.required ? "" : " (optional)"}`}
+      hint={hint}
+      problems={[...(localError ? [localError] : []), ...ctx.problemsAt(props.pointer)]}
+    >
+      <Textarea
+        className="min-h-20 font-mono text-xs"
+        value={text}
+        spellCheck={false}
+        onChange={(e) => {
+          setText(e.target.value);
+          if (e.target.value.trim() === "") {
+            setLocalError(null);
+            onChange(undefined);
+            return;
+          }
+          try {
+            const v = JSON.parse(e.target.value) as unknown;
+            setLocalError(null);
+            onChange(v);
+          } catch {
+            setLocalError("Not valid JSON yet.");
+          }
+        }}
+      />
+    </Field>
   );
 }

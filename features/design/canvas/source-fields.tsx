@@ -1,10 +1,5 @@
 "use client";
-/**
- * What a node reads, as form controls (the keyboard's way to connect, beside dragging on the
- * canvas): a select of the nodes whose output fits an option naming one source (a step's
- * `source`, a result's `from`), and for an option naming many (`sources`) the list read so
- * far with a button to stop reading each and a select to add one.
- */
+/** What a node reads, as form controls (the keyboard's way to connect): one source as a select, many as a list with remove and add. */
 import { Trash2Icon } from "lucide-react";
 import { Button } from "@/components/ui/button";
 import { Label } from "@/components/ui/label";

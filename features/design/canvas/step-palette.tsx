@@ -1,10 +1,8 @@
 "use client";
 /**
- * The canvas's palette: what a flow is built of — inputs (layer, table, area), a parameter,
- * results (layer, table) and every step type of the catalogue (grouped as in the step
- * reference, each with its summary) — searchable by name, type and summary. An entry is added
- * by dragging it onto the canvas (HTML drag and drop, `PALETTE_MIME`) or, from the keyboard,
- * by focusing it and pressing Enter (it lands in the middle of the visible canvas).
+ * The canvas's palette: inputs, a parameter, results and every step type of the catalogue,
+ * searchable. An entry is added by dragging it onto the canvas (`PALETTE_MIME`) or by Enter
+ * (it lands in the middle of the visible canvas).
  */
 import { useId, useMemo, useState } from "react";
 import { Input } from "@/components/ui/input";

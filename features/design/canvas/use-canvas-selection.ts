@@ -1,8 +1,7 @@
 "use client";
 /**
- * The canvas's controlled state that React Flow reports changes of: the selected nodes and
- * edges, and the sizes it measured (handed back with the nodes, as a controlled flow must: the
- * minimap and fitView use them). Moves go to the workbench's positions (`setPositions`).
+ * The canvas's controlled state React Flow reports changes of: selected nodes and edges, and
+ * measured sizes (handed back with the nodes, as a controlled flow must). Moves go to `setPositions`.
  */
 import { useCallback, useState } from "react";
 import type { EdgeChange, NodeChange } from "@xyflow/react";

@@ -1,19 +1,11 @@
 "use client";
 /**
  * Run the flow while building it: a preview of the document as it is now, saved or not
- * (`POST /api/design/{organization}/{workspace}/flow-previews`, lib/runs/preview-run.ts).
- *
- * - Per input of the document: a layer of the workspace that fits it, pasted data, or (areas)
- *   a polygon drawn or pasted; per parameter, a value (the fields of Try it,
- *   features/design/run-request-fields.tsx).
- * - "Run" starts the preview; progress is polled; it can be cancelled. Problems of the document
- *   (the validator saving uses) are listed by pointer, problems of an input or parameter are
- *   shown next to the field.
- * - The selected step (`selectedStepId`, chosen by the canvas or a step picker): its count, a
- *   table of its first rows with each column's type, and, for features, a map. A failing step
- *   shows its error.
- * - `onStepStatus` gets every step's state after each run (`ok` with its count, or `error` with
- *   the message for the step that failed; {} while a run is under way), to badge the nodes.
+ * (`POST .../flow-previews`, lib/runs/preview-run.ts), with the input and parameter fields of
+ * Try it (run-request-fields.tsx). Problems of the document are listed by pointer, those of an
+ * input or parameter next to the field. Shows the selected step's output (count, first rows
+ * with column types, a map for features, or its error) and reports every step's state through
+ * `onStepStatus` ({} while a run is under way) to badge the canvas's nodes.
  */
 import { useEffect, useMemo, useRef, useState } from "react";
 import { useQuery, useQueryClient } from "@tanstack/react-query";
@@ -26,16 +18,7 @@ import { DataTable } from "@/features/design/data-table";
 import { countOf } from "@/features/design/format";
 import { MapView } from "@/features/design/map-view";
 import { RunState, StepsBar } from "@/features/design/run-status";
-import {
-  errorsAt,
-  initialInputState,
-  initialParamValues,
-  InputField,
-  ParameterFields,
-  requestValues,
-  type TInputState,
-  type TParamValue,
-} from "@/features/design/run-request-fields";
+import { RequestFields, useRunRequest } from "@/features/design/run-request-fields";
 import { sendJson, type TProblemAnswer } from "@/features/shell/fetch-json";
 import { designApiBase, flowPreviewQuery, isFinal, workspaceLayersQuery } from "@/features/design/flow-run/queries";
 import { ZInput, ZParameter, type TInput, type TParameter } from "@/lib/engine/flow-document";
@@ -73,8 +56,6 @@ export function FlowRunPanel(p: TFlowRunPanelProps) {
   const queryClient = useQueryClient();
   const form = useMemo(() => formOf(p.document), [p.document]);
   const layers = useQuery(workspaceLayersQuery(ref));
-  const [inputState, setInputState] = useState<Record<string, TInputState>>({});
-  const [paramValues, setParamValues] = useState<Record<string, TParamValue>>({});
   const [errors, setErrors] = useState<Record<string, string>>({});
   const [startError, setStartError] = useState<string | null>(null);
   const [starting, setStarting] = useState(false);
@@ -85,10 +66,9 @@ export function FlowRunPanel(p: TFlowRunPanelProps) {
   const doc = run.data;
   const busy = starting || Boolean(runId && !isFinal(doc?.state));
 
-  // A field's state: as the designer set it, else its first state (a layer that fits, defaults).
+  // A field's first state: a layer that fits, defaults.
   const fitting = (i: TInput) => layersFitting(layers.data ?? [], i);
-  const stateOf = (i: TInput): TInputState => inputState[i.name] ?? initialInputState(i, fitting(i)[0]?.id ?? null);
-  const values = { ...initialParamValues(form.parameters), ...paramValues };
+  const request = useRunRequest(form.inputs, form.parameters, (i) => fitting(i)[0]?.id ?? null);
 
   // The canvas's badges: every step's state after a run, nothing while one is under way.
   const onStepStatus = useRef(p.onStepStatus);
@@ -103,17 +83,16 @@ export function FlowRunPanel(p: TFlowRunPanelProps) {
 
   const onRun = async (e: React.FormEvent) => {
     e.preventDefault();
-    const allStates = Object.fromEntries(form.inputs.map((i) => [i.name, stateOf(i)]));
-    const request = requestValues(form.inputs, form.parameters, allStates, values);
+    const values = request.request();
     setStartError(null);
-    if (Object.keys(request.errors).length > 0) return setErrors(request.errors);
+    if (Object.keys(values.errors).length > 0) return setErrors(values.errors);
     setErrors({});
     setStarting(true);
     try {
       const r = await sendJson<TFlowPreview>(`${designApiBase(ref)}/flow-previews`, "POST", {
         document: p.document,
-        inputs: request.inputs,
-        parameters: request.parameters,
+        inputs: values.inputs,
+        parameters: values.parameters,
       });
       if (!r.ok) {
         setErrors(r.errors);
@@ -159,32 +138,20 @@ export function FlowRunPanel(p: TFlowRunPanelProps) {
       </div>
 
       <form onSubmit={onRun} className="grid min-w-0 gap-4" noValidate aria-label="Run the flow">
-        {form.inputs.length > 0 ? (
-          <fieldset className="grid min-w-0 gap-3">
-            <legend className="mb-2 font-semibold">Inputs</legend>
-            {layers.isPending ? <p className="text-sm text-muted-foreground">Loading the workspace&apos;s layers…</p> : null}
-            {layers.error ? <p className="text-sm text-destructive">Could not load the workspace&apos;s layers: {layers.error.message}</p> : null}
-            {form.inputs.map((i) => (
-              <InputField
-                key={i.name}
-                idPrefix="preview-"
-                input={i}
-                state={stateOf(i)}
-                layers={fitting(i)}
-                error={errorsAt(errors, `/inputs/${i.name}`)}
-                onChange={(patch) => setInputState((all) => ({ ...all, [i.name]: { ...stateOf(i), ...patch } }))}
-              />
-            ))}
-          </fieldset>
-        ) : (
-          <p className="text-sm text-muted-foreground">The document declares no inputs yet.</p>
-        )}
-        <ParameterFields
-          idPrefix="preview-"
+        <RequestFields
+          form={request}
+          inputs={form.inputs}
           parameters={form.parameters}
-          values={values}
+          layers={fitting}
           errors={errors}
-          onChange={(name, value) => setParamValues((all) => ({ ...all, [name]: value }))}
+          idPrefix="preview-"
+          noInputs="The document declares no inputs yet."
+          note={
+            <>
+              {layers.isPending ? <p className="text-sm text-muted-foreground">Loading the workspace&apos;s layers…</p> : null}
+              {layers.error ? <p className="text-sm text-destructive">Could not load the workspace&apos;s layers: {layers.error.message}</p> : null}
+            </>
+          }
         />
 
         {startError || documentErrors.length > 0 || requestErrors > 0 ? (

@@ -22,23 +22,19 @@ export const workspaceLayersQuery = (p: TWorkspaceRef) =>
     staleTime: 30_000,
   });
 
-/** One preview run, polled until it is final. */
-export const flowPreviewQuery = (p: TWorkspaceRef & { runId: string | null }) =>
+/** One run, polled until it is final. */
+const polledRun = <T extends { state: string }>(p: TWorkspaceRef & { runId: string | null }, path: "runs" | "flow-previews") =>
   queryOptions({
-    queryKey: ["design", p.organization, p.workspace, "flow-previews", p.runId],
-    queryFn: () => fetchJson<TFlowPreview>(`${designApiBase(p)}/flow-previews/${p.runId}`),
+    queryKey: ["design", p.organization, p.workspace, path, p.runId],
+    queryFn: () => fetchJson<T>(`${designApiBase(p)}/${path}/${p.runId}`),
     enabled: Boolean(p.runId),
     refetchInterval: (q) => (isFinal(q.state.data?.state) ? false : 500),
   });
 
-/** One Try-it run of the designer, polled until it is final. */
-export const designRunQuery = (p: TWorkspaceRef & { runId: string | null }) =>
-  queryOptions({
-    queryKey: ["design", p.organization, p.workspace, "runs", p.runId],
-    queryFn: () => fetchJson<TRunDocument>(`${designApiBase(p)}/runs/${p.runId}`),
-    enabled: Boolean(p.runId),
-    refetchInterval: (q) => (isFinal(q.state.data?.state) ? false : 500),
-  });
+/** A preview run of the flow being edited. */
+export const flowPreviewQuery = (p: TWorkspaceRef & { runId: string | null }) => polledRun<TFlowPreview>(p, "flow-previews");
+/** A Try-it run of the designer. */
+export const designRunQuery = (p: TWorkspaceRef & { runId: string | null }) => polledRun<TRunDocument>(p, "runs");
 
 /** True once a run has ended (completed, failed or cancelled). */
 export function isFinal(state: string | undefined): boolean {
