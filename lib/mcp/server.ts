@@ -28,7 +28,7 @@ import "server-only";
 import type { z } from "zod";
 import { McpServer, type CallToolResult, type ServerContext, type StandardSchemaWithJSON } from "@modelcontextprotocol/server";
 import { env } from "@/lib/env";
-import { AppError, assertStorable } from "@/lib/errors";
+import { AppError, assertStorable, withFieldPointers } from "@/lib/errors";
 import { cancelRun } from "@/lib/runs/cancel-run";
 import { createRun } from "@/lib/runs/create-run";
 import { findRunApiId } from "@/lib/runs/find-run-api";
@@ -49,12 +49,12 @@ import {
   TOOL_LAYER_LIST_OUTPUT,
   TOOL_RESULT_FILE_OUTPUT,
   TOOL_RUN_OUTPUT,
+  argumentPointer,
   toolArgumentsToRunRequest,
   toolLayerList,
   toolDescription,
   toolInputSchema,
   toolName,
-  withArgumentPointers,
   ZListLayersArgs,
   ZRunCancelArgs,
   ZRunResultArgs,
@@ -191,7 +191,7 @@ export async function buildMcpServer(ctx: TMcpRequestContext, era: "legacy" | "m
         async (api, args, reqCtx) => {
           const { request, waitSeconds } = toolArgumentsToRunRequest(api.target.flow, args);
           // createRun meters the ETL run and the API request; its errors name the argument (e.g. a layer_id this environment may not read).
-          const { runId } = await createRun(api.scope, api.target, request).catch((err) => Promise.reject(withArgumentPointers(err)));
+          const { runId } = await createRun(api.scope, api.target, request).catch((err) => Promise.reject(withFieldPointers(err, argumentPointer)));
           const run = await waitForRun(runId, waitSeconds * 1000, { signal: reqCtx.mcpReq.signal, onProgress: progressReporter(reqCtx) });
           return runAnswer(ctx, api, run);
         },
