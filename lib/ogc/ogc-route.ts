@@ -22,7 +22,7 @@ import { env } from "@/lib/env";
 import { ogcException, type TOgcExceptionKind } from "@/lib/ogc/exception";
 import { ogcBasePath } from "@/lib/ogc/conformance";
 import { corsHeaders } from "@/lib/http/cors";
-import { readInput, type TInput, type TInputSchemas, type TNoQuery, type TRouteContext } from "@/lib/http/public-route";
+import { readInput, ZApiPath, type TInput, type TInputSchemas, type TNoQuery, type TRouteContext } from "@/lib/http/public-route";
 import { publicOrigin } from "@/lib/http/request-origin";
 import { resolveKeyCaller, resolveKeyCallerDeferred, type TKeyCaller } from "@/lib/keys/resolve-key-caller";
 import { rateLimitHeaders } from "@/lib/rate-limit/headers";
@@ -30,9 +30,8 @@ import { findRunApiId } from "@/lib/runs/find-run-api";
 import { asAppError, withKeyCall } from "@/lib/serving/key-call";
 import { resolveOgcCaller, type TOgcCaller } from "@/lib/serving/resolve-ogc-caller";
 
-const ZSlug = z.string().regex(/^[a-z0-9-]{1,64}$/);
-export const ZOgcPath = z.object({ organization: ZSlug, environment: ZSlug });
-export const ZOgcProcessPath = ZOgcPath.extend({ api: ZSlug });
+export const ZOgcProcessPath = ZApiPath;
+export const ZOgcPath = ZApiPath.omit({ api: true });
 export const ZOgcJobPath = ZOgcPath.extend({ jobId: z.string().max(64) });
 
 type TOgcPath = z.infer<typeof ZOgcPath>;
