@@ -104,7 +104,6 @@ export function publicRoute<P extends z.ZodType<TApiPath>, Q extends z.ZodObject
           requiresWorker: opts.requiresWorker,
           metered: opts.metered,
           onQuota: (quota) => (headers = { ...headers, ...rateLimitHeaders(quota) }),
-          statusOf: (r: Response) => r.status,
         },
         async (caller) => handler({ ...(await readInput(req, opts)), params, caller }),
       );

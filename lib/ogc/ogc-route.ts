@@ -94,7 +94,6 @@ export function ogcRoute<M extends keyof TCallers, P extends z.ZodType<TOgcPath>
           requiresWorker: opts.requiresWorker,
           metered: opts.metered,
           onQuota: (quota) => (headers = { ...headers, ...rateLimitHeaders(quota) }),
-          statusOf: (r: Response) => r.status,
         },
         async (caller) => handler({ ...(await readInput(req, opts)), params, place, ...(opts.caller === "environment" ? { ogc: ogc! } : { caller }) } as never),
       );
