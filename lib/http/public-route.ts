@@ -49,7 +49,7 @@ export interface TInput<Q extends z.ZodObject, B extends z.ZodType> {
 export type TRouteContext = { params: Promise<Record<string, string | string[]>> };
 
 /** Copies extra headers onto a response (rebuilding it if its headers are immutable). */
-function withHeaders(res: Response, extra: Record<string, string>): Response {
+export function withHeaders(res: Response, extra: Record<string, string>): Response {
   try {
     for (const [k, v] of Object.entries(extra)) if (!res.headers.has(k)) res.headers.set(k, v);
     return res;

@@ -22,7 +22,7 @@ import { env } from "@/lib/env";
 import { ogcException, type TOgcExceptionKind } from "@/lib/ogc/exception";
 import { ogcBasePath } from "@/lib/ogc/conformance";
 import { corsHeaders } from "@/lib/http/cors";
-import { readInput, ZApiPath, type TInput, type TInputSchemas, type TNoQuery, type TRouteContext } from "@/lib/http/public-route";
+import { readInput, withHeaders, ZApiPath, type TInput, type TInputSchemas, type TNoQuery, type TRouteContext } from "@/lib/http/public-route";
 import { publicOrigin } from "@/lib/http/request-origin";
 import { resolveKeyCaller, resolveKeyCallerDeferred, type TKeyCaller } from "@/lib/keys/resolve-key-caller";
 import { rateLimitHeaders } from "@/lib/rate-limit/headers";
@@ -65,9 +65,7 @@ export function ogcRoute<M extends keyof TCallers, P extends z.ZodType<TOgcPath>
       const origin = publicOrigin(req.headers, url.origin, env().PUBLIC_BASE_URL).origin;
       const place = { origin, base: origin + ogcBasePath(params) };
       if (opts.caller === "none") {
-        const res = await handler({ ...(await readInput(req, opts)), params, place } as never);
-        for (const [k, v] of Object.entries(headers)) res.headers.set(k, v);
-        return res;
+        return withHeaders(await handler({ ...(await readInput(req, opts)), params, place } as never), headers);
       }
       const key = req.headers.get("x-api-key");
       const path = { organization: params.organization, environment: params.environment };
@@ -97,8 +95,7 @@ export function ogcRoute<M extends keyof TCallers, P extends z.ZodType<TOgcPath>
         },
         async (caller) => handler({ ...(await readInput(req, opts)), params, place, ...(opts.caller === "environment" ? { ogc: ogc! } : { caller }) } as never),
       );
-      for (const [k, v] of Object.entries(headers)) res.headers.set(k, v);
-      return res;
+      return withHeaders(res, headers);
     } catch (err) {
       const known = asAppError(err, `at ${url.pathname}`);
       const kind = known.code === "not_found" ? opts.notFound : undefined;
