@@ -1,11 +1,9 @@
 /**
  * The route wrappers of the HTTP doors. `publicRoute` serves the public API:
  * - parses the path params with zod (a bad slug is a 404, like a missing API),
- * - runs the call under the key-call policy (lib/serving/key-call.ts: the key resolved with
- *   lib/keys/resolve-key-caller.ts, the per-key quota, the worker check for handlers that start
- *   runs, metering, the call log and the key's last use), writing the quota as the
- *   `RateLimit-Policy` / `RateLimit` header fields of the IETF draft "RateLimit header fields
- *   for HTTP" on every answer to an authenticated call (`Retry-After` on a 429),
+ * - runs the call under the key-call policy (lib/serving/key-call.ts; the key resolved with
+ *   lib/keys/resolve-key-caller.ts), writing the quota as `RateLimit-Policy` / `RateLimit`
+ *   header fields (lib/rate-limit/headers.ts) on every answer to an authenticated call,
  * - parses the query and the JSON body by the route's zod schemas (`readInput`), after the key
  *   is accepted, so that a handler only calls the domain and answers,
  * - maps AppError to RFC 9457 problems (`errorResponse`: unexpected errors are logged and

@@ -10,11 +10,9 @@
  * spends no quota and meters nothing.
  *
  * A tool call that names an API (a Flow API tool, or a run tool once its run is found) is a
- * key call like an HTTP request, under the same policy (lib/serving/key-call.ts: the key's
- * per-minute quota of the API's workspace, shared with HTTP calls, the worker check for a run
- * start, metering, the call log and the key's last use), and goes through the same domain
- * functions as the HTTP door: `validateRunRequest` and `createRun` (which meters one ETL run
- * and one API request in the run's transaction), `getRunOrThrow`, `getResultFile`, `cancelRun`.
+ * key call like an HTTP request, under the same policy (lib/serving/key-call.ts; the quota is
+ * shared with HTTP calls), and goes through the same domain functions as the HTTP door
+ * (`validateRunRequest`, `createRun`, `getRunOrThrow`, `getResultFile`, `cancelRun`).
  * `initialize`, `tools/list` and `ping` neither spend nor meter anything. Errors become tool
  * errors (lib/mcp/tool-answers.ts): invalid arguments name each argument and start nothing; a
  * run of another consumer, of an API that is not a tool of this key, or an unknown one is
