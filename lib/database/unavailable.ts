@@ -22,27 +22,11 @@
 import { AppError } from "@/lib/errors/app-error";
 import { POOL_OVERLOADED_CODE } from "@/lib/db";
 
-const CODES = new Set([
-  "ECONNREFUSED",
-  "ECONNRESET",
-  "ETIMEDOUT",
-  "EHOSTUNREACH",
-  "ENOTFOUND",
-  "EPIPE",
-  "57P01",
-  "57P02",
-  "57P03",
-  "53300",
-  "57014",
-  "25P03",
-  "42P01",
-  "P1001",
-  "P1002",
-  "P1017",
-  "P2021",
-  "P2022",
-  "P2028",
-]);
+/** Node socket codes, PostgreSQL SQLSTATEs (class 08 is matched by prefix) and Prisma codes (see module doc). */
+const SOCKET_CODES = ["ECONNREFUSED", "ECONNRESET", "ETIMEDOUT", "EHOSTUNREACH", "ENOTFOUND", "EPIPE"];
+const SQLSTATES = ["57P01", "57P02", "57P03", "53300", "57014", "25P03", "42P01"];
+const PRISMA_CODES = ["P1001", "P1002", "P1017", "P2021", "P2022", "P2028"];
+const CODES = new Set([...SOCKET_CODES, ...SQLSTATES, ...PRISMA_CODES]);
 const CODELESS_DRIVER_MESSAGES =
   /Connection terminated|timeout exceeded when trying to connect|Query read timeout|has encountered a connection error and is not queryable|Can't reach database|the database system is (starting up|shutting down)|is not currently accepting connections/i;
 

@@ -4,19 +4,6 @@
  * parameters' value schemas, and the order in which steps run. Validation of a whole
  * document (references, kinds, cycles, expressions) is lib/flows/validate-flow-version.ts.
  *
- * Document shape:
- * ```json
- * { "description"?: "...",
- *   "inputs":     [{ "name", "kind": "layer"|"table"|"area", "optional"?: false, "description"?,
- *                    "columns"? (table, layer): [{ "name", "type": "number"|"integer"|"string"|"boolean"|"any",
- *                                 "required"?: false, "minimum"?, "maximum"?, "description"? }],
- *                    "geometry"? (layer): "point"|"line"|"polygon"|"any" }],
- *   "parameters": [{ "name", "type": "string"|"number"|"integer"|"boolean"|"enum",
- *                    "required"?, "default"?, "minimum"?, "maximum"?, "exclusiveMinimum"?,
- *                    "exclusiveMaximum"?, "values"? (enum), "description"? }],
- *   "steps":      [{ "id", "type", ...options, "description"? }],
- *   "results":    [{ "key", "kind": "layer"|"table", "from": <step id or input name>, "description"? }] }
- * ```
  * Input names and step ids share one namespace: a step names its sources by input name or
  * step id. A param-able step option (`params` of its definition, lib/steps/<type>/definition.ts)
  * may be written `{"param": "<parameter name>"}`; expressions read a parameter with

@@ -22,13 +22,11 @@ export type TEngineResult = ({ key: string; kind: "layer"; data: TFeatureSet } |
   count?: number;
 };
 
-/** Progress callback: `done` steps out of `total`. */
-export type TProgress = (done: number, total: number) => void;
-
 export interface TRunFlowOptions {
   /** Aborts the run; the engine checks it between steps and inside long loops. */
   signal?: AbortSignal;
-  onProgress?: TProgress;
+  /** Called after each step: `done` steps out of `total`. */
+  onProgress?: (done: number, total: number) => void;
   /**
    * Most items (rows or features) one step may produce; a step over it fails with
    * `ResourceLimitError` ("rows <N>") instead of growing until the memory runs out. Default: no limit.

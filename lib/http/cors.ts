@@ -3,14 +3,12 @@
  * origins may call is configured per environment (lib/keys/cors-origins.ts; default none).
  *
  * - A preflight (`OPTIONS` with `Origin` and `Access-Control-Request-Method`) from an
- *   allowed origin: 204 with `Access-Control-Allow-Origin` (that origin),
- *   `-Allow-Methods` (the route's), `-Allow-Headers` (X-Api-Key, Content-Type,
- *   Idempotency-Key, If-None-Match, Prefer), `-Max-Age` 600. From any other origin: 204 without
- *   them, so the browser refuses the call.
+ *   allowed origin: 204 with `Access-Control-Allow-Origin` (that origin), `-Allow-Methods`
+ *   (the route's), `-Allow-Headers` (`CORS_ALLOW_HEADERS`), `-Max-Age`. From any other origin:
+ *   204 without them, so the browser refuses the call.
  * - Any other answer to an allowed origin carries `Access-Control-Allow-Origin` and
- *   `-Expose-Headers` (Location, Retry-After, RateLimit, RateLimit-Policy, ETag,
- *   Content-Disposition, Link, Preference-Applied). Credentials (cookies) are never allowed: the key travels
- *   in a header.
+ *   `-Expose-Headers` (`CORS_EXPOSE_HEADERS`). Credentials (cookies) are never allowed: the
+ *   key travels in a header.
  * - Every answer that depends on `Origin` says `Vary: Origin`.
  */
 import "server-only";

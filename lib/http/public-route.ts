@@ -1,11 +1,9 @@
 /**
  * The route wrappers of the HTTP doors. `publicRoute` serves the public API:
  * - parses the path params with zod (a bad slug is a 404, like a missing API),
- * - runs the call under the key-call policy (lib/serving/key-call.ts: the key resolved with
- *   lib/keys/resolve-key-caller.ts, the per-key quota, the worker check for handlers that start
- *   runs, metering, the call log and the key's last use), writing the quota as the
- *   `RateLimit-Policy` / `RateLimit` header fields of the IETF draft "RateLimit header fields
- *   for HTTP" on every answer to an authenticated call (`Retry-After` on a 429),
+ * - runs the call under the key-call policy (lib/serving/key-call.ts; the key resolved with
+ *   lib/keys/resolve-key-caller.ts), writing the quota as `RateLimit-Policy` / `RateLimit`
+ *   header fields (lib/rate-limit/headers.ts) on every answer to an authenticated call,
  * - parses the query and the JSON body by the route's zod schemas (`readInput`), after the key
  *   is accepted, so that a handler only calls the domain and answers,
  * - maps AppError to RFC 9457 problems (`errorResponse`: unexpected errors are logged and
@@ -49,7 +47,7 @@ export interface TInput<Q extends z.ZodObject, B extends z.ZodType> {
 export type TRouteContext = { params: Promise<Record<string, string | string[]>> };
 
 /** Copies extra headers onto a response (rebuilding it if its headers are immutable). */
-function withHeaders(res: Response, extra: Record<string, string>): Response {
+export function withHeaders(res: Response, extra: Record<string, string>): Response {
   try {
     for (const [k, v] of Object.entries(extra)) if (!res.headers.has(k)) res.headers.set(k, v);
     return res;
@@ -104,7 +102,6 @@ export function publicRoute<P extends z.ZodType<TApiPath>, Q extends z.ZodObject
           requiresWorker: opts.requiresWorker,
           metered: opts.metered,
           onQuota: (quota) => (headers = { ...headers, ...rateLimitHeaders(quota) }),
-          statusOf: (r: Response) => r.status,
         },
         async (caller) => handler({ ...(await readInput(req, opts)), params, caller }),
       );

@@ -10,11 +10,9 @@
  * spends no quota and meters nothing.
  *
  * A tool call that names an API (a Flow API tool, or a run tool once its run is found) is a
- * key call like an HTTP request, under the same policy (lib/serving/key-call.ts: the key's
- * per-minute quota of the API's workspace, shared with HTTP calls, the worker check for a run
- * start, metering, the call log and the key's last use), and goes through the same domain
- * functions as the HTTP door: `validateRunRequest` and `createRun` (which meters one ETL run
- * and one API request in the run's transaction), `getRunOrThrow`, `getResultFile`, `cancelRun`.
+ * key call like an HTTP request, under the same policy (lib/serving/key-call.ts; the quota is
+ * shared with HTTP calls), and goes through the same domain functions as the HTTP door
+ * (`validateRunRequest`, `createRun`, `getRunOrThrow`, `getResultFile`, `cancelRun`).
  * `initialize`, `tools/list` and `ping` neither spend nor meter anything. Errors become tool
  * errors (lib/mcp/tool-answers.ts): invalid arguments name each argument and start nothing; a
  * run of another consumer, of an API that is not a tool of this key, or an unknown one is
@@ -28,7 +26,7 @@ import "server-only";
 import type { z } from "zod";
 import { McpServer, type CallToolResult, type ServerContext, type StandardSchemaWithJSON } from "@modelcontextprotocol/server";
 import { env } from "@/lib/env";
-import { AppError, assertStorable } from "@/lib/errors";
+import { AppError, assertStorable, withFieldPointers } from "@/lib/errors";
 import { cancelRun } from "@/lib/runs/cancel-run";
 import { createRun } from "@/lib/runs/create-run";
 import { findRunApiId } from "@/lib/runs/find-run-api";
@@ -49,12 +47,12 @@ import {
   TOOL_LAYER_LIST_OUTPUT,
   TOOL_RESULT_FILE_OUTPUT,
   TOOL_RUN_OUTPUT,
+  argumentPointer,
   toolArgumentsToRunRequest,
   toolLayerList,
   toolDescription,
   toolInputSchema,
   toolName,
-  withArgumentPointers,
   ZListLayersArgs,
   ZRunCancelArgs,
   ZRunResultArgs,
@@ -191,7 +189,7 @@ export async function buildMcpServer(ctx: TMcpRequestContext, era: "legacy" | "m
         async (api, args, reqCtx) => {
           const { request, waitSeconds } = toolArgumentsToRunRequest(api.target.flow, args);
           // createRun meters the ETL run and the API request; its errors name the argument (e.g. a layer_id this environment may not read).
-          const { runId } = await createRun(api.scope, api.target, request).catch((err) => Promise.reject(withArgumentPointers(err)));
+          const { runId } = await createRun(api.scope, api.target, request).catch((err) => Promise.reject(withFieldPointers(err, argumentPointer)));
           const run = await waitForRun(runId, waitSeconds * 1000, { signal: reqCtx.mcpReq.signal, onProgress: progressReporter(reqCtx) });
           return runAnswer(ctx, api, run);
         },

@@ -268,31 +268,16 @@ export const TOOL_RUN_OUTPUT: TJsonSchema = jsonSchemaOf(ZToolRun);
 export const TOOL_RESULT_FILE_OUTPUT: TJsonSchema = jsonSchemaOf(ZToolResultFile);
 export const TOOL_LAYER_LIST_OUTPUT: TJsonSchema = jsonSchemaOf(ZToolLayerList);
 
-/** A run request of `flow` from a tool call's arguments, and the seconds to wait. */
-export interface TToolRunRequest {
-  request: TValidRunRequest;
-  waitSeconds: number;
-}
-
 /** Maps a request-body pointer (`/inputs/area/...`, `/parameters/top`) to a tool-argument pointer (`/area/...`, `/top`). */
 export function argumentPointer(field: string): string {
   return field.replace(/^\/(inputs|parameters)(?=\/)/, "");
-}
-
-/** The same AppError with its field pointers into the tool's arguments (for errors the domain reports on the request). */
-export function withArgumentPointers(err: unknown): unknown {
-  if (!(err instanceof AppError) || !err.errors) return err;
-  return new AppError(err.code, err.detail, {
-    errors: err.errors.map((e) => ({ ...e, field: argumentPointer(e.field) })),
-    retryAfterSeconds: err.retryAfterSeconds,
-  });
 }
 
 /**
  * Validates a Flow API tool call and builds its run request with the HTTP door's validator.
  * Throws AppError `validation_failed` listing every faulty argument (nothing is started).
  */
-export function toolArgumentsToRunRequest(flow: TFlowVersion, args: Record<string, unknown>): TToolRunRequest {
+export function toolArgumentsToRunRequest(flow: TFlowVersion, args: Record<string, unknown>): { request: TValidRunRequest; waitSeconds: number } {
   const errors: TFieldError[] = [];
   const inputNames = new Set(flow.inputs.map((i) => i.name));
   const paramNames = new Set(flow.parameters.map((p) => p.name));

@@ -59,7 +59,7 @@ export class PrismaOauthAdapter {
   async findByUid(uid: string): Promise<TPayload | undefined> {
     const row = await db.oauthRecord.findFirst({ where: { model: this.model, uid, ...live() } });
     // A session's id is only in its cookie; findByUid is asked for the session's own payload.
-    return row ? { ...(row.payload as TPayload), ...(row.consumedAt ? { consumed: Math.floor(row.consumedAt.getTime() / 1000) } : {}) } : undefined;
+    return row ? this.payloadOf(row) : undefined;
   }
 
   async findByUserCode(userCode: string): Promise<TPayload | undefined> {
@@ -79,11 +79,11 @@ export class PrismaOauthAdapter {
     await db.oauthRecord.deleteMany({ where: { grantId } });
   }
 
-  private payloadOf(row: { payload: unknown; consumedAt: Date | null }, id: string): TPayload {
+  private payloadOf(row: { payload: unknown; consumedAt: Date | null }, id?: string): TPayload {
     const payload = { ...(row.payload as TPayload) };
     if (row.consumedAt) payload.consumed = Math.floor(row.consumedAt.getTime() / 1000);
     // Every model but Client is keyed by its jti (a Client by its client_id, in its metadata).
-    if (this.model !== "Client") payload.jti = id;
+    if (id !== undefined && this.model !== "Client") payload.jti = id;
     return payload;
   }
 }

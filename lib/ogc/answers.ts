@@ -5,7 +5,7 @@
  * run document with lib/ogc/status-info.ts.
  */
 import "server-only";
-import { AppError } from "@/lib/errors";
+import { withFieldPointers } from "@/lib/errors";
 import { MAX_WAIT_SECONDS } from "@/lib/flows/run-request";
 import { parsePrefer } from "@/lib/http/prefer";
 import { keyRunLinks, queuedRun } from "@/lib/http/run-response";
@@ -72,8 +72,7 @@ export async function executeAnswer(
   try {
     request = validateRunRequest(flow, body);
   } catch (err) {
-    if (!(err instanceof AppError) || !err.errors) throw err;
-    throw new AppError(err.code, err.detail, { errors: err.errors.map((e) => ({ ...e, field: ogcPointer(e.field, parameterIds) })) });
+    throw withFieldPointers(err, (field) => ogcPointer(field, parameterIds));
   }
   const prefs = parsePrefer(req.headers.get("prefer"));
   const callbacks = { door: "ogc" as const, base: place.base, origin: place.origin, transmission };

@@ -37,6 +37,11 @@ export type TExecuteRequest = z.infer<typeof ZExecuteRequest>;
 /** How each result is answered: by value or by reference (absent: by value up to a size). */
 export type TTransmission = Record<string, "value" | "reference">;
 
+/** The value of an OGC qualified value (`{"value": ...}`), else `raw` itself. */
+function unqualified(raw: unknown): unknown {
+  return raw && typeof raw === "object" && !Array.isArray(raw) && "value" in raw ? (raw as { value: unknown }).value : raw;
+}
+
 /** One flow input value as the HTTP door takes it. */
 function inputForm(kind: "layer" | "table" | "area", raw: unknown): unknown {
   // A link (OGC `link.yaml`: href, type, rel, title, hreflang): the HTTP door's `{"href", "type"}`.
@@ -44,7 +49,7 @@ function inputForm(kind: "layer" | "table" | "area", raw: unknown): unknown {
     const { href, type } = raw as { href: string; type?: unknown };
     return type === undefined ? { href } : { href, type };
   }
-  const v = raw && typeof raw === "object" && !Array.isArray(raw) && "value" in raw ? (raw as { value: unknown }).value : raw;
+  const v = unqualified(raw);
   if (Array.isArray(v) && kind === "table") return { rows: v };
   if (v && typeof v === "object" && !Array.isArray(v)) {
     const type = (v as { type?: unknown }).type;
@@ -63,10 +68,8 @@ export function toRunRequest(flow: TFlowVersion, req: TExecuteRequest): { body: 
   for (const [id, value] of Object.entries(req.inputs ?? {})) {
     const input = flow.inputs.find((i) => i.name === id);
     if (input) inputs[id] = inputForm(input.kind, value);
-    else if (paramIds.has(id)) {
-      parameters[paramIds.get(id)!] =
-        value && typeof value === "object" && !Array.isArray(value) && "value" in value ? (value as { value: unknown }).value : value;
-    } else errors.push({ field: `/inputs/${id}`, code: "unknown_input", message: `The process has no input "${id}".` });
+    else if (paramIds.has(id)) parameters[paramIds.get(id)!] = unqualified(value);
+    else errors.push({ field: `/inputs/${id}`, code: "unknown_input", message: `The process has no input "${id}".` });
   }
   const formats: Record<string, string> = {};
   const transmission: TTransmission = {};

@@ -22,7 +22,7 @@ import { env } from "@/lib/env";
 import { ogcException, type TOgcExceptionKind } from "@/lib/ogc/exception";
 import { ogcBasePath } from "@/lib/ogc/conformance";
 import { corsHeaders } from "@/lib/http/cors";
-import { readInput, type TInput, type TInputSchemas, type TNoQuery, type TRouteContext } from "@/lib/http/public-route";
+import { readInput, withHeaders, ZApiPath, type TInput, type TInputSchemas, type TNoQuery, type TRouteContext } from "@/lib/http/public-route";
 import { publicOrigin } from "@/lib/http/request-origin";
 import { resolveKeyCaller, resolveKeyCallerDeferred, type TKeyCaller } from "@/lib/keys/resolve-key-caller";
 import { rateLimitHeaders } from "@/lib/rate-limit/headers";
@@ -30,9 +30,8 @@ import { findRunApiId } from "@/lib/runs/find-run-api";
 import { asAppError, withKeyCall } from "@/lib/serving/key-call";
 import { resolveOgcCaller, type TOgcCaller } from "@/lib/serving/resolve-ogc-caller";
 
-const ZSlug = z.string().regex(/^[a-z0-9-]{1,64}$/);
-export const ZOgcPath = z.object({ organization: ZSlug, environment: ZSlug });
-export const ZOgcProcessPath = ZOgcPath.extend({ api: ZSlug });
+export const ZOgcProcessPath = ZApiPath;
+export const ZOgcPath = ZApiPath.omit({ api: true });
 export const ZOgcJobPath = ZOgcPath.extend({ jobId: z.string().max(64) });
 
 type TOgcPath = z.infer<typeof ZOgcPath>;
@@ -66,9 +65,7 @@ export function ogcRoute<M extends keyof TCallers, P extends z.ZodType<TOgcPath>
       const origin = publicOrigin(req.headers, url.origin, env().PUBLIC_BASE_URL).origin;
       const place = { origin, base: origin + ogcBasePath(params) };
       if (opts.caller === "none") {
-        const res = await handler({ ...(await readInput(req, opts)), params, place } as never);
-        for (const [k, v] of Object.entries(headers)) res.headers.set(k, v);
-        return res;
+        return withHeaders(await handler({ ...(await readInput(req, opts)), params, place } as never), headers);
       }
       const key = req.headers.get("x-api-key");
       const path = { organization: params.organization, environment: params.environment };
@@ -95,12 +92,10 @@ export function ogcRoute<M extends keyof TCallers, P extends z.ZodType<TOgcPath>
           requiresWorker: opts.requiresWorker,
           metered: opts.metered,
           onQuota: (quota) => (headers = { ...headers, ...rateLimitHeaders(quota) }),
-          statusOf: (r: Response) => r.status,
         },
         async (caller) => handler({ ...(await readInput(req, opts)), params, place, ...(opts.caller === "environment" ? { ogc: ogc! } : { caller }) } as never),
       );
-      for (const [k, v] of Object.entries(headers)) res.headers.set(k, v);
-      return res;
+      return withHeaders(res, headers);
     } catch (err) {
       const known = asAppError(err, `at ${url.pathname}`);
       const kind = known.code === "not_found" ? opts.notFound : undefined;

@@ -11,6 +11,17 @@ const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
 const exception = (description: string) => ({ description, content: { "application/problem+json": { schema: ref("exception") } } });
 const ok = (description: string, schema: unknown) => ({ description, content: json(schema) });
 const jobId = { name: "jobId", in: "path", required: true, schema: { type: "string" } };
+/** A callback of the execute request: a POST of `schema` to the subscriber's `uri`. */
+const callback = (uri: string, schema: string) => ({
+  [`{$request.body#/subscriber/${uri}}`]: { post: { requestBody: { content: json(ref(schema)) }, responses: { 200: { description: "Received." } } } },
+});
+const query = (name: string, description: string | undefined, schema: object) => ({
+  name,
+  in: "query",
+  required: false,
+  ...(description && { description }),
+  schema,
+});
 const processId = { name: "processID", in: "path", required: true, schema: { type: "string" } };
 
 const link = {
@@ -171,21 +182,9 @@ export function ogcOpenApi(base: string, environment: string) {
           ],
           requestBody: { required: true, content: json(ref("execute")) },
           callbacks: {
-            jobCompleted: {
-              "{$request.body#/subscriber/successUri}": {
-                post: { requestBody: { content: json(ref("results")) }, responses: { 200: { description: "Received." } } },
-              },
-            },
-            jobInProgress: {
-              "{$request.body#/subscriber/inProgressUri}": {
-                post: { requestBody: { content: json(ref("statusInfo")) }, responses: { 200: { description: "Received." } } },
-              },
-            },
-            jobFailed: {
-              "{$request.body#/subscriber/failedUri}": {
-                post: { requestBody: { content: json(ref("statusInfo")) }, responses: { 200: { description: "Received." } } },
-              },
-            },
+            jobCompleted: callback("successUri", "results"),
+            jobInProgress: callback("inProgressUri", "statusInfo"),
+            jobFailed: callback("failedUri", "statusInfo"),
           },
           responses: {
             200: ok("Synchronous execution: the results.", ref("results")),
@@ -204,22 +203,10 @@ export function ogcOpenApi(base: string, environment: string) {
           summary: "Your jobs",
           operationId: "getJobs",
           parameters: [
-            { name: "limit", in: "query", required: false, schema: { type: "integer", minimum: 1, maximum: 100, default: 20 } },
-            {
-              name: "status",
-              in: "query",
-              required: false,
-              description: "Only jobs in these states (comma-separated).",
-              schema: { type: "string", example: "running,successful" },
-            },
-            { name: "processID", in: "query", required: false, description: "Only jobs of these processes (comma-separated).", schema: { type: "string" } },
-            {
-              name: "cursor",
-              in: "query",
-              required: false,
-              description: "Where the page starts: taken from the previous page's `next` link.",
-              schema: { type: "string" },
-            },
+            query("limit", undefined, { type: "integer", minimum: 1, maximum: 100, default: 20 }),
+            query("status", "Only jobs in these states (comma-separated).", { type: "string", example: "running,successful" }),
+            query("processID", "Only jobs of these processes (comma-separated).", { type: "string" }),
+            query("cursor", "Where the page starts: taken from the previous page's `next` link.", { type: "string" }),
           ],
           responses: { 200: ok("Job list, newest first; a `next` link when there are more.", ref("jobList")) },
         },

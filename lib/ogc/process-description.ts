@@ -76,25 +76,18 @@ export function processDescription(p: TOgcProcessSource, base: string) {
   const requiredInputs = new Set(schema.properties.inputs?.required ?? []);
   const paramSchemas = schema.properties.parameters?.properties ?? {};
   const requiredParams = new Set(schema.properties.parameters?.required ?? []);
+  const input = (title: string, description: string | undefined, required: boolean, piece: TJsonSchema | undefined) => ({
+    title,
+    ...(description ? { description } : {}),
+    minOccurs: required ? 1 : 0,
+    maxOccurs: 1,
+    schema: toOas30Schema(piece ?? {}),
+  });
   const inputs: Record<string, unknown> = {};
-  for (const i of p.flow.inputs) {
-    inputs[i.name] = {
-      title: i.name,
-      ...(i.description ? { description: i.description } : {}),
-      minOccurs: requiredInputs.has(i.name) ? 1 : 0,
-      maxOccurs: 1,
-      schema: toOas30Schema(inputSchemas[i.name] ?? {}),
-    };
-  }
+  for (const i of p.flow.inputs) inputs[i.name] = input(i.name, i.description, requiredInputs.has(i.name), inputSchemas[i.name]);
   for (const [id, name] of parameterInputIds(p.flow)) {
     const param = p.flow.parameters.find((x) => x.name === name)!;
-    inputs[id] = {
-      title: name,
-      ...(param.description ? { description: param.description } : {}),
-      minOccurs: requiredParams.has(name) ? 1 : 0,
-      maxOccurs: 1,
-      schema: toOas30Schema(paramSchemas[name] ?? {}),
-    };
+    inputs[id] = input(name, param.description, requiredParams.has(name), paramSchemas[name]);
   }
   const outputs: Record<string, unknown> = {};
   for (const r of p.flow.results) {

@@ -38,7 +38,7 @@ export interface TKeyCallee {
   plan: { rateLimitPerMinute: number };
 }
 
-export interface TKeyCall<C extends TKeyCallee, T> {
+export interface TKeyCall<C extends TKeyCallee> {
   door: TCallRecord["door"];
   /** Where the call log counts a call refused before its caller is resolved (`api` "" when none is named). */
   at: Pick<TCallRecord, "organization" | "environment" | "api" | "consumerId">;
@@ -51,12 +51,10 @@ export interface TKeyCall<C extends TKeyCallee, T> {
   metered?: "policy" | "call";
   /** The quota state once spent, also when it refuses the call. */
   onQuota?: (state: TRateLimitState) => void;
-  /** The status a result stands for (HTTP: the response's); default 200. */
-  statusOf?: (result: T) => number;
 }
 
 /** Runs `fn` for the resolved caller under the policy (see module doc). */
-export async function withKeyCall<C extends TKeyCallee, T>(call: TKeyCall<C, T>, fn: (caller: C) => Promise<T>): Promise<T> {
+export async function withKeyCall<C extends TKeyCallee, T>(call: TKeyCall<C>, fn: (caller: C) => Promise<T>): Promise<T> {
   let log: Omit<TCallRecord, "status"> = { ...call.at, door: call.door };
   try {
     const resolved = await call.resolve();
@@ -83,7 +81,8 @@ export async function withKeyCall<C extends TKeyCallee, T>(call: TKeyCall<C, T>,
       );
     }
     const result = await fn(caller);
-    const status = call.statusOf?.(result) ?? 200;
+    // An HTTP answer stands for its status; anything else (an MCP tool's answer) for a success.
+    const status = result instanceof Response ? result.status : 200;
     if (status >= 200 && status < 300 && call.metered !== "call") await addUsage(caller.target.workspaceId, { apiRequests: 1 });
     recordCall({ ...log, status });
     return result;

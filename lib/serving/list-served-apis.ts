@@ -6,10 +6,10 @@
  * lib/flows/ai-tool-collisions.ts).
  */
 import "server-only";
-import { db } from "@/lib/db";
 import { aiToolCollisions } from "@/lib/flows/ai-tool-collisions";
 import { ZFlowVersion } from "@/lib/flows/definition";
 import type { TEnvironmentRef } from "@/lib/runs/scope";
+import { findServedApis } from "@/lib/serving/served-apis";
 
 export interface TServedApi {
   flowApiId: string;
@@ -24,14 +24,7 @@ export interface TServedApi {
 }
 
 export async function listServedApis(scope: TEnvironmentRef): Promise<TServedApi[]> {
-  const rows = await db.environmentApi.findMany({
-    where: { environmentId: scope.environmentId, flowApi: { organizationId: scope.organizationId } },
-    include: {
-      release: { include: { flowVersion: { select: { version: true, definition: true } } } },
-      flowApi: { include: { workspace: { include: { plan: true } }, flow: { select: { name: true } } } },
-    },
-  });
-  rows.sort((a, b) => (a.flowApi.slug < b.flowApi.slug ? -1 : a.flowApi.slug > b.flowApi.slug ? 1 : 0));
+  const rows = await findServedApis({ environmentId: scope.environmentId, flowApi: { organizationId: scope.organizationId } });
   return rows.map((r) => {
     const plan = r.flowApi.workspace.plan;
     let aiBlockedReason: string | null = null;

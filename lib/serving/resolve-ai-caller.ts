@@ -24,18 +24,11 @@ import { aiToolCollisions } from "@/lib/flows/ai-tool-collisions";
 import { ZFlowVersion } from "@/lib/flows/definition";
 import { cachedCaller } from "@/lib/keys/caller-cache";
 import { findEnvironmentKey, keyHash } from "@/lib/keys/resolve-key-caller";
-import type { TApiPath, TKeyScope, TRunTarget } from "@/lib/runs/scope";
+import type { TApiPath } from "@/lib/runs/scope";
+import { findServedApis, servedApiCall, type TServedApiCall } from "@/lib/serving/served-apis";
 
 /** One Flow API an AI client may call as a tool. */
-export interface TAiApi {
-  path: TApiPath;
-  scope: TKeyScope;
-  target: TRunTarget;
-  name: string;
-  description: string | null;
-  flowName: string | null;
-  plan: { rateLimitPerMinute: number };
-}
+export type TAiApi = TServedApiCall;
 
 export interface TAiCaller {
   keyId: string;
@@ -60,7 +53,7 @@ async function loadAiCaller(path: Pick<TApiPath, "organization" | "environment">
     environmentId: key.consumer.environmentId,
     organizationId: key.consumer.environment.organizationId,
   };
-  return { keyExpiresAt: key.expiresAt, value: await aiCallerOf(path, consumer) };
+  return { keyExpiresAt: key.expiresAt, value: await resolveAiCallerOfConsumer(path, consumer) };
 }
 
 /**
@@ -70,13 +63,6 @@ async function loadAiCaller(path: Pick<TApiPath, "organization" | "environment">
  * just checked against the database.
  */
 export async function resolveAiCallerOfConsumer(
-  path: Pick<TApiPath, "organization" | "environment">,
-  consumer: { keyId: string; consumerId: string; environmentId: string; organizationId: string },
-): Promise<TAiCaller> {
-  return aiCallerOf(path, consumer);
-}
-
-async function aiCallerOf(
   path: Pick<TApiPath, "organization" | "environment">,
   c: { keyId: string; consumerId: string; environmentId: string; organizationId: string },
 ): Promise<TAiCaller> {
@@ -107,15 +93,7 @@ export async function aiApisOfConsumer(
   consumer: { id: string; environmentId: string; organizationId: string },
   path: Pick<TApiPath, "organization" | "environment">,
 ): Promise<{ planAllows: boolean; apis: TAiApi[] }> {
-  const served = await db.environmentApi.findMany({
-    where: { environmentId: consumer.environmentId },
-    include: {
-      release: { include: { flowVersion: true } },
-      flowApi: { include: { workspace: { include: { plan: true } }, flow: { select: { name: true } } } },
-    },
-  });
-  // Code-point order of the slugs: stable whatever the database's collation.
-  served.sort((a, b) => (a.flowApi.slug < b.flowApi.slug ? -1 : a.flowApi.slug > b.flowApi.slug ? 1 : 0));
+  const served = await findServedApis({ environmentId: consumer.environmentId });
   const planAllows = served.length
     ? served.some((s) => s.flowApi.workspace.plan.aiAccess)
     : (await db.workspace.count({ where: { organizationId: consumer.organizationId, plan: { aiAccess: true } } })) > 0;
@@ -125,22 +103,7 @@ export async function aiApisOfConsumer(
     if (!s.aiAccess || !s.flowApi.workspace.plan.aiAccess || !granted.has(s.flowApiId)) continue;
     const flow = ZFlowVersion.parse(s.release.flowVersion.definition);
     if (aiToolCollisions(flow).length > 0) continue;
-    apis.push({
-      path: { organization: path.organization, environment: path.environment, api: s.flowApi.slug },
-      scope: { kind: "key", consumerId: consumer.id, flowApiId: s.flowApiId, environmentId: consumer.environmentId },
-      target: {
-        workspaceId: s.flowApi.workspaceId,
-        flowApiId: s.flowApiId,
-        flowVersionId: s.release.flowVersionId,
-        flowVersionNumber: s.release.flowVersion.version,
-        releaseId: s.releaseId,
-        flow,
-      },
-      name: s.flowApi.name,
-      description: s.flowApi.description,
-      flowName: s.flowApi.flow?.name ?? null,
-      plan: { rateLimitPerMinute: s.flowApi.workspace.plan.rateLimitPerMinute },
-    });
+    apis.push(servedApiCall(s, path, consumer, flow));
   }
   return { planAllows, apis };
 }

@@ -11,17 +11,17 @@
  */
 import "server-only";
 import { db } from "@/lib/db";
-import { ZFlowVersion } from "@/lib/flows/definition";
 import { cachedCaller } from "@/lib/keys/caller-cache";
 import { findEnvironmentKey, keyHash, type TKeyCaller } from "@/lib/keys/resolve-key-caller";
 import type { TApiPath } from "@/lib/runs/scope";
+import { findServedApis, servedApiCall, type TServedApiCall } from "@/lib/serving/served-apis";
 
 export interface TOgcCaller {
   keyId: string;
   consumerId: string;
   environmentId: string;
   /** The granted, published APIs, by slug. */
-  apis: (TKeyCaller & { name: string; description: string | null })[];
+  apis: (TKeyCaller & TServedApiCall)[];
 }
 
 /** Resolves the key and its processes (see module doc). */
@@ -31,33 +31,18 @@ export async function resolveOgcCaller(path: Pick<TApiPath, "organization" | "en
     const key = await findEnvironmentKey(path, hash);
     const environmentId = key.consumer.environmentId;
     const granted = await db.accessGrant.findMany({ where: { consumerId: key.consumerId }, select: { flowApiId: true } });
-    const served = await db.environmentApi.findMany({
-      where: { environmentId, flowApiId: { in: granted.map((g) => g.flowApiId) }, flowApi: { organizationId: key.consumer.environment.organizationId } },
-      include: { release: { include: { flowVersion: true } }, flowApi: { include: { workspace: { include: { plan: true } } } } },
+    const served = await findServedApis({
+      environmentId,
+      flowApiId: { in: granted.map((g) => g.flowApiId) },
+      flowApi: { organizationId: key.consumer.environment.organizationId },
     });
-    served.sort((a, b) => (a.flowApi.slug < b.flowApi.slug ? -1 : a.flowApi.slug > b.flowApi.slug ? 1 : 0));
     return {
       keyExpiresAt: key.expiresAt,
       value: {
         keyId: key.id,
         consumerId: key.consumerId,
         environmentId,
-        apis: served.map((s) => ({
-          path: { organization: path.organization, environment: path.environment, api: s.flowApi.slug },
-          scope: { kind: "key" as const, consumerId: key.consumerId, flowApiId: s.flowApiId, environmentId },
-          target: {
-            workspaceId: s.flowApi.workspaceId,
-            flowApiId: s.flowApiId,
-            flowVersionId: s.release.flowVersionId,
-            flowVersionNumber: s.release.flowVersion.version,
-            releaseId: s.releaseId,
-            flow: ZFlowVersion.parse(s.release.flowVersion.definition),
-          },
-          keyId: key.id,
-          plan: { rateLimitPerMinute: s.flowApi.workspace.plan.rateLimitPerMinute },
-          name: s.flowApi.name,
-          description: s.flowApi.description,
-        })),
+        apis: served.map((s) => ({ ...servedApiCall(s, path, { id: key.consumerId, environmentId }), keyId: key.id })),
       },
     };
   });

@@ -1,9 +1,7 @@
 /**
  * The step catalogue, derived from the registry (lib/steps/registry.ts):
- * - `stepCatalogue()`: machine-readable, for the design tool's palette and the MCP tool
- *   descriptions: `[{type, label, summary, category, options (JSON Schema 2020-12 of the
- *   options as a flow writes them), params, inputs: [{key, accepts, many}], output,
- *   expressions, columns (options naming a source's column)}]`;
+ * - `stepCatalogue()`: machine-readable (`TStepCatalogueEntry`), for the design tool's palette
+ *   and the MCP tool descriptions;
  * - `stepReferenceMarkdown()`: the step tables of docs/flow-format.md (between the
  *   `step-reference` markers; `npm run docs:steps` writes them, a test keeps them in step).
  */

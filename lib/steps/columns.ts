@@ -4,9 +4,6 @@
  * same API writes the same columns and types on every run (lib/formats uses it for Parquet,
  * GeoParquet and CSV headers; the OpenAPI document and docs page list it).
  *
- * ```
- * TColumns = { fields: [{ name, type: "integer"|"number"|"string"|"boolean"|"any" }], open }
- * ```
  * - `fields`: the columns (feature properties or table columns) every result of this dataset
  *   has, in order; `any` = a column whose type the flow cannot know (a layer's property, an
  *   undeclared caller column, an expression's value): writers infer it from the run's data.

@@ -154,8 +154,8 @@ export interface TLayerSource {
  * restores the layer's order when it materialises a dataset read from a file, so results come in
  * the same order as from the layer in memory. Kept on the object as a non-enumerable symbol
  * property, which JSON, `Object.keys`, spreads, structured clones and test equality all leave
- * out; a WeakMap beside the objects (as before) held an entry per cached feature, and its
- * ephemeron table cost a 1-degree read of a 10M-point layer ~40 MB and ~5 ms of CPU per run.
+ * out; a WeakMap would hold an entry per cached feature (~40 MB for a 1-degree read of a
+ * 10M-point layer).
  */
 const POSITION = Symbol("layer position");
 

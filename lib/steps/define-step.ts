@@ -63,11 +63,10 @@ export interface TStepInput {
   many?: boolean;
 }
 
-/** The sources of every distance step (nearest, within_distance, distance_pairs): features `source` measured against features `target`. */
-export const SOURCE_AND_TARGET: readonly TStepInput[] = [
-  { key: "source", accepts: ACCEPTS.features },
-  { key: "target", accepts: ACCEPTS.features },
-];
+/** Source options that each take features (e.g. `source` and `by`, `source` and `target` of the distance steps). */
+export function featureInputs(...keys: string[]): TStepInput[] {
+  return keys.map((key) => ({ key, accepts: ACCEPTS.features }));
+}
 
 /** What a step yields: features, rows, or the kind of its (first) source. */
 export type TStepOutput = "features" | "rows" | "same";

@@ -17,7 +17,7 @@ import { db } from "@/lib/db";
 import { AppError } from "@/lib/errors";
 import { parseOrThrow } from "@/lib/errors/zod-issues";
 import { getConsumerOrThrow } from "@/lib/consumers/get-consumer-or-throw";
-import { checkOutboundUrl, OutboundUrlError } from "@/lib/net/outbound-fetch";
+import { outboundUrlFaults } from "@/lib/net/outbound-fetch";
 import { readOutboundHosts } from "@/lib/net/outbound-hosts";
 import { RUN_EVENTS } from "@/lib/runs/webhook-events";
 import { ZWebhookEndpointInput, type TWebhookEndpointInput } from "@/lib/webhooks/endpoint-input";
@@ -40,12 +40,8 @@ export async function createWebhookEndpoint(
 ): Promise<{ id: string; url: string; events: string[]; secret: string }> {
   const input = parseOrThrow(ZWebhookEndpointInput, raw);
   await getConsumerOrThrow(scope, consumerId);
-  try {
-    checkOutboundUrl(input.url, await readOutboundHosts(scope.environmentId));
-  } catch (err) {
-    if (!(err instanceof OutboundUrlError)) throw err;
-    throw new AppError("validation_failed", err.reason, { errors: [{ field: "/url", code: "url_not_allowed", message: err.reason }] });
-  }
+  const urlFaults = outboundUrlFaults([["/url", input.url]], await readOutboundHosts(scope.environmentId));
+  if (urlFaults.length) throw new AppError("validation_failed", urlFaults[0]!.message, { errors: urlFaults });
   const count = await db.webhookEndpoint.count({ where: { consumerId } });
   if (count >= MAX_ENDPOINTS_PER_CONSUMER) {
     throw new AppError("validation_failed", `A consumer may have at most ${MAX_ENDPOINTS_PER_CONSUMER} webhook endpoints.`, {

@@ -1,6 +1,6 @@
 /** The `clip` step's browser-safe definition (lib/steps/define-step.ts); its runner is step.ts. */
 import { ZRef } from "@/lib/steps/options";
-import { ACCEPTS, defineStep } from "@/lib/steps/define-step";
+import { defineStep, featureInputs } from "@/lib/steps/define-step";
 
 export const clip = defineStep({
   type: "clip",
@@ -8,10 +8,7 @@ export const clip = defineStep({
   summary: "Cut polygons to `by` (Turf intersect); points outside are dropped, lines are kept whole when they intersect",
   category: "spatial",
   options: { source: ZRef, by: ZRef },
-  inputs: [
-    { key: "source", accepts: ACCEPTS.features },
-    { key: "by", accepts: ACCEPTS.features },
-  ],
+  inputs: featureInputs("source", "by"),
   output: "features",
   docs: {
     options: "",

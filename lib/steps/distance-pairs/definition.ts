@@ -2,7 +2,7 @@
 import { pickedFields } from "@/lib/steps/columns";
 import { z } from "zod";
 import { ZRef, ZField, ZFieldSpec, ZMaxKm, ACCEPTS_PARAM } from "@/lib/steps/options";
-import { defineStep, SOURCE_AND_TARGET } from "@/lib/steps/define-step";
+import { defineStep, featureInputs } from "@/lib/steps/define-step";
 
 export const distancePairs = defineStep({
   type: "distance_pairs",
@@ -19,7 +19,7 @@ export const distancePairs = defineStep({
   },
   params: { max_km: ACCEPTS_PARAM.number },
   columnOptions: { source_fields: "source", target_fields: "target" },
-  inputs: SOURCE_AND_TARGET,
+  inputs: featureInputs("source", "target"),
   output: "rows",
   columns: (step, [src, target]) => ({
     fields: [

@@ -2,7 +2,7 @@
 import { appendFields, pickedFields } from "@/lib/steps/columns";
 import { z } from "zod";
 import { ZRef, ZField, ZFieldSpec, ZMaxKm, ACCEPTS_PARAM } from "@/lib/steps/options";
-import { defineStep, SOURCE_AND_TARGET } from "@/lib/steps/define-step";
+import { defineStep, featureInputs } from "@/lib/steps/define-step";
 
 export const nearest = defineStep({
   type: "nearest",
@@ -18,7 +18,7 @@ export const nearest = defineStep({
   },
   params: { max_km: ACCEPTS_PARAM.number },
   columnOptions: { fields: "target" },
-  inputs: SOURCE_AND_TARGET,
+  inputs: featureInputs("source", "target"),
   output: "features",
   columns: (step, [src, target]) =>
     appendFields(src, [...pickedFields(target, step.fields ?? []), { name: step.distance_field ?? "distance_km", type: "number" }]),

@@ -1,7 +1,7 @@
 /** The `spatial_filter` step's browser-safe definition (lib/steps/define-step.ts); its runner is step.ts. */
 import { z } from "zod";
 import { ZRef, ACCEPTS_PARAM } from "@/lib/steps/options";
-import { ACCEPTS, defineStep } from "@/lib/steps/define-step";
+import { defineStep, featureInputs } from "@/lib/steps/define-step";
 
 export const spatialFilter = defineStep({
   type: "spatial_filter",
@@ -10,10 +10,7 @@ export const spatialFilter = defineStep({
   category: "spatial",
   options: { source: ZRef, by: ZRef, predicate: z.enum(["intersects", "within", "contains", "disjoint"]).default("intersects") },
   params: { predicate: ACCEPTS_PARAM.string },
-  inputs: [
-    { key: "source", accepts: ACCEPTS.features },
-    { key: "by", accepts: ACCEPTS.features },
-  ],
+  inputs: featureInputs("source", "by"),
   output: "features",
   docs: {
     options: "`predicate` *param*: `intersects` (default) | `within` | `contains` | `disjoint`",

@@ -2,7 +2,7 @@
 import { aggregationFields, appendFields } from "@/lib/steps/columns";
 import { z } from "zod";
 import { ZRef, ZAggregation } from "@/lib/steps/options";
-import { ACCEPTS, defineStep } from "@/lib/steps/define-step";
+import { defineStep, featureInputs } from "@/lib/steps/define-step";
 
 export const spatialJoin = defineStep({
   type: "spatial_join",
@@ -11,10 +11,7 @@ export const spatialJoin = defineStep({
   category: "spatial",
   options: { points: ZRef, polygons: ZRef, aggregations: z.array(ZAggregation).min(1) },
   columnOptions: { "aggregations.field": "points" },
-  inputs: [
-    { key: "points", accepts: ACCEPTS.features },
-    { key: "polygons", accepts: ACCEPTS.features },
-  ],
+  inputs: featureInputs("points", "polygons"),
   output: "features",
   columns: (step, [points, polygons]) => appendFields(polygons, aggregationFields(points, step.aggregations)),
   docs: {

@@ -2,7 +2,7 @@
 import { aggregationFields, appendFields } from "@/lib/steps/columns";
 import { z } from "zod";
 import { ZRef, ZAggregation, ZMaxKm, ACCEPTS_PARAM } from "@/lib/steps/options";
-import { defineStep, SOURCE_AND_TARGET } from "@/lib/steps/define-step";
+import { defineStep, featureInputs } from "@/lib/steps/define-step";
 
 export const withinDistance = defineStep({
   type: "within_distance",
@@ -12,7 +12,7 @@ export const withinDistance = defineStep({
   options: { source: ZRef, target: ZRef, max_km: ZMaxKm, aggregations: z.array(ZAggregation).min(1) },
   params: { max_km: ACCEPTS_PARAM.number },
   columnOptions: { "aggregations.field": "target" },
-  inputs: SOURCE_AND_TARGET,
+  inputs: featureInputs("source", "target"),
   output: "features",
   columns: (step, [src, target]) => appendFields(src, aggregationFields(target, step.aggregations)),
   docs: {
