@@ -9,7 +9,7 @@
  * cuts the result with Turf `intersect` against the world box and its copies shifted by
  * ±360°, and shifts the pieces back. Geometries without jumps are returned unchanged.
  */
-import { featureCollection, intersect } from "@turf/turf";
+import { bboxPolygon, featureCollection, intersect } from "@turf/turf";
 import type { Feature, MultiPolygon, Polygon, Position } from "geojson";
 
 function jumps(ring: Position[]): boolean {
@@ -30,23 +30,6 @@ function unwrap(ring: Position[], ref: number): Position[] {
   return out;
 }
 
-const box = (x0: number, x1: number): Feature<Polygon> => ({
-  type: "Feature",
-  properties: {},
-  geometry: {
-    type: "Polygon",
-    coordinates: [
-      [
-        [x0, -90],
-        [x1, -90],
-        [x1, 90],
-        [x0, 90],
-        [x0, -90],
-      ],
-    ],
-  },
-});
-
 /** A Polygon/MultiPolygon whose rings jump across ±180° as a MultiPolygon cut at the antimeridian; others unchanged. */
 export function splitAtAntimeridian<G extends Polygon | MultiPolygon>(g: G): G | MultiPolygon {
   const polys = g.type === "Polygon" ? [g.coordinates] : g.coordinates;
@@ -60,7 +43,7 @@ export function splitAtAntimeridian<G extends Polygon | MultiPolygon>(g: G): G |
     const ref = rings[0]![0]![0]!;
     const shape: Feature<Polygon> = { type: "Feature", properties: {}, geometry: { type: "Polygon", coordinates: rings.map((r) => unwrap(r, ref)) } };
     for (const shift of [-360, 0, 360]) {
-      const piece = intersect(featureCollection([shape, box(-180 - shift, 180 - shift)]));
+      const piece = intersect(featureCollection([shape, bboxPolygon([-180 - shift, -90, 180 - shift, 90])]));
       if (!piece) continue;
       const moved = (c: Position[][]) => c.map((r) => r.map((p) => [Math.max(-180, Math.min(180, p[0]! + shift)), ...p.slice(1)]));
       if (piece.geometry.type === "Polygon") parts.push(moved(piece.geometry.coordinates));
