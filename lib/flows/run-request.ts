@@ -27,7 +27,7 @@
 import { z } from "zod";
 import type { FeatureCollection, Polygon } from "geojson";
 import { FORMATS_BY_KIND, type TResultFormat } from "../formats/registry";
-import { MAX_GEOJSON_FEATURES, validateArea, validateFeatureCollection, type TGeoJsonIssue } from "../geo/validate-geojson";
+import { GEOMETRY_TYPES, MAX_GEOJSON_FEATURES, validateArea, validateFeatureCollection, type TGeoJsonIssue } from "../geo/validate-geojson";
 import type { TDataset, TRow } from "../engine/types";
 import { tableFromRows } from "../steps/dataset";
 // Not ./definition: that module brings flow validation, and with it the expression compiler, into the design tool's browser bundle.
@@ -114,15 +114,7 @@ function geoIssues(ctx: z.core.$RefinementCtx, issues: TGeoJsonIssue[], prefix: 
 
 const ZGeoJsonChecked = z.strictObject({ geojson: z.unknown() }).superRefine((v, ctx) => geoIssues(ctx, validateFeatureCollection(v.geojson), ["geojson"]));
 
-const GEOJSON_GEOMETRY_TYPES: ReadonlySet<string> = new Set([
-  "Point",
-  "MultiPoint",
-  "LineString",
-  "MultiLineString",
-  "Polygon",
-  "MultiPolygon",
-  "GeometryCollection",
-]);
+const GEOJSON_GEOMETRY_TYPES: ReadonlySet<string> = new Set(GEOMETRY_TYPES);
 
 /** The features of a `{"geojson"}` value that passed the RFC 7946 checks, else null. */
 function featuresOf(v: { geojson: unknown }): unknown[] | null {

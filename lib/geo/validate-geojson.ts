@@ -55,7 +55,8 @@ export interface TGeoJsonIssue {
   message: string;
 }
 
-const GEOMETRY_TYPES = ["Point", "MultiPoint", "LineString", "MultiLineString", "Polygon", "MultiPolygon", "GeometryCollection"] as const;
+/** The seven RFC 7946 geometry types. */
+export const GEOMETRY_TYPES = ["Point", "MultiPoint", "LineString", "MultiLineString", "Polygon", "MultiPolygon", "GeometryCollection"] as const;
 
 class Collector {
   issues: TGeoJsonIssue[] = [];
