@@ -25,7 +25,7 @@ import { db } from "@/lib/db";
 import { AppError, assertStorable, validationError, type TFieldError } from "@/lib/errors";
 import { enqueue } from "@/lib/jobs/boss";
 import { layerImportDocument, type TLayerImportDocument } from "@/lib/layers/layer-imports";
-import { formatBytes, MAX_LAYER_UPLOAD_BYTES, tooLarge, UPLOAD_FORMATS, type TUploadFormat } from "@/lib/layers/parse";
+import { emptyFile, formatBytes, MAX_LAYER_UPLOAD_BYTES, tooLarge, UPLOAD_FORMATS, type TUploadFormat } from "@/lib/layers/parse";
 
 export const LAYER_ID_PATTERN = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
 export { MAX_LAYER_UPLOAD_BYTES, UPLOAD_FORMATS, type TUploadFormat };
@@ -44,17 +44,11 @@ export interface TStageUploadInput {
 
 /** The body's chunks, counted: `payload_too_large` as soon as they pass `maxBytes`. */
 async function* limited(body: ReadableStream<Uint8Array>, counter: { bytes: number }, maxBytes: number): AsyncGenerator<Uint8Array> {
-  const reader = body.getReader();
-  try {
-    for (;;) {
-      const { done, value } = await reader.read();
-      if (done) return;
-      counter.bytes += value.byteLength;
-      if (counter.bytes > maxBytes) throw tooLarge(maxBytes);
-      yield value;
-    }
-  } finally {
-    await reader.cancel().catch(() => {});
+  // Node's ReadableStream is async iterable (cancelled when the loop stops early); the DOM types do not say so.
+  for await (const value of body as unknown as AsyncIterable<Uint8Array>) {
+    counter.bytes += value.byteLength;
+    if (counter.bytes > maxBytes) throw tooLarge(maxBytes);
+    yield value;
   }
 }
 
@@ -97,7 +91,7 @@ export async function stageLayerUpload(
   }
   if (counter.bytes === 0) {
     await store.delete(uploadKey).catch(() => {});
-    throw validationError([{ field: "/file", code: "required", message: "The file is empty." }]);
+    throw emptyFile();
   }
   try {
     const row = await db.$transaction(async (tx) => {

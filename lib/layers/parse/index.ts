@@ -5,6 +5,6 @@
  * Their faults are AppError `validation_failed` listing at most 20 field errors named by
  * JSON Pointer into the upload (`/file/features/12/geometry/coordinates`, `/file/rows/3/lon`).
  */
-export { formatBytes, MAX_LAYER_UPLOAD_BYTES, tooLarge } from "./limits";
+export { emptyFile, formatBytes, MAX_LAYER_UPLOAD_BYTES, tooLarge } from "./limits";
 export { MAX_LISTED_PROBLEMS } from "./problems";
 export { layerItems, UPLOAD_FORMATS, type TUploadFormat, type TUploadSource } from "./layer-items";
