@@ -107,17 +107,10 @@ function checkPosition(p: unknown, path: TGeoPath, c: Collector): boolean {
 }
 
 function checkPositions(v: unknown, path: TGeoPath, c: Collector, min: number, what: string): boolean {
-  if (!Array.isArray(v)) {
-    c.add(path, "invalid_geojson", `Expected an array of positions (${what}), got ${describe(v)}`);
-    return false;
-  }
-  let ok = true;
-  for (let i = 0; i < v.length && !c.full; i++) ok = checkPosition(v[i], [...path, i], c) && ok;
-  if (v.length < min) {
-    c.add(path, "too_few_positions", `A ${what} needs at least ${min} positions, got ${v.length}`);
-    ok = false;
-  }
-  return ok;
+  const ok = checkArrayOf(v, path, c, `positions (${what})`, (p, pp) => checkPosition(p, pp, c));
+  if (!Array.isArray(v) || v.length >= min) return ok;
+  c.add(path, "too_few_positions", `A ${what} needs at least ${min} positions, got ${v.length}`);
+  return false;
 }
 
 function checkRing(v: unknown, path: TGeoPath, c: Collector): boolean {
