@@ -40,7 +40,7 @@ import { ParquetWriter, type ColumnSource } from "hyparquet-writer";
 import type { Geometry } from "geojson";
 import type { TFeature, TRow } from "@/lib/engine/types";
 import { yieldToEventLoop } from "@/lib/formats/byte-chunks";
-import { ownValueReader, toColumnValue } from "@/lib/formats/column-types";
+import { ownValue, toColumnValue } from "@/lib/formats/column-types";
 import { EncodeError } from "@/lib/formats/errors";
 import { BBOX_FIELDS, ColumnCollector, geoMetadata, planColumns } from "@/lib/formats/geoparquet/write";
 import { columnSchemaElement, Utf8Arena } from "@/lib/formats/parquet/write";
@@ -184,7 +184,6 @@ export async function writeLayerFile(
     sources.push(buffer.source(features));
 
     const columns = planColumns(collector, [], features ? [GEOMETRY_COLUMN, BBOX_COLUMN, POSITION_COLUMN] : []);
-    const readers = columns.map((c) => ownValueReader(c.key));
     const stats = new GeometryStats();
     const schema: SchemaElement[] = [
       { name: "root", num_children: columns.length + (features ? 3 : 0) },
@@ -212,7 +211,7 @@ export async function writeLayerFile(
         const { item, seq } = records[r];
         const values = features ? (item as TFeature).properties : (item as TRow);
         for (let c = 0; c < columns.length; c++) {
-          const cell = toColumnValue(columns[c].type, readers[c](values));
+          const cell = toColumnValue(columns[c].type, ownValue(values, columns[c].key));
           data[c][r] = typeof cell === "string" ? text.bytes(cell) : cell;
         }
         if (!features) continue;
