@@ -39,7 +39,7 @@ import type { SchemaElement } from "hyparquet";
 import { ParquetWriter, type ColumnSource } from "hyparquet-writer";
 import type { Geometry } from "geojson";
 import type { TFeature, TRow } from "@/lib/engine/types";
-import { yieldToEventLoop } from "@/lib/formats/byte-chunks";
+import { ChunkedByteWriter, yieldToEventLoop, type TAsyncByteSink } from "@/lib/formats/byte-chunks";
 import { ownValue, toColumnValue } from "@/lib/formats/column-types";
 import { EncodeError } from "@/lib/formats/errors";
 import { BBOX_FIELDS, ColumnCollector, geoMetadata, planColumns } from "@/lib/formats/geoparquet/write";
@@ -48,7 +48,6 @@ import { GeometryStats, WkbArena, geometryToWkb } from "@/lib/formats/wkb";
 import { geometryBbox } from "@/lib/geo/bbox";
 import { hilbertKeyOfBbox } from "./hilbert";
 import { estimateItemBytes } from "./item-measure";
-import { SinkByteWriter, type TAsyncByteSink } from "./sink-writer";
 import { FrameBuffer, RunFileReader, mergeRuns, type TKeyedRecord, type TRunSource } from "./sort-runs";
 import {
   BBOX_COLUMN,
@@ -196,7 +195,7 @@ export async function writeLayerFile(
       // The layer's own order (the upload's), which results keep: the rows are in Hilbert order.
       schema.push({ name: POSITION_COLUMN, type: "INT64", repetition_type: "REQUIRED" });
     }
-    const writer = new SinkByteWriter(opts.sink);
+    const writer = new ChunkedByteWriter(opts.sink);
     const pq = new ParquetWriter({ writer, schema, createdBy: CREATED_BY });
     const text = new Utf8Arena();
     const wkb = new WkbArena();
