@@ -1,28 +1,18 @@
 /**
  * Reads layer files (write-layer-file.ts) from any byte source with random access (hyparquet's
- * `AsyncBuffer`: `{byteLength, slice(start, end) => ArrayBuffer | Promise<ArrayBuffer>}`, e.g. a
- * blob store object read by ranges), one row group at a time, skipping the row groups whose
- * bbox lies outside the box asked for.
+ * `AsyncBuffer`, e.g. a blob store object read by ranges), one row group at a time, skipping the
+ * row groups whose bbox (the row group statistics of the GeoParquet 1.1 `bbox` covering columns)
+ * lies outside the box asked for. Only whole row groups are skipped: the steps test the exact
+ * geometry. A row group without covering statistics (another writer) is always read; one whose
+ * bbox columns are all null (no coordinates) is skipped whenever a box is given. Boxes are
+ * `[west, south, east, north]` in degrees, edges inclusive; west > east crosses the
+ * antimeridian. Tables ignore the box.
  *
- * - `openLayerFile` reads the Parquet footer once (hyparquet `parquetMetadataAsync`) and
- *   describes the file: kind, item count, bbox, property columns, and each row group's rows,
- *   byte range and bbox (from the row group statistics of the GeoParquet 1.1 `bbox` covering
- *   columns named in the `geo` metadata).
- * - `readLayerBatches` yields the items of each row group that may hold something in the box,
- *   in file order, decoded into the engine's shapes (lib/steps/dataset.ts): features with
- *   `properties` (every column, null where the cell is null) and GeoJSON geometry decoded from
- *   WKB by hyparquet, or plain rows; INT64 values become numbers when they are safe integers
- *   (else they stay bigints). It does not test features against the box: the steps do the
- *   exact geometry; whole row groups are skipped, nothing else.
- * - Decoded row groups go through an optional `TRowGroupCache` (row-group-cache.ts), keyed by
- *   the file's `cacheKey`, the row group and the columns read. The next row group is fetched
- *   while the caller holds the current one (so at most two are held besides the cache); after
- *   the signal is aborted nothing more is cached, so abort first, then clear the cache.
- *
- * A row group whose covering statistics are missing (another writer, no covering) is always
- * read; one whose bbox columns are all null (only features without coordinates) is skipped
- * whenever a box is given. Boxes are `[west, south, east, north]` in degrees, edges
- * inclusive; west > east means a box across the antimeridian. Tables ignore the box.
+ * Items come in the engine's shapes (lib/steps/dataset.ts): features with every column in
+ * `properties` (null where the cell is null) and GeoJSON geometry decoded from WKB by hyparquet,
+ * or plain rows; INT64 values become numbers when they are safe integers (else they stay
+ * bigints). Decoded row groups may go through a `TRowGroupCache` (row-group-cache.ts); after
+ * the signal is aborted nothing more is cached, so abort first, then clear the cache.
  *
  * @throws the byte source's errors, hyparquet's for a file that is not Parquet, and the
  *   signal's reason when aborted.
