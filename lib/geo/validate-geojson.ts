@@ -7,15 +7,11 @@
  * -90..90 degrees, WGS 84), LineStrings with >= 2 positions, linear rings closed with >= 4
  * positions (§3.1.6). Ring winding order is not enforced (§3.1.6 says parsers SHOULD NOT reject).
  *
- * `validateArea` additionally requires a valid simple polygon (OGC Simple Features): at most
- * `MAX_AREA_POSITIONS` positions in all its rings, every ring with at least 3 distinct
- * positions and a non-zero area (planar shoelace area in degrees², as the engine reads
- * coordinates), no ring that crosses or touches itself, no rings that cross each other, and
- * every hole inside the outer ring and outside the other holes: the OGC Simple Features rules
- * that an uploaded polygon is held to (lib/geo/polygon-problems.ts, edges found through a
- * Flatbush index), read on the plane as given. Each of these faults names its ring
- * (`["coordinates", r]`; rings crossing each other: `["coordinates"]`). An area of the most
- * positions allowed is checked in milliseconds.
+ * `validateArea` additionally requires a valid simple polygon (OGC Simple Features, the rules of
+ * lib/geo/polygon-problems.ts read on the plane as given): at most `MAX_AREA_POSITIONS`
+ * positions, rings of at least 3 distinct positions and a non-zero planar area (degrees²),
+ * no ring crossing or touching itself or another, holes inside the outer ring and outside
+ * each other. Each fault names its ring (`["coordinates", r]`; rings crossing: `["coordinates"]`).
  *
  * Every function returns a list of faults (empty = valid), never throws. Paths are relative to
  * the value checked (e.g. `["features", 3, "geometry", "coordinates", 0, 5]`); callers prefix
