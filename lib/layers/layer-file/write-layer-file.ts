@@ -21,13 +21,10 @@
  * Both: SNAPPY, row groups of `rowGroupRows` rows (fewer when their estimated input passes
  * 32 MiB), statistics on every column but `geometry` and the text columns.
  *
- * Memory: items are encoded (JSON, or V8 serialization where JSON is not exact) into a buffer as
- * they arrive, so the input's objects die young; once the buffer holds `memoryBytes`, it is
- * sorted and spilled to a run file in a fresh directory under `tmpDir` (sort-runs.ts). At the
- * end the runs and the last buffer are merged into the Parquet writer one row group at a time,
- * decoding one record per run at a time. One run only: no file at all. The column types are known once
- * every item was seen, which is before the first row group is written. Temporary files are
- * removed whatever happens (success, error, abort).
+ * Memory: an external merge sort (sort-runs.ts) holds at most `memoryBytes` of encoded items,
+ * spilling sorted runs under `tmpDir` (removed whatever happens), then merges them into the
+ * writer one row group at a time; the column types are known once every item was seen, before
+ * the first row group is written.
  *
  * @throws EncodeError (lib/formats/errors.ts) for an item that is not a feature (kind
  *   "features") or not an object, and for an invalid geometry (message names the item's input
