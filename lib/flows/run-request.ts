@@ -303,13 +303,7 @@ export function applyParameterDefaults(flow: TFlowVersion, params: Record<string
 export function parseRunRequest(flow: TFlowVersion, body: unknown): { ok: true; request: TRunRequest } | { ok: false; errors: TFieldError[] } {
   const r = runRequestSchema(flow).safeParse(body);
   if (!r.success) return { ok: false, errors: runRequestErrors(r.error.issues, body) };
-  const d = r.data as {
-    inputs: Record<string, TInputValue | null | undefined>;
-    parameters?: Record<string, unknown>;
-    formats?: Record<string, TResultFormat>;
-    wait_seconds?: number;
-    subscriber?: TSubscriber;
-  };
+  const d = r.data as Partial<TRunRequest> & { inputs: Record<string, TInputValue | null | undefined> };
   const inputs: Record<string, TInputValue | null> = {};
   for (const i of flow.inputs) inputs[i.name] = d.inputs[i.name] ?? null;
   const request: TRunRequest = { inputs, parameters: applyParameterDefaults(flow, d.parameters), formats: { ...(d.formats ?? {}) } };
