@@ -55,7 +55,7 @@ export async function* parseGeoJsonStream(chunks: AsyncIterable<Uint8Array>, lim
   const problems = new ProblemList("The GeoJSON file");
   const tokenizer = new Tokenizer();
   const parser = new TokenParser({ paths: ["$.features.*", "$.type"], keepStack: false });
-  let ready: TFeature[] = [];
+  const ready: TFeature[] = [];
   let count = 0;
 
   // The envelope, followed token by token: nesting depth, the top-level member whose value
@@ -166,11 +166,7 @@ export async function* parseGeoJsonStream(chunks: AsyncIterable<Uint8Array>, lim
         "too_large",
         `${itemName.startsWith("/file/features/") ? `Feature ${count}` : `The member at ${itemName}`} is larger than ${formatBytes(maxItemBytes)}.`,
       );
-    if (ready.length > 0) {
-      const out = ready;
-      ready = [];
-      yield* out;
-    }
+    yield* ready.splice(0);
   }
   run(() => {
     tokenizer.end();
