@@ -6,10 +6,8 @@
  * (job "layer-import", lib/layers/run-layer-import.ts) with a memory cap of its own. The import
  * row and its job are written in one transaction, after the upload is whole.
  *
- * Formats (`format`): `geojson` (RFC 7946 FeatureCollection), `geojsonseq` (RFC 8142 GeoJSON
- * Text Sequences, or one Feature per line), `csv` (RFC 4180 with a header; longitude and
- * latitude columns make it a points layer), `geoparquet` (GeoParquet 1.x, SNAPPY or
- * uncompressed). Limits: `MAX_LAYER_UPLOAD_BYTES` (2 GiB) and `MAX_LAYER_ITEMS` (20,000,000).
+ * Formats: `UPLOAD_FORMATS` (lib/layers/parse/layer-items.ts). Limits: `MAX_LAYER_UPLOAD_BYTES`
+ * (2 GiB) here, `MAX_LAYER_ITEMS` (20,000,000) in the import.
  *
  * Replacing an existing layer of the workspace needs `replace: true` (the designer confirmed
  * it); without it: `conflict` naming the layer. Layer ids are unique within a workspace only:
