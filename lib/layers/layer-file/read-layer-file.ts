@@ -87,20 +87,8 @@ interface TGeoColumn {
   covering?: { bbox?: Record<"xmin" | "ymin" | "xmax" | "ymax", string[]> };
 }
 
-function columnType(element: FileMetaData["schema"][number]): TColumnType {
-  switch (element.type) {
-    case "BOOLEAN":
-      return "boolean";
-    case "INT32":
-    case "INT64":
-      return "int64";
-    case "FLOAT":
-    case "DOUBLE":
-      return "double";
-    default:
-      return "string";
-  }
-}
+/** Column types by Parquet physical type; any other is read as text. */
+const COLUMN_TYPES: Partial<Record<string, TColumnType>> = { BOOLEAN: "boolean", INT32: "int64", INT64: "int64", FLOAT: "double", DOUBLE: "double" };
 
 function statNumber(value: unknown): number | undefined {
   return typeof value === "number" ? value : typeof value === "bigint" ? Number(value) : undefined;
@@ -197,7 +185,7 @@ export async function openLayerFile(file: AsyncBuffer, opts: TOpenLayerFileOptio
     const renamed = own?.renamed && Object.hasOwn(own.renamed, element.name) ? own.renamed[element.name] : undefined;
     const key = typeof renamed === "string" ? renamed : element.name;
     keyOf.set(element.name, key);
-    columns.push({ name: key, type: columnType(element) });
+    columns.push({ name: key, type: COLUMN_TYPES[element.type ?? ""] ?? "string" });
   }
 
   let rowStart = 0;
