@@ -197,10 +197,6 @@ export function pointsWithinKm(idx: TPointIndex, pos: Position, maxKm: number): 
   return hit;
 }
 
-function memoised(idx: TPointIndex, pos: Position, maxKm: number): TNeighbours | undefined {
-  return neighbourCache.get(idx)?.get(maxKm)?.byPos.get(pos);
-}
-
 function queryWithin(idx: TPointIndex, pos: Position, maxKm: number): TNeighbours {
   if (!idx.index) return EMPTY;
   const lon = pos[0]!;
@@ -300,7 +296,7 @@ function growScratch(): void {
  */
 export function nearestWithinKm(idx: TPointIndex, pos: Position, maxKm: number): { feature: number; km: number } | null {
   if (!idx.index) return null;
-  const known = memoised(idx, pos, maxKm);
+  const known = neighbourCache.get(idx)?.get(maxKm)?.byPos.get(pos);
   if (known) return known.feature.length ? { feature: known.feature[0]!, km: known.km[0]! } : null;
   // geokdbush uses R = 6371 km, Turf 6371.0088 km: take the geokdbush winner only as a hint of the
   // distance, then collect every point up to that distance (plus rounding) exactly.
