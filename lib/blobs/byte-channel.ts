@@ -25,55 +25,49 @@ export function byteChannel(highWater = 8): TByteChannel {
   let closed = false;
   let failure: { err: unknown } | null = null;
   let abandoned: { err: unknown } | null = null;
-  let wakeReader: (() => void) | null = null;
-  let wakeWriter: (() => void) | null = null;
-  const signalReader = () => {
-    const w = wakeReader;
-    wakeReader = null;
-    w?.();
-  };
-  const signalWriter = () => {
-    const w = wakeWriter;
-    wakeWriter = null;
+  const waiting: { reader?: () => void; writer?: () => void } = {};
+  const wake = (side: "reader" | "writer") => {
+    const w = waiting[side];
+    waiting[side] = undefined;
     w?.();
   };
   return {
     push(chunk) {
       if (abandoned) throw abandoned.err;
       queue.push(chunk);
-      signalReader();
+      wake("reader");
     },
     pace() {
       if (abandoned) throw abandoned.err;
       if (queue.length < highWater) return;
       return new Promise<void>((resolve, reject) => {
-        wakeWriter = () => (abandoned ? reject(abandoned.err) : resolve());
+        waiting.writer = () => (abandoned ? reject(abandoned.err) : resolve());
       });
     },
     close() {
       closed = true;
-      signalReader();
+      wake("reader");
     },
     fail(err) {
       failure = { err };
-      signalReader();
+      wake("reader");
     },
     abandon(err) {
       abandoned = { err };
       queue.length = 0;
-      signalWriter();
+      wake("writer");
     },
     async *chunks() {
       for (;;) {
         if (failure) throw failure.err;
         const next = queue.shift();
         if (next) {
-          if (queue.length < highWater) signalWriter();
+          if (queue.length < highWater) wake("writer");
           yield next;
           continue;
         }
         if (closed) return;
-        await new Promise<void>((resolve) => (wakeReader = resolve));
+        await new Promise<void>((resolve) => (waiting.reader = resolve));
       }
     },
   };

@@ -12,11 +12,11 @@
  */
 import { createRequire } from "node:module";
 import { feature } from "topojson-client";
-import { featureCollection, intersect } from "@turf/turf";
-import type { Feature, MultiPolygon, Polygon, Position } from "geojson";
+import type { MultiPolygon, Polygon, Position } from "geojson";
 import type { Topology, GeometryCollection } from "topojson-specification";
 import type { TFeature, TFeatureSet, TTable } from "@/lib/engine/types";
 import { tableFromRows } from "@/lib/steps/dataset";
+import { splitAtAntimeridian, unwrap } from "@/lib/geo/antimeridian";
 import { rightHandRule } from "@/lib/geo/right-hand-rule";
 
 const require = createRequire(import.meta.url);
@@ -81,24 +81,10 @@ export function countriesFromTopology(topo: TCountriesTopology): TFeatureSet {
   const fc = feature(topo, topo.objects.countries);
   const features: TFeature[] = fc.features.map((f) => ({
     type: "Feature",
-    geometry: rightHandRule(cutAtAntimeridian(f.geometry as Polygon | MultiPolygon)),
+    geometry: rightHandRule(splitAtAntimeridian(f.geometry as Polygon | MultiPolygon, continuousRings)),
     properties: { name: f.properties?.name ?? "" },
   }));
   return { kind: "features", features };
-}
-
-const jumps = (ring: Position[]) => ring.some((p, i) => i > 0 && Math.abs(p[0]! - ring[i - 1]![0]!) > 180);
-
-/** `ring` with longitudes made continuous (each step under 180°), starting near `ref`. */
-function unwrap(ring: Position[], ref: number): Position[] {
-  let prev = ref;
-  return ring.map((p) => {
-    let x = p[0]!;
-    while (x - prev > 180) x -= 360;
-    while (prev - x > 180) x += 360;
-    prev = x;
-    return [x, p[1]!];
-  });
 }
 
 /** The rings of one polygon redrawn continuously: rings round a pole closed along it, lines of latitude dropped; polar rings first (they are the exterior). */
@@ -119,38 +105,4 @@ function continuousRings(rings: Position[][]): Position[][] {
     polar.push([...ring, [last[0]!, pole], [first[0]!, pole], first]);
   }
   return [...polar, ...plain];
-}
-
-const box = (x0: number, x1: number): Feature<Polygon> => ({ type: "Feature", properties: {}, geometry: { type: "Polygon", coordinates: [[[x0, -90], [x1, -90], [x1, 90], [x0, 90], [x0, -90]]] } }); // prettier-ignore
-
-/** A (Multi)Polygon whose rings jump across ±180° as the MultiPolygon of its pieces on either side; others unchanged. */
-function cutAtAntimeridian(g: Polygon | MultiPolygon): Polygon | MultiPolygon {
-  const polygons = g.type === "Polygon" ? [g.coordinates] : g.coordinates;
-  if (!polygons.some((rings) => rings.some(jumps))) return g;
-  const parts: Position[][][] = [];
-  for (const rings of polygons) {
-    if (!rings.some(jumps)) {
-      parts.push(rings);
-      continue;
-    }
-    const continuous = continuousRings(rings);
-    const shape: Feature<Polygon> = { type: "Feature", properties: {}, geometry: { type: "Polygon", coordinates: continuous } };
-    const xs = continuous[0]!.map((p) => p[0]!);
-    const [west, east] = [Math.min(...xs), Math.max(...xs)];
-    for (const shift of [-360, 0, 360]) {
-      const [x0, x1] = [-180 - shift, 180 - shift];
-      if (east <= x0 || west >= x1) continue;
-      const moved = (c: Position[][]) => c.map((r) => r.map((p) => [Math.max(-180, Math.min(180, p[0]! + shift)), p[1]!]));
-      // Wholly on one side (Antarctica once closed along the pole): no cut, and none of
-      // intersect's cost (about half a second per side for Russia's 4,894 positions).
-      if (west >= x0 && east <= x1) {
-        parts.push(moved(continuous));
-        continue;
-      }
-      const piece = intersect(featureCollection([shape, box(x0, x1)]));
-      if (!piece) continue;
-      for (const c of piece.geometry.type === "Polygon" ? [piece.geometry.coordinates] : piece.geometry.coordinates) parts.push(moved(c));
-    }
-  }
-  return { type: "MultiPolygon", coordinates: parts };
 }

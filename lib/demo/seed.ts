@@ -60,10 +60,8 @@ async function ensureLayer(workspaceId: string, environmentId: string, id: strin
   const existing = await db.layer.findUnique({ where: { workspaceId_id: key }, select: { id: true, fileKey: true } });
   if (!existing?.fileKey) {
     const data = load();
-    const fields =
-      data.kind === "features"
-        ? await writeLayerItems(workspaceId, id, { kind: "features", items: data.features })
-        : await writeLayerItems(workspaceId, id, { kind: "table", items: tableRows(data) });
+    const items = data.kind === "features" ? data.features : tableRows(data);
+    const fields = await writeLayerItems(workspaceId, id, { kind: data.kind === "features" ? "features" : "table", items });
     if (existing) await db.layer.update({ where: { workspaceId_id: key }, data: { ...fields, dataVersion: { increment: 1 } } });
     else await db.layer.create({ data: { id, workspaceId, name, description, ...fields } });
   }

@@ -27,7 +27,7 @@
 import { z } from "zod";
 import type { FeatureCollection, Polygon } from "geojson";
 import { FORMATS_BY_KIND, type TResultFormat } from "../formats/registry";
-import { MAX_GEOJSON_FEATURES, validateArea, validateFeatureCollection, type TGeoJsonIssue } from "../geo/validate-geojson";
+import { GEOMETRY_TYPES, MAX_GEOJSON_FEATURES, validateArea, validateFeatureCollection, type TGeoJsonIssue } from "../geo/validate-geojson";
 import type { TDataset, TRow } from "../engine/types";
 import { tableFromRows } from "../steps/dataset";
 // Not ./definition: that module brings flow validation, and with it the expression compiler, into the design tool's browser bundle.
@@ -114,15 +114,7 @@ function geoIssues(ctx: z.core.$RefinementCtx, issues: TGeoJsonIssue[], prefix: 
 
 const ZGeoJsonChecked = z.strictObject({ geojson: z.unknown() }).superRefine((v, ctx) => geoIssues(ctx, validateFeatureCollection(v.geojson), ["geojson"]));
 
-const GEOJSON_GEOMETRY_TYPES: ReadonlySet<string> = new Set([
-  "Point",
-  "MultiPoint",
-  "LineString",
-  "MultiLineString",
-  "Polygon",
-  "MultiPolygon",
-  "GeometryCollection",
-]);
+const GEOJSON_GEOMETRY_TYPES: ReadonlySet<string> = new Set(GEOMETRY_TYPES);
 
 /** The features of a `{"geojson"}` value that passed the RFC 7946 checks, else null. */
 function featuresOf(v: { geojson: unknown }): unknown[] | null {
@@ -311,13 +303,7 @@ export function applyParameterDefaults(flow: TFlowVersion, params: Record<string
 export function parseRunRequest(flow: TFlowVersion, body: unknown): { ok: true; request: TRunRequest } | { ok: false; errors: TFieldError[] } {
   const r = runRequestSchema(flow).safeParse(body);
   if (!r.success) return { ok: false, errors: runRequestErrors(r.error.issues, body) };
-  const d = r.data as {
-    inputs: Record<string, TInputValue | null | undefined>;
-    parameters?: Record<string, unknown>;
-    formats?: Record<string, TResultFormat>;
-    wait_seconds?: number;
-    subscriber?: TSubscriber;
-  };
+  const d = r.data as Partial<TRunRequest> & { inputs: Record<string, TInputValue | null | undefined> };
   const inputs: Record<string, TInputValue | null> = {};
   for (const i of flow.inputs) inputs[i.name] = d.inputs[i.name] ?? null;
   const request: TRunRequest = { inputs, parameters: applyParameterDefaults(flow, d.parameters), formats: { ...(d.formats ?? {}) } };

@@ -3,9 +3,9 @@
  * chunks, encoded to UTF-8 once per chunk, and concatenated at the end, so no single giant
  * string or repeatedly doubled buffer is built. Pure (no I/O).
  *
- * With a sink (`TByteSink`), each chunk is handed to it as soon as it is complete and not kept:
- * the run process streams a file to storage while it is still being written, and `finish`
- * then returns an empty body.
+ * With a sink, chunks are handed to it as they are written and not kept (text: each ~1 MiB
+ * chunk; Parquet: after each row group): the run process and the layer file writer stream a
+ * file to storage while it is still being written, and the returned body is empty.
  */
 import { ByteWriter } from "hyparquet-writer";
 
@@ -69,62 +69,60 @@ export class Utf8Chunks {
   }
 }
 
-/** Bytes kept in the ByteWriter's working buffer before they are moved to the chunk list. */
-const BINARY_CHUNK_BYTES = 8 * 1024 * 1024;
-/** The same with a sink: smaller, so storage starts early and little is held. */
-const SINK_CHUNK_BYTES = 1024 * 1024;
+/** Receives a file's bytes in order; a returned promise is awaited before more is sent (backpressure). */
+export type TAsyncByteSink = (chunk: Uint8Array) => Promise<void> | void;
+
+/** Bytes of output moved out of the working buffer at a time. */
+const CHUNK_BYTES = 1 << 20;
 
 /**
- * A hyparquet-writer `Writer` that moves its working buffer into a list of chunks whenever it
- * passes 8 MiB (like hyparquet-writer's own file writer), so the output never goes through
- * repeated buffer doubling of the whole file. `getBytes()` returns the complete output once
- * `finish()` ran.
+ * A hyparquet-writer `Writer` that moves its output out of the working buffer in chunks of about
+ * 1 MiB, so a file never goes through repeated doubling of one buffer. `ParquetWriter` awaits
+ * `flush()` after each row group: with a sink, the complete chunks go to it there (a slow sink
+ * holds the writer back, so at most a row group's output plus one chunk is held), and `finish()`
+ * sends the rest; without one, `getBytes()` returns the whole file once `finish()` ran.
  */
 export class ChunkedByteWriter extends ByteWriter {
-  private readonly chunks: Uint8Array<ArrayBuffer>[] = [];
-  private result: Uint8Array<ArrayBuffer> | undefined;
+  private pending: Uint8Array<ArrayBuffer>[] = [];
+  private readonly kept: Uint8Array<ArrayBuffer>[] = [];
+  private finished = false;
 
-  /** `sink`: each chunk (about 1 MiB) goes there as it is complete; `getBytes()` is then empty. */
-  constructor(private readonly sink?: TByteSink) {
-    super(1024 * 1024);
+  constructor(private readonly sink?: TAsyncByteSink) {
+    super(CHUNK_BYTES + (CHUNK_BYTES >> 2));
   }
 
   override ensure(size: number): void {
-    if (this.index > (this.sink ? SINK_CHUNK_BYTES : BINARY_CHUNK_BYTES)) this.moveOut();
+    if (this.index >= CHUNK_BYTES) this.moveOut();
     super.ensure(size);
   }
 
   private moveOut(): void {
     if (this.index === 0) return;
-    // copy out the used part; the working buffer is reused from index 0
-    const chunk = new Uint8Array(this.buffer.slice(0, this.index));
-    if (this.sink) this.sink(chunk);
-    else this.chunks.push(chunk);
+    this.pending.push(new Uint8Array(this.buffer.slice(0, this.index)));
     this.index = 0;
   }
 
-  override finish(): void {
+  /** Sends the complete chunks gathered so far (the partial one stays for the next row group). */
+  async flush(): Promise<void> {
+    const chunks = this.pending;
+    this.pending = [];
+    if (!this.sink) this.kept.push(...chunks);
+    else for (const chunk of chunks) await this.sink(chunk);
+  }
+
+  /** Sends (or keeps) everything that is left. */
+  override async finish(): Promise<void> {
     this.moveOut();
-    if (this.sink) {
-      this.result = new Uint8Array(0);
-    } else if (this.chunks.length === 1) {
-      this.result = this.chunks[0];
-    } else {
-      const joined = Buffer.concat(this.chunks, this.offset);
-      this.result = new Uint8Array(joined.buffer as ArrayBuffer, joined.byteOffset, joined.byteLength);
-    }
-    this.chunks.length = 0;
+    await this.flush();
+    this.finished = true;
   }
 
-  override getBuffer(): ArrayBuffer {
-    const bytes = this.getBytes();
-    return bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength);
-  }
-
-  /** The whole file; only valid after `finish()`. */
+  /** The whole file (empty with a sink); only valid after `finish()`. */
   override getBytes(): Uint8Array<ArrayBuffer> {
-    if (!this.result) throw new Error("ChunkedByteWriter: getBytes() before finish()");
-    return this.result;
+    if (!this.finished) throw new Error("ChunkedByteWriter: getBytes() before finish()");
+    if (this.kept.length === 1) return this.kept[0]!;
+    const joined = Buffer.concat(this.kept, this.sink ? 0 : this.offset);
+    return new Uint8Array(joined.buffer as ArrayBuffer, joined.byteOffset, joined.byteLength);
   }
 }
 

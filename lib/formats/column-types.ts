@@ -157,11 +157,6 @@ export function toColumnValue(type: TColumnType, value: unknown): string | numbe
   }
 }
 
-/** `ownValue` of one fixed `key`, as a function of the record. */
-export function ownValueReader(key: string): (record: Record<string, unknown> | null | undefined) => unknown {
-  return (record) => ownValue(record, key);
-}
-
 /** Own property value (never an inherited one such as `constructor`), undefined when absent. */
 export function ownValue(record: Record<string, unknown> | null | undefined, key: string): unknown {
   return record && Object.hasOwn(record, key) ? record[key] : undefined;

@@ -153,9 +153,6 @@ class Cursor {
  *   position that is not an array of numbers, a nesting depth that does not fit the type).
  */
 export function geometryToWkb(geometry: Geometry, arena?: WkbArena): Uint8Array {
-  if (!geometry || typeof geometry !== "object" || !(geometry.type in TYPE_CODES)) {
-    throw new EncodeError(`not a GeoJSON geometry: type ${JSON.stringify((geometry as { type?: unknown })?.type)}`);
-  }
   validate(geometry, 0);
   const dim = dimensionOf(geometry);
   const size = sizeOf(geometry, dim);

@@ -18,15 +18,12 @@
  * "Interior is disconnected"), and ring orientation (RFC 7946 §3.1.6 makes it a SHOULD; the
  * writers apply it, lib/geo/right-hand-rule.ts).
  *
- * `polygonFaults(geometry, opts)` returns each problem (at most `MAX_PROBLEMS`) as data: its kind,
- * the polygon of a MultiPolygon and the ring by index (ring 0 the exterior, holes from 1), and a
- * sentence naming them with a position near the fault, e.g. `polygon 17: ring 0 crosses itself
- * near (170.9259, 69.0113)`; `polygonProblems(geometry)` the sentences alone. Both give an empty
- * list for a valid geometry and for other geometry types. `opts.antimeridian: false` reads every
- * edge on the plane as given (an `area` input, lib/geo/validate-geojson.ts). Positions must be
- * numbers (validate-geojson.ts checks that first). Edges are found with a Flatbush index of
- * their boxes, so a country of 5,000 positions takes milliseconds, not the quadratic pass of Turf
- * `kinks`. The layer upload (lib/layers/import-process.ts) and the `area` input both check here.
+ * Each problem (at most `MAX_PROBLEMS`) names the polygon of a MultiPolygon and the ring (0 the
+ * exterior, holes from 1) with a position near the fault, e.g. `polygon 17: ring 0 crosses
+ * itself near (170.9259, 69.0113)`. `opts.antimeridian: false` reads every edge on the plane as
+ * given (an `area` input). Positions must be numbers (validate-geojson.ts checks that first).
+ * Edges are found with a Flatbush index of their boxes, so a country of 5,000 positions takes
+ * milliseconds, not the quadratic pass of Turf `kinks`.
  */
 import Flatbush from "flatbush";
 import type { Geometry, Position } from "geojson";

@@ -16,16 +16,21 @@ function orient(ring: Position[], clockwise: boolean): Position[] {
   return ring.length >= 4 && booleanClockwise(ring) !== clockwise ? ring.slice().reverse() : ring;
 }
 
-function polygonRings(rings: Position[][]): Position[][] {
-  let out: Position[][] | null = null;
-  for (let i = 0; i < rings.length; i++) {
-    const oriented = orient(rings[i]!, i > 0);
-    if (oriented !== rings[i]) {
-      out ??= rings.slice();
-      out[i] = oriented;
+/** `list` with `fn` applied to each item; the same array when `fn` returned every item itself. */
+function mapChanged<T>(list: T[], fn: (item: T, index: number) => T): T[] {
+  let out: T[] | null = null;
+  for (let i = 0; i < list.length; i++) {
+    const mapped = fn(list[i]!, i);
+    if (mapped !== list[i]) {
+      out ??= list.slice();
+      out[i] = mapped;
     }
   }
-  return out ?? rings;
+  return out ?? list;
+}
+
+function polygonRings(rings: Position[][]): Position[][] {
+  return mapChanged(rings, (ring, i) => orient(ring, i > 0));
 }
 
 /** `geometry` with RFC 7946 ring orientation; the same object when nothing had to change. */
@@ -37,22 +42,12 @@ export function rightHandRule<G extends Geometry | null | undefined>(geometry: G
       return (rings === geometry.coordinates ? geometry : { ...geometry, coordinates: rings }) as G;
     }
     case "MultiPolygon": {
-      let changed = false;
-      const polys = geometry.coordinates.map((p) => {
-        const rings = polygonRings(p);
-        if (rings !== p) changed = true;
-        return rings;
-      });
-      return (changed ? { ...geometry, coordinates: polys } : geometry) as G;
+      const polys = mapChanged(geometry.coordinates, polygonRings);
+      return (polys === geometry.coordinates ? geometry : { ...geometry, coordinates: polys }) as G;
     }
     case "GeometryCollection": {
-      let changed = false;
-      const geometries = geometry.geometries.map((g) => {
-        const o = rightHandRule(g);
-        if (o !== g) changed = true;
-        return o;
-      });
-      return (changed ? { ...geometry, geometries } : geometry) as G;
+      const geometries = mapChanged(geometry.geometries, rightHandRule);
+      return (geometries === geometry.geometries ? geometry : { ...geometry, geometries }) as G;
     }
     default:
       return geometry;

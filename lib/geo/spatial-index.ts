@@ -5,14 +5,10 @@
  * indexes are cached in WeakMaps keyed by the array (dropped with the array). Arrays must not
  * be mutated after indexing (the engine never mutates its inputs).
  *
- * - `geometryIndex`: a Flatbush (packed Hilbert R-tree, https://github.com/mourner/flatbush) of
- *   geometry bounding boxes. MultiPolygons are split into their polygons so that a wide
- *   multipolygon (e.g. a country with overseas territories) yields tight boxes.
- * - `pointIndex`: a KDBush (static k-d tree) of one representative point per feature (the
- *   point itself, or the Turf centroid for other geometries). `pointsWithinKm` answers radius
- *   queries with a KDBush range query over the exact lon/lat bounding box of the spherical
- *   cap, then the haversine distance of each candidate (the same formula and Earth radius as
- *   Turf `distance`, so results equal Turf's to the last bit).
+ * - `geometryIndex`: a Flatbush of geometry boxes, MultiPolygons split into their polygons so
+ *   that a wide one (a country with overseas territories) yields tight boxes.
+ * - `pointIndex`: a KDBush of one representative point per feature, for radius and nearest
+ *   queries whose distances equal Turf `distance` to the last bit.
  *
  * Bench row (CODE_STYLE.md "Performance code") of the memo, the cosines kept per point and the
  * scratch arrays of `pointsWithinKm`: "nearby-cities 5,000 rows r=30 km, engine only"; its 5,000
@@ -201,10 +197,6 @@ export function pointsWithinKm(idx: TPointIndex, pos: Position, maxKm: number): 
   return hit;
 }
 
-function memoised(idx: TPointIndex, pos: Position, maxKm: number): TNeighbours | undefined {
-  return neighbourCache.get(idx)?.get(maxKm)?.byPos.get(pos);
-}
-
 function queryWithin(idx: TPointIndex, pos: Position, maxKm: number): TNeighbours {
   if (!idx.index) return EMPTY;
   const lon = pos[0]!;
@@ -304,7 +296,7 @@ function growScratch(): void {
  */
 export function nearestWithinKm(idx: TPointIndex, pos: Position, maxKm: number): { feature: number; km: number } | null {
   if (!idx.index) return null;
-  const known = memoised(idx, pos, maxKm);
+  const known = neighbourCache.get(idx)?.get(maxKm)?.byPos.get(pos);
   if (known) return known.feature.length ? { feature: known.feature[0]!, km: known.km[0]! } : null;
   // geokdbush uses R = 6371 km, Turf 6371.0088 km: take the geokdbush winner only as a hint of the
   // distance, then collect every point up to that distance (plus rounding) exactly.

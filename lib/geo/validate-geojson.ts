@@ -7,15 +7,11 @@
  * -90..90 degrees, WGS 84), LineStrings with >= 2 positions, linear rings closed with >= 4
  * positions (§3.1.6). Ring winding order is not enforced (§3.1.6 says parsers SHOULD NOT reject).
  *
- * `validateArea` additionally requires a valid simple polygon (OGC Simple Features): at most
- * `MAX_AREA_POSITIONS` positions in all its rings, every ring with at least 3 distinct
- * positions and a non-zero area (planar shoelace area in degrees², as the engine reads
- * coordinates), no ring that crosses or touches itself, no rings that cross each other, and
- * every hole inside the outer ring and outside the other holes: the OGC Simple Features rules
- * that an uploaded polygon is held to (lib/geo/polygon-problems.ts, edges found through a
- * Flatbush index), read on the plane as given. Each of these faults names its ring
- * (`["coordinates", r]`; rings crossing each other: `["coordinates"]`). An area of the most
- * positions allowed is checked in milliseconds.
+ * `validateArea` additionally requires a valid simple polygon (OGC Simple Features, the rules of
+ * lib/geo/polygon-problems.ts read on the plane as given): at most `MAX_AREA_POSITIONS`
+ * positions, rings of at least 3 distinct positions and a non-zero planar area (degrees²),
+ * no ring crossing or touching itself or another, holes inside the outer ring and outside
+ * each other. Each fault names its ring (`["coordinates", r]`; rings crossing: `["coordinates"]`).
  *
  * Every function returns a list of faults (empty = valid), never throws. Paths are relative to
  * the value checked (e.g. `["features", 3, "geometry", "coordinates", 0, 5]`); callers prefix
@@ -55,7 +51,8 @@ export interface TGeoJsonIssue {
   message: string;
 }
 
-const GEOMETRY_TYPES = ["Point", "MultiPoint", "LineString", "MultiLineString", "Polygon", "MultiPolygon", "GeometryCollection"] as const;
+/** The seven RFC 7946 geometry types. */
+export const GEOMETRY_TYPES = ["Point", "MultiPoint", "LineString", "MultiLineString", "Polygon", "MultiPolygon", "GeometryCollection"] as const;
 
 class Collector {
   issues: TGeoJsonIssue[] = [];
@@ -106,17 +103,10 @@ function checkPosition(p: unknown, path: TGeoPath, c: Collector): boolean {
 }
 
 function checkPositions(v: unknown, path: TGeoPath, c: Collector, min: number, what: string): boolean {
-  if (!Array.isArray(v)) {
-    c.add(path, "invalid_geojson", `Expected an array of positions (${what}), got ${describe(v)}`);
-    return false;
-  }
-  let ok = true;
-  for (let i = 0; i < v.length && !c.full; i++) ok = checkPosition(v[i], [...path, i], c) && ok;
-  if (v.length < min) {
-    c.add(path, "too_few_positions", `A ${what} needs at least ${min} positions, got ${v.length}`);
-    ok = false;
-  }
-  return ok;
+  const ok = checkArrayOf(v, path, c, `positions (${what})`, (p, pp) => checkPosition(p, pp, c));
+  if (!Array.isArray(v) || v.length >= min) return ok;
+  c.add(path, "too_few_positions", `A ${what} needs at least ${min} positions, got ${v.length}`);
+  return false;
 }
 
 function checkRing(v: unknown, path: TGeoPath, c: Collector): boolean {

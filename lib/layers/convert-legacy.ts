@@ -36,10 +36,7 @@ async function convertLayers(log: (m: string) => void): Promise<void> {
     const layer = await db.layer.findUnique({ where: { workspaceId_id: key }, select: { kind: true } });
     if (row && layer) {
       const doc = JSON.parse(gunzipSync(row.content).toString("utf8")) as { features?: TFeature[]; rows?: TRow[] };
-      const fields =
-        layer.kind === "features"
-          ? await writeLayerItems(workspaceId, layerId, { kind: "features", items: doc.features ?? [] })
-          : await writeLayerItems(workspaceId, layerId, { kind: "table", items: doc.rows ?? [] });
+      const fields = await writeLayerItems(workspaceId, layerId, { kind: layer.kind, items: (layer.kind === "features" ? doc.features : doc.rows) ?? [] });
       await db.layer.update({ where: { workspaceId_id: key }, data: { ...fields, dataVersion: { increment: 1 } } });
       log(`converted layer ${layerId} (${fields.itemCount} items) into ${fields.fileKey}`);
     }

@@ -4,14 +4,11 @@
  * `--max-old-space-size`), so a hostile or huge file can end this process only, never the web
  * process or the worker.
  *
- * It gets `{type: "import", ...}` with the staged upload's blob key and the layer's blob key to
- * write; it streams the upload out of the blob store through the parser of its format
- * (lib/layers/parse: GeoJSON, GeoJSON Text Sequences, CSV, GeoParquet; every declared size checked
- * before anything is decoded), sorts and writes the layer's GeoParquet (or Parquet, tables)
- * in bounded memory (lib/layers/layer-file, an external merge sort in a private temporary
- * folder) straight into the blob store, and answers `progress` (bytes read, items) now and then
- * and `done` with the file's summary, or `failed` with the problem (a `validationError`'s fields
- * are kept, so the designer sees the feature, row and column at fault).
+ * It gets `{type: "import", ...}` with the staged upload's and the layer file's blob keys,
+ * streams the upload through the parser of its format (lib/layers/parse) into the layer file
+ * writer (lib/layers/layer-file) and the blob store, and answers `progress` (bytes read, items)
+ * now and then and `done` with the file's summary, or `failed` with the problem (a
+ * `validationError`'s fields are kept, so the designer sees the feature, row and column at fault).
  */
 import fs from "node:fs";
 import type { AsyncBuffer } from "hyparquet";

@@ -6,10 +6,8 @@
  * (job "layer-import", lib/layers/run-layer-import.ts) with a memory cap of its own. The import
  * row and its job are written in one transaction, after the upload is whole.
  *
- * Formats (`format`): `geojson` (RFC 7946 FeatureCollection), `geojsonseq` (RFC 8142 GeoJSON
- * Text Sequences, or one Feature per line), `csv` (RFC 4180 with a header; longitude and
- * latitude columns make it a points layer), `geoparquet` (GeoParquet 1.x, SNAPPY or
- * uncompressed). Limits: `MAX_LAYER_UPLOAD_BYTES` (2 GiB) and `MAX_LAYER_ITEMS` (20,000,000).
+ * Formats: `UPLOAD_FORMATS` (lib/layers/parse/layer-items.ts). Limits: `MAX_LAYER_UPLOAD_BYTES`
+ * (2 GiB) here, `MAX_LAYER_ITEMS` (20,000,000) in the import.
  *
  * Replacing an existing layer of the workspace needs `replace: true` (the designer confirmed
  * it); without it: `conflict` naming the layer. Layer ids are unique within a workspace only:
@@ -25,7 +23,7 @@ import { db } from "@/lib/db";
 import { AppError, assertStorable, validationError, type TFieldError } from "@/lib/errors";
 import { enqueue } from "@/lib/jobs/boss";
 import { layerImportDocument, type TLayerImportDocument } from "@/lib/layers/layer-imports";
-import { formatBytes, MAX_LAYER_UPLOAD_BYTES, tooLarge, UPLOAD_FORMATS, type TUploadFormat } from "@/lib/layers/parse";
+import { emptyFile, formatBytes, MAX_LAYER_UPLOAD_BYTES, tooLarge, UPLOAD_FORMATS, type TUploadFormat } from "@/lib/layers/parse";
 
 export const LAYER_ID_PATTERN = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
 export { MAX_LAYER_UPLOAD_BYTES, UPLOAD_FORMATS, type TUploadFormat };
@@ -44,17 +42,11 @@ export interface TStageUploadInput {
 
 /** The body's chunks, counted: `payload_too_large` as soon as they pass `maxBytes`. */
 async function* limited(body: ReadableStream<Uint8Array>, counter: { bytes: number }, maxBytes: number): AsyncGenerator<Uint8Array> {
-  const reader = body.getReader();
-  try {
-    for (;;) {
-      const { done, value } = await reader.read();
-      if (done) return;
-      counter.bytes += value.byteLength;
-      if (counter.bytes > maxBytes) throw tooLarge(maxBytes);
-      yield value;
-    }
-  } finally {
-    await reader.cancel().catch(() => {});
+  // Node's ReadableStream is async iterable (cancelled when the loop stops early); the DOM types do not say so.
+  for await (const value of body as unknown as AsyncIterable<Uint8Array>) {
+    counter.bytes += value.byteLength;
+    if (counter.bytes > maxBytes) throw tooLarge(maxBytes);
+    yield value;
   }
 }
 
@@ -97,7 +89,7 @@ export async function stageLayerUpload(
   }
   if (counter.bytes === 0) {
     await store.delete(uploadKey).catch(() => {});
-    throw validationError([{ field: "/file", code: "required", message: "The file is empty." }]);
+    throw emptyFile();
   }
   try {
     const row = await db.$transaction(async (tx) => {

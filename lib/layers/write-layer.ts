@@ -74,7 +74,7 @@ export async function storeLayerFile(
 export async function writeLayerItems(
   workspaceId: string,
   layerId: string,
-  data: { kind: "features"; items: TFeature[] } | { kind: "table"; items: TRow[] },
+  data: { kind: "features" | "table"; items: readonly (TFeature | TRow)[] },
 ): Promise<TLayerFileFields> {
   const id = randomUUID();
   const tmpDir = privateTmpDir("layers", id);

@@ -3,14 +3,9 @@
  * release pins (nothing mapped by hand), served at `{base}/openapi.json` and rendered by the
  * docs page `/docs/{organization}/{environment}/{api}`.
  *
- * It describes `POST /runs` (request body from the flow, every answer: 200, 202 with
- * `Location` and `Retry-After`, 400, 401, 403, 404, 413, 415, 422, 429, 500, 503; each layer
- * and table input lists the readable layers of the environment that fit it), `GET /runs`,
- * `GET /runs/{run_id}`, `POST /runs/{run_id}/cancel`, one download path per result key
- * (lib/openapi/paths.ts); the run document, RFC 9457 problem details with their error codes
- * as data (lib/openapi/schemas.ts, lib/openapi/problems.ts, derived from the zod response
- * schemas); the `X-Api-Key` security scheme, the IETF draft RateLimit header fields, and
- * `servers`.
+ * Paths: lib/openapi/paths.ts; schemas (derived from the zod response schemas) and RFC 9457
+ * problems: lib/openapi/schemas.ts, lib/openapi/problems.ts; here the `X-Api-Key` security
+ * scheme, the shared parameters, the IETF draft RateLimit header fields and `servers`.
  *
  * Pure: no I/O. `serverUrl` is the absolute (or path-absolute) API base.
  */

@@ -35,13 +35,8 @@ export interface TDocsResultColumn {
   type: string;
   parquetType: string;
 }
-export interface TDocsParameter {
-  name: string;
-  type: string;
-  required: boolean;
+export interface TDocsParameter extends TDocsColumn {
   default: string;
-  range: string;
-  description: string;
 }
 export interface TDocsResult {
   key: string;

@@ -51,7 +51,7 @@ export function orderedNames(declared: TColumns | undefined, dataNames: readonly
   return names;
 }
 
-/** One output property column: its name and the type inferred from its values. */
+/** One output column: its name and its type (boolean -> BOOLEAN, int64 -> INT64, double -> DOUBLE, string -> BYTE_ARRAY UTF8). */
 export interface TParquetColumn {
   name: string;
   type: TColumnType;

@@ -1,28 +1,18 @@
 /**
  * Reads layer files (write-layer-file.ts) from any byte source with random access (hyparquet's
- * `AsyncBuffer`: `{byteLength, slice(start, end) => ArrayBuffer | Promise<ArrayBuffer>}`, e.g. a
- * blob store object read by ranges), one row group at a time, skipping the row groups whose
- * bbox lies outside the box asked for.
+ * `AsyncBuffer`, e.g. a blob store object read by ranges), one row group at a time, skipping the
+ * row groups whose bbox (the row group statistics of the GeoParquet 1.1 `bbox` covering columns)
+ * lies outside the box asked for. Only whole row groups are skipped: the steps test the exact
+ * geometry. A row group without covering statistics (another writer) is always read; one whose
+ * bbox columns are all null (no coordinates) is skipped whenever a box is given. Boxes are
+ * `[west, south, east, north]` in degrees, edges inclusive; west > east crosses the
+ * antimeridian. Tables ignore the box.
  *
- * - `openLayerFile` reads the Parquet footer once (hyparquet `parquetMetadataAsync`) and
- *   describes the file: kind, item count, bbox, property columns, and each row group's rows,
- *   byte range and bbox (from the row group statistics of the GeoParquet 1.1 `bbox` covering
- *   columns named in the `geo` metadata).
- * - `readLayerBatches` yields the items of each row group that may hold something in the box,
- *   in file order, decoded into the engine's shapes (lib/steps/dataset.ts): features with
- *   `properties` (every column, null where the cell is null) and GeoJSON geometry decoded from
- *   WKB by hyparquet, or plain rows; INT64 values become numbers when they are safe integers
- *   (else they stay bigints). It does not test features against the box: the steps do the
- *   exact geometry; whole row groups are skipped, nothing else.
- * - Decoded row groups go through an optional `TRowGroupCache` (row-group-cache.ts), keyed by
- *   the file's `cacheKey`, the row group and the columns read. The next row group is fetched
- *   while the caller holds the current one (so at most two are held besides the cache); after
- *   the signal is aborted nothing more is cached, so abort first, then clear the cache.
- *
- * A row group whose covering statistics are missing (another writer, no covering) is always
- * read; one whose bbox columns are all null (only features without coordinates) is skipped
- * whenever a box is given. Boxes are `[west, south, east, north]` in degrees, edges
- * inclusive; west > east means a box across the antimeridian. Tables ignore the box.
+ * Items come in the engine's shapes (lib/steps/dataset.ts): features with every column in
+ * `properties` (null where the cell is null) and GeoJSON geometry decoded from WKB by hyparquet,
+ * or plain rows; INT64 values become numbers when they are safe integers (else they stay
+ * bigints). Decoded row groups may go through a `TRowGroupCache` (row-group-cache.ts); after
+ * the signal is aborted nothing more is cached, so abort first, then clear the cache.
  *
  * @throws the byte source's errors, hyparquet's for a file that is not Parquet, and the
  *   signal's reason when aborted.
@@ -97,20 +87,8 @@ interface TGeoColumn {
   covering?: { bbox?: Record<"xmin" | "ymin" | "xmax" | "ymax", string[]> };
 }
 
-function columnType(element: FileMetaData["schema"][number]): TColumnType {
-  switch (element.type) {
-    case "BOOLEAN":
-      return "boolean";
-    case "INT32":
-    case "INT64":
-      return "int64";
-    case "FLOAT":
-    case "DOUBLE":
-      return "double";
-    default:
-      return "string";
-  }
-}
+/** Column types by Parquet physical type; any other is read as text. */
+const COLUMN_TYPES: Partial<Record<string, TColumnType>> = { BOOLEAN: "boolean", INT32: "int64", INT64: "int64", FLOAT: "double", DOUBLE: "double" };
 
 function statNumber(value: unknown): number | undefined {
   return typeof value === "number" ? value : typeof value === "bigint" ? Number(value) : undefined;
@@ -207,7 +185,7 @@ export async function openLayerFile(file: AsyncBuffer, opts: TOpenLayerFileOptio
     const renamed = own?.renamed && Object.hasOwn(own.renamed, element.name) ? own.renamed[element.name] : undefined;
     const key = typeof renamed === "string" ? renamed : element.name;
     keyOf.set(element.name, key);
-    columns.push({ name: key, type: columnType(element) });
+    columns.push({ name: key, type: COLUMN_TYPES[element.type ?? ""] ?? "string" });
   }
 
   let rowStart = 0;

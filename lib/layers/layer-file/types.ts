@@ -2,7 +2,7 @@
  * Shapes shared by the layer file writer and reader (see write-layer-file.ts for the format).
  */
 import type { FileMetaData } from "hyparquet";
-import type { TColumnType } from "@/lib/formats/column-types";
+import type { TParquetColumn } from "@/lib/formats/parquet/write";
 import type { TBbox } from "@/lib/geo/bbox";
 
 export type { TBbox } from "@/lib/geo/bbox";
@@ -11,11 +11,7 @@ export type { TBbox } from "@/lib/geo/bbox";
 export type TLayerFileKind = "features" | "table";
 
 /** One property (or table) column as written: its name in the file and its Parquet type. */
-export interface TLayerFileColumn {
-  name: string;
-  /** boolean -> BOOLEAN, int64 -> INT64, double -> DOUBLE, string -> BYTE_ARRAY UTF8 (lib/formats/column-types.ts). */
-  type: TColumnType;
-}
+export type TLayerFileColumn = TParquetColumn;
 
 /** What `writeLayerFile` wrote. */
 export interface TLayerFileSummary {

@@ -21,13 +21,10 @@
  * Both: SNAPPY, row groups of `rowGroupRows` rows (fewer when their estimated input passes
  * 32 MiB), statistics on every column but `geometry` and the text columns.
  *
- * Memory: items are encoded (JSON, or V8 serialization where JSON is not exact) into a buffer as
- * they arrive, so the input's objects die young; once the buffer holds `memoryBytes`, it is
- * sorted and spilled to a run file in a fresh directory under `tmpDir` (sort-runs.ts). At the
- * end the runs and the last buffer are merged into the Parquet writer one row group at a time,
- * decoding one record per run at a time. One run only: no file at all. The column types are known once
- * every item was seen, which is before the first row group is written. Temporary files are
- * removed whatever happens (success, error, abort).
+ * Memory: an external merge sort (sort-runs.ts) holds at most `memoryBytes` of encoded items,
+ * spilling sorted runs under `tmpDir` (removed whatever happens), then merges them into the
+ * writer one row group at a time; the column types are known once every item was seen, before
+ * the first row group is written.
  *
  * @throws EncodeError (lib/formats/errors.ts) for an item that is not a feature (kind
  *   "features") or not an object, and for an invalid geometry (message names the item's input
@@ -39,8 +36,8 @@ import type { SchemaElement } from "hyparquet";
 import { ParquetWriter, type ColumnSource } from "hyparquet-writer";
 import type { Geometry } from "geojson";
 import type { TFeature, TRow } from "@/lib/engine/types";
-import { yieldToEventLoop } from "@/lib/formats/byte-chunks";
-import { ownValueReader, toColumnValue } from "@/lib/formats/column-types";
+import { ChunkedByteWriter, yieldToEventLoop, type TAsyncByteSink } from "@/lib/formats/byte-chunks";
+import { ownValue, toColumnValue } from "@/lib/formats/column-types";
 import { EncodeError } from "@/lib/formats/errors";
 import { BBOX_FIELDS, ColumnCollector, geoMetadata, planColumns } from "@/lib/formats/geoparquet/write";
 import { columnSchemaElement, Utf8Arena } from "@/lib/formats/parquet/write";
@@ -48,7 +45,6 @@ import { GeometryStats, WkbArena, geometryToWkb } from "@/lib/formats/wkb";
 import { geometryBbox } from "@/lib/geo/bbox";
 import { hilbertKeyOfBbox } from "./hilbert";
 import { estimateItemBytes } from "./item-measure";
-import { SinkByteWriter, type TAsyncByteSink } from "./sink-writer";
 import { FrameBuffer, RunFileReader, mergeRuns, type TKeyedRecord, type TRunSource } from "./sort-runs";
 import {
   BBOX_COLUMN,
@@ -184,7 +180,6 @@ export async function writeLayerFile(
     sources.push(buffer.source(features));
 
     const columns = planColumns(collector, [], features ? [GEOMETRY_COLUMN, BBOX_COLUMN, POSITION_COLUMN] : []);
-    const readers = columns.map((c) => ownValueReader(c.key));
     const stats = new GeometryStats();
     const schema: SchemaElement[] = [
       { name: "root", num_children: columns.length + (features ? 3 : 0) },
@@ -197,7 +192,7 @@ export async function writeLayerFile(
       // The layer's own order (the upload's), which results keep: the rows are in Hilbert order.
       schema.push({ name: POSITION_COLUMN, type: "INT64", repetition_type: "REQUIRED" });
     }
-    const writer = new SinkByteWriter(opts.sink);
+    const writer = new ChunkedByteWriter(opts.sink);
     const pq = new ParquetWriter({ writer, schema, createdBy: CREATED_BY });
     const text = new Utf8Arena();
     const wkb = new WkbArena();
@@ -212,7 +207,7 @@ export async function writeLayerFile(
         const { item, seq } = records[r];
         const values = features ? (item as TFeature).properties : (item as TRow);
         for (let c = 0; c < columns.length; c++) {
-          const cell = toColumnValue(columns[c].type, readers[c](values));
+          const cell = toColumnValue(columns[c].type, ownValue(values, columns[c].key));
           data[c][r] = typeof cell === "string" ? text.bytes(cell) : cell;
         }
         if (!features) continue;

@@ -38,7 +38,7 @@ export async function* parseGeoJsonSeqStream(chunks: AsyncIterable<Uint8Array>, 
   let count = 0;
   let line = 1; // newline-delimited: the line the current record is on
   let position = 0; // bytes read before the framing is known
-  let ready: TFeature[] = [];
+  const ready: TFeature[] = [];
 
   const finish = () => {
     const bytes = parts.length === 1 ? parts[0]! : Buffer.concat(parts);
@@ -94,11 +94,7 @@ export async function* parseGeoJsonSeqStream(chunks: AsyncIterable<Uint8Array>, 
       start = at + 1;
     }
     problems.throwIfFull();
-    if (ready.length > 0) {
-      const out = ready;
-      ready = [];
-      yield* out;
-    }
+    yield* ready.splice(0);
   }
   if (partBytes > 0) finish();
   problems.throwIfAny();

@@ -28,22 +28,16 @@ import { checkFeature } from "./feature";
 import { countedChunks, DEFAULT_PARSE_LIMITS, formatBytes, type TParseLimits } from "./limits";
 import { ProblemList } from "./problems";
 
+const KIND_OF_TOKEN = new Map<TokenType, string>([
+  [TokenType.LEFT_BRACE, "object"],
+  [TokenType.LEFT_BRACKET, "array"],
+  [TokenType.TRUE, "boolean"],
+  [TokenType.FALSE, "boolean"],
+  [TokenType.NULL, "null"],
+]);
+
 /** How `validateFeatureCollection` names a JSON value's kind ("got array"), from its first token. */
-function describeToken(token: TokenType, value: unknown): string {
-  switch (token) {
-    case TokenType.LEFT_BRACE:
-      return "object";
-    case TokenType.LEFT_BRACKET:
-      return "array";
-    case TokenType.TRUE:
-    case TokenType.FALSE:
-      return "boolean";
-    case TokenType.NULL:
-      return "null";
-    default:
-      return typeof value;
-  }
-}
+const describeToken = (token: TokenType, value: unknown) => KIND_OF_TOKEN.get(token) ?? typeof value;
 
 const isValueStart = (t: TokenType) => t !== TokenType.COMMA && t !== TokenType.COLON && t !== TokenType.RIGHT_BRACE && t !== TokenType.RIGHT_BRACKET;
 
@@ -55,7 +49,7 @@ export async function* parseGeoJsonStream(chunks: AsyncIterable<Uint8Array>, lim
   const problems = new ProblemList("The GeoJSON file");
   const tokenizer = new Tokenizer();
   const parser = new TokenParser({ paths: ["$.features.*", "$.type"], keepStack: false });
-  let ready: TFeature[] = [];
+  const ready: TFeature[] = [];
   let count = 0;
 
   // The envelope, followed token by token: nesting depth, the top-level member whose value
@@ -166,11 +160,7 @@ export async function* parseGeoJsonStream(chunks: AsyncIterable<Uint8Array>, lim
         "too_large",
         `${itemName.startsWith("/file/features/") ? `Feature ${count}` : `The member at ${itemName}`} is larger than ${formatBytes(maxItemBytes)}.`,
       );
-    if (ready.length > 0) {
-      const out = ready;
-      ready = [];
-      yield* out;
-    }
+    yield* ready.splice(0);
   }
   run(() => {
     tokenizer.end();

@@ -10,13 +10,9 @@
  * columns get their names back.
  *
  * The footer is trusted for nothing: before a single page is decoded, `readGeoParquetFooter`
- * checks every count and size it declares against the file and the limits (magic bytes,
- * footer length, `num_rows` and the row groups' sum of it, row group and column counts, every
- * column chunk's byte range and compressed size inside the file, each row group's
- * uncompressed size, the `geo` metadata's size and its primary column), so an 8 KB file whose
- * footer claims 4 billion rows is refused at once, having read 8 KB. Row groups are then
- * decoded in slices of about `SLICE_BYTES` of declared uncompressed data (hyparquet skips the
- * pages before a slice without decompressing them), so memory follows a slice, not the file.
+ * checks every count and size it declares against the file and the limits, so an 8 KB file
+ * whose footer claims 4 billion rows is refused having read 8 KB. Row groups are then decoded
+ * in slices of about `SLICE_BYTES` of declared uncompressed data, so memory follows a slice.
  *
  * Features are checked like GeoJSON ones (lib/geo/validate-geojson.ts): faults are named
  * `/file/features/<i>/geometry/...` with "Row <i + 1>: ..." (rows counted from 1), up to 20

@@ -24,16 +24,7 @@ export class ProblemList {
     else this.more = true;
   }
 
-  get count(): number {
-    return this.listed.length;
-  }
-
-  /** True once more than `MAX_LISTED_PROBLEMS` were found: time to stop reading. */
-  get full(): boolean {
-    return this.more;
-  }
-
-  /** The error listing what was found so far (call when `count > 0`). */
+  /** The error listing what was found so far (call when something was). */
   error(): AppError {
     const n = this.listed.length;
     const detail = this.more
