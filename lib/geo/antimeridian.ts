@@ -44,8 +44,13 @@ export function splitAtAntimeridian<G extends Polygon | MultiPolygon>(g: G, redr
     }
     const continuous = redraw(rings);
     const shape: Feature<Polygon> = { type: "Feature", properties: {}, geometry: { type: "Polygon", coordinates: continuous } };
-    const xs = continuous[0]!.map((p) => p[0]!);
-    const [west, east] = [Math.min(...xs), Math.max(...xs)];
+    // a loop, not Math.min(...xs): a spread of a long ring passes the engine's argument limit
+    let west = Infinity;
+    let east = -Infinity;
+    for (const p of continuous[0]!) {
+      west = Math.min(west, p[0]!);
+      east = Math.max(east, p[0]!);
+    }
     for (const shift of [-360, 0, 360]) {
       const [x0, x1] = [-180 - shift, 180 - shift];
       if (east <= x0 || west >= x1) continue;
