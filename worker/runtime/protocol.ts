@@ -8,9 +8,9 @@
  * Structured clone keeps an Error's message but not its class, and runs are classified by
  * class (lib/runs/classify-failure.ts). So the run process sends `TProcessFailure`, a plain
  * description, and the worker side rebuilds the same classes with `failureToError`:
- * `InputDataError`, `ResourceLimitError`, `StepError` (with a cause of the same family:
- * a programming error stays a TypeError/ReferenceError/..., so it is still our bug),
- * `AbortError`, or a plain Error (a bug).
+ * `InputDataError`, `ResourceLimitError`, `StepError` (its cause rebuilt the same way: a
+ * programming error stays a TypeError/ReferenceError/..., so it is still our bug),
+ * `AbortError`, or an Error of the same name (a bug).
  */
 import { InputDataError, ResourceLimitError } from "@/lib/errors";
 import { AbortError, StepError, isAbortError } from "@/lib/engine/errors";
@@ -30,45 +30,29 @@ export type TFromProcess =
   | { type: "done"; id: number; results: TResultRecord[]; files: TWrittenFile[] }
   | { type: "failed"; id: number; failure: TProcessFailure };
 
-/** A run failure as plain data. */
+/** A run failure as plain data (a step's cause is one too). */
 export type TProcessFailure =
   | { kind: "abort" }
   | { kind: "input"; message: string; input?: string }
   | { kind: "limit"; message: string; limit: string }
-  | {
-      kind: "step";
-      stepId: string;
-      stepType: string;
-      cause: TProcessFailure | { kind: "programming"; name: string; message: string } | { kind: "error"; message: string };
-    }
+  | { kind: "step"; stepId: string; stepType: string; cause: TProcessFailure }
   | { kind: "bug"; name: string; message: string; stack?: string };
 
-/** The errors classify-failure treats as programming mistakes (our bug) inside a step. */
+/** The errors classify-failure treats as programming mistakes (our bug) inside a step: rebuilt as their class. */
 const PROGRAMMING_ERRORS = { TypeError, ReferenceError, SyntaxError, EvalError } as const;
-
-function isProgrammingErrorName(name: string): name is keyof typeof PROGRAMMING_ERRORS {
-  return Object.hasOwn(PROGRAMMING_ERRORS, name);
-}
 
 /** The run process side: a thrown value as plain data. */
 export function errorToFailure(err: unknown): TProcessFailure {
   if (isAbortError(err)) return { kind: "abort" };
   if (err instanceof InputDataError) return { kind: "input", message: err.message, input: err.input };
   if (err instanceof ResourceLimitError) return { kind: "limit", message: err.message, limit: err.limit };
-  if (err instanceof StepError) {
-    const cause = err.cause;
-    let c: Extract<TProcessFailure, { kind: "step" }>["cause"];
-    if (cause instanceof ResourceLimitError || cause instanceof InputDataError || isAbortError(cause)) c = errorToFailure(cause);
-    else if (cause instanceof Error && isProgrammingErrorName(cause.name)) c = { kind: "programming", name: cause.name, message: cause.message };
-    else c = { kind: "error", message: cause instanceof Error ? cause.message : String(cause) };
-    return { kind: "step", stepId: err.stepId, stepType: err.stepType, cause: c };
-  }
+  if (err instanceof StepError) return { kind: "step", stepId: err.stepId, stepType: err.stepType, cause: errorToFailure(err.cause) };
   const e = err instanceof Error ? err : new Error(String(err));
   return { kind: "bug", name: e.name, message: e.message, stack: e.stack };
 }
 
 /** The worker side: the same class again, for classifyRunFailure. */
-export function failureToError(f: TProcessFailure | { kind: "programming"; name: string; message: string } | { kind: "error"; message: string }): Error {
+export function failureToError(f: TProcessFailure): Error {
   switch (f.kind) {
     case "abort":
       return new AbortError();
@@ -78,12 +62,10 @@ export function failureToError(f: TProcessFailure | { kind: "programming"; name:
       return new ResourceLimitError(f.message, f.limit);
     case "step":
       return new StepError(f.stepId, f.stepType, failureToError(f.cause));
-    case "programming":
-      return isProgrammingErrorName(f.name) ? new PROGRAMMING_ERRORS[f.name](f.message) : new Error(f.message);
-    case "error":
-      return new Error(f.message);
     case "bug": {
-      const err = new Error(f.message);
+      const err = Object.hasOwn(PROGRAMMING_ERRORS, f.name)
+        ? new PROGRAMMING_ERRORS[f.name as keyof typeof PROGRAMMING_ERRORS](f.message)
+        : new Error(f.message);
       err.name = f.name;
       if (f.stack) err.stack = f.stack;
       return err;
