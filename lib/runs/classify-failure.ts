@@ -13,7 +13,7 @@ import { InputDataError, ResourceLimitError } from "@/lib/errors";
 import { RunProcessLostError } from "@/lib/errors/run-failure";
 import { StepError } from "@/lib/engine/errors";
 import { isDatabaseUnavailable } from "@/lib/database/unavailable";
-import type { TRunError } from "@/lib/runs/run-state";
+import type { TRunError } from "@/lib/runs/run-document";
 
 export type TFailureDecision = { kind: "retry" } | { kind: "fail"; error: TRunError; bug: boolean };
 

@@ -7,7 +7,8 @@
 import "server-only";
 import { db } from "@/lib/db";
 import type { TRunJob } from "@/lib/jobs/schemas";
-import { finalizeRun, type TRunError } from "@/lib/runs/run-state";
+import type { TRunError } from "@/lib/runs/run-document";
+import { finalizeRun } from "@/lib/runs/run-state";
 
 const WORKER_LOST_ERROR: TRunError = {
   code: "worker_lost",

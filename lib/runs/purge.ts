@@ -23,7 +23,8 @@ import { db } from "@/lib/db";
 import { isUuid } from "@/lib/database/uuid";
 import { env } from "@/lib/env";
 import { purgeRateLimitWindows } from "@/lib/rate-limit/rate-limit";
-import { finalizeRun, WITHOUT_CALLER_DATA_SQL, type TRunError } from "@/lib/runs/run-state";
+import type { TRunError } from "@/lib/runs/run-document";
+import { finalizeRun, WITHOUT_CALLER_DATA_SQL } from "@/lib/runs/run-state";
 
 /** Longest a run can legitimately stay unfinished: 2 attempts x 30 min + margin. */
 const STUCK_AFTER_MS = 65 * 60_000;

@@ -25,28 +25,12 @@ import "server-only";
 import { db, type TTx } from "@/lib/db";
 import { usageShard, usageUpsertSql } from "@/lib/metering/usage";
 import { RUN_FINAL_CHANNEL } from "@/lib/runs/run-events";
-import { RUN_STATES, type TFinalState, type TRunState } from "@/lib/runs/run-state-names";
+import type { TFinalState, TRunState } from "@/lib/runs/run-state-names";
 import type { TRunError } from "@/lib/runs/run-document";
 import { enqueueDeliveries, EVENT_OF, queueDeliveriesSql, SUBSCRIBER_URI_OF } from "@/lib/runs/run-webhooks";
 
-export { type TRunState, type TFinalState } from "@/lib/runs/run-state-names";
-
-/** Allowed transitions: from -> the states it may move to. */
-export const RUN_TRANSITIONS: Readonly<Record<TRunState, readonly TRunState[]>> = {
-  queued: ["running", "cancelled", "failed"],
-  running: ["running", "completed", "failed", "cancelled"],
-  completed: [],
-  failed: [],
-  cancelled: [],
-};
-
-/** The states a run may be in to move to `to`, from the transition table. */
-export function statesBefore(to: TRunState): TRunState[] {
-  return RUN_STATES.filter((s) => RUN_TRANSITIONS[s].includes(to) && s !== to);
-}
-
-/** Why a run failed, as stored in `run.error` and shown in the run document. */
-export type { TRunError } from "@/lib/runs/run-document";
+/** The states a run may move to each final state from (the diagram above). */
+const FINAL_FROM: Record<TFinalState, TRunState[]> = { completed: ["running"], failed: ["queued", "running"], cancelled: ["queued", "running"] };
 
 /** "Now" for run timestamps: the database clock at the statement (not the transaction start), UTC. */
 const NOW_SQL = `(clock_timestamp() AT TIME ZONE 'UTC')::timestamp(3)`;
@@ -143,7 +127,7 @@ export async function finalizeRun(tx: TTx, args: { runId: string; to: TFinalStat
     args.runId,
     args.to,
     args.error ? JSON.stringify(args.error) : null,
-    statesBefore(args.to),
+    FINAL_FROM[args.to],
     usageShard(),
     EVENT_OF[args.to],
     SUBSCRIBER_URI_OF[EVENT_OF[args.to]],
