@@ -33,7 +33,7 @@ import { createRun } from "@/lib/runs/create-run";
 import { getRunOrThrow, type TRunWithResults } from "@/lib/runs/get-run-or-throw";
 import { PREVIEW_ROWS } from "@/lib/runs/preview-rows";
 import { readSpill } from "@/lib/runs/result-spill";
-import { ZRunDocument, type TRunError } from "@/lib/runs/run-document";
+import { runStatus, ZRunDocument } from "@/lib/runs/run-document";
 import type { TDesignerScope, TPreviewTarget } from "@/lib/runs/scope";
 import { validateRunRequest } from "@/lib/runs/validate-request";
 import { waitForRun } from "@/lib/runs/wait-for-run";
@@ -206,18 +206,7 @@ async function stepPreview(run: TRunWithResults, step: { id: string; type: strin
 export async function getFlowPreview(scope: TDesignerScope, runId: string, opts: { base: string; waitMs?: number }): Promise<TFlowPreview> {
   const found = await getPreviewRunOrThrow(scope, runId);
   const run = opts.waitMs ? await waitForRun(found.id, opts.waitMs) : found;
-  const self = `${opts.base}/flow-previews/${run.id}`;
-  const doc: TFlowPreview = {
-    run_id: run.id,
-    state: run.state,
-    links: { self, cancel: `${self}/cancel` },
-    created_at: run.createdAt.toISOString(),
-    started_at: run.startedAt?.toISOString() ?? null,
-    finished_at: run.finishedAt?.toISOString() ?? null,
-    progress: { steps_done: run.stepsDone, steps_total: run.stepsTotal },
-    row_limit: PREVIEW_ROWS,
-  };
-  if (run.state === "failed") doc.error = run.error as TRunError;
+  const doc: TFlowPreview = runStatus(run, `${opts.base}/flow-previews/${run.id}`, { row_limit: PREVIEW_ROWS });
   if (run.state === "completed") {
     const flow = ZFlowVersion.parse(found.flowDocument);
     const steps = await Promise.all(flow.steps.map((s) => stepPreview(run, s)));

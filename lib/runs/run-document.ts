@@ -94,24 +94,28 @@ export interface TRunLinks {
   api: string;
 }
 
+/** What every document of a run shows of its state (`self`: the run's path; `error` only when failed), with the document's `own` members after `links`. */
+export function runStatus<T extends object>(run: TRunRow, self: string, own: T) {
+  return {
+    run_id: run.id,
+    state: run.state,
+    links: { self, cancel: `${self}/cancel` },
+    ...own,
+    created_at: run.createdAt.toISOString(),
+    started_at: run.startedAt?.toISOString() ?? null,
+    finished_at: run.finishedAt?.toISOString() ?? null,
+    progress: { steps_done: run.stepsDone, steps_total: run.stepsTotal },
+    ...(run.state === "failed" ? { error: run.error as TRunError } : {}),
+  };
+}
+
 /**
  * Serialises a run. `run.results`/`run.files` are needed when completed, unless
  * `opts.withResults` is false (run lists: fetch one run for its results).
  */
 export function runDocument(run: TRunRow, links: TRunLinks, flowVersion: number, opts: { withResults?: boolean } = {}): TRunDocument {
   const self = `${links.base}/runs/${run.id}`;
-  const doc: TRunDocument = {
-    run_id: run.id,
-    state: run.state,
-    links: { self, cancel: `${self}/cancel` },
-    api: links.api,
-    flow_version: flowVersion,
-    created_at: run.createdAt.toISOString(),
-    started_at: run.startedAt?.toISOString() ?? null,
-    finished_at: run.finishedAt?.toISOString() ?? null,
-    progress: { steps_done: run.stepsDone, steps_total: run.stepsTotal },
-  };
-  if (run.state === "failed") doc.error = run.error as TRunError;
+  const doc: TRunDocument = runStatus(run, self, { api: links.api, flow_version: flowVersion });
   if (run.state === "completed" && opts.withResults !== false) {
     doc.results = (run.results ?? []).map((r) => {
       const file = run.files?.find((f) => f.key === r.key && f.format === r.format);
