@@ -35,17 +35,9 @@ export async function getEnvironmentRun(scope: TEnvironmentRef, runId: string): 
     ...environmentRun(r),
     request: r.request,
     formats: r.formats,
-    results: r.results.map((x) => ({
-      key: x.key,
-      kind: x.kind,
-      format: x.format,
-      featureCount: x.featureCount,
-      rowCount: x.rowCount,
-      sizeBytes: sizeOf(r.files.find((f) => f.key === x.key && f.format === x.format)),
-    })),
+    results: r.results.map(({ key, kind, format, featureCount, rowCount }) => {
+      const file = r.files.find((f) => f.key === key && f.format === format);
+      return { key, kind, format, featureCount, rowCount, sizeBytes: file ? Number(file.sizeBytes) : null };
+    }),
   };
-}
-
-function sizeOf(file: { sizeBytes: bigint } | undefined): number | null {
-  return file ? Number(file.sizeBytes) : null;
 }

@@ -68,22 +68,19 @@ export async function sweepBlobs(now = Date.now()): Promise<number> {
       deleted += await store.deletePrefix(`runs/${runId}/input-files/`);
     }
   }
-  // Layers: keep each layer's current file.
-  const current = new Set((await db.layer.findMany({ select: { fileKey: true } })).map((l) => l.fileKey));
-  for await (const b of store.list("layers/")) {
-    if (!current.has(b.key) && old(b.lastModified)) {
-      await store.delete(b.key);
-      deleted++;
-    }
-  }
-  // Staged uploads: keep those of imports still queued or running.
-  const pending = new Set(
-    (await db.layerImport.findMany({ where: { state: { in: ["queued", "running"] } }, select: { uploadKey: true } })).map((i) => i.uploadKey),
-  );
-  for await (const b of store.list("imports/")) {
-    if (!pending.has(b.key) && old(b.lastModified)) {
-      await store.delete(b.key);
-      deleted++;
+  // Layers: keep each layer's current file. Staged uploads: keep those of imports still queued or running.
+  const keep = {
+    "layers/": new Set((await db.layer.findMany({ select: { fileKey: true } })).map((l) => l.fileKey)),
+    "imports/": new Set(
+      (await db.layerImport.findMany({ where: { state: { in: ["queued", "running"] } }, select: { uploadKey: true } })).map((i) => i.uploadKey),
+    ),
+  };
+  for (const [prefix, kept] of Object.entries(keep)) {
+    for await (const b of store.list(prefix)) {
+      if (!kept.has(b.key) && old(b.lastModified)) {
+        await store.delete(b.key);
+        deleted++;
+      }
     }
   }
   return deleted;
