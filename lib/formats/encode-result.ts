@@ -11,7 +11,7 @@ import { encodeCsv } from "./csv/write";
 import { FormatMismatchError } from "./errors";
 import { encodeGeoJson } from "./geojson/write";
 import { encodeGeoParquet } from "./geoparquet/write";
-import { encodeParquet, orderedNames, type TParquetOptions } from "./parquet/write";
+import { encodeParquet, orderedNames } from "./parquet/write";
 import { FORMAT_INFO, formatFitsKind, isResultFormat, type TResultFormat } from "./registry";
 
 /**
@@ -23,7 +23,7 @@ export type TEncodableResult = ({ kind: "layer"; data: TFeatureSet } | { kind: "
 
 /** An encoded result file. */
 export interface TEncodedResult {
-  /** The complete file (empty when `TEncodeOptions.sink` took it chunk by chunk). */
+  /** The complete file (empty when `options.sink` took it chunk by chunk). */
   body: Uint8Array;
   /** Number of features (layers only). */
   featureCount?: number;
@@ -35,12 +35,7 @@ export interface TEncodedResult {
   extension: string;
 }
 
-export interface TEncodeOptions extends TStreamOptions {
-  /** Parquet/GeoParquet: maximum rows per row group (default `DEFAULT_ROW_GROUP_ROWS`, 8,192). */
-  rowGroupRows?: TParquetOptions["rowGroupRows"];
-}
-
-type TWriteOptions = TEncodeOptions & { columns?: TColumns };
+type TWriteOptions = TStreamOptions & { columns?: TColumns };
 type TWritten = { body: Uint8Array; featureCount?: number; rowCount?: number };
 
 /** The writer of each format of the registry (its kind is checked before it is called). */
@@ -61,7 +56,7 @@ const WRITERS: Record<TResultFormat, (data: TFeatureSet | TTable, options: TWrit
  *   EncodeError when the data cannot be written (invalid geometry, duplicate column names);
  *   the signal's reason when aborted.
  */
-export async function encodeResult(result: TEncodableResult, format: TResultFormat, options: TEncodeOptions = {}): Promise<TEncodedResult> {
+export async function encodeResult(result: TEncodableResult, format: TResultFormat, options: TStreamOptions = {}): Promise<TEncodedResult> {
   if (!isResultFormat(format)) throw new FormatMismatchError(`unknown result format ${JSON.stringify(format)}`);
   if (!formatFitsKind(result.kind, format)) {
     throw new FormatMismatchError(`format ${format} does not fit a ${result.kind} result`);
