@@ -165,17 +165,6 @@ export function runningServer(dir: string): { pid: number; port: number } | null
   return { pid, port };
 }
 
-function bestLocale(): string {
-  try {
-    const all = execFileSync("locale", ["-a"], { stdio: ["ignore", "pipe", "ignore"] })
-      .toString()
-      .split(/\r?\n/);
-    return all.includes("C.utf8") || all.includes("C.UTF-8") ? "C.UTF-8" : "C";
-  } catch {
-    return "C";
-  }
-}
-
 /** initdb into `dir` (created, owned by the server's user), with the password of `USER`. */
 async function initialise(layout: TEmbeddedLayout, who: TIdentity | null, log?: (line: string) => void): Promise<void> {
   // The parents first, searchable by everyone: with `recursive` a 0700 mode would also apply to
@@ -193,7 +182,6 @@ async function initialise(layout: TEmbeddedLayout, who: TIdentity | null, log?: 
     fs.chownSync(pwFile, who.uid, who.gid);
   }
   try {
-    const locale = bestLocale();
     await new Promise<void>((resolve, reject) => {
       const child = spawn(
         path.join(layout.nativeDir, "bin", "initdb"),
@@ -203,7 +191,10 @@ async function initialise(layout: TEmbeddedLayout, who: TIdentity | null, log?: 
           `--username=${USER}`,
           `--pwfile=${pwFile}`,
           "--encoding=UTF8",
-          `--locale=${locale}`,
+          // PostgreSQL's own Unicode locale: no dependency on the locales the OS has installed.
+          "--locale-provider=builtin",
+          "--builtin-locale=C.UTF-8",
+          "--locale=C",
           "--lc-messages=C",
         ],
         { ...(who ?? {}), stdio: ["ignore", "pipe", "pipe"], env: { ...process.env, LC_MESSAGES: "C" } },
