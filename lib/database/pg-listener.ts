@@ -76,22 +76,16 @@ function ensure(s: TListenerState): Promise<void> {
   return s.connecting;
 }
 
-/** Subscribes to `channel`; resolves once the process is listening on it. Returns an unsubscribe function. */
-export async function subscribe(channel: string, onMessage: (payload: string) => void, onGap: () => void = () => {}): Promise<() => void> {
+/** Subscribes to `channel`; resolves once the process is listening on it (a second LISTEN of a channel is harmless). */
+export async function subscribe(channel: string, onMessage: (payload: string) => void, onGap: () => void): Promise<void> {
   const s = state();
-  const sub: TSubscriber = { onMessage, onGap };
-  let subs = s.channels.get(channel);
-  const isNew = !subs;
-  if (!subs) s.channels.set(channel, (subs = new Set()));
-  subs.add(sub);
+  const subs = s.channels.get(channel) ?? new Set();
+  s.channels.set(channel, subs.add({ onMessage, onGap }));
   await ensure(s);
-  if (isNew && s.client && !s.active.has(channel)) {
+  if (s.client && !s.active.has(channel)) {
     await s.client.query(`LISTEN ${quote(channel)}`);
     s.active.add(channel);
   }
-  return () => {
-    subs!.delete(sub);
-  };
 }
 
 /** True while notifications on `channel` are being received. */
