@@ -16,6 +16,7 @@
  * file; `presignedUrl()` where the store is S3 and `S3_PRESIGN_DOWNLOADS` is on.
  */
 import "server-only";
+import { ReadableStream as WebStream } from "node:stream/web";
 import { blobStore } from "@/lib/blobs";
 import { db } from "@/lib/db";
 import { env } from "@/lib/env";
@@ -76,28 +77,13 @@ export async function getResultFile(scope: TRunScope, runId: string, key: string
     filename,
     mediaType: info.mediaType,
     /** The file's bytes (or bytes [start, end)) as a stream, for a download. */
-    stream: (range?: { start: number; end: number }) => blobStream(blobKey, range),
+    stream: (range?: { start: number; end: number }) => WebStream.from(blobStore().stream(blobKey, range)) as ReadableStream<Uint8Array>,
     /** The whole file (for small ones). */
     bytes: () => blobStore().getRange(blobKey, 0, Number(file.sizeBytes)),
     /** A short-lived URL of the file in the bucket, when downloads are redirected there (S3 with `S3_PRESIGN_DOWNLOADS`). */
     presignedUrl: async () =>
       env().S3_PRESIGN_DOWNLOADS ? blobStore().presignedGetUrl(blobKey, { filename, contentType: info.mediaType, expiresSeconds: PRESIGNED_SECONDS }) : null,
   };
-}
-
-/** A blob (or a range of it) as a web stream, pulled one chunk at a time. */
-function blobStream(blobKey: string, range?: { start: number; end: number }): ReadableStream<Uint8Array> {
-  const chunks = blobStore().stream(blobKey, range)[Symbol.asyncIterator]();
-  return new ReadableStream<Uint8Array>({
-    async pull(controller) {
-      const next = await chunks.next();
-      if (next.done) controller.close();
-      else controller.enqueue(next.value);
-    },
-    async cancel() {
-      await chunks.return?.(undefined);
-    },
-  });
 }
 
 /**
