@@ -31,16 +31,6 @@ const STUCK_AFTER_MS = 65 * 60_000;
 
 const RUN_EXPIRED_ERROR: TRunError = { code: "run_expired", message: "The run did not finish in time and was stopped." };
 
-export interface TPurgeCounts {
-  idempotencyRecords: number;
-  resultFiles: number;
-  callerData: number;
-  expiredRuns: number;
-  rateLimitWindows: number;
-  oauthRecords: number;
-  blobsDeleted: number;
-}
-
 /** Age below which an unreferenced blob is left alone (a run may still read it, or it is being written). */
 const SWEEP_GRACE_MS = 60 * 60_000;
 
@@ -87,7 +77,7 @@ export async function sweepBlobs(now = Date.now()): Promise<number> {
 }
 
 /** One maintenance pass (the job's handler); returns how many rows each rule touched. */
-export async function purgeExpired(): Promise<TPurgeCounts> {
+export async function purgeExpired() {
   const now = Date.now();
   const idem = await db.idempotencyRecord.deleteMany({ where: { expiresAt: { lte: new Date(now) } } });
   const cutoff = new Date(now - env().RESULT_RETENTION_HOURS * 3600_000);
@@ -95,12 +85,12 @@ export async function purgeExpired(): Promise<TPurgeCounts> {
     where: { finishedAt: { lte: cutoff }, OR: [{ files: { some: {} } }, { results: { some: { spillKey: { not: null } } } }] },
     select: { id: true },
   });
-  let files = { count: 0 };
+  let resultFiles = 0;
   for (const { id } of expired) {
     // Rows first: a file without its row is never served; its blobs go right after (or at the next sweep).
     const removed = await db.resultFile.deleteMany({ where: { runId: id } });
     await db.runResult.updateMany({ where: { runId: id }, data: { spillKey: null } });
-    files = { count: files.count + removed.count };
+    resultFiles += removed.count;
     await blobStore()
       .deletePrefix(`runs/${id}/`)
       .catch(() => {});
@@ -126,7 +116,7 @@ export async function purgeExpired(): Promise<TPurgeCounts> {
   const blobsDeleted = await sweepBlobs(now);
   return {
     idempotencyRecords: idem.count,
-    resultFiles: files.count,
+    resultFiles,
     callerData,
     expiredRuns,
     rateLimitWindows: windows,
