@@ -3,33 +3,22 @@
  * `claimRun` (queued -> running), progress while the engine works, then `finalizeRun` to
  * `completed` (with its result files, in the same transaction) or `failed`.
  *
- * The engine and the encoders run in the runner the worker gives the job (lib/runs/run-task.ts:
- * a child process of its run pool, worker/runtime/run-pool.ts), within the run's budgets (`RUN_MEMORY_MB`, `RUN_TIME_LIMIT_SECONDS`,
- * `RUN_MAX_RESULT_MB`, `RUN_MAX_ROWS`): a run over a budget fails at once with `resources_exhausted` naming
- * the limit, is not retried, and the worker and its other runs go on.
- *
- * Inputs by reference (`{"href"}`) are fetched and imported first, one after the other, while
- * the run is `running` (lib/runs/href-input.ts): each counts as one more unit of progress before
- * the steps (`steps_total` = href inputs + steps), and its layer file lives under the run's
- * prefix until the run's work is done: it is deleted before the final state is written.
- *
- * Files: the run process reads its layer inputs from their files in the blob store and writes,
- * per result, the format the caller asked for (or the kind's default) and the result's lossless
- * copy there (lib/runs/result-blobs.ts). The files' rows become visible with the run's final
- * state, in the same transaction. Another format is made from the copy when a download first
- * asks for it (job "result-format", lib/runs/make-result-format.ts), by any worker, with its own
- * budget: it can never be lost with a process.
- *
- * Cancellation is a `finalizeRun` by the API (lib/runs/cancel-run.ts), whose transaction sends
- * the `run_final` notification (lib/runs/run-events.ts); the worker waits for it while the run
- * works and aborts the runner's work, and a finish that loses the race to a cancel is rolled back. A run that does not complete leaves no files: the
- * worker deletes what it wrote under the run's prefix, and the maintenance purge sweeps what a
- * crash left behind.
- *
- * Failures are classified by error class (lib/runs/classify-failure.ts): the caller's data,
- * a failing step, an exceeded limit and a bug each fail the run at once with their own
- * code; an unreachable database or a run process killed from outside is thrown back to
- * pg-boss to retry.
+ * - The work runs in the runner the worker gives the job (lib/runs/run-task.ts: a process of
+ *   its run pool) within the run's budgets (`RUN_MEMORY_MB`, `RUN_TIME_LIMIT_SECONDS`,
+ *   `RUN_MAX_RESULT_MB`, `RUN_MAX_ROWS`): a run over one fails at once with
+ *   `resources_exhausted` naming the limit, is not retried, and the other runs go on.
+ * - Inputs by reference (`{"href"}`) are fetched and imported first, one after the other
+ *   (lib/runs/href-input.ts): each is one more unit of progress before the steps, and its file
+ *   under the run's prefix is deleted before the final state is written.
+ * - The runner writes each result's requested format (or its kind's default) and its lossless
+ *   copy to the blob store (lib/runs/result-blobs.ts); their rows become visible with the final
+ *   state. Another format is made from the copy on first download (lib/runs/make-result-format.ts).
+ * - Cancellation is a `finalizeRun` by the API (lib/runs/cancel-run.ts), whose `run_final`
+ *   notification (lib/runs/run-events.ts) aborts the runner's work; a finish that loses the race
+ *   is rolled back. A run that does not complete leaves no files: the worker deletes its prefix,
+ *   and the maintenance purge sweeps what a crash left behind.
+ * - Failures are classified by error class (lib/runs/classify-failure.ts); an unreachable
+ *   database or a run process killed from outside is thrown back to pg-boss to retry.
  */
 import "server-only";
 import { db, type TTx } from "@/lib/db";
@@ -37,7 +26,7 @@ import { env } from "@/lib/env";
 import { InputDataError } from "@/lib/errors";
 import { ZFlowVersion, type TFlowVersion } from "@/lib/flows/definition";
 import { isAbortError } from "@/lib/engine/errors";
-import { FORMATS_BY_KIND, FORMAT_INFO, DEFAULT_FORMAT, type TResultFormat } from "@/lib/formats/registry";
+import { DEFAULT_FORMAT, FORMAT_INFO, formatFitsKind, type TResultFormat } from "@/lib/formats/registry";
 import type { TRunError } from "@/lib/runs/run-document";
 import { claimRun, finalizeRun, recordProgress } from "@/lib/runs/run-state";
 import { classifyRunFailure } from "@/lib/runs/classify-failure";
@@ -130,7 +119,7 @@ export async function executeRunJob(data: TRunJob, ctx: { signal: AbortSignal; r
 
   const chosen = (key: string, kind: "layer" | "table"): TResultFormat => {
     const f = run.formats[key];
-    return f && (FORMATS_BY_KIND[kind] as readonly string[]).includes(f) ? (f as TResultFormat) : DEFAULT_FORMAT[kind];
+    return f && formatFitsKind(kind, f) ? f : DEFAULT_FORMAT[kind];
   };
   const requested: TFileRequest[] = flow.results.map((r) => ({ key: r.key, format: chosen(r.key, r.kind) }));
 
