@@ -29,21 +29,13 @@ export async function makeResultFormatJob(data: TResultFormatJob, ctx: { signal:
   if (!result?.spillKey || result.run.state !== "completed") return; // purged, or not a completed run
   const exists = await db.resultFile.findUnique({ where: { runId_key_format: data }, select: { key: true } });
   if (exists) return;
-  const spillKey = result.spillKey;
-  const files = await ctx.runner.format({
-    runId: data.runId,
-    key: data.key,
-    spillKey,
-    formats: [data.format],
+  const file = await ctx.runner.format({
+    ...data,
+    spillKey: result.spillKey,
     maxResultBytes: env().RUN_MAX_RESULT_MB * 1024 * 1024,
     signal: ctx.signal,
   });
-  await db.resultFile.createMany({ data: files.map((f) => fileRow(data.runId, f)), skipDuplicates: true });
-  for (const f of files) {
-    const kept = await db.resultFile.findUnique({
-      where: { runId_key_format: { runId: data.runId, key: f.key, format: f.format } },
-      select: { blobKey: true },
-    });
-    if (kept?.blobKey !== f.blobKey) await blobStore().delete(f.blobKey);
-  }
+  await db.resultFile.createMany({ data: [fileRow(data.runId, file)], skipDuplicates: true });
+  const kept = await db.resultFile.findUnique({ where: { runId_key_format: data }, select: { blobKey: true } });
+  if (kept?.blobKey !== file.blobKey) await blobStore().delete(file.blobKey);
 }

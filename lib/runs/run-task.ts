@@ -72,12 +72,12 @@ export interface TRunTask {
   signal?: AbortSignal;
 }
 
-/** Write more formats of one result of a completed run from its lossless copy. */
+/** Write another format of one result of a completed run from its lossless copy. */
 export interface TFormatTask {
   runId: string;
   key: string;
   spillKey: string;
-  formats: TResultFormat[];
+  format: TResultFormat;
   maxResultBytes: number;
   signal?: AbortSignal;
 }
@@ -93,5 +93,5 @@ export interface TRunAnswer {
  */
 export interface TRunner {
   run(task: TRunTask): Promise<TRunAnswer>;
-  format(task: TFormatTask): Promise<TWrittenFile[]>;
+  format(task: TFormatTask): Promise<TWrittenFile>;
 }

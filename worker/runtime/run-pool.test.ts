@@ -131,7 +131,7 @@ describe("RunPool", () => {
 
     // Later, in any process: Parquet of the matches from the lossless copy, the same rows as the CSV.
     const copy = answer.results.find((r) => r.key === "matches")!.spillKey;
-    const [parquet] = await p.with((proc) => proc.format({ runId: t.runId, key: "matches", spillKey: copy, formats: ["parquet"], maxResultBytes: 1e9 }));
+    const parquet = await p.with((proc) => proc.format({ runId: t.runId, key: "matches", spillKey: copy, format: "parquet", maxResultBytes: 1e9 }));
     const bytes = await readBlob(parquet!.blobKey);
     const rows = await parquetReadObjects({ file: bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength) as ArrayBuffer });
     expect(rows).toHaveLength(expected[0]! + expected[1]!);

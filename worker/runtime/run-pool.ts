@@ -157,10 +157,10 @@ export class RunProcess {
     return this.request({ type: "run", id: nextRequestId++, ...rest }, { onProgress, signal });
   }
 
-  /** Makes more formats of one completed result from its copy. */
-  async format(task: TFormatTask): Promise<TWrittenFile[]> {
+  /** Makes another format of one completed result from its copy. */
+  async format(task: TFormatTask): Promise<TWrittenFile> {
     const { signal, ...rest } = task;
-    return (await this.request({ type: "format", id: nextRequestId++, ...rest }, { signal })).files;
+    return (await this.request({ type: "format", id: nextRequestId++, ...rest }, { signal })).files[0]!;
   }
 
   /** The OS process id (for tests and logs). */
@@ -223,8 +223,8 @@ export class RunPool implements TRunner {
     return this.with((p) => p.run(task));
   }
 
-  /** Makes more formats of one completed result in a process of the pool (`RunProcess.format`). */
-  format(task: TFormatTask): Promise<TWrittenFile[]> {
+  /** Makes another format of one completed result in a process of the pool (`RunProcess.format`). */
+  format(task: TFormatTask): Promise<TWrittenFile> {
     return this.with((p) => p.format(task));
   }
 

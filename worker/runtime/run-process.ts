@@ -12,7 +12,7 @@
  *   counts and blob keys; `progress` after each step.
  *   A preview (`headRows`) keeps only the first rows of each result in its files; its count stays
  *   the full one.
- * - `format`: makes more formats of one result of a completed run from its copy (a download of
+ * - `format`: makes another format of one result of a completed run from its copy (a download of
  *   a format nobody asked for yet, job "result-format").
  * - `abort`: cancels the current work; it answers `failed` with an abort.
  *
@@ -97,14 +97,11 @@ async function run(msg: Extract<TToProcess, { type: "run" }>, signal: AbortSigna
   return { results: records, files };
 }
 
-async function format(msg: Extract<TToProcess, { type: "format" }>, signal: AbortSignal): Promise<TWrittenFile[]> {
+async function format(msg: Extract<TToProcess, { type: "format" }>, signal: AbortSignal): Promise<TWrittenFile> {
   const result = await readSpill(msg.key, blobStore().stream(msg.spillKey));
   const budget = { bytesLeft: msg.maxResultBytes, limit: msg.maxResultBytes };
-  const files: TWrittenFile[] = [];
   // an object of its own: another worker may be making the same format (see result-blobs.ts)
-  for (const f of msg.formats)
-    files.push(await writeResultFile(msg.runId, result, f, budget, signal, `${resultFileKey(msg.runId, msg.key, f)}.${randomUUID()}`));
-  return files;
+  return writeResultFile(msg.runId, result, msg.format, budget, signal, `${resultFileKey(msg.runId, msg.key, msg.format)}.${randomUUID()}`);
 }
 
 async function handle(msg: TToProcess): Promise<void> {
@@ -113,7 +110,7 @@ async function handle(msg: TToProcess): Promise<void> {
   current = abort;
   try {
     if (msg.type === "run") send({ type: "done", id: msg.id, ...(await run(msg, abort.signal)) });
-    else send({ type: "done", id: msg.id, results: [], files: await format(msg, abort.signal) });
+    else send({ type: "done", id: msg.id, results: [], files: [await format(msg, abort.signal)] });
   } catch (err) {
     if (err instanceof ResourceLimitError || (err as { cause?: unknown }).cause instanceof ResourceLimitError) {
       forgetLayers();
