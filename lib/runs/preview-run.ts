@@ -20,7 +20,6 @@ import "server-only";
 import { z } from "zod";
 import { blobStore } from "@/lib/blobs";
 import { AppError, validationError } from "@/lib/errors";
-import type { TFieldError } from "@/lib/errors/field-error";
 import { parseOrThrow } from "@/lib/errors/zod-issues";
 import { ZFlowVersion, type TFlowVersion } from "@/lib/flows/definition";
 import { validateFlowVersion } from "@/lib/flows/validate-flow-version";
@@ -37,8 +36,6 @@ import { runStatus, ZRunDocument } from "@/lib/runs/run-document";
 import type { TDesignerScope, TPreviewTarget } from "@/lib/runs/scope";
 import { validateRunRequest } from "@/lib/runs/validate-request";
 import { waitForRun } from "@/lib/runs/wait-for-run";
-
-export { PREVIEW_ROWS };
 
 /** The body of `POST .../flow-previews`: the document as it is now, and the run's inputs and parameters (as Try it sends them). */
 export const ZFlowPreviewRequest = z.strictObject({
@@ -82,11 +79,6 @@ export type TPreviewColumn = z.infer<typeof ZPreviewColumn>;
 export type TStepPreview = z.infer<typeof ZStepPreview>;
 export type TFlowPreview = z.infer<typeof ZFlowPreview>;
 
-/** Field errors of the document, under `/document` of the request body. */
-function underDocument(errors: TFieldError[]): TFieldError[] {
-  return errors.map((e) => ({ ...e, field: `/document${e.field}` }));
-}
-
 /** What each step of a valid flow yields (`same`: its first source's kind; an area becomes features). */
 export function stepOutputKinds(flow: Pick<TFlowVersion, "inputs" | "steps">): Map<string, TDataKind> {
   const kinds = new Map<string, TDataKind>(flow.inputs.map((i) => [i.name, i.kind === "layer" ? "features" : i.kind === "table" ? "rows" : "area"]));
@@ -122,7 +114,8 @@ export function previewFlow(document: unknown): TFlowVersion {
   else {
     // A document still being built may have no results yet: the preview makes its own.
     const errors = noResults ? checked.errors.filter((e) => e.field !== "/results") : checked.errors;
-    if (errors.length > 0) throw validationError(underDocument(errors), "The flow document has problems; see errors.");
+    const underDocument = errors.map((e) => ({ ...e, field: `/document${e.field}` }));
+    if (errors.length > 0) throw validationError(underDocument, "The flow document has problems; see errors.");
     parsed = ZFlowVersion.omit({ results: true }).parse(document);
   }
   if (parsed.steps.length === 0) {
@@ -154,13 +147,11 @@ async function getPreviewRunOrThrow(scope: TDesignerScope, runId: string): Promi
   return run;
 }
 
-const integerish = (v: unknown) => typeof v === "number" && Number.isInteger(v);
-
 /** The type of a column from its values shown: one JSON type for all non-null values, else `any`. */
 function seenType(values: unknown[]): TPreviewColumn["type"] {
   const present = values.filter((v) => v !== null && v !== undefined);
   if (present.length === 0) return "any";
-  if (present.every((v) => typeof v === "number")) return present.every(integerish) ? "integer" : "number";
+  if (present.every((v) => typeof v === "number")) return present.every(Number.isInteger) ? "integer" : "number";
   if (present.every((v) => typeof v === "string")) return "string";
   if (present.every((v) => typeof v === "boolean")) return "boolean";
   if (present.every((v) => typeof v === "object")) return "json";

@@ -6,7 +6,8 @@
  */
 import { describe, expect, it } from "vitest";
 import { randomUUID } from "node:crypto";
-import { cancelFlowPreview, getFlowPreview, PREVIEW_ROWS, startFlowPreview } from "@/lib/runs/preview-run";
+import { cancelFlowPreview, getFlowPreview, startFlowPreview } from "@/lib/runs/preview-run";
+import { PREVIEW_ROWS } from "@/lib/runs/preview-rows";
 import { getRunOrThrow } from "@/lib/runs/get-run-or-throw";
 import type { TDesignerScope } from "@/lib/runs/scope";
 import { sql, SWISS_AREA } from "./helpers";
