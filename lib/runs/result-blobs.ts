@@ -22,23 +22,11 @@ import type { TWrittenFile } from "@/lib/runs/run-task";
 
 export const runPrefix = (runId: string) => `runs/${runId}/`;
 export const resultFileKey = (runId: string, key: string, format: TResultFormat) => `${runPrefix(runId)}${key}/${format}`;
-export const resultCopyKey = (runId: string, key: string) => `${runPrefix(runId)}${key}/copy`;
 
 /** Bytes the files of one run may still take, of `limit`. */
 export interface TByteBudget {
   bytesLeft: number;
   limit: number;
-}
-
-function formatMb(bytes: number): string {
-  return `${Math.round(bytes / (1024 * 1024))} MB`;
-}
-
-function overBudget(limit: number): ResourceLimitError {
-  return new ResourceLimitError(
-    `The run's result files exceed ${formatMb(limit)}; narrow the request (fewer rows, a smaller radius or area, a higher threshold).`,
-    `result size ${formatMb(limit)}`,
-  );
 }
 
 /** Encodes `result` in `format` into the blob store under the run's prefix. */
@@ -60,7 +48,11 @@ export async function writeResultFile(
       pace: channel.pace,
       sink: (bytes) => {
         budget.bytesLeft -= bytes.byteLength;
-        if (budget.bytesLeft < 0) throw overBudget(budget.limit);
+        if (budget.bytesLeft < 0) {
+          const mb = `${Math.round(budget.limit / (1024 * 1024))} MB`;
+          const why = `The run's result files exceed ${mb}; narrow the request (fewer rows, a smaller radius or area, a higher threshold).`;
+          throw new ResourceLimitError(why, `result size ${mb}`);
+        }
         channel.push(bytes);
       },
     });
@@ -76,7 +68,7 @@ export async function writeResultFile(
 
 /** Writes the result's lossless copy; returns its blob key. */
 export async function writeResultCopy(runId: string, result: TEngineResult, signal: AbortSignal): Promise<string> {
-  const key = resultCopyKey(runId, result.key);
+  const key = `${runPrefix(runId)}${result.key}/copy`;
   await blobStore().put(key, spillFrames(result, signal), { contentType: "application/octet-stream", signal });
   return key;
 }

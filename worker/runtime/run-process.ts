@@ -36,9 +36,7 @@ if (!process.send) throw new Error("run-process.ts runs only as a child process 
 
 let current: AbortController | null = null;
 
-function send(msg: TFromProcess): void {
-  process.send!(msg);
-}
+const send = (msg: TFromProcess) => process.send!(msg);
 
 function resolveInputs(inputs: Record<string, TProcessInput>): TResolvedInputs {
   const out: Record<string, TDataset | TLayerSource | null> = {};
