@@ -57,19 +57,16 @@ export interface TParquetColumn {
   type: TColumnType;
 }
 
+const PHYSICAL_TYPES = {
+  boolean: { type: "BOOLEAN" },
+  int64: { type: "INT64" },
+  double: { type: "DOUBLE" },
+  string: { type: "BYTE_ARRAY", converted_type: "UTF8", logical_type: { type: "STRING" } },
+} satisfies Record<TColumnType, Omit<SchemaElement, "name">>;
+
 /** The Parquet schema element of an OPTIONAL column of `type` (the layer files' writer uses it too). */
 export function columnSchemaElement(name: string, type: TColumnType): SchemaElement {
-  const repetition_type = "OPTIONAL" as const;
-  switch (type) {
-    case "boolean":
-      return { name, type: "BOOLEAN", repetition_type };
-    case "int64":
-      return { name, type: "INT64", repetition_type };
-    case "double":
-      return { name, type: "DOUBLE", repetition_type };
-    case "string":
-      return { name, type: "BYTE_ARRAY", converted_type: "UTF8", logical_type: { type: "STRING" }, repetition_type };
-  }
+  return { name, ...PHYSICAL_TYPES[type], repetition_type: "OPTIONAL" };
 }
 
 function approxSize(value: unknown): number {
@@ -177,14 +174,6 @@ export async function writeRowGroups(
   }
 }
 
-function assertUniqueNames(names: string[]): void {
-  const seen = new Set<string>();
-  for (const name of names) {
-    if (seen.has(name)) throw new EncodeError(`duplicate column name ${JSON.stringify(name)}`);
-    seen.add(name);
-  }
-}
-
 /**
  * Encodes a table as an Apache Parquet file.
  *
@@ -195,8 +184,9 @@ function assertUniqueNames(names: string[]): void {
  * @throws EncodeError for duplicate column names; the signal's reason when aborted.
  */
 export async function encodeParquet(table: TTable, options: TParquetOptions = {}): Promise<{ body: Uint8Array; rowCount: number }> {
-  assertUniqueNames(table.columns);
   const { columns: names, values, length } = table;
+  const duplicate = names.find((name, i) => names.indexOf(name) !== i);
+  if (duplicate !== undefined) throw new EncodeError(`duplicate column name ${JSON.stringify(duplicate)}`);
   const inference = values.map((column) => {
     const types = new ColumnTypeInference();
     for (let r = 0; r < length; r++) types.add(column[r]);
