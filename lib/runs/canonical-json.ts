@@ -26,7 +26,7 @@ export function fingerprint(value: unknown): string {
  * (or not at all) is the same request: it gets the same run, waiting as it asks.
  */
 export function runRequestFingerprint(body: unknown): string {
-  if (body === null || typeof body !== "object" || Array.isArray(body) || !Object.hasOwn(body, "wait_seconds")) return fingerprint(body);
-  const { wait_seconds: _wait, ...rest } = body as Record<string, unknown>;
-  return fingerprint(rest);
+  const isObject = body !== null && typeof body === "object" && !Array.isArray(body);
+  // canonicalJson leaves out members that are undefined
+  return fingerprint(isObject ? { ...body, wait_seconds: undefined } : body);
 }
