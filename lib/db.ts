@@ -185,18 +185,13 @@ export function pool(): pg.Pool {
   return globalForPrisma.pgPool;
 }
 
-function client(): PrismaClient {
-  globalForPrisma.prisma ??= new PrismaClient({ adapter: new PrismaPg(pool()) });
-  return globalForPrisma.prisma;
-}
-
 /**
  * The shared client. Created on first use, so importing this module (for example while
  * `next build` collects routes) never needs a database.
  */
 export const db: PrismaClient = new Proxy({} as PrismaClient, {
   get(_target, prop) {
-    const c = client();
+    const c = (globalForPrisma.prisma ??= new PrismaClient({ adapter: new PrismaPg(pool()) }));
     const value = Reflect.get(c, prop, c) as unknown;
     return typeof value === "function" ? (value as (...a: unknown[]) => unknown).bind(c) : value;
   },
