@@ -79,9 +79,9 @@ export function serverIdentity(): TIdentity | null {
   }
 }
 
-/** True when `who` (null: ourselves) passes `test <flag> <file>` (-x: may enter/execute, -w: may write). */
-export function reachableBy(who: TIdentity | null, flag: "-x" | "-w" | "-r", file: string): boolean {
-  return spawnSync("test", [flag, file], who ?? {}).status === 0;
+/** True when `who` may enter (a folder) or execute (a file) `file` (`test -x` as that user). */
+export function reachableBy(who: TIdentity, file: string): boolean {
+  return spawnSync("test", ["-x", file], who).status === 0;
 }
 
 /** The nearest existing ancestor of `p` (itself when it exists). */
@@ -106,13 +106,13 @@ export interface TEmbeddedLayout {
 export function embeddedLayout(opts: { dataDir: string; identity: TIdentity | null; stateDir?: string }): TEmbeddedLayout {
   const dataDir = path.resolve(opts.dataDir);
   const who = opts.identity;
-  const reachable = !who || (reachableBy(who, "-x", path.join(NATIVE_DIR, "bin", "initdb")) && reachableBy(who, "-x", existingAncestor(path.dirname(dataDir))));
+  const reachable = !who || (reachableBy(who, path.join(NATIVE_DIR, "bin", "initdb")) && reachableBy(who, existingAncestor(path.dirname(dataDir))));
   if (reachable) return { nativeDir: NATIVE_DIR, dataDir, relocated: false };
 
   const stateDir = opts.stateDir ?? process.env.FLOW_API_STATE_DIR ?? "/var/lib/flow-api";
   fs.mkdirSync(stateDir, { recursive: true, mode: 0o755 });
   fs.chmodSync(stateDir, 0o755);
-  if (!reachableBy(who, "-x", stateDir)) {
+  if (!reachableBy(who, stateDir)) {
     throw new StartupError(
       `The postgres user cannot reach this checkout (${path.dirname(dataDir)}) nor ${stateDir}; clone the project into a directory other users may enter (e.g. /opt or /srv), set FLOW_API_STATE_DIR to such a directory, or set DATABASE_URL.`,
     );
