@@ -82,11 +82,8 @@ export class ColumnTypeInference {
 
   type(): TColumnType {
     const kinds = Number(this.sawBoolean) + Number(this.sawString) + Number(this.sawNumber) + Number(this.sawOther);
-    if (kinds !== 1) return "string";
-    if (this.sawBoolean) return "boolean";
-    if (this.sawNumber) {
-      return this.allIntegers && this.allInt64 ? "int64" : "double";
-    }
+    if (kinds === 1 && this.sawBoolean) return "boolean";
+    if (kinds === 1 && this.sawNumber) return this.allIntegers && this.allInt64 ? "int64" : "double";
     return "string";
   }
 }
@@ -103,7 +100,7 @@ export function columnTypeFor(declared: TFieldType | undefined, inference: Colum
     declared === "boolean"
       ? inferred === "boolean"
       : declared === "string"
-        ? inferred === "string" && inference.onlyStrings()
+        ? inference.onlyStrings()
         : declared === "integer"
           ? inferred === "int64"
           : inferred === "int64" || inferred === "double";
