@@ -57,12 +57,8 @@ export interface TIdentity {
 /** uid/gid to run PostgreSQL as: the `postgres` user (created if missing) when we are root, else null (ourselves). */
 export function serverIdentity(): TIdentity | null {
   if (process.getuid?.() !== 0) return null;
-  const id = (flag: "-u" | "-g") =>
-    Number(
-      execFileSync("id", [flag, "postgres"], { stdio: ["ignore", "pipe", "ignore"] })
-        .toString()
-        .trim(),
-    );
+  // Number() ignores the trailing newline
+  const id = (flag: "-u" | "-g") => Number(execFileSync("id", [flag, "postgres"], { stdio: ["ignore", "pipe", "ignore"] }).toString());
   const lookup = () => ({ uid: id("-u"), gid: id("-g") });
   try {
     return lookup();
