@@ -53,7 +53,6 @@ async function describeInputs(
   signal: AbortSignal,
   onFetched: (done: number) => Promise<void>,
 ): Promise<Record<string, TProcessInput>> {
-  const { workspaceId } = run;
   const inputs: Record<string, TProcessInput> = {};
   let allowHosts: string[] | undefined;
   const budget = inputBudget();
@@ -67,7 +66,7 @@ async function describeInputs(
     } else if (v !== null && typeof v === "object" && "layer_id" in v) {
       const id = String(v.layer_id);
       const layer = await db.layer.findUnique({
-        where: { workspaceId_id: { workspaceId, id } },
+        where: { workspaceId_id: { workspaceId: run.workspaceId, id } },
         select: { kind: true, fileKey: true, itemCount: true, bbox: true, columns: true },
       });
       if (!layer) throw new InputDataError(`Layer "${id}" does not exist (any more).`, input.name);
