@@ -84,6 +84,21 @@ export function createFsBlobStore(opts: TFsBlobStoreOptions): TBlobStore {
     return buf;
   }
 
+  /** Removes an object's file, then the folders that left empty; false when there was no object. */
+  async function removeObject(key: string): Promise<boolean> {
+    const file = pathOf(key);
+    try {
+      await fs.unlink(file);
+    } catch (err) {
+      // EISDIR/EPERM: the key is a folder of other keys, so there is no object to delete.
+      const code = (err as NodeJS.ErrnoException).code;
+      if (isMissing(err) || code === "EISDIR" || code === "EPERM") return false;
+      throw err;
+    }
+    await pruneEmptyDirs(path.dirname(file));
+    return true;
+  }
+
   /** Removes the empty folders between `dir` and the objects folder, deepest first. */
   async function pruneEmptyDirs(dir: string): Promise<void> {
     while (dir.startsWith(objectsDir + path.sep)) {
@@ -190,30 +205,13 @@ export function createFsBlobStore(opts: TFsBlobStoreOptions): TBlobStore {
     },
 
     async delete(key: string): Promise<void> {
-      const file = pathOf(key);
-      try {
-        await fs.unlink(file);
-      } catch (err) {
-        // EISDIR/EPERM: the key is a folder of other keys, so there is no object to delete.
-        const code = (err as NodeJS.ErrnoException).code;
-        if (isMissing(err) || code === "EISDIR" || code === "EPERM") return;
-        throw err;
-      }
-      await pruneEmptyDirs(path.dirname(file));
+      await removeObject(key);
     },
 
     async deletePrefix(prefix: string): Promise<number> {
       const { dir, keyOfDir } = listingStart(prefix);
       let deleted = 0;
-      for await (const { key } of walk(dir, keyOfDir, prefix)) {
-        try {
-          await fs.unlink(pathOf(key));
-          deleted++;
-        } catch (err) {
-          if (!isMissing(err)) throw err;
-        }
-        await pruneEmptyDirs(path.dirname(pathOf(key)));
-      }
+      for await (const { key } of walk(dir, keyOfDir, prefix)) if (await removeObject(key)) deleted++;
       return deleted;
     },
 
