@@ -69,24 +69,16 @@ export async function stageLayerUpload(
   const uploadKey = `imports/${importId}/upload`;
   const budget = { bytesLeft: maxBytes };
   // Node's ReadableStream is async iterable (cancelled when the loop stops early); the DOM types do not say so.
-  const chunks = (body ?? new ReadableStream({ start: (c) => c.close() })) as unknown as AsyncIterable<Uint8Array>;
+  const raw = (body ?? new ReadableStream({ start: (c) => c.close() })) as unknown as AsyncIterable<Uint8Array>;
   const store = blobStore();
+  // The staged upload goes again whatever fails before its import row is written.
   try {
     await store.put(
       uploadKey,
-      withinBudget(chunks, budget, () => tooLarge(maxBytes)),
+      withinBudget(raw, budget, () => tooLarge(maxBytes)),
       { contentType: "application/octet-stream" },
     );
-  } catch (err) {
-    await store.delete(uploadKey).catch(() => {});
-    throw err;
-  }
-  const bytes = maxBytes - budget.bytesLeft;
-  if (bytes === 0) {
-    await store.delete(uploadKey).catch(() => {});
-    throw emptyFile();
-  }
-  try {
+    if (budget.bytesLeft === maxBytes) throw emptyFile();
     const row = await db.$transaction(async (tx) => {
       const created = await tx.layerImport.create({
         data: {
@@ -100,7 +92,7 @@ export async function stageLayerUpload(
           latColumn: input.latColumn || null,
           replace: input.replace === true,
           uploadKey,
-          bytesTotal: BigInt(bytes),
+          bytesTotal: BigInt(maxBytes - budget.bytesLeft),
         },
       });
       await enqueue(tx, "layer-import", { importId });
