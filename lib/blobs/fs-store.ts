@@ -72,18 +72,6 @@ export function createFsBlobStore(opts: TFsBlobStoreOptions): TBlobStore {
     return { handle, size: stat.size };
   }
 
-  /** Reads exactly `length` bytes at `position` (a read may return fewer, so loop). */
-  async function readFully(handle: fs.FileHandle, position: number, length: number): Promise<Uint8Array> {
-    const buf = Buffer.allocUnsafe(length);
-    let done = 0;
-    while (done < length) {
-      const { bytesRead } = await handle.read(buf, done, length - done, position + done);
-      if (bytesRead === 0) return buf.subarray(0, done); // the file shrank under us: what there is
-      done += bytesRead;
-    }
-    return buf;
-  }
-
   /** Removes an object's file, then the folders that left empty; false when there was no object. */
   async function removeObject(key: string): Promise<boolean> {
     const file = pathOf(key);
@@ -184,10 +172,12 @@ export function createFsBlobStore(opts: TFsBlobStoreOptions): TBlobStore {
       try {
         const to = Math.min(range?.end ?? size, size);
         for (let at = range?.start ?? 0; at < to;) {
-          const chunk = await readFully(handle, at, Math.min(STREAM_CHUNK_BYTES, to - at));
-          if (chunk.byteLength === 0) return;
-          yield chunk;
-          at += chunk.byteLength;
+          // A read may return fewer bytes than asked (the next goes on from there); none when the file shrank under us.
+          const length = Math.min(STREAM_CHUNK_BYTES, to - at);
+          const { bytesRead, buffer } = await handle.read(Buffer.allocUnsafe(length), 0, length, at);
+          if (bytesRead === 0) return;
+          yield bytesRead === length ? buffer : buffer.subarray(0, bytesRead);
+          at += bytesRead;
         }
       } finally {
         await handle.close();
