@@ -158,25 +158,16 @@ export function attachmentDisposition(filename: string): string {
  * is asked to stop (`return()`, not awaited since it may be stuck).
  */
 export async function* abortableChunks(body: AsyncIterable<Uint8Array>, signal?: AbortSignal): AsyncGenerator<Uint8Array> {
-  if (!signal) {
-    yield* body;
-    return;
-  }
+  if (!signal) return yield* body;
   signal.throwIfAborted();
   const it = body[Symbol.asyncIterator]();
-  let onAbort = () => {};
-  const aborted = new Promise<never>((_, reject) => {
-    onAbort = () => reject(signal.reason);
-    signal.addEventListener("abort", onAbort, { once: true });
-  });
-  aborted.catch(() => {}); // read by the race below; an abort after the end has no reader
+  const aborted = Promise.withResolvers<never>();
+  const onAbort = () => aborted.reject(signal.reason);
+  signal.addEventListener("abort", onAbort, { once: true });
+  aborted.promise.catch(() => {}); // read by the race below; an abort after the end has no reader
   let finished = false;
   try {
-    for (;;) {
-      const next = await Promise.race([it.next(), aborted]);
-      if (next.done) break;
-      yield next.value;
-    }
+    for (let next; !(next = await Promise.race([it.next(), aborted.promise])).done;) yield next.value;
     finished = true;
   } finally {
     signal.removeEventListener("abort", onAbort);

@@ -72,16 +72,19 @@ export function createFsBlobStore(opts: TFsBlobStoreOptions): TBlobStore {
     return { handle, size: stat.size };
   }
 
-  /** Reads exactly `length` bytes at `position` (a read may return fewer, so loop). */
-  async function readFully(handle: fs.FileHandle, position: number, length: number): Promise<Uint8Array> {
-    const buf = Buffer.allocUnsafe(length);
-    let done = 0;
-    while (done < length) {
-      const { bytesRead } = await handle.read(buf, done, length - done, position + done);
-      if (bytesRead === 0) return buf.subarray(0, done); // the file shrank under us: what there is
-      done += bytesRead;
+  /** Removes an object's file, then the folders that left empty; false when there was no object. */
+  async function removeObject(key: string): Promise<boolean> {
+    const file = pathOf(key);
+    try {
+      await fs.unlink(file);
+    } catch (err) {
+      // EISDIR/EPERM: the key is a folder of other keys, so there is no object to delete.
+      const code = (err as NodeJS.ErrnoException).code;
+      if (isMissing(err) || code === "EISDIR" || code === "EPERM") return false;
+      throw err;
     }
-    return buf;
+    await pruneEmptyDirs(path.dirname(file));
+    return true;
   }
 
   /** Removes the empty folders between `dir` and the objects folder, deepest first. */
@@ -169,10 +172,12 @@ export function createFsBlobStore(opts: TFsBlobStoreOptions): TBlobStore {
       try {
         const to = Math.min(range?.end ?? size, size);
         for (let at = range?.start ?? 0; at < to;) {
-          const chunk = await readFully(handle, at, Math.min(STREAM_CHUNK_BYTES, to - at));
-          if (chunk.byteLength === 0) return;
-          yield chunk;
-          at += chunk.byteLength;
+          // A read may return fewer bytes than asked (the next goes on from there); none when the file shrank under us.
+          const length = Math.min(STREAM_CHUNK_BYTES, to - at);
+          const { bytesRead, buffer } = await handle.read(Buffer.allocUnsafe(length), 0, length, at);
+          if (bytesRead === 0) return;
+          yield bytesRead === length ? buffer : buffer.subarray(0, bytesRead);
+          at += bytesRead;
         }
       } finally {
         await handle.close();
@@ -190,30 +195,13 @@ export function createFsBlobStore(opts: TFsBlobStoreOptions): TBlobStore {
     },
 
     async delete(key: string): Promise<void> {
-      const file = pathOf(key);
-      try {
-        await fs.unlink(file);
-      } catch (err) {
-        // EISDIR/EPERM: the key is a folder of other keys, so there is no object to delete.
-        const code = (err as NodeJS.ErrnoException).code;
-        if (isMissing(err) || code === "EISDIR" || code === "EPERM") return;
-        throw err;
-      }
-      await pruneEmptyDirs(path.dirname(file));
+      await removeObject(key);
     },
 
     async deletePrefix(prefix: string): Promise<number> {
       const { dir, keyOfDir } = listingStart(prefix);
       let deleted = 0;
-      for await (const { key } of walk(dir, keyOfDir, prefix)) {
-        try {
-          await fs.unlink(pathOf(key));
-          deleted++;
-        } catch (err) {
-          if (!isMissing(err)) throw err;
-        }
-        await pruneEmptyDirs(path.dirname(pathOf(key)));
-      }
+      for await (const { key } of walk(dir, keyOfDir, prefix)) if (await removeObject(key)) deleted++;
       return deleted;
     },
 

@@ -90,26 +90,26 @@ export function createS3BlobStore(opts: TS3BlobStoreOptions): TBlobStore {
     return keyPrefix + key;
   };
 
-  let clientPromise: Promise<S3Client> | undefined;
-  const client = (): Promise<S3Client> =>
-    (clientPromise ??= loadSdk().then(
-      (sdk) =>
-        new sdk.S3Client({
-          region: opts.region,
-          endpoint: opts.endpoint,
-          forcePathStyle: opts.forcePathStyle ?? Boolean(opts.endpoint),
-          credentials: opts.credentials,
-          // Some S3-compatible servers reject the CRC32 checksums the SDK adds to every upload
-          // by default since early 2025; checksums only where an operation requires them
-          // (DeleteObjects) work everywhere, and put's own SHA-256 covers the bytes.
-          ...(opts.endpoint ? { requestChecksumCalculation: "WHEN_REQUIRED", responseChecksumValidation: "WHEN_REQUIRED" } : {}),
-        }),
-    ));
+  let clientPromise: Promise<{ sdk: TSdk; s3: S3Client }> | undefined;
+  /** The SDK and this store's client, both made on first use. */
+  const client = () =>
+    (clientPromise ??= loadSdk().then((sdk) => ({
+      sdk,
+      s3: new sdk.S3Client({
+        region: opts.region,
+        endpoint: opts.endpoint,
+        forcePathStyle: opts.forcePathStyle ?? Boolean(opts.endpoint),
+        credentials: opts.credentials,
+        // Some S3-compatible servers reject the CRC32 checksums the SDK adds to every upload
+        // by default since early 2025; checksums only where an operation requires them
+        // (DeleteObjects) work everywhere, and put's own SHA-256 covers the bytes.
+        ...(opts.endpoint ? { requestChecksumCalculation: "WHEN_REQUIRED", responseChecksumValidation: "WHEN_REQUIRED" } : {}),
+      }),
+    })));
 
   /** GET of `[start, end)` (the whole object without a range), or null when the range is past the end. @throws BlobNotFoundError */
   async function getObject(key: string, range?: TByteRange): Promise<Readable | null> {
-    const sdk = await loadSdk();
-    const s3 = await client();
+    const { sdk, s3 } = await client();
     if (range && range.end === range.start) {
       // An empty range has no HTTP spelling; only the object's existence is left to check.
       if ((await store.size(key)) === null) throw new BlobNotFoundError(key);
@@ -151,7 +151,7 @@ export function createS3BlobStore(opts: TS3BlobStoreOptions): TBlobStore {
     async put(key: string, body: AsyncIterable<Uint8Array>, putOpts: TPutOptions = {}): Promise<TBlobInfo> {
       const Key = objectKey(key);
       putOpts.signal?.throwIfAborted();
-      const [sdk, s3] = await Promise.all([loadSdk(), client()]);
+      const { sdk, s3 } = await client();
       const hash = createHash("sha256");
       let sizeBytes = 0;
       // The body's own failure (or the abort), so that it, not the SDK's cleanup error, is what put rethrows.
@@ -198,7 +198,7 @@ export function createS3BlobStore(opts: TS3BlobStoreOptions): TBlobStore {
 
     async size(key: string): Promise<number | null> {
       const Key = objectKey(key);
-      const [sdk, s3] = await Promise.all([loadSdk(), client()]);
+      const { sdk, s3 } = await client();
       try {
         const res = await s3.send(new sdk.HeadObjectCommand({ Bucket: bucket, Key }));
         return res.ContentLength ?? 0;
@@ -210,13 +210,13 @@ export function createS3BlobStore(opts: TS3BlobStoreOptions): TBlobStore {
 
     async delete(key: string): Promise<void> {
       const Key = objectKey(key);
-      const [sdk, s3] = await Promise.all([loadSdk(), client()]);
+      const { sdk, s3 } = await client();
       await s3.send(new sdk.DeleteObjectCommand({ Bucket: bucket, Key }));
     },
 
     async deletePrefix(prefix: string): Promise<number> {
       assertBlobPrefix(prefix);
-      const [sdk, s3] = await Promise.all([loadSdk(), client()]);
+      const { sdk, s3 } = await client();
       let deleted = 0;
       // One DeleteObjects per listed page (S3: at most 1000 keys each, which is a page's size).
       for await (const page of sdk.paginateListObjectsV2({ client: s3 }, { Bucket: bucket, Prefix: keyPrefix + prefix })) {
@@ -237,7 +237,7 @@ export function createS3BlobStore(opts: TS3BlobStoreOptions): TBlobStore {
 
     async *list(prefix: string): AsyncGenerator<TBlobListing> {
       assertBlobPrefix(prefix);
-      const [sdk, s3] = await Promise.all([loadSdk(), client()]);
+      const { sdk, s3 } = await client();
       for await (const page of sdk.paginateListObjectsV2({ client: s3 }, { Bucket: bucket, Prefix: keyPrefix + prefix })) {
         for (const o of page.Contents ?? []) {
           if (!o.Key) continue;
@@ -248,7 +248,7 @@ export function createS3BlobStore(opts: TS3BlobStoreOptions): TBlobStore {
 
     async presignedGetUrl(key: string, presign: TPresignOptions): Promise<string | null> {
       const Key = objectKey(key);
-      const [sdk, s3] = await Promise.all([loadSdk(), client()]);
+      const { sdk, s3 } = await client();
       const command = new sdk.GetObjectCommand({
         Bucket: bucket,
         Key,

@@ -204,17 +204,16 @@ export function polygonFaults(geometry: Geometry | null, opts: { antimeridian?: 
       const c = contact(p1, p2, q1, q2);
       if (!c) continue;
       const sameRing = other.r === r;
-      const ringsNamed = sameRing
-        ? `${name(r)} crosses itself`
-        : `${name(r)} and ${multi && other.r.polygon !== r.polygon ? name(other.r) : `ring ${other.r.ring}`} cross`;
-      const between = sameRing ? {} : { other: other.r.ring };
-      if (c.kind === "cross") add(sameRing ? "crosses_itself" : "rings_cross", r, `${ringsNamed} near ${at(c.near)}`, { ...between, near: c.near });
+      const named = sameRing ? name(r) : `${name(r)} and ${multi && other.r.polygon !== r.polygon ? name(other.r) : `ring ${other.r.ring}`}`;
+      const where = (near: Position) => (sameRing ? { near } : { other: other.r.ring, near });
+      if (c.kind === "cross")
+        add(sameRing ? "crosses_itself" : "rings_cross", r, `${named} ${sameRing ? "crosses itself" : "cross"} near ${at(c.near)}`, where(c.near));
       else if (c.kind === "overlap")
         add(
           sameRing ? "runs_back" : "rings_share_edge",
           r,
-          `${sameRing ? `${name(r)} runs back along itself` : `${ringsNamed.replace(/ cross$/, "")} share an edge`} near ${at(c.near)}`,
-          { ...between, near: c.near },
+          `${named} ${sameRing ? "runs back along itself" : "share an edge"} near ${at(c.near)}`,
+          where(c.near),
         );
       else if (sameRing) {
         // Consecutive edges meet at their shared vertex (and the last edge meets the first).

@@ -54,17 +54,15 @@ export interface TGeoJsonIssue {
 /** The seven RFC 7946 geometry types. */
 export const GEOMETRY_TYPES = ["Point", "MultiPoint", "LineString", "MultiLineString", "Polygon", "MultiPolygon", "GeometryCollection"] as const;
 
+/** The faults found so far; full after `MAX_GEOJSON_ERRORS` and the `too_many_errors` that follows them. */
 class Collector {
   issues: TGeoJsonIssue[] = [];
-  full = false;
+  get full(): boolean {
+    return this.issues.length > MAX_GEOJSON_ERRORS;
+  }
   add(path: TGeoPath, code: TGeoJsonIssue["code"], message: string): void {
-    if (this.full) return;
-    if (this.issues.length >= MAX_GEOJSON_ERRORS) {
-      this.issues.push({ path: [], code: "too_many_errors", message: `More than ${MAX_GEOJSON_ERRORS} faults; the rest are not listed` });
-      this.full = true;
-      return;
-    }
-    this.issues.push({ path, code, message });
+    if (this.issues.length < MAX_GEOJSON_ERRORS) this.issues.push({ path, code, message });
+    else if (!this.full) this.issues.push({ path: [], code: "too_many_errors", message: `More than ${MAX_GEOJSON_ERRORS} faults; the rest are not listed` });
   }
 }
 

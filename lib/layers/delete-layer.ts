@@ -17,19 +17,16 @@ import { db } from "@/lib/db";
 import { AppError } from "@/lib/errors";
 import { layerUsage } from "@/lib/layers/layer-usage";
 
-/** "cities-in-area (release 3 in production), nearby-cities (release 1 in staging)" */
-function describeApis(apis: { slug: string; environment: string; release: number }[]): string {
-  return apis.map((a) => `${a.slug} (release ${a.release} in ${a.environment})`).join(", ");
-}
-
 export async function deleteLayer(scope: { workspaceId: string }, layerId: string): Promise<void> {
   const usage = await layerUsage(scope, layerId);
   if (!usage.layer) throw new AppError("not_found", "No such layer in this workspace.");
   if (usage.apis.length > 0) {
+    // "cities-in-area (release 3 in production), nearby-cities (release 1 in staging)"
+    const apis = usage.apis.map((a) => `${a.slug} (release ${a.release} in ${a.environment})`).join(", ");
     const environments = usage.environments.map((e) => e.slug).join(", ");
     throw new AppError(
       "conflict",
-      `Layer "${layerId}" cannot be deleted while published APIs may read it: ${describeApis(usage.apis)}. ` +
+      `Layer "${layerId}" cannot be deleted while published APIs may read it: ${apis}. ` +
         `Environments that may read it: ${environments}. An admin first removes it from the readable layers of ${usage.environments.length === 1 ? "that environment" : "those environments"} in the console (environment → APIs → Readable layers).`,
     );
   }

@@ -1,11 +1,7 @@
 /**
  * Following a layer import (lib/layers/stage-upload.ts starts one; the worker's
  * lib/layers/run-layer-import.ts finishes it): its document, the recent imports of a workspace,
- * and waiting for one to end.
- *
- * `TLayerImportDocument`: `{import_id, layer_id, name, format, state: queued | running |
- * completed | failed, bytes_total, bytes_done, items_done, created_at, finished_at, result:
- * {layerId, kind, itemCount, dataVersion, replaced} | null, error: {code, detail, errors?} | null}`.
+ * and waiting for one to end (`TLayerImportDocument` below).
  *
  * @throws AppError `not_found` for an import that is not the workspace's.
  */

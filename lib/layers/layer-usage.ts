@@ -12,6 +12,7 @@
  */
 import "server-only";
 import { db } from "@/lib/db";
+import { layerKindOf } from "@/lib/flows/input-geometry";
 
 export interface TLayerUsage {
   layer: { id: string; name: string; kind: "features" | "table"; itemCount: number } | null;
@@ -23,8 +24,7 @@ export interface TLayerUsage {
 export function layerInputsOf(definition: unknown, kind: "features" | "table"): string[] {
   const inputs = (definition as { inputs?: unknown } | null)?.inputs;
   if (!Array.isArray(inputs)) return [];
-  const wanted = kind === "features" ? "layer" : "table";
-  return inputs.flatMap((i) => (i && typeof i === "object" && (i as { kind?: unknown }).kind === wanted ? [String((i as { name?: unknown }).name)] : []));
+  return inputs.filter((i) => i && typeof i === "object" && layerKindOf(i) === kind).map((i) => String((i as { name?: unknown }).name));
 }
 
 export async function layerUsage(scope: { workspaceId: string }, layerId: string): Promise<TLayerUsage> {

@@ -23,7 +23,7 @@ import { db } from "@/lib/db";
 import { AppError, assertStorable, validationError, type TFieldError } from "@/lib/errors";
 import { enqueue } from "@/lib/jobs/boss";
 import { layerImportDocument, type TLayerImportDocument } from "@/lib/layers/layer-imports";
-import { emptyFile, formatBytes, MAX_LAYER_UPLOAD_BYTES, tooLarge, UPLOAD_FORMATS, type TUploadFormat } from "@/lib/layers/parse";
+import { emptyFile, formatBytes, MAX_LAYER_UPLOAD_BYTES, tooLarge, UPLOAD_FORMATS, withinBudget, type TUploadFormat } from "@/lib/layers/parse";
 
 export const LAYER_ID_PATTERN = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
 export { MAX_LAYER_UPLOAD_BYTES, UPLOAD_FORMATS, type TUploadFormat };
@@ -38,16 +38,6 @@ export interface TStageUploadInput {
   latColumn?: string;
   /** The designer confirmed replacing the existing layer with this id. */
   replace?: boolean;
-}
-
-/** The body's chunks, counted: `payload_too_large` as soon as they pass `maxBytes`. */
-async function* limited(body: ReadableStream<Uint8Array>, counter: { bytes: number }, maxBytes: number): AsyncGenerator<Uint8Array> {
-  // Node's ReadableStream is async iterable (cancelled when the loop stops early); the DOM types do not say so.
-  for await (const value of body as unknown as AsyncIterable<Uint8Array>) {
-    counter.bytes += value.byteLength;
-    if (counter.bytes > maxBytes) throw tooLarge(maxBytes);
-    yield value;
-  }
 }
 
 export async function stageLayerUpload(
@@ -77,21 +67,18 @@ export async function stageLayerUpload(
 
   const importId = randomUUID();
   const uploadKey = `imports/${importId}/upload`;
-  const counter = { bytes: 0 };
+  const budget = { bytesLeft: maxBytes };
+  // Node's ReadableStream is async iterable (cancelled when the loop stops early); the DOM types do not say so.
+  const raw = (body ?? new ReadableStream({ start: (c) => c.close() })) as unknown as AsyncIterable<Uint8Array>;
   const store = blobStore();
+  // The staged upload goes again whatever fails before its import row is written.
   try {
-    await store.put(uploadKey, limited(body ?? new ReadableStream({ start: (c) => c.close() }), counter, maxBytes), {
-      contentType: "application/octet-stream",
-    });
-  } catch (err) {
-    await store.delete(uploadKey).catch(() => {});
-    throw err;
-  }
-  if (counter.bytes === 0) {
-    await store.delete(uploadKey).catch(() => {});
-    throw emptyFile();
-  }
-  try {
+    await store.put(
+      uploadKey,
+      withinBudget(raw, budget, () => tooLarge(maxBytes)),
+      { contentType: "application/octet-stream" },
+    );
+    if (budget.bytesLeft === maxBytes) throw emptyFile();
     const row = await db.$transaction(async (tx) => {
       const created = await tx.layerImport.create({
         data: {
@@ -105,7 +92,7 @@ export async function stageLayerUpload(
           latColumn: input.latColumn || null,
           replace: input.replace === true,
           uploadKey,
-          bytesTotal: BigInt(counter.bytes),
+          bytesTotal: BigInt(maxBytes - budget.bytesLeft),
         },
       });
       await enqueue(tx, "layer-import", { importId });

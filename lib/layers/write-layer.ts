@@ -36,8 +36,9 @@ export async function storeLayerFile(
   items: AsyncIterable<TFeature | TRow> | Iterable<TFeature | TRow>,
   opts: { kind: "features" | "table"; fileKey: string; tmpDir: string },
 ): Promise<TLayerFileFields> {
+  const store = blobStore();
   const channel = byteChannel();
-  const stored = blobStore().put(opts.fileKey, channel.chunks(), { contentType: "application/vnd.apache.parquet" });
+  const stored = store.put(opts.fileKey, channel.chunks(), { contentType: "application/vnd.apache.parquet" });
   stored.catch((err: unknown) => channel.abandon(err));
   try {
     const summary = await writeLayerFile(items, {
@@ -63,9 +64,7 @@ export async function storeLayerFile(
   } catch (err) {
     channel.fail(err);
     await stored.catch(() => {});
-    await blobStore()
-      .delete(opts.fileKey)
-      .catch(() => {});
+    await store.delete(opts.fileKey).catch(() => {});
     throw err;
   }
 }

@@ -34,7 +34,7 @@ import type { TInput } from "@/lib/flows/definition";
 import { HREF_ACCEPT, hrefFormat } from "@/lib/flows/href-input";
 import { declaredGeometry, describeGeometry, geometryTypeFits, layerKindOf } from "@/lib/flows/input-geometry";
 import type { THrefValue } from "@/lib/flows/run-request";
-import { formatBytes } from "@/lib/layers/parse";
+import { formatBytes, withinBudget, type TByteBudget } from "@/lib/layers/parse";
 import { ImportFailed, importInChild } from "@/lib/layers/run-layer-import";
 import { OutboundUrlError, outboundFetch } from "@/lib/net/outbound-fetch";
 import { allowHostsOf } from "@/lib/runs/check-href-inputs";
@@ -55,8 +55,7 @@ export function shownUrl(raw: string): string {
 }
 
 /** Bytes the href inputs of one run may still take. */
-export interface TInputBudget {
-  bytesLeft: number;
+export interface TInputBudget extends TByteBudget {
   limit: number;
 }
 
@@ -64,15 +63,6 @@ export interface TInputBudget {
 export function inputBudget(): TInputBudget {
   const limit = env().RUN_MAX_INPUT_MB * 1024 * 1024;
   return { bytesLeft: limit, limit };
-}
-
-/** The body's chunks, counted against the run's budget: `ResourceLimitError` as soon as it passes. */
-async function* budgeted(body: AsyncIterable<Uint8Array>, budget: TInputBudget, tooLarge: () => Error): AsyncGenerator<Uint8Array> {
-  for await (const chunk of body) {
-    budget.bytesLeft -= chunk.byteLength;
-    if (budget.bytesLeft < 0) throw tooLarge();
-    yield chunk;
-  }
 }
 
 function isTimeout(err: unknown): boolean {
@@ -142,7 +132,7 @@ export async function importHrefInput(args: {
       throw tooLarge();
     }
     if (!res.body) throw new InputDataError(`${label}: GET ${url} answered ${res.status} without a body.`, input.name);
-    await store.put(downloadKey, budgeted(res.body, budget, tooLarge), { contentType: "application/octet-stream", signal: args.signal });
+    await store.put(downloadKey, withinBudget(res.body, budget, tooLarge), { contentType: "application/octet-stream", signal: args.signal });
   } catch (err) {
     await store.delete(downloadKey).catch(() => {});
     if (err instanceof InputDataError || err instanceof ResourceLimitError) throw err;

@@ -99,12 +99,7 @@ export class CsvLayerStream implements AsyncIterable<TFeature | TRow> {
   private async *items(): AsyncGenerator<TFeature | TRow> {
     const maxItemBytes = this.limits.maxItemBytes ?? DEFAULT_PARSE_LIMITS.maxItemBytes;
     const parser = parse({ bom: true, skip_empty_lines: true, relax_column_count: false, max_record_size: maxItemBytes });
-    const bytes = Readable.from(
-      (async function* (source) {
-        for await (const c of source) yield Buffer.from(c.buffer, c.byteOffset, c.byteLength);
-      })(countedChunks(this.chunks, this.limits.maxBytes)),
-      { objectMode: false },
-    );
+    const bytes = Readable.from(countedChunks(this.chunks, this.limits.maxBytes), { objectMode: false });
     // Errors surface through the iteration of `parser` below; this promise only must not go unhandled.
     pipeline(bytes, parser).catch(() => undefined);
     try {
@@ -137,6 +132,17 @@ export class CsvLayerStream implements AsyncIterable<TFeature | TRow> {
     let li = -1;
     let ai = -1;
     let row = 0;
+    /** The coordinate in a cell, or null with the fault listed (decimal notation only: "0x10", "Infinity" or " 7 " are none, lib/steps/decimal-number.ts). */
+    const coordinate = (raw: string, column: string, max: number, what: string): number | null => {
+      const v = parseDecimalNumber(raw);
+      if (v !== null && Math.abs(v) <= max) return v;
+      problems.add({
+        field: `/file${jsonPointer(["rows", row, column])}`,
+        code: "invalid_position",
+        message: `Row ${row}, column "${column}": ${JSON.stringify(raw)} is not a ${what} (-${max}..${max}).`,
+      });
+      return null;
+    };
     for await (const r of records) {
       if (!header) {
         header = this.readHeader(r);
@@ -160,28 +166,10 @@ export class CsvLayerStream implements AsyncIterable<TFeature | TRow> {
         yield item;
         continue;
       }
-      // Decimal notation only: "0x10", "Infinity" or " 7 " are not coordinates (lib/steps/decimal-number.ts).
-      const x = parseDecimalNumber(r[li]!) ?? NaN;
-      const y = parseDecimalNumber(r[ai]!) ?? NaN;
-      let ok = true;
-      if (r[li] === "" || !Number.isFinite(x) || x < -180 || x > 180) {
-        ok = false;
-        problems.add({
-          field: `/file${jsonPointer(["rows", row, this.lonColumn!])}`,
-          code: "invalid_position",
-          message: `Row ${row}, column "${this.lonColumn}": ${JSON.stringify(r[li])} is not a longitude (-180..180).`,
-        });
-      }
-      if (r[ai] === "" || !Number.isFinite(y) || y < -90 || y > 90) {
-        ok = false;
-        problems.add({
-          field: `/file${jsonPointer(["rows", row, this.latColumn!])}`,
-          code: "invalid_position",
-          message: `Row ${row}, column "${this.latColumn}": ${JSON.stringify(r[ai])} is not a latitude (-90..90).`,
-        });
-      }
+      const x = coordinate(r[li]!, this.lonColumn!, 180, "longitude");
+      const y = coordinate(r[ai]!, this.latColumn!, 90, "latitude");
       problems.throwIfFull();
-      if (!ok) continue;
+      if (x === null || y === null) continue;
       const properties: Record<string, unknown> = {};
       for (let c = 0; c < header.length; c++) if (c !== li && c !== ai) setOwn(properties, header[c]!, r[c]);
       yield { type: "Feature", properties, geometry: { type: "Point", coordinates: [x, y] } };

@@ -26,6 +26,7 @@
  *   is missing or not WKB); and the per-row faults above.
  */
 import { parquetMetadata, parquetReadObjects, parquetSchema, type AsyncBuffer, type FileMetaData } from "hyparquet";
+import { markGeoColumns } from "hyparquet/src/geoparquet.js";
 import { AppError, validationError } from "@/lib/errors";
 import type { TFeature } from "@/lib/engine/types";
 import { checkFeature } from "./feature";
@@ -140,7 +141,7 @@ export async function readGeoParquetFooter(file: AsyncBuffer, limits: TParseLimi
     throw tooBig(`The file's \`geo\` metadata is ${formatBytes(Buffer.byteLength(geo))}; at most ${formatBytes(MAX_GEO_METADATA_BYTES)} are read.`);
   let parsed: {
     primary_column?: unknown;
-    columns?: Record<string, { encoding?: unknown; edges?: unknown; covering?: { bbox?: Record<string, unknown> } } | undefined>;
+    columns?: Record<string, { encoding?: unknown; covering?: { bbox?: Record<string, unknown> } } | undefined>;
   };
   try {
     parsed = JSON.parse(geo) as typeof parsed;
@@ -151,18 +152,11 @@ export async function readGeoParquetFooter(file: AsyncBuffer, limits: TParseLimi
   if (typeof primary !== "string") throw noGeometry("the `geo` metadata names no primary_column");
   const encoding = parsed.columns?.[primary]?.encoding;
   if (encoding !== "WKB") throw noGeometry(`the primary column "${primary}" is encoded as ${JSON.stringify(encoding)}, not WKB`);
-  // As hyparquet's own GeoParquet support does: every top-level BYTE_ARRAY column that `geo`
-  // declares WKB gets the GEOMETRY (or, with spherical edges, GEOGRAPHY) logical type, which
-  // makes hyparquet decode its WKB to GeoJSON.
-  let found = false;
-  for (const { element } of parquetSchema(metadata).children) {
-    const declared = Object.hasOwn(parsed.columns ?? {}, element.name) ? parsed.columns![element.name] : undefined;
-    if (element.type !== "BYTE_ARRAY" || element.num_children || declared?.encoding !== "WKB") continue;
-    element.logical_type ??= { type: declared.edges === "spherical" ? "GEOGRAPHY" : "GEOMETRY" };
-    const type = element.logical_type?.type;
-    if (element.name === primary) found = type === "GEOMETRY" || type === "GEOGRAPHY";
-  }
-  if (!found) throw noGeometry(`the primary column "${primary}" is not a top-level binary column`);
+  // hyparquet's GeoParquet support, now that `geo` passed its checks: every top-level BYTE_ARRAY
+  // column it declares WKB gets the GEOMETRY (or GEOGRAPHY) logical type, decoded to GeoJSON.
+  markGeoColumns(metadata.schema, metadata.key_value_metadata);
+  const geometryType = parquetSchema(metadata).children.find((c) => c.element.name === primary)?.element.logical_type?.type;
+  if (geometryType !== "GEOMETRY" && geometryType !== "GEOGRAPHY") throw noGeometry(`the primary column "${primary}" is not a top-level binary column`);
   return { metadata, geometryColumn: primary, properties: propertyColumns(metadata, parsed.columns ?? {}, primary), rows: Number(declared) };
 }
 

@@ -59,17 +59,32 @@ export const emptyFile = () => validationError([{ field: "/file", code: "require
 /** Pieces at most this long are handed to the parsers, so one huge chunk of the caller's never makes one huge burst of items. */
 const SLICE_BYTES = 1024 * 1024;
 
+/** Bytes a stream may still take; several streams may share one (a run's inputs). */
+export interface TByteBudget {
+  bytesLeft: number;
+}
+
+/**
+ * The chunks, passed on as they come, counted against `budget` (its `bytesLeft` goes down by
+ * each chunk's length): throws `overBudget()` as soon as it is spent, before the rest arrives.
+ */
+export async function* withinBudget(chunks: AsyncIterable<Uint8Array>, budget: TByteBudget, overBudget: () => Error): AsyncGenerator<Uint8Array> {
+  for await (const chunk of chunks) {
+    budget.bytesLeft -= chunk.byteLength;
+    if (budget.bytesLeft < 0) throw overBudget();
+    yield chunk;
+  }
+}
+
 /**
  * The chunks of an upload, passed on as they come (split into pieces of at most 1 MiB),
  * counting bytes: throws `payload_too_large` as soon as the total passes `maxBytes`, and
  * `validation_failed` (`/file`, `required`) when the stream ends without a byte.
  */
 export async function* countedChunks(chunks: AsyncIterable<Uint8Array>, maxBytes: number): AsyncGenerator<Uint8Array> {
-  let total = 0;
-  for await (const chunk of chunks) {
-    total += chunk.byteLength;
-    if (total > maxBytes) throw tooLarge(maxBytes, total);
+  const budget = { bytesLeft: maxBytes };
+  for await (const chunk of withinBudget(chunks, budget, () => tooLarge(maxBytes, maxBytes - budget.bytesLeft))) {
     for (let at = 0; at < chunk.byteLength; at += SLICE_BYTES) yield chunk.subarray(at, Math.min(at + SLICE_BYTES, chunk.byteLength));
   }
-  if (total === 0) throw emptyFile();
+  if (budget.bytesLeft === maxBytes) throw emptyFile();
 }
