@@ -15,6 +15,7 @@ import { blobStore } from "@/lib/blobs";
 import type { TEngineResult } from "@/lib/engine/types";
 import { ResourceLimitError } from "@/lib/errors";
 import { encodeResult } from "@/lib/formats/encode-result";
+import type { TByteBudget } from "@/lib/layers/parse";
 import { FORMAT_INFO, type TResultFormat } from "@/lib/formats/registry";
 import { byteChannel } from "@/lib/blobs/byte-channel";
 import { spillFrames } from "@/lib/runs/result-spill";
@@ -24,8 +25,7 @@ export const runPrefix = (runId: string) => `runs/${runId}/`;
 export const resultFileKey = (runId: string, key: string, format: TResultFormat) => `${runPrefix(runId)}${key}/${format}`;
 
 /** Bytes the files of one run may still take, of `limit`. */
-export interface TByteBudget {
-  bytesLeft: number;
+export interface TResultBudget extends TByteBudget {
   limit: number;
 }
 
@@ -34,7 +34,7 @@ export async function writeResultFile(
   runId: string,
   result: TEngineResult,
   format: TResultFormat,
-  budget: TByteBudget,
+  budget: TResultBudget,
   signal: AbortSignal,
   /** Where to write it; default `resultFileKey(runId, result.key, format)`. */
   blobKey: string = resultFileKey(runId, result.key, format),
