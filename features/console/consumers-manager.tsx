@@ -1,7 +1,6 @@
 "use client";
 import { useState } from "react";
 import Link from "next/link";
-import { useRouter } from "next/navigation";
 import { useAction } from "next-safe-action/hooks";
 import { toast } from "sonner";
 import { UsersIcon } from "lucide-react";
@@ -13,7 +12,7 @@ import { Input } from "@/components/ui/input";
 import { Switch } from "@/components/ui/switch";
 import { Label } from "@/components/ui/label";
 import { EmptyState } from "@/features/shell/empty-state";
-import { useActionForm } from "@/features/shell/action-form";
+import { useActionForm, useToastAction } from "@/features/shell/action-form";
 import { createConsumerAction, deleteConsumerAction, renameConsumerAction, setGrantAction } from "@/features/console/actions";
 import { ConfirmButton } from "@/components/confirm-button";
 import { ZConsumerForm } from "@/features/console/schemas";
@@ -69,8 +68,8 @@ function CreateConsumerForm({ place }: { place: TPlace }) {
 }
 
 function ConsumerCard({ place, consumer, apis }: { place: TPlace; consumer: TConsoleConsumer; apis: TServedApi[] }) {
-  const router = useRouter();
   const grant = useAction(setGrantAction);
+  const run = useToastAction();
   const [renaming, setRenaming] = useState(false);
   const granted = new Set(consumer.grantedApiIds);
   const activeKeys = consumer.keys.filter((k) => k.state === "active" || k.state === "expiring").length;
@@ -119,12 +118,12 @@ function ConsumerCard({ place, consumer, apis }: { place: TPlace; consumer: TCon
                   id={id}
                   checked={granted.has(a.flowApiId)}
                   disabled={grant.isPending}
-                  onCheckedChange={async (value) => {
-                    const r = await grant.executeAsync({ ...place, consumerId: consumer.id, flowApiId: a.flowApiId, granted: value });
-                    if (r?.serverError) return void toast.error(r.serverError.message);
-                    toast.success(value ? `${consumer.name} may call ${a.name}.` : `${consumer.name} may no longer call ${a.name}.`);
-                    router.refresh();
-                  }}
+                  onCheckedChange={(value) =>
+                    run(
+                      grant.executeAsync({ ...place, consumerId: consumer.id, flowApiId: a.flowApiId, granted: value }),
+                      value ? `${consumer.name} may call ${a.name}.` : `${consumer.name} may no longer call ${a.name}.`,
+                    )
+                  }
                 />
                 <Label htmlFor={id}>
                   {a.name} <span className="font-mono text-xs text-muted-foreground">{a.slug}</span>

@@ -64,3 +64,18 @@ export function useActionForm<T extends FieldValues, D>(
   });
   return { form, onSubmit, errors: form.formState.errors, pending: form.formState.isSubmitting };
 }
+
+/**
+ * For a server action started by a button or a switch: `run(pending, success)` awaits it, shows
+ * a refusal as a toast (`showActionErrors`), else toasts `success` and refreshes the page's
+ * server data. Answers whether the action succeeded.
+ */
+export function useToastAction() {
+  const router = useRouter();
+  return async (pending: Promise<TActionRefusal | undefined>, success: string): Promise<boolean> => {
+    if (showActionErrors(await pending, () => false)) return false;
+    toast.success(success);
+    router.refresh();
+    return true;
+  };
+}
