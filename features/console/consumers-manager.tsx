@@ -18,11 +18,11 @@ import { ConfirmButton } from "@/components/confirm-button";
 import { ZConsumerForm } from "@/features/console/schemas";
 import type { TConsoleConsumer } from "@/lib/consumers/list-consumers";
 import type { TServedApi } from "@/lib/serving/list-served-apis";
-
-type TPlace = { organization: string; environment: string; keysHref: string; consumersHref: string };
+import { consolePath } from "@/features/shell/routes";
+import type { TConsoleParams } from "@/features/console/console-layout";
 
 /** Consumers of the environment: create, rename, delete, and their grants per served API. */
-export function ConsumersManager({ place, consumers, apis }: { place: TPlace; consumers: TConsoleConsumer[]; apis: TServedApi[] }) {
+export function ConsumersManager({ place, consumers, apis }: { place: TConsoleParams; consumers: TConsoleConsumer[]; apis: TServedApi[] }) {
   return (
     <div className="grid gap-6">
       <CreateConsumerForm place={place} />
@@ -45,7 +45,7 @@ export function ConsumersManager({ place, consumers, apis }: { place: TPlace; co
   );
 }
 
-function CreateConsumerForm({ place }: { place: TPlace }) {
+function CreateConsumerForm({ place }: { place: TConsoleParams }) {
   const { form, onSubmit, errors, pending } = useActionForm(
     ZConsumerForm,
     { defaultValues: { name: "" } },
@@ -67,7 +67,7 @@ function CreateConsumerForm({ place }: { place: TPlace }) {
   );
 }
 
-function ConsumerCard({ place, consumer, apis }: { place: TPlace; consumer: TConsoleConsumer; apis: TServedApi[] }) {
+function ConsumerCard({ place, consumer, apis }: { place: TConsoleParams; consumer: TConsoleConsumer; apis: TServedApi[] }) {
   const grant = useAction(setGrantAction);
   const run = useToastAction();
   const [renaming, setRenaming] = useState(false);
@@ -80,11 +80,11 @@ function ConsumerCard({ place, consumer, apis }: { place: TPlace; consumer: TCon
           <CardTitle>{consumer.name}</CardTitle>
           <CardDescription>
             <span className="font-mono">{consumer.slug}</span> · {activeKeys} active {activeKeys === 1 ? "key" : "keys"} ·{" "}
-            <Link className="underline underline-offset-4" href={`${place.keysHref}?consumer=${consumer.id}`}>
+            <Link className="underline underline-offset-4" href={`${consolePath(place.organization, place.environment, "keys")}?consumer=${consumer.id}`}>
               Keys<span className="sr-only"> of {consumer.name}</span>
             </Link>{" "}
             ·{" "}
-            <Link className="underline underline-offset-4" href={`${place.consumersHref}/${consumer.id}/webhooks`}>
+            <Link className="underline underline-offset-4" href={`${consolePath(place.organization, place.environment, "consumers")}/${consumer.id}/webhooks`}>
               Webhooks<span className="sr-only"> of {consumer.name}</span>
             </Link>
           </CardDescription>
@@ -144,7 +144,7 @@ function RenameDialog({
   open,
   onOpenChange,
 }: {
-  place: TPlace;
+  place: TConsoleParams;
   consumer: TConsoleConsumer;
   open: boolean;
   onOpenChange: (o: boolean) => void;

@@ -19,8 +19,8 @@ import { formatTime } from "@/features/console/format";
 import { createWebhookAction, deleteWebhookAction, enableWebhookAction } from "@/features/console/actions";
 import { ZWebhookForm } from "@/features/console/schemas";
 import type { TWebhookEndpointRow } from "@/lib/webhooks/webhook-endpoints";
-
-type TPlace = { organization: string; environment: string; runsHref: string };
+import { consolePath } from "@/features/shell/routes";
+import type { TConsoleParams } from "@/features/console/console-layout";
 
 const EVENTS = [
   { value: "run.completed", label: "Run completed" },
@@ -31,7 +31,7 @@ const EVENTS = [
 const DELIVERY_VARIANT = { pending: "secondary", delivered: "success", failed: "destructive" } as const;
 
 /** A consumer's webhook endpoints: add (the secret shown once), state, re-enable, delete, recent deliveries. */
-export function WebhooksManager({ place, consumerId, endpoints }: { place: TPlace; consumerId: string; endpoints: TWebhookEndpointRow[] }) {
+export function WebhooksManager({ place, consumerId, endpoints }: { place: TConsoleParams; consumerId: string; endpoints: TWebhookEndpointRow[] }) {
   const [secret, setSecret] = useState<TShownSecret | null>(null);
   return (
     <div className="grid gap-6">
@@ -56,7 +56,7 @@ export function WebhooksManager({ place, consumerId, endpoints }: { place: TPlac
   );
 }
 
-function AddWebhookForm({ place, consumerId, onSecret }: { place: TPlace; consumerId: string; onSecret: (s: string) => void }) {
+function AddWebhookForm({ place, consumerId, onSecret }: { place: TConsoleParams; consumerId: string; onSecret: (s: string) => void }) {
   const { form, onSubmit, errors, pending } = useActionForm(
     ZWebhookForm,
     { defaultValues: { url: "", events: EVENTS.map((e) => e.value) } },
@@ -105,7 +105,7 @@ function AddWebhookForm({ place, consumerId, onSecret }: { place: TPlace; consum
   );
 }
 
-function EndpointCard({ place, endpoint }: { place: TPlace; endpoint: TWebhookEndpointRow }) {
+function EndpointCard({ place, endpoint }: { place: TConsoleParams; endpoint: TWebhookEndpointRow }) {
   const enable = useAction(enableWebhookAction);
   const run = useToastAction();
   return (
@@ -163,7 +163,10 @@ function EndpointCard({ place, endpoint }: { place: TPlace; endpoint: TWebhookEn
                   <TableCell className="whitespace-nowrap">{formatTime(d.lastAttemptAt ?? d.createdAt)}</TableCell>
                   <TableCell className="font-mono text-xs">{d.event}</TableCell>
                   <TableCell>
-                    <Link className="font-mono text-xs underline underline-offset-4" href={`${place.runsHref}/${d.runId}`}>
+                    <Link
+                      className="font-mono text-xs underline underline-offset-4"
+                      href={`${consolePath(place.organization, place.environment, "runs")}/${d.runId}`}
+                    >
                       {d.runId.slice(0, 8)}
                     </Link>
                   </TableCell>
