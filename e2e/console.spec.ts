@@ -182,6 +182,19 @@ test("AI access: the switch and the Connect an AI client view", async ({ page })
   await axe(page);
 });
 
+test("Connect an AI client: a consumer granted no API sees only the server's own tools, and says why", async ({ page }) => {
+  const name = `E2E no grants ${randomBytes(3).toString("hex")}`;
+  await signIn(page, ADMIN, `${CONSOLE}/consumers`);
+  await page.getByLabel("New consumer").fill(name);
+  await page.getByRole("button", { name: "Create consumer" }).click();
+  await expect(page.getByRole("heading", { name })).toBeVisible();
+  await page.goto(`${CONSOLE}/ai-access`);
+  await page.getByLabel("Consumer", { exact: true }).selectOption({ label: name });
+  const tools = page.getByRole("list", { name: "Tools" });
+  await expect(tools.getByRole("listitem")).toHaveText(["run_status", "run_result", "run_cancel", "list_layers"]);
+  await expect(page.getByText("No Flow API yet: turn an API's switch on and grant it to this consumer.")).toBeVisible();
+});
+
 test("on a plan without AI access the switch is disabled and says why", async ({ page }) => {
   const org = `e2e-free-${randomBytes(3).toString("hex")}`;
   const db = new pg.Client({ connectionString: process.env.DATABASE_URL });

@@ -1,9 +1,9 @@
 "use server";
 /**
  * The serving console's server actions. Each goes through `adminAction` (signed in, admin of
- * the input's organization, checked in the database), resolves the environment with
- * `requireEnvironment` and calls one domain function with the plain `TEnvironmentRef`;
- * domain errors come back as `serverError` (field errors keyed by JSON Pointer).
+ * the input's organization, checked in the database) and calls one domain function with the
+ * plain `TEnvironmentRef` of the input's environment; domain errors come back as
+ * `serverError` (field errors keyed by JSON Pointer).
  */
 import { z } from "zod";
 import { revalidatePath } from "next/cache";
@@ -34,76 +34,70 @@ import {
   ZUpdateEnvironmentList,
 } from "@/features/console/schemas";
 
-async function environmentOf(input: { organization: string; environment: string }): Promise<TEnvironmentRef> {
-  const scope = await requireEnvironment(input);
-  return { organizationId: scope.organizationId, environmentId: scope.environment.id };
+/**
+ * An admin action on one environment named by the input (`name` in the logs): `run` gets the
+ * environment, resolved with `requireEnvironment`, and the parsed input.
+ */
+function environmentAction<S extends z.ZodType<{ organization: string; environment: string }>, R>(
+  name: string,
+  schema: S,
+  run: (environment: TEnvironmentRef, input: z.output<S>) => Promise<R>,
+) {
+  return adminAction
+    .metadata({ name })
+    .inputSchema(schema)
+    .action(async ({ parsedInput }) => {
+      const scope = await requireEnvironment(parsedInput);
+      return run({ organizationId: scope.organizationId, environmentId: scope.environment.id }, parsedInput as z.output<S>);
+    });
 }
 
-export const createConsumerAction = adminAction
-  .metadata({ name: "create-consumer" })
-  .inputSchema(ZCreateConsumer)
-  .action(async ({ parsedInput }) => {
-    const c = await createConsumer(await environmentOf(parsedInput), { name: parsedInput.name });
-    return { id: c.id, slug: c.slug, name: c.name };
-  });
+export const createConsumerAction = environmentAction("create-consumer", ZCreateConsumer, async (env, input) => {
+  const c = await createConsumer(env, { name: input.name });
+  return { id: c.id, slug: c.slug, name: c.name };
+});
 
-export const renameConsumerAction = adminAction
-  .metadata({ name: "rename-consumer" })
-  .inputSchema(ZRenameConsumer)
-  .action(async ({ parsedInput }) => {
-    const c = await renameConsumer(await environmentOf(parsedInput), parsedInput.consumerId, parsedInput.name);
-    return { id: c.id, name: c.name };
-  });
+export const renameConsumerAction = environmentAction("rename-consumer", ZRenameConsumer, async (env, input) => {
+  const c = await renameConsumer(env, input.consumerId, input.name);
+  return { id: c.id, name: c.name };
+});
 
-export const deleteConsumerAction = adminAction
-  .metadata({ name: "delete-consumer" })
-  .inputSchema(ZEnvironmentInput.extend({ consumerId: z.uuid() }))
-  .action(async ({ parsedInput }) => deleteConsumer(await environmentOf(parsedInput), parsedInput.consumerId));
+export const deleteConsumerAction = environmentAction("delete-consumer", ZEnvironmentInput.extend({ consumerId: z.uuid() }), (env, input) =>
+  deleteConsumer(env, input.consumerId),
+);
 
-export const createKeyAction = adminAction
-  .metadata({ name: "create-key" })
-  .inputSchema(ZCreateKey)
-  .action(async ({ parsedInput }) => {
-    const expiresAt = parsedInput.expiresAt ? new Date(parsedInput.expiresAt) : null;
-    const k = await createApiKey(await environmentOf(parsedInput), { consumerId: parsedInput.consumerId, name: parsedInput.name, expiresAt });
-    return { id: k.id, name: k.name, prefix: k.prefix, secret: k.secret, expiresAt: k.expiresAt?.toISOString() ?? null };
-  });
+export const createKeyAction = environmentAction("create-key", ZCreateKey, async (env, input) => {
+  const expiresAt = input.expiresAt ? new Date(input.expiresAt) : null;
+  const k = await createApiKey(env, { consumerId: input.consumerId, name: input.name, expiresAt });
+  return { id: k.id, name: k.name, prefix: k.prefix, secret: k.secret, expiresAt: k.expiresAt?.toISOString() ?? null };
+});
 
-export const revokeKeyAction = adminAction
-  .metadata({ name: "revoke-key" })
-  .inputSchema(ZEnvironmentInput.extend({ keyId: z.uuid() }))
-  .action(async ({ parsedInput }) => revokeApiKey(await environmentOf(parsedInput), parsedInput.keyId));
+export const revokeKeyAction = environmentAction("revoke-key", ZEnvironmentInput.extend({ keyId: z.uuid() }), (env, input) => revokeApiKey(env, input.keyId));
 
-export const revokeOauthClientAction = adminAction
-  .metadata({ name: "revoke-oauth-client" })
-  .inputSchema(ZEnvironmentInput.extend({ authorizationId: z.uuid() }))
-  .action(async ({ parsedInput }) => revokeOauthClient(await environmentOf(parsedInput), parsedInput.authorizationId));
+export const revokeOauthClientAction = environmentAction("revoke-oauth-client", ZEnvironmentInput.extend({ authorizationId: z.uuid() }), (env, input) =>
+  revokeOauthClient(env, input.authorizationId),
+);
 
-export const rotateKeyAction = adminAction
-  .metadata({ name: "rotate-key" })
-  .inputSchema(ZRotateKey)
-  .action(async ({ parsedInput }) => {
-    const r = await rotateApiKey(await environmentOf(parsedInput), parsedInput.keyId, { overlapMinutes: parsedInput.overlapMinutes });
-    return { id: r.newKey.id, name: r.newKey.name, prefix: r.newKey.prefix, secret: r.newKey.secret, oldKeyExpiresAt: r.oldKeyExpiresAt.toISOString() };
-  });
+export const rotateKeyAction = environmentAction("rotate-key", ZRotateKey, async (env, input) => {
+  const r = await rotateApiKey(env, input.keyId, { overlapMinutes: input.overlapMinutes });
+  return { id: r.newKey.id, name: r.newKey.name, prefix: r.newKey.prefix, secret: r.newKey.secret, oldKeyExpiresAt: r.oldKeyExpiresAt.toISOString() };
+});
 
-export const setGrantAction = adminAction
-  .metadata({ name: "set-grant" })
-  .inputSchema(ZEnvironmentInput.extend({ consumerId: z.uuid(), flowApiId: z.uuid(), granted: z.boolean() }))
-  .action(async ({ parsedInput }) => setGrant(await environmentOf(parsedInput), parsedInput));
+export const setGrantAction = environmentAction(
+  "set-grant",
+  ZEnvironmentInput.extend({ consumerId: z.uuid(), flowApiId: z.uuid(), granted: z.boolean() }),
+  (env, input) => setGrant(env, input),
+);
 
-export const setLayerReadableAction = adminAction
-  .metadata({ name: "set-layer-readable" })
-  .inputSchema(ZEnvironmentInput.extend({ workspaceId: z.uuid(), layerId: z.string().min(1), readable: z.boolean() }))
-  .action(async ({ parsedInput }) => setLayerReadable(await environmentOf(parsedInput), parsedInput));
+export const setLayerReadableAction = environmentAction(
+  "set-layer-readable",
+  ZEnvironmentInput.extend({ workspaceId: z.uuid(), layerId: z.string().min(1), readable: z.boolean() }),
+  (env, input) => setLayerReadable(env, input),
+);
 
-export const setAiAccessAction = adminAction
-  .metadata({ name: "set-ai-access" })
-  .inputSchema(ZEnvironmentInput.extend({ flowApiId: z.uuid(), enabled: z.boolean() }))
-  .action(async ({ parsedInput }) => {
-    const scope = await environmentOf(parsedInput);
-    return setAiAccess({ environmentId: scope.environmentId, flowApiId: parsedInput.flowApiId, enabled: parsedInput.enabled });
-  });
+export const setAiAccessAction = environmentAction("set-ai-access", ZEnvironmentInput.extend({ flowApiId: z.uuid(), enabled: z.boolean() }), (env, input) =>
+  setAiAccess({ environmentId: env.environmentId, flowApiId: input.flowApiId, enabled: input.enabled }),
+);
 
 /**
  * Sets one of the environment's lists: the browser origins allowed to call its public API
@@ -122,19 +116,14 @@ export const updateEnvironmentListAction = adminAction
   });
 
 /** Adds a webhook endpoint to a consumer; the answer carries its signing secret, shown once. */
-export const createWebhookAction = adminAction
-  .metadata({ name: "create-webhook" })
-  .inputSchema(ZCreateWebhook)
-  .action(async ({ parsedInput }) =>
-    createWebhookEndpoint(await environmentOf(parsedInput), parsedInput.consumerId, { url: parsedInput.url, events: parsedInput.events }),
-  );
+export const createWebhookAction = environmentAction("create-webhook", ZCreateWebhook, (env, input) =>
+  createWebhookEndpoint(env, input.consumerId, { url: input.url, events: input.events }),
+);
 
-export const enableWebhookAction = adminAction
-  .metadata({ name: "enable-webhook" })
-  .inputSchema(ZEnvironmentInput.extend({ endpointId: z.uuid() }))
-  .action(async ({ parsedInput }) => enableWebhookEndpoint(await environmentOf(parsedInput), parsedInput.endpointId));
+export const enableWebhookAction = environmentAction("enable-webhook", ZEnvironmentInput.extend({ endpointId: z.uuid() }), (env, input) =>
+  enableWebhookEndpoint(env, input.endpointId),
+);
 
-export const deleteWebhookAction = adminAction
-  .metadata({ name: "delete-webhook" })
-  .inputSchema(ZEnvironmentInput.extend({ endpointId: z.uuid() }))
-  .action(async ({ parsedInput }) => deleteWebhookEndpoint(await environmentOf(parsedInput), parsedInput.endpointId));
+export const deleteWebhookAction = environmentAction("delete-webhook", ZEnvironmentInput.extend({ endpointId: z.uuid() }), (env, input) =>
+  deleteWebhookEndpoint(env, input.endpointId),
+);

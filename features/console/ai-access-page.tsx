@@ -21,13 +21,6 @@ import { AiSwitch } from "@/features/console/ai-switch";
 import { ConnectAiClient } from "@/features/console/connect-ai-client";
 import type { TConsoleParams } from "@/features/console/console-layout";
 
-const RUN_TOOLS = [
-  { name: "run_status", title: "Run status" },
-  { name: "run_result", title: "Run result" },
-  { name: "run_cancel", title: "Cancel a run" },
-  { name: "list_layers", title: "Readable layers" },
-];
-
 export default async function AiAccessPage({ params }: { params: Promise<TConsoleParams> }) {
   const p = await params;
   const { scope, ref, organization, environment } = await consolePage(consolePath(p.organization, p.environment, "ai-access"), p);
@@ -42,7 +35,7 @@ export default async function AiAccessPage({ params }: { params: Promise<TConsol
         id: c.id,
         name: c.name,
         keys: c.keys.filter((k) => k.state === "active" || k.state === "expiring").map((k) => ({ id: k.id, name: k.name, prefix: k.prefix })),
-        tools: [...toolApis.map((a) => ({ name: toolName(a.path.api), title: a.name })), ...RUN_TOOLS],
+        tools: toolApis.map((a) => ({ name: toolName(a.path.api), title: a.name })),
         planAllows,
       };
     }),

@@ -11,9 +11,18 @@ export interface TConnectConsumer {
   id: string;
   name: string;
   keys: { id: string; name: string; prefix: string }[];
+  /** The Flow API tools its keys see (the server's own tools, `SERVER_TOOLS`, come with them). */
   tools: { name: string; title: string }[];
   planAllows: boolean;
 }
+
+/** The tools of the MCP server itself (lib/mcp/server.ts), beside one per Flow API. */
+const SERVER_TOOLS = [
+  { name: "run_status", title: "Run status" },
+  { name: "run_result", title: "Run result" },
+  { name: "run_cancel", title: "Cancel a run" },
+  { name: "list_layers", title: "Readable layers" },
+];
 
 /**
  * "Connect an AI client", two ways: first by signing in (OAuth: the client needs only the
@@ -88,14 +97,14 @@ export function ConnectAiClient({ url, serverName, consumers }: { url: string; s
           <p className="text-sm text-muted-foreground">None: the plan does not include AI access, so AI clients are refused (403).</p>
         ) : (
           <ul className="flex flex-wrap gap-2" aria-label="Tools">
-            {consumer.tools.map((t) => (
+            {[...consumer.tools, ...SERVER_TOOLS].map((t) => (
               <li key={t.name} className="rounded-md border px-2 py-1 font-mono text-xs" title={t.title}>
                 {t.name}
               </li>
             ))}
           </ul>
         )}
-        {consumer?.planAllows && consumer.tools.length === 3 ? (
+        {consumer?.planAllows && consumer.tools.length === 0 ? (
           <p className="text-sm text-muted-foreground">No Flow API yet: turn an API&apos;s switch on and grant it to this consumer.</p>
         ) : null}
       </section>

@@ -1,7 +1,6 @@
 "use client";
 import { useState } from "react";
 import Link from "next/link";
-import { useRouter } from "next/navigation";
 import { useAction } from "next-safe-action/hooks";
 import { toast } from "sonner";
 import { UsersIcon } from "lucide-react";
@@ -13,17 +12,17 @@ import { Input } from "@/components/ui/input";
 import { Switch } from "@/components/ui/switch";
 import { Label } from "@/components/ui/label";
 import { EmptyState } from "@/features/shell/empty-state";
-import { useActionForm } from "@/features/shell/action-form";
+import { useActionForm, useToastAction } from "@/features/shell/action-form";
 import { createConsumerAction, deleteConsumerAction, renameConsumerAction, setGrantAction } from "@/features/console/actions";
 import { ConfirmButton } from "@/components/confirm-button";
 import { ZConsumerForm } from "@/features/console/schemas";
 import type { TConsoleConsumer } from "@/lib/consumers/list-consumers";
 import type { TServedApi } from "@/lib/serving/list-served-apis";
-
-type TPlace = { organization: string; environment: string; keysHref: string; consumersHref: string };
+import { consolePath } from "@/features/shell/routes";
+import type { TConsoleParams } from "@/features/console/console-layout";
 
 /** Consumers of the environment: create, rename, delete, and their grants per served API. */
-export function ConsumersManager({ place, consumers, apis }: { place: TPlace; consumers: TConsoleConsumer[]; apis: TServedApi[] }) {
+export function ConsumersManager({ place, consumers, apis }: { place: TConsoleParams; consumers: TConsoleConsumer[]; apis: TServedApi[] }) {
   return (
     <div className="grid gap-6">
       <CreateConsumerForm place={place} />
@@ -46,7 +45,7 @@ export function ConsumersManager({ place, consumers, apis }: { place: TPlace; co
   );
 }
 
-function CreateConsumerForm({ place }: { place: TPlace }) {
+function CreateConsumerForm({ place }: { place: TConsoleParams }) {
   const { form, onSubmit, errors, pending } = useActionForm(
     ZConsumerForm,
     { defaultValues: { name: "" } },
@@ -68,9 +67,9 @@ function CreateConsumerForm({ place }: { place: TPlace }) {
   );
 }
 
-function ConsumerCard({ place, consumer, apis }: { place: TPlace; consumer: TConsoleConsumer; apis: TServedApi[] }) {
-  const router = useRouter();
+function ConsumerCard({ place, consumer, apis }: { place: TConsoleParams; consumer: TConsoleConsumer; apis: TServedApi[] }) {
   const grant = useAction(setGrantAction);
+  const run = useToastAction();
   const [renaming, setRenaming] = useState(false);
   const granted = new Set(consumer.grantedApiIds);
   const activeKeys = consumer.keys.filter((k) => k.state === "active" || k.state === "expiring").length;
@@ -81,11 +80,11 @@ function ConsumerCard({ place, consumer, apis }: { place: TPlace; consumer: TCon
           <CardTitle>{consumer.name}</CardTitle>
           <CardDescription>
             <span className="font-mono">{consumer.slug}</span> · {activeKeys} active {activeKeys === 1 ? "key" : "keys"} ·{" "}
-            <Link className="underline underline-offset-4" href={`${place.keysHref}?consumer=${consumer.id}`}>
+            <Link className="underline underline-offset-4" href={`${consolePath(place.organization, place.environment, "keys")}?consumer=${consumer.id}`}>
               Keys<span className="sr-only"> of {consumer.name}</span>
             </Link>{" "}
             ·{" "}
-            <Link className="underline underline-offset-4" href={`${place.consumersHref}/${consumer.id}/webhooks`}>
+            <Link className="underline underline-offset-4" href={`${consolePath(place.organization, place.environment, "consumers")}/${consumer.id}/webhooks`}>
               Webhooks<span className="sr-only"> of {consumer.name}</span>
             </Link>
           </CardDescription>
@@ -119,12 +118,12 @@ function ConsumerCard({ place, consumer, apis }: { place: TPlace; consumer: TCon
                   id={id}
                   checked={granted.has(a.flowApiId)}
                   disabled={grant.isPending}
-                  onCheckedChange={async (value) => {
-                    const r = await grant.executeAsync({ ...place, consumerId: consumer.id, flowApiId: a.flowApiId, granted: value });
-                    if (r?.serverError) return void toast.error(r.serverError.message);
-                    toast.success(value ? `${consumer.name} may call ${a.name}.` : `${consumer.name} may no longer call ${a.name}.`);
-                    router.refresh();
-                  }}
+                  onCheckedChange={(value) =>
+                    run(
+                      grant.executeAsync({ ...place, consumerId: consumer.id, flowApiId: a.flowApiId, granted: value }),
+                      value ? `${consumer.name} may call ${a.name}.` : `${consumer.name} may no longer call ${a.name}.`,
+                    )
+                  }
                 />
                 <Label htmlFor={id}>
                   {a.name} <span className="font-mono text-xs text-muted-foreground">{a.slug}</span>
@@ -145,7 +144,7 @@ function RenameDialog({
   open,
   onOpenChange,
 }: {
-  place: TPlace;
+  place: TConsoleParams;
   consumer: TConsoleConsumer;
   open: boolean;
   onOpenChange: (o: boolean) => void;

@@ -17,16 +17,7 @@ export default async function ConsumersPage({ params }: { params: Promise<TConso
         title="Consumers"
         description={`Who may call which API of environment ${scope.environment.name}. A removed grant takes effect on the next call.`}
       />
-      <ConsumersManager
-        place={{
-          organization,
-          environment,
-          keysHref: consolePath(organization, environment, "keys"),
-          consumersHref: consolePath(organization, environment, "consumers"),
-        }}
-        consumers={consumers}
-        apis={apis}
-      />
+      <ConsumersManager place={{ organization, environment }} consumers={consumers} apis={apis} />
     </>
   );
 }

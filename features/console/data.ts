@@ -7,7 +7,7 @@ import "server-only";
 import { headers } from "next/headers";
 import { pageEnvironment } from "@/lib/auth/page-guard";
 import { env } from "@/lib/env";
-import { requestOrigin } from "@/lib/http/request-origin";
+import { publicOrigin } from "@/lib/http/request-origin";
 import type { TEnvironmentRef } from "@/lib/runs/scope";
 import type { TConsoleParams } from "@/features/console/console-layout";
 
@@ -19,7 +19,5 @@ export async function consolePage(path: string, p: TConsoleParams) {
 
 /** The base URL callers use (PUBLIC_BASE_URL, else the request's origin), for absolute addresses shown to admins. */
 export async function publicBaseUrl(): Promise<string> {
-  const base = env().PUBLIC_BASE_URL;
-  if (base) return base.replace(/\/$/, "");
-  return requestOrigin(await headers(), "http://localhost:3000");
+  return publicOrigin(await headers(), "http://localhost:3000", env().PUBLIC_BASE_URL).origin;
 }

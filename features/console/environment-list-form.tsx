@@ -6,7 +6,7 @@ import { toast } from "sonner";
 import { SubmitButton } from "@/components/ui/button";
 import { FormField } from "@/components/ui/form-field";
 import { Textarea } from "@/components/ui/textarea";
-import { applyServerError } from "@/features/shell/action-form";
+import { showActionErrors } from "@/features/shell/action-form";
 import { updateEnvironmentListAction } from "@/features/console/actions";
 import { ZListForm, type TEnvironmentList, type TListForm } from "@/features/console/schemas";
 
@@ -54,9 +54,9 @@ export function EnvironmentListForm({
       return;
     }
     // Field errors name one line (/origins/<index>, /hosts/<index>): show them together under the one text area.
-    const fieldMessages = Object.values(result?.serverError?.fieldErrors ?? {});
+    const fieldMessages: string[] = [];
+    showActionErrors(result, (_, message) => fieldMessages.push(message) > 0);
     if (fieldMessages.length) form.setError("text", { message: fieldMessages.join(" ") });
-    else applyServerError(result?.serverError, () => {});
   });
 
   return (

@@ -20,10 +20,9 @@ import { formatTime } from "@/features/console/format";
 import { ConfirmButton } from "@/components/confirm-button";
 import { SecretDialog, type TShownSecret } from "@/features/console/secret-dialog";
 import type { TConsoleKey } from "@/lib/consumers/list-consumers";
+import type { TConsoleParams } from "@/features/console/console-layout";
 
 type TKeyItem = TConsoleKey & { consumerId: string; consumerName: string };
-
-type TPlace = { organization: string; environment: string };
 
 const STATE_BADGE = {
   active: <Badge variant="success">Active</Badge>,
@@ -39,7 +38,7 @@ export function KeysManager({
   consumers,
   selectedConsumer,
 }: {
-  place: TPlace;
+  place: TConsoleParams;
   keys: TKeyItem[];
   consumers: { id: string; name: string }[];
   selectedConsumer?: string;
@@ -113,7 +112,7 @@ function CreateKeyForm({
   selectedConsumer,
   onCreated,
 }: {
-  place: TPlace;
+  place: TConsoleParams;
   consumers: { id: string; name: string }[];
   selectedConsumer?: string;
   onCreated: (s: TShownSecret) => void;
@@ -161,7 +160,7 @@ function RotateDialog({
   onClose,
   onRotated,
 }: {
-  place: TPlace;
+  place: TConsoleParams;
   keyItem: TKeyItem | null;
   onClose: () => void;
   onRotated: (s: TShownSecret) => void;

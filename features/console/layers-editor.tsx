@@ -1,8 +1,7 @@
 "use client";
 import { useState } from "react";
-import { useRouter } from "next/navigation";
 import { useAction } from "next-safe-action/hooks";
-import { toast } from "sonner";
+import { useToastAction } from "@/features/shell/action-form";
 import { Button } from "@/components/ui/button";
 import { Label } from "@/components/ui/label";
 import { NativeSelect, SelectOptions } from "@/components/ui/native-select";
@@ -18,18 +17,15 @@ const layerKey = (l: Pick<TConsoleLayer, "workspaceId" | "id">) => `${l.workspac
  * API's workspace): remove one, add another of the organization's workspaces.
  */
 export function LayersEditor({ organization, environment, layers }: { organization: string; environment: string; layers: TConsoleLayer[] }) {
-  const router = useRouter();
   const { executeAsync, isPending } = useAction(setLayerReadableAction);
+  const run = useToastAction();
   const readable = layers.filter((l) => l.readable);
   const others = layers.filter((l) => !l.readable);
   const [choice, setChoice] = useState("");
   const change = async (layer: TConsoleLayer | undefined, value: boolean) => {
     if (!layer) return;
-    const r = await executeAsync({ organization, environment, workspaceId: layer.workspaceId, layerId: layer.id, readable: value });
-    if (r?.serverError) return void toast.error(r.serverError.message);
-    toast.success(value ? "Layer added." : "Layer removed.");
-    setChoice("");
-    router.refresh();
+    const pending = executeAsync({ organization, environment, workspaceId: layer.workspaceId, layerId: layer.id, readable: value });
+    if (await run(pending, value ? "Layer added." : "Layer removed.")) setChoice("");
   };
   return (
     <div className="grid gap-4">

@@ -18,7 +18,7 @@ import type { TConsoleParams } from "@/features/console/console-layout";
 export default async function UsagePage({ params }: { params: Promise<TConsoleParams> }) {
   const p = await params;
   const { scope, ref, organization, environment } = await consolePage(consolePath(p.organization, p.environment, "usage"), p);
-  const report = await usageReport({ ...ref, organization, environment }, { days: 30 });
+  const report = await usageReport({ ...ref, organization, environment });
   return (
     <>
       <PageHeader title="Usage" description={`Metering from ${report.from} to ${report.to} (UTC days). Environment ${scope.environment.name}.`} />

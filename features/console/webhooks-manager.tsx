@@ -1,28 +1,26 @@
 "use client";
 import { useState } from "react";
 import Link from "next/link";
-import { useRouter } from "next/navigation";
 import { useAction } from "next-safe-action/hooks";
-import { toast } from "sonner";
 import { TriangleAlertIcon, WebhookIcon } from "lucide-react";
 import { Alert, AlertDescription, AlertTitle } from "@/components/ui/alert";
 import { Badge } from "@/components/ui/badge";
 import { Button, SubmitButton } from "@/components/ui/button";
-import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "@/components/ui/card";
+import { Card, CardContent, CardDescription, CardHeader, CardTitle, TitledCard } from "@/components/ui/card";
 import { FormField } from "@/components/ui/form-field";
 import { Input } from "@/components/ui/input";
 import { Label } from "@/components/ui/label";
 import { Table, TableBody, TableCell, TableHeaderRow, TableRow } from "@/components/ui/table";
 import { ConfirmButton } from "@/components/confirm-button";
 import { EmptyState } from "@/features/shell/empty-state";
-import { useActionForm } from "@/features/shell/action-form";
+import { useActionForm, useToastAction } from "@/features/shell/action-form";
 import { SecretDialog, type TShownSecret } from "@/features/console/secret-dialog";
 import { formatTime } from "@/features/console/format";
 import { createWebhookAction, deleteWebhookAction, enableWebhookAction } from "@/features/console/actions";
 import { ZWebhookForm } from "@/features/console/schemas";
 import type { TWebhookEndpointRow } from "@/lib/webhooks/webhook-endpoints";
-
-type TPlace = { organization: string; environment: string; runsHref: string };
+import { consolePath } from "@/features/shell/routes";
+import type { TConsoleParams } from "@/features/console/console-layout";
 
 const EVENTS = [
   { value: "run.completed", label: "Run completed" },
@@ -33,7 +31,7 @@ const EVENTS = [
 const DELIVERY_VARIANT = { pending: "secondary", delivered: "success", failed: "destructive" } as const;
 
 /** A consumer's webhook endpoints: add (the secret shown once), state, re-enable, delete, recent deliveries. */
-export function WebhooksManager({ place, consumerId, endpoints }: { place: TPlace; consumerId: string; endpoints: TWebhookEndpointRow[] }) {
+export function WebhooksManager({ place, consumerId, endpoints }: { place: TConsoleParams; consumerId: string; endpoints: TWebhookEndpointRow[] }) {
   const [secret, setSecret] = useState<TShownSecret | null>(null);
   return (
     <div className="grid gap-6">
@@ -58,7 +56,7 @@ export function WebhooksManager({ place, consumerId, endpoints }: { place: TPlac
   );
 }
 
-function AddWebhookForm({ place, consumerId, onSecret }: { place: TPlace; consumerId: string; onSecret: (s: string) => void }) {
+function AddWebhookForm({ place, consumerId, onSecret }: { place: TConsoleParams; consumerId: string; onSecret: (s: string) => void }) {
   const { form, onSubmit, errors, pending } = useActionForm(
     ZWebhookForm,
     { defaultValues: { url: "", events: EVENTS.map((e) => e.value) } },
@@ -70,52 +68,46 @@ function AddWebhookForm({ place, consumerId, onSecret }: { place: TPlace; consum
   );
   const events = form.watch("events");
   return (
-    <Card>
-      <CardHeader>
-        <CardTitle>Add a webhook</CardTitle>
-        <CardDescription>An https URL on a public address (or a host of the environment&apos;s allow-list, in Settings).</CardDescription>
-      </CardHeader>
-      <CardContent>
-        <form noValidate className="grid max-w-xl gap-4" onSubmit={onSubmit}>
-          <FormField id="webhook-url" label="URL" error={errors.url?.message}>
-            <Input type="url" placeholder="https://example.com/hooks/flow-api" spellCheck={false} {...form.register("url")} />
-          </FormField>
-          <fieldset className="grid gap-2" aria-describedby={errors.events ? "webhook-events-error" : undefined}>
-            <legend className="mb-1 text-sm font-medium">Events</legend>
-            {EVENTS.map((e) => (
-              <div key={e.value} className="flex items-center gap-2">
-                <input
-                  id={`event-${e.value}`}
-                  type="checkbox"
-                  className="size-4 accent-primary"
-                  checked={events.includes(e.value)}
-                  onChange={(ev) =>
-                    form.setValue("events", ev.target.checked ? [...events, e.value] : events.filter((x) => x !== e.value), { shouldValidate: true })
-                  }
-                />
-                <Label htmlFor={`event-${e.value}`}>
-                  {e.label} <span className="font-mono text-xs text-muted-foreground">{e.value}</span>
-                </Label>
-              </div>
-            ))}
-            {errors.events ? (
-              <p id="webhook-events-error" className="text-sm text-destructive">
-                {errors.events.message}
-              </p>
-            ) : null}
-          </fieldset>
-          <div>
-            <SubmitButton pending={pending}>Add webhook</SubmitButton>
-          </div>
-        </form>
-      </CardContent>
-    </Card>
+    <TitledCard title="Add a webhook" description="An https URL on a public address (or a host of the environment's allow-list, in Settings).">
+      <form noValidate className="grid max-w-xl gap-4" onSubmit={onSubmit}>
+        <FormField id="webhook-url" label="URL" error={errors.url?.message}>
+          <Input type="url" placeholder="https://example.com/hooks/flow-api" spellCheck={false} {...form.register("url")} />
+        </FormField>
+        <fieldset className="grid gap-2" aria-describedby={errors.events ? "webhook-events-error" : undefined}>
+          <legend className="mb-1 text-sm font-medium">Events</legend>
+          {EVENTS.map((e) => (
+            <div key={e.value} className="flex items-center gap-2">
+              <input
+                id={`event-${e.value}`}
+                type="checkbox"
+                className="size-4 accent-primary"
+                checked={events.includes(e.value)}
+                onChange={(ev) =>
+                  form.setValue("events", ev.target.checked ? [...events, e.value] : events.filter((x) => x !== e.value), { shouldValidate: true })
+                }
+              />
+              <Label htmlFor={`event-${e.value}`}>
+                {e.label} <span className="font-mono text-xs text-muted-foreground">{e.value}</span>
+              </Label>
+            </div>
+          ))}
+          {errors.events ? (
+            <p id="webhook-events-error" className="text-sm text-destructive">
+              {errors.events.message}
+            </p>
+          ) : null}
+        </fieldset>
+        <div>
+          <SubmitButton pending={pending}>Add webhook</SubmitButton>
+        </div>
+      </form>
+    </TitledCard>
   );
 }
 
-function EndpointCard({ place, endpoint }: { place: TPlace; endpoint: TWebhookEndpointRow }) {
+function EndpointCard({ place, endpoint }: { place: TConsoleParams; endpoint: TWebhookEndpointRow }) {
   const enable = useAction(enableWebhookAction);
-  const router = useRouter();
+  const run = useToastAction();
   return (
     <Card>
       <CardHeader className="flex flex-row flex-wrap items-start justify-between gap-2">
@@ -134,12 +126,7 @@ function EndpointCard({ place, endpoint }: { place: TPlace; endpoint: TWebhookEn
               variant="outline"
               disabled={enable.isPending}
               aria-label={`Re-enable ${endpoint.url}`}
-              onClick={async () => {
-                const r = await enable.executeAsync({ ...place, endpointId: endpoint.id });
-                if (r?.serverError) return void toast.error(r.serverError.message);
-                toast.success("Webhook enabled again.");
-                router.refresh();
-              }}
+              onClick={() => run(enable.executeAsync({ ...place, endpointId: endpoint.id }), "Webhook enabled again.")}
             >
               Re-enable
             </Button>
@@ -176,7 +163,10 @@ function EndpointCard({ place, endpoint }: { place: TPlace; endpoint: TWebhookEn
                   <TableCell className="whitespace-nowrap">{formatTime(d.lastAttemptAt ?? d.createdAt)}</TableCell>
                   <TableCell className="font-mono text-xs">{d.event}</TableCell>
                   <TableCell>
-                    <Link className="font-mono text-xs underline underline-offset-4" href={`${place.runsHref}/${d.runId}`}>
+                    <Link
+                      className="font-mono text-xs underline underline-offset-4"
+                      href={`${consolePath(place.organization, place.environment, "runs")}/${d.runId}`}
+                    >
                       {d.runId.slice(0, 8)}
                     </Link>
                   </TableCell>

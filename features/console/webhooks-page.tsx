@@ -36,11 +36,7 @@ export default async function WebhooksPage({ params }: { params: Promise<TConsol
           </>
         }
       />
-      <WebhooksManager
-        place={{ organization, environment, runsHref: consolePath(organization, environment, "runs") }}
-        consumerId={consumer.id}
-        endpoints={endpoints}
-      />
+      <WebhooksManager place={{ organization, environment }} consumerId={consumer.id} endpoints={endpoints} />
     </>
   );
 }

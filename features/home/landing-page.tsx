@@ -3,15 +3,16 @@
  * and the published APIs with their docs pages for callers.
  */
 import Link from "next/link";
-import { ArrowRightIcon, BookOpenIcon, PencilRulerIcon, ServerCogIcon, WorkflowIcon } from "lucide-react";
+import { ArrowRightIcon, BookOpenIcon, FileJsonIcon, PencilRulerIcon, ServerCogIcon, WorkflowIcon } from "lucide-react";
 import { db } from "@/lib/db";
 import { currentUser } from "@/lib/auth/session";
+import { Badge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
 import { Card, CardDescription, CardFooter, CardHeader, CardTitle } from "@/components/ui/card";
-import { PublishedApiList } from "@/components/published-api-list";
 import { ThemeToggle } from "@/features/shell/theme-toggle";
 import { UserMenu } from "@/features/shell/user-menu";
 import { docsPath } from "@/features/shell/routes";
+import { apiBasePath } from "@/lib/runs/scope";
 
 export default async function LandingPage() {
   const user = await currentUser();
@@ -19,14 +20,6 @@ export default async function LandingPage() {
     include: { environment: { include: { organization: true } }, flowApi: true, release: { include: { flowVersion: true } } },
     orderBy: { flowApi: { slug: "asc" } },
   });
-  const apis = served.map((s) => ({
-    key: `${s.environmentId}-${s.flowApiId}`,
-    name: s.flowApi.name,
-    description: s.flowApi.description,
-    basePath: `/public/api/${s.environment.organization.slug}/${s.environment.slug}/${s.flowApi.slug}`,
-    docsPath: docsPath(s.environment.organization.slug, s.environment.slug, s.flowApi.slug),
-    flowVersion: s.release.flowVersion.version,
-  }));
   const tools = [
     {
       href: "/design",
@@ -102,7 +95,38 @@ export default async function LandingPage() {
           <p className="mt-1 mb-4 text-sm text-muted-foreground">
             Call them with an API key in the <code className="font-mono">X-Api-Key</code> header.
           </p>
-          <PublishedApiList apis={apis} />
+          {served.length === 0 ? (
+            <p className="text-sm text-muted-foreground">No API is published yet.</p>
+          ) : (
+            <ul className="grid gap-3">
+              {served.map((s) => {
+                const path = { organization: s.environment.organization.slug, environment: s.environment.slug, api: s.flowApi.slug };
+                return (
+                  <li key={`${s.environmentId}-${s.flowApiId}`} className="rounded-xl border bg-card p-4">
+                    <div className="flex flex-wrap items-center gap-2">
+                      <h3 className="font-semibold">{s.flowApi.name}</h3>
+                      <Badge variant="secondary">flow version {s.release.flowVersion.version}</Badge>
+                    </div>
+                    {s.flowApi.description ? <p className="mt-1 text-sm text-muted-foreground">{s.flowApi.description}</p> : null}
+                    <code className="mt-2 block overflow-x-auto rounded-md bg-muted px-2 py-1 font-mono text-xs">POST {apiBasePath(path)}/runs</code>
+                    <div className="mt-3 flex flex-wrap gap-4 text-sm">
+                      <Link
+                        href={docsPath(path.organization, path.environment, path.api)}
+                        className="inline-flex items-center gap-1 font-medium underline-offset-4 hover:underline"
+                      >
+                        <BookOpenIcon aria-hidden="true" className="size-4" />
+                        Docs<span className="sr-only"> of {s.flowApi.name}</span>
+                      </Link>
+                      <a href={`${apiBasePath(path)}/openapi.json`} className="inline-flex items-center gap-1 font-medium underline-offset-4 hover:underline">
+                        <FileJsonIcon aria-hidden="true" className="size-4" />
+                        openapi.json<span className="sr-only"> of {s.flowApi.name}</span>
+                      </a>
+                    </div>
+                  </li>
+                );
+              })}
+            </ul>
+          )}
         </section>
       </main>
     </>

@@ -96,8 +96,8 @@ export async function requireMember(opts: { organization: string; role: TRole })
 }
 
 /** A designer (or admin) in one workspace of the organization. */
-export async function requireWorkspace(opts: { organization: string; workspace: string; role?: TRole }): Promise<TWorkspaceScope> {
-  const member = await requireMember({ organization: opts.organization, role: opts.role ?? "designer" });
+export async function requireWorkspace(opts: { organization: string; workspace: string }): Promise<TWorkspaceScope> {
+  const member = await requireMember({ organization: opts.organization, role: "designer" });
   const workspace = await db.workspace.findUnique({
     where: { organizationId_slug: { organizationId: member.organizationId, slug: opts.workspace } },
     select: { id: true, slug: true, name: true },

@@ -53,7 +53,7 @@ export async function listConsumers(scope: TEnvironmentRef): Promise<TConsoleCon
 }
 
 /** The state of a key at `now`: active, expiring (an expiry is set, e.g. after a rotation), expired or revoked. */
-export function keyState(key: Pick<TConsoleKey, "expiresAt" | "revokedAt">, now = new Date()): TKeyState {
+function keyState(key: Pick<TConsoleKey, "expiresAt" | "revokedAt">, now: Date): TKeyState {
   if (key.revokedAt) return "revoked";
   if (key.expiresAt && key.expiresAt <= now) return "expired";
   if (key.expiresAt) return "expiring";

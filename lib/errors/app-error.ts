@@ -11,44 +11,30 @@
  */
 import type { TFieldError } from "@/lib/errors/field-error";
 
-/** Every error code with its short human title (RFC 9457 `title`). */
-export const ERROR_CODES = {
-  bad_request: "Bad request",
-  unauthorized: "Missing or invalid API key",
-  forbidden: "Access to this API is not granted",
-  not_found: "Not found",
-  method_not_allowed: "Method not allowed",
-  conflict: "Conflict with the current state",
-  payload_too_large: "Request body too large",
-  unsupported_media_type: "Unsupported media type",
-  validation_failed: "The request is invalid",
-  idempotency_key_reused: "Idempotency-Key reused with a different request",
-  rate_limited: "Too many requests",
-  internal: "Internal error",
-  service_unavailable: "Service unavailable",
-  overloaded: "Service overloaded",
+/** Every error code: its short human title (RFC 9457 `title`) and its HTTP status (RFC 9110). */
+const ERRORS = {
+  bad_request: { title: "Bad request", status: 400 },
+  unauthorized: { title: "Missing or invalid API key", status: 401 },
+  forbidden: { title: "Access to this API is not granted", status: 403 },
+  not_found: { title: "Not found", status: 404 },
+  method_not_allowed: { title: "Method not allowed", status: 405 },
+  conflict: { title: "Conflict with the current state", status: 409 },
+  payload_too_large: { title: "Request body too large", status: 413 },
+  unsupported_media_type: { title: "Unsupported media type", status: 415 },
+  validation_failed: { title: "The request is invalid", status: 422 },
+  idempotency_key_reused: { title: "Idempotency-Key reused with a different request", status: 422 },
+  rate_limited: { title: "Too many requests", status: 429 },
+  internal: { title: "Internal error", status: 500 },
+  service_unavailable: { title: "Service unavailable", status: 503 },
+  overloaded: { title: "Service overloaded", status: 503 },
 } as const;
 
-export type TErrorCode = keyof typeof ERROR_CODES;
-export const ERROR_CODE_LIST = Object.keys(ERROR_CODES) as TErrorCode[];
-
-/** HTTP status of every error code (RFC 9110). */
-export const ERROR_STATUS: Record<TErrorCode, number> = {
-  bad_request: 400,
-  unauthorized: 401,
-  forbidden: 403,
-  not_found: 404,
-  method_not_allowed: 405,
-  conflict: 409,
-  payload_too_large: 413,
-  unsupported_media_type: 415,
-  validation_failed: 422,
-  idempotency_key_reused: 422,
-  rate_limited: 429,
-  internal: 500,
-  service_unavailable: 503,
-  overloaded: 503,
-};
+export type TErrorCode = keyof typeof ERRORS;
+export const ERROR_CODE_LIST = Object.keys(ERRORS) as TErrorCode[];
+/** The title of every error code. */
+export const ERROR_CODES = Object.fromEntries(ERROR_CODE_LIST.map((c) => [c, ERRORS[c].title])) as Record<TErrorCode, string>;
+/** The HTTP status of every error code. */
+export const ERROR_STATUS = Object.fromEntries(ERROR_CODE_LIST.map((c) => [c, ERRORS[c].status])) as Record<TErrorCode, number>;
 
 export interface TAppErrorOptions {
   /** `validation_failed` / `idempotency_key_reused`: every faulty field. */

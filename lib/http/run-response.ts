@@ -4,7 +4,7 @@
  * `Link` header of run lists (RFC 8288).
  */
 import "server-only";
-import type { TKeyCaller } from "@/lib/keys/resolve-key-caller";
+import type { TKeyCaller } from "@/lib/keys/served-apis";
 import { runDocument, type TRunLinks, type TRunRow } from "@/lib/runs/run-document";
 import { FINAL_STATES } from "@/lib/runs/run-state-names";
 import { waitForRun } from "@/lib/runs/wait-for-run";

@@ -11,18 +11,9 @@ import "server-only";
 import { db } from "@/lib/db";
 import { AppError } from "@/lib/errors";
 import { hashApiKey, KEY_PATTERN } from "@/lib/keys/api-key";
-import { ZFlowVersion } from "@/lib/flows/definition";
 import { cachedCaller, cachedCallerDeferred, type TDeferredCaller } from "@/lib/keys/caller-cache";
-import type { TApiPath, TKeyScope, TRunTarget } from "@/lib/runs/scope";
-
-/** A resolved key caller: who calls (scope), what it runs (target), and its limits. */
-export interface TKeyCaller {
-  path: TApiPath;
-  scope: TKeyScope;
-  target: TRunTarget;
-  keyId: string;
-  plan: { rateLimitPerMinute: number };
-}
+import { findServedApis, servedApiCall, type TKeyCaller } from "@/lib/keys/served-apis";
+import type { TApiPath } from "@/lib/runs/scope";
 
 /** The SHA-256 hash of a well-formed key; AppError `unauthorized` otherwise (`missing` the detail when none was sent). Shared by the HTTP and MCP doors. */
 export function keyHash(apiKey: string | null, missing = "Send your API key in the X-Api-Key header."): string {
@@ -87,36 +78,11 @@ export async function findEnvironmentKey(path: Pick<TApiPath, "organization" | "
 async function loadCaller(path: TApiPath, hash: string): Promise<{ value: TKeyCaller; keyExpiresAt: Date | null }> {
   const key = await findEnvironmentKey(path, hash);
   const environmentId = key.consumer.environmentId;
-
-  const served = await db.environmentApi.findFirst({
-    where: { environmentId, flowApi: { slug: path.api, organizationId: key.consumer.environment.organizationId } },
-    include: {
-      release: { include: { flowVersion: true } },
-      flowApi: { include: { workspace: { include: { plan: true } } } },
-    },
-  });
+  const [served] = await findServedApis({ environmentId, flowApi: { slug: path.api, organizationId: key.consumer.environment.organizationId } });
   if (!served) throw new AppError("not_found", `No API "${path.api}" is published in environment "${path.environment}".`);
-
   const grant = await db.accessGrant.findUnique({
     where: { consumerId_flowApiId: { consumerId: key.consumerId, flowApiId: served.flowApiId } },
   });
   if (!grant) throw new AppError("forbidden", `Your key's consumer has no access to API "${path.api}".`);
-
-  return {
-    keyExpiresAt: key.expiresAt,
-    value: {
-      path: { organization: path.organization, environment: path.environment, api: path.api },
-      scope: { kind: "key", consumerId: key.consumerId, flowApiId: served.flowApiId, environmentId },
-      target: {
-        workspaceId: served.flowApi.workspaceId,
-        flowApiId: served.flowApiId,
-        flowVersionId: served.release.flowVersionId,
-        flowVersionNumber: served.release.flowVersion.version,
-        releaseId: served.releaseId,
-        flow: ZFlowVersion.parse(served.release.flowVersion.definition),
-      },
-      keyId: key.id,
-      plan: { rateLimitPerMinute: served.flowApi.workspace.plan.rateLimitPerMinute },
-    },
-  };
+  return { keyExpiresAt: key.expiresAt, value: { ...servedApiCall(served, path, { id: key.consumerId, environmentId }), keyId: key.id } };
 }

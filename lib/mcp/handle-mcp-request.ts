@@ -28,7 +28,7 @@ import { env } from "@/lib/env";
 import { AppError } from "@/lib/errors";
 import { allowedHostnames } from "@/lib/http/allowed-hosts";
 import { errorResponse, ZApiPath } from "@/lib/http/public-route";
-import { requestOrigin } from "@/lib/http/request-origin";
+import { publicOrigin } from "@/lib/http/request-origin";
 import { KEY_PATTERN } from "@/lib/keys/api-key";
 import { issuerOf } from "@/lib/oauth/provider";
 import { resourceMetadataUrl } from "@/lib/oauth/resource";
@@ -92,7 +92,7 @@ export async function handleMcpRequest(req: Request, path: { organization?: stri
     if (!named.success) throw new AppError("not_found", "No MCP endpoint is served at this address.");
     const caller = await resolveCaller(req, named.data);
     touchApiKey(caller.keyId);
-    const context: TMcpRequestContext = { caller, baseUrl: env().PUBLIC_BASE_URL?.replace(/\/$/, "") ?? requestOrigin(req.headers, new URL(req.url).origin) };
+    const context: TMcpRequestContext = { caller, baseUrl: publicOrigin(req.headers, new URL(req.url).origin, env().PUBLIC_BASE_URL).origin };
     return await handler().fetch(req, { authInfo: { token: caller.keyId, clientId: caller.consumerId, scopes: [], extra: { flowApi: context } } });
   } catch (err) {
     const res = errorResponse(err, instance, "mcp");

@@ -100,17 +100,18 @@ async function runApi(caller: TAiCaller, runId: string): Promise<TAiApi> {
   return api;
 }
 
-function progressReporter(ctx: ServerContext): ((p: TRunProgress) => Promise<void>) | undefined {
+/** Waits for the run up to `seconds` (see module doc): a dropped request stops the wait; a progress token gets `notifications/progress`. */
+function waitForToolRun(ctx: ServerContext, runId: string, seconds: number) {
   const token = ctx.mcpReq._meta?.progressToken;
-  if (token === undefined) return undefined;
-  return async (p) => {
+  const onProgress = async (p: TRunProgress) => {
     await ctx.mcpReq
       .notify({
         method: "notifications/progress",
-        params: { progressToken: token, progress: p.stepsDone, total: p.stepsTotal, message: `${p.state}: ${p.stepsDone} of ${p.stepsTotal} steps done` },
+        params: { progressToken: token!, progress: p.stepsDone, total: p.stepsTotal, message: `${p.state}: ${p.stepsDone} of ${p.stepsTotal} steps done` },
       })
       .catch(() => {}); // the client may have gone; the run goes on
   };
+  return waitForRun(runId, seconds * 1000, { signal: ctx.mcpReq.signal, onProgress: token === undefined ? undefined : onProgress });
 }
 
 async function runAnswer(ctx: TMcpRequestContext, api: TAiApi, run: Parameters<typeof runDocument>[0] & { flowVersion?: { version: number } | null }) {
@@ -190,8 +191,7 @@ export async function buildMcpServer(ctx: TMcpRequestContext, era: "legacy" | "m
           const { request, waitSeconds } = toolArgumentsToRunRequest(api.target.flow, args);
           // createRun meters the ETL run and the API request; its errors name the argument (e.g. a layer_id this environment may not read).
           const { runId } = await createRun(api.scope, api.target, request).catch((err) => Promise.reject(withFieldPointers(err, argumentPointer)));
-          const run = await waitForRun(runId, waitSeconds * 1000, { signal: reqCtx.mcpReq.signal, onProgress: progressReporter(reqCtx) });
-          return runAnswer(ctx, api, run);
+          return runAnswer(ctx, api, await waitForToolRun(reqCtx, runId, waitSeconds));
         },
         { requiresWorker: true, metered: "call" },
       ),
@@ -210,10 +210,8 @@ export async function buildMcpServer(ctx: TMcpRequestContext, era: "legacy" | "m
       annotations: { title: "Run status", readOnlyHint: true, openWorldHint: false },
     },
     runTool(ZRunStatusArgs, async (api, args, reqCtx) => {
-      let run = await getRunOrThrow(api.scope, args.run_id);
-      if (args.wait_seconds > 0)
-        run = await waitForRun(run.id, args.wait_seconds * 1000, { signal: reqCtx.mcpReq.signal, onProgress: progressReporter(reqCtx) });
-      return runAnswer(ctx, api, run);
+      const run = await getRunOrThrow(api.scope, args.run_id);
+      return runAnswer(ctx, api, args.wait_seconds > 0 ? await waitForToolRun(reqCtx, run.id, args.wait_seconds) : run);
     }),
   );
 

@@ -1,6 +1,5 @@
 /**
- * The console's usage page for one environment over the last `days` UTC days (today
- * included):
+ * The console's usage page for one environment over the last 30 UTC days (today included):
  * - `workspaces`: each workspace whose APIs this environment serves (else every workspace of
  *   the organization), with its plan's limits and use (Flow APIs of the plan's maximum,
  *   drafts included; AI access yes/no) and its billed metering per day: ETL runs,
@@ -61,11 +60,8 @@ export interface TUsageReport {
 const dayString = (d: Date) => d.toISOString().slice(0, 10);
 
 /** `scope`: the environment (ids and slugs), as lib/runs/scope.ts `TEnvironmentRef` plus slugs (not imported: lib/runs depends on lib/metering). */
-export async function usageReport(
-  scope: { organizationId: string; environmentId: string; organization: string; environment: string },
-  opts: { days?: number } = {},
-): Promise<TUsageReport> {
-  const days = Math.min(Math.max(opts.days ?? 30, 1), 366);
+export async function usageReport(scope: { organizationId: string; environmentId: string; organization: string; environment: string }): Promise<TUsageReport> {
+  const days = 30;
   const today = new Date(`${dayString(new Date())}T00:00:00Z`);
   const from = new Date(today.getTime() - (days - 1) * 86_400_000);
 
@@ -73,7 +69,10 @@ export async function usageReport(
   const servedWorkspaceIds = [...new Set(served.map((s) => s.flowApi.workspaceId))];
   const workspaces = await db.workspace.findMany({
     where: servedWorkspaceIds.length ? { id: { in: servedWorkspaceIds } } : { organizationId: scope.organizationId },
-    include: { plan: true, _count: { select: { flowApis: { where: { deletedAt: null } } } } },
+    include: {
+      plan: { select: { id: true, name: true, maxFlowApis: true, aiAccess: true, rateLimitPerMinute: true } },
+      _count: { select: { flowApis: { where: { deletedAt: null } } } },
+    },
     orderBy: { name: "asc" },
   });
 
@@ -95,7 +94,7 @@ export async function usageReport(
       id: w.id,
       slug: w.slug,
       name: w.name,
-      plan: { id: w.plan.id, name: w.plan.name, maxFlowApis: w.plan.maxFlowApis, aiAccess: w.plan.aiAccess, rateLimitPerMinute: w.plan.rateLimitPerMinute },
+      plan: w.plan,
       flowApis: w._count.flowApis,
       days: series,
       totals: sumTotals(series),
@@ -122,35 +121,23 @@ export async function usageReport(
 
   const perApi = new Map<string, TUsageRow>();
   const perConsumer = new Map<string, TUsageRow>();
-  const apiRow = (a: { id: string; slug: string; name: string }) =>
-    perApi.get(a.id) ?? perApi.set(a.id, { id: a.id, slug: a.slug, name: a.name, ...zero() }).get(a.id)!;
-  const consumerRow = (c: { id: string; slug: string; name: string }) => perConsumer.get(c.id) ?? perConsumer.set(c.id, { ...c, ...zero() }).get(c.id)!;
+  const rowOf = (rows: Map<string, TUsageRow>, x: Pick<TUsageRow, "id" | "slug" | "name"> | undefined) =>
+    x && (rows.get(x.id) ?? rows.set(x.id, { id: x.id, slug: x.slug, name: x.name, ...zero() }).get(x.id)!);
   const apiById = new Map(apis.map((a) => [a.id, a]));
   const consumerById = new Map(consumers.map((c) => [c.id, c]));
 
   for (const r of runRows) {
-    const a = apiById.get(r.flowApiId);
-    if (a) {
-      apiRow(a).etlRuns += Number(r.runs);
-      apiRow(a).processingMs += Number(r.ms ?? 0);
-    }
-    const c = r.consumerId ? consumerById.get(r.consumerId) : undefined;
-    if (c) {
-      consumerRow(c).etlRuns += Number(r.runs);
-      consumerRow(c).processingMs += Number(r.ms ?? 0);
+    for (const row of [rowOf(perApi, apiById.get(r.flowApiId)), rowOf(perConsumer, consumerById.get(r.consumerId ?? ""))]) {
+      if (!row) continue;
+      row.etlRuns += Number(r.runs);
+      row.processingMs += Number(r.ms ?? 0);
     }
   }
   const refused = new Map<number, number>();
   for (const r of callRows) {
     const n = Number(r.count);
-    if (r.status !== 200) {
-      refused.set(r.status, (refused.get(r.status) ?? 0) + n);
-      continue;
-    }
-    const a = apiBySlug.get(r.api);
-    if (a) apiRow(a).apiRequests += n;
-    const c = consumerById.get(r.consumerId);
-    if (c) consumerRow(c).apiRequests += n;
+    if (r.status !== 200) refused.set(r.status, (refused.get(r.status) ?? 0) + n);
+    else for (const row of [rowOf(perApi, apiBySlug.get(r.api)), rowOf(perConsumer, consumerById.get(r.consumerId))]) if (row) row.apiRequests += n;
   }
   const refusedRows = [...refused.entries()].map(([status, count]) => ({ status, count })).sort((a, b) => a.status - b.status);
   const byName = (a: TUsageRow, b: TUsageRow) => a.name.localeCompare(b.name);

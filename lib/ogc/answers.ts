@@ -10,7 +10,7 @@ import { MAX_WAIT_SECONDS } from "@/lib/flows/run-request";
 import { parsePrefer } from "@/lib/http/prefer";
 import { keyRunLinks, queuedRun } from "@/lib/http/run-response";
 import type { TOgcPlace } from "@/lib/ogc/ogc-route";
-import type { TKeyCaller } from "@/lib/keys/resolve-key-caller";
+import type { TKeyCaller } from "@/lib/keys/served-apis";
 import { ogcException } from "@/lib/ogc/exception";
 import { toRunRequest, type TExecuteRequest, type TTransmission } from "@/lib/ogc/execute-request";
 import { byValue, jobPath, resultsDocument, statusInfo } from "@/lib/ogc/status-info";

@@ -9,7 +9,7 @@ import "server-only";
 import { aiToolCollisions } from "@/lib/flows/ai-tool-collisions";
 import { ZFlowVersion } from "@/lib/flows/definition";
 import type { TEnvironmentRef } from "@/lib/runs/scope";
-import { findServedApis } from "@/lib/serving/served-apis";
+import { findServedApis } from "@/lib/keys/served-apis";
 
 export interface TServedApi {
   flowApiId: string;

@@ -25,7 +25,7 @@ import { ZFlowVersion } from "@/lib/flows/definition";
 import { cachedCaller } from "@/lib/keys/caller-cache";
 import { findEnvironmentKey, keyHash } from "@/lib/keys/resolve-key-caller";
 import type { TApiPath } from "@/lib/runs/scope";
-import { findServedApis, servedApiCall, type TServedApiCall } from "@/lib/serving/served-apis";
+import { findServedApis, servedApiCall, type TServedApiCall } from "@/lib/keys/served-apis";
 
 /** One Flow API an AI client may call as a tool. */
 export type TAiApi = TServedApiCall;

@@ -12,9 +12,9 @@
 import "server-only";
 import { db } from "@/lib/db";
 import { cachedCaller } from "@/lib/keys/caller-cache";
-import { findEnvironmentKey, keyHash, type TKeyCaller } from "@/lib/keys/resolve-key-caller";
+import { findEnvironmentKey, keyHash } from "@/lib/keys/resolve-key-caller";
 import type { TApiPath } from "@/lib/runs/scope";
-import { findServedApis, servedApiCall, type TServedApiCall } from "@/lib/serving/served-apis";
+import { findServedApis, servedApiCall, type TKeyCaller, type TServedApiCall } from "@/lib/keys/served-apis";
 
 export interface TOgcCaller {
   keyId: string;

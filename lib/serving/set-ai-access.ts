@@ -16,19 +16,11 @@ import { db } from "@/lib/db";
 import { AppError } from "@/lib/errors";
 import { assertAiToolCompatible } from "@/lib/flows/ai-tool-collisions";
 import { ZFlowVersion } from "@/lib/flows/definition";
-
-export interface TSetAiAccessInput {
-  environmentId: string;
-  flowApiId: string;
-  enabled: boolean;
-}
+import { findServedApis } from "@/lib/keys/served-apis";
 
 /** Sets the switch (see module doc); returns the new value. */
-export async function setAiAccess(input: TSetAiAccessInput): Promise<{ aiAccess: boolean }> {
-  const served = await db.environmentApi.findUnique({
-    where: { environmentId_flowApiId: { environmentId: input.environmentId, flowApiId: input.flowApiId } },
-    include: { release: { include: { flowVersion: true } }, flowApi: { include: { workspace: { include: { plan: true } } } } },
-  });
+export async function setAiAccess(input: { environmentId: string; flowApiId: string; enabled: boolean }): Promise<{ aiAccess: boolean }> {
+  const [served] = await findServedApis({ environmentId: input.environmentId, flowApiId: input.flowApiId });
   if (!served) throw new AppError("not_found", "This API is not published in this environment.");
   if (input.enabled) {
     const plan = served.flowApi.workspace.plan;

@@ -1,2 +1,4 @@
 // GET|POST /api/auth/* - next-auth's own endpoints (session, CSRF, sign-in callback, sign-out)
-export { GET, POST } from "@/lib/auth/handlers";
+import { handlers } from "@/lib/auth/next-auth";
+
+export const { GET, POST } = handlers;

@@ -1,5 +1,5 @@
 import { InlineMarkdown } from "@/components/inline-markdown";
-import type { CSSProperties, ReactNode } from "react";
+import { Fragment, type CSSProperties, type ReactNode } from "react";
 import { headers } from "next/headers";
 import { notFound } from "next/navigation";
 import { ZApiPath } from "@/lib/http/public-route";
@@ -20,6 +20,11 @@ type TParams = { params: Promise<TApiPath> };
 const table: CSSProperties = { borderCollapse: "collapse", width: "100%", margin: "0.5rem 0 1.5rem" };
 const cell: CSSProperties = { border: "1px solid #ccc", padding: "0.3rem 0.5rem", textAlign: "left", verticalAlign: "top" };
 const pre: CSSProperties = { background: "#f4f4f4", padding: "0.75rem", overflowX: "auto", fontSize: "0.85rem" };
+const EXAMPLES = [
+  ["curl", "curl"],
+  ["python", "Python (requests)"],
+  ["javascript", "JavaScript (fetch)"],
+] as const;
 
 function Table({ head, rows }: { head: string[]; rows: ReactNode[][] }) {
   return (
@@ -48,10 +53,6 @@ function Table({ head, rows }: { head: string[]; rows: ReactNode[][] }) {
   );
 }
 
-async function origin(): Promise<string> {
-  return requestOrigin(await headers(), "http://localhost");
-}
-
 export async function generateMetadata({ params }: TParams) {
   const p = await params;
   return { title: `${p.api} - API docs` };
@@ -62,11 +63,12 @@ export default async function ApiDocsPage({ params }: TParams) {
   const path = ZApiPath.safeParse(await params);
   if (!path.success) notFound();
   const layers = await readableLayers(path.data);
-  const doc = await publishedOpenApi(path.data, await origin(), layers);
+  const origin = requestOrigin(await headers(), "http://localhost");
+  const doc = await publishedOpenApi(path.data, origin, layers);
   if (!doc) notFound();
   const m = docsModel(doc, "YOUR_API_KEY", layers);
   const openapiHref = `${apiBasePath(path.data)}/openapi.json`;
-  const ogcBase = `${await origin()}${ogcBasePath(path.data)}`;
+  const ogcBase = `${origin}${ogcBasePath(path.data)}`;
   const ogcProcess = `${ogcBase}/processes/${path.data.api}`;
 
   return (
@@ -111,33 +113,23 @@ export default async function ApiDocsPage({ params }: TParams) {
         .filter((i) => i.columns.length > 0)
         .map((i) => (
           <section key={i.name}>
-            {i.kind === "layer" ? (
-              <>
-                <h3 id={`columns-${i.name}`}>
-                  Properties of <code>{i.name}</code> features
-                </h3>
-                <p>
+            <h3 id={`columns-${i.name}`}>
+              {i.kind === "layer" ? "Properties" : "Columns"} of <code>{i.name}</code> {i.kind === "layer" ? "features" : "rows"}
+            </h3>
+            <p>
+              {i.kind === "layer" ? (
+                <>
                   Every feature of <code>{`{"geojson": ...}`}</code> is checked before the run: a faulty property is answered with 422 naming it (for example{" "}
-                  <code>
-                    /inputs/{i.name}/geojson/features/0/properties/{i.columns[0]!.name}
-                  </code>
-                  ). Numbers must be JSON numbers, not text. Other properties are kept as sent. A layer given by <code>layer_id</code> is not checked.
-                </p>
-              </>
-            ) : (
-              <>
-                <h3 id={`columns-${i.name}`}>
-                  Columns of <code>{i.name}</code> rows
-                </h3>
-                <p>
+                  <code>{`/inputs/${i.name}/geojson/features/0/properties/${i.columns[0]!.name}`}</code>). Numbers must be JSON numbers, not text. Other
+                  properties are kept as sent. A layer given by <code>layer_id</code> is not checked.
+                </>
+              ) : (
+                <>
                   Every row of <code>{`{"rows": [...]}`}</code> is checked before the run: a faulty cell is answered with 422 naming it (for example{" "}
-                  <code>
-                    /inputs/{i.name}/rows/0/{i.columns[0]!.name}
-                  </code>
-                  ). Numbers must be JSON numbers, not text. Other columns are kept as sent.
-                </p>
-              </>
-            )}
+                  <code>{`/inputs/${i.name}/rows/0/${i.columns[0]!.name}`}</code>). Numbers must be JSON numbers, not text. Other columns are kept as sent.
+                </>
+              )}
+            </p>
             <Table
               head={["Column", "Type", "Required", "Range", "Description"]}
               rows={i.columns.map((c) => [
@@ -294,18 +286,14 @@ export default async function ApiDocsPage({ params }: TParams) {
 
       <h2 id="examples">Examples</h2>
       {/* Long lines scroll sideways: each block takes keyboard focus, so arrow keys can scroll it (WCAG 2.1.1). */}
-      <h3 id="example-curl">curl</h3>
-      <pre style={pre} tabIndex={0} role="region" aria-labelledby="example-curl">
-        {m.examples.curl}
-      </pre>
-      <h3 id="example-python">Python (requests)</h3>
-      <pre style={pre} tabIndex={0} role="region" aria-labelledby="example-python">
-        {m.examples.python}
-      </pre>
-      <h3 id="example-javascript">JavaScript (fetch)</h3>
-      <pre style={pre} tabIndex={0} role="region" aria-labelledby="example-javascript">
-        {m.examples.javascript}
-      </pre>
+      {EXAMPLES.map(([language, title]) => (
+        <Fragment key={language}>
+          <h3 id={`example-${language}`}>{title}</h3>
+          <pre style={pre} tabIndex={0} role="region" aria-labelledby={`example-${language}`}>
+            {m.examples[language]}
+          </pre>
+        </Fragment>
+      ))}
     </main>
   );
 }

@@ -1,20 +1,27 @@
 /**
  * The published APIs of an environment as the doors run them: one query with the serving
  * release, its flow version and the workspace's plan, and one mapping of a row to the path,
- * key scope and run target the HTTP door's key caller carries (lib/keys/resolve-key-caller.ts).
- * Shared by the MCP and OGC doors.
+ * key scope and run target a key caller carries. Shared by the HTTP, MCP and OGC doors.
  */
 import "server-only";
 import { db } from "@/lib/db";
 import { ZFlowVersion, type TFlowVersion } from "@/lib/flows/definition";
 import type { Prisma } from "@/lib/generated/prisma/client";
-import type { TApiPath } from "@/lib/runs/scope";
-import type { TKeyCaller } from "@/lib/keys/resolve-key-caller";
+import type { TApiPath, TKeyScope, TRunTarget } from "@/lib/runs/scope";
 
 const SERVED_INCLUDE = {
   release: { include: { flowVersion: true } },
   flowApi: { include: { workspace: { include: { plan: true } }, flow: { select: { name: true } } } },
 } satisfies Prisma.EnvironmentApiInclude;
+
+/** A resolved key caller: who calls (scope), what it runs (target), and its limits. */
+export interface TKeyCaller {
+  path: TApiPath;
+  scope: TKeyScope;
+  target: TRunTarget;
+  keyId: string;
+  plan: { rateLimitPerMinute: number };
+}
 
 type TServedRow = Prisma.EnvironmentApiGetPayload<{ include: typeof SERVED_INCLUDE }>;
 
