@@ -14,8 +14,9 @@ import { Textarea } from "@/components/ui/textarea";
 import { Input } from "@/components/ui/input";
 import { NativeSelect, SelectOptions } from "@/components/ui/native-select";
 import { Label } from "@/components/ui/label";
+import { FormField } from "@/components/ui/form-field";
 import type { TItem } from "@/features/design/canvas/flow-graph-model";
-import { ColumnList, Field, Problems } from "@/features/design/canvas/form-fields";
+import { checkbox, ColumnList, Problems } from "@/features/design/canvas/form-fields";
 
 export type TSchema = {
   type?: string | string[];
@@ -90,31 +91,25 @@ export function SchemaField(props: TSchemaFieldProps) {
   const isEnum = Array.isArray(schema.enum);
   if (!isEnum && (t === "number" || t === "integer")) return <NumberField {...props} />;
   if (!isEnum && t !== "boolean" && t !== "string") return t === "array" && schema.items ? <ListField {...props} /> : <JsonField {...props} />;
-  const field = { id: props.id, label: optionLabel(props), hint: schemaHint(schema), problems: ctx.problemsAt(props.pointer) };
+  const field = { id: props.id, label: optionLabel(props), hint: schemaHint(schema), error: ctx.problemsAt(props.pointer).join(" ") };
   if (isEnum) {
     return (
-      <Field {...field}>
+      <FormField {...field}>
         <NativeSelect value={typeof value === "string" ? value : ""} onChange={(e) => onChange(e.target.value === "" ? undefined : e.target.value)}>
           {!props.required || value === undefined ? (
             <option value="">{schema.default !== undefined ? `Default (${String(schema.default)})` : "Choose…"}</option>
           ) : null}
           <SelectOptions options={schema.enum!.map((v) => ({ value: String(v), label: String(v) }))} />
         </NativeSelect>
-      </Field>
+      </FormField>
     );
   }
-  if (t === "boolean") {
-    return (
-      <Field {...field} inline>
-        <input type="checkbox" className="size-4 accent-primary" checked={value === true} onChange={(e) => onChange(e.target.checked)} />
-      </Field>
-    );
-  }
+  if (t === "boolean") return <FormField {...field}>{checkbox(value === true, onChange)}</FormField>;
   const cols = ctx.columnsAt(props.path);
   const listId = `${props.id}-columns`;
   return (
     <>
-      <Field {...field}>
+      <FormField {...field}>
         <Input
           value={typeof value === "string" ? value : ""}
           onChange={(e) => onChange(e.target.value === "" && !props.required ? undefined : e.target.value)}
@@ -122,7 +117,7 @@ export function SchemaField(props: TSchemaFieldProps) {
           placeholder={cols?.length ? `A column: ${cols.slice(0, 3).join(", ")}${cols.length > 3 ? " …" : ""}` : undefined}
           autoComplete="off"
         />
-      </Field>
+      </FormField>
       <ColumnList id={listId} columns={cols} />
     </>
   );
@@ -137,16 +132,15 @@ function ParamableField(props: TSchemaFieldProps & { plain: TSchema }) {
   return (
     <fieldset className="grid gap-1 rounded-md border p-2">
       <legend className="px-1 text-sm font-medium">{optionLabel(props)}</legend>
-      <Field
+      <FormField
         id={`${props.id}-mode`}
         label={`Value of ${props.label}`}
-        labelClassName="text-xs text-muted-foreground"
         hint={
           fitting.length > 0
             ? `The caller may set it through a parameter (${accepts.join(" or ")}).`
             : `A ${accepts.join(" or ")} parameter could set it: add one from the palette.`
         }
-        problems={isParam ? ctx.problemsAt(`${props.pointer}/param`) : []}
+        error={isParam ? ctx.problemsAt(`${props.pointer}/param`).join(" ") : null}
       >
         <NativeSelect
           value={isParam ? `param:${value.param}` : "fixed"}
@@ -158,7 +152,7 @@ function ParamableField(props: TSchemaFieldProps & { plain: TSchema }) {
             <option value={`param:${value.param}`}>Parameter {value.param} (does not fit)</option>
           ) : null}
         </NativeSelect>
-      </Field>
+      </FormField>
       {isParam ? null : <SchemaField {...props} schema={props.plain} paramAccepts={undefined} />}
     </fieldset>
   );
@@ -275,7 +269,7 @@ function NumberField(props: TSchemaFieldProps) {
     if ((text === "" ? undefined : Number(text)) !== value) setText(typeof value === "number" ? String(value) : "");
   }, [value]);
   return (
-    <Field id={props.id} label={optionLabel(props)} hint={schemaHint(props.schema)} problems={props.ctx.problemsAt(props.pointer)}>
+    <FormField id={props.id} label={optionLabel(props)} hint={schemaHint(props.schema)} error={props.ctx.problemsAt(props.pointer).join(" ")}>
       <Input
         type="number"
         inputMode="decimal"
@@ -287,7 +281,7 @@ function NumberField(props: TSchemaFieldProps) {
           if (n === undefined || Number.isFinite(n)) onChange(n);
         }}
       />
-    </Field>
+    </FormField>
   );
 }
 
@@ -318,11 +312,11 @@ function JsonField(props: TSchemaFieldProps) {
     ? `${EXPRESSION_HELP[expression]}${ctx.parameters.length ? ` Parameters: ${ctx.parameters.map((p) => p.name).join(", ")}.` : ""}${cols.length ? ` Columns: ${cols.join(", ")}.` : ""}`
     : (props.schema.description ?? "JSON value.");
   return (
-    <Field
+    <FormField
       id={props.id}
       label={`${props.label}${expression ? " (expression)" : " (JSON)"}${props.required ? "" : " (optional)"}`}
       hint={hint}
-      problems={[...(localError ? [localError] : []), ...ctx.problemsAt(props.pointer)]}
+      error={[localError, ...ctx.problemsAt(props.pointer)].filter(Boolean).join(" ")}
     >
       <Textarea
         className="min-h-20 font-mono text-xs"
@@ -344,6 +338,6 @@ function JsonField(props: TSchemaFieldProps) {
           }
         }}
       />
-    </Field>
+    </FormField>
   );
 }
