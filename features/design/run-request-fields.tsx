@@ -10,7 +10,8 @@ import { useState, type ReactNode } from "react";
 import type { Polygon } from "geojson";
 import { Badge } from "@/components/ui/badge";
 import { Input } from "@/components/ui/input";
-import { Label } from "@/components/ui/label";
+import { Textarea } from "@/components/ui/textarea";
+import { FormField } from "@/components/ui/form-field";
 import { NativeSelect, SelectOptions } from "@/components/ui/native-select";
 import { DeclaredColumns } from "@/features/design/declared-columns";
 import { MapView } from "@/features/design/map-view";
@@ -159,7 +160,6 @@ function InputField<L extends TReadableLayer>(p: {
   const i = p.input;
   const s = p.state;
   const id = `${p.idPrefix ?? ""}input-${i.name}`;
-  const errId = `${id}-error`;
   const err = p.error;
   const modes: { value: TInputState["mode"]; label: string }[] =
     i.kind === "area"
@@ -182,52 +182,34 @@ function InputField<L extends TReadableLayer>(p: {
       </div>
       <DeclaredColumns columns={i.columns} kind={i.kind} />
       <div className="grid gap-2 sm:grid-cols-2">
-        <div className="grid min-w-0 gap-1">
-          <Label htmlFor={`${id}-mode`}>Source of {i.name}</Label>
-          <NativeSelect id={`${id}-mode`} value={s.mode} onChange={(e) => p.onChange({ mode: e.target.value as TInputState["mode"] })}>
+        <FormField id={`${id}-mode`} label={`Source of ${i.name}`} className="min-w-0">
+          <NativeSelect value={s.mode} onChange={(e) => p.onChange({ mode: e.target.value as TInputState["mode"] })}>
             <SelectOptions options={modes} />
           </NativeSelect>
-        </div>
+        </FormField>
         {s.mode === "layer" ? (
-          <div className="grid min-w-0 gap-1">
-            <Label htmlFor={`${id}-layer`}>Layer for {i.name}</Label>
-            <NativeSelect
-              id={`${id}-layer`}
-              value={s.layerId}
-              onChange={(e) => p.onChange({ layerId: e.target.value })}
-              aria-invalid={err ? true : undefined}
-              aria-describedby={err ? errId : undefined}
-            >
+          <FormField id={`${id}-layer`} label={`Layer for ${i.name}`} error={err} className="min-w-0">
+            <NativeSelect value={s.layerId} onChange={(e) => p.onChange({ layerId: e.target.value })}>
               {p.layers.length === 0 ? (
                 <option value="">No {i.kind === "table" ? "table" : `layer of ${describeGeometry(declaredGeometry(i))}`} in this workspace</option>
               ) : null}
               <SelectOptions options={p.layers.map((l) => ({ value: l.id, label: p.layerLabel ? p.layerLabel(l) : `${l.name} (${l.id})` }))} />
             </NativeSelect>
-          </div>
+          </FormField>
         ) : null}
       </div>
       {s.mode === "paste" ? (
-        <div className="grid gap-1">
-          <Label htmlFor={`${id}-text`}>
-            {i.kind === "area" ? "Polygon (GeoJSON geometry or feature)" : i.kind === "table" ? "Rows (JSON array of objects)" : "GeoJSON FeatureCollection"}{" "}
-            for {i.name}
-          </Label>
-          <textarea
-            id={`${id}-text`}
-            className="min-h-28 min-w-0 rounded-md border bg-background p-2 font-mono text-xs focus-visible:ring-2 focus-visible:ring-ring focus-visible:outline-none"
-            value={s.text}
-            onChange={(e) => p.onChange({ text: e.target.value })}
-            aria-invalid={err ? true : undefined}
-            aria-describedby={err ? errId : undefined}
-          />
-        </div>
+        <FormField
+          id={`${id}-text`}
+          label={`${i.kind === "area" ? "Polygon (GeoJSON geometry or feature)" : i.kind === "table" ? "Rows (JSON array of objects)" : "GeoJSON FeatureCollection"} for ${i.name}`}
+          error={err}
+        >
+          <Textarea className="max-h-64 min-h-28 font-mono text-xs" value={s.text} onChange={(e) => p.onChange({ text: e.target.value })} />
+        </FormField>
       ) : null}
       {s.mode === "draw" ? <MapView label={`Map to draw the ${i.name} polygon`} onDraw={(polygon) => p.onChange({ polygon })} /> : null}
-      {err ? (
-        <p id={errId} className="text-sm text-destructive" data-testid={`error-input-${i.name}`}>
-          {err}
-        </p>
-      ) : null}
+      {/* The fields above show their own error. */}
+      {err && (s.mode === "draw" || s.mode === "none") ? <p className="text-sm text-destructive">{err}</p> : null}
     </div>
   );
 }
@@ -245,8 +227,6 @@ function ParameterFields(p: {
     <fieldset className="grid min-w-0 gap-4 sm:grid-cols-2">
       <legend className="mb-2 font-semibold">Parameters</legend>
       {p.parameters.map((x) => {
-        const id = `${p.idPrefix ?? ""}param-${x.name}`;
-        const err = errorsAt(p.errors, `/parameters/${x.name}`);
         const hint = [
           x.type,
           "minimum" in x && x.minimum !== undefined ? `≥ ${x.minimum}` : null,
@@ -256,48 +236,34 @@ function ParameterFields(p: {
         ]
           .filter(Boolean)
           .join(", ");
-        const describedBy = [`${id}-hint`, err ? `${id}-error` : null].filter(Boolean).join(" ");
         const value = p.values[x.name];
         return (
-          <div key={x.name} className="grid min-w-0 gap-1">
-            <Label htmlFor={id}>{x.name}</Label>
+          <FormField
+            key={x.name}
+            id={`${p.idPrefix ?? ""}param-${x.name}`}
+            label={x.name}
+            hint={`${x.description ? `${x.description}. ` : ""}${hint}`}
+            error={errorsAt(p.errors, `/parameters/${x.name}`)}
+            className="min-w-0"
+          >
             {x.type === "boolean" ? (
-              <input
-                id={id}
-                type="checkbox"
-                className="size-4"
-                checked={Boolean(value)}
-                onChange={(e) => p.onChange(x.name, e.target.checked)}
-                aria-describedby={describedBy}
-              />
+              <input type="checkbox" className="size-4" checked={Boolean(value)} onChange={(e) => p.onChange(x.name, e.target.checked)} />
             ) : x.type === "enum" ? (
-              <NativeSelect id={id} value={String(value ?? "")} onChange={(e) => p.onChange(x.name, e.target.value)} aria-describedby={describedBy}>
+              <NativeSelect value={String(value ?? "")} onChange={(e) => p.onChange(x.name, e.target.value)}>
                 {x.default === undefined ? <option value="">(none)</option> : null}
                 <SelectOptions options={x.values.map((v) => ({ value: v, label: v }))} />
               </NativeSelect>
             ) : (
               <Input
-                id={id}
                 type={x.type === "string" ? "text" : "number"}
                 step={x.type === "integer" ? 1 : "any"}
                 min={"minimum" in x ? x.minimum : undefined}
                 max={"maximum" in x ? x.maximum : undefined}
                 value={String(value ?? "")}
                 onChange={(e) => p.onChange(x.name, e.target.value)}
-                aria-invalid={err ? true : undefined}
-                aria-describedby={describedBy}
               />
             )}
-            <p id={`${id}-hint`} className="text-xs text-muted-foreground">
-              {x.description ? `${x.description}. ` : ""}
-              {hint}
-            </p>
-            {err ? (
-              <p id={`${id}-error`} className="text-sm text-destructive" data-testid={`error-param-${x.name}`}>
-                {err}
-              </p>
-            ) : null}
-          </div>
+          </FormField>
         );
       })}
     </fieldset>
