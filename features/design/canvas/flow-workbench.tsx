@@ -3,7 +3,7 @@
  * The flow editor: one document (its text and undo history live here), two views of it
  * switched by tabs (canvas, JSON). It is validated live, debounced, by the server's own
  * validator, which also answers each input's and step's columns; saving creates the next
- * immutable version (or the flow, with version 1). Below: the preview run (flow-run-section.tsx),
+ * immutable version (or the flow, with version 1). Below: the preview run (flow-run-panel.tsx),
  * whose step outcomes come back as badges on the nodes.
  */
 import { useCallback, useEffect, useMemo, useRef, useState } from "react";
@@ -22,8 +22,7 @@ import { FlowCanvas } from "@/features/design/canvas/flow-canvas";
 import type { TPos } from "@/features/design/canvas/use-canvas-selection";
 import type { TCanvasStepType, TFlowDoc } from "@/features/design/canvas/flow-graph-model";
 import { useDocumentHistory } from "@/features/design/canvas/use-document-history";
-import { FlowRunSection } from "@/features/design/canvas/flow-run-section";
-import type { TStepStatus } from "@/features/design/flow-run/flow-run-panel";
+import { FlowRunPanel, type TStepStatus } from "@/features/design/flow-run/flow-run-panel";
 import type { TFieldError } from "@/lib/errors/field-error";
 import type { TColumns } from "@/lib/steps/columns";
 
@@ -170,22 +169,20 @@ export function FlowWorkbench(props: TFlowWorkbenchProps) {
         </div>
         <TabsContent value="canvas" className="min-w-0">
           {doc ? (
-            <div className="grid min-w-0 gap-4">
-              <FlowCanvas
-                doc={doc}
-                onChange={setDoc}
-                catalogue={props.catalogue}
-                problems={problems ?? []}
-                columns={columns}
-                history={history}
-                stepStatus={stepStatus}
-                selectedStepId={selectedStepId}
-                onSelectStep={setSelectedStepId}
-                focusProblem={focusNode}
-                positions={positions}
-                setPositions={setPositions}
-              />
-            </div>
+            <FlowCanvas
+              doc={doc}
+              onChange={setDoc}
+              catalogue={props.catalogue}
+              problems={problems ?? []}
+              columns={columns}
+              history={history}
+              stepStatus={stepStatus}
+              selectedStepId={selectedStepId}
+              onSelectStep={setSelectedStepId}
+              focusProblem={focusNode}
+              positions={positions}
+              setPositions={setPositions}
+            />
           ) : (
             <div className="grid justify-items-start gap-2 rounded-md border p-4 text-sm" role="alert">
               <p>The document is not valid JSON, so the canvas cannot show it. Fix it in the JSON view (or undo the last change).</p>
@@ -248,7 +245,7 @@ export function FlowWorkbench(props: TFlowWorkbenchProps) {
         </Button>
         {props.disabledReason ? <p className="text-sm text-muted-foreground">{props.disabledReason}</p> : null}
       </div>
-      <FlowRunSection
+      <FlowRunPanel
         organization={props.organization}
         workspace={props.workspace}
         document={doc}
