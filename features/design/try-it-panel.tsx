@@ -16,7 +16,7 @@ import { DownloadIcon, LoaderCircleIcon, PlayIcon, SquareIcon } from "lucide-rea
 import { ZFlowVersion } from "@/lib/engine/flow-document";
 import { parseRunRequest } from "@/lib/flows/run-request";
 import { Button } from "@/components/ui/button";
-import { Label } from "@/components/ui/label";
+import { FormField } from "@/components/ui/form-field";
 import { NativeSelect, SelectOptions } from "@/components/ui/native-select";
 import { Badge } from "@/components/ui/badge";
 import { Alert, AlertDescription } from "@/components/ui/alert";
@@ -117,14 +117,11 @@ export function TryItPanel(p: TTryItProps) {
         <fieldset className="grid gap-4 sm:grid-cols-2">
           <legend className="mb-2 font-semibold">Result formats</legend>
           {flow.results.map((r) => (
-            <div key={r.key} className="grid gap-1">
-              <Label htmlFor={`format-${r.key}`}>
-                Format of {r.key} ({r.kind})
-              </Label>
-              <NativeSelect id={`format-${r.key}`} value={formats[r.key]} onChange={(e) => setFormats((all) => ({ ...all, [r.key]: e.target.value }))}>
+            <FormField key={r.key} id={`format-${r.key}`} label={`Format of ${r.key} (${r.kind})`}>
+              <NativeSelect value={formats[r.key]} onChange={(e) => setFormats((all) => ({ ...all, [r.key]: e.target.value }))}>
                 <SelectOptions options={FORMATS_BY_KIND[r.kind].map((f) => ({ value: f, label: f }))} />
               </NativeSelect>
-            </div>
+            </FormField>
           ))}
         </fieldset>
         {Object.keys(errors).length > 0 ? (
