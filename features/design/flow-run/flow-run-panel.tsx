@@ -277,7 +277,6 @@ function StepData({ step, limit }: { step: TStepPreview; limit: number }) {
   const shown = step.kind === "layer" ? (step.features?.length ?? 0) : (step.rows?.length ?? 0);
   const rows =
     step.kind === "layer" ? ((step.features ?? []) as { properties: Record<string, unknown> | null }[]).map((f) => f.properties ?? {}) : (step.rows ?? []);
-  const types = Object.fromEntries(step.columns.map((c) => [c.name, c.type]));
   const summary = `${countOf(step.count, unit)}${step.count > shown ? `, the first ${shown} shown` : ""}`;
   return (
     <div className="grid min-w-0 gap-3" data-testid={`step-data-${step.id}`}>
@@ -297,12 +296,7 @@ function StepData({ step, limit }: { step: TStepPreview; limit: number }) {
             />
           ) : null}
           {step.columns.length > 0 ? (
-            <DataTable
-              columns={step.columns.map((c) => c.name)}
-              columnTypes={types}
-              rows={rows}
-              caption={`Step ${step.id}: ${summary}${step.count > limit ? ` (a preview keeps ${limit})` : ""}`}
-            />
+            <DataTable columns={step.columns} rows={rows} caption={`Step ${step.id}: ${summary}${step.count > limit ? ` (a preview keeps ${limit})` : ""}`} />
           ) : (
             <p className="text-sm text-muted-foreground">No columns.</p>
           )}
