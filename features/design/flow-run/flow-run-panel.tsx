@@ -205,7 +205,10 @@ export function FlowRunPanel(p: TFlowRunPanelProps) {
                 <SquareIcon aria-hidden="true" /> Cancel
               </Button>
             ) : null}
-            <RunStatus doc={doc} loading={Boolean(runId) && run.isPending} />
+            <span role="status" aria-live="polite" className="flex flex-wrap items-center gap-2 text-sm">
+              {runId && run.isPending ? <LoaderCircleIcon aria-hidden="true" className="size-4 animate-spin" /> : null}
+              {doc ? <RunState doc={doc} testIdPrefix="flow-" /> : null}
+            </span>
           </div>
           {doc && !isFinal(doc.state) ? <StepsBar doc={doc} /> : null}
           {run.error ? <p className="text-sm text-destructive">Could not read the run: {run.error.message}</p> : null}
@@ -228,15 +231,6 @@ export function FlowRunPanel(p: TFlowRunPanelProps) {
         <StepOutput doc={doc} runId={runId} stepId={shownStep} />
       </section>
     </div>
-  );
-}
-
-function RunStatus({ doc, loading }: { doc: TFlowPreview | undefined; loading: boolean }) {
-  return (
-    <span role="status" aria-live="polite" className="flex flex-wrap items-center gap-2 text-sm">
-      {loading ? <LoaderCircleIcon aria-hidden="true" className="size-4 animate-spin" /> : null}
-      {doc ? <RunState doc={doc} testIdPrefix="flow-" /> : null}
-    </span>
   );
 }
 
