@@ -120,11 +120,9 @@ export function paramsRead(value: unknown, out = new Set<string>()): Set<string>
 }
 
 function titleOf(kind: TNodeKind, item: TItem, type: TCanvasStepType | undefined): string {
-  const cap = (s: string) => s.charAt(0).toUpperCase() + s.slice(1);
   if (kind === "step") return type?.label ?? (str(item.type) || "Step");
-  if (kind === "input") return `${cap(str(item.kind) || "unknown")} input`;
-  if (kind === "parameter") return `${cap(str(item.type) || "unknown")} parameter`;
-  return `${cap(str(item.kind) || "unknown")} result`;
+  const what = str(kind === "parameter" ? item.type : item.kind) || "unknown";
+  return `${what.charAt(0).toUpperCase()}${what.slice(1)} ${kind}`;
 }
 
 function handlesOf(kind: TNodeKind, type: TCanvasStepType | undefined): TNodeHandle[] {
