@@ -290,22 +290,25 @@ const EXPRESSION_HELP: Record<"predicate" | "value", string> = {
   value: 'A MapLibre expression giving the value, e.g. ["*", ["get", "population"], 2] or ["concat", ["get", "name"], "!"].',
 };
 
+/** What a JSON text stands for: undefined when empty, `NOT_JSON` when it does not parse (yet). */
+const NOT_JSON = Symbol("not JSON");
+function parseJson(text: string): unknown {
+  if (text.trim() === "") return undefined;
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    return NOT_JSON;
+  }
+}
+
 /** A JSON text area for an expression (with help naming the parameters and columns) or an option of any other shape. Text that does not parse yet is kept and marked; the document gets each value that parses. */
 function JsonField(props: TSchemaFieldProps) {
   const { value, onChange, ctx, expression } = props;
   const [text, setText] = useState(value === undefined ? "" : JSON.stringify(value));
-  const [localError, setLocalError] = useState<string | null>(null);
+  const typed = parseJson(text);
+  // Follow changes made elsewhere (undo, the JSON view) unless the text already means that value.
   useEffect(() => {
-    let same = false;
-    try {
-      same = JSON.stringify(JSON.parse(text)) === JSON.stringify(value);
-    } catch {
-      same = false;
-    }
-    if (!same && !(text === "" && value === undefined)) {
-      setText(value === undefined ? "" : JSON.stringify(value));
-      setLocalError(null);
-    }
+    if (typed === NOT_JSON || JSON.stringify(typed) !== JSON.stringify(value)) setText(value === undefined ? "" : JSON.stringify(value));
   }, [value]);
   const cols = ctx.columnsAt(props.path) ?? [];
   const hint = expression
@@ -316,7 +319,7 @@ function JsonField(props: TSchemaFieldProps) {
       id={props.id}
       label={`${props.label}${expression ? " (expression)" : " (JSON)"}${props.required ? "" : " (optional)"}`}
       hint={hint}
-      error={[localError, ...ctx.problemsAt(props.pointer)].filter(Boolean).join(" ")}
+      error={[typed === NOT_JSON ? "Not valid JSON yet." : "", ...ctx.problemsAt(props.pointer)].filter(Boolean).join(" ")}
     >
       <Textarea
         className="min-h-20 font-mono text-xs"
@@ -324,18 +327,8 @@ function JsonField(props: TSchemaFieldProps) {
         spellCheck={false}
         onChange={(e) => {
           setText(e.target.value);
-          if (e.target.value.trim() === "") {
-            setLocalError(null);
-            onChange(undefined);
-            return;
-          }
-          try {
-            const v = JSON.parse(e.target.value) as unknown;
-            setLocalError(null);
-            onChange(v);
-          } catch {
-            setLocalError("Not valid JSON yet.");
-          }
+          const v = parseJson(e.target.value);
+          if (v !== NOT_JSON) onChange(v);
         }}
       />
     </FormField>
