@@ -12,6 +12,7 @@
 import { useEffect, useMemo, useRef, useState } from "react";
 import { useQuery, useQueryClient } from "@tanstack/react-query";
 import type { FeatureCollection } from "geojson";
+import type { z } from "zod";
 import { LoaderCircleIcon, PlayIcon, SquareIcon } from "lucide-react";
 import { Alert, AlertDescription } from "@/components/ui/alert";
 import { Badge } from "@/components/ui/badge";
@@ -51,13 +52,9 @@ function stepIdsOf(document: unknown): string[] {
 
 /** What the form can be built from in a document still being written: the inputs and parameters that parse. */
 function formOf(document: unknown): { inputs: TInput[]; parameters: TParameter[] } {
-  const d = typeof document === "object" && document !== null && !Array.isArray(document) ? (document as Record<string, unknown>) : {};
-  const list = <T,>(v: unknown, parse: (x: unknown) => { success: boolean; data?: T }) =>
-    (Array.isArray(v) ? v : []).flatMap((x) => {
-      const r = parse(x);
-      return r.success ? [r.data as T] : [];
-    });
-  return { inputs: list(d.inputs, (x) => ZInput.safeParse(x)), parameters: list(d.parameters, (x) => ZParameter.safeParse(x)) };
+  const d = (document ?? {}) as { inputs?: unknown; parameters?: unknown };
+  const list = <T,>(v: unknown, schema: z.ZodType<T>) => (Array.isArray(v) ? v : []).flatMap((x) => schema.safeParse(x).data ?? []);
+  return { inputs: list(d.inputs, ZInput), parameters: list(d.parameters, ZParameter) };
 }
 
 /** The message of a problem answer of the preview routes. */
