@@ -105,7 +105,11 @@ export function useRunRequest(inputs: readonly TInput[], parameters: readonly TP
   };
 }
 
-/** The "Inputs" fieldset (`note` above the fields; `noInputs` instead of it for a flow without inputs) and the parameters' fieldset. */
+/**
+ * The "Inputs" fieldset (`note` above the fields; `noInputs` instead of it for a flow without
+ * inputs) and the "Parameters" fieldset (none without parameters), a field per parameter by its
+ * type; `errors` by JSON Pointer (`/inputs/<name>`, `/parameters/<name>`).
+ */
 export function RequestFields<L extends TReadableLayer>(p: {
   form: ReturnType<typeof useRunRequest>;
   inputs: readonly TInput[];
@@ -142,7 +146,51 @@ export function RequestFields<L extends TReadableLayer>(p: {
           ))}
         </fieldset>
       )}
-      <ParameterFields idPrefix={p.idPrefix} parameters={p.parameters} values={p.form.values} errors={p.errors} onChange={p.form.setParam} />
+      {p.parameters.length > 0 ? (
+        <fieldset className="grid min-w-0 gap-4 sm:grid-cols-2">
+          <legend className="mb-2 font-semibold">Parameters</legend>
+          {p.parameters.map((x) => {
+            const hint = [
+              x.type,
+              "minimum" in x && x.minimum !== undefined ? `≥ ${x.minimum}` : null,
+              "maximum" in x && x.maximum !== undefined ? `≤ ${x.maximum}` : null,
+              x.default !== undefined ? `default ${String(x.default)}` : null,
+              x.required ? "required" : null,
+            ]
+              .filter(Boolean)
+              .join(", ");
+            const value = p.form.values[x.name];
+            return (
+              <FormField
+                key={x.name}
+                id={`${p.idPrefix ?? ""}param-${x.name}`}
+                label={x.name}
+                hint={`${x.description ? `${x.description}. ` : ""}${hint}`}
+                error={errorsAt(p.errors, `/parameters/${x.name}`)}
+                className="min-w-0"
+              >
+                {x.type === "boolean" ? (
+                  <input type="checkbox" className="size-4" checked={Boolean(value)} onChange={(e) => p.form.setParam(x.name, e.target.checked)} />
+                ) : x.type === "enum" ? (
+                  <NativeSelect value={String(value ?? "")} onChange={(e) => p.form.setParam(x.name, e.target.value)}>
+                    {x.default === undefined ? <option value="">(none)</option> : null}
+                    <SelectOptions options={x.values.map((v) => ({ value: v, label: v }))} />
+                  </NativeSelect>
+                ) : (
+                  <Input
+                    type={x.type === "string" ? "text" : "number"}
+                    step={x.type === "integer" ? 1 : "any"}
+                    min={"minimum" in x ? x.minimum : undefined}
+                    max={"maximum" in x ? x.maximum : undefined}
+                    value={String(value ?? "")}
+                    onChange={(e) => p.form.setParam(x.name, e.target.value)}
+                  />
+                )}
+              </FormField>
+            );
+          })}
+        </fieldset>
+      ) : null}
     </>
   );
 }
@@ -211,61 +259,5 @@ function InputField<L extends TReadableLayer>(p: {
       {/* The fields above show their own error. */}
       {err && (s.mode === "draw" || s.mode === "none") ? <p className="text-sm text-destructive">{err}</p> : null}
     </div>
-  );
-}
-
-/** The "Parameters" fieldset (none without parameters): a field per parameter, by its type; `errors` by JSON Pointer (`/parameters/<name>`). */
-function ParameterFields(p: {
-  parameters: readonly TParameter[];
-  values: Record<string, TParamValue>;
-  onChange: (name: string, value: TParamValue) => void;
-  errors: Record<string, string>;
-  idPrefix?: string;
-}) {
-  if (p.parameters.length === 0) return null;
-  return (
-    <fieldset className="grid min-w-0 gap-4 sm:grid-cols-2">
-      <legend className="mb-2 font-semibold">Parameters</legend>
-      {p.parameters.map((x) => {
-        const hint = [
-          x.type,
-          "minimum" in x && x.minimum !== undefined ? `≥ ${x.minimum}` : null,
-          "maximum" in x && x.maximum !== undefined ? `≤ ${x.maximum}` : null,
-          x.default !== undefined ? `default ${String(x.default)}` : null,
-          x.required ? "required" : null,
-        ]
-          .filter(Boolean)
-          .join(", ");
-        const value = p.values[x.name];
-        return (
-          <FormField
-            key={x.name}
-            id={`${p.idPrefix ?? ""}param-${x.name}`}
-            label={x.name}
-            hint={`${x.description ? `${x.description}. ` : ""}${hint}`}
-            error={errorsAt(p.errors, `/parameters/${x.name}`)}
-            className="min-w-0"
-          >
-            {x.type === "boolean" ? (
-              <input type="checkbox" className="size-4" checked={Boolean(value)} onChange={(e) => p.onChange(x.name, e.target.checked)} />
-            ) : x.type === "enum" ? (
-              <NativeSelect value={String(value ?? "")} onChange={(e) => p.onChange(x.name, e.target.value)}>
-                {x.default === undefined ? <option value="">(none)</option> : null}
-                <SelectOptions options={x.values.map((v) => ({ value: v, label: v }))} />
-              </NativeSelect>
-            ) : (
-              <Input
-                type={x.type === "string" ? "text" : "number"}
-                step={x.type === "integer" ? 1 : "any"}
-                min={"minimum" in x ? x.minimum : undefined}
-                max={"maximum" in x ? x.maximum : undefined}
-                value={String(value ?? "")}
-                onChange={(e) => p.onChange(x.name, e.target.value)}
-              />
-            )}
-          </FormField>
-        );
-      })}
-    </fieldset>
   );
 }
