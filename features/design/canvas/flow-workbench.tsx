@@ -122,10 +122,6 @@ export function FlowWorkbench(props: TFlowWorkbenchProps) {
       }
       return;
     }
-    if (!name.trim()) {
-      setNameError("A flow needs a name.");
-      return;
-    }
     const r = await create.executeAsync({ ...ref, name, text });
     if (r?.data) {
       toast.success(`Created flow "${name}" with version 1.`);
@@ -134,7 +130,7 @@ export function FlowWorkbench(props: TFlowWorkbenchProps) {
       const fe = r.serverError.fieldErrors;
       if (fe["/name"]) setNameError(fe["/name"]);
       else toast.error(r.serverError.message);
-    } else if (r?.validationErrors) setNameError("Check the name.");
+    } else if (r?.validationErrors) setNameError(r.validationErrors.fieldErrors.name?.[0] ?? "Check the name.");
   };
 
   const onProblem = (pointer: string) => {
