@@ -113,11 +113,7 @@ export function PublishPanel(p: TPublishPanelProps) {
 }
 
 function DiffSection({ title, d }: { title: string; d: TSectionDiff }) {
-  const rows = [
-    ...d.added.map((e) => ({ ...e, what: "added" })),
-    ...d.removed.map((e) => ({ ...e, what: "removed" })),
-    ...d.changed.map((e) => ({ ...e, what: "changed" })),
-  ];
+  const rows = (["added", "removed", "changed"] as const).flatMap((what) => d[what].map((e) => ({ ...e, what })));
   if (rows.length === 0) return null;
   return (
     <div>
