@@ -43,10 +43,7 @@ function errorsAt(errors: Record<string, string>, prefix: string): string {
     .join(" ");
 }
 
-/**
- * The request's `inputs` and `parameters` from the fields' state. `errors`: what is wrong in
- * the browser already (a pasted text that is not JSON, an area not drawn), by JSON Pointer.
- */
+/** The request's `inputs` and `parameters` from the fields' state, and the faults found in the browser (see module doc). */
 function requestValues(
   inputs: readonly TInput[],
   parameters: readonly TParameter[],
@@ -86,11 +83,7 @@ function requestValues(
   return { inputs: inputValues, parameters: parameterValues, errors };
 }
 
-/**
- * The state of a run request form: what the designer set, else each input's first state (its
- * `preferred` layer) and each parameter's default. `request()`: the request's `inputs` and
- * `parameters`, and the faults found in the browser by JSON Pointer.
- */
+/** The state of a run request form: what the designer set, else each input's first state (its `preferred` layer) and each parameter's default. */
 export function useRunRequest(inputs: readonly TInput[], parameters: readonly TParameter[], preferred: (input: TInput) => string | null) {
   const [inputState, setInputState] = useState<Record<string, TInputState>>({});
   const [paramValues, setParamValues] = useState<Record<string, TParamValue>>({});
