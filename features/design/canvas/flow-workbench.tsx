@@ -17,7 +17,7 @@ import { FormField } from "@/components/ui/form-field";
 import { Tabs, TabsContent, TabsList, TabsTrigger } from "@/components/ui/tabs";
 import { createFlowAction, saveFlowVersionAction, validateFlowDocumentAction } from "@/features/design/actions";
 import { FlowJsonEditor } from "@/features/design/flow-editor";
-import { flowDocumentText } from "@/features/design/flow-document-text";
+import { flowDocumentText, parseJson } from "@/features/design/flow-document-text";
 import { FlowCanvas } from "@/features/design/canvas/flow-canvas";
 import type { TPos } from "@/features/design/canvas/use-canvas-selection";
 import type { TCanvasStepType, TFlowDoc } from "@/features/design/canvas/flow-graph-model";
@@ -42,15 +42,6 @@ export interface TFlowWorkbenchProps {
 
 type TView = "canvas" | "json";
 
-function parse(text: string): TFlowDoc | null {
-  try {
-    const v = JSON.parse(text) as unknown;
-    return v && typeof v === "object" && !Array.isArray(v) ? (v as TFlowDoc) : null;
-  } catch {
-    return null;
-  }
-}
-
 /** The flow editor (see module doc). */
 export function FlowWorkbench(props: TFlowWorkbenchProps) {
   const router = useRouter();
@@ -72,7 +63,10 @@ export function FlowWorkbench(props: TFlowWorkbenchProps) {
   const create = useAction(createFlowAction);
   const ref = { organization: props.organization, workspace: props.workspace };
 
-  const doc = useMemo(() => parse(text), [text]);
+  const doc = useMemo(() => {
+    const v = parseJson(text);
+    return v && typeof v === "object" && !Array.isArray(v) ? (v as TFlowDoc) : null;
+  }, [text]);
 
   // Live validation, debounced, by the server's validator.
   useEffect(() => {

@@ -16,6 +16,7 @@ import { NativeSelect, SelectOptions } from "@/components/ui/native-select";
 import { Label } from "@/components/ui/label";
 import { FormField } from "@/components/ui/form-field";
 import type { TItem } from "@/features/design/canvas/flow-graph-model";
+import { NOT_JSON, parseJson } from "@/features/design/flow-document-text";
 import { checkbox, ColumnList, Problems } from "@/features/design/canvas/form-fields";
 
 export type TSchema = {
@@ -289,17 +290,6 @@ const EXPRESSION_HELP: Record<"predicate" | "value", string> = {
   predicate: 'A MapLibre expression that is true for the items to keep, e.g. [">=", ["get", "population"], ["var", "min_population"]].',
   value: 'A MapLibre expression giving the value, e.g. ["*", ["get", "population"], 2] or ["concat", ["get", "name"], "!"].',
 };
-
-/** What a JSON text stands for: undefined when empty, `NOT_JSON` when it does not parse (yet). */
-const NOT_JSON = Symbol("not JSON");
-function parseJson(text: string): unknown {
-  if (text.trim() === "") return undefined;
-  try {
-    return JSON.parse(text) as unknown;
-  } catch {
-    return NOT_JSON;
-  }
-}
 
 /** A JSON text area for an expression (with help naming the parameters and columns) or an option of any other shape. Text that does not parse yet is kept and marked; the document gets each value that parses. */
 function JsonField(props: TSchemaFieldProps) {
