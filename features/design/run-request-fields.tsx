@@ -13,9 +13,8 @@ import { Input } from "@/components/ui/input";
 import { Textarea } from "@/components/ui/textarea";
 import { FormField } from "@/components/ui/form-field";
 import { NativeSelect, SelectOptions } from "@/components/ui/native-select";
-import { DeclaredColumns } from "@/features/design/declared-columns";
 import { MapView } from "@/features/design/map-view";
-import type { TInput, TParameter } from "@/lib/flows/definition";
+import type { TColumn, TInput, TParameter } from "@/lib/flows/definition";
 import { declaredGeometry, describeGeometry, type TReadableLayer } from "@/lib/flows/input-geometry";
 
 /** What the designer chose for one input. */
@@ -251,6 +250,25 @@ function InputField<L extends TReadableLayer>(p: {
       {s.mode === "draw" ? <MapView label={`Map to draw the ${i.name} polygon`} onDraw={(polygon) => p.onChange({ polygon })} /> : null}
       {/* The fields above show their own error. */}
       {err && (s.mode === "draw" || s.mode === "none") ? <p className="text-sm text-destructive">{err}</p> : null}
+    </div>
+  );
+}
+
+/** The columns (or properties) an input declares, shown under it (Try it, the flow preview) so pasted rows or GeoJSON can follow them; nothing without declarations. */
+function DeclaredColumns({ columns, kind }: { columns?: readonly TColumn[]; kind: string }) {
+  if (!columns?.length) return null;
+  return (
+    <div className="text-sm text-muted-foreground" data-testid="declared-columns">
+      <span>{kind === "layer" ? "Each pasted feature's properties need: " : "Each row needs: "}</span>
+      {columns.map((c, k) => (
+        <span key={c.name}>
+          {k > 0 ? ", " : null}
+          <code className="text-foreground">{c.name}</code> ({c.type === "any" ? "text, number or boolean" : c.type}
+          {c.required ? ", required" : ", optional"}
+          {c.minimum !== undefined ? `, ≥ ${c.minimum}` : ""}
+          {c.maximum !== undefined ? `, ≤ ${c.maximum}` : ""})
+        </span>
+      ))}
     </div>
   );
 }
