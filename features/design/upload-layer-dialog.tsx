@@ -7,7 +7,7 @@
  * server's 409) is replaced only after a confirmation naming what reads the layer; the
  * confirmed upload carries `replace=1`, which the server requires.
  */
-import { useRef, useState } from "react";
+import { useState } from "react";
 import { useRouter } from "next/navigation";
 import { toast } from "sonner";
 import { UploadIcon } from "lucide-react";
@@ -40,7 +40,6 @@ export function UploadLayerDialog({ organization, workspace, existingIds }: { or
   const [importing, setImporting] = useState<TLayerImportDocument | null>(null);
   const [problem, setProblem] = useState<{ title: string; items: { field: string; message: string }[] } | null>(null);
   const [fieldErrors, setFieldErrors] = useState<Record<string, string>>({});
-  const xhr = useRef<XMLHttpRequest | null>(null);
   // By the file name's extension, as for an href input.
   const format = file ? formatOfUrl(`file:///${encodeURIComponent(file.name)}`) : null;
 
@@ -121,7 +120,6 @@ export function UploadLayerDialog({ organization, workspace, existingIds }: { or
     if (format === "csv" && lon) q.set("lon", lon);
     if (format === "csv" && lat) q.set("lat", lat);
     const req = new XMLHttpRequest();
-    xhr.current = req;
     req.open("POST", `/api/design/${organization}/${workspace}/layers?${q}`);
     req.responseType = "json"; // a body that is not JSON reads as null
     req.upload.onprogress = (ev) => ev.lengthComputable && setProgress(Math.round((ev.loaded / ev.total) * 100));
