@@ -86,14 +86,12 @@ export function FlowRunPanel(p: TFlowRunPanelProps) {
   const request = useRunRequest(form.inputs, form.parameters, (i) => fitting(i)[0]?.id ?? null);
 
   // The canvas's badges: every step's state after a run, nothing while one is under way.
-  const onStepStatus = useRef(p.onStepStatus);
-  onStepStatus.current = p.onStepStatus;
   useEffect(() => {
-    if (!doc || !isFinal(doc.state)) return void onStepStatus.current({});
+    if (!doc || !isFinal(doc.state)) return p.onStepStatus({});
     const status: Record<string, TStepStatus> = {};
     for (const s of doc.steps ?? []) status[s.id] = { state: "ok", rows: s.count };
     if (doc.state === "failed" && doc.error?.step) status[doc.error.step] = { state: "error", error: doc.error.message };
-    onStepStatus.current(status);
+    p.onStepStatus(status);
   }, [doc?.run_id, doc?.state]);
 
   const onRun = async (e: React.FormEvent) => {
