@@ -143,7 +143,7 @@ test("Try it with a layer input and a pasted area, download each result, check u
     await page.getByLabel(/Polygon \(GeoJSON geometry or feature\) for area/).fill(JSON.stringify(ZURICH));
     await page.getByLabel("min_population").fill("-1");
     await page.getByRole("button", { name: "Run" }).click();
-    await expect(page.getByTestId("error-param-min_population")).toBeVisible();
+    await expect(page.locator("#param-min_population-error")).toBeVisible();
     await page.getByLabel("min_population").fill("1000");
     await runTryIt();
     const cities = JSON.parse((await download(/Download cities\.geojson/)).toString("utf8"));

@@ -82,20 +82,16 @@ export const saveFlowVersionAction = designerAction
     return saveFlowVersion(scope.designer, parsedInput.flowId, documentOrThrow(parsedInput.text));
   });
 
-export const trashFlowAction = designerAction
-  .metadata({ name: "trash-flow" })
-  .inputSchema(ZFlowRef)
-  .action(async ({ parsedInput }) => trashFlow((await requireWorkspace(parsedInput)).designer, parsedInput.flowId));
+/** Moves one flow of the workspace (trash, restore, delete permanently). */
+const flowMove = (name: string, move: (scope: { workspaceId: string }, flowId: string) => Promise<void>) =>
+  designerAction
+    .metadata({ name })
+    .inputSchema(ZFlowRef)
+    .action(async ({ parsedInput }) => move((await requireWorkspace(parsedInput)).designer, parsedInput.flowId));
 
-export const restoreFlowAction = designerAction
-  .metadata({ name: "restore-flow" })
-  .inputSchema(ZFlowRef)
-  .action(async ({ parsedInput }) => restoreFlow((await requireWorkspace(parsedInput)).designer, parsedInput.flowId));
-
-export const deleteFlowAction = designerAction
-  .metadata({ name: "delete-flow" })
-  .inputSchema(ZFlowRef)
-  .action(async ({ parsedInput }) => deleteFlowPermanently((await requireWorkspace(parsedInput)).designer, parsedInput.flowId));
+export const trashFlowAction = flowMove("trash-flow", trashFlow);
+export const restoreFlowAction = flowMove("restore-flow", restoreFlow);
+export const deleteFlowAction = flowMove("delete-flow", deleteFlowPermanently);
 
 export const createApiAction = designerAction
   .metadata({ name: "create-api" })

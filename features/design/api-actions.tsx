@@ -4,9 +4,9 @@
  * will happen: unpublish from one environment, delete (refused while served: the server says
  * 409 too), and choose another source flow when its own was deleted ("Needs a source").
  */
-import { useId, useState } from "react";
+import { useState } from "react";
 import { CircleOffIcon, Trash2Icon } from "lucide-react";
-import { Label } from "@/components/ui/label";
+import { FormField } from "@/components/ui/form-field";
 import { NativeSelect, SelectOptions } from "@/components/ui/native-select";
 import { ConfirmButton } from "@/components/confirm-button";
 import { deleteApiAction, setApiSourceAction, unpublishAction } from "@/features/design/actions";
@@ -77,7 +77,6 @@ export function DeleteApiButton(p: TApiRef & { servedIn: string[]; apisHref: str
 }
 
 export function ChooseSourceForm(p: TApiRef & { flows: { id: string; name: string; latest: number }[] }) {
-  const id = useId();
   const [flowId, setFlowId] = useState(p.flows[0]?.id ?? "");
   const flow = p.flows.find((f) => f.id === flowId);
   if (p.flows.length === 0) {
@@ -85,10 +84,11 @@ export function ChooseSourceForm(p: TApiRef & { flows: { id: string; name: strin
   }
   return (
     <div className="grid min-w-0 gap-2" data-testid="choose-source">
-      <Label htmlFor={id}>New source flow</Label>
-      <NativeSelect id={id} value={flowId} onChange={(e) => setFlowId(e.target.value)}>
-        <SelectOptions options={p.flows.map((f) => ({ value: f.id, label: `${f.name} (latest v${f.latest})` }))} />
-      </NativeSelect>
+      <FormField id="new-source-flow" label="New source flow">
+        <NativeSelect value={flowId} onChange={(e) => setFlowId(e.target.value)}>
+          <SelectOptions options={p.flows.map((f) => ({ value: f.id, label: `${f.name} (latest v${f.latest})` }))} />
+        </NativeSelect>
+      </FormField>
       <div>
         <ConfirmButton
           variant="default"

@@ -48,14 +48,6 @@ export default async function ApiPage({ params }: { params: Promise<TDesignParam
   const tryVersion = api.latestVersion ?? api.selectedVersion;
   const tryDefinition = api.versions.find((v) => v.id === tryVersion?.id)?.definition;
   const servingEnv = api.serving.find((s) => s.release)?.environment.slug ?? "production";
-  const tryLayers = layers.map((l) => ({
-    id: l.id,
-    name: l.name,
-    kind: l.kind,
-    geometryTypes: l.geometryTypes,
-    itemCount: l.itemCount,
-    environments: l.environments,
-  }));
   const tryFlow = tryDefinition ? ZFlowVersion.safeParse(tryDefinition) : null;
   const tryInputs = tryFlow?.success ? tryFlow.data.inputs : [];
   return (
@@ -176,7 +168,7 @@ export default async function ApiPage({ params }: { params: Promise<TDesignParam
               <TableHeaderRow columns={["Environment", "Layers for this API it cannot read yet", "Who can change it"]} />
               <TableBody>
                 {api.serving.map((s) => {
-                  const missing = unreadableIn(tryLayers, tryInputs, s.environment.slug);
+                  const missing = unreadableIn(layers, tryInputs, s.environment.slug);
                   return (
                     <TableRow key={s.environment.id} data-testid={`unreadable-${s.environment.slug}`}>
                       <TableCell className="font-medium">{s.environment.name}</TableCell>
@@ -218,7 +210,7 @@ export default async function ApiPage({ params }: { params: Promise<TDesignParam
               flowVersionId={tryVersion.id}
               flowVersion={tryVersion.version}
               definition={tryDefinition}
-              layers={tryLayers}
+              layers={layers}
               curlEnvironment={servingEnv}
               readableLayersHref={consolePath(scope.organizationSlug, servingEnv, "apis")}
               publicBaseUrl={baseUrl}
@@ -229,17 +221,7 @@ export default async function ApiPage({ params }: { params: Promise<TDesignParam
         </TitledCard>
 
         <TitledCard title="Your recent Try-it runs">
-          <RecentTryRuns
-            organization={scope.organizationSlug}
-            workspace={scope.workspace.slug}
-            runs={runs.map((r) => ({
-              id: r.id,
-              state: r.state,
-              flowVersion: r.flowVersion,
-              createdAt: r.createdAt.toISOString(),
-              processingMs: r.processingMs,
-            }))}
-          />
+          <RecentTryRuns organization={scope.organizationSlug} workspace={scope.workspace.slug} runs={runs} />
         </TitledCard>
       </div>
     </>

@@ -7,8 +7,8 @@
 import type { ColumnDef } from "@tanstack/react-table";
 import { useMemo } from "react";
 import type { Feature } from "geojson";
-import { attributeColumns, formatValue } from "@/features/design/attribute-columns";
-import { TableView } from "@/features/design/data-table";
+import { attributeColumns } from "@/features/design/attribute-columns";
+import { TableView, valueColumns } from "@/features/design/data-table";
 
 /** At most this many features are listed. */
 const MAX_ROWS = 100;
@@ -43,17 +43,7 @@ export function AttributeTable(props: { features: Feature[]; label: string; sele
           );
         },
       },
-      ...columns.map((c): ColumnDef<TRow> => ({
-        id: c.name,
-        header: () => (
-          <span className="flex flex-col leading-tight">
-            <span>{c.name}</span>
-            <span className="text-xs font-normal text-muted-foreground">{c.type}</span>
-          </span>
-        ),
-        accessorFn: (r) => r.properties[c.name],
-        cell: (info) => formatValue(info.getValue()),
-      })),
+      ...valueColumns<TRow>(columns, (r, c) => r.properties[c]),
     ],
     [columns, selected, onSelect],
   );

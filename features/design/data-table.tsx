@@ -1,5 +1,5 @@
 "use client";
-/** A read-only table of rows (TanStack Table), and `TableView`, the scrolling captioned markup it shares with the attribute table. */
+/** A read-only table of rows (TanStack Table), and `TableView` and `valueColumns`, the markup and columns it shares with the attribute table. */
 import { flexRender, getCoreRowModel, useReactTable, type ColumnDef } from "@tanstack/react-table";
 import { useMemo } from "react";
 import { Table, TableBody, TableCaption, TableCell, TableHead, TableHeader, TableRow } from "@/components/ui/table";
@@ -46,34 +46,33 @@ export function TableView<T>(props: {
   );
 }
 
-/** `columnTypes`: a type per column, shown under its name (a flow preview's columns). */
+/** One column per name, its type (when known) under the name, each value as text. */
+export function valueColumns<T>(columns: readonly { name: string; type?: string }[], get: (row: T, name: string) => unknown): ColumnDef<T>[] {
+  return columns.map((c) => ({
+    id: c.name,
+    header: c.type
+      ? () => (
+          <span className="flex flex-col leading-tight">
+            <span>{c.name}</span>
+            <span className="text-xs font-normal text-muted-foreground">{c.type}</span>
+          </span>
+        )
+      : c.name,
+    accessorFn: (r) => get(r, c.name),
+    cell: (info) => formatValue(info.getValue()),
+  }));
+}
+
+/** `columns`: each with its type when it is known (a flow preview's columns). */
 export function DataTable({
   columns,
   rows,
   caption,
-  columnTypes,
 }: {
-  columns: string[];
+  columns: readonly { name: string; type?: string }[];
   rows: Record<string, unknown>[];
   caption: string;
-  columnTypes?: Record<string, string>;
 }) {
-  const defs = useMemo<ColumnDef<Record<string, unknown>>[]>(
-    () =>
-      columns.map((c) => ({
-        id: c,
-        header: columnTypes?.[c]
-          ? () => (
-              <span className="grid">
-                <span>{c}</span>
-                <span className="text-xs font-normal text-muted-foreground">{columnTypes[c]}</span>
-              </span>
-            )
-          : c,
-        accessorFn: (r) => r[c],
-        cell: (info) => formatValue(info.getValue()),
-      })),
-    [columns, columnTypes],
-  );
+  const defs = useMemo(() => valueColumns<Record<string, unknown>>(columns, (r, c) => r[c]), [columns]);
   return <TableView data={rows} columns={defs} caption={caption} className="max-h-96" />;
 }

@@ -1,5 +1,5 @@
 /**
- * A stored flow version as editor text. Postgres `jsonb` keeps object keys in its own order
+ * Editor text: a JSON text's value (`parseJson`), and a stored flow version as editor text. Postgres `jsonb` keeps object keys in its own order
  * (shortest first), so the document is re-ordered the way people write it: `description`,
  * `inputs`, `parameters`, `steps`, `results`; in each item `name`/`id`/`key`, then `kind` or
  * `type`, then the rest as stored. Values are unchanged.
@@ -14,6 +14,18 @@ function ordered(obj: Record<string, unknown>, first: string[]): Record<string, 
   return out;
 }
 
+/** What a JSON text stands for: undefined when empty, `NOT_JSON` when it does not parse (yet). */
+export const NOT_JSON = Symbol("not JSON");
+export function parseJson(text: string): unknown {
+  if (text.trim() === "") return undefined;
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    return NOT_JSON;
+  }
+}
+
+/** The editor text of a stored flow version (see module doc). */
 export function flowDocumentText(definition: unknown): string {
   if (!definition || typeof definition !== "object" || Array.isArray(definition)) return JSON.stringify(definition ?? {}, null, 2);
   const top = ordered(definition as Record<string, unknown>, TOP);

@@ -23,7 +23,7 @@ import {
 } from "@/components/ui/dialog";
 import { FormField } from "@/components/ui/form-field";
 import { Input } from "@/components/ui/input";
-import { sendJson } from "@/features/shell/fetch-json";
+import { sendJson, type TProblemAnswer } from "@/features/shell/fetch-json";
 import type { TLayerUsage } from "@/lib/layers/layer-usage";
 
 interface TLayerRef {
@@ -33,15 +33,32 @@ interface TLayerRef {
   name: string;
 }
 
-const layerUrl = (l: TLayerRef) => `/api/design/${l.organization}/${l.workspace}/layers/${encodeURIComponent(l.id)}`;
+/**
+ * A dialog's request about the layer (`PATCH` or `DELETE`): on success it closes, says `done`
+ * and refreshes the page (after going to `then`); else `problem` holds the server's detail or `fallback`.
+ */
+function useLayerRequest(layer: TLayerRef) {
+  const router = useRouter();
+  const [open, setOpen] = useState(false);
+  const [problem, setProblem] = useState<string | null>(null);
+  const [pending, setPending] = useState(false);
+  const send = async (method: string, body: unknown, fallback: (r: TProblemAnswer) => string, done: string, then?: string) => {
+    setPending(true);
+    const r = await sendJson(`/api/design/${layer.organization}/${layer.workspace}/layers/${encodeURIComponent(layer.id)}`, method, body);
+    setPending(false);
+    if (!r.ok) return setProblem(fallback(r));
+    setOpen(false);
+    toast.success(done);
+    if (then) router.push(then);
+    router.refresh();
+  };
+  return { open, setOpen, problem, setProblem, pending, send };
+}
 
 /** "Rename" and a dialog with the name field. */
 export function RenameLayerButton({ layer }: { layer: TLayerRef }) {
-  const router = useRouter();
-  const [open, setOpen] = useState(false);
+  const { open, setOpen, problem: error, setProblem: setError, pending, send } = useLayerRequest(layer);
   const [name, setName] = useState(layer.name);
-  const [error, setError] = useState<string | null>(null);
-  const [pending, setPending] = useState(false);
   const onOpenChange = (next: boolean) => {
     setOpen(next);
     if (next) {
@@ -49,18 +66,9 @@ export function RenameLayerButton({ layer }: { layer: TLayerRef }) {
       setError(null);
     }
   };
-  const submit = async (e: React.FormEvent) => {
+  const submit = (e: React.FormEvent) => {
     e.preventDefault();
-    setPending(true);
-    const r = await sendJson(layerUrl(layer), "PATCH", { name });
-    setPending(false);
-    if (!r.ok) {
-      setError(r.errors["/name"] ?? r.detail ?? "The layer could not be renamed.");
-      return;
-    }
-    setOpen(false);
-    toast.success("Layer renamed.");
-    router.refresh();
+    void send("PATCH", { name }, (r) => r.errors["/name"] ?? r.detail ?? "The layer could not be renamed.", "Layer renamed.");
   };
   return (
     <Dialog open={open} onOpenChange={onOpenChange}>
@@ -100,25 +108,10 @@ export function RenameLayerButton({ layer }: { layer: TLayerRef }) {
 
 /** "Delete" and a dialog that says what goes, or why the layer cannot be deleted now. */
 export function DeleteLayerButton({ layer, readers, layersHref }: { layer: TLayerRef; readers: TLayerUsage; layersHref: string }) {
-  const router = useRouter();
-  const [open, setOpen] = useState(false);
-  const [problem, setProblem] = useState<string | null>(null);
-  const [pending, setPending] = useState(false);
+  const { open, setOpen, problem, setProblem, pending, send } = useLayerRequest(layer);
   const inUse = readers.apis.length > 0;
   const environments = readers.environments.map((e) => e.name).join(", ");
-  const confirm = async () => {
-    setPending(true);
-    const r = await sendJson(layerUrl(layer), "DELETE");
-    setPending(false);
-    if (!r.ok) {
-      setProblem(r.detail ?? "The layer could not be deleted.");
-      return;
-    }
-    setOpen(false);
-    toast.success(`Layer "${layer.name}" deleted.`);
-    router.push(layersHref);
-    router.refresh();
-  };
+  const confirm = () => send("DELETE", undefined, (r) => r.detail ?? "The layer could not be deleted.", `Layer "${layer.name}" deleted.`, layersHref);
   return (
     <Dialog
       open={open}

@@ -20,6 +20,13 @@ export default async function LayerPage({ params }: { params: Promise<TDesignPar
   const layer = layers.find((l) => l.id === p.layerId);
   if (!layer) notFound();
   const ref = { organization: scope.organizationSlug, workspace: scope.workspace.slug, id: layer.id, name: layer.name };
+  const facts: [term: string, value: string | number, className?: string][] = [
+    [layer.kind === "features" ? "Features" : "Rows", layer.itemCount.toLocaleString("en"), "font-medium"],
+    ["Bbox (W, S, E, N)", formatBbox(layer.bbox), "font-mono text-xs"],
+    ["Readable in", layer.environments.length === 0 ? "no environment" : layer.environments.join(", ")],
+    ["Data version", layer.dataVersion],
+    ["Updated", formatTime(layer.updatedAt)],
+  ];
   return (
     <>
       <PageHeader
@@ -41,26 +48,12 @@ export default async function LayerPage({ params }: { params: Promise<TDesignPar
         }
       />
       <dl className="mb-6 grid grid-cols-2 gap-4 text-sm sm:grid-cols-5">
-        <div>
-          <dt className="text-muted-foreground">{layer.kind === "features" ? "Features" : "Rows"}</dt>
-          <dd className="font-medium">{layer.itemCount.toLocaleString("en")}</dd>
-        </div>
-        <div>
-          <dt className="text-muted-foreground">Bbox (W, S, E, N)</dt>
-          <dd className="font-mono text-xs">{formatBbox(layer.bbox)}</dd>
-        </div>
-        <div>
-          <dt className="text-muted-foreground">Readable in</dt>
-          <dd>{layer.environments.length === 0 ? "no environment" : layer.environments.join(", ")}</dd>
-        </div>
-        <div>
-          <dt className="text-muted-foreground">Data version</dt>
-          <dd>{layer.dataVersion}</dd>
-        </div>
-        <div>
-          <dt className="text-muted-foreground">Updated</dt>
-          <dd>{formatTime(layer.updatedAt)}</dd>
-        </div>
+        {facts.map(([term, value, className]) => (
+          <div key={term}>
+            <dt className="text-muted-foreground">{term}</dt>
+            <dd className={className}>{value}</dd>
+          </div>
+        ))}
       </dl>
       <LayerPreview url={`/api/design/${scope.organizationSlug}/${scope.workspace.slug}/layers/${layer.id}/preview`} name={layer.name} />
     </>

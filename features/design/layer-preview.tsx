@@ -26,7 +26,7 @@ export function LayerPreview({ url, name }: { url: string; name: string }) {
   }
   return (
     <DataTable
-      columns={d.columns}
+      columns={d.columns.map((name) => ({ name }))}
       rows={d.rows}
       caption={d.sampled ? `The first ${d.rows.length} of ${d.total.toLocaleString("en")} rows` : `All ${d.total} rows`}
     />

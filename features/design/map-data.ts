@@ -2,36 +2,31 @@
 import type { Feature, FeatureCollection } from "geojson";
 import { formatValue } from "@/features/design/attribute-columns";
 
+/** An element with its classes and, given, its text. */
+function el<K extends keyof HTMLElementTagNameMap>(tag: K, className: string, text?: string): HTMLElementTagNameMap[K] {
+  const e = document.createElement(tag);
+  e.className = className;
+  if (text !== undefined) e.textContent = text;
+  return e;
+}
+
 /** The popup of one feature: its number and a two-column table of its properties. */
 export function popupContent(feature: Feature, index: number): HTMLElement {
-  const box = document.createElement("div");
-  box.className = "max-h-56 max-w-64 overflow-auto text-xs";
-  const title = document.createElement("p");
-  title.className = "mb-1 font-medium";
-  title.textContent = `Feature ${index + 1}`;
-  box.append(title);
+  const box = el("div", "max-h-56 max-w-64 overflow-auto text-xs");
+  box.append(el("p", "mb-1 font-medium", `Feature ${index + 1}`));
   const entries = Object.entries(feature.properties ?? {});
-  if (entries.length === 0) {
-    const none = document.createElement("p");
-    none.textContent = "No properties.";
-    box.append(none);
-    return box;
+  if (entries.length === 0) box.append(el("p", "", "No properties."));
+  else {
+    const table = el("table", "border-collapse");
+    for (const [k, v] of entries) {
+      const th = el("th", "pr-2 text-left align-top font-medium whitespace-nowrap", k);
+      th.scope = "row";
+      const tr = el("tr", "");
+      tr.append(th, el("td", "align-top break-all", formatValue(v)));
+      table.append(tr);
+    }
+    box.append(table);
   }
-  const table = document.createElement("table");
-  table.className = "border-collapse";
-  for (const [k, v] of entries) {
-    const tr = document.createElement("tr");
-    const th = document.createElement("th");
-    th.scope = "row";
-    th.className = "pr-2 text-left align-top font-medium whitespace-nowrap";
-    th.textContent = k;
-    const td = document.createElement("td");
-    td.className = "align-top break-all";
-    td.textContent = formatValue(v);
-    tr.append(th, td);
-    table.append(tr);
-  }
-  box.append(table);
   return box;
 }
 

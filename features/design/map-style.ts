@@ -4,7 +4,7 @@
  * numbers its features (`generateId`), so a feature's id is its index in the collection.
  */
 import type { ExpressionSpecification, StyleSpecification } from "maplibre-gl";
-import type { Feature, FeatureCollection } from "geojson";
+import type { FeatureCollection } from "geojson";
 
 /** Basemap and data colours per theme (a light block in the dark theme glared in screenshots). */
 export const PALETTE = {
@@ -54,23 +54,20 @@ export const DATA_LAYERS = ["fill", "outline", "points"];
 
 const EMPTY: FeatureCollection = { type: "FeatureCollection", features: [] };
 
-/** Lines every 10° of longitude and latitude. */
+/** Lines every 10° of longitude and latitude, as one feature. */
 function graticule(): FeatureCollection {
-  const line = (x1: number, y1: number, x2: number, y2: number): Feature => ({
-    type: "Feature",
-    properties: {},
-    geometry: {
-      type: "LineString",
-      coordinates: [
-        [x1, y1],
-        [x2, y2],
-      ],
-    },
-  });
-  const features: Feature[] = [];
-  for (let lon = -180; lon <= 180; lon += 10) features.push(line(lon, -85, lon, 85));
-  for (let lat = -80; lat <= 80; lat += 10) features.push(line(-180, lat, 180, lat));
-  return { type: "FeatureCollection", features };
+  const lines: [number, number][][] = [];
+  for (let lon = -180; lon <= 180; lon += 10)
+    lines.push([
+      [lon, -85],
+      [lon, 85],
+    ]);
+  for (let lat = -80; lat <= 80; lat += 10)
+    lines.push([
+      [-180, lat],
+      [180, lat],
+    ]);
+  return { type: "FeatureCollection", features: [{ type: "Feature", properties: {}, geometry: { type: "MultiLineString", coordinates: lines } }] };
 }
 
 /** The style of a map, its sources fetched from `origin`, in the light colours (`themedPaint` sets the others). */

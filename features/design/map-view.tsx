@@ -19,8 +19,6 @@ import { bboxOfCollection, popupContent } from "@/features/design/map-data";
 import { DrawingControls, usePolygonDrawing } from "@/features/design/map-drawing";
 import { DATA_LAYERS, mapStyle, PALETTE, themedPaint } from "@/features/design/map-style";
 
-const reducedMotion = () => typeof window !== "undefined" && window.matchMedia?.("(prefers-reduced-motion: reduce)").matches;
-
 /** A map of `data` (see module doc). */
 export function MapView(props: {
   data?: FeatureCollection;
@@ -115,7 +113,7 @@ export function MapView(props: {
     if (selectedFromTable.current && feature) {
       popup.current?.remove();
       const b = bboxOfCollection({ type: "FeatureCollection", features: [feature] });
-      const duration = reducedMotion() ? 0 : 500;
+      const duration = window.matchMedia?.("(prefers-reduced-motion: reduce)").matches ? 0 : 500;
       if (b && b[0] === b[2] && b[1] === b[3]) m.easeTo({ center: [b[0], b[1]], zoom: Math.max(m.getZoom(), 6), duration });
       else if (b) m.fitBounds([b[0], b[1], b[2], b[3]], { padding: 40, maxZoom: 10, duration });
     }

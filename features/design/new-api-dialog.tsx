@@ -2,9 +2,6 @@
 /** "New API": an active flow, a name and a slug (suggested from the name; the server checks it is free), created as a draft; a refusal (e.g. the plan's limit) is shown. */
 import { useState } from "react";
 import { useRouter } from "next/navigation";
-import { useForm } from "react-hook-form";
-import { zodResolver } from "@hookform/resolvers/zod";
-import { useAction } from "next-safe-action/hooks";
 import { PlusIcon } from "lucide-react";
 import { Button } from "@/components/ui/button";
 import { Input } from "@/components/ui/input";
@@ -12,35 +9,30 @@ import { FormField } from "@/components/ui/form-field";
 import { Alert, AlertDescription } from "@/components/ui/alert";
 import { NativeSelect, SelectOptions } from "@/components/ui/native-select";
 import { Dialog, DialogContent, DialogFooter, DialogHeading, DialogTrigger } from "@/components/ui/dialog";
+import { useActionForm } from "@/features/shell/action-form";
 import { createApiAction } from "@/features/design/actions";
-import { slugify, ZCreateApi, type TCreateApi } from "@/features/design/schemas";
+import { slugify, ZCreateApi } from "@/features/design/schemas";
 
 export function NewApiDialog(p: { organization: string; workspace: string; flows: { id: string; name: string; latest: number }[]; apisHref: string }) {
   const router = useRouter();
   const [open, setOpen] = useState(false);
   const [refusal, setRefusal] = useState<string | null>(null);
   const [slugTouched, setSlugTouched] = useState(false);
-  const { executeAsync, isPending } = useAction(createApiAction);
-  const form = useForm<TCreateApi>({
-    resolver: zodResolver(ZCreateApi),
-    defaultValues: { organization: p.organization, workspace: p.workspace, kind: "flow", flowId: "", name: "", slug: "" },
-  });
-  const errors = form.formState.errors;
-  const onSubmit = form.handleSubmit(async (values) => {
-    setRefusal(null);
-    const r = await executeAsync(values);
-    if (r?.data) {
+  const { form, onSubmit, errors, pending } = useActionForm(
+    ZCreateApi,
+    { defaultValues: { organization: p.organization, workspace: p.workspace, kind: "flow", flowId: "", name: "", slug: "" } },
+    async (values) => {
+      setRefusal(null);
+      const r = await createApiAction(values);
+      // A refusal that names no field (e.g. the plan's limit) stays in the dialog.
+      if (r?.serverError && Object.keys(r.serverError.fieldErrors).length === 0) return void setRefusal(r.serverError.message);
+      return r;
+    },
+    (data) => {
       setOpen(false);
-      router.push(`${p.apisHref}/${r.data.flowApiId}`);
-      return;
-    }
-    const se = r?.serverError;
-    if (se) {
-      const fields = Object.entries(se.fieldErrors);
-      for (const [pointer, message] of fields) form.setError(pointer.slice(1) as keyof TCreateApi, { message });
-      if (fields.length === 0) setRefusal(se.message);
-    }
-  });
+      router.push(`${p.apisHref}/${data.flowApiId}`);
+    },
+  );
   return (
     <Dialog open={open} onOpenChange={setOpen}>
       <DialogTrigger asChild>
@@ -86,7 +78,7 @@ export function NewApiDialog(p: { organization: string; workspace: string; flows
             </Alert>
           ) : null}
           <DialogFooter>
-            <Button type="submit" disabled={isPending}>
+            <Button type="submit" disabled={pending}>
               Create draft
             </Button>
           </DialogFooter>

@@ -9,7 +9,7 @@ import { UploadIcon } from "lucide-react";
 import { ZFlowVersion } from "@/lib/engine/flow-document";
 import { releaseDiff, type TSectionDiff } from "@/lib/apis/release-diff";
 import { Alert, AlertDescription, AlertTitle } from "@/components/ui/alert";
-import { Label } from "@/components/ui/label";
+import { FormField } from "@/components/ui/form-field";
 import { NativeSelect, SelectOptions } from "@/components/ui/native-select";
 import { ConfirmButton } from "@/components/confirm-button";
 import { publishAction } from "@/features/design/actions";
@@ -47,20 +47,18 @@ export function PublishPanel(p: TPublishPanelProps) {
   return (
     <div className="grid gap-4" data-testid="publish-panel">
       <div className="grid gap-4 sm:grid-cols-2">
-        <div className="grid gap-1">
-          <Label htmlFor="publish-environment">Environment</Label>
-          <NativeSelect id="publish-environment" value={environmentId} onChange={(e) => setEnvironmentId(e.target.value)}>
+        <FormField id="publish-environment" label="Environment">
+          <NativeSelect value={environmentId} onChange={(e) => setEnvironmentId(e.target.value)}>
             <SelectOptions
               options={p.environments.map((e) => ({ value: e.id, label: `${e.name} (${e.serving ? `serves v${e.serving.flowVersion}` : "not published"})` }))}
             />
           </NativeSelect>
-        </div>
-        <div className="grid gap-1">
-          <Label htmlFor="publish-version">Flow version</Label>
-          <NativeSelect id="publish-version" value={versionId} onChange={(e) => setVersionId(e.target.value)}>
+        </FormField>
+        <FormField id="publish-version" label="Flow version">
+          <NativeSelect value={versionId} onChange={(e) => setVersionId(e.target.value)}>
             <SelectOptions options={p.versions.map((v, i) => ({ value: v.id, label: `Version ${v.version}${i === 0 ? " (latest)" : ""}` }))} />
           </NativeSelect>
-        </div>
+        </FormField>
       </div>
       <div className="rounded-md border p-3 text-sm" data-testid="release-diff" aria-live="polite">
         {!env?.serving ? (
@@ -115,11 +113,7 @@ export function PublishPanel(p: TPublishPanelProps) {
 }
 
 function DiffSection({ title, d }: { title: string; d: TSectionDiff }) {
-  const rows = [
-    ...d.added.map((e) => ({ ...e, what: "added" })),
-    ...d.removed.map((e) => ({ ...e, what: "removed" })),
-    ...d.changed.map((e) => ({ ...e, what: "changed" })),
-  ];
+  const rows = (["added", "removed", "changed"] as const).flatMap((what) => d[what].map((e) => ({ ...e, what })));
   if (rows.length === 0) return null;
   return (
     <div>

@@ -18,8 +18,7 @@ export interface TRecentTryRun {
   id: string;
   state: string;
   flowVersion: number;
-  /** ISO 8601. */
-  createdAt: string;
+  createdAt: Date;
   processingMs: number | null;
 }
 

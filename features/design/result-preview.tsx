@@ -28,7 +28,7 @@ export function ResultPreview({ kind, href, name }: { kind: "layer" | "table"; h
     return <MapView data={shown} label={`Map of result ${name}: ${fc.features.length} features`} attributes />;
   }
   const rows = parse(q.data, { columns: true, skip_empty_lines: true }) as Record<string, string>[];
-  const columns = rows.length > 0 ? Object.keys(rows[0]!) : [];
+  const columns = rows.length > 0 ? Object.keys(rows[0]!).map((name) => ({ name })) : [];
   return (
     <DataTable
       columns={columns}

@@ -10,11 +10,11 @@ import { useState, type ReactNode } from "react";
 import type { Polygon } from "geojson";
 import { Badge } from "@/components/ui/badge";
 import { Input } from "@/components/ui/input";
-import { Label } from "@/components/ui/label";
+import { Textarea } from "@/components/ui/textarea";
+import { FormField } from "@/components/ui/form-field";
 import { NativeSelect, SelectOptions } from "@/components/ui/native-select";
-import { DeclaredColumns } from "@/features/design/declared-columns";
 import { MapView } from "@/features/design/map-view";
-import type { TInput, TParameter } from "@/lib/flows/definition";
+import type { TColumn, TInput, TParameter } from "@/lib/flows/definition";
 import { declaredGeometry, describeGeometry, type TReadableLayer } from "@/lib/flows/input-geometry";
 
 /** What the designer chose for one input. */
@@ -42,10 +42,7 @@ function errorsAt(errors: Record<string, string>, prefix: string): string {
     .join(" ");
 }
 
-/**
- * The request's `inputs` and `parameters` from the fields' state. `errors`: what is wrong in
- * the browser already (a pasted text that is not JSON, an area not drawn), by JSON Pointer.
- */
+/** The request's `inputs` and `parameters` from the fields' state, and the faults found in the browser (see module doc). */
 function requestValues(
   inputs: readonly TInput[],
   parameters: readonly TParameter[],
@@ -85,11 +82,7 @@ function requestValues(
   return { inputs: inputValues, parameters: parameterValues, errors };
 }
 
-/**
- * The state of a run request form: what the designer set, else each input's first state (its
- * `preferred` layer) and each parameter's default. `request()`: the request's `inputs` and
- * `parameters`, and the faults found in the browser by JSON Pointer.
- */
+/** The state of a run request form: what the designer set, else each input's first state (its `preferred` layer) and each parameter's default. */
 export function useRunRequest(inputs: readonly TInput[], parameters: readonly TParameter[], preferred: (input: TInput) => string | null) {
   const [inputState, setInputState] = useState<Record<string, TInputState>>({});
   const [paramValues, setParamValues] = useState<Record<string, TParamValue>>({});
@@ -104,7 +97,11 @@ export function useRunRequest(inputs: readonly TInput[], parameters: readonly TP
   };
 }
 
-/** The "Inputs" fieldset (`note` above the fields; `noInputs` instead of it for a flow without inputs) and the parameters' fieldset. */
+/**
+ * The "Inputs" fieldset (`note` above the fields; `noInputs` instead of it for a flow without
+ * inputs) and the "Parameters" fieldset (none without parameters), a field per parameter by its
+ * type; `errors` by JSON Pointer (`/inputs/<name>`, `/parameters/<name>`).
+ */
 export function RequestFields<L extends TReadableLayer>(p: {
   form: ReturnType<typeof useRunRequest>;
   inputs: readonly TInput[];
@@ -141,7 +138,51 @@ export function RequestFields<L extends TReadableLayer>(p: {
           ))}
         </fieldset>
       )}
-      <ParameterFields idPrefix={p.idPrefix} parameters={p.parameters} values={p.form.values} errors={p.errors} onChange={p.form.setParam} />
+      {p.parameters.length > 0 ? (
+        <fieldset className="grid min-w-0 gap-4 sm:grid-cols-2">
+          <legend className="mb-2 font-semibold">Parameters</legend>
+          {p.parameters.map((x) => {
+            const hint = [
+              x.type,
+              "minimum" in x && x.minimum !== undefined ? `≥ ${x.minimum}` : null,
+              "maximum" in x && x.maximum !== undefined ? `≤ ${x.maximum}` : null,
+              x.default !== undefined ? `default ${String(x.default)}` : null,
+              x.required ? "required" : null,
+            ]
+              .filter(Boolean)
+              .join(", ");
+            const value = p.form.values[x.name];
+            return (
+              <FormField
+                key={x.name}
+                id={`${p.idPrefix ?? ""}param-${x.name}`}
+                label={x.name}
+                hint={`${x.description ? `${x.description}. ` : ""}${hint}`}
+                error={errorsAt(p.errors, `/parameters/${x.name}`)}
+                className="min-w-0"
+              >
+                {x.type === "boolean" ? (
+                  <input type="checkbox" className="size-4" checked={Boolean(value)} onChange={(e) => p.form.setParam(x.name, e.target.checked)} />
+                ) : x.type === "enum" ? (
+                  <NativeSelect value={String(value ?? "")} onChange={(e) => p.form.setParam(x.name, e.target.value)}>
+                    {x.default === undefined ? <option value="">(none)</option> : null}
+                    <SelectOptions options={x.values.map((v) => ({ value: v, label: v }))} />
+                  </NativeSelect>
+                ) : (
+                  <Input
+                    type={x.type === "string" ? "text" : "number"}
+                    step={x.type === "integer" ? 1 : "any"}
+                    min={"minimum" in x ? x.minimum : undefined}
+                    max={"maximum" in x ? x.maximum : undefined}
+                    value={String(value ?? "")}
+                    onChange={(e) => p.form.setParam(x.name, e.target.value)}
+                  />
+                )}
+              </FormField>
+            );
+          })}
+        </fieldset>
+      ) : null}
     </>
   );
 }
@@ -159,7 +200,6 @@ function InputField<L extends TReadableLayer>(p: {
   const i = p.input;
   const s = p.state;
   const id = `${p.idPrefix ?? ""}input-${i.name}`;
-  const errId = `${id}-error`;
   const err = p.error;
   const modes: { value: TInputState["mode"]; label: string }[] =
     i.kind === "area"
@@ -182,124 +222,53 @@ function InputField<L extends TReadableLayer>(p: {
       </div>
       <DeclaredColumns columns={i.columns} kind={i.kind} />
       <div className="grid gap-2 sm:grid-cols-2">
-        <div className="grid min-w-0 gap-1">
-          <Label htmlFor={`${id}-mode`}>Source of {i.name}</Label>
-          <NativeSelect id={`${id}-mode`} value={s.mode} onChange={(e) => p.onChange({ mode: e.target.value as TInputState["mode"] })}>
+        <FormField id={`${id}-mode`} label={`Source of ${i.name}`} className="min-w-0">
+          <NativeSelect value={s.mode} onChange={(e) => p.onChange({ mode: e.target.value as TInputState["mode"] })}>
             <SelectOptions options={modes} />
           </NativeSelect>
-        </div>
+        </FormField>
         {s.mode === "layer" ? (
-          <div className="grid min-w-0 gap-1">
-            <Label htmlFor={`${id}-layer`}>Layer for {i.name}</Label>
-            <NativeSelect
-              id={`${id}-layer`}
-              value={s.layerId}
-              onChange={(e) => p.onChange({ layerId: e.target.value })}
-              aria-invalid={err ? true : undefined}
-              aria-describedby={err ? errId : undefined}
-            >
+          <FormField id={`${id}-layer`} label={`Layer for ${i.name}`} error={err} className="min-w-0">
+            <NativeSelect value={s.layerId} onChange={(e) => p.onChange({ layerId: e.target.value })}>
               {p.layers.length === 0 ? (
                 <option value="">No {i.kind === "table" ? "table" : `layer of ${describeGeometry(declaredGeometry(i))}`} in this workspace</option>
               ) : null}
               <SelectOptions options={p.layers.map((l) => ({ value: l.id, label: p.layerLabel ? p.layerLabel(l) : `${l.name} (${l.id})` }))} />
             </NativeSelect>
-          </div>
+          </FormField>
         ) : null}
       </div>
       {s.mode === "paste" ? (
-        <div className="grid gap-1">
-          <Label htmlFor={`${id}-text`}>
-            {i.kind === "area" ? "Polygon (GeoJSON geometry or feature)" : i.kind === "table" ? "Rows (JSON array of objects)" : "GeoJSON FeatureCollection"}{" "}
-            for {i.name}
-          </Label>
-          <textarea
-            id={`${id}-text`}
-            className="min-h-28 min-w-0 rounded-md border bg-background p-2 font-mono text-xs focus-visible:ring-2 focus-visible:ring-ring focus-visible:outline-none"
-            value={s.text}
-            onChange={(e) => p.onChange({ text: e.target.value })}
-            aria-invalid={err ? true : undefined}
-            aria-describedby={err ? errId : undefined}
-          />
-        </div>
+        <FormField
+          id={`${id}-text`}
+          label={`${i.kind === "area" ? "Polygon (GeoJSON geometry or feature)" : i.kind === "table" ? "Rows (JSON array of objects)" : "GeoJSON FeatureCollection"} for ${i.name}`}
+          error={err}
+        >
+          <Textarea className="max-h-64 min-h-28 font-mono text-xs" value={s.text} onChange={(e) => p.onChange({ text: e.target.value })} />
+        </FormField>
       ) : null}
       {s.mode === "draw" ? <MapView label={`Map to draw the ${i.name} polygon`} onDraw={(polygon) => p.onChange({ polygon })} /> : null}
-      {err ? (
-        <p id={errId} className="text-sm text-destructive" data-testid={`error-input-${i.name}`}>
-          {err}
-        </p>
-      ) : null}
+      {/* The fields above show their own error. */}
+      {err && (s.mode === "draw" || s.mode === "none") ? <p className="text-sm text-destructive">{err}</p> : null}
     </div>
   );
 }
 
-/** The "Parameters" fieldset (none without parameters): a field per parameter, by its type; `errors` by JSON Pointer (`/parameters/<name>`). */
-function ParameterFields(p: {
-  parameters: readonly TParameter[];
-  values: Record<string, TParamValue>;
-  onChange: (name: string, value: TParamValue) => void;
-  errors: Record<string, string>;
-  idPrefix?: string;
-}) {
-  if (p.parameters.length === 0) return null;
+/** The columns (or properties) an input declares, shown under it (Try it, the flow preview) so pasted rows or GeoJSON can follow them; nothing without declarations. */
+function DeclaredColumns({ columns, kind }: { columns?: readonly TColumn[]; kind: string }) {
+  if (!columns?.length) return null;
   return (
-    <fieldset className="grid min-w-0 gap-4 sm:grid-cols-2">
-      <legend className="mb-2 font-semibold">Parameters</legend>
-      {p.parameters.map((x) => {
-        const id = `${p.idPrefix ?? ""}param-${x.name}`;
-        const err = errorsAt(p.errors, `/parameters/${x.name}`);
-        const hint = [
-          x.type,
-          "minimum" in x && x.minimum !== undefined ? `≥ ${x.minimum}` : null,
-          "maximum" in x && x.maximum !== undefined ? `≤ ${x.maximum}` : null,
-          x.default !== undefined ? `default ${String(x.default)}` : null,
-          x.required ? "required" : null,
-        ]
-          .filter(Boolean)
-          .join(", ");
-        const describedBy = [`${id}-hint`, err ? `${id}-error` : null].filter(Boolean).join(" ");
-        const value = p.values[x.name];
-        return (
-          <div key={x.name} className="grid min-w-0 gap-1">
-            <Label htmlFor={id}>{x.name}</Label>
-            {x.type === "boolean" ? (
-              <input
-                id={id}
-                type="checkbox"
-                className="size-4"
-                checked={Boolean(value)}
-                onChange={(e) => p.onChange(x.name, e.target.checked)}
-                aria-describedby={describedBy}
-              />
-            ) : x.type === "enum" ? (
-              <NativeSelect id={id} value={String(value ?? "")} onChange={(e) => p.onChange(x.name, e.target.value)} aria-describedby={describedBy}>
-                {x.default === undefined ? <option value="">(none)</option> : null}
-                <SelectOptions options={x.values.map((v) => ({ value: v, label: v }))} />
-              </NativeSelect>
-            ) : (
-              <Input
-                id={id}
-                type={x.type === "string" ? "text" : "number"}
-                step={x.type === "integer" ? 1 : "any"}
-                min={"minimum" in x ? x.minimum : undefined}
-                max={"maximum" in x ? x.maximum : undefined}
-                value={String(value ?? "")}
-                onChange={(e) => p.onChange(x.name, e.target.value)}
-                aria-invalid={err ? true : undefined}
-                aria-describedby={describedBy}
-              />
-            )}
-            <p id={`${id}-hint`} className="text-xs text-muted-foreground">
-              {x.description ? `${x.description}. ` : ""}
-              {hint}
-            </p>
-            {err ? (
-              <p id={`${id}-error`} className="text-sm text-destructive" data-testid={`error-param-${x.name}`}>
-                {err}
-              </p>
-            ) : null}
-          </div>
-        );
-      })}
-    </fieldset>
+    <div className="text-sm text-muted-foreground" data-testid="declared-columns">
+      <span>{kind === "layer" ? "Each pasted feature's properties need: " : "Each row needs: "}</span>
+      {columns.map((c, k) => (
+        <span key={c.name}>
+          {k > 0 ? ", " : null}
+          <code className="text-foreground">{c.name}</code> ({c.type === "any" ? "text, number or boolean" : c.type}
+          {c.required ? ", required" : ", optional"}
+          {c.minimum !== undefined ? `, ≥ ${c.minimum}` : ""}
+          {c.maximum !== undefined ? `, ≤ ${c.maximum}` : ""})
+        </span>
+      ))}
+    </div>
   );
 }

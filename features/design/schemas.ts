@@ -26,7 +26,6 @@ export const ZCreateApi = ZWorkspaceRef.extend({
     .max(63)
     .regex(/^[a-z0-9]+(?:-[a-z0-9]+)*$/, "Lower-case letters, digits and single hyphens, e.g. cities-in-area."),
 });
-export type TCreateApi = z.infer<typeof ZCreateApi>;
 
 export const ZPublish = ZWorkspaceRef.extend({ flowApiId: z.string().uuid(), environmentId: z.string().uuid(), flowVersionId: z.string().uuid() });
 

@@ -34,10 +34,5 @@ export function unreadableIn(layers: readonly TTryItLayer[], inputs: readonly TI
  * admin must do instead of that call.
  */
 export function chosenUnreadable(layers: readonly TTryItLayer[], chosen: readonly (string | null)[], environment: string): TTryItLayer[] {
-  const out: TTryItLayer[] = [];
-  for (const id of chosen) {
-    const l = id === null ? undefined : layers.find((x) => x.id === id);
-    if (l && !l.environments.includes(environment) && !out.includes(l)) out.push(l);
-  }
-  return out;
+  return [...new Set(chosen)].flatMap((id) => layers.find((l) => l.id === id && !l.environments.includes(environment)) ?? []);
 }

@@ -16,7 +16,7 @@ import { DownloadIcon, LoaderCircleIcon, PlayIcon, SquareIcon } from "lucide-rea
 import { ZFlowVersion } from "@/lib/engine/flow-document";
 import { parseRunRequest } from "@/lib/flows/run-request";
 import { Button } from "@/components/ui/button";
-import { Label } from "@/components/ui/label";
+import { FormField } from "@/components/ui/form-field";
 import { NativeSelect, SelectOptions } from "@/components/ui/native-select";
 import { Badge } from "@/components/ui/badge";
 import { Alert, AlertDescription } from "@/components/ui/alert";
@@ -62,24 +62,19 @@ export function TryItPanel(p: TTryItProps) {
   const runUrl = `${designApiBase(ref)}/runs/${runId}`;
   const run = useQuery(designRunQuery({ ...ref, runId }));
 
-  const body = (): { ok: true; value: unknown } | { ok: false; errors: Record<string, string> } => {
-    const { errors: errs, ...request } = form.request();
-    if (Object.keys(errs).length > 0) return { ok: false, errors: errs };
-    const value = { ...request, formats };
-    const checked = parseRunRequest(flow, value);
-    if (!checked.ok) return { ok: false, errors: Object.fromEntries(checked.errors.map((e) => [e.field, e.message])) };
-    return { ok: true, value };
-  };
+  // The request as the fields make it now, checked in the browser and with the server's schema: Run sends it, the curl call shows it.
+  const { errors: browserErrors, ...request } = form.request();
+  const value = { ...request, formats };
+  const checked = parseRunRequest(flow, value);
+  const requestErrors =
+    Object.keys(browserErrors).length > 0 ? browserErrors : checked.ok ? {} : Object.fromEntries(checked.errors.map((e) => [e.field, e.message]));
+  const valid = Object.keys(requestErrors).length === 0;
 
   const onRun = async (e: React.FormEvent) => {
     e.preventDefault();
-    const b = body();
-    if (!b.ok) {
-      setErrors(b.errors);
-      return;
-    }
-    setErrors({});
-    const r = await start.executeAsync({ ...ref, flowApiId: p.flowApiId, flowVersionId: p.flowVersionId, request: b.value });
+    setErrors(requestErrors);
+    if (!valid) return;
+    const r = await start.executeAsync({ ...ref, flowApiId: p.flowApiId, flowVersionId: p.flowVersionId, request: value });
     if (r?.data) {
       setRunId(r.data.runId);
       router.refresh();
@@ -89,17 +84,13 @@ export function TryItPanel(p: TTryItProps) {
     }
   };
 
-  const curlBody = (() => {
-    const b = body();
-    return b.ok ? JSON.stringify(b.value) : "{ ... }";
-  })();
   // Layers the call would name that its environment cannot read: it would answer 422 there.
   const notReadable = chosenUnreadable(
     p.layers,
     flow.inputs.map((i) => (form.stateOf(i).mode === "layer" ? form.stateOf(i).layerId : null)),
     p.curlEnvironment,
   );
-  const curl = `curl -X POST "${p.publicBaseUrl}/public/api/${p.organization}/${p.curlEnvironment}/${p.apiSlug}/runs" \\\n  -H "X-Api-Key: $API_KEY" -H "Content-Type: application/json" \\\n  -d '${curlBody.replaceAll("'", "'\\''")}'`;
+  const curl = `curl -X POST "${p.publicBaseUrl}/public/api/${p.organization}/${p.curlEnvironment}/${p.apiSlug}/runs" \\\n  -H "X-Api-Key: $API_KEY" -H "Content-Type: application/json" \\\n  -d '${(valid ? JSON.stringify(value) : "{ ... }").replaceAll("'", "'\\''")}'`;
 
   const doc = run.data;
   return (
@@ -117,14 +108,11 @@ export function TryItPanel(p: TTryItProps) {
         <fieldset className="grid gap-4 sm:grid-cols-2">
           <legend className="mb-2 font-semibold">Result formats</legend>
           {flow.results.map((r) => (
-            <div key={r.key} className="grid gap-1">
-              <Label htmlFor={`format-${r.key}`}>
-                Format of {r.key} ({r.kind})
-              </Label>
-              <NativeSelect id={`format-${r.key}`} value={formats[r.key]} onChange={(e) => setFormats((all) => ({ ...all, [r.key]: e.target.value }))}>
+            <FormField key={r.key} id={`format-${r.key}`} label={`Format of ${r.key} (${r.kind})`}>
+              <NativeSelect value={formats[r.key]} onChange={(e) => setFormats((all) => ({ ...all, [r.key]: e.target.value }))}>
                 <SelectOptions options={FORMATS_BY_KIND[r.kind].map((f) => ({ value: f, label: f }))} />
               </NativeSelect>
-            </div>
+            </FormField>
           ))}
         </fieldset>
         {Object.keys(errors).length > 0 ? (

@@ -7,7 +7,7 @@
  * server's 409) is replaced only after a confirmation naming what reads the layer; the
  * confirmed upload carries `replace=1`, which the server requires.
  */
-import { useRef, useState } from "react";
+import { useState } from "react";
 import { useRouter } from "next/navigation";
 import { toast } from "sonner";
 import { UploadIcon } from "lucide-react";
@@ -17,21 +17,14 @@ import { FormField } from "@/components/ui/form-field";
 import { Alert, AlertDescription, AlertTitle } from "@/components/ui/alert";
 import { Dialog, DialogClose, DialogContent, DialogFooter, DialogHeading, DialogTrigger } from "@/components/ui/dialog";
 import { slugify } from "@/features/design/schemas";
+import { formatOfUrl } from "@/lib/flows/href-input";
 import { fetchJsonOrNull } from "@/features/shell/fetch-json";
 import type { TLayerImportDocument } from "@/lib/layers/layer-imports";
 import type { TLayerUsage } from "@/lib/layers/layer-usage";
 
 const MAX_MIB = 2048;
 const POLL_MS = 500;
-
-function formatOf(name: string): "geojson" | "geojsonseq" | "csv" | "geoparquet" | null {
-  const n = name.toLowerCase();
-  if (n.endsWith(".geojsons") || n.endsWith(".geojsonl") || n.endsWith(".geojsonseq") || n.endsWith(".ndjson")) return "geojsonseq";
-  if (n.endsWith(".geojson") || n.endsWith(".json")) return "geojson";
-  if (n.endsWith(".csv")) return "csv";
-  if (n.endsWith(".parquet") || n.endsWith(".geoparquet")) return "geoparquet";
-  return null;
-}
+const NO_FIELDS = { name: "", id: "", lon: "", lat: "" };
 
 export function UploadLayerDialog({ organization, workspace, existingIds }: { organization: string; workspace: string; existingIds: string[] }) {
   const router = useRouter();
@@ -40,23 +33,19 @@ export function UploadLayerDialog({ organization, workspace, existingIds }: { or
   const [typed, setTyped] = useState({ name: false, id: false });
   const [replacing, setReplacing] = useState<{ id: string; usage: TLayerUsage | null } | null>(null);
   const [file, setFile] = useState<File | null>(null);
-  const [name, setName] = useState("");
-  const [id, setId] = useState("");
-  const [lon, setLon] = useState("");
-  const [lat, setLat] = useState("");
+  const [fields, setFields] = useState(NO_FIELDS);
+  const { name, id, lon, lat } = fields;
+  const setField = (k: keyof typeof NO_FIELDS, v: string) => setFields((f) => ({ ...f, [k]: v }));
   const [progress, setProgress] = useState<number | null>(null);
   const [importing, setImporting] = useState<TLayerImportDocument | null>(null);
   const [problem, setProblem] = useState<{ title: string; items: { field: string; message: string }[] } | null>(null);
   const [fieldErrors, setFieldErrors] = useState<Record<string, string>>({});
-  const xhr = useRef<XMLHttpRequest | null>(null);
-  const format = file ? formatOf(file.name) : null;
+  // By the file name's extension, as for an href input.
+  const format = file ? formatOfUrl(`file:///${encodeURIComponent(file.name)}`) : null;
 
   const reset = () => {
     setFile(null);
-    setName("");
-    setId("");
-    setLon("");
-    setLat("");
+    setFields(NO_FIELDS);
     setTyped({ name: false, id: false });
     setProblem(null);
     setFieldErrors({});
@@ -68,8 +57,8 @@ export function UploadLayerDialog({ organization, workspace, existingIds }: { or
     setFile(f);
     if (!f) return;
     const base = f.name.replace(/\.[^.]+$/, "");
-    if (!(first && typed.name)) setName(base);
-    if (!(first && typed.id)) setId(slugify(base));
+    if (!(first && typed.name)) setField("name", base);
+    if (!(first && typed.id)) setField("id", slugify(base));
     setTyped({ name: false, id: false });
   };
 
@@ -131,7 +120,6 @@ export function UploadLayerDialog({ organization, workspace, existingIds }: { or
     if (format === "csv" && lon) q.set("lon", lon);
     if (format === "csv" && lat) q.set("lat", lat);
     const req = new XMLHttpRequest();
-    xhr.current = req;
     req.open("POST", `/api/design/${organization}/${workspace}/layers?${q}`);
     req.responseType = "json"; // a body that is not JSON reads as null
     req.upload.onprogress = (ev) => ev.lengthComputable && setProgress(Math.round((ev.loaded / ev.total) * 100));
@@ -188,7 +176,7 @@ export function UploadLayerDialog({ organization, workspace, existingIds }: { or
             <Input
               value={name}
               onChange={(e) => {
-                setName(e.target.value);
+                setField("name", e.target.value);
                 setTyped((t) => ({ ...t, name: true }));
               }}
             />
@@ -197,7 +185,7 @@ export function UploadLayerDialog({ organization, workspace, existingIds }: { or
             <Input
               value={id}
               onChange={(e) => {
-                setId(e.target.value);
+                setField("id", e.target.value);
                 setTyped((t) => ({ ...t, id: true }));
               }}
             />
@@ -211,20 +199,15 @@ export function UploadLayerDialog({ organization, workspace, existingIds }: { or
                 hint="Found by name (lon, lng, longitude, x) when empty"
                 error={fieldErrors.lonColumn}
               >
-                <Input value={lon} onChange={(e) => setLon(e.target.value)} />
+                <Input value={lon} onChange={(e) => setField("lon", e.target.value)} />
               </FormField>
               <FormField id="layer-lat" label="Latitude column (optional)" hint="Found by name (lat, latitude, y) when empty" error={fieldErrors.latColumn}>
-                <Input value={lat} onChange={(e) => setLat(e.target.value)} />
+                <Input value={lat} onChange={(e) => setField("lat", e.target.value)} />
               </FormField>
             </div>
           ) : null}
           {progress !== null ? (
-            <div className="grid gap-1">
-              <progress className="h-2 w-full" max={100} value={progress} aria-label="Upload progress" />
-              <span className="text-sm text-muted-foreground" aria-live="polite">
-                {progress < 100 ? `Uploading… ${progress}%` : "Uploaded; starting the import…"}
-              </span>
-            </div>
+            <Progress value={progress} label="Upload progress" text={progress < 100 ? `Uploading… ${progress}%` : "Uploaded; starting the import…"} />
           ) : importing ? (
             <ImportProgress doc={importing} />
           ) : null}
@@ -260,19 +243,26 @@ export function UploadLayerDialog({ organization, workspace, existingIds }: { or
   );
 }
 
-/** One import's progress: bytes of the file read, items imported so far. */
-export function ImportProgress({ doc }: { doc: TLayerImportDocument }) {
-  const share = doc.bytes_total > 0 ? Math.min(100, Math.round((doc.bytes_done / doc.bytes_total) * 100)) : 0;
+/** A bar (`value` in percent) and what it stands for, read out as it changes. */
+function Progress({ value, label, text, testId }: { value: number; label: string; text: string; testId?: string }) {
   return (
-    <div className="grid gap-1" data-testid="import-progress">
-      <progress className="h-2 w-full" max={100} value={share} aria-label={`Import of ${doc.layer_id}`} />
+    <div className="grid gap-1" data-testid={testId}>
+      <progress className="h-2 w-full" max={100} value={value} aria-label={label} />
       <span className="text-sm text-muted-foreground" aria-live="polite">
-        {doc.state === "queued"
-          ? "Waiting for a worker to import the file…"
-          : `Importing… ${doc.items_done.toLocaleString("en")} ${doc.items_done === 1 ? "item" : "items"}, ${share}% of the file read. You may close this dialog; the import goes on.`}
+        {text}
       </span>
     </div>
   );
+}
+
+/** One import's progress: bytes of the file read, items imported so far. */
+export function ImportProgress({ doc }: { doc: TLayerImportDocument }) {
+  const share = doc.bytes_total > 0 ? Math.min(100, Math.round((doc.bytes_done / doc.bytes_total) * 100)) : 0;
+  const text =
+    doc.state === "queued"
+      ? "Waiting for a worker to import the file…"
+      : `Importing… ${doc.items_done.toLocaleString("en")} ${doc.items_done === 1 ? "item" : "items"}, ${share}% of the file read. You may close this dialog; the import goes on.`;
+  return <Progress value={share} label={`Import of ${doc.layer_id}`} text={text} testId="import-progress" />;
 }
 
 /** What the replacement overwrites and who reads it, with Cancel and Replace. */

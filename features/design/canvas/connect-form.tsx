@@ -2,7 +2,7 @@
 /** "Connect the output of X to input Y" below the canvas: the keyboard's way to draw an edge (only the connections `canConnect` allows). */
 import { useState } from "react";
 import { Button } from "@/components/ui/button";
-import { Label } from "@/components/ui/label";
+import { FormField } from "@/components/ui/form-field";
 import { NativeSelect, SelectOptions } from "@/components/ui/native-select";
 import { canConnect } from "@/features/design/canvas/flow-connections";
 import type { TCanvasNode, TCanvasStepType, TFlowDoc } from "@/features/design/canvas/flow-graph-model";
@@ -35,20 +35,18 @@ export function ConnectForm(props: {
         }
       }}
     >
-      <div className="grid min-w-0 flex-1 gap-1">
-        <Label htmlFor="connect-source">Connect the output of</Label>
-        <NativeSelect id="connect-source" value={source} onChange={(e) => setSource(e.target.value)}>
+      <FormField id="connect-source" label="Connect the output of" className="min-w-0 flex-1">
+        <NativeSelect value={source} onChange={(e) => setSource(e.target.value)}>
           <option value="">Choose…</option>
           <SelectOptions options={nodes.filter((n) => n.data.output && n.data.name).map((n) => ({ value: n.id, label: `${n.data.name} (${n.data.title})` }))} />
         </NativeSelect>
-      </div>
-      <div className="grid min-w-0 flex-1 gap-1">
-        <Label htmlFor="connect-target">to input</Label>
-        <NativeSelect id="connect-target" value={target} onChange={(e) => setTarget(e.target.value)}>
+      </FormField>
+      <FormField id="connect-target" label="to input" className="min-w-0 flex-1">
+        <NativeSelect value={target} onChange={(e) => setTarget(e.target.value)}>
           <option value="">Choose…</option>
           <SelectOptions options={targets.filter((t) => !source || fits(t.node, t.key))} />
         </NativeSelect>
-      </div>
+      </FormField>
       <Button type="submit" variant="secondary" disabled={!ok}>
         Connect
       </Button>

@@ -22,15 +22,8 @@ export function freshName(base: string, taken: Iterable<string>): string {
 
 /** Every input name and step id (one namespace), parameter name and result key in use. */
 export function namesInUse(doc: TFlowDoc): { data: string[]; parameters: string[]; results: string[] } {
-  return {
-    data: [...asItems(doc.inputs).map((i) => str(i.name)), ...asItems(doc.steps).map((s) => str(s.id))].filter(Boolean),
-    parameters: asItems(doc.parameters)
-      .map((p) => str(p.name))
-      .filter(Boolean),
-    results: asItems(doc.results)
-      .map((r) => str(r.key))
-      .filter(Boolean),
-  };
+  const names = (items: unknown, key: string) => asItems(items).flatMap((i) => str(i[key]) || []);
+  return { data: [...names(doc.inputs, "name"), ...names(doc.steps, "id")], parameters: names(doc.parameters, "name"), results: names(doc.results, "key") };
 }
 
 /** A new step of `type`: a fresh id, its required options that have a plain default value filled in. Sources are left to connections. */

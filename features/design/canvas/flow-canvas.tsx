@@ -1,7 +1,7 @@
 "use client";
 /**
- * The canvas view of the flow document (@xyflow/react): palette left, graph in the middle, the
- * selected node's form right. The graph is derived from the document (flow-graph-model.ts);
+ * The canvas view of the flow document (@xyflow/react): palette left, graph in the middle (a
+ * toolbar above it: undo, redo, auto layout, fit view, start empty), the selected node's form right. The graph is derived from the document (flow-graph-model.ts);
  * every edit (add, connect where `canConnect` allows, delete, edit options) makes a new
  * document. Node positions are the canvas's own, not in the document (layout.ts places nodes
  * without one). Keyboard: Tab between nodes, Enter selects, arrows move, Delete removes,
@@ -22,6 +22,8 @@ import {
   type IsValidConnection,
 } from "@xyflow/react";
 import "@xyflow/react/dist/style.css";
+import { EraserIcon, LayoutGridIcon, MaximizeIcon, Redo2Icon, Undo2Icon } from "lucide-react";
+import { Button } from "@/components/ui/button";
 import { documentToGraph, nodeIdOfPointer, type TCanvasNode, type TCanvasStepType, type TFlowDoc } from "@/features/design/canvas/flow-graph-model";
 import { canConnect, connect, removeFromDocument } from "@/features/design/canvas/flow-connections";
 import { addEntry } from "@/features/design/canvas/document-edits";
@@ -30,7 +32,6 @@ import { layeredLayout } from "@/features/design/canvas/layout";
 import { StepPalette, PALETTE_MIME } from "@/features/design/canvas/step-palette";
 import { NodeInspector } from "@/features/design/canvas/node-inspector";
 import { ConnectForm } from "@/features/design/canvas/connect-form";
-import { CanvasToolbar } from "@/features/design/canvas/canvas-toolbar";
 import { useCanvasSelection, type TPos } from "@/features/design/canvas/use-canvas-selection";
 import type { TDocumentHistory } from "@/features/design/canvas/use-document-history";
 import type { TStepStatus } from "@/features/design/flow-run/flow-run-panel";
@@ -58,6 +59,8 @@ export interface TFlowCanvasProps {
 
 const NODE_TYPES = { flow: FlowNodeComponent };
 const LAYOUT = { columnWidth: 236, rowHeight: 150, direction: "down" } as const;
+/** A button of the toolbar above the canvas. */
+const TOOL = { type: "button", variant: "outline", size: "sm" } as const;
 
 /** The canvas (see module doc). */
 export function FlowCanvas(props: TFlowCanvasProps) {
@@ -244,15 +247,29 @@ function CanvasInner({
     <div className="grid min-w-0 gap-3 lg:grid-cols-[13rem_minmax(0,1fr)_19rem]">
       <StepPalette catalogue={catalogue} onAdd={addAtCentre} />
       <div className="grid min-w-0 content-start gap-2">
-        <CanvasToolbar
-          history={history}
-          onAutoLayout={autoLayout}
-          onFitView={() => void flow.fitView({ padding: 0.15, duration: 200 })}
-          onStartEmpty={() => {
-            onChange({ inputs: [], parameters: [], steps: [], results: [] });
-            setSelected([]);
-          }}
-        />
+        <div className="flex flex-wrap gap-2" role="toolbar" aria-label="Canvas">
+          <Button {...TOOL} onClick={history.undo} disabled={!history.canUndo} aria-keyshortcuts="Control+Z">
+            <Undo2Icon aria-hidden="true" /> Undo
+          </Button>
+          <Button {...TOOL} onClick={history.redo} disabled={!history.canRedo} aria-keyshortcuts="Control+Shift+Z">
+            <Redo2Icon aria-hidden="true" /> Redo
+          </Button>
+          <Button {...TOOL} onClick={autoLayout}>
+            <LayoutGridIcon aria-hidden="true" /> Auto layout
+          </Button>
+          <Button {...TOOL} onClick={() => void flow.fitView({ padding: 0.15, duration: 200 })}>
+            <MaximizeIcon aria-hidden="true" /> Fit view
+          </Button>
+          <Button
+            {...TOOL}
+            onClick={() => {
+              onChange({ inputs: [], parameters: [], steps: [], results: [] });
+              setSelected([]);
+            }}
+          >
+            <EraserIcon aria-hidden="true" /> Start empty
+          </Button>
+        </div>
         <div
           ref={wrapper}
           className="h-[26rem] min-w-0 overflow-hidden rounded-md border lg:h-[36rem]"

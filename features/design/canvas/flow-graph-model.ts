@@ -120,11 +120,9 @@ export function paramsRead(value: unknown, out = new Set<string>()): Set<string>
 }
 
 function titleOf(kind: TNodeKind, item: TItem, type: TCanvasStepType | undefined): string {
-  const cap = (s: string) => s.charAt(0).toUpperCase() + s.slice(1);
   if (kind === "step") return type?.label ?? (str(item.type) || "Step");
-  if (kind === "input") return `${cap(str(item.kind) || "unknown")} input`;
-  if (kind === "parameter") return `${cap(str(item.type) || "unknown")} parameter`;
-  return `${cap(str(item.kind) || "unknown")} result`;
+  const what = str(kind === "parameter" ? item.type : item.kind) || "unknown";
+  return `${what.charAt(0).toUpperCase()}${what.slice(1)} ${kind}`;
 }
 
 function handlesOf(kind: TNodeKind, type: TCanvasStepType | undefined): TNodeHandle[] {
@@ -139,22 +137,20 @@ export function documentToGraph(doc: TFlowDoc, catalogue: readonly TCanvasStepTy
   const byType = new Map(catalogue.map((c) => [c.type, c]));
   const ids = sectionNodeIds(doc);
   const nodes: TCanvasNode[] = [];
-  // A name read by a step or result: the step of that id, else the input of that name (first of each).
-  const readable = new Map<string, string>();
-  asItems(doc.inputs).forEach((item, i) => {
-    const n = str(item.name);
-    if (n && !readable.has(n)) readable.set(n, ids.inputs[i]!);
-  });
-  asItems(doc.steps).forEach((item, i) => {
-    const n = str(item.id);
-    if (n && !readable.has(`step:${n}`)) readable.set(`step:${n}`, ids.steps[i]!);
-  });
-  const nodeOfName = (name: string) => readable.get(`step:${name}`) ?? readable.get(name);
-  const paramNode = new Map<string, string>();
-  asItems(doc.parameters).forEach((item, i) => {
-    const n = str(item.name);
-    if (n && !paramNode.has(n)) paramNode.set(n, ids.parameters[i]!);
-  });
+  // The node of each name (the first with it): a name read by a step or result is the step of
+  // that id, else the input of that name; a parameter's uses name the parameter.
+  const firstOf = (items: unknown, key: string, nodeIds: string[]) => {
+    const out = new Map<string, string>();
+    asItems(items).forEach((item, i) => {
+      const name = str(item[key]);
+      if (name && !out.has(name)) out.set(name, nodeIds[i]!);
+    });
+    return out;
+  };
+  const inputNode = firstOf(doc.inputs, "name", ids.inputs);
+  const stepNode = firstOf(doc.steps, "id", ids.steps);
+  const nodeOfName = (name: string) => stepNode.get(name) ?? inputNode.get(name);
+  const paramNode = firstOf(doc.parameters, "name", ids.parameters);
 
   const edges: TCanvasEdge[] = [];
   for (const [section, kind, nameKey] of SECTIONS) {

@@ -3,7 +3,7 @@
  * The flow editor: one document (its text and undo history live here), two views of it
  * switched by tabs (canvas, JSON). It is validated live, debounced, by the server's own
  * validator, which also answers each input's and step's columns; saving creates the next
- * immutable version (or the flow, with version 1). Below: the preview run (flow-run-section.tsx),
+ * immutable version (or the flow, with version 1). Below: the preview run (flow-run-panel.tsx),
  * whose step outcomes come back as badges on the nodes.
  */
 import { useCallback, useEffect, useMemo, useRef, useState } from "react";
@@ -17,13 +17,12 @@ import { FormField } from "@/components/ui/form-field";
 import { Tabs, TabsContent, TabsList, TabsTrigger } from "@/components/ui/tabs";
 import { createFlowAction, saveFlowVersionAction, validateFlowDocumentAction } from "@/features/design/actions";
 import { FlowJsonEditor } from "@/features/design/flow-editor";
-import { flowDocumentText } from "@/features/design/flow-document-text";
+import { flowDocumentText, parseJson } from "@/features/design/flow-document-text";
 import { FlowCanvas } from "@/features/design/canvas/flow-canvas";
 import type { TPos } from "@/features/design/canvas/use-canvas-selection";
 import type { TCanvasStepType, TFlowDoc } from "@/features/design/canvas/flow-graph-model";
 import { useDocumentHistory } from "@/features/design/canvas/use-document-history";
-import { FlowRunSection } from "@/features/design/canvas/flow-run-section";
-import type { TStepStatus } from "@/features/design/flow-run/flow-run-panel";
+import { FlowRunPanel, type TStepStatus } from "@/features/design/flow-run/flow-run-panel";
 import type { TFieldError } from "@/lib/errors/field-error";
 import type { TColumns } from "@/lib/steps/columns";
 
@@ -42,15 +41,6 @@ export interface TFlowWorkbenchProps {
 }
 
 type TView = "canvas" | "json";
-
-function parse(text: string): TFlowDoc | null {
-  try {
-    const v = JSON.parse(text) as unknown;
-    return v && typeof v === "object" && !Array.isArray(v) ? (v as TFlowDoc) : null;
-  } catch {
-    return null;
-  }
-}
 
 /** The flow editor (see module doc). */
 export function FlowWorkbench(props: TFlowWorkbenchProps) {
@@ -73,7 +63,10 @@ export function FlowWorkbench(props: TFlowWorkbenchProps) {
   const create = useAction(createFlowAction);
   const ref = { organization: props.organization, workspace: props.workspace };
 
-  const doc = useMemo(() => parse(text), [text]);
+  const doc = useMemo(() => {
+    const v = parseJson(text);
+    return v && typeof v === "object" && !Array.isArray(v) ? (v as TFlowDoc) : null;
+  }, [text]);
 
   // Live validation, debounced, by the server's validator.
   useEffect(() => {
@@ -123,10 +116,6 @@ export function FlowWorkbench(props: TFlowWorkbenchProps) {
       }
       return;
     }
-    if (!name.trim()) {
-      setNameError("A flow needs a name.");
-      return;
-    }
     const r = await create.executeAsync({ ...ref, name, text });
     if (r?.data) {
       toast.success(`Created flow "${name}" with version 1.`);
@@ -135,7 +124,7 @@ export function FlowWorkbench(props: TFlowWorkbenchProps) {
       const fe = r.serverError.fieldErrors;
       if (fe["/name"]) setNameError(fe["/name"]);
       else toast.error(r.serverError.message);
-    } else if (r?.validationErrors) setNameError("Check the name.");
+    } else if (r?.validationErrors) setNameError(r.validationErrors.fieldErrors.name?.[0] ?? "Check the name.");
   };
 
   const onProblem = (pointer: string) => {
@@ -170,22 +159,20 @@ export function FlowWorkbench(props: TFlowWorkbenchProps) {
         </div>
         <TabsContent value="canvas" className="min-w-0">
           {doc ? (
-            <div className="grid min-w-0 gap-4">
-              <FlowCanvas
-                doc={doc}
-                onChange={setDoc}
-                catalogue={props.catalogue}
-                problems={problems ?? []}
-                columns={columns}
-                history={history}
-                stepStatus={stepStatus}
-                selectedStepId={selectedStepId}
-                onSelectStep={setSelectedStepId}
-                focusProblem={focusNode}
-                positions={positions}
-                setPositions={setPositions}
-              />
-            </div>
+            <FlowCanvas
+              doc={doc}
+              onChange={setDoc}
+              catalogue={props.catalogue}
+              problems={problems ?? []}
+              columns={columns}
+              history={history}
+              stepStatus={stepStatus}
+              selectedStepId={selectedStepId}
+              onSelectStep={setSelectedStepId}
+              focusProblem={focusNode}
+              positions={positions}
+              setPositions={setPositions}
+            />
           ) : (
             <div className="grid justify-items-start gap-2 rounded-md border p-4 text-sm" role="alert">
               <p>The document is not valid JSON, so the canvas cannot show it. Fix it in the JSON view (or undo the last change).</p>
@@ -248,7 +235,7 @@ export function FlowWorkbench(props: TFlowWorkbenchProps) {
         </Button>
         {props.disabledReason ? <p className="text-sm text-muted-foreground">{props.disabledReason}</p> : null}
       </div>
-      <FlowRunSection
+      <FlowRunPanel
         organization={props.organization}
         workspace={props.workspace}
         document={doc}

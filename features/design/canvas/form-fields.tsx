@@ -1,12 +1,11 @@
 "use client";
 /**
- * The controls of every form beside the canvas: `Field` (label, one control, hint and
- * problems, with `aria-invalid` and `aria-describedby` wired) and on it text, select and
- * checkbox fields; `Problems`; `ColumnList` (a `<datalist>` of column names).
+ * The controls of every form beside the canvas, on `FormField` (label, one control, hint and
+ * the problems as its error): text, select and checkbox fields; `Problems` (messages not tied
+ * to one control); `ColumnList` (a `<datalist>` of column names).
  */
-import { cloneElement, type ReactElement, type ReactNode } from "react";
+import { FormField } from "@/components/ui/form-field";
 import { Input } from "@/components/ui/input";
-import { Label } from "@/components/ui/label";
 import { NativeSelect, SelectOptions } from "@/components/ui/native-select";
 
 export type TOption = { value: string; label: string };
@@ -33,49 +32,10 @@ export function ColumnList({ id, columns }: { id: string; columns: string[] | nu
   );
 }
 
-/** A label, one control (given `id`, `aria-invalid`, `aria-describedby`), a hint and problems; `inline`: a checkbox before its label. */
-export function Field(props: {
-  id: string;
-  label: ReactNode;
-  hint?: ReactNode;
-  problems?: string[];
-  inline?: boolean;
-  labelClassName?: string;
-  children: ReactElement<{ id?: string; "aria-invalid"?: boolean; "aria-describedby"?: string }>;
-}) {
-  const { id, hint, problems = [] } = props;
-  const control = cloneElement(props.children, {
-    id,
-    "aria-invalid": problems.length > 0 || undefined,
-    "aria-describedby": [hint ? `${id}-hint` : "", problems.length ? `${id}-problems` : ""].filter(Boolean).join(" ") || undefined,
-  });
-  const label = (
-    <Label htmlFor={id} className={props.labelClassName}>
-      {props.label}
-    </Label>
-  );
-  return (
-    <div className="grid gap-1">
-      {props.inline ? (
-        <div className="flex items-center gap-2">
-          {control}
-          {label}
-        </div>
-      ) : (
-        <>
-          {label}
-          {control}
-        </>
-      )}
-      {hint ? (
-        <p id={`${id}-hint`} className="text-xs text-muted-foreground">
-          {hint}
-        </p>
-      ) : null}
-      <Problems id={`${id}-problems`} list={problems} />
-    </div>
-  );
-}
+/** A checkbox as `FormField`'s control. */
+export const checkbox = (checked: boolean, onChange: (v: boolean) => void) => (
+  <input type="checkbox" className="size-4 accent-primary" checked={checked} onChange={(e) => onChange(e.target.checked)} />
+);
 
 /** A one-line text field. */
 export function TextField(props: {
@@ -88,9 +48,9 @@ export function TextField(props: {
   mono?: boolean;
 }) {
   return (
-    <Field id={props.id} label={props.label} hint={props.hint} problems={props.problems}>
+    <FormField id={props.id} label={props.label} hint={props.hint} error={props.problems?.join(" ")}>
       <Input value={props.value} onChange={(e) => props.onChange(e.target.value)} className={props.mono ? "font-mono" : undefined} autoComplete="off" />
-    </Field>
+    </FormField>
   );
 }
 
@@ -104,19 +64,19 @@ export function SelectField(props: {
   problems?: string[];
 }) {
   return (
-    <Field id={props.id} label={props.label} problems={props.problems}>
+    <FormField id={props.id} label={props.label} error={props.problems?.join(" ")}>
       <NativeSelect value={props.value} onChange={(e) => props.onChange(e.target.value)}>
         <SelectOptions options={props.options} />
       </NativeSelect>
-    </Field>
+    </FormField>
   );
 }
 
-/** A checkbox before its label. */
+/** A checkbox under its label. */
 export function CheckField(props: { id: string; label: string; checked: boolean; onChange: (v: boolean) => void }) {
   return (
-    <Field id={props.id} label={props.label} inline>
-      <input type="checkbox" className="size-4 accent-primary" checked={props.checked} onChange={(e) => props.onChange(e.target.checked)} />
-    </Field>
+    <FormField id={props.id} label={props.label}>
+      {checkbox(props.checked, props.onChange)}
+    </FormField>
   );
 }

@@ -82,12 +82,7 @@ export function InputForm({ f }: { f: TNodeForm }) {
                   id={fid(`col-${i}-required`)}
                   label="Required"
                   checked={c.required === true}
-                  onChange={(v) =>
-                    setCol(i, (x) => {
-                      const { required: _r, ...rest } = x;
-                      return v ? { ...rest, required: true } : rest;
-                    })
-                  }
+                  onChange={(v) => setCol(i, (x) => ({ ...x, required: v || undefined }))}
                 />
                 <Button type="button" variant="ghost" size="icon" aria-label={`Remove column ${i + 1}`} onClick={() => setCols(cols.filter((_, j) => j !== i))}>
                   <Trash2Icon aria-hidden="true" />

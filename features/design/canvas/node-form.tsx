@@ -2,7 +2,7 @@
 /**
  * The state every node form shares: the node's item and section, control ids, the server's
  * problems below its pointer, and the edits (`set`, `setKey`; one undo step per field while
- * typing). Also the name (a rename renames every reference) and description fields.
+ * typing). Also the name field (a rename renames every reference).
  */
 import { renameInDocument, replaceItem, sectionOf } from "@/features/design/canvas/document-edits";
 import type { TCanvasNode, TCanvasStepType, TFlowDoc, TItem } from "@/features/design/canvas/flow-graph-model";
@@ -73,19 +73,6 @@ export function NameField({ f }: { f: TNodeForm }) {
       mono
       hint="Letters, digits and _, starting with a letter or _."
       problems={f.problemsAt(`/${nameKey}`)}
-    />
-  );
-}
-
-/** The node's optional description. */
-export function DescriptionField({ f }: { f: TNodeForm }) {
-  return (
-    <TextField
-      id={f.fid("description")}
-      label="Description (optional)"
-      value={String(f.item.description ?? "")}
-      onChange={(v) => f.setKey("description", v)}
-      problems={f.problemsAt("/description")}
     />
   );
 }

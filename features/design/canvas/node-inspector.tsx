@@ -8,9 +8,9 @@
  */
 import { Trash2Icon } from "lucide-react";
 import { Button } from "@/components/ui/button";
-import { SelectField } from "@/features/design/canvas/form-fields";
+import { SelectField, TextField } from "@/features/design/canvas/form-fields";
 import { DATA_KINDS, InputForm } from "@/features/design/canvas/input-form";
-import { DescriptionField, NameField, nodeForm, type TNodeForm, type TNodeInspectorProps } from "@/features/design/canvas/node-form";
+import { NameField, nodeForm, type TNodeForm, type TNodeInspectorProps } from "@/features/design/canvas/node-form";
 import { ParameterForm } from "@/features/design/canvas/parameter-form";
 import { ManySources, SourceSelect } from "@/features/design/canvas/source-fields";
 import { SchemaField, type TFieldContext, type TSchema } from "@/features/design/canvas/schema-field";
@@ -55,7 +55,13 @@ export function NodeInspector(props: TNodeInspectorProps) {
           <SourceSelect f={f} handle="from" label="Comes from" />
         </>
       ) : null}
-      <DescriptionField f={f} />
+      <TextField
+        id={f.fid("description")}
+        label="Description (optional)"
+        value={String(item.description ?? "")}
+        onChange={(v) => f.setKey("description", v)}
+        problems={f.problemsAt("/description")}
+      />
       <Button type="button" variant="outline" className="justify-self-start" onClick={props.onDelete}>
         <Trash2Icon aria-hidden="true" /> Delete {kind}
       </Button>

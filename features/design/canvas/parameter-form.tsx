@@ -1,6 +1,5 @@
 "use client";
 /** The form of a parameter node: type, default, range or values, required. Changing the type keeps only name, required and description. */
-import type { TItem } from "@/features/design/canvas/flow-graph-model";
 import { CheckField, SelectField, TextField } from "@/features/design/canvas/form-fields";
 import type { TNodeForm } from "@/features/design/canvas/node-form";
 
@@ -33,13 +32,10 @@ export function ParameterForm({ f }: { f: TNodeForm }) {
         label="Type"
         value={type}
         options={PARAM_TYPES}
-        onChange={(v) => {
-          const next: TItem = { name: item.name, type: v };
-          if (item.required !== undefined) next.required = item.required;
-          if (item.description !== undefined) next.description = item.description;
-          if (v === "enum") next.values = ["a", "b"];
-          f.set(next);
-        }}
+        // Keys set to undefined are left out of the document's text.
+        onChange={(v) =>
+          f.set({ name: item.name, type: v, required: item.required, description: item.description, values: v === "enum" ? ["a", "b"] : undefined })
+        }
         problems={problemsAt("/type")}
       />
       {type === "boolean" ? (

@@ -14,8 +14,10 @@ import { Textarea } from "@/components/ui/textarea";
 import { Input } from "@/components/ui/input";
 import { NativeSelect, SelectOptions } from "@/components/ui/native-select";
 import { Label } from "@/components/ui/label";
+import { FormField } from "@/components/ui/form-field";
 import type { TItem } from "@/features/design/canvas/flow-graph-model";
-import { ColumnList, Field, Problems } from "@/features/design/canvas/form-fields";
+import { NOT_JSON, parseJson } from "@/features/design/flow-document-text";
+import { checkbox, ColumnList, Problems } from "@/features/design/canvas/form-fields";
 
 export type TSchema = {
   type?: string | string[];
@@ -90,31 +92,25 @@ export function SchemaField(props: TSchemaFieldProps) {
   const isEnum = Array.isArray(schema.enum);
   if (!isEnum && (t === "number" || t === "integer")) return <NumberField {...props} />;
   if (!isEnum && t !== "boolean" && t !== "string") return t === "array" && schema.items ? <ListField {...props} /> : <JsonField {...props} />;
-  const field = { id: props.id, label: optionLabel(props), hint: schemaHint(schema), problems: ctx.problemsAt(props.pointer) };
+  const field = { id: props.id, label: optionLabel(props), hint: schemaHint(schema), error: ctx.problemsAt(props.pointer).join(" ") };
   if (isEnum) {
     return (
-      <Field {...field}>
+      <FormField {...field}>
         <NativeSelect value={typeof value === "string" ? value : ""} onChange={(e) => onChange(e.target.value === "" ? undefined : e.target.value)}>
           {!props.required || value === undefined ? (
             <option value="">{schema.default !== undefined ? `Default (${String(schema.default)})` : "Choose…"}</option>
           ) : null}
           <SelectOptions options={schema.enum!.map((v) => ({ value: String(v), label: String(v) }))} />
         </NativeSelect>
-      </Field>
+      </FormField>
     );
   }
-  if (t === "boolean") {
-    return (
-      <Field {...field} inline>
-        <input type="checkbox" className="size-4 accent-primary" checked={value === true} onChange={(e) => onChange(e.target.checked)} />
-      </Field>
-    );
-  }
+  if (t === "boolean") return <FormField {...field}>{checkbox(value === true, onChange)}</FormField>;
   const cols = ctx.columnsAt(props.path);
   const listId = `${props.id}-columns`;
   return (
     <>
-      <Field {...field}>
+      <FormField {...field}>
         <Input
           value={typeof value === "string" ? value : ""}
           onChange={(e) => onChange(e.target.value === "" && !props.required ? undefined : e.target.value)}
@@ -122,7 +118,7 @@ export function SchemaField(props: TSchemaFieldProps) {
           placeholder={cols?.length ? `A column: ${cols.slice(0, 3).join(", ")}${cols.length > 3 ? " …" : ""}` : undefined}
           autoComplete="off"
         />
-      </Field>
+      </FormField>
       <ColumnList id={listId} columns={cols} />
     </>
   );
@@ -137,16 +133,15 @@ function ParamableField(props: TSchemaFieldProps & { plain: TSchema }) {
   return (
     <fieldset className="grid gap-1 rounded-md border p-2">
       <legend className="px-1 text-sm font-medium">{optionLabel(props)}</legend>
-      <Field
+      <FormField
         id={`${props.id}-mode`}
         label={`Value of ${props.label}`}
-        labelClassName="text-xs text-muted-foreground"
         hint={
           fitting.length > 0
             ? `The caller may set it through a parameter (${accepts.join(" or ")}).`
             : `A ${accepts.join(" or ")} parameter could set it: add one from the palette.`
         }
-        problems={isParam ? ctx.problemsAt(`${props.pointer}/param`) : []}
+        error={isParam ? ctx.problemsAt(`${props.pointer}/param`).join(" ") : null}
       >
         <NativeSelect
           value={isParam ? `param:${value.param}` : "fixed"}
@@ -158,7 +153,7 @@ function ParamableField(props: TSchemaFieldProps & { plain: TSchema }) {
             <option value={`param:${value.param}`}>Parameter {value.param} (does not fit)</option>
           ) : null}
         </NativeSelect>
-      </Field>
+      </FormField>
       {isParam ? null : <SchemaField {...props} schema={props.plain} paramAccepts={undefined} />}
     </fieldset>
   );
@@ -275,7 +270,7 @@ function NumberField(props: TSchemaFieldProps) {
     if ((text === "" ? undefined : Number(text)) !== value) setText(typeof value === "number" ? String(value) : "");
   }, [value]);
   return (
-    <Field id={props.id} label={optionLabel(props)} hint={schemaHint(props.schema)} problems={props.ctx.problemsAt(props.pointer)}>
+    <FormField id={props.id} label={optionLabel(props)} hint={schemaHint(props.schema)} error={props.ctx.problemsAt(props.pointer).join(" ")}>
       <Input
         type="number"
         inputMode="decimal"
@@ -287,7 +282,7 @@ function NumberField(props: TSchemaFieldProps) {
           if (n === undefined || Number.isFinite(n)) onChange(n);
         }}
       />
-    </Field>
+    </FormField>
   );
 }
 
@@ -300,29 +295,21 @@ const EXPRESSION_HELP: Record<"predicate" | "value", string> = {
 function JsonField(props: TSchemaFieldProps) {
   const { value, onChange, ctx, expression } = props;
   const [text, setText] = useState(value === undefined ? "" : JSON.stringify(value));
-  const [localError, setLocalError] = useState<string | null>(null);
+  const typed = parseJson(text);
+  // Follow changes made elsewhere (undo, the JSON view) unless the text already means that value.
   useEffect(() => {
-    let same = false;
-    try {
-      same = JSON.stringify(JSON.parse(text)) === JSON.stringify(value);
-    } catch {
-      same = false;
-    }
-    if (!same && !(text === "" && value === undefined)) {
-      setText(value === undefined ? "" : JSON.stringify(value));
-      setLocalError(null);
-    }
+    if (typed === NOT_JSON || JSON.stringify(typed) !== JSON.stringify(value)) setText(value === undefined ? "" : JSON.stringify(value));
   }, [value]);
   const cols = ctx.columnsAt(props.path) ?? [];
   const hint = expression
     ? `${EXPRESSION_HELP[expression]}${ctx.parameters.length ? ` Parameters: ${ctx.parameters.map((p) => p.name).join(", ")}.` : ""}${cols.length ? ` Columns: ${cols.join(", ")}.` : ""}`
     : (props.schema.description ?? "JSON value.");
   return (
-    <Field
+    <FormField
       id={props.id}
       label={`${props.label}${expression ? " (expression)" : " (JSON)"}${props.required ? "" : " (optional)"}`}
       hint={hint}
-      problems={[...(localError ? [localError] : []), ...ctx.problemsAt(props.pointer)]}
+      error={[typed === NOT_JSON ? "Not valid JSON yet." : "", ...ctx.problemsAt(props.pointer)].filter(Boolean).join(" ")}
     >
       <Textarea
         className="min-h-20 font-mono text-xs"
@@ -330,20 +317,10 @@ function JsonField(props: TSchemaFieldProps) {
         spellCheck={false}
         onChange={(e) => {
           setText(e.target.value);
-          if (e.target.value.trim() === "") {
-            setLocalError(null);
-            onChange(undefined);
-            return;
-          }
-          try {
-            const v = JSON.parse(e.target.value) as unknown;
-            setLocalError(null);
-            onChange(v);
-          } catch {
-            setLocalError("Not valid JSON yet.");
-          }
+          const v = parseJson(e.target.value);
+          if (v !== NOT_JSON) onChange(v);
         }}
       />
-    </Field>
+    </FormField>
   );
 }

@@ -2,10 +2,10 @@
 /** What a node reads, as form controls (the keyboard's way to connect): one source as a select, many as a list with remove and add. */
 import { Trash2Icon } from "lucide-react";
 import { Button } from "@/components/ui/button";
-import { Label } from "@/components/ui/label";
+import { FormField } from "@/components/ui/form-field";
 import { NativeSelect, SelectOptions } from "@/components/ui/native-select";
 import { canConnect, connect, removeFromDocument } from "@/features/design/canvas/flow-connections";
-import { Problems, SelectField, type TOption } from "@/features/design/canvas/form-fields";
+import { SelectField, type TOption } from "@/features/design/canvas/form-fields";
 import type { TNodeForm } from "@/features/design/canvas/node-form";
 
 /** The nodes whose output may go into `handle` of the form's node. */
@@ -43,7 +43,6 @@ export function SourceSelect({ f, handle, label }: { f: TNodeForm; handle: strin
 /** The sources a `many` option reads, in order: remove one, or add one of the fitting nodes. */
 export function ManySources({ f, handle }: { f: TNodeForm; handle: string }) {
   const list = Array.isArray(f.item[handle]) ? (f.item[handle] as unknown[]) : [];
-  const id = `inspector-many-${handle}`;
   return (
     <fieldset className="grid gap-2 rounded-md border p-2">
       <legend className="px-1 text-sm font-medium">Reads “{handle}” from</legend>
@@ -67,12 +66,12 @@ export function ManySources({ f, handle }: { f: TNodeForm; handle: string }) {
           </li>
         ))}
       </ul>
-      <Label htmlFor={id}>Add a source</Label>
-      <NativeSelect id={id} value="" onChange={(e) => e.target.value && f.onChange(connect(f.doc, f.catalogue, e.target.value, f.node.id, handle))}>
-        <option value="">Choose…</option>
-        <SelectOptions options={sourcesFor(f, handle)} />
-      </NativeSelect>
-      <Problems list={f.problemsAt(`/${handle}`)} />
+      <FormField id={`inspector-many-${handle}`} label="Add a source" error={f.problemsAt(`/${handle}`).join(" ")}>
+        <NativeSelect value="" onChange={(e) => e.target.value && f.onChange(connect(f.doc, f.catalogue, e.target.value, f.node.id, handle))}>
+          <option value="">Choose…</option>
+          <SelectOptions options={sourcesFor(f, handle)} />
+        </NativeSelect>
+      </FormField>
     </fieldset>
   );
 }

@@ -48,13 +48,9 @@ export function useDocumentHistory(initial: string): TDocumentHistory {
     last.current = { key: coalesce, at: now };
     setState((s) => historyStep(s, { type: "set", text, join }));
   }, []);
-  const undo = useCallback(() => {
+  const move = useCallback((type: "undo" | "redo") => {
     last.current = { key: undefined, at: 0 };
-    setState((s) => historyStep(s, { type: "undo" }));
+    setState((s) => historyStep(s, { type }));
   }, []);
-  const redo = useCallback(() => {
-    last.current = { key: undefined, at: 0 };
-    setState((s) => historyStep(s, { type: "redo" }));
-  }, []);
-  return { text: state.text, set, undo, redo, canUndo: state.past.length > 0, canRedo: state.future.length > 0 };
+  return { text: state.text, set, undo: () => move("undo"), redo: () => move("redo"), canUndo: state.past.length > 0, canRedo: state.future.length > 0 };
 }

@@ -1,19 +1,24 @@
 "use client";
 /**
- * Run the flow while building it: a preview of the document as it is now, saved or not
- * (`POST .../flow-previews`, lib/runs/preview-run.ts), with the input and parameter fields of
- * Try it (run-request-fields.tsx). Problems of the document are listed by pointer, those of an
- * input or parameter next to the field. Shows the selected step's output (count, first rows
- * with column types, a map for features, or its error) and reports every step's state through
- * `onStepStatus` ({} while a run is under way) to badge the canvas's nodes.
+ * Run the flow while building it, below the editor: a preview of the document as it is now,
+ * saved or not (`POST .../flow-previews`, lib/runs/preview-run.ts), with the input and
+ * parameter fields of Try it (run-request-fields.tsx). While the text is not JSON, the last
+ * document that parsed is run. Problems of the document are listed by pointer, those of an
+ * input or parameter next to the field. A step picker (following the canvas's selection, and
+ * selecting there) chooses the step whose output is shown (count, first rows with column
+ * types, a map for features, or its error); every step's state goes to `onStepStatus` ({}
+ * while a run is under way) to badge the canvas's nodes.
  */
 import { useEffect, useMemo, useRef, useState } from "react";
 import { useQuery, useQueryClient } from "@tanstack/react-query";
 import type { FeatureCollection } from "geojson";
+import type { z } from "zod";
 import { LoaderCircleIcon, PlayIcon, SquareIcon } from "lucide-react";
 import { Alert, AlertDescription } from "@/components/ui/alert";
 import { Badge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
+import { FormField } from "@/components/ui/form-field";
+import { NativeSelect, SelectOptions } from "@/components/ui/native-select";
 import { DataTable } from "@/features/design/data-table";
 import { countOf } from "@/features/design/format";
 import { MapView } from "@/features/design/map-view";
@@ -31,30 +36,40 @@ export type TStepStatus = { state: "ok" | "error"; rows?: number; error?: string
 export interface TFlowRunPanelProps {
   organization: string;
   workspace: string;
-  /** The flow document as it is now (parsed JSON; it may be incomplete or invalid). */
+  /** The flow document as it is now (parsed JSON; it may be incomplete or invalid); null while the text is not JSON. */
   document: unknown;
+  /** The step picked here or on the canvas; null: the last step. */
   selectedStepId: string | null;
-  onStepStatus?: (s: Record<string, TStepStatus>) => void;
+  onSelectStep: (stepId: string) => void;
+  onStepStatus: (s: Record<string, TStepStatus>) => void;
+}
+
+/** The step ids of a document (those that are strings), in its order. */
+function stepIdsOf(document: unknown): string[] {
+  const steps = (document as { steps?: unknown } | null)?.steps;
+  return Array.isArray(steps) ? steps.flatMap((s) => (typeof (s as { id?: unknown })?.id === "string" ? [(s as { id: string }).id] : [])) : [];
 }
 
 /** What the form can be built from in a document still being written: the inputs and parameters that parse. */
 function formOf(document: unknown): { inputs: TInput[]; parameters: TParameter[] } {
-  const d = typeof document === "object" && document !== null && !Array.isArray(document) ? (document as Record<string, unknown>) : {};
-  const list = <T,>(v: unknown, parse: (x: unknown) => { success: boolean; data?: T }) =>
-    (Array.isArray(v) ? v : []).flatMap((x) => {
-      const r = parse(x);
-      return r.success ? [r.data as T] : [];
-    });
-  return { inputs: list(d.inputs, (x) => ZInput.safeParse(x)), parameters: list(d.parameters, (x) => ZParameter.safeParse(x)) };
+  const d = (document ?? {}) as { inputs?: unknown; parameters?: unknown };
+  const list = <T,>(v: unknown, schema: z.ZodType<T>) => (Array.isArray(v) ? v : []).flatMap((x) => schema.safeParse(x).data ?? []);
+  return { inputs: list(d.inputs, ZInput), parameters: list(d.parameters, ZParameter) };
 }
 
 /** The message of a problem answer of the preview routes. */
 const notStarted = (r: TProblemAnswer) => r.detail ?? `The preview could not start (${r.status}).`;
 
+/** The preview run (see module doc). */
 export function FlowRunPanel(p: TFlowRunPanelProps) {
   const ref = { organization: p.organization, workspace: p.workspace };
   const queryClient = useQueryClient();
-  const form = useMemo(() => formOf(p.document), [p.document]);
+  const lastParsed = useRef<unknown>(null);
+  if (p.document !== null) lastParsed.current = p.document;
+  const document = lastParsed.current;
+  const stepIds = stepIdsOf(document);
+  const shownStep = p.selectedStepId !== null && stepIds.includes(p.selectedStepId) ? p.selectedStepId : (stepIds[stepIds.length - 1] ?? null);
+  const form = useMemo(() => formOf(document), [document]);
   const layers = useQuery(workspaceLayersQuery(ref));
   const [errors, setErrors] = useState<Record<string, string>>({});
   const [startError, setStartError] = useState<string | null>(null);
@@ -71,14 +86,12 @@ export function FlowRunPanel(p: TFlowRunPanelProps) {
   const request = useRunRequest(form.inputs, form.parameters, (i) => fitting(i)[0]?.id ?? null);
 
   // The canvas's badges: every step's state after a run, nothing while one is under way.
-  const onStepStatus = useRef(p.onStepStatus);
-  onStepStatus.current = p.onStepStatus;
   useEffect(() => {
-    if (!doc || !isFinal(doc.state)) return void onStepStatus.current?.({});
+    if (!doc || !isFinal(doc.state)) return p.onStepStatus({});
     const status: Record<string, TStepStatus> = {};
     for (const s of doc.steps ?? []) status[s.id] = { state: "ok", rows: s.count };
     if (doc.state === "failed" && doc.error?.step) status[doc.error.step] = { state: "error", error: doc.error.message };
-    onStepStatus.current?.(status);
+    p.onStepStatus(status);
   }, [doc?.run_id, doc?.state]);
 
   const onRun = async (e: React.FormEvent) => {
@@ -90,7 +103,7 @@ export function FlowRunPanel(p: TFlowRunPanelProps) {
     setStarting(true);
     try {
       const r = await sendJson<TFlowPreview>(`${designApiBase(ref)}/flow-previews`, "POST", {
-        document: p.document,
+        document,
         inputs: values.inputs,
         parameters: values.parameters,
       });
@@ -102,7 +115,7 @@ export function FlowRunPanel(p: TFlowRunPanelProps) {
       const started = r.data;
       queryClient.setQueryData(flowPreviewQuery({ ...ref, runId: started.run_id }).queryKey, started);
       setRunId(started.run_id);
-      setRanDocument(JSON.stringify(p.document));
+      setRanDocument(JSON.stringify(document));
     } catch (err) {
       setStartError(`The preview could not start: ${(err as Error).message}`);
     } finally {
@@ -124,93 +137,95 @@ export function FlowRunPanel(p: TFlowRunPanelProps) {
 
   const documentErrors = Object.entries(errors).filter(([k]) => k.startsWith("/document"));
   const requestErrors = Object.keys(errors).length - documentErrors.length;
-  const changed = ranDocument !== null && ranDocument !== JSON.stringify(p.document);
+  const changed = ranDocument !== null && ranDocument !== JSON.stringify(document);
 
   return (
-    <section className="grid min-w-0 gap-4 rounded-md border p-3 sm:p-4" aria-labelledby="flow-run-heading" data-testid="flow-run-panel">
-      <div className="grid gap-1">
-        <h2 id="flow-run-heading" className="text-lg font-semibold">
-          Run the flow
-        </h2>
-        <p className="text-sm text-muted-foreground">
-          Runs the document as it is now, saved or not, on this workspace&apos;s data, and keeps what every step yields. Counts as one ETL run, like Try it.
-        </p>
-      </div>
+    <div className="grid min-w-0 gap-3">
+      <FormField id="preview-step" label="Step to show" className="max-w-sm min-w-0">
+        <NativeSelect value={shownStep ?? ""} onChange={(e) => e.target.value && p.onSelectStep(e.target.value)} disabled={stepIds.length === 0}>
+          {stepIds.length === 0 ? <option value="">No steps yet</option> : null}
+          <SelectOptions options={stepIds.map((id) => ({ value: id, label: id }))} />
+        </NativeSelect>
+      </FormField>
+      <section className="grid min-w-0 gap-4 rounded-md border p-3 sm:p-4" aria-labelledby="flow-run-heading" data-testid="flow-run-panel">
+        <div className="grid gap-1">
+          <h2 id="flow-run-heading" className="text-lg font-semibold">
+            Run the flow
+          </h2>
+          <p className="text-sm text-muted-foreground">
+            Runs the document as it is now, saved or not, on this workspace&apos;s data, and keeps what every step yields. Counts as one ETL run, like Try it.
+          </p>
+        </div>
 
-      <form onSubmit={onRun} className="grid min-w-0 gap-4" noValidate aria-label="Run the flow">
-        <RequestFields
-          form={request}
-          inputs={form.inputs}
-          parameters={form.parameters}
-          layers={fitting}
-          errors={errors}
-          idPrefix="preview-"
-          noInputs="The document declares no inputs yet."
-          note={
-            <>
-              {layers.isPending ? <p className="text-sm text-muted-foreground">Loading the workspace&apos;s layers…</p> : null}
-              {layers.error ? <p className="text-sm text-destructive">Could not load the workspace&apos;s layers: {layers.error.message}</p> : null}
-            </>
-          }
-        />
+        <form onSubmit={onRun} className="grid min-w-0 gap-4" noValidate aria-label="Run the flow">
+          <RequestFields
+            form={request}
+            inputs={form.inputs}
+            parameters={form.parameters}
+            layers={fitting}
+            errors={errors}
+            idPrefix="preview-"
+            noInputs="The document declares no inputs yet."
+            note={
+              <>
+                {layers.isPending ? <p className="text-sm text-muted-foreground">Loading the workspace&apos;s layers…</p> : null}
+                {layers.error ? <p className="text-sm text-destructive">Could not load the workspace&apos;s layers: {layers.error.message}</p> : null}
+              </>
+            }
+          />
 
-        {startError || documentErrors.length > 0 || requestErrors > 0 ? (
-          <Alert variant="destructive" role="alert" data-testid="flow-run-problems">
+          {startError || documentErrors.length > 0 || requestErrors > 0 ? (
+            <Alert variant="destructive" role="alert" data-testid="flow-run-problems">
+              <AlertDescription>
+                <p>{startError ?? `The request has ${requestErrors} problem(s); see the fields above.`}</p>
+                {documentErrors.length > 0 ? (
+                  <ul className="mt-1 grid gap-1">
+                    {documentErrors.map(([field, message]) => (
+                      <li key={field} className="break-words">
+                        <code className="font-mono text-xs">{field.slice("/document".length) || "/"}</code> {message}
+                      </li>
+                    ))}
+                  </ul>
+                ) : null}
+              </AlertDescription>
+            </Alert>
+          ) : null}
+
+          <div className="flex flex-wrap items-center gap-3">
+            <Button type="submit" disabled={busy} data-testid="flow-run-button">
+              {starting ? <LoaderCircleIcon aria-hidden="true" className="animate-spin" /> : <PlayIcon aria-hidden="true" />} Run
+            </Button>
+            {runId && doc && !isFinal(doc.state) ? (
+              <Button type="button" variant="outline" onClick={onCancel} disabled={cancelling}>
+                <SquareIcon aria-hidden="true" /> Cancel
+              </Button>
+            ) : null}
+            <span role="status" aria-live="polite" className="flex flex-wrap items-center gap-2 text-sm">
+              {runId && run.isPending ? <LoaderCircleIcon aria-hidden="true" className="size-4 animate-spin" /> : null}
+              {doc ? <RunState doc={doc} testIdPrefix="flow-" /> : null}
+            </span>
+          </div>
+          {doc && !isFinal(doc.state) ? <StepsBar doc={doc} /> : null}
+          {run.error ? <p className="text-sm text-destructive">Could not read the run: {run.error.message}</p> : null}
+        </form>
+
+        {doc?.state === "failed" && doc.error ? (
+          <Alert variant="destructive" data-testid="flow-run-error">
             <AlertDescription>
-              <p>{startError ?? `The request has ${requestErrors} problem(s); see the fields above.`}</p>
-              {documentErrors.length > 0 ? (
-                <ul className="mt-1 grid gap-1">
-                  {documentErrors.map(([field, message]) => (
-                    <li key={field} className="break-words">
-                      <code className="font-mono text-xs">{field.slice("/document".length) || "/"}</code> {message}
-                    </li>
-                  ))}
-                </ul>
-              ) : null}
+              {doc.error.step && !doc.error.message.includes(`"${doc.error.step}"`) ? `Step "${doc.error.step}" failed: ` : ""}
+              {doc.error.message}
             </AlertDescription>
           </Alert>
         ) : null}
+        {changed && isFinal(doc?.state) ? (
+          <p className="text-sm text-muted-foreground" data-testid="flow-run-stale">
+            The document has changed since this run; run again to see the changes.
+          </p>
+        ) : null}
 
-        <div className="flex flex-wrap items-center gap-3">
-          <Button type="submit" disabled={busy} data-testid="flow-run-button">
-            {starting ? <LoaderCircleIcon aria-hidden="true" className="animate-spin" /> : <PlayIcon aria-hidden="true" />} Run
-          </Button>
-          {runId && doc && !isFinal(doc.state) ? (
-            <Button type="button" variant="outline" onClick={onCancel} disabled={cancelling}>
-              <SquareIcon aria-hidden="true" /> Cancel
-            </Button>
-          ) : null}
-          <RunStatus doc={doc} loading={Boolean(runId) && run.isPending} />
-        </div>
-        {doc && !isFinal(doc.state) ? <StepsBar doc={doc} /> : null}
-        {run.error ? <p className="text-sm text-destructive">Could not read the run: {run.error.message}</p> : null}
-      </form>
-
-      {doc?.state === "failed" && doc.error ? (
-        <Alert variant="destructive" data-testid="flow-run-error">
-          <AlertDescription>
-            {doc.error.step && !doc.error.message.includes(`"${doc.error.step}"`) ? `Step "${doc.error.step}" failed: ` : ""}
-            {doc.error.message}
-          </AlertDescription>
-        </Alert>
-      ) : null}
-      {changed && isFinal(doc?.state) ? (
-        <p className="text-sm text-muted-foreground" data-testid="flow-run-stale">
-          The document has changed since this run; run again to see the changes.
-        </p>
-      ) : null}
-
-      <StepOutput doc={doc} runId={runId} stepId={p.selectedStepId} />
-    </section>
-  );
-}
-
-function RunStatus({ doc, loading }: { doc: TFlowPreview | undefined; loading: boolean }) {
-  return (
-    <span role="status" aria-live="polite" className="flex flex-wrap items-center gap-2 text-sm">
-      {loading ? <LoaderCircleIcon aria-hidden="true" className="size-4 animate-spin" /> : null}
-      {doc ? <RunState doc={doc} testIdPrefix="flow-" /> : null}
-    </span>
+        <StepOutput doc={doc} runId={runId} stepId={shownStep} />
+      </section>
+    </div>
   );
 }
 
@@ -251,7 +266,6 @@ function StepData({ step, limit }: { step: TStepPreview; limit: number }) {
   const shown = step.kind === "layer" ? (step.features?.length ?? 0) : (step.rows?.length ?? 0);
   const rows =
     step.kind === "layer" ? ((step.features ?? []) as { properties: Record<string, unknown> | null }[]).map((f) => f.properties ?? {}) : (step.rows ?? []);
-  const types = Object.fromEntries(step.columns.map((c) => [c.name, c.type]));
   const summary = `${countOf(step.count, unit)}${step.count > shown ? `, the first ${shown} shown` : ""}`;
   return (
     <div className="grid min-w-0 gap-3" data-testid={`step-data-${step.id}`}>
@@ -271,12 +285,7 @@ function StepData({ step, limit }: { step: TStepPreview; limit: number }) {
             />
           ) : null}
           {step.columns.length > 0 ? (
-            <DataTable
-              columns={step.columns.map((c) => c.name)}
-              columnTypes={types}
-              rows={rows}
-              caption={`Step ${step.id}: ${summary}${step.count > limit ? ` (a preview keeps ${limit})` : ""}`}
-            />
+            <DataTable columns={step.columns} rows={rows} caption={`Step ${step.id}: ${summary}${step.count > limit ? ` (a preview keeps ${limit})` : ""}`} />
           ) : (
             <p className="text-sm text-muted-foreground">No columns.</p>
           )}
