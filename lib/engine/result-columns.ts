@@ -5,11 +5,11 @@
  * named), an area: no columns — and each step's definition maps its sources' columns to its own
  * (`columns` in lib/steps/<type>/definition.ts; absent = its first source's).
  *
- * `resultColumns(flow)` → `{ <result key>: TColumns }` (the flow must be valid). Pure; cached
- * per flow object. `datasetColumns(doc)`: the same for each input and step of a document that
- * may be faulty (the design tool's canvas).
+ * `datasetColumns(doc)` → `{ <input name or step id>: TColumns }` of a document that may be
+ * faulty (the design tool's canvas); `resultColumns(flow)` → `{ <result key>: TColumns }` of a
+ * valid flow, cached per flow object. Pure.
  */
-import { topologicalOrder, ZInput, type TFlowVersion, type TInput } from "@/lib/engine/flow-document";
+import { ZInput, type TFlowVersion, type TInput } from "@/lib/engine/flow-document";
 import { NO_COLUMNS, UNKNOWN_COLUMNS, type TColumns } from "@/lib/steps/columns";
 import type { TStepDefinition } from "@/lib/steps/define-step";
 import { stepDefinition, stepSources, ZStep, type TStep } from "@/lib/steps/step-schema";
@@ -19,26 +19,6 @@ export function inputColumns(input: TInput): TColumns {
   if (input.kind === "area") return NO_COLUMNS;
   if (input.columns?.length) return { fields: input.columns.map((c) => ({ name: c.name, type: c.type })), open: true };
   return UNKNOWN_COLUMNS;
-}
-
-const cache = new WeakMap<TFlowVersion, Record<string, TColumns>>();
-
-/** Columns of each result of `flow`, by result key. */
-export function resultColumns(flow: TFlowVersion): Record<string, TColumns> {
-  const hit = cache.get(flow);
-  if (hit) return hit;
-  const known = new Map<string, TColumns>();
-  for (const input of flow.inputs) known.set(input.name, inputColumns(input));
-  for (const step of topologicalOrder(flow)) {
-    const def = stepDefinition(step.type) as TStepDefinition | undefined;
-    const sources = stepSources(step).map((s) => known.get(s.name) ?? UNKNOWN_COLUMNS);
-    const derive = def?.columns;
-    known.set(step.id, derive ? derive(step as Parameters<NonNullable<TStepDefinition["columns"]>>[0], sources) : (sources[0] ?? UNKNOWN_COLUMNS));
-  }
-  const out: Record<string, TColumns> = {};
-  for (const r of flow.results) out[r.key] = known.get(r.from) ?? UNKNOWN_COLUMNS;
-  cache.set(flow, out);
-  return out;
 }
 
 /**
@@ -81,4 +61,16 @@ export function datasetColumns(doc: unknown): Record<string, TColumns> {
   };
   for (const step of steps.values()) visit(step);
   return Object.fromEntries(known);
+}
+
+const cache = new WeakMap<TFlowVersion, Record<string, TColumns>>();
+
+/** Columns of each result of `flow`, by result key. */
+export function resultColumns(flow: TFlowVersion): Record<string, TColumns> {
+  const hit = cache.get(flow);
+  if (hit) return hit;
+  const known = datasetColumns(flow);
+  const out = Object.fromEntries(flow.results.map((r) => [r.key, known[r.from] ?? UNKNOWN_COLUMNS]));
+  cache.set(flow, out);
+  return out;
 }
