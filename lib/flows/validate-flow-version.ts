@@ -100,19 +100,19 @@ export function validateFlowVersion(doc: unknown): TFlowValidation {
       );
   }
   const params = parseEach("parameters", ZParameter);
-  const steps: { item: TStep; i: number }[] = [];
+  // Faulty steps too (`valid` false) with their id, so that references to them are not reported as unknown as well.
+  const steps: { item: TStep; i: number; valid: boolean }[] = [];
   sections.steps.forEach((raw, i) => {
     const t = (raw as { type?: unknown } | null)?.type;
     if (typeof raw !== "object" || raw === null || Array.isArray(raw)) return push(["steps", i], "invalid_type", "A step must be an object");
     const def = typeof t === "string" ? stepDefinition(t) : undefined;
     const r = def?.flowSchema.safeParse(raw);
-    if (r?.success) return steps.push({ item: r.data as TStep, i });
+    if (r?.success) return steps.push({ item: r.data as TStep, i, valid: true });
     if (typeof t !== "string") push(["steps", i, "type"], t === undefined ? "required" : "invalid_type", "A step needs a type (string)");
     else if (!r) push(["steps", i, "type"], "unknown_step_type", `Unknown step type "${t}"; known: ${STEP_TYPES.join(", ")}`);
     else pushZod(r.error.issues, raw, ["steps", i], true);
-    // Keep the id known so that references to this step are not reported as unknown as well.
     const id = (raw as { id?: unknown }).id;
-    if (typeof id === "string") steps.push({ item: { id, type: t } as TStep, i: -1 - i });
+    if (typeof id === "string") steps.push({ item: { id, type: t } as TStep, i, valid: false });
   });
   const results = parseEach("results", ZResult);
 
@@ -133,7 +133,7 @@ export function validateFlowVersion(doc: unknown): TFlowValidation {
 
   // Names: inputs and steps share one namespace.
   const kindOf = new Map<string, TDataKind>();
-  const stepById = new Map<string, { item: TStep; i: number }>();
+  const stepById = new Map<string, (typeof steps)[number]>();
   const inputIndex = new Map<string, number>();
   for (const { item, i } of inputs) {
     if (kindOf.has(item.name)) push(["inputs", i, "name"], "duplicate_name", `Name "${item.name}" is used twice`);
@@ -143,17 +143,16 @@ export function validateFlowVersion(doc: unknown): TFlowValidation {
     }
   }
   for (const s of steps) {
-    const at = s.i >= 0 ? s.i : -1 - s.i;
     if (kindOf.has(s.item.id) || stepById.has(s.item.id))
-      push(["steps", at, "id"], "duplicate_name", `Name "${s.item.id}" is already used by an input or step`);
+      push(["steps", s.i, "id"], "duplicate_name", `Name "${s.item.id}" is already used by an input or step`);
     else stepById.set(s.item.id, s);
   }
   const known = (n: string) => inputIndex.has(n) || stepById.has(n);
   const used = new Set<string>();
 
   // Per valid step: references, parameters, expressions.
-  for (const { item: step, i } of steps) {
-    if (i < 0) continue;
+  for (const { item: step, i, valid } of steps) {
+    if (!valid) continue;
     for (const src of stepSources(step)) {
       used.add(src.name);
       if (!known(src.name)) push(["steps", i, ...src.path], "unknown_reference", `"${src.name}" is neither an input nor a step`);
@@ -200,13 +199,13 @@ export function validateFlowVersion(doc: unknown): TFlowValidation {
         if (inCycle.has(c)) continue;
         inCycle.add(c);
         const s = stepById.get(c)!;
-        push(["steps", s.i >= 0 ? s.i : -1 - s.i], "cycle", `Step "${c}" is on a cycle: ${[...cyc, id].join(" → ")}`);
+        push(["steps", s.i], "cycle", `Step "${c}" is on a cycle: ${[...cyc, id].join(" → ")}`);
       }
       return;
     }
     state.set(id, 1);
     const s = stepById.get(id)!;
-    if (s.i >= 0) for (const src of stepSources(s.item)) if (stepById.has(src.name)) visit(src.name, [...stack, id]);
+    if (s.valid) for (const src of stepSources(s.item)) if (stepById.has(src.name)) visit(src.name, [...stack, id]);
     state.set(id, 2);
     order.push(id);
   };
@@ -214,8 +213,8 @@ export function validateFlowVersion(doc: unknown): TFlowValidation {
 
   const describeKind = (k: TDataKind) => (k === "rows" ? "a table" : k === "area" ? "an area" : "features");
   for (const id of order) {
-    const { item: step, i } = stepById.get(id)!;
-    if (i < 0 || inCycle.has(id)) continue;
+    const { item: step, i, valid } = stepById.get(id)!;
+    if (!valid || inCycle.has(id)) continue;
     const def = stepDefinition(step.type)!;
     let ok = true;
     const srcKinds: TDataKind[] = [];
