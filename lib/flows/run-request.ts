@@ -22,7 +22,7 @@
  * RFC 6901 JSON Pointer into the request body (e.g. `/inputs/area/area/coordinates/0`), as in
  * design.md's 422 body. All faults of a request are listed. With the zod schema directly
  * (`runRequestSchema(flow).safeParse(body)`), turn `error.issues` into the same list with
- * `runRequestErrors(issues, body)`.
+ * `fieldErrors(issues, body)` of lib/errors/zod-issues.ts.
  */
 import { z } from "zod";
 import type { FeatureCollection, Polygon } from "geojson";
@@ -284,11 +284,6 @@ export function runRequestJsonSchema(flow: TFlowVersion): Record<string, unknown
   return z.toJSONSchema(buildSchema(flow, false), { io: "input", unrepresentable: "any" }) as Record<string, unknown>;
 }
 
-/** Zod issues of a run request → `{field: JSON Pointer, code, message}` (one per faulty field). */
-export function runRequestErrors(issues: readonly z.core.$ZodIssue[], body: unknown): TFieldError[] {
-  return fieldErrors(issues, body);
-}
-
 /** Parameters with defaults filled in; parameters absent and without default are left out. */
 export function applyParameterDefaults(flow: TFlowVersion, params: Record<string, unknown> | undefined): Record<string, unknown> {
   const out: Record<string, unknown> = { ...(params ?? {}) };
@@ -302,7 +297,7 @@ export function applyParameterDefaults(flow: TFlowVersion, params: Record<string
  */
 export function parseRunRequest(flow: TFlowVersion, body: unknown): { ok: true; request: TRunRequest } | { ok: false; errors: TFieldError[] } {
   const r = runRequestSchema(flow).safeParse(body);
-  if (!r.success) return { ok: false, errors: runRequestErrors(r.error.issues, body) };
+  if (!r.success) return { ok: false, errors: fieldErrors(r.error.issues, body) };
   const d = r.data as Partial<TRunRequest> & { inputs: Record<string, TInputValue | null | undefined> };
   const inputs: Record<string, TInputValue | null> = {};
   for (const i of flow.inputs) inputs[i.name] = d.inputs[i.name] ?? null;
