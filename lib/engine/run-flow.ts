@@ -47,6 +47,7 @@
  *
  * Inputs are never mutated; results may share feature objects with inputs.
  */
+import { setImmediate as yieldToEventLoop } from "node:timers/promises";
 import { paramDecls, topologicalOrder, type TFlowVersion } from "@/lib/engine/flow-document";
 import { StepError, isAbortError, throwIfAborted } from "@/lib/engine/errors";
 import { ResourceLimitError } from "@/lib/errors";
@@ -63,10 +64,6 @@ import { resolveStep, stepSources } from "@/lib/steps/step-schema";
 export { StepError, isAbortError };
 
 const YIELD_EVERY_MS = 25;
-
-function yieldToEventLoop(): Promise<void> {
-  return new Promise((resolve) => (typeof setImmediate === "function" ? setImmediate(resolve) : setTimeout(resolve, 0)));
-}
 
 function tooManyItems(maxItems: number): ResourceLimitError {
   const n = maxItems.toLocaleString("en");
