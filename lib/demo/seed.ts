@@ -30,6 +30,7 @@ import { loadWorldCapitals, loadWorldCities, loadWorldCountries } from "@/lib/de
 import { DEMO_FLOWS, type TDemoFlow } from "@/lib/demo/flows";
 import { DEMO_RATE_LIMIT_PER_MINUTE } from "@/lib/demo/plan";
 import { validateFlowVersion } from "@/lib/flows/definition";
+import { publishRelease } from "@/lib/apis/publish-release";
 import { generateApiKey, hashApiKey, keyPrefix } from "@/lib/keys/api-key";
 import { readSecrets, seedDemoUsers, writeSecrets, type TDemoUser, type TForcedDemoUsers } from "@/lib/users/demo-users";
 import type { TFeatureSet, TTable } from "@/lib/engine/types";
@@ -90,34 +91,13 @@ async function ensurePublishedApi(org: { id: string }, workspaceId: string, envi
   const api = existing
     ? await db.flowApi.update({ where: { id: existing.id }, data: { selectedFlowVersionId: version.id, flowId: flow.id, status: "published" } })
     : await db.flowApi.create({
-        data: {
-          organizationId: org.id,
-          workspaceId,
-          flowId: flow.id,
-          selectedFlowVersionId: version.id,
-          slug: demo.apiSlug,
-          name: demo.apiName,
-          description: demo.description,
-          status: "published",
-        },
+        data: { organizationId: org.id, workspaceId, flowId: flow.id, slug: demo.apiSlug, name: demo.apiName, description: demo.description },
       });
-  const serving = await db.environmentApi.findUnique({
-    where: { environmentId_flowApiId: { environmentId, flowApiId: api.id } },
-    include: { release: true },
-  });
+  const where = { environmentId_flowApiId: { environmentId, flowApiId: api.id } };
+  const serving = await db.environmentApi.findUnique({ where, include: { release: true } });
   if (!serving || serving.release.flowVersionId !== version.id) {
-    const versionId = version.id;
-    await db.$transaction(async (tx) => {
-      const last = await tx.release.findFirst({ where: { flowApiId: api.id, environmentId }, orderBy: { number: "desc" } });
-      const release = await tx.release.create({
-        data: { flowApiId: api.id, environmentId, flowVersionId: versionId, number: (last?.number ?? 0) + 1 },
-      });
-      await tx.environmentApi.upsert({
-        where: { environmentId_flowApiId: { environmentId, flowApiId: api.id } },
-        create: { environmentId, flowApiId: api.id, releaseId: release.id, aiAccess: true },
-        update: { releaseId: release.id },
-      });
-    });
+    await publishRelease({ organizationId: org.id, workspaceId }, { flowApiId: api.id, environmentId, flowVersionId: version.id });
+    if (!serving) await db.environmentApi.update({ where, data: { aiAccess: true } });
   }
   return api.id;
 }
