@@ -1,7 +1,7 @@
 /** The runner of the `sort` step; its definition (options, sources, output, docs) is in definition.ts. */
 import { asItems, props } from "@/lib/steps/items";
 import { columnValues, takeRows } from "@/lib/steps/dataset";
-import { sameDemand, sourceExtent } from "@/lib/steps/extent";
+import { SAME_BOXES } from "@/lib/steps/extent";
 import { defineRunner } from "@/lib/steps/define-step";
 import { sort } from "@/lib/steps/sort/definition";
 
@@ -24,9 +24,8 @@ function compareValues(a: unknown, b: unknown): number {
 }
 
 export const sortRunner = defineRunner(sort, {
-  extent: sourceExtent,
   // A stable sort orders items by (key, position): the items of a subsequence keep their order among themselves.
-  demand: sameDemand,
+  ...SAME_BOXES,
   run: async (step, ctx) => {
     const items = asItems(ctx.get(step.source));
     const keys: ArrayLike<unknown> =
