@@ -135,21 +135,30 @@ export function paramDecls(params: readonly TParameter[]): TParamDecl[] {
   return params.map((p) => ({ name: p.name, type: p.type, values: p.type === "enum" ? p.values : undefined, default: p.default }));
 }
 
-/** Step ids in an order where every step comes after the steps it reads (flow must be valid). */
-export function topologicalOrder(flow: TFlowVersion): TStep[] {
-  const byId = new Map(flow.steps.map((s) => [s.id, s]));
+/**
+ * `steps` in an order where every step comes after the steps it reads (depth-first, in document
+ * order). A cycle of the step graph is handed to `onCycle` as the ids along it, the first one
+ * repeated at the end (default: thrown as an Error); its steps are still listed.
+ */
+export function topologicalOrder<S extends TStep>(
+  steps: readonly S[],
+  onCycle = (ids: string[]): void => {
+    throw new Error(`Cycle at step "${ids[0]}"`);
+  },
+): S[] {
+  const byId = new Map(steps.map((s) => [s.id, s]));
   const done = new Set<string>();
-  const out: TStep[] = [];
-  const visit = (s: TStep, depth: number) => {
+  const out: S[] = [];
+  const visit = (s: S, stack: string[]) => {
     if (done.has(s.id)) return;
-    if (depth > byId.size) throw new Error(`Cycle at step "${s.id}"`);
+    if (stack.includes(s.id)) return onCycle([...stack.slice(stack.indexOf(s.id)), s.id]);
     for (const src of stepSources(s)) {
       const dep = byId.get(src.name);
-      if (dep) visit(dep, depth + 1);
+      if (dep) visit(dep, [...stack, s.id]);
     }
     done.add(s.id);
     out.push(s);
   };
-  for (const s of flow.steps) visit(s, 0);
+  for (const s of steps) visit(s, []);
   return out;
 }

@@ -41,7 +41,7 @@ function tryResolve(step: Parameters<typeof resolveStep>[0], params: Record<stri
  * every input of kind `layer`.
  */
 export function planLayerBoxes(flow: TFlowVersion, inputs: TResolvedInputs, params: Record<string, unknown>): Record<string, TBox | null> {
-  const order = topologicalOrder(flow).map((step) => ({ step, resolved: tryResolve(step, params), def: stepRunner(step.type)! }));
+  const order = topologicalOrder(flow.steps).map((step) => ({ step, resolved: tryResolve(step, params), def: stepRunner(step.type)! }));
 
   const inputData = new Map<string, TDataset | null | undefined>();
   const extents = new Map<string, TBox | null>();

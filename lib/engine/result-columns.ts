@@ -9,7 +9,7 @@
  * faulty (the design tool's canvas); `resultColumns(flow)` → `{ <result key>: TColumns }` of a
  * valid flow, cached per flow object. Pure.
  */
-import { ZInput, type TFlowVersion, type TInput } from "@/lib/engine/flow-document";
+import { topologicalOrder, ZInput, type TFlowVersion, type TInput } from "@/lib/engine/flow-document";
 import { NO_COLUMNS, UNKNOWN_COLUMNS, type TColumns } from "@/lib/steps/columns";
 import type { TStepDefinition } from "@/lib/steps/define-step";
 import { stepDefinition, stepSources, ZStep, type TStep } from "@/lib/steps/step-schema";
@@ -24,7 +24,8 @@ export function inputColumns(input: TInput): TColumns {
 /**
  * Columns of every input and step of a document that may still be faulty (the design tool
  * offers them while a flow is being built): each input and step is parsed alone, a faulty one
- * or one on a cycle is left out, and a step whose sources are unknown reads unknown columns.
+ * is left out, and a step reads unknown columns from a source that is unknown (or that closes
+ * a cycle).
  * → `{ <input name or step id>: TColumns }`.
  */
 export function datasetColumns(doc: unknown): Record<string, TColumns> {
@@ -39,16 +40,8 @@ export function datasetColumns(doc: unknown): Record<string, TColumns> {
     const step = ZStep.safeParse(raw);
     if (step.success && !known.has(step.data.id)) steps.set(step.data.id, step.data);
   }
-  const visiting = new Set<string>();
-  const visit = (step: TStep): TColumns | undefined => {
-    if (known.has(step.id)) return known.get(step.id);
-    if (visiting.has(step.id)) return undefined;
-    visiting.add(step.id);
-    const sources = stepSources(step).map((s) => {
-      const dep = steps.get(s.name);
-      return (dep ? visit(dep) : known.get(s.name)) ?? UNKNOWN_COLUMNS;
-    });
-    visiting.delete(step.id);
+  for (const step of topologicalOrder([...steps.values()], () => {})) {
+    const sources = stepSources(step).map((s) => known.get(s.name) ?? UNKNOWN_COLUMNS);
     const derive = (stepDefinition(step.type) as TStepDefinition | undefined)?.columns;
     let out: TColumns;
     try {
@@ -57,9 +50,7 @@ export function datasetColumns(doc: unknown): Record<string, TColumns> {
       out = UNKNOWN_COLUMNS;
     }
     known.set(step.id, out);
-    return out;
-  };
-  for (const step of steps.values()) visit(step);
+  }
   return Object.fromEntries(known);
 }
 

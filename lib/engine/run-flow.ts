@@ -283,7 +283,7 @@ export async function runFlow(
     };
   }
 
-  const order = topologicalOrder(flow);
+  const order = topologicalOrder(flow.steps);
   const head = opts.resultHead;
   const wholeReads = readWhole(flow, head === undefined);
   let done = 0;

@@ -15,6 +15,7 @@ import {
   ZInput,
   ZParameter,
   ZResult,
+  topologicalOrder,
   type TFlowVersion,
   type TInput,
   type TParameter,
@@ -186,33 +187,21 @@ export function validateFlowVersion(doc: unknown): TFlowValidation {
     if (!known(r.from)) push(["results", i, "from"], "unknown_reference", `"${r.from}" is neither an input nor a step`);
   }
 
-  // Cycles (depth-first over step → step edges) and kinds in topological order.
-  const state = new Map<string, 1 | 2>();
+  // Cycles, and kinds in topological order.
   const inCycle = new Set<string>();
-  const order: string[] = [];
-  const visit = (id: string, stack: string[]) => {
-    const st = state.get(id);
-    if (st === 2) return;
-    if (st === 1) {
-      const cyc = stack.slice(stack.indexOf(id));
-      for (const c of cyc) {
+  const order = topologicalOrder(
+    [...stepById.values()].map((s) => s.item),
+    (ids) => {
+      for (const c of ids.slice(0, -1)) {
         if (inCycle.has(c)) continue;
         inCycle.add(c);
-        const s = stepById.get(c)!;
-        push(["steps", s.i], "cycle", `Step "${c}" is on a cycle: ${[...cyc, id].join(" → ")}`);
+        push(["steps", stepById.get(c)!.i], "cycle", `Step "${c}" is on a cycle: ${ids.join(" → ")}`);
       }
-      return;
-    }
-    state.set(id, 1);
-    const s = stepById.get(id)!;
-    if (s.valid) for (const src of stepSources(s.item)) if (stepById.has(src.name)) visit(src.name, [...stack, id]);
-    state.set(id, 2);
-    order.push(id);
-  };
-  for (const id of stepById.keys()) visit(id, []);
+    },
+  );
 
   const describeKind = (k: TDataKind) => (k === "rows" ? "a table" : k === "area" ? "an area" : "features");
-  for (const id of order) {
+  for (const { id } of order) {
     const { item: step, i, valid } = stepById.get(id)!;
     if (!valid || inCycle.has(id)) continue;
     const def = stepDefinition(step.type)!;
