@@ -9,5 +9,5 @@ const AREA_FACTOR = { m2: 1, km2: 1e-6, ha: 1e-4 } as const;
 
 export const areaRunner = defineRunner(areaStep, {
   ...SAME_BOXES,
-  run: (step, ctx) => addGeometryMeasure(ctx, step.source, step.field, 64, (f) => turfArea(f.geometry) * AREA_FACTOR[step.unit]),
+  run: (step, ctx) => addGeometryMeasure(ctx, step.source, step.field, (f) => turfArea(f.geometry) * AREA_FACTOR[step.unit]),
 });

@@ -9,5 +9,5 @@ const LENGTH_UNITS = { m: "meters", km: "kilometers", mi: "miles" } as const;
 
 export const lengthRunner = defineRunner(lengthStep, {
   ...SAME_BOXES,
-  run: (step, ctx) => addGeometryMeasure(ctx, step.source, step.field, 64, (f) => turfLength(f, { units: LENGTH_UNITS[step.unit] })),
+  run: (step, ctx) => addGeometryMeasure(ctx, step.source, step.field, (f) => turfLength(f, { units: LENGTH_UNITS[step.unit] })),
 });
