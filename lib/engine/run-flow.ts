@@ -128,12 +128,16 @@ function stepFailure(step: { id: string; type: string }, err: unknown): never {
   throw new StepError(step.id, step.type, err);
 }
 
+/** Option keys whose sources a step reads batch by batch: its `batchSources` and `batch.source`. */
+function batchKeys(definition: TStepRunner): Set<string> {
+  return new Set([...(definition.batchSources ?? []), ...(definition.batch ? [definition.batch.source] : [])]);
+}
+
 /** Names of the inputs and steps some reader takes whole: a result (unless results are heads), or a step reading it with `ctx.get`. */
 function readWhole(flow: TFlowVersion, resultsWhole: boolean): Set<string> {
   const names = new Set(resultsWhole ? flow.results.map((r) => r.from) : []);
   for (const step of flow.steps) {
-    const definition = stepRunner(step.type)!;
-    const inBatches = new Set<string>([...(definition.batchSources ?? []), ...(definition.batch ? [definition.batch.source] : [])]);
+    const inBatches = batchKeys(stepRunner(step.type)!);
     for (const src of stepSources(step)) if (!inBatches.has(src.spec.key)) names.add(src.name);
   }
   return names;
@@ -295,12 +299,9 @@ export async function runFlow(
       const definition = stepRunner(resolved.type)!;
       const batch = definition.batch;
       const streamed = batch && ((resolved as Record<string, unknown>)[batch.source] as string);
-      const byBatches = new Set<string>(definition.batchSources ?? []);
-      for (const src of stepSources(step)) {
-        const inBatches = byBatches.has(src.spec.key) || src.name === streamed;
-        // Read whole by some reader anyway: read it (once) now rather than once per reader.
-        if (!inBatches || wholeReads.has(src.name)) await materialise(src.name);
-      }
+      const inBatches = batchKeys(definition);
+      // Read whole by some reader anyway: read it (once) now rather than once per reader.
+      for (const src of stepSources(step)) if (!inBatches.has(src.spec.key) || wholeReads.has(src.name)) await materialise(src.name);
       if (batch && streamed !== undefined && data.get(streamed)?.kind === "lazy") {
         const fn = await batch.start(resolved as Parameters<TStepRunner["run"]>[0], ctx);
         const source = data.get(streamed) as TLazy;
