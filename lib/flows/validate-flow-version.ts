@@ -73,14 +73,12 @@ export function validateFlowVersion(doc: unknown): TFlowValidation {
   };
 
   const top = ZTop.safeParse(doc);
-  let sections: z.infer<typeof ZTop>;
-  if (!top.success) {
-    pushZod(top.error.issues, doc, []);
-    if (typeof doc !== "object" || doc === null || Array.isArray(doc)) return { ok: false, errors };
-    const d = doc as Record<string, unknown>;
-    const arr = (v: unknown) => (Array.isArray(v) ? v : []);
-    sections = { inputs: arr(d.inputs), parameters: arr(d.parameters), steps: arr(d.steps), results: arr(d.results) };
-  } else sections = top.data;
+  if (!top.success) pushZod(top.error.issues, doc, []);
+  if (typeof doc !== "object" || doc === null || Array.isArray(doc)) return { ok: false, errors };
+  // The sections that are lists, even when the top level is faulty.
+  const arr = (v: unknown) => (Array.isArray(v) ? v : []);
+  const d = doc as Record<string, unknown>;
+  const sections = { inputs: arr(d.inputs), parameters: arr(d.parameters), steps: arr(d.steps), results: arr(d.results) };
 
   // Items, one by one, so that one bad item does not hide the faults of the others.
   const parseEach = <T>(section: "inputs" | "parameters" | "results", schema: z.ZodType<T>) =>
