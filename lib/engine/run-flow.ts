@@ -106,17 +106,12 @@ function lazyInput(source: TLayerSource, box: TBox | null, signal: AbortSignal |
     of: source.of,
     columns,
     async *batches() {
-      const read = source.batches(box, signal)[Symbol.asyncIterator]();
-      for (;;) {
-        let next: IteratorResult<TFeature[] | TRow[]>;
-        try {
-          next = await read.next();
-        } catch (err) {
-          if (typeof err === "object" && err !== null) readErrors.add(err);
-          throw err;
-        }
-        if (next.done) return;
-        yield itemsOf(source.of, columns, next.value);
+      try {
+        // Errors of the read only: a reader's own errors do not come back into this generator.
+        for await (const items of source.batches(box, signal)) yield itemsOf(source.of, columns, items);
+      } catch (err) {
+        if (typeof err === "object" && err !== null) readErrors.add(err);
+        throw err;
       }
     },
   };
