@@ -61,14 +61,10 @@ export function validateFlowVersion(doc: unknown): TFlowValidation {
   const push = (path: readonly PropertyKey[], code: string, message: string) => errors.push({ field: jsonPointer(path), code, message });
   const pushZod = (issues: readonly z.core.$ZodIssue[], root: unknown, prefix: PropertyKey[], inStep = false) => {
     for (const e of flattenZodIssues(issues, root, prefix)) {
-      const code = inStep && e.code === "unknown_field" ? "unknown_option" : inStep && e.code === "required" ? "missing_option" : e.code;
-      const message =
-        code === "unknown_option"
-          ? `Unknown option "${String(e.path[e.path.length - 1])}"`
-          : code === "missing_option"
-            ? `Missing option "${String(e.path[e.path.length - 1])}"`
-            : e.message;
-      push(e.path, code, message);
+      const option = `option "${String(e.path[e.path.length - 1])}"`;
+      if (inStep && e.code === "unknown_field") push(e.path, "unknown_option", `Unknown ${option}`);
+      else if (inStep && e.code === "required") push(e.path, "missing_option", `Missing ${option}`);
+      else push(e.path, e.code, e.message);
     }
   };
 
