@@ -62,14 +62,16 @@ export const EXAMPLE_AREA = {
   ],
 };
 
+/** `node`, or what its `$ref` (`#/components/...`) points at. */
 function resolve(doc: TOpenApiDocument, node: unknown): Record<string, unknown> {
-  const r = node as { $ref?: string } | undefined;
-  if (r?.$ref) {
-    let cur: unknown = doc;
-    for (const part of r.$ref.replace(/^#\//, "").split("/")) cur = (cur as Record<string, unknown>)?.[part];
-    return (cur ?? {}) as Record<string, unknown>;
-  }
-  return (node ?? {}) as Record<string, unknown>;
+  const ref = (node as { $ref?: string } | undefined)?.$ref;
+  const target = ref
+    ? ref
+        .replace(/^#\//, "")
+        .split("/")
+        .reduce<unknown>((cur, part) => (cur as Record<string, unknown>)?.[part], doc)
+    : node;
+  return (target ?? {}) as Record<string, unknown>;
 }
 
 function formsOf(schema: TJsonSchema): string[] {
