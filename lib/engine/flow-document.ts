@@ -96,26 +96,26 @@ export function parameterValueSchema(p: TParameter): z.ZodType {
       return z.boolean();
     case "enum":
       return z.enum(p.values as [string, ...string[]]);
-    default: {
-      let s = p.type === "integer" ? z.number().int() : z.number();
-      if (p.minimum !== undefined) s = s.min(p.minimum);
-      if (p.maximum !== undefined) s = s.max(p.maximum);
-      if (p.exclusiveMinimum !== undefined) s = s.gt(p.exclusiveMinimum);
-      if (p.exclusiveMaximum !== undefined) s = s.lt(p.exclusiveMaximum);
-      return s;
-    }
+    default:
+      return numberSchema(p);
   }
+}
+
+/** A number (`integer`: an integer) within the bounds given: inclusive `minimum`, `maximum`, exclusive ones. */
+function numberSchema(d: { type: string; minimum?: number; maximum?: number; exclusiveMinimum?: number; exclusiveMaximum?: number }): z.ZodNumber {
+  let s = d.type === "integer" ? z.number().int() : z.number();
+  if (d.minimum !== undefined) s = s.min(d.minimum);
+  if (d.maximum !== undefined) s = s.max(d.maximum);
+  if (d.exclusiveMinimum !== undefined) s = s.gt(d.exclusiveMinimum);
+  if (d.exclusiveMaximum !== undefined) s = s.lt(d.exclusiveMaximum);
+  return s;
 }
 
 /** Zod schema of one cell of a declared column (null only when the column is not required). */
 export function columnValueSchema(c: TColumn): z.ZodType {
   let s: z.ZodType;
-  if (c.type === "number" || c.type === "integer") {
-    let n = c.type === "integer" ? z.number().int() : z.number();
-    if (c.minimum !== undefined) n = n.min(c.minimum);
-    if (c.maximum !== undefined) n = n.max(c.maximum);
-    s = n;
-  } else if (c.type === "any") {
+  if (c.type === "number" || c.type === "integer") s = numberSchema(c);
+  else if (c.type === "any") {
     // Not a zod union: a missing cell must be reported as `required`, not as "no union member matched".
     s = z
       .unknown()
