@@ -96,18 +96,6 @@ function declaredObject(input: TInput) {
 // Structural shapes for documentation (JSON Schema); the real checks are in validate-geojson.ts.
 const ZPositionDoc = z.array(z.number()).min(2).max(3);
 const ZPolygonDoc = z.strictObject({ type: z.literal("Polygon"), coordinates: z.array(z.array(ZPositionDoc).min(4)).min(1) });
-const ZFeatureCollectionDoc = z.looseObject({
-  type: z.literal("FeatureCollection"),
-  features: z
-    .array(
-      z.looseObject({
-        type: z.literal("Feature"),
-        geometry: z.looseObject({ type: z.string() }).nullable(),
-        properties: z.record(z.string(), z.unknown()).nullable(),
-      }),
-    )
-    .max(MAX_GEOJSON_FEATURES),
-});
 
 function geoIssues(ctx: z.core.$RefinementCtx, issues: TGeoJsonIssue[], prefix: (string | number)[]) {
   for (const i of issues) ctx.addIssue({ code: "custom", path: [...prefix, ...i.path], message: i.message, params: { code: i.code } });
@@ -173,7 +161,6 @@ function geoJsonChecked(input: TInput): z.ZodType {
 /** Documentation shape of `{"geojson"}`: the declared geometry types and the declared columns as the features' properties. */
 function geoJsonDoc(input: TInput): z.ZodType {
   const declared = declaredGeometry(input);
-  if (!input.columns?.length && declared === "any") return z.strictObject({ geojson: ZFeatureCollectionDoc });
   const properties = input.columns?.length ? declaredObject(input).catchall(z.unknown()) : z.record(z.string(), z.unknown()).nullable();
   const type = declared === "any" ? z.string() : z.enum(GEOMETRY_TYPES_OF[declared] as [string, ...string[]]);
   const feature = z.looseObject({ type: z.literal("Feature"), geometry: z.looseObject({ type }).nullable(), properties });
