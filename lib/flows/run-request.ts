@@ -97,8 +97,14 @@ function declaredObject(input: TInput) {
 const ZPositionDoc = z.array(z.number()).min(2).max(3);
 const ZPolygonDoc = z.strictObject({ type: z.literal("Polygon"), coordinates: z.array(z.array(ZPositionDoc).min(4)).min(1) });
 
+/** Adds a fault to `ctx` with its code (which `flattenZodIssues` reads from `params.code`); `z.NEVER` for a transform to return. */
+function fault(ctx: z.core.$RefinementCtx, code: string, message: string, path: PropertyKey[] = []): typeof z.NEVER {
+  ctx.addIssue({ code: "custom", path, message, params: { code } });
+  return z.NEVER;
+}
+
 function geoIssues(ctx: z.core.$RefinementCtx, issues: TGeoJsonIssue[], prefix: (string | number)[]) {
-  for (const i of issues) ctx.addIssue({ code: "custom", path: [...prefix, ...i.path], message: i.message, params: { code: i.code } });
+  for (const i of issues) fault(ctx, i.code, i.message, [...prefix, ...i.path]);
 }
 
 const ZGeoJsonChecked = z.strictObject({ geojson: z.unknown() }).superRefine((v, ctx) => geoIssues(ctx, validateFeatureCollection(v.geojson), ["geojson"]));
@@ -124,12 +130,8 @@ function geometryChecked(input: TInput, base: z.ZodType<{ geojson: unknown }>): 
       const type = (f as { geometry?: { type?: unknown } | null } | null)?.geometry?.type;
       // Unknown type names are validate-geojson's to report; one fault per field.
       if (typeof type !== "string" || !GEOJSON_GEOMETRY_TYPES.has(type) || geometryTypeFits(declared, type)) return;
-      ctx.addIssue({
-        code: "custom",
-        path: ["geojson", "features", i, "geometry", "type"],
-        message: `A ${type} feature; input "${input.name}" needs ${describeGeometry(declared)}`,
-        params: { code: "wrong_geometry_type" },
-      });
+      const message = `A ${type} feature; input "${input.name}" needs ${describeGeometry(declared)}`;
+      fault(ctx, "wrong_geometry_type", message, ["geojson", "features", i, "geometry", "type"]);
     });
   });
 }
@@ -147,13 +149,7 @@ function geoJsonChecked(input: TInput): z.ZodType {
       const p = (f as { properties?: unknown } | null)?.properties ?? {};
       const r = props.safeParse(typeof p === "object" && !Array.isArray(p) ? p : {});
       if (r.success) return;
-      for (const e of flattenZodIssues(r.error.issues, p))
-        ctx.addIssue({
-          code: "custom",
-          path: ["geojson", "features", i, "properties", ...(e.path as (string | number)[])],
-          message: e.message,
-          params: { code: e.code },
-        });
+      for (const e of flattenZodIssues(r.error.issues, p)) fault(ctx, e.code, e.message, ["geojson", "features", i, "properties", ...e.path]);
     });
   });
 }
@@ -191,34 +187,16 @@ function inputValueSchema(input: TInput, checked: boolean): z.ZodType {
     // Pick the form by its key so that errors name the faulty field, not "no union member matched".
     s = z.unknown().transform((v, ctx) => {
       const expected = `one of ${names.map((n) => `{"${n}": ...}`).join(", ")}`;
-      if (v === undefined) {
-        ctx.addIssue({ code: "custom", message: `Required: ${expected}`, params: { code: "required" } });
-        return z.NEVER;
-      }
-      if (typeof v !== "object" || v === null || Array.isArray(v)) {
-        ctx.addIssue({
-          code: "custom",
-          message: `Expected ${expected}${v === null ? " (null only for optional inputs)" : ""}`,
-          params: { code: "invalid_form" },
-        });
-        return z.NEVER;
-      }
+      if (v === undefined) return fault(ctx, "required", `Required: ${expected}`);
+      if (typeof v !== "object" || v === null || Array.isArray(v))
+        return fault(ctx, "invalid_form", `Expected ${expected}${v === null ? " (null only for optional inputs)" : ""}`);
       const present = Object.keys(v).filter((k) => k in forms);
-      if (present.length !== 1) {
-        ctx.addIssue({
-          code: "custom",
-          message: present.length === 0 ? `Expected ${expected} for an input of kind ${input.kind}` : `Give exactly one of ${present.join(", ")}`,
-          params: { code: "invalid_form" },
-        });
-        return z.NEVER;
-      }
+      if (present.length === 0) return fault(ctx, "invalid_form", `Expected ${expected} for an input of kind ${input.kind}`);
+      if (present.length > 1) return fault(ctx, "invalid_form", `Give exactly one of ${present.join(", ")}`);
       const r = forms[present[0]].safeParse(v);
-      if (!r.success) {
-        for (const e of flattenZodIssues(r.error.issues, v))
-          ctx.addIssue({ code: "custom", path: e.path as (string | number)[], message: e.message, params: { code: e.code } });
-        return z.NEVER;
-      }
-      return r.data as TInputValue;
+      if (r.success) return r.data as TInputValue;
+      for (const e of flattenZodIssues(r.error.issues, v)) fault(ctx, e.code, e.message, e.path);
+      return z.NEVER;
     });
   }
   const described = input.description ? s.describe(input.description) : s;
