@@ -111,46 +111,35 @@ const ZGeoJsonChecked = z.strictObject({ geojson: z.unknown() }).superRefine((v,
 
 const GEOJSON_GEOMETRY_TYPES: ReadonlySet<string> = new Set(GEOMETRY_TYPES);
 
-/** The features of a `{"geojson"}` value that passed the RFC 7946 checks, else null. */
-function featuresOf(v: { geojson: unknown }): unknown[] | null {
-  const features = (v.geojson as { features?: unknown } | null)?.features;
-  return Array.isArray(features) ? features : null;
-}
-
 /**
- * `{"geojson"}` of a layer input that declares a geometry (`point`, `line`, `polygon`): each
- * feature's geometry type must be of that family (lib/flows/input-geometry.ts); a fault names
- * `/inputs/<name>/geojson/features/<i>/geometry/type`. Features without geometry pass.
- */
-function geometryChecked(input: TInput, base: z.ZodType<{ geojson: unknown }>): z.ZodType<{ geojson: unknown }> {
-  const declared = declaredGeometry(input);
-  if (declared === "any") return base;
-  return base.superRefine((v, ctx) => {
-    featuresOf(v)?.forEach((f, i) => {
-      const type = (f as { geometry?: { type?: unknown } | null } | null)?.geometry?.type;
-      // Unknown type names are validate-geojson's to report; one fault per field.
-      if (typeof type !== "string" || !GEOJSON_GEOMETRY_TYPES.has(type) || geometryTypeFits(declared, type)) return;
-      const message = `A ${type} feature; input "${input.name}" needs ${describeGeometry(declared)}`;
-      fault(ctx, "wrong_geometry_type", message, ["geojson", "features", i, "geometry", "type"]);
-    });
-  });
-}
-
-/**
- * `{"geojson"}` of a layer input: RFC 7946 checks, the declared geometry, then each feature's
- * declared properties (errors name them, e.g. `/inputs/cities/geojson/features/3/properties/population`).
+ * `{"geojson"}` of a layer input: RFC 7946 checks; then, for a layer input declaring a geometry
+ * (`point`, `line`, `polygon`), each feature's geometry type must be of that family
+ * (lib/flows/input-geometry.ts; a fault names `/inputs/<name>/geojson/features/<i>/geometry/type`;
+ * features without geometry pass); then each feature's declared properties (errors name them,
+ * e.g. `/inputs/cities/geojson/features/3/properties/population`).
  */
 function geoJsonChecked(input: TInput): z.ZodType {
-  const checked = geometryChecked(input, ZGeoJsonChecked);
-  if (!input.columns?.length) return checked;
-  const props = declaredObject(input);
-  return checked.superRefine((v, ctx) => {
-    featuresOf(v)?.forEach((f, i) => {
-      const p = (f as { properties?: unknown } | null)?.properties ?? {};
-      const r = props.safeParse(typeof p === "object" && !Array.isArray(p) ? p : {});
-      if (r.success) return;
-      for (const e of flattenZodIssues(r.error.issues, p)) fault(ctx, e.code, e.message, ["geojson", "features", i, "properties", ...e.path]);
-    });
+  const declared = declaredGeometry(input);
+  const props = input.columns?.length ? declaredObject(input) : null;
+  if (declared === "any" && !props) return ZGeoJsonChecked;
+  return ZGeoJsonChecked.superRefine((v, ctx) => {
+    const features = (v.geojson as { features?: unknown } | null)?.features;
+    if (!Array.isArray(features)) return;
+    if (declared !== "any")
+      features.forEach((f, i) => {
+        const type = (f as { geometry?: { type?: unknown } | null } | null)?.geometry?.type;
+        // Unknown type names are validate-geojson's to report; one fault per field.
+        if (typeof type !== "string" || !GEOJSON_GEOMETRY_TYPES.has(type) || geometryTypeFits(declared, type)) return;
+        const message = `A ${type} feature; input "${input.name}" needs ${describeGeometry(declared)}`;
+        fault(ctx, "wrong_geometry_type", message, ["geojson", "features", i, "geometry", "type"]);
+      });
+    if (props)
+      features.forEach((f, i) => {
+        const p = (f as { properties?: unknown } | null)?.properties ?? {};
+        const r = props.safeParse(typeof p === "object" && !Array.isArray(p) ? p : {});
+        if (r.success) return;
+        for (const e of flattenZodIssues(r.error.issues, p)) fault(ctx, e.code, e.message, ["geojson", "features", i, "properties", ...e.path]);
+      });
   });
 }
 
