@@ -189,15 +189,11 @@ export async function seedDemo(opts: {
       continue;
     }
     const rememberedKey = remembered[slug];
-    if (rememberedKey) {
-      const valid = await db.apiKey.findFirst({ where: { hash: hashApiKey(rememberedKey), consumerId: consumer.id, revokedAt: null } });
-      if (valid) {
-        keys[slug] = rememberedKey;
-        continue;
-      }
+    if (rememberedKey && (await db.apiKey.findFirst({ where: { hash: hashApiKey(rememberedKey), consumerId: consumer.id, revokedAt: null } }))) {
+      keys[slug] = rememberedKey;
+      continue;
     }
-    const existing = await db.apiKey.count({ where: { consumerId: consumer.id } });
-    if (existing > 0 && !rememberedKey) {
+    if (!rememberedKey && (await db.apiKey.count({ where: { consumerId: consumer.id } })) > 0) {
       keys[slug] = null; // created elsewhere; the secret was shown once and is not stored
       continue;
     }
