@@ -30,7 +30,6 @@ import { FORMATS_BY_KIND, type TResultFormat } from "../formats/registry";
 import { GEOMETRY_TYPES, MAX_GEOJSON_FEATURES, validateArea, validateFeatureCollection, type TGeoJsonIssue } from "../geo/validate-geojson";
 import type { TDataset, TRow } from "../engine/types";
 import { tableFromRows } from "../steps/dataset";
-import { columnsOf } from "../steps/items";
 // Not ./definition: that module brings flow validation, and with it the expression compiler, into the design tool's browser bundle.
 import { columnValueSchema, parameterValueSchema, type TFlowVersion, type TInput, type TParameter } from "../engine/flow-document";
 import { fieldErrors, flattenZodIssues } from "../errors/zod-issues";
@@ -274,6 +273,10 @@ export function callerDataToDataset(value: TInputValue | null): TDataset | null 
       kind: "features",
       features: value.geojson.features.map((f) => ({ ...f, properties: (f.properties ?? {}) as Record<string, unknown> })),
     };
-  if ("rows" in value) return tableFromRows(columnsOf(value.rows), value.rows);
+  if ("rows" in value) {
+    const seen = new Set<string>();
+    for (const r of value.rows) for (const k of Object.keys(r)) seen.add(k);
+    return tableFromRows([...seen], value.rows);
+  }
   return { kind: "area", geometry: value.area };
 }
