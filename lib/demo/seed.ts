@@ -31,6 +31,7 @@ import { DEMO_FLOWS, type TDemoFlow } from "@/lib/demo/flows";
 import { DEMO_RATE_LIMIT_PER_MINUTE } from "@/lib/demo/plan";
 import { validateFlowVersion } from "@/lib/flows/definition";
 import { publishRelease } from "@/lib/apis/publish-release";
+import { saveFlowVersion } from "@/lib/flows/save-flow-version";
 import { generateApiKey, hashApiKey, keyPrefix } from "@/lib/keys/api-key";
 import { readSecrets, seedDemoUsers, writeSecrets, type TDemoUser, type TForcedDemoUsers } from "@/lib/users/demo-users";
 import type { TFeatureSet, TTable } from "@/lib/engine/types";
@@ -79,12 +80,9 @@ async function ensurePublishedApi(org: { id: string }, workspaceId: string, envi
 
   let flow = await db.flow.findFirst({ where: { workspaceId, name: demo.flowName, state: "active" } });
   flow ??= await db.flow.create({ data: { workspaceId, name: demo.flowName, description: demo.description } });
-  let version = await db.flowVersion.findFirst({ where: { flowId: flow.id }, orderBy: { version: "desc" } });
-  if (!version || !isDeepStrictEqual(version.definition, JSON.parse(JSON.stringify(demo.definition)))) {
-    version = await db.flowVersion.create({
-      data: { flowId: flow.id, version: (version?.version ?? 0) + 1, definition: demo.definition as object },
-    });
-  }
+  const last = await db.flowVersion.findFirst({ where: { flowId: flow.id }, orderBy: { version: "desc" } });
+  const unchanged = last && isDeepStrictEqual(last.definition, JSON.parse(JSON.stringify(demo.definition)));
+  const version = unchanged ? last : { id: (await saveFlowVersion({ workspaceId }, flow.id, demo.definition)).flowVersionId };
 
   // The live API of that slug (a deleted one may share it; the seed runs alone, so no race).
   const existing = await db.flowApi.findFirst({ where: { organizationId: org.id, slug: demo.apiSlug, deletedAt: null }, select: { id: true } });
