@@ -51,11 +51,10 @@ export function stepSources(step: { type: string } & Record<string, unknown>): {
 export function resolveStep(step: TStep, params: Record<string, unknown>): TResolvedStep {
   const raw: Record<string, unknown> = { ...step };
   for (const [k, v] of Object.entries(raw)) {
-    if (isParamRef(v)) {
-      const value = params[v.param];
-      if (value === undefined || value === null) delete raw[k];
-      else raw[k] = value;
-    }
+    if (!isParamRef(v)) continue;
+    const value = params[v.param];
+    if (value === undefined || value === null) delete raw[k];
+    else raw[k] = value;
   }
   const r = stepDefinition(step.type)!.schema.safeParse(raw);
   if (!r.success) {
