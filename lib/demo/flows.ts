@@ -163,15 +163,11 @@ export interface TDemoFlow {
   definition: unknown;
 }
 
-/** The demo flows as the seed publishes them. */
-export const DEMO_FLOWS: readonly TDemoFlow[] = [
-  { flowName: "Cities in area", apiName: "Cities in area", apiSlug: "cities-in-area", description: CITIES_IN_AREA.description, definition: CITIES_IN_AREA },
-  {
-    flowName: "Population by country",
-    apiName: "Population by country",
-    apiSlug: "country-stats",
-    description: POPULATION_BY_COUNTRY.description,
-    definition: POPULATION_BY_COUNTRY,
-  },
-  { flowName: "Nearby cities", apiName: "Nearby cities", apiSlug: "nearby-cities", description: NEARBY_CITIES.description, definition: NEARBY_CITIES },
-];
+/** The demo flows as the seed publishes them: the flow and its API share a name. */
+export const DEMO_FLOWS: readonly TDemoFlow[] = (
+  [
+    ["Cities in area", "cities-in-area", CITIES_IN_AREA],
+    ["Population by country", "country-stats", POPULATION_BY_COUNTRY],
+    ["Nearby cities", "nearby-cities", NEARBY_CITIES],
+  ] as const
+).map(([name, apiSlug, definition]) => ({ flowName: name, apiName: name, apiSlug, description: definition.description, definition }));

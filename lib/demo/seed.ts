@@ -30,6 +30,8 @@ import { loadWorldCapitals, loadWorldCities, loadWorldCountries } from "@/lib/de
 import { DEMO_FLOWS, type TDemoFlow } from "@/lib/demo/flows";
 import { DEMO_RATE_LIMIT_PER_MINUTE } from "@/lib/demo/plan";
 import { validateFlowVersion } from "@/lib/flows/definition";
+import { publishRelease } from "@/lib/apis/publish-release";
+import { saveFlowVersion } from "@/lib/flows/save-flow-version";
 import { generateApiKey, hashApiKey, keyPrefix } from "@/lib/keys/api-key";
 import { readSecrets, seedDemoUsers, writeSecrets, type TDemoUser, type TForcedDemoUsers } from "@/lib/users/demo-users";
 import type { TFeatureSet, TTable } from "@/lib/engine/types";
@@ -78,46 +80,22 @@ async function ensurePublishedApi(org: { id: string }, workspaceId: string, envi
 
   let flow = await db.flow.findFirst({ where: { workspaceId, name: demo.flowName, state: "active" } });
   flow ??= await db.flow.create({ data: { workspaceId, name: demo.flowName, description: demo.description } });
-  let version = await db.flowVersion.findFirst({ where: { flowId: flow.id }, orderBy: { version: "desc" } });
-  if (!version || !isDeepStrictEqual(version.definition, JSON.parse(JSON.stringify(demo.definition)))) {
-    version = await db.flowVersion.create({
-      data: { flowId: flow.id, version: (version?.version ?? 0) + 1, definition: demo.definition as object },
-    });
-  }
+  const last = await db.flowVersion.findFirst({ where: { flowId: flow.id }, orderBy: { version: "desc" } });
+  const unchanged = last && isDeepStrictEqual(last.definition, JSON.parse(JSON.stringify(demo.definition)));
+  const version = unchanged ? last : { id: (await saveFlowVersion({ workspaceId }, flow.id, demo.definition)).flowVersionId };
 
   // The live API of that slug (a deleted one may share it; the seed runs alone, so no race).
   const existing = await db.flowApi.findFirst({ where: { organizationId: org.id, slug: demo.apiSlug, deletedAt: null }, select: { id: true } });
   const api = existing
     ? await db.flowApi.update({ where: { id: existing.id }, data: { selectedFlowVersionId: version.id, flowId: flow.id, status: "published" } })
     : await db.flowApi.create({
-        data: {
-          organizationId: org.id,
-          workspaceId,
-          flowId: flow.id,
-          selectedFlowVersionId: version.id,
-          slug: demo.apiSlug,
-          name: demo.apiName,
-          description: demo.description,
-          status: "published",
-        },
+        data: { organizationId: org.id, workspaceId, flowId: flow.id, slug: demo.apiSlug, name: demo.apiName, description: demo.description },
       });
-  const serving = await db.environmentApi.findUnique({
-    where: { environmentId_flowApiId: { environmentId, flowApiId: api.id } },
-    include: { release: true },
-  });
+  const where = { environmentId_flowApiId: { environmentId, flowApiId: api.id } };
+  const serving = await db.environmentApi.findUnique({ where, include: { release: true } });
   if (!serving || serving.release.flowVersionId !== version.id) {
-    const versionId = version.id;
-    await db.$transaction(async (tx) => {
-      const last = await tx.release.findFirst({ where: { flowApiId: api.id, environmentId }, orderBy: { number: "desc" } });
-      const release = await tx.release.create({
-        data: { flowApiId: api.id, environmentId, flowVersionId: versionId, number: (last?.number ?? 0) + 1 },
-      });
-      await tx.environmentApi.upsert({
-        where: { environmentId_flowApiId: { environmentId, flowApiId: api.id } },
-        create: { environmentId, flowApiId: api.id, releaseId: release.id, aiAccess: true },
-        update: { releaseId: release.id },
-      });
-    });
+    await publishRelease({ organizationId: org.id, workspaceId }, { flowApiId: api.id, environmentId, flowVersionId: version.id });
+    if (!serving) await db.environmentApi.update({ where, data: { aiAccess: true } });
   }
   return api.id;
 }
@@ -209,15 +187,11 @@ export async function seedDemo(opts: {
       continue;
     }
     const rememberedKey = remembered[slug];
-    if (rememberedKey) {
-      const valid = await db.apiKey.findFirst({ where: { hash: hashApiKey(rememberedKey), consumerId: consumer.id, revokedAt: null } });
-      if (valid) {
-        keys[slug] = rememberedKey;
-        continue;
-      }
+    if (rememberedKey && (await db.apiKey.findFirst({ where: { hash: hashApiKey(rememberedKey), consumerId: consumer.id, revokedAt: null } }))) {
+      keys[slug] = rememberedKey;
+      continue;
     }
-    const existing = await db.apiKey.count({ where: { consumerId: consumer.id } });
-    if (existing > 0 && !rememberedKey) {
+    if (!rememberedKey && (await db.apiKey.count({ where: { consumerId: consumer.id } })) > 0) {
       keys[slug] = null; // created elsewhere; the secret was shown once and is not stored
       continue;
     }

@@ -96,26 +96,26 @@ export function parameterValueSchema(p: TParameter): z.ZodType {
       return z.boolean();
     case "enum":
       return z.enum(p.values as [string, ...string[]]);
-    default: {
-      let s = p.type === "integer" ? z.number().int() : z.number();
-      if (p.minimum !== undefined) s = s.min(p.minimum);
-      if (p.maximum !== undefined) s = s.max(p.maximum);
-      if (p.exclusiveMinimum !== undefined) s = s.gt(p.exclusiveMinimum);
-      if (p.exclusiveMaximum !== undefined) s = s.lt(p.exclusiveMaximum);
-      return s;
-    }
+    default:
+      return numberSchema(p);
   }
+}
+
+/** A number (`integer`: an integer) within the bounds given: inclusive `minimum`, `maximum`, exclusive ones. */
+function numberSchema(d: { type: string; minimum?: number; maximum?: number; exclusiveMinimum?: number; exclusiveMaximum?: number }): z.ZodNumber {
+  let s = d.type === "integer" ? z.number().int() : z.number();
+  if (d.minimum !== undefined) s = s.min(d.minimum);
+  if (d.maximum !== undefined) s = s.max(d.maximum);
+  if (d.exclusiveMinimum !== undefined) s = s.gt(d.exclusiveMinimum);
+  if (d.exclusiveMaximum !== undefined) s = s.lt(d.exclusiveMaximum);
+  return s;
 }
 
 /** Zod schema of one cell of a declared column (null only when the column is not required). */
 export function columnValueSchema(c: TColumn): z.ZodType {
   let s: z.ZodType;
-  if (c.type === "number" || c.type === "integer") {
-    let n = c.type === "integer" ? z.number().int() : z.number();
-    if (c.minimum !== undefined) n = n.min(c.minimum);
-    if (c.maximum !== undefined) n = n.max(c.maximum);
-    s = n;
-  } else if (c.type === "any") {
+  if (c.type === "number" || c.type === "integer") s = numberSchema(c);
+  else if (c.type === "any") {
     // Not a zod union: a missing cell must be reported as `required`, not as "no union member matched".
     s = z
       .unknown()
@@ -135,21 +135,30 @@ export function paramDecls(params: readonly TParameter[]): TParamDecl[] {
   return params.map((p) => ({ name: p.name, type: p.type, values: p.type === "enum" ? p.values : undefined, default: p.default }));
 }
 
-/** Step ids in an order where every step comes after the steps it reads (flow must be valid). */
-export function topologicalOrder(flow: TFlowVersion): TStep[] {
-  const byId = new Map(flow.steps.map((s) => [s.id, s]));
+/**
+ * `steps` in an order where every step comes after the steps it reads (depth-first, in document
+ * order). A cycle of the step graph is handed to `onCycle` as the ids along it, the first one
+ * repeated at the end (default: thrown as an Error); its steps are still listed.
+ */
+export function topologicalOrder<S extends TStep>(
+  steps: readonly S[],
+  onCycle = (ids: string[]): void => {
+    throw new Error(`Cycle at step "${ids[0]}"`);
+  },
+): S[] {
+  const byId = new Map(steps.map((s) => [s.id, s]));
   const done = new Set<string>();
-  const out: TStep[] = [];
-  const visit = (s: TStep, depth: number) => {
+  const out: S[] = [];
+  const visit = (s: S, stack: string[]) => {
     if (done.has(s.id)) return;
-    if (depth > byId.size) throw new Error(`Cycle at step "${s.id}"`);
+    if (stack.includes(s.id)) return onCycle([...stack.slice(stack.indexOf(s.id)), s.id]);
     for (const src of stepSources(s)) {
       const dep = byId.get(src.name);
-      if (dep) visit(dep, depth + 1);
+      if (dep) visit(dep, [...stack, s.id]);
     }
     done.add(s.id);
     out.push(s);
   };
-  for (const s of flow.steps) visit(s, 0);
+  for (const s of steps) visit(s, []);
   return out;
 }

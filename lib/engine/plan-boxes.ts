@@ -41,7 +41,7 @@ function tryResolve(step: Parameters<typeof resolveStep>[0], params: Record<stri
  * every input of kind `layer`.
  */
 export function planLayerBoxes(flow: TFlowVersion, inputs: TResolvedInputs, params: Record<string, unknown>): Record<string, TBox | null> {
-  const order = topologicalOrder(flow).map((step) => ({ step, resolved: tryResolve(step, params), def: stepRunner(step.type)! }));
+  const order = topologicalOrder(flow.steps).map((step) => ({ step, resolved: tryResolve(step, params), def: stepRunner(step.type)! }));
 
   const inputData = new Map<string, TDataset | null | undefined>();
   const extents = new Map<string, TBox | null>();
@@ -59,11 +59,8 @@ export function planLayerBoxes(flow: TFlowVersion, inputs: TResolvedInputs, para
   // Absent: nothing needed (yet); null: everything.
   const needed = new Map<string, TBox | null>();
   const need = (name: string, box: TBox | null) => {
-    if (!needed.has(name)) needed.set(name, box);
-    else {
-      const had = needed.get(name)!;
-      needed.set(name, had === null || box === null ? null : unionBox(had, box));
-    }
+    const had = needed.get(name);
+    needed.set(name, had === undefined ? box : had === null || box === null ? null : unionBox(had, box));
   };
   for (const r of flow.results) need(r.from, null);
   for (const { step, resolved, def } of [...order].reverse()) {

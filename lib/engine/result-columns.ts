@@ -5,9 +5,9 @@
  * named), an area: no columns — and each step's definition maps its sources' columns to its own
  * (`columns` in lib/steps/<type>/definition.ts; absent = its first source's).
  *
- * `resultColumns(flow)` → `{ <result key>: TColumns }` (the flow must be valid). Pure; cached
- * per flow object. `datasetColumns(doc)`: the same for each input and step of a document that
- * may be faulty (the design tool's canvas).
+ * `datasetColumns(doc)` → `{ <input name or step id>: TColumns }` of a document that may be
+ * faulty (the design tool's canvas); `resultColumns(flow)` → `{ <result key>: TColumns }` of a
+ * valid flow, cached per flow object. Pure.
  */
 import { topologicalOrder, ZInput, type TFlowVersion, type TInput } from "@/lib/engine/flow-document";
 import { NO_COLUMNS, UNKNOWN_COLUMNS, type TColumns } from "@/lib/steps/columns";
@@ -21,30 +21,11 @@ export function inputColumns(input: TInput): TColumns {
   return UNKNOWN_COLUMNS;
 }
 
-const cache = new WeakMap<TFlowVersion, Record<string, TColumns>>();
-
-/** Columns of each result of `flow`, by result key. */
-export function resultColumns(flow: TFlowVersion): Record<string, TColumns> {
-  const hit = cache.get(flow);
-  if (hit) return hit;
-  const known = new Map<string, TColumns>();
-  for (const input of flow.inputs) known.set(input.name, inputColumns(input));
-  for (const step of topologicalOrder(flow)) {
-    const def = stepDefinition(step.type) as TStepDefinition | undefined;
-    const sources = stepSources(step).map((s) => known.get(s.name) ?? UNKNOWN_COLUMNS);
-    const derive = def?.columns;
-    known.set(step.id, derive ? derive(step as Parameters<NonNullable<TStepDefinition["columns"]>>[0], sources) : (sources[0] ?? UNKNOWN_COLUMNS));
-  }
-  const out: Record<string, TColumns> = {};
-  for (const r of flow.results) out[r.key] = known.get(r.from) ?? UNKNOWN_COLUMNS;
-  cache.set(flow, out);
-  return out;
-}
-
 /**
  * Columns of every input and step of a document that may still be faulty (the design tool
  * offers them while a flow is being built): each input and step is parsed alone, a faulty one
- * or one on a cycle is left out, and a step whose sources are unknown reads unknown columns.
+ * is left out, and a step reads unknown columns from a source that is unknown (or that closes
+ * a cycle).
  * → `{ <input name or step id>: TColumns }`.
  */
 export function datasetColumns(doc: unknown): Record<string, TColumns> {
@@ -59,16 +40,8 @@ export function datasetColumns(doc: unknown): Record<string, TColumns> {
     const step = ZStep.safeParse(raw);
     if (step.success && !known.has(step.data.id)) steps.set(step.data.id, step.data);
   }
-  const visiting = new Set<string>();
-  const visit = (step: TStep): TColumns | undefined => {
-    if (known.has(step.id)) return known.get(step.id);
-    if (visiting.has(step.id)) return undefined;
-    visiting.add(step.id);
-    const sources = stepSources(step).map((s) => {
-      const dep = steps.get(s.name);
-      return (dep ? visit(dep) : known.get(s.name)) ?? UNKNOWN_COLUMNS;
-    });
-    visiting.delete(step.id);
+  for (const step of topologicalOrder([...steps.values()], () => {})) {
+    const sources = stepSources(step).map((s) => known.get(s.name) ?? UNKNOWN_COLUMNS);
     const derive = (stepDefinition(step.type) as TStepDefinition | undefined)?.columns;
     let out: TColumns;
     try {
@@ -77,8 +50,18 @@ export function datasetColumns(doc: unknown): Record<string, TColumns> {
       out = UNKNOWN_COLUMNS;
     }
     known.set(step.id, out);
-    return out;
-  };
-  for (const step of steps.values()) visit(step);
+  }
   return Object.fromEntries(known);
+}
+
+const cache = new WeakMap<TFlowVersion, Record<string, TColumns>>();
+
+/** Columns of each result of `flow`, by result key. */
+export function resultColumns(flow: TFlowVersion): Record<string, TColumns> {
+  const hit = cache.get(flow);
+  if (hit) return hit;
+  const known = datasetColumns(flow);
+  const out = Object.fromEntries(flow.results.map((r) => [r.key, known[r.from] ?? UNKNOWN_COLUMNS]));
+  cache.set(flow, out);
+  return out;
 }

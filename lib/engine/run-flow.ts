@@ -47,6 +47,7 @@
  *
  * Inputs are never mutated; results may share feature objects with inputs.
  */
+import { setImmediate as yieldToEventLoop } from "node:timers/promises";
 import { paramDecls, topologicalOrder, type TFlowVersion } from "@/lib/engine/flow-document";
 import { StepError, isAbortError, throwIfAborted } from "@/lib/engine/errors";
 import { ResourceLimitError } from "@/lib/errors";
@@ -63,10 +64,6 @@ import { resolveStep, stepSources } from "@/lib/steps/step-schema";
 export { StepError, isAbortError };
 
 const YIELD_EVERY_MS = 25;
-
-function yieldToEventLoop(): Promise<void> {
-  return new Promise((resolve) => (typeof setImmediate === "function" ? setImmediate(resolve) : setTimeout(resolve, 0)));
-}
 
 function tooManyItems(maxItems: number): ResourceLimitError {
   const n = maxItems.toLocaleString("en");
@@ -109,17 +106,12 @@ function lazyInput(source: TLayerSource, box: TBox | null, signal: AbortSignal |
     of: source.of,
     columns,
     async *batches() {
-      const read = source.batches(box, signal)[Symbol.asyncIterator]();
-      for (;;) {
-        let next: IteratorResult<TFeature[] | TRow[]>;
-        try {
-          next = await read.next();
-        } catch (err) {
-          if (typeof err === "object" && err !== null) readErrors.add(err);
-          throw err;
-        }
-        if (next.done) return;
-        yield itemsOf(source.of, columns, next.value);
+      try {
+        // Errors of the read only: a reader's own errors do not come back into this generator.
+        for await (const items of source.batches(box, signal)) yield itemsOf(source.of, columns, items);
+      } catch (err) {
+        if (typeof err === "object" && err !== null) readErrors.add(err);
+        throw err;
       }
     },
   };
@@ -131,12 +123,16 @@ function stepFailure(step: { id: string; type: string }, err: unknown): never {
   throw new StepError(step.id, step.type, err);
 }
 
+/** Option keys whose sources a step reads batch by batch: its `batchSources` and `batch.source`. */
+function batchKeys(definition: TStepRunner): Set<string> {
+  return new Set([...(definition.batchSources ?? []), ...(definition.batch ? [definition.batch.source] : [])]);
+}
+
 /** Names of the inputs and steps some reader takes whole: a result (unless results are heads), or a step reading it with `ctx.get`. */
 function readWhole(flow: TFlowVersion, resultsWhole: boolean): Set<string> {
   const names = new Set(resultsWhole ? flow.results.map((r) => r.from) : []);
   for (const step of flow.steps) {
-    const definition = stepRunner(step.type)!;
-    const inBatches = new Set<string>([...(definition.batchSources ?? []), ...(definition.batch ? [definition.batch.source] : [])]);
+    const inBatches = batchKeys(stepRunner(step.type)!);
     for (const src of stepSources(step)) if (!inBatches.has(src.spec.key)) names.add(src.name);
   }
   return names;
@@ -286,7 +282,7 @@ export async function runFlow(
     };
   }
 
-  const order = topologicalOrder(flow);
+  const order = topologicalOrder(flow.steps);
   const head = opts.resultHead;
   const wholeReads = readWhole(flow, head === undefined);
   let done = 0;
@@ -298,12 +294,9 @@ export async function runFlow(
       const definition = stepRunner(resolved.type)!;
       const batch = definition.batch;
       const streamed = batch && ((resolved as Record<string, unknown>)[batch.source] as string);
-      const byBatches = new Set<string>(definition.batchSources ?? []);
-      for (const src of stepSources(step)) {
-        const inBatches = byBatches.has(src.spec.key) || src.name === streamed;
-        // Read whole by some reader anyway: read it (once) now rather than once per reader.
-        if (!inBatches || wholeReads.has(src.name)) await materialise(src.name);
-      }
+      const inBatches = batchKeys(definition);
+      // Read whole by some reader anyway: read it (once) now rather than once per reader.
+      for (const src of stepSources(step)) if (!inBatches.has(src.spec.key) || wholeReads.has(src.name)) await materialise(src.name);
       if (batch && streamed !== undefined && data.get(streamed)?.kind === "lazy") {
         const fn = await batch.start(resolved as Parameters<TStepRunner["run"]>[0], ctx);
         const source = data.get(streamed) as TLazy;

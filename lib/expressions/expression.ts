@@ -50,45 +50,24 @@ const PREDICATE_SPEC = {
 
 const GLOBALS = { zoom: 0 } as const;
 
-function assertionFor(type: TParamType): string {
-  return type === "integer" || type === "number" ? "number" : type === "boolean" ? "boolean" : "string";
-}
-
+/** A sample value of a parameter's type, for type-checking: its default, else a zero of the type. */
 function placeholder(p: TParamDecl): unknown {
   if (p.default !== undefined && p.default !== null) return p.default;
-  switch (p.type) {
-    case "number":
-    case "integer":
-      return 0;
-    case "boolean":
-      return false;
-    case "enum":
-      return p.values?.[0] ?? "";
-    default:
-      return "";
-  }
+  return { number: 0, integer: 0, boolean: false, enum: p.values?.[0] ?? "", string: "" }[p.type];
 }
 
+/** A parameter's value as a `let` binding; no value: a null asserted to the parameter's type (reading it fails). */
 function bindValue(type: TParamType, v: unknown): unknown {
-  if (v === undefined || v === null) return [assertionFor(type), null];
+  if (v === undefined || v === null) return [type === "integer" || type === "number" ? "number" : type === "boolean" ? "boolean" : "string", null];
   if (typeof v === "object") return ["literal", v];
   return v;
 }
 
-function wrap(expr: unknown, bindings: [string, unknown][]): unknown {
-  if (bindings.length === 0) return expr;
-  return ["let", ...bindings.flat(), expr];
-}
-
-function parseKey(key: string, wrapped: boolean): number[] {
-  const idx = [...key.matchAll(/\[(\d+)\]/g)].map((m) => Number(m[1]));
-  return wrapped ? idx.slice(1) : idx;
-}
-
 function compile(expr: unknown, bindings: [string, unknown][], role: TExpressionRole) {
   const spec = role === "predicate" ? PREDICATE_SPEC : null;
+  const wrapped = bindings.length === 0 ? expr : ["let", ...bindings.flat(), expr];
   // eslint-disable-next-line @typescript-eslint/no-explicit-any
-  return createExpression(wrap(expr, bindings), "expression", spec as any);
+  return createExpression(wrapped, "expression", spec as any);
 }
 
 /**
@@ -99,7 +78,11 @@ export function checkExpression(expr: unknown, params: TParamDecl[], role: TExpr
   const bindings: [string, unknown][] = params.map((p) => [p.name, bindValue(p.type, placeholder(p))]);
   const r = compile(expr, bindings, role);
   if (r.result === "success") return [];
-  return r.value.map((e) => ({ path: parseKey(e.key ?? "", bindings.length > 0), message: e.message }));
+  // An error's key is its place, e.g. "[2][1]"; with bindings, its first index is the place in the `let`.
+  return r.value.map((e) => ({
+    path: [...(e.key ?? "").matchAll(/\[(\d+)\]/g)].map((m) => Number(m[1])).slice(bindings.length > 0 ? 1 : 0),
+    message: e.message,
+  }));
 }
 
 function toJsonValue(v: unknown): unknown {

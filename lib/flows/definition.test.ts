@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { flowVersionJsonSchema, paramableOptions, resolveStep, toJsonPointer, validateFlowVersion } from "./definition";
+import { flowVersionJsonSchema, resolveStep, toJsonPointer, validateFlowVersion } from "./definition";
+import { stepDefinition } from "@/lib/steps/step-schema";
 
 const base = () => ({
   inputs: [
@@ -121,7 +122,7 @@ describe("validateFlowVersion", () => {
       }),
     ).toEqual(["/steps/0/where/0 invalid_expression"]);
     expect(toJsonPointer(["a/b", "c~d", 0])).toBe("/a~1b/c~0d/0");
-    expect(paramableOptions("limit")).toEqual({ n: ["integer"], offset: ["integer"] });
+    expect(stepDefinition("limit")!.paramable).toEqual({ n: ["integer"], offset: ["integer"] });
     expect(resolveStep({ id: "l", type: "limit", source: "x", n: { param: "k" } }, { k: 3 })).toMatchObject({ n: 3 });
     expect(() => resolveStep({ id: "l", type: "limit", source: "x", n: { param: "k" } }, { k: -1 })).toThrow(/\/n/);
     expect(resolveStep({ id: "s", type: "sort", source: "x", field: "f", order: { param: "o" } }, {})).toMatchObject({ order: "asc" });

@@ -23,7 +23,7 @@ export {
   type TInput,
   type TParameter,
 } from "@/lib/engine/flow-document";
-export { paramableOptions, resolveStep, STEP_TYPES } from "@/lib/steps/step-schema";
+export { resolveStep, STEP_TYPES } from "@/lib/steps/step-schema";
 export { validateFlowVersion } from "@/lib/flows/validate-flow-version";
 /** RFC 6901 JSON Pointer of a path (the one implementation is `jsonPointer` in lib/errors). */
 export { jsonPointer as toJsonPointer } from "@/lib/errors/field-error";

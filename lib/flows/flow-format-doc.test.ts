@@ -7,7 +7,8 @@ import fs from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { NEARBY_CITIES } from "@/lib/demo/flows";
-import { STEP_TYPES, flowVersionJsonSchema, paramableOptions, validateFlowVersion } from "./definition";
+import { STEP_TYPES, flowVersionJsonSchema, validateFlowVersion } from "./definition";
+import { stepDefinition } from "@/lib/steps/step-schema";
 
 const doc = fs.readFileSync(path.resolve(import.meta.dirname, "../../docs/flow-format.md"), "utf8");
 const section = (title: string) => doc.slice(doc.indexOf(`## ${title}`), doc.indexOf("\n## ", doc.indexOf(`## ${title}`) + 3));
@@ -25,8 +26,8 @@ describe("docs/flow-format.md", () => {
     for (const type of STEP_TYPES) {
       const row = ref.split("\n").find((l) => l.startsWith(`| \`${type}\` |`));
       expect(row, type).toBeDefined();
-      for (const option of Object.keys(paramableOptions(type))) expect(row, `${type}.${option}`).toMatch(new RegExp(`\`${option}\`[^|;]*\\*param\\*`));
-      expect((row!.match(/\*param\*/g) ?? []).length, type).toBe(Object.keys(paramableOptions(type)).length);
+      for (const option of Object.keys(stepDefinition(type)!.paramable)) expect(row, `${type}.${option}`).toMatch(new RegExp(`\`${option}\`[^|;]*\\*param\\*`));
+      expect((row!.match(/\*param\*/g) ?? []).length, type).toBe(Object.keys(stepDefinition(type)!.paramable).length);
     }
   });
 

@@ -175,7 +175,8 @@ export function withReadableLayers(
 ): Record<string, unknown> {
   if (layerKindOf(input) === null) return schema;
   const fitting = layersFitting(readable, input);
-  const listed = describeFittingLayers(readable, input);
+  const shown = fitting.slice(0, MAX_LISTED_LAYERS);
+  const listed = listLayers(fitting, describeLayer);
   const what = input.kind === "table" ? "table" : `feature layer (${describeGeometry(declaredGeometry(input))})`;
   const description = listed
     ? `The id of a ${what} this environment may read: ${listed}.`
@@ -187,13 +188,11 @@ export function withReadableLayers(
     for (const [k, v] of Object.entries(node)) {
       if (k === "properties" && typeof v === "object" && v !== null && "layer_id" in v) {
         const layerId = (v as Record<string, Record<string, unknown>>).layer_id;
-        out[k] = { ...v, layer_id: { ...layerId, description, ...(fitting.length ? { examples: fitting.slice(0, MAX_LISTED_LAYERS).map((l) => l.id) } : {}) } };
+        out[k] = { ...v, layer_id: { ...layerId, description, ...(shown.length ? { examples: shown.map((l) => l.id) } : {}) } };
       } else out[k] = patch(v);
     }
     return out;
   };
-  const readableData = fitting
-    .slice(0, MAX_LISTED_LAYERS)
-    .map((l) => ({ id: l.id, name: l.name, kind: l.kind, geometry_types: l.geometryTypes, item_count: l.itemCount }));
+  const readableData = shown.map((l) => ({ id: l.id, name: l.name, kind: l.kind, geometry_types: l.geometryTypes, item_count: l.itemCount }));
   return { ...(patch(schema) as Record<string, unknown>), "x-readable-layers": readableData };
 }

@@ -21,19 +21,16 @@ export async function listFlows(scope: { workspaceId: string }): Promise<TFlowLi
   const flows = await db.flow.findMany({
     where: { workspaceId: scope.workspaceId, state: { not: "deleted" } },
     orderBy: [{ state: "asc" }, { name: "asc" }],
-    include: {
+    select: {
+      id: true,
+      name: true,
+      description: true,
+      state: true,
+      trashedAt: true,
+      createdAt: true,
       versions: { select: { id: true, version: true, createdAt: true }, orderBy: { version: "desc" } },
       flowApis: { where: { deletedAt: null }, select: { id: true, slug: true, name: true, status: true }, orderBy: { name: "asc" } },
     },
   });
-  return flows.map((f) => ({
-    id: f.id,
-    name: f.name,
-    description: f.description,
-    state: f.state,
-    trashedAt: f.trashedAt,
-    createdAt: f.createdAt,
-    versions: f.versions,
-    apis: f.flowApis,
-  }));
+  return flows.map(({ flowApis, ...f }) => ({ ...f, apis: flowApis }));
 }

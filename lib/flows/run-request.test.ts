@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { validateFlowVersion, type TFlowVersion } from "./definition";
-import { applyParameterDefaults, callerDataToDataset, parseRunRequest, runRequestJsonSchema, runRequestSchema, runRequestErrors } from "./run-request";
+import { applyParameterDefaults, callerDataToDataset, parseRunRequest, runRequestJsonSchema, runRequestSchema } from "./run-request";
+import { fieldErrors } from "../errors/zod-issues";
 import { tableFromRows } from "@/lib/steps/dataset";
 
 const flow = (() => {
@@ -154,7 +155,7 @@ describe("parseRunRequest", () => {
     const body = { inputs: {} };
     const res = runRequestSchema(flow).safeParse(body);
     expect(res.success).toBe(false);
-    if (!res.success) expect(runRequestErrors(res.error.issues, body).map((e) => e.field)).toContain("/inputs/cities");
+    if (!res.success) expect(fieldErrors(res.error.issues, body).map((e) => e.field)).toContain("/inputs/cities");
     const js = runRequestJsonSchema(flow) as { properties: Record<string, any>; required: string[] };
     expect(js.required).toEqual(["inputs", "parameters"]);
     expect(js.properties.inputs.required).toEqual(["cities", "area"]);

@@ -22,7 +22,7 @@
  * RFC 6901 JSON Pointer into the request body (e.g. `/inputs/area/area/coordinates/0`), as in
  * design.md's 422 body. All faults of a request are listed. With the zod schema directly
  * (`runRequestSchema(flow).safeParse(body)`), turn `error.issues` into the same list with
- * `runRequestErrors(issues, body)`.
+ * `fieldErrors(issues, body)` of lib/errors/zod-issues.ts.
  */
 import { z } from "zod";
 import type { FeatureCollection, Polygon } from "geojson";
@@ -95,84 +95,56 @@ function declaredObject(input: TInput) {
 // Structural shapes for documentation (JSON Schema); the real checks are in validate-geojson.ts.
 const ZPositionDoc = z.array(z.number()).min(2).max(3);
 const ZPolygonDoc = z.strictObject({ type: z.literal("Polygon"), coordinates: z.array(z.array(ZPositionDoc).min(4)).min(1) });
-const ZFeatureCollectionDoc = z.looseObject({
-  type: z.literal("FeatureCollection"),
-  features: z
-    .array(
-      z.looseObject({
-        type: z.literal("Feature"),
-        geometry: z.looseObject({ type: z.string() }).nullable(),
-        properties: z.record(z.string(), z.unknown()).nullable(),
-      }),
-    )
-    .max(MAX_GEOJSON_FEATURES),
-});
+
+/** Adds a fault to `ctx` with its code (which `flattenZodIssues` reads from `params.code`); `z.NEVER` for a transform to return. */
+function fault(ctx: z.core.$RefinementCtx, code: string, message: string, path: PropertyKey[] = []): typeof z.NEVER {
+  ctx.addIssue({ code: "custom", path, message, params: { code } });
+  return z.NEVER;
+}
 
 function geoIssues(ctx: z.core.$RefinementCtx, issues: TGeoJsonIssue[], prefix: (string | number)[]) {
-  for (const i of issues) ctx.addIssue({ code: "custom", path: [...prefix, ...i.path], message: i.message, params: { code: i.code } });
+  for (const i of issues) fault(ctx, i.code, i.message, [...prefix, ...i.path]);
 }
 
 const ZGeoJsonChecked = z.strictObject({ geojson: z.unknown() }).superRefine((v, ctx) => geoIssues(ctx, validateFeatureCollection(v.geojson), ["geojson"]));
 
 const GEOJSON_GEOMETRY_TYPES: ReadonlySet<string> = new Set(GEOMETRY_TYPES);
 
-/** The features of a `{"geojson"}` value that passed the RFC 7946 checks, else null. */
-function featuresOf(v: { geojson: unknown }): unknown[] | null {
-  const features = (v.geojson as { features?: unknown } | null)?.features;
-  return Array.isArray(features) ? features : null;
-}
-
 /**
- * `{"geojson"}` of a layer input that declares a geometry (`point`, `line`, `polygon`): each
- * feature's geometry type must be of that family (lib/flows/input-geometry.ts); a fault names
- * `/inputs/<name>/geojson/features/<i>/geometry/type`. Features without geometry pass.
- */
-function geometryChecked(input: TInput, base: z.ZodType<{ geojson: unknown }>): z.ZodType<{ geojson: unknown }> {
-  const declared = declaredGeometry(input);
-  if (declared === "any") return base;
-  return base.superRefine((v, ctx) => {
-    featuresOf(v)?.forEach((f, i) => {
-      const type = (f as { geometry?: { type?: unknown } | null } | null)?.geometry?.type;
-      // Unknown type names are validate-geojson's to report; one fault per field.
-      if (typeof type !== "string" || !GEOJSON_GEOMETRY_TYPES.has(type) || geometryTypeFits(declared, type)) return;
-      ctx.addIssue({
-        code: "custom",
-        path: ["geojson", "features", i, "geometry", "type"],
-        message: `A ${type} feature; input "${input.name}" needs ${describeGeometry(declared)}`,
-        params: { code: "wrong_geometry_type" },
-      });
-    });
-  });
-}
-
-/**
- * `{"geojson"}` of a layer input: RFC 7946 checks, the declared geometry, then each feature's
- * declared properties (errors name them, e.g. `/inputs/cities/geojson/features/3/properties/population`).
+ * `{"geojson"}` of a layer input: RFC 7946 checks; then, for a layer input declaring a geometry
+ * (`point`, `line`, `polygon`), each feature's geometry type must be of that family
+ * (lib/flows/input-geometry.ts; a fault names `/inputs/<name>/geojson/features/<i>/geometry/type`;
+ * features without geometry pass); then each feature's declared properties (errors name them,
+ * e.g. `/inputs/cities/geojson/features/3/properties/population`).
  */
 function geoJsonChecked(input: TInput): z.ZodType {
-  const checked = geometryChecked(input, ZGeoJsonChecked);
-  if (!input.columns?.length) return checked;
-  const props = declaredObject(input);
-  return checked.superRefine((v, ctx) => {
-    featuresOf(v)?.forEach((f, i) => {
-      const p = (f as { properties?: unknown } | null)?.properties ?? {};
-      const r = props.safeParse(typeof p === "object" && !Array.isArray(p) ? p : {});
-      if (r.success) return;
-      for (const e of flattenZodIssues(r.error.issues, p))
-        ctx.addIssue({
-          code: "custom",
-          path: ["geojson", "features", i, "properties", ...(e.path as (string | number)[])],
-          message: e.message,
-          params: { code: e.code },
-        });
-    });
+  const declared = declaredGeometry(input);
+  const props = input.columns?.length ? declaredObject(input) : null;
+  if (declared === "any" && !props) return ZGeoJsonChecked;
+  return ZGeoJsonChecked.superRefine((v, ctx) => {
+    const features = (v.geojson as { features?: unknown } | null)?.features;
+    if (!Array.isArray(features)) return;
+    if (declared !== "any")
+      features.forEach((f, i) => {
+        const type = (f as { geometry?: { type?: unknown } | null } | null)?.geometry?.type;
+        // Unknown type names are validate-geojson's to report; one fault per field.
+        if (typeof type !== "string" || !GEOJSON_GEOMETRY_TYPES.has(type) || geometryTypeFits(declared, type)) return;
+        const message = `A ${type} feature; input "${input.name}" needs ${describeGeometry(declared)}`;
+        fault(ctx, "wrong_geometry_type", message, ["geojson", "features", i, "geometry", "type"]);
+      });
+    if (props)
+      features.forEach((f, i) => {
+        const p = (f as { properties?: unknown } | null)?.properties ?? {};
+        const r = props.safeParse(typeof p === "object" && !Array.isArray(p) ? p : {});
+        if (r.success) return;
+        for (const e of flattenZodIssues(r.error.issues, p)) fault(ctx, e.code, e.message, ["geojson", "features", i, "properties", ...e.path]);
+      });
   });
 }
 
 /** Documentation shape of `{"geojson"}`: the declared geometry types and the declared columns as the features' properties. */
 function geoJsonDoc(input: TInput): z.ZodType {
   const declared = declaredGeometry(input);
-  if (!input.columns?.length && declared === "any") return z.strictObject({ geojson: ZFeatureCollectionDoc });
   const properties = input.columns?.length ? declaredObject(input).catchall(z.unknown()) : z.record(z.string(), z.unknown()).nullable();
   const type = declared === "any" ? z.string() : z.enum(GEOMETRY_TYPES_OF[declared] as [string, ...string[]]);
   const feature = z.looseObject({ type: z.literal("Feature"), geometry: z.looseObject({ type }).nullable(), properties });
@@ -203,34 +175,16 @@ function inputValueSchema(input: TInput, checked: boolean): z.ZodType {
     // Pick the form by its key so that errors name the faulty field, not "no union member matched".
     s = z.unknown().transform((v, ctx) => {
       const expected = `one of ${names.map((n) => `{"${n}": ...}`).join(", ")}`;
-      if (v === undefined) {
-        ctx.addIssue({ code: "custom", message: `Required: ${expected}`, params: { code: "required" } });
-        return z.NEVER;
-      }
-      if (typeof v !== "object" || v === null || Array.isArray(v)) {
-        ctx.addIssue({
-          code: "custom",
-          message: `Expected ${expected}${v === null ? " (null only for optional inputs)" : ""}`,
-          params: { code: "invalid_form" },
-        });
-        return z.NEVER;
-      }
+      if (v === undefined) return fault(ctx, "required", `Required: ${expected}`);
+      if (typeof v !== "object" || v === null || Array.isArray(v))
+        return fault(ctx, "invalid_form", `Expected ${expected}${v === null ? " (null only for optional inputs)" : ""}`);
       const present = Object.keys(v).filter((k) => k in forms);
-      if (present.length !== 1) {
-        ctx.addIssue({
-          code: "custom",
-          message: present.length === 0 ? `Expected ${expected} for an input of kind ${input.kind}` : `Give exactly one of ${present.join(", ")}`,
-          params: { code: "invalid_form" },
-        });
-        return z.NEVER;
-      }
+      if (present.length === 0) return fault(ctx, "invalid_form", `Expected ${expected} for an input of kind ${input.kind}`);
+      if (present.length > 1) return fault(ctx, "invalid_form", `Give exactly one of ${present.join(", ")}`);
       const r = forms[present[0]].safeParse(v);
-      if (!r.success) {
-        for (const e of flattenZodIssues(r.error.issues, v))
-          ctx.addIssue({ code: "custom", path: e.path as (string | number)[], message: e.message, params: { code: e.code } });
-        return z.NEVER;
-      }
-      return r.data as TInputValue;
+      if (r.success) return r.data as TInputValue;
+      for (const e of flattenZodIssues(r.error.issues, v)) fault(ctx, e.code, e.message, e.path);
+      return z.NEVER;
     });
   }
   const described = input.description ? s.describe(input.description) : s;
@@ -284,11 +238,6 @@ export function runRequestJsonSchema(flow: TFlowVersion): Record<string, unknown
   return z.toJSONSchema(buildSchema(flow, false), { io: "input", unrepresentable: "any" }) as Record<string, unknown>;
 }
 
-/** Zod issues of a run request → `{field: JSON Pointer, code, message}` (one per faulty field). */
-export function runRequestErrors(issues: readonly z.core.$ZodIssue[], body: unknown): TFieldError[] {
-  return fieldErrors(issues, body);
-}
-
 /** Parameters with defaults filled in; parameters absent and without default are left out. */
 export function applyParameterDefaults(flow: TFlowVersion, params: Record<string, unknown> | undefined): Record<string, unknown> {
   const out: Record<string, unknown> = { ...(params ?? {}) };
@@ -302,7 +251,7 @@ export function applyParameterDefaults(flow: TFlowVersion, params: Record<string
  */
 export function parseRunRequest(flow: TFlowVersion, body: unknown): { ok: true; request: TRunRequest } | { ok: false; errors: TFieldError[] } {
   const r = runRequestSchema(flow).safeParse(body);
-  if (!r.success) return { ok: false, errors: runRequestErrors(r.error.issues, body) };
+  if (!r.success) return { ok: false, errors: fieldErrors(r.error.issues, body) };
   const d = r.data as Partial<TRunRequest> & { inputs: Record<string, TInputValue | null | undefined> };
   const inputs: Record<string, TInputValue | null> = {};
   for (const i of flow.inputs) inputs[i.name] = d.inputs[i.name] ?? null;

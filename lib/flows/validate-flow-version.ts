@@ -15,6 +15,7 @@ import {
   ZInput,
   ZParameter,
   ZResult,
+  topologicalOrder,
   type TFlowVersion,
   type TInput,
   type TParameter,
@@ -60,26 +61,20 @@ export function validateFlowVersion(doc: unknown): TFlowValidation {
   const push = (path: readonly PropertyKey[], code: string, message: string) => errors.push({ field: jsonPointer(path), code, message });
   const pushZod = (issues: readonly z.core.$ZodIssue[], root: unknown, prefix: PropertyKey[], inStep = false) => {
     for (const e of flattenZodIssues(issues, root, prefix)) {
-      const code = inStep && e.code === "unknown_field" ? "unknown_option" : inStep && e.code === "required" ? "missing_option" : e.code;
-      const message =
-        code === "unknown_option"
-          ? `Unknown option "${String(e.path[e.path.length - 1])}"`
-          : code === "missing_option"
-            ? `Missing option "${String(e.path[e.path.length - 1])}"`
-            : e.message;
-      push(e.path, code, message);
+      const option = `option "${String(e.path[e.path.length - 1])}"`;
+      if (inStep && e.code === "unknown_field") push(e.path, "unknown_option", `Unknown ${option}`);
+      else if (inStep && e.code === "required") push(e.path, "missing_option", `Missing ${option}`);
+      else push(e.path, e.code, e.message);
     }
   };
 
   const top = ZTop.safeParse(doc);
-  let sections: z.infer<typeof ZTop>;
-  if (!top.success) {
-    pushZod(top.error.issues, doc, []);
-    if (typeof doc !== "object" || doc === null || Array.isArray(doc)) return { ok: false, errors };
-    const d = doc as Record<string, unknown>;
-    const arr = (v: unknown) => (Array.isArray(v) ? v : []);
-    sections = { inputs: arr(d.inputs), parameters: arr(d.parameters), steps: arr(d.steps), results: arr(d.results) };
-  } else sections = top.data;
+  if (!top.success) pushZod(top.error.issues, doc, []);
+  if (typeof doc !== "object" || doc === null || Array.isArray(doc)) return { ok: false, errors };
+  // The sections that are lists, even when the top level is faulty.
+  const arr = (v: unknown) => (Array.isArray(v) ? v : []);
+  const d = doc as Record<string, unknown>;
+  const sections = { inputs: arr(d.inputs), parameters: arr(d.parameters), steps: arr(d.steps), results: arr(d.results) };
 
   // Items, one by one, so that one bad item does not hide the faults of the others.
   const parseEach = <T>(section: "inputs" | "parameters" | "results", schema: z.ZodType<T>) =>
@@ -100,19 +95,19 @@ export function validateFlowVersion(doc: unknown): TFlowValidation {
       );
   }
   const params = parseEach("parameters", ZParameter);
-  const steps: { item: TStep; i: number }[] = [];
+  // Faulty steps too (`valid` false) with their id, so that references to them are not reported as unknown as well.
+  const steps: { item: TStep; i: number; valid: boolean }[] = [];
   sections.steps.forEach((raw, i) => {
     const t = (raw as { type?: unknown } | null)?.type;
     if (typeof raw !== "object" || raw === null || Array.isArray(raw)) return push(["steps", i], "invalid_type", "A step must be an object");
     const def = typeof t === "string" ? stepDefinition(t) : undefined;
     const r = def?.flowSchema.safeParse(raw);
-    if (r?.success) return steps.push({ item: r.data as TStep, i });
+    if (r?.success) return steps.push({ item: r.data as TStep, i, valid: true });
     if (typeof t !== "string") push(["steps", i, "type"], t === undefined ? "required" : "invalid_type", "A step needs a type (string)");
     else if (!r) push(["steps", i, "type"], "unknown_step_type", `Unknown step type "${t}"; known: ${STEP_TYPES.join(", ")}`);
     else pushZod(r.error.issues, raw, ["steps", i], true);
-    // Keep the id known so that references to this step are not reported as unknown as well.
     const id = (raw as { id?: unknown }).id;
-    if (typeof id === "string") steps.push({ item: { id, type: t } as TStep, i: -1 - i });
+    if (typeof id === "string") steps.push({ item: { id, type: t } as TStep, i, valid: false });
   });
   const results = parseEach("results", ZResult);
 
@@ -133,7 +128,7 @@ export function validateFlowVersion(doc: unknown): TFlowValidation {
 
   // Names: inputs and steps share one namespace.
   const kindOf = new Map<string, TDataKind>();
-  const stepById = new Map<string, { item: TStep; i: number }>();
+  const stepById = new Map<string, (typeof steps)[number]>();
   const inputIndex = new Map<string, number>();
   for (const { item, i } of inputs) {
     if (kindOf.has(item.name)) push(["inputs", i, "name"], "duplicate_name", `Name "${item.name}" is used twice`);
@@ -143,17 +138,16 @@ export function validateFlowVersion(doc: unknown): TFlowValidation {
     }
   }
   for (const s of steps) {
-    const at = s.i >= 0 ? s.i : -1 - s.i;
     if (kindOf.has(s.item.id) || stepById.has(s.item.id))
-      push(["steps", at, "id"], "duplicate_name", `Name "${s.item.id}" is already used by an input or step`);
+      push(["steps", s.i, "id"], "duplicate_name", `Name "${s.item.id}" is already used by an input or step`);
     else stepById.set(s.item.id, s);
   }
   const known = (n: string) => inputIndex.has(n) || stepById.has(n);
   const used = new Set<string>();
 
   // Per valid step: references, parameters, expressions.
-  for (const { item: step, i } of steps) {
-    if (i < 0) continue;
+  for (const { item: step, i, valid } of steps) {
+    if (!valid) continue;
     for (const src of stepSources(step)) {
       used.add(src.name);
       if (!known(src.name)) push(["steps", i, ...src.path], "unknown_reference", `"${src.name}" is neither an input nor a step`);
@@ -187,35 +181,23 @@ export function validateFlowVersion(doc: unknown): TFlowValidation {
     if (!known(r.from)) push(["results", i, "from"], "unknown_reference", `"${r.from}" is neither an input nor a step`);
   }
 
-  // Cycles (depth-first over step → step edges) and kinds in topological order.
-  const state = new Map<string, 1 | 2>();
+  // Cycles, and kinds in topological order.
   const inCycle = new Set<string>();
-  const order: string[] = [];
-  const visit = (id: string, stack: string[]) => {
-    const st = state.get(id);
-    if (st === 2) return;
-    if (st === 1) {
-      const cyc = stack.slice(stack.indexOf(id));
-      for (const c of cyc) {
+  const order = topologicalOrder(
+    [...stepById.values()].map((s) => s.item),
+    (ids) => {
+      for (const c of ids.slice(0, -1)) {
         if (inCycle.has(c)) continue;
         inCycle.add(c);
-        const s = stepById.get(c)!;
-        push(["steps", s.i >= 0 ? s.i : -1 - s.i], "cycle", `Step "${c}" is on a cycle: ${[...cyc, id].join(" → ")}`);
+        push(["steps", stepById.get(c)!.i], "cycle", `Step "${c}" is on a cycle: ${ids.join(" → ")}`);
       }
-      return;
-    }
-    state.set(id, 1);
-    const s = stepById.get(id)!;
-    if (s.i >= 0) for (const src of stepSources(s.item)) if (stepById.has(src.name)) visit(src.name, [...stack, id]);
-    state.set(id, 2);
-    order.push(id);
-  };
-  for (const id of stepById.keys()) visit(id, []);
+    },
+  );
 
   const describeKind = (k: TDataKind) => (k === "rows" ? "a table" : k === "area" ? "an area" : "features");
-  for (const id of order) {
-    const { item: step, i } = stepById.get(id)!;
-    if (i < 0 || inCycle.has(id)) continue;
+  for (const { id } of order) {
+    const { item: step, i, valid } = stepById.get(id)!;
+    if (!valid || inCycle.has(id)) continue;
     const def = stepDefinition(step.type)!;
     let ok = true;
     const srcKinds: TDataKind[] = [];

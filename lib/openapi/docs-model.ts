@@ -29,15 +29,6 @@ export interface TDocsColumn {
   range: string;
   description: string;
 }
-/** A result column: name, type as the flow derives it, Parquet type. */
-export interface TDocsResultColumn {
-  name: string;
-  type: string;
-  parquetType: string;
-}
-export interface TDocsParameter extends TDocsColumn {
-  default: string;
-}
 export interface TDocsResult {
   key: string;
   kind: string;
@@ -45,8 +36,8 @@ export interface TDocsResult {
   mediaTypes: string[];
   path: string;
   description: string;
-  /** Columns (properties of a layer) every run has, in order (`x-result-columns`). */
-  columns: TDocsResultColumn[];
+  /** Columns (properties of a layer) every run has, in order (`x-result-columns`): name, type as the flow derives it, Parquet type. */
+  columns: { name: string; type: string; parquetType: string }[];
   /** Further columns may follow, named by the input data. */
   moreColumns: boolean;
 }
@@ -57,22 +48,6 @@ export interface TDocsOperation {
   description: string;
   responses: { status: string; description: string }[];
 }
-export interface TDocsModel {
-  title: string;
-  description: string;
-  baseUrl: string;
-  version: string;
-  inputs: TDocsInput[];
-  parameters: TDocsParameter[];
-  results: TDocsResult[];
-  operations: TDocsOperation[];
-  errorCodes: { code: string; description: string }[];
-  /** Layers the environment may read, for `{"layer_id": ...}`. */
-  layers: TReadableLayer[];
-  exampleBody: Record<string, unknown>;
-  examples: { curl: string; python: string; javascript: string };
-}
-
 /** A small valid polygon for examples (around Zurich). */
 export const EXAMPLE_AREA = {
   type: "Polygon",
@@ -87,14 +62,16 @@ export const EXAMPLE_AREA = {
   ],
 };
 
+/** `node`, or what its `$ref` (`#/components/...`) points at. */
 function resolve(doc: TOpenApiDocument, node: unknown): Record<string, unknown> {
-  const r = node as { $ref?: string } | undefined;
-  if (r?.$ref) {
-    let cur: unknown = doc;
-    for (const part of r.$ref.replace(/^#\//, "").split("/")) cur = (cur as Record<string, unknown>)?.[part];
-    return (cur ?? {}) as Record<string, unknown>;
-  }
-  return (node ?? {}) as Record<string, unknown>;
+  const ref = (node as { $ref?: string } | undefined)?.$ref;
+  const target = ref
+    ? ref
+        .replace(/^#\//, "")
+        .split("/")
+        .reduce<unknown>((cur, part) => (cur as Record<string, unknown>)?.[part], doc)
+    : node;
+  return (target ?? {}) as Record<string, unknown>;
 }
 
 function formsOf(schema: TJsonSchema): string[] {
@@ -112,8 +89,6 @@ function rangeOf(s: TJsonSchema): string {
   if (typeof s.maxLength === "number") parts.push(`at most ${s.maxLength} characters`);
   return parts.join(", ");
 }
-
-export type { TReadableLayer };
 
 /** A geometry of the declared family for examples (`any`: a point). */
 function exampleGeometry(geometry: string | undefined): Record<string, unknown> {
@@ -154,7 +129,7 @@ function exampleInput(input: TDocsInput, layers: readonly TReadableLayer[]): unk
  * Builds the view model (see module doc). `apiKeyPlaceholder` goes into the examples;
  * `layers` are the layers the environment may read, used by the examples and listed.
  */
-export function docsModel(doc: TOpenApiDocument, apiKeyPlaceholder = "YOUR_API_KEY", layers: readonly TReadableLayer[] = []): TDocsModel {
+export function docsModel(doc: TOpenApiDocument, apiKeyPlaceholder = "YOUR_API_KEY", layers: readonly TReadableLayer[] = []) {
   const body = doc.components.schemas.RunRequest as { properties: Record<string, TJsonSchema> };
   const inputsSchema = body.properties.inputs as { properties?: Record<string, TJsonSchema>; required?: string[] };
   const paramsSchema = (body.properties.parameters ?? {}) as { properties?: Record<string, TJsonSchema>; required?: string[] };
@@ -174,7 +149,7 @@ export function docsModel(doc: TOpenApiDocument, apiKeyPlaceholder = "YOUR_API_K
       description: String(c.description ?? ""),
     })),
   }));
-  const parameters: TDocsParameter[] = Object.entries(paramsSchema.properties ?? {}).map(([name, s]) => ({
+  const parameters = Object.entries(paramsSchema.properties ?? {}).map(([name, s]) => ({
     name,
     type: Array.isArray(s.enum) ? "string (enum)" : String(s.type ?? "any"),
     required: (paramsSchema.required ?? []).includes(name),
@@ -298,6 +273,7 @@ export function docsModel(doc: TOpenApiDocument, apiKeyPlaceholder = "YOUR_API_K
     results,
     operations,
     errorCodes,
+    /** Layers the environment may read, for `{"layer_id": ...}`. */
     layers: [...layers],
     exampleBody,
     examples: { curl, python, javascript },

@@ -47,12 +47,12 @@ export function buildPaths(flow: TFlowVersion): TOpenApiDocument["paths"] {
         parameters: [ref("parameters", "IdempotencyKey"), ref("parameters", "Prefer")],
         requestBody: { required: true, content: { "application/json": { schema: ref("schemas", "RunRequest") } } },
         callbacks: Object.fromEntries(
-          (["successUri", "inProgressUri", "failedUri"] as const).map((uri) => [
+          Object.entries(SUBSCRIBER_CALLS).map(([uri, summary]) => [
             uri,
             {
               [`{$request.body#/subscriber/${uri}}`]: {
                 post: {
-                  summary: SUBSCRIBER_CALLS[uri],
+                  summary,
                   requestBody: { content: { "application/json": { schema: ref("schemas", "Run") } } },
                   responses: { "2XX": { description: "Received. Any other answer is retried with backoff for about a day." } },
                 },
@@ -117,11 +117,9 @@ export function buildPaths(flow: TFlowVersion): TOpenApiDocument["paths"] {
   for (const r of flow.results) {
     const formats = FORMATS_BY_KIND[r.kind];
     const columns = columnsByResult[r.key] ?? UNKNOWN_COLUMNS;
-    const content: Record<string, unknown> = {};
-    for (const f of formats) {
-      const mt = FORMAT_INFO[f].mediaType;
-      content[mt] = { schema: { type: "string", ...(FORMAT_INFO[f].binary ? { contentEncoding: "binary" } : {}) } };
-    }
+    const content = Object.fromEntries(
+      formats.map((f) => [FORMAT_INFO[f].mediaType, { schema: { type: "string", ...(FORMAT_INFO[f].binary ? { contentEncoding: "binary" } : {}) } }]),
+    );
     const extensions = formats.map((f) => `${r.key}.${FORMAT_INFO[f].extension}`).join(" or ");
     paths[`/runs/{run_id}/results/${r.key}`] = {
       parameters: [ref("parameters", "RunId")],

@@ -54,11 +54,6 @@ export function problemResponses(...names: TProblemResponse[]) {
   return Object.fromEntries(names.map((name) => [String(PROBLEM_RESPONSES[name].status), ref("responses", name)])) as Record<string, unknown>;
 }
 
-/** The error codes answered with `status`. */
-function codesWithStatus(status: number): TErrorCode[] {
-  return ERROR_CODE_LIST.filter((c) => ERROR_STATUS[c] === status);
-}
-
 /** Every error code as data: `{code, status, title}`, in the order of the code map. */
 export function errorCodeTable(): { code: TErrorCode; status: number; title: string }[] {
   return ERROR_CODE_LIST.map((code) => ({ code, status: ERROR_STATUS[code], title: ERROR_CODES[code] }));
@@ -71,7 +66,7 @@ export function problemResponseComponents(stdHeaders: Record<string, unknown>): 
       name,
       {
         description: r.description,
-        "x-error-codes": "codes" in r ? r.codes : codesWithStatus(r.status),
+        "x-error-codes": "codes" in r ? r.codes : ERROR_CODE_LIST.filter((c) => ERROR_STATUS[c] === r.status),
         headers:
           r.status === 429 || r.status === 503
             ? { ...stdHeaders, "Retry-After": ref("headers", "Retry-After") }

@@ -9,12 +9,6 @@ import { DEFAULT_FORMAT } from "@/lib/formats/registry";
 import { declaredGeometry, withReadableLayers, type TReadableLayer } from "@/lib/flows/input-geometry";
 import type { TJsonSchema } from "@/lib/openapi/types";
 
-/** Strips the `$schema` keyword (the document's dialect is OpenAPI 3.1's default, 2020-12). */
-function embeddable(schema: TJsonSchema): TJsonSchema {
-  const { $schema: _drop, ...rest } = schema;
-  return rest;
-}
-
 /**
  * The request body schema with the documentation the flow does not carry itself, and on each
  * layer and table input the readable layers of the environment that fit it (`readable`;
@@ -22,7 +16,8 @@ function embeddable(schema: TJsonSchema): TJsonSchema {
  * `layer_id`, `x-readable-layers` on the input).
  */
 export function requestSchema(flow: TFlowVersion, readable: readonly TReadableLayer[] = []): TJsonSchema {
-  const s = embeddable(runRequestJsonSchema(flow)) as { properties: Record<string, TJsonSchema> } & TJsonSchema;
+  // Without `$schema`: the document's dialect is OpenAPI 3.1's default, 2020-12.
+  const { $schema: _drop, ...s } = runRequestJsonSchema(flow) as { properties: Record<string, TJsonSchema> } & TJsonSchema;
   const props = s.properties;
   // Each input says which kind of layer it takes (`x-input-kind`: layer, table or area) and a
   // layer input its geometry (`x-geometry`: point, line, polygon or any), so a reader (the docs

@@ -20,13 +20,8 @@ export function targetDemand(step: { source: string; max_km: number }, sources: 
   return growBoxKm(sources.extent(step.source), step.max_km);
 }
 
-export interface TSourcesAndTargets {
-  source: TFeature[];
-  target: TFeature[];
-  index: TPointIndex;
-}
-
-export function sourcesAndTargets(ctx: TStepContext, step: { source: string; target: string }): TSourcesAndTargets {
+/** The source and target features of a distance step, and a point index of the targets. */
+export function sourcesAndTargets(ctx: TStepContext, step: { source: string; target: string }): { source: TFeature[]; target: TFeature[]; index: TPointIndex } {
   const source = asFeatures(ctx.get(step.source)).features;
   const target = asFeatures(ctx.get(step.target), "`target` source").features;
   return { source, target, index: pointIndex(target) };

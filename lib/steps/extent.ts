@@ -90,3 +90,6 @@ export function sourceExtent(step: { source: string }, sources: TPlanSources): T
 export function sameDemand(_step: unknown, box: TBox | null): Record<string, TBox | null> {
   return { source: box };
 }
+
+/** `extent` and `demand` of a step whose output items each lie inside their source item's box (`sourceExtent`, `sameDemand`). */
+export const SAME_BOXES = { extent: sourceExtent, demand: sameDemand };

@@ -114,15 +114,9 @@ export function mapGeometry(
   );
 }
 
-/** Adds `field` = `fn(geometry)` to every feature (null for null geometry), checking for cancellation every `every` features. */
-export function addGeometryMeasure(
-  ctx: TStepContext,
-  source: string,
-  field: string,
-  every: number,
-  fn: (f: Feature<Geometry>) => number,
-): Promise<TFeatureSet> {
-  return mapFeatures(ctx, asFeatures(ctx.get(source)).features, every, (f) =>
+/** Adds `field` = `fn(geometry)` to every feature (null for null geometry), checking for cancellation every 64 features. */
+export function addGeometryMeasure(ctx: TStepContext, source: string, field: string, fn: (f: Feature<Geometry>) => number): Promise<TFeatureSet> {
+  return mapFeatures(ctx, asFeatures(ctx.get(source)).features, 64, (f) =>
     withProps(f, { ...props(f), [field]: f.geometry ? fn(f as Feature<Geometry>) : null }),
   );
 }

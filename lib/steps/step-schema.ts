@@ -1,14 +1,14 @@
 /**
  * The step as a flow document writes it and as the engine runs it, derived from the
  * registry (lib/steps/registry.ts): `ZStep` (a discriminated union on `type`), the step
- * types, the options that take `{"param"}`, the sources a step names, and `resolveStep`,
- * which substitutes run parameters and re-checks the options.
+ * types, the sources a step names, and `resolveStep`, which substitutes run parameters and
+ * re-checks the options.
  */
 import { z } from "zod";
 import { jsonPointer } from "@/lib/errors/field-error";
 import { flattenZodIssues } from "@/lib/errors/zod-issues";
 import type { TStepDefinition, TStepInput } from "@/lib/steps/define-step";
-import { isParamRef, type TParamAccept } from "@/lib/steps/options";
+import { isParamRef } from "@/lib/steps/options";
 import { STEP_DEFINITIONS } from "@/lib/steps/registry";
 
 type TDefinitions = (typeof STEP_DEFINITIONS)[number];
@@ -33,11 +33,6 @@ export const ZStep = z.discriminatedUnion(
   STEP_DEFINITIONS.map((d) => d.flowSchema) as unknown as [TDefinitions["flowSchema"], ...TDefinitions["flowSchema"][]],
 );
 
-/** Options of a step type that accept `{"param"}`, with the parameter types each accepts. */
-export function paramableOptions(type: TStepType): Record<string, readonly TParamAccept[]> {
-  return stepDefinition(type)!.paramable;
-}
-
 /** Names of the sources a step reads, with the option (and index) naming each. */
 export function stepSources(step: { type: string } & Record<string, unknown>): { name: string; path: (string | number)[]; spec: TStepInput }[] {
   const out: { name: string; path: (string | number)[]; spec: TStepInput }[] = [];
@@ -56,11 +51,10 @@ export function stepSources(step: { type: string } & Record<string, unknown>): {
 export function resolveStep(step: TStep, params: Record<string, unknown>): TResolvedStep {
   const raw: Record<string, unknown> = { ...step };
   for (const [k, v] of Object.entries(raw)) {
-    if (isParamRef(v)) {
-      const value = params[v.param];
-      if (value === undefined || value === null) delete raw[k];
-      else raw[k] = value;
-    }
+    if (!isParamRef(v)) continue;
+    const value = params[v.param];
+    if (value === undefined || value === null) delete raw[k];
+    else raw[k] = value;
   }
   const r = stepDefinition(step.type)!.schema.safeParse(raw);
   if (!r.success) {

@@ -1,13 +1,12 @@
 /** The runner of the `compute` step; its definition (options, sources, output, docs) is in definition.ts. */
 import { asItems, mapItems } from "@/lib/steps/items";
 import { compileExpression } from "@/lib/expressions/expression";
-import { sameDemand, sourceExtent } from "@/lib/steps/extent";
+import { SAME_BOXES } from "@/lib/steps/extent";
 import { defineRunner } from "@/lib/steps/define-step";
 import { compute } from "@/lib/steps/compute/definition";
 
 export const computeRunner = defineRunner(compute, {
-  extent: sourceExtent,
-  demand: sameDemand,
+  ...SAME_BOXES,
   batch: {
     source: "source",
     start: async (step, ctx) => {

@@ -2,13 +2,12 @@
 import { asItems, props, EVERY } from "@/lib/steps/items";
 import { compileExpression } from "@/lib/expressions/expression";
 import { tableRows, takeRows, type TFeature } from "@/lib/steps/dataset";
-import { sameDemand, sourceExtent } from "@/lib/steps/extent";
+import { SAME_BOXES } from "@/lib/steps/extent";
 import { defineRunner } from "@/lib/steps/define-step";
 import { filter } from "@/lib/steps/filter/definition";
 
 export const filterRunner = defineRunner(filter, {
-  extent: sourceExtent,
-  demand: sameDemand,
+  ...SAME_BOXES,
   batch: {
     source: "source",
     start: async (step, ctx) => {

@@ -1,7 +1,7 @@
 /** The runner of the `sort` step; its definition (options, sources, output, docs) is in definition.ts. */
 import { asItems, props } from "@/lib/steps/items";
 import { columnValues, takeRows } from "@/lib/steps/dataset";
-import { sameDemand, sourceExtent } from "@/lib/steps/extent";
+import { SAME_BOXES } from "@/lib/steps/extent";
 import { defineRunner } from "@/lib/steps/define-step";
 import { sort } from "@/lib/steps/sort/definition";
 
@@ -17,16 +17,15 @@ function rankOfType(v: unknown): number {
 function compareValues(a: unknown, b: unknown): number {
   const ta = rankOfType(a);
   const tb = rankOfType(b);
-  if (ta !== tb) return ta - tb;
-  if (ta === 0 || ta === 1 || ta === 2) return (a as number) < (b as number) ? -1 : (a as number) > (b as number) ? 1 : 0;
-  if (ta === 3) return JSON.stringify(a) < JSON.stringify(b) ? -1 : JSON.stringify(a) > JSON.stringify(b) ? 1 : 0;
-  return 0;
+  if (ta !== tb || ta > 3) return ta - tb;
+  // Numbers, text, booleans by `<`; other values by their JSON text.
+  const [x, y] = ta === 3 ? [JSON.stringify(a), JSON.stringify(b)] : [a as number, b as number];
+  return x < y ? -1 : x > y ? 1 : 0;
 }
 
 export const sortRunner = defineRunner(sort, {
-  extent: sourceExtent,
   // A stable sort orders items by (key, position): the items of a subsequence keep their order among themselves.
-  demand: sameDemand,
+  ...SAME_BOXES,
   run: async (step, ctx) => {
     const items = asItems(ctx.get(step.source));
     const keys: ArrayLike<unknown> =
