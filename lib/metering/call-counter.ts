@@ -20,7 +20,7 @@
  */
 import "server-only";
 import { pool } from "@/lib/db";
-import { USAGE_SHARDS } from "@/lib/metering/usage";
+import { usageShard } from "@/lib/metering/usage";
 
 export interface TCallRecord {
   organization: string;
@@ -31,16 +31,6 @@ export interface TCallRecord {
   /** null when the caller is unknown (401). */
   consumerId: string | null;
   status: number;
-}
-
-/** The status bucket stored: every 2xx as 200; other statuses as they are. */
-export function callStatusBucket(status: number): number {
-  return status >= 200 && status < 300 ? 200 : status;
-}
-
-/** Whether a status is recorded: successes (billed) and client refusals (4xx); 3xx and 5xx are not. */
-export function isRecordedStatus(status: number): boolean {
-  return (status >= 200 && status < 300) || (status >= 400 && status < 500);
 }
 
 /** How long recorded calls wait in memory before they are written, ms. */
@@ -68,9 +58,11 @@ function counterState(): TCounterState {
 
 /** Adds one call (see module doc); written within `FLUSH_MS`. */
 export function recordCall(c: TCallRecord): void {
-  if (!isRecordedStatus(c.status)) return;
+  // Successes (billed, every 2xx stored as 200) and client refusals (4xx); 3xx and 5xx are not recorded.
+  const success = c.status >= 200 && c.status < 300;
+  if (!success && (c.status < 400 || c.status >= 500)) return;
   const s = counterState();
-  const status = callStatusBucket(c.status);
+  const status = success ? 200 : c.status;
   const key = JSON.stringify([c.organization, c.environment, c.door, c.api, c.consumerId ?? "", status]);
   const entry = s.pending.get(key);
   if (entry) entry.count++;
@@ -116,7 +108,7 @@ async function writeBatch(batch: TPending[]): Promise<void> {
         col((p) => p.c.api),
         col((p) => p.c.consumerId ?? ""),
         col((p) => p.status),
-        Math.floor(Math.random() * USAGE_SHARDS),
+        usageShard(),
         col((p) => p.count),
       ],
     );

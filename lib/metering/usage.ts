@@ -5,8 +5,7 @@
  * concurrent transactions do not wait for each other's row lock. Totals sum the shards.
  */
 import "server-only";
-import type { PoolClient } from "pg";
-import { db, type TTx } from "@/lib/db";
+import { db } from "@/lib/db";
 
 /** Rows per workspace and day; increments pick one at random (see prisma/schema.prisma). */
 export const USAGE_SHARDS = 8;
@@ -41,17 +40,7 @@ export function usageShard(): number {
 
 const UPSERT = usageUpsertSql({ workspace: "$1::uuid", shard: "$2::int", etlRuns: "$3", processingMs: "$4", apiRequests: "$5" });
 
-/**
- * Adds `delta` to today's (UTC) counter of `workspaceId`: inside `tx` when given (a Prisma
- * transaction client, or a raw `pg` client inside BEGIN), else on its own.
- */
-export async function addUsage(workspaceId: string, delta: TUsageDelta, tx: TTx | typeof db | PoolClient = db): Promise<void> {
-  const etl = delta.etlRuns ?? 0;
-  const ms = Math.round(delta.processingMs ?? 0);
-  const req = delta.apiRequests ?? 0;
-  if (etl === 0 && ms === 0 && req === 0) return;
-  const values = [workspaceId, usageShard(), etl, ms, req];
-  // A raw pg client has query(); Prisma clients (including lib/db.ts's proxy) do not.
-  if (typeof (tx as PoolClient).query === "function") await (tx as PoolClient).query(UPSERT, values);
-  else await (tx as TTx).$executeRawUnsafe(UPSERT, ...values);
+/** Adds `delta` to today's (UTC) counter of `workspaceId`, in a statement of its own. */
+export async function addUsage(workspaceId: string, delta: TUsageDelta): Promise<void> {
+  await db.$executeRawUnsafe(UPSERT, workspaceId, usageShard(), delta.etlRuns ?? 0, Math.round(delta.processingMs ?? 0), delta.apiRequests ?? 0);
 }
