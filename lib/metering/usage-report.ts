@@ -26,41 +26,16 @@ export interface TUsageDay extends TUsageTotals {
   day: string; // YYYY-MM-DD (UTC)
 }
 
-export interface TWorkspaceUsage {
-  id: string;
-  slug: string;
-  name: string;
-  plan: { id: string; name: string; maxFlowApis: number; aiAccess: boolean; rateLimitPerMinute: number };
-  flowApis: number;
-  days: TUsageDay[];
-  totals: TUsageTotals;
-}
-
 export interface TUsageRow extends TUsageTotals {
   id: string;
   slug: string;
   name: string;
 }
 
-export interface TRefusedRow {
-  status: number;
-  count: number;
-}
-
-export interface TUsageReport {
-  from: string;
-  to: string;
-  workspaces: TWorkspaceUsage[];
-  perApi: TUsageRow[];
-  perConsumer: TUsageRow[];
-  refused: TRefusedRow[];
-  refusedTotal: number;
-}
-
 const dayString = (d: Date) => d.toISOString().slice(0, 10);
 
 /** `scope`: the environment (ids and slugs), as lib/runs/scope.ts `TEnvironmentRef` plus slugs (not imported: lib/runs depends on lib/metering). */
-export async function usageReport(scope: { organizationId: string; environmentId: string; organization: string; environment: string }): Promise<TUsageReport> {
+export async function usageReport(scope: { organizationId: string; environmentId: string; organization: string; environment: string }) {
   const days = 30;
   const today = new Date(`${dayString(new Date())}T00:00:00Z`);
   const from = new Date(today.getTime() - (days - 1) * 86_400_000);
@@ -82,7 +57,7 @@ export async function usageReport(scope: { organizationId: string; environmentId
     WHERE "workspaceId" = ANY(${workspaces.map((w) => w.id)}::uuid[]) AND "day" >= ${from}::date
     GROUP BY "workspaceId", "day"`;
 
-  const workspaceUsage: TWorkspaceUsage[] = workspaces.map((w) => {
+  const workspaceUsage = workspaces.map((w) => {
     const byDay = new Map(counterRows.filter((r) => r.workspaceId === w.id).map((r) => [dayString(r.day), r]));
     const series: TUsageDay[] = [];
     for (let t = from.getTime(); t <= today.getTime(); t += 86_400_000) {
