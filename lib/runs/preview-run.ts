@@ -2,19 +2,11 @@
  * Previews of a flow document that is not saved anywhere: a designer runs the flow they are
  * building and sees what every step yields, before any version or API exists.
  *
- * - The document is checked by the validator that saving uses (lib/flows/validate-flow-version.ts);
- *   its problems are answered 422 with pointers under `/document`. Only its `results` may be
- *   missing or empty: a preview replaces them anyway.
- * - The flow that runs is the document with its results replaced by one result per step, keyed
- *   by the step id: a layer when the step yields features, a table otherwise (`previewFlow`).
- * - The run is an ordinary designer's run (lib/runs/create-run.ts): the same request checks and
- *   layer checks as Try it (a layer of the workspace, pasted GeoJSON or rows, an area), the same
- *   worker, run process, limits, cancellation and metering (one ETL run and its processing time,
- *   attributed to the designer). It has no API and no version; the flow is stored with it.
- * - The worker keeps only the first `PREVIEW_ROWS` rows (features) of each step in its files,
- *   with the full count (worker/runtime/run-process.ts), so a preview of a big layer stays small.
- * - `getFlowPreview` answers the run with, once completed, each step's count, columns (with their
- *   types) and first rows or features; a failed run's `error.step` names the step that failed.
+ * The run is an ordinary designer's run (lib/runs/create-run.ts): the same request and layer
+ * checks as Try it, the same worker, limits, cancellation and metering. It has no API and no
+ * version; the flow (`previewFlow`: one result per step) is stored with it, and the worker keeps
+ * only the first `PREVIEW_ROWS` rows (features) of each step, with the full count
+ * (worker/runtime/run-process.ts), so a preview of a big layer stays small.
  */
 import "server-only";
 import { z } from "zod";
