@@ -21,8 +21,7 @@ import { enqueue } from "@/lib/jobs/boss";
 import { addUsage, usageShard, usageUpsertSql } from "@/lib/metering/usage";
 import type { TKeyScope, TPreviewTarget, TRunScope, TRunTarget } from "@/lib/runs/scope";
 import { randomUUID } from "node:crypto";
-import { DEFAULT_FORMAT, type TResultFormat } from "@/lib/formats/registry";
-import type { TFlowVersion } from "@/lib/flows/definition";
+import { DEFAULT_FORMAT } from "@/lib/formats/registry";
 import { layerInputFaults } from "@/lib/flows/input-geometry";
 import { readableLayersOf } from "@/lib/layers/list-layers";
 import type { TValidRunRequest } from "@/lib/runs/validate-request";
@@ -40,13 +39,6 @@ export interface TCreateRunResult {
   replayed: boolean;
   /** The new run's row as inserted (absent for a replay). */
   created?: { id: string; createdAt: Date; stepsTotal: number };
-}
-
-/** The format of each result: the request's choice or the kind's default. */
-export function resolveFormats(flow: TFlowVersion, requested: Record<string, string> | undefined): Record<string, TResultFormat> {
-  const out: Record<string, TResultFormat> = {};
-  for (const r of flow.results) out[r.key] = (requested?.[r.key] as TResultFormat | undefined) ?? DEFAULT_FORMAT[r.kind];
-  return out;
 }
 
 /**
@@ -137,7 +129,8 @@ export async function createRun(
   const earlier = await replay();
   if (earlier) return earlier;
 
-  const formats = resolveFormats(target.flow, request.body.formats);
+  // The format of each result: the request's choice or the kind's default.
+  const formats = Object.fromEntries(target.flow.results.map((r) => [r.key, request.body.formats?.[r.key] ?? DEFAULT_FORMAT[r.kind]]));
   // Progress counts each href input's fetch before the steps (lib/runs/execute-run.ts).
   const stepsTotal = target.flow.steps.length + Object.values(request.body.inputs).filter(isHrefValue).length;
   const key: TKeyScope | null = scope.kind === "key" ? scope : null;
