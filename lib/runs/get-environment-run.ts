@@ -8,16 +8,10 @@ import "server-only";
 import { db } from "@/lib/db";
 import { isUuid } from "@/lib/database/uuid";
 import { AppError } from "@/lib/errors";
-import { environmentRun, ENVIRONMENT_RUN_SELECT, type TEnvironmentRun } from "@/lib/runs/list-environment-runs";
+import { environmentRun, ENVIRONMENT_RUN_SELECT } from "@/lib/runs/list-environment-runs";
 import type { TEnvironmentRef } from "@/lib/runs/scope";
 
-export interface TEnvironmentRunDetail extends TEnvironmentRun {
-  request: unknown;
-  formats: unknown;
-  results: { key: string; kind: string; format: string; featureCount: number | null; rowCount: number | null; sizeBytes: number | null }[];
-}
-
-export async function getEnvironmentRun(scope: TEnvironmentRef, runId: string): Promise<TEnvironmentRunDetail> {
+export async function getEnvironmentRun(scope: TEnvironmentRef, runId: string) {
   const r = isUuid(runId)
     ? await db.run.findFirst({
         where: { id: runId, environmentId: scope.environmentId, mode: "api" },

@@ -19,21 +19,7 @@ export interface TEnvironmentRunFilter {
   limit?: number;
 }
 
-export interface TEnvironmentRun {
-  id: string;
-  state: TRunState;
-  api: { id: string; slug: string; name: string };
-  consumer: { id: string; name: string } | null;
-  flowVersion: number;
-  createdAt: Date;
-  startedAt: Date | null;
-  finishedAt: Date | null;
-  durationMs: number | null;
-  processingMs: number | null;
-  error: { code: string; message: string } | null;
-}
-
-export async function listEnvironmentRuns(scope: TEnvironmentRef, filter: TEnvironmentRunFilter = {}): Promise<TEnvironmentRun[]> {
+export async function listEnvironmentRuns(scope: TEnvironmentRef, filter: TEnvironmentRunFilter = {}) {
   const where: Prisma.RunWhereInput = { environmentId: scope.environmentId, mode: "api" };
   if (filter.apiId) where.flowApiId = filter.apiId;
   if (filter.consumerId) where.consumerId = filter.consumerId;
@@ -63,7 +49,7 @@ export const ENVIRONMENT_RUN_SELECT = {
 } satisfies Prisma.RunSelect;
 
 /** A run row read with `ENVIRONMENT_RUN_SELECT` as the console shows it. */
-export function environmentRun(r: Prisma.RunGetPayload<{ select: typeof ENVIRONMENT_RUN_SELECT }>): TEnvironmentRun {
+export function environmentRun(r: Prisma.RunGetPayload<{ select: typeof ENVIRONMENT_RUN_SELECT }>) {
   return {
     id: r.id,
     state: r.state,
