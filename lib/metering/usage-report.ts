@@ -32,6 +32,8 @@ export interface TUsageRow extends TUsageTotals {
   name: string;
 }
 
+export type TUsageReport = Awaited<ReturnType<typeof usageReport>>;
+
 const dayString = (d: Date) => d.toISOString().slice(0, 10);
 
 /** `scope`: the environment (ids and slugs), as lib/runs/scope.ts `TEnvironmentRef` plus slugs (not imported: lib/runs depends on lib/metering). */
