@@ -1,14 +1,9 @@
 /**
- * Limits of one layer upload and the byte counter every streaming parser reads through.
- *
- * - `maxBytes`: bytes of the file as uploaded (default `MAX_LAYER_UPLOAD_BYTES`, 2 GiB). A
- *   stream is stopped with AppError `payload_too_large` as soon as it passes the limit, before
- *   the rest arrives.
- * - `maxItems`: features or rows (default `MAX_LAYER_ITEMS`, 20,000,000); each parser stops
- *   at the first item past it (`validation_failed`, `too_many_features` / `too_many_rows`).
- * - `maxItemBytes`: bytes of one feature, record or top-level JSON member (default
- *   `MAX_LAYER_ITEM_BYTES`, 64 MiB). A parser holds at most one item at a time, so this is
- *   what bounds its memory; a 2 GiB file that is one feature would otherwise be held whole.
+ * Limits of one layer upload (`TParseLimits`) and the byte counter every streaming parser reads
+ * through. A stream past `maxBytes` is stopped (`payload_too_large`) before the rest arrives;
+ * each parser stops at the first item past `maxItems` (`validation_failed`, `too_many_features` /
+ * `too_many_rows`). A parser holds at most one item at a time, so `maxItemBytes` is what bounds
+ * its memory: a 2 GiB file that is one feature would otherwise be held whole.
  */
 import { AppError, validationError } from "@/lib/errors";
 
