@@ -1,22 +1,20 @@
 /**
- * What reads a workspace layer, said before the layer is replaced (issue 25, item 1): the
+ * What reads a workspace layer, said before the layer is replaced: the
  * environments that may read it (their callers name it as `{"layer_id": ...}`) and the
  * published APIs served there whose release's flow version has an input that takes a layer
  * of its kind (a feature layer for `layer` inputs, a table for `table` inputs; the rule of
  * `checkLayerInputs` in lib/runs/create-run.ts). Try it in the workspace may read any of
  * its layers and is not listed.
- *
- * Shapes: `layer` is null when the workspace has no layer with that id (nothing reads it);
- * `apis` one entry per serving (API, environment), with the release number and the names of
- * the inputs that could read the layer, sorted by API slug then environment.
  */
 import "server-only";
 import { db } from "@/lib/db";
 import { layerKindOf } from "@/lib/flows/input-geometry";
 
 export interface TLayerUsage {
+  /** Null when the workspace has no layer with that id (nothing reads it). */
   layer: { id: string; name: string; kind: "features" | "table"; itemCount: number } | null;
   environments: { slug: string; name: string }[];
+  /** One per serving (API, environment) with the inputs that could read the layer, by API slug then environment. */
   apis: { slug: string; name: string; environment: string; release: number; inputs: string[] }[];
 }
 
