@@ -36,17 +36,6 @@ export async function ensureJobSchema(databaseUrl: string): Promise<void> {
   }
 }
 
-/** A started pg-boss instance that only sends (no maintenance, no scheduling). */
-export function senderBoss(): Promise<PgBoss> {
-  globalForBoss.boss ??= (async () => {
-    const boss = new PgBoss({ connectionString: env().DATABASE_URL, supervise: false, schedule: false, migrate: false, max: 2 });
-    boss.on("error", (err) => console.error("pg-boss:", err));
-    await boss.start();
-    return boss;
-  })();
-  return globalForBoss.boss;
-}
-
 /**
  * Enqueues job `name` with `data` (validated against its schema) inside a transaction:
  * a Prisma transaction client, or a raw `pg` client that is inside BEGIN.
@@ -58,7 +47,14 @@ export async function enqueue<N extends TJobName>(
   opts: { singletonKey?: string } = {},
 ): Promise<string | null> {
   const payload = jobs[name].schema.parse(data) as object;
-  const boss = await senderBoss();
+  // A started pg-boss instance of this process that only sends (no maintenance, no scheduling).
+  globalForBoss.boss ??= (async () => {
+    const boss = new PgBoss({ connectionString: env().DATABASE_URL, supervise: false, schedule: false, migrate: false, max: 2 });
+    boss.on("error", (err) => console.error("pg-boss:", err));
+    await boss.start();
+    return boss;
+  })();
+  const boss = await globalForBoss.boss;
   const client = tx as PoolClient;
   const db =
     typeof client.query === "function"
