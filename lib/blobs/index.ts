@@ -14,15 +14,6 @@ import { env, type TEnv } from "@/lib/env";
 
 export * from "@/lib/blobs/blob-store";
 
-/**
- * `.data/blobs` of the project folder, which every process of the app runs in
- * (scripts/app-processes.ts starts them there), as lib/auth/secret.ts finds `.data/auth-secret`.
- * Not `import.meta.dirname`: inside the Next.js server bundle that is the bundle's folder.
- */
-export function defaultBlobDir(): string {
-  return path.join(process.cwd(), ".data", "blobs");
-}
-
 type TBlobEnv = Pick<
   TEnv,
   "BLOB_STORE" | "BLOB_DIR" | "S3_BUCKET" | "S3_PREFIX" | "S3_ENDPOINT" | "S3_REGION" | "S3_ACCESS_KEY_ID" | "S3_SECRET_ACCESS_KEY" | "S3_FORCE_PATH_STYLE"
@@ -30,7 +21,10 @@ type TBlobEnv = Pick<
 
 /** A store for the given configuration (the validated environment's blob variables). */
 export function blobStoreFor(e: TBlobEnv): TBlobStore {
-  if (e.BLOB_STORE === "fs") return createFsBlobStore({ root: e.BLOB_DIR ?? defaultBlobDir() });
+  // Default `.data/blobs` of the project folder, which every process of the app runs in
+  // (scripts/app-processes.ts starts them there), as lib/auth/secret.ts finds `.data/auth-secret`.
+  // Not `import.meta.dirname`: inside the Next.js server bundle that is the bundle's folder.
+  if (e.BLOB_STORE === "fs") return createFsBlobStore({ root: e.BLOB_DIR ?? path.join(process.cwd(), ".data", "blobs") });
   // ZEnv refuses BLOB_STORE=s3 without S3_BUCKET; this guards callers that build `e` by hand.
   if (!e.S3_BUCKET) throw new Error("S3_BUCKET is required when BLOB_STORE=s3");
   return createS3BlobStore({
