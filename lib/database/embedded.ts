@@ -80,13 +80,6 @@ export function reachableBy(who: TIdentity, file: string): boolean {
   return spawnSync("test", ["-x", file], who).status === 0;
 }
 
-/** The nearest existing ancestor of `p` (itself when it exists). */
-function existingAncestor(p: string): string {
-  let cur = p;
-  while (!fs.existsSync(cur)) cur = path.dirname(cur);
-  return cur;
-}
-
 export interface TEmbeddedLayout {
   /** Folder with bin/, lib/, share/. */
   nativeDir: string;
@@ -102,7 +95,9 @@ export interface TEmbeddedLayout {
 export function embeddedLayout(opts: { dataDir: string; identity: TIdentity | null; stateDir?: string }): TEmbeddedLayout {
   const dataDir = path.resolve(opts.dataDir);
   const who = opts.identity;
-  const reachable = !who || (reachableBy(who, path.join(NATIVE_DIR, "bin", "initdb")) && reachableBy(who, existingAncestor(path.dirname(dataDir))));
+  let parent = path.dirname(dataDir); // its nearest existing ancestor: what the server's user must enter
+  while (!fs.existsSync(parent)) parent = path.dirname(parent);
+  const reachable = !who || (reachableBy(who, path.join(NATIVE_DIR, "bin", "initdb")) && reachableBy(who, parent));
   if (reachable) return { nativeDir: NATIVE_DIR, dataDir, relocated: false };
 
   const stateDir = opts.stateDir ?? process.env.FLOW_API_STATE_DIR ?? "/var/lib/flow-api";
