@@ -16,21 +16,8 @@ import "server-only";
 import { db } from "@/lib/db";
 import type { TReadableLayer } from "@/lib/flows/input-geometry";
 
-export interface TLayerListEntry {
-  id: string;
-  name: string;
-  description: string | null;
-  kind: "features" | "table";
-  itemCount: number;
-  bbox: number[];
-  /** Distinct GeoJSON geometry type names of the features, sorted; empty for tables and when not known. */
-  geometryTypes: string[];
-  dataVersion: number;
-  updatedAt: Date;
-  environments: string[];
-}
-
-export async function listLayers(scope: { workspaceId: string }): Promise<TLayerListEntry[]> {
+/** The workspace's layers by name (see the module doc); `geometryTypes` sorted, empty for tables and when not known. */
+export async function listLayers(scope: { workspaceId: string }) {
   const rows = await db.layer.findMany({
     where: { workspaceId: scope.workspaceId },
     orderBy: { name: "asc" },
