@@ -1,19 +1,10 @@
 /**
- * A result file of a completed run. The format is the run's requested one unless
- * `?format=` asks for the other format of the result's kind. AppError `conflict` when the run has not
- * completed; `not_found` for an unknown key or a file past retention; `validation_failed` for a
- * format that does not fit the kind; `service_unavailable` (with Retry-After) while a format
- * nobody asked for before is still being made.
- *
- * The requested format of each result is written with the run. Another format is made on first
- * request from the result's lossless copy (job "result-format", lib/runs/make-result-format.ts):
- * the download enqueues it and waits for it up to `FORMAT_WAIT_MS`, then answers 503 with
- * Retry-After, never a 404 for a file that can still be made, and never a wait on a write that
- * already failed (each wait enqueues the job again).
- *
- * The bytes come from the blob store (lib/blobs): `stream(range)` for downloads (a byte range
- * for HTTP `Range`), which never hold the whole file; `bytes()` for answers that inline a small
- * file; `presignedUrl()` where the store is S3 and `S3_PRESIGN_DOWNLOADS` is on.
+ * Result files of completed runs, their bytes read from the blob store (lib/blobs). The requested
+ * format of each result is written with the run. Another format is made on first request from
+ * the result's lossless copy (job "result-format", lib/runs/make-result-format.ts): the download
+ * enqueues it and waits for it up to `FORMAT_WAIT_MS`, then answers 503 with Retry-After, never
+ * a 404 for a file that can still be made, and never a wait on a write that already failed (each
+ * wait enqueues the job again).
  */
 import "server-only";
 import { ReadableStream as WebStream } from "node:stream/web";
@@ -48,6 +39,12 @@ async function makeFormat(runId: string, key: string, format: TResultFormat) {
   throw new AppError("service_unavailable", `The ${format} file of result "${key}" is still being made; try again shortly.`, { retryAfterSeconds: 5 });
 }
 
+/**
+ * Result `key` of the run, in the run's requested format unless `format` (`?format=`) asks for
+ * the other format of the result's kind. AppError `conflict` when the run has not completed;
+ * `not_found` for an unknown key or a file past retention; `validation_failed` for a format that
+ * does not fit the kind; `service_unavailable` (with Retry-After) while the format is being made.
+ */
 export async function getResultFile(scope: TRunScope, runId: string, key: string, format: string | null) {
   const run = await getRunOrThrow(scope, runId);
   if (run.state !== "completed") {
