@@ -4,7 +4,7 @@
  * the connection instead when it failed or timed out).
  *
  * Timestamps: our columns are `TIMESTAMP(3)` holding UTC (Prisma's convention), so raw SQL
- * writes them as `utcNow()` strings and never relies on the session's time zone.
+ * writes them as `utcTimestamp()` strings and never relies on the session's time zone.
  */
 import "server-only";
 import type pg from "pg";
