@@ -28,14 +28,8 @@ CREATE TABLE IF NOT EXISTS "_prisma_migrations" (
     "applied_steps_count"   INTEGER NOT NULL DEFAULT 0
 )`;
 
-export interface TMigrationFile {
-  name: string;
-  sql: string;
-  checksum: string;
-}
-
 /** Lists migrations in name (= timestamp) order with their SHA-256 checksums. */
-export function readMigrations(dir: string): TMigrationFile[] {
+export function readMigrations(dir: string) {
   if (!fs.existsSync(dir)) return [];
   return fs
     .readdirSync(dir, { withFileTypes: true })
