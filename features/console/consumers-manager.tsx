@@ -12,7 +12,7 @@ import { Input } from "@/components/ui/input";
 import { Switch } from "@/components/ui/switch";
 import { Label } from "@/components/ui/label";
 import { EmptyState } from "@/features/shell/empty-state";
-import { useActionForm, useToastAction } from "@/features/shell/action-form";
+import { useActionForm, useToastAction } from "@/components/action-form";
 import { createConsumerAction, deleteConsumerAction, renameConsumerAction, setGrantAction } from "@/features/console/actions";
 import { ConfirmButton } from "@/components/confirm-button";
 import { ZConsumerForm } from "@/features/console/schemas";

@@ -1,7 +1,7 @@
 "use client";
 import { useState } from "react";
 import { useAction } from "next-safe-action/hooks";
-import { useToastAction } from "@/features/shell/action-form";
+import { useToastAction } from "@/components/action-form";
 import { Button } from "@/components/ui/button";
 import { Label } from "@/components/ui/label";
 import { NativeSelect, SelectOptions } from "@/components/ui/native-select";

@@ -13,7 +13,7 @@ import { Label } from "@/components/ui/label";
 import { Table, TableBody, TableCell, TableHeaderRow, TableRow } from "@/components/ui/table";
 import { ConfirmButton } from "@/components/confirm-button";
 import { EmptyState } from "@/features/shell/empty-state";
-import { useActionForm, useToastAction } from "@/features/shell/action-form";
+import { useActionForm, useToastAction } from "@/components/action-form";
 import { SecretDialog, type TShownSecret } from "@/features/console/secret-dialog";
 import { formatTime } from "@/features/console/format";
 import { createWebhookAction, deleteWebhookAction, enableWebhookAction } from "@/features/console/actions";

@@ -66,16 +66,17 @@ export function useActionForm<T extends FieldValues, D>(
 }
 
 /**
- * For a server action started by a button or a switch: `run(pending, success)` awaits it, shows
- * a refusal as a toast (`showActionErrors`), else toasts `success` and refreshes the page's
- * server data. Answers whether the action succeeded.
+ * For a server action started by a button or a switch: `run(pending, success, then)` awaits it,
+ * shows a refusal as a toast (`showActionErrors`), else toasts `success` and goes to `then` or
+ * refreshes the page's server data. Answers whether the action succeeded.
  */
 export function useToastAction() {
   const router = useRouter();
-  return async (pending: Promise<TActionRefusal | undefined>, success: string): Promise<boolean> => {
+  return async (pending: Promise<TActionRefusal | undefined>, success: string, then?: string): Promise<boolean> => {
     if (showActionErrors(await pending, () => false)) return false;
     toast.success(success);
-    router.refresh();
+    if (then) router.push(then);
+    else router.refresh();
     return true;
   };
 }
