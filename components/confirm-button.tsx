@@ -28,14 +28,10 @@ export function ConfirmButton(props: {
   success: string;
   then?: string;
 }) {
-  const run = useToastAction();
+  const { run, pending } = useToastAction();
   const [open, setOpen] = useState(false);
-  const [pending, setPending] = useState(false);
   const confirm = async () => {
-    setPending(true);
-    const done = await run(props.run(), props.success, props.then);
-    setPending(false);
-    if (done) setOpen(false);
+    if (await run(props.run(), props.success, props.then)) setOpen(false);
   };
   return (
     <Dialog open={open} onOpenChange={setOpen}>
