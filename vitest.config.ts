@@ -17,7 +17,7 @@ export default defineConfig({
         extends: true,
         test: {
           name: "unit",
-          include: ["lib/**/*.test.ts", "features/**/*.test.ts", "worker/**/*.test.ts", "scripts/**/*.test.ts"],
+          include: ["lib/**/*.test.ts", "features/**/*.test.ts", "components/**/*.test.ts", "worker/**/*.test.ts", "scripts/**/*.test.ts"],
           environment: "node",
           // One test file per core: vitest's default keeps a core for its main process, which
           // only waits while the files run (each file still runs in a process of its own).

@@ -1,16 +1,14 @@
 "use client";
 /**
- * A button that asks first (a dialog with what will happen) and then runs a server action;
- * on success it refreshes the page or goes to `then`. Used for trash, restore, delete, publish
- * and revoke, so every consequential step in the design tool and the console is explained
- * before it happens.
+ * A button that asks first (a dialog with what will happen) and then runs a server action
+ * with `useToastAction` (on success the page refreshes or goes to `then`). Used for trash,
+ * restore, delete, publish and revoke, so every consequential step in the design tool and the
+ * console is explained before it happens.
  */
 import { useState, type ReactNode } from "react";
-import { useRouter } from "next/navigation";
-import { toast } from "sonner";
 import { Button, type TButtonProps } from "@/components/ui/button";
 import { Dialog, DialogClose, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle, DialogTrigger } from "@/components/ui/dialog";
-import type { TActionError } from "@/lib/auth/action-client";
+import { useToastAction, type TActionRefusal } from "@/components/action-form";
 
 export function ConfirmButton(props: {
   label: ReactNode;
@@ -26,25 +24,14 @@ export function ConfirmButton(props: {
   disabled?: boolean;
   /** The dialog opens but cannot confirm (its description says why). */
   confirmDisabled?: boolean;
-  run: () => Promise<{ serverError?: TActionError; data?: unknown } | undefined>;
+  run: () => Promise<TActionRefusal | undefined>;
   success: string;
   then?: string;
 }) {
-  const router = useRouter();
+  const { run, pending } = useToastAction();
   const [open, setOpen] = useState(false);
-  const [pending, setPending] = useState(false);
   const confirm = async () => {
-    setPending(true);
-    const r = await props.run();
-    setPending(false);
-    if (r?.serverError) {
-      toast.error(r.serverError.message);
-      return;
-    }
-    setOpen(false);
-    toast.success(props.success);
-    if (props.then) router.push(props.then);
-    else router.refresh();
+    if (await run(props.run(), props.success, props.then)) setOpen(false);
   };
   return (
     <Dialog open={open} onOpenChange={setOpen}>

@@ -1,4 +1,5 @@
 /** `/account`: who you are, your organizations, change password, sign out everywhere. */
+import { ConfirmButton } from "@/components/confirm-button";
 import { TitledCard } from "@/components/ui/card";
 import { pageUser } from "@/lib/auth/page-guard";
 import { AppHeader } from "@/features/shell/app-header";
@@ -7,7 +8,7 @@ import { PageHeader } from "@/features/shell/page-header";
 import { isAdminAnywhere } from "@/features/shell/data";
 import { ChangePasswordForm } from "@/features/account/change-password-form";
 import { Memberships } from "@/features/account/memberships";
-import { SignOutEverywhere } from "@/features/account/sign-out-everywhere";
+import { signOutEverywhereAction } from "@/features/account/actions";
 
 export const metadata = { title: "Account" };
 
@@ -29,7 +30,15 @@ export default async function AccountPage() {
             <Memberships />
           </TitledCard>
           <TitledCard title="Sessions" description="Signed in on a shared or lost computer? End every session at once.">
-            <SignOutEverywhere />
+            <ConfirmButton
+              label="Sign out everywhere"
+              title="Sign out everywhere?"
+              description="Every browser signed in as you, this one included, is signed out at once."
+              confirmLabel="Sign out everywhere"
+              confirmVariant="destructive"
+              run={signOutEverywhereAction}
+              success="Signed out everywhere."
+            />
           </TitledCard>
           <TitledCard className="md:col-span-2" title="Change password" description="Changing it signs out your other browsers.">
             <ChangePasswordForm />

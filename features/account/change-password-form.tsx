@@ -3,7 +3,7 @@ import { toast } from "sonner";
 import { SubmitButton } from "@/components/ui/button";
 import { FormField } from "@/components/ui/form-field";
 import { Input } from "@/components/ui/input";
-import { useActionForm } from "@/features/shell/action-form";
+import { useActionForm } from "@/components/action-form";
 import { changePasswordAction } from "@/features/account/actions";
 import { ZChangePassword } from "@/features/account/schemas";
 

@@ -104,16 +104,12 @@ export const setAiAccessAction = environmentAction("set-ai-access", ZEnvironment
  * (CORS), or the hosts its webhooks, callbacks and inputs by URL may reach over http or on
  * private addresses.
  */
-export const updateEnvironmentListAction = adminAction
-  .metadata({ name: "update-environment-list" })
-  .inputSchema(ZUpdateEnvironmentList)
-  .action(async ({ parsedInput }) => {
-    const scope = await requireEnvironment(parsedInput);
-    const set = parsedInput.list === "origins" ? setCorsOrigins : setOutboundHosts;
-    const items = await set(scope.environment.id, parsedInput.items);
-    revalidatePath(consolePath(scope.organizationSlug, scope.environment.slug, "settings"));
-    return { items };
-  });
+export const updateEnvironmentListAction = environmentAction("update-environment-list", ZUpdateEnvironmentList, async (env, input) => {
+  const set = input.list === "origins" ? setCorsOrigins : setOutboundHosts;
+  const items = await set(env.environmentId, input.items);
+  revalidatePath(consolePath(input.organization, input.environment, "settings"));
+  return { items };
+});
 
 /** Adds a webhook endpoint to a consumer; the answer carries its signing secret, shown once. */
 export const createWebhookAction = environmentAction("create-webhook", ZCreateWebhook, (env, input) =>

@@ -1,7 +1,6 @@
 "use client";
 import { useState } from "react";
 import Link from "next/link";
-import { useAction } from "next-safe-action/hooks";
 import { toast } from "sonner";
 import { UsersIcon } from "lucide-react";
 import { Button } from "@/components/ui/button";
@@ -12,7 +11,7 @@ import { Input } from "@/components/ui/input";
 import { Switch } from "@/components/ui/switch";
 import { Label } from "@/components/ui/label";
 import { EmptyState } from "@/features/shell/empty-state";
-import { useActionForm, useToastAction } from "@/features/shell/action-form";
+import { useActionForm, useToastAction } from "@/components/action-form";
 import { createConsumerAction, deleteConsumerAction, renameConsumerAction, setGrantAction } from "@/features/console/actions";
 import { ConfirmButton } from "@/components/confirm-button";
 import { ZConsumerForm } from "@/features/console/schemas";
@@ -68,8 +67,7 @@ function CreateConsumerForm({ place }: { place: TConsoleParams }) {
 }
 
 function ConsumerCard({ place, consumer, apis }: { place: TConsoleParams; consumer: TConsoleConsumer; apis: TServedApi[] }) {
-  const grant = useAction(setGrantAction);
-  const run = useToastAction();
+  const { run, pending } = useToastAction();
   const [renaming, setRenaming] = useState(false);
   const granted = new Set(consumer.grantedApiIds);
   const activeKeys = consumer.keys.filter((k) => k.state === "active" || k.state === "expiring").length;
@@ -117,10 +115,10 @@ function ConsumerCard({ place, consumer, apis }: { place: TConsoleParams; consum
                 <Switch
                   id={id}
                   checked={granted.has(a.flowApiId)}
-                  disabled={grant.isPending}
+                  disabled={pending}
                   onCheckedChange={(value) =>
                     run(
-                      grant.executeAsync({ ...place, consumerId: consumer.id, flowApiId: a.flowApiId, granted: value }),
+                      setGrantAction({ ...place, consumerId: consumer.id, flowApiId: a.flowApiId, granted: value }),
                       value ? `${consumer.name} may call ${a.name}.` : `${consumer.name} may no longer call ${a.name}.`,
                     )
                   }

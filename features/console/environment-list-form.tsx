@@ -6,7 +6,7 @@ import { toast } from "sonner";
 import { SubmitButton } from "@/components/ui/button";
 import { FormField } from "@/components/ui/form-field";
 import { Textarea } from "@/components/ui/textarea";
-import { showActionErrors } from "@/features/shell/action-form";
+import { showActionErrors } from "@/components/action-form";
 import { updateEnvironmentListAction } from "@/features/console/actions";
 import { ZListForm, type TEnvironmentList, type TListForm } from "@/features/console/schemas";
 

@@ -13,7 +13,7 @@ import { Input } from "@/components/ui/input";
 import { NativeSelect, SelectOptions } from "@/components/ui/native-select";
 import { Table, TableBody, TableCell, TableHeaderRow, TableRow } from "@/components/ui/table";
 import { EmptyState } from "@/features/shell/empty-state";
-import { useActionForm } from "@/features/shell/action-form";
+import { useActionForm } from "@/components/action-form";
 import { createKeyAction, revokeKeyAction, rotateKeyAction } from "@/features/console/actions";
 import { ZKeyForm } from "@/features/console/schemas";
 import { formatTime } from "@/features/console/format";

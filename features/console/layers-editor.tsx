@@ -1,7 +1,6 @@
 "use client";
 import { useState } from "react";
-import { useAction } from "next-safe-action/hooks";
-import { useToastAction } from "@/features/shell/action-form";
+import { useToastAction } from "@/components/action-form";
 import { Button } from "@/components/ui/button";
 import { Label } from "@/components/ui/label";
 import { NativeSelect, SelectOptions } from "@/components/ui/native-select";
@@ -17,15 +16,14 @@ const layerKey = (l: Pick<TConsoleLayer, "workspaceId" | "id">) => `${l.workspac
  * API's workspace): remove one, add another of the organization's workspaces.
  */
 export function LayersEditor({ organization, environment, layers }: { organization: string; environment: string; layers: TConsoleLayer[] }) {
-  const { executeAsync, isPending } = useAction(setLayerReadableAction);
-  const run = useToastAction();
+  const { run, pending } = useToastAction();
   const readable = layers.filter((l) => l.readable);
   const others = layers.filter((l) => !l.readable);
   const [choice, setChoice] = useState("");
   const change = async (layer: TConsoleLayer | undefined, value: boolean) => {
     if (!layer) return;
-    const pending = executeAsync({ organization, environment, workspaceId: layer.workspaceId, layerId: layer.id, readable: value });
-    if (await run(pending, value ? "Layer added." : "Layer removed.")) setChoice("");
+    const action = setLayerReadableAction({ organization, environment, workspaceId: layer.workspaceId, layerId: layer.id, readable: value });
+    if (await run(action, value ? "Layer added." : "Layer removed.")) setChoice("");
   };
   return (
     <div className="grid gap-4">
@@ -46,7 +44,7 @@ export function LayersEditor({ organization, environment, layers }: { organizati
                   <Button
                     variant="outline"
                     size="sm"
-                    disabled={isPending}
+                    disabled={pending}
                     onClick={() => change(l, false)}
                     aria-label={`Remove layer ${l.name} (${l.workspaceName})`}
                   >
@@ -77,7 +75,7 @@ export function LayersEditor({ organization, environment, layers }: { organizati
               <SelectOptions options={others.map((l) => ({ value: layerKey(l), label: `${l.name} (${l.id}, ${l.workspaceName})` }))} />
             </NativeSelect>
           </div>
-          <Button type="submit" disabled={!choice || isPending}>
+          <Button type="submit" disabled={!choice || pending}>
             Add layer
           </Button>
         </form>

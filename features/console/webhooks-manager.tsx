@@ -1,7 +1,6 @@
 "use client";
 import { useState } from "react";
 import Link from "next/link";
-import { useAction } from "next-safe-action/hooks";
 import { TriangleAlertIcon, WebhookIcon } from "lucide-react";
 import { Alert, AlertDescription, AlertTitle } from "@/components/ui/alert";
 import { Badge } from "@/components/ui/badge";
@@ -13,7 +12,7 @@ import { Label } from "@/components/ui/label";
 import { Table, TableBody, TableCell, TableHeaderRow, TableRow } from "@/components/ui/table";
 import { ConfirmButton } from "@/components/confirm-button";
 import { EmptyState } from "@/features/shell/empty-state";
-import { useActionForm, useToastAction } from "@/features/shell/action-form";
+import { useActionForm, useToastAction } from "@/components/action-form";
 import { SecretDialog, type TShownSecret } from "@/features/console/secret-dialog";
 import { formatTime } from "@/features/console/format";
 import { createWebhookAction, deleteWebhookAction, enableWebhookAction } from "@/features/console/actions";
@@ -106,8 +105,7 @@ function AddWebhookForm({ place, consumerId, onSecret }: { place: TConsoleParams
 }
 
 function EndpointCard({ place, endpoint }: { place: TConsoleParams; endpoint: TWebhookEndpointRow }) {
-  const enable = useAction(enableWebhookAction);
-  const run = useToastAction();
+  const { run, pending } = useToastAction();
   return (
     <Card>
       <CardHeader className="flex flex-row flex-wrap items-start justify-between gap-2">
@@ -124,9 +122,9 @@ function EndpointCard({ place, endpoint }: { place: TConsoleParams; endpoint: TW
             <Button
               size="sm"
               variant="outline"
-              disabled={enable.isPending}
+              disabled={pending}
               aria-label={`Re-enable ${endpoint.url}`}
-              onClick={() => run(enable.executeAsync({ ...place, endpointId: endpoint.id }), "Webhook enabled again.")}
+              onClick={() => run(enableWebhookAction({ ...place, endpointId: endpoint.id }), "Webhook enabled again.")}
             >
               Re-enable
             </Button>

@@ -9,7 +9,7 @@ import { FormField } from "@/components/ui/form-field";
 import { Alert, AlertDescription } from "@/components/ui/alert";
 import { NativeSelect, SelectOptions } from "@/components/ui/native-select";
 import { Dialog, DialogContent, DialogFooter, DialogHeading, DialogTrigger } from "@/components/ui/dialog";
-import { useActionForm } from "@/features/shell/action-form";
+import { useActionForm } from "@/components/action-form";
 import { createApiAction } from "@/features/design/actions";
 import { slugify, ZCreateApi } from "@/features/design/schemas";
 

@@ -1,5 +1,5 @@
 /**
- * The route wrappers of the HTTP doors. `publicRoute` serves the public API:
+ * The route wrappers of the HTTP doors. `publicRoute` serves the public API on `doorRoute`:
  * - parses the path params with zod (a bad slug is a 404, like a missing API),
  * - runs the call under the key-call policy (lib/serving/key-call.ts; the key resolved with
  *   lib/keys/resolve-key-caller.ts), writing the quota as `RateLimit-Policy` / `RateLimit`
@@ -23,7 +23,7 @@ import { readJsonBody } from "@/lib/http/read-json-body";
 import { resolveKeyCaller, resolveKeyCallerDeferred } from "@/lib/keys/resolve-key-caller";
 import type { TKeyCaller } from "@/lib/keys/served-apis";
 import type { TApiPath } from "@/lib/runs/scope";
-import { rateLimitHeaders } from "@/lib/rate-limit/headers";
+import { rateLimitHeaders, type TRateLimitState } from "@/lib/rate-limit/headers";
 import { allowHeader, corsHeaders, preflight } from "@/lib/http/cors";
 import { asAppError, withKeyCall } from "@/lib/serving/key-call";
 
@@ -80,21 +80,39 @@ export function errorResponse(err: unknown, instance: string, door: TProblemDoor
   return problem(known.code, known.detail, { instance, errors, retryAfterSeconds: known.retryAfterSeconds, door });
 }
 
+/**
+ * The skeleton of both doors (`publicRoute`, lib/ogc/ogc-route.ts): path params by `schema`, then
+ * `serve`; every answer, `fail`'s included, carries the CORS and (after `onQuota`) RateLimit fields.
+ */
+export function doorRoute<P extends z.ZodType<Pick<TApiPath, "organization" | "environment">>>(
+  schema: P,
+  serve: (req: Request, params: z.output<P>, onQuota: (quota: TRateLimitState) => void) => Promise<Response>,
+  fail: (err: unknown, instance: string) => Response,
+) {
+  return async (req: Request, ctx: TRouteContext): Promise<Response> => {
+    let headers: Record<string, string> = {};
+    try {
+      const parsed = schema.safeParse(await ctx.params);
+      if (!parsed.success) throw new AppError("not_found", "No such resource.");
+      headers = await corsHeaders(req.headers.get("origin"), parsed.data);
+      const res = await serve(req, parsed.data as z.output<P>, (quota) => (headers = { ...headers, ...rateLimitHeaders(quota) }));
+      return withHeaders(res, headers);
+    } catch (err) {
+      return withHeaders(fail(err, new URL(req.url).pathname), headers);
+    }
+  };
+}
+
 /** Wraps a public API handler (see module doc). */
 export function publicRoute<P extends z.ZodType<TApiPath>, Q extends z.ZodObject = TNoQuery, B extends z.ZodType = z.ZodUndefined>(
   opts: TInputSchemas<Q, B> & { params: P; requiresWorker?: boolean; metered?: "policy" | "call" },
   handler: (args: TInput<Q, B> & { params: z.output<P>; caller: TKeyCaller }) => Promise<Response>,
 ) {
-  return async (req: Request, ctx: TRouteContext): Promise<Response> => {
-    const instance = new URL(req.url).pathname;
-    let headers: Record<string, string> = {};
-    try {
-      const parsed = opts.params.safeParse(await ctx.params);
-      if (!parsed.success) throw new AppError("not_found", "No such resource.");
-      const params = parsed.data as z.output<P>;
-      headers = await corsHeaders(req.headers.get("origin"), params);
+  return doorRoute(
+    opts.params,
+    (req, params, onQuota) => {
       const key = req.headers.get("x-api-key");
-      const res = await withKeyCall(
+      return withKeyCall(
         {
           door: "http",
           at: { organization: params.organization, environment: params.environment, api: params.api, consumerId: null },
@@ -102,15 +120,13 @@ export function publicRoute<P extends z.ZodType<TApiPath>, Q extends z.ZodObject
           reload: () => resolveKeyCaller(params, key),
           requiresWorker: opts.requiresWorker,
           metered: opts.metered,
-          onQuota: (quota) => (headers = { ...headers, ...rateLimitHeaders(quota) }),
+          onQuota,
         },
         async (caller) => handler({ ...(await readInput(req, opts)), params, caller }),
       );
-      return withHeaders(res, headers);
-    } catch (err) {
-      return withHeaders(errorResponse(err, instance, "key", opts.query), headers);
-    }
-  };
+    },
+    (err, instance) => errorResponse(err, instance, "key", opts.query),
+  );
 }
 
 const METHODS = ["GET", "POST", "PUT", "PATCH", "DELETE"] as const;

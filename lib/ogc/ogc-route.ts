@@ -1,19 +1,17 @@
 /**
  * The route wrapper of the OGC API - Processes door (`/public/ogc/{organization}/{environment}`),
- * as `publicRoute` (lib/http/public-route.ts) is the HTTP door's:
- * - parses the path params with zod (a bad slug is a 404);
+ * on the HTTP door's skeleton (`doorRoute`, lib/http/public-route.ts: path params, CORS and
+ * `RateLimit` header fields); each route exports the HTTP door's `otherMethods`:
  * - resolves the caller by what the route needs (`caller`): `none` (landing page, conformance,
  *   API definition: no key), `environment` (the key's processes: lib/serving/resolve-ogc-caller.ts),
  *   `process` (one API, resolved exactly as the HTTP door resolves it), `job` (the API of one of
  *   the consumer's runs); every keyed call runs under the key-call policy (`withKeyCall`: quota,
- *   worker check, metering, call log), with the `RateLimit` header fields. A call that names no
- *   API (the process list, the job list) spends the quota of, and is metered to, the workspace of
- *   the key's first granted API (by slug); a key granted none is refused (403);
+ *   worker check, metering, call log). A call that names no API (the process list, the job list)
+ *   spends the quota of, and is metered to, the workspace of the key's first granted API (by
+ *   slug); a key granted none is refused (403);
  * - parses the query and JSON body by the route's zod schemas;
  * - answers errors as OGC exceptions (lib/ogc/exception.ts): a missing process or job with the
- *   standard's exception types, everything else with the service's problem types;
- * - adds the environment's CORS headers (lib/http/cors.ts) to every answer, as the HTTP door does;
- *   each route exports the HTTP door's `otherMethods` for the preflight and 405s.
+ *   standard's exception types, everything else with the service's problem types.
  */
 import "server-only";
 import { z } from "zod";
@@ -21,12 +19,10 @@ import { AppError } from "@/lib/errors";
 import { env } from "@/lib/env";
 import { ogcException, type TOgcExceptionKind } from "@/lib/ogc/exception";
 import { ogcBasePath } from "@/lib/ogc/conformance";
-import { corsHeaders } from "@/lib/http/cors";
-import { readInput, withHeaders, ZApiPath, type TInput, type TInputSchemas, type TNoQuery, type TRouteContext } from "@/lib/http/public-route";
+import { doorRoute, readInput, ZApiPath, type TInput, type TInputSchemas, type TNoQuery } from "@/lib/http/public-route";
 import { publicOrigin } from "@/lib/http/request-origin";
 import { resolveKeyCaller, resolveKeyCallerDeferred } from "@/lib/keys/resolve-key-caller";
 import type { TKeyCaller } from "@/lib/keys/served-apis";
-import { rateLimitHeaders } from "@/lib/rate-limit/headers";
 import { findRunApiId } from "@/lib/runs/find-run-api";
 import { asAppError, withKeyCall } from "@/lib/serving/key-call";
 import { resolveOgcCaller, type TOgcCaller } from "@/lib/serving/resolve-ogc-caller";
@@ -55,19 +51,13 @@ export function ogcRoute<M extends keyof TCallers, P extends z.ZodType<TOgcPath>
   opts: TInputSchemas<Q, B> & { params: P; caller: M; requiresWorker?: boolean; metered?: "policy" | "call"; notFound?: TOgcExceptionKind },
   handler: (args: TInput<Q, B> & { params: z.output<P>; place: TOgcPlace } & TCallers[M]) => Promise<Response>,
 ) {
-  return async (req: Request, ctx: TRouteContext): Promise<Response> => {
-    const url = new URL(req.url);
-    let headers: Record<string, string> = {};
-    try {
-      const parsed = opts.params.safeParse(await ctx.params);
-      if (!parsed.success) throw new AppError("not_found", "No such resource.");
-      const params = parsed.data as z.output<P> & Record<string, string>;
-      headers = await corsHeaders(req.headers.get("origin"), params);
-      const origin = publicOrigin(req.headers, url.origin, env().PUBLIC_BASE_URL).origin;
+  return doorRoute(
+    opts.params,
+    async (req, p, onQuota) => {
+      const params = p as z.output<P> & Record<string, string>;
+      const origin = publicOrigin(req.headers, new URL(req.url).origin, env().PUBLIC_BASE_URL).origin;
       const place = { origin, base: origin + ogcBasePath(params) };
-      if (opts.caller === "none") {
-        return withHeaders(await handler({ ...(await readInput(req, opts)), params, place } as never), headers);
-      }
+      if (opts.caller === "none") return handler({ ...(await readInput(req, opts)), params, place } as never);
       const key = req.headers.get("x-api-key");
       const path = { organization: params.organization, environment: params.environment };
       let ogc: TOgcCaller | null = null;
@@ -84,7 +74,7 @@ export function ogcRoute<M extends keyof TCallers, P extends z.ZodType<TOgcPath>
         if (!first) throw new AppError("forbidden", "Your key's consumer has no access to any API of this environment.");
         return { value: { ...first, path: { ...first.path, api: "" } } as TKeyCaller, fresh: true, authVersion: 0n };
       };
-      const res = await withKeyCall(
+      return withKeyCall(
         {
           door: "http",
           at: { ...path, api: (params.api as string | undefined) ?? "", consumerId: null },
@@ -92,21 +82,15 @@ export function ogcRoute<M extends keyof TCallers, P extends z.ZodType<TOgcPath>
           reload: opts.caller === "process" ? () => resolveKeyCaller({ ...path, api: params.api! }, key) : undefined,
           requiresWorker: opts.requiresWorker,
           metered: opts.metered,
-          onQuota: (quota) => (headers = { ...headers, ...rateLimitHeaders(quota) }),
+          onQuota,
         },
         async (caller) => handler({ ...(await readInput(req, opts)), params, place, ...(opts.caller === "environment" ? { ogc: ogc! } : { caller }) } as never),
       );
-      return withHeaders(res, headers);
-    } catch (err) {
-      const known = asAppError(err, `at ${url.pathname}`);
+    },
+    (err, instance) => {
+      const known = asAppError(err, `at ${instance}`);
       const kind = known.code === "not_found" ? opts.notFound : undefined;
-      return ogcException(known.code, known.detail, {
-        kind,
-        instance: url.pathname,
-        errors: known.errors,
-        retryAfterSeconds: known.retryAfterSeconds,
-        headers,
-      });
-    }
-  };
+      return ogcException(known.code, known.detail, { kind, instance, errors: known.errors, retryAfterSeconds: known.retryAfterSeconds });
+    },
+  );
 }

@@ -42,18 +42,16 @@ export interface TAiCaller {
 /** Resolves the key and its tools (see module doc). */
 export async function resolveAiCaller(path: Pick<TApiPath, "organization" | "environment">, apiKey: string | null): Promise<TAiCaller> {
   const hash = keyHash(apiKey, "Send your API key in the X-Api-Key header or as Authorization: Bearer <key>.");
-  return cachedCaller(`ai|${hash}|${path.organization}|${path.environment}`, () => loadAiCaller(path, hash));
-}
-
-async function loadAiCaller(path: Pick<TApiPath, "organization" | "environment">, hash: string): Promise<{ value: TAiCaller; keyExpiresAt: Date | null }> {
-  const key = await findEnvironmentKey(path, hash);
-  const consumer = {
-    keyId: key.id,
-    consumerId: key.consumerId,
-    environmentId: key.consumer.environmentId,
-    organizationId: key.consumer.environment.organizationId,
-  };
-  return { keyExpiresAt: key.expiresAt, value: await resolveAiCallerOfConsumer(path, consumer) };
+  return cachedCaller(`ai|${hash}|${path.organization}|${path.environment}`, async () => {
+    const key = await findEnvironmentKey(path, hash);
+    const consumer = {
+      keyId: key.id,
+      consumerId: key.consumerId,
+      environmentId: key.consumer.environmentId,
+      organizationId: key.consumer.environment.organizationId,
+    };
+    return { keyExpiresAt: key.expiresAt, value: await resolveAiCallerOfConsumer(path, consumer) };
+  });
 }
 
 /**

@@ -35,18 +35,14 @@ export const GET = ogcRoute({ params: ZOgcPath, query: ZQuery, caller: "environm
   const jobs = runs.map((r) =>
     statusInfo(runDocument(r, { base: apiBasePath({ ...params, api: r.api }), api: r.api }, r.version, { withResults: false }), place.base),
   );
-  const self = new URL(`${place.base}/jobs`);
-  const filters = { ...(query.status ? { status: query.status.join(",") } : {}), ...(query.processID ? { processID: query.processID.join(",") } : {}) };
-  const links = [{ href: pageUrl(self, { ...filters, limit: String(query.limit) }), rel: "self", type: "application/json" }];
-  if (nextCursor) links.push({ href: pageUrl(self, { ...filters, limit: String(query.limit), cursor: nextCursor }), rel: "next", type: "application/json" });
+  const page = (cursor?: string) => {
+    const params = { status: query.status?.join(","), processID: query.processID?.join(","), limit: String(query.limit), cursor };
+    return `${place.base}/jobs?${new URLSearchParams(Object.entries(params).filter((e): e is [string, string] => e[1] !== undefined))}`;
+  };
+  const links = [{ href: page(), rel: "self", type: "application/json" }];
+  if (nextCursor) links.push({ href: page(nextCursor), rel: "next", type: "application/json" });
   return Response.json({ jobs, links }, { headers: { "cache-control": "no-store" } });
 });
-
-function pageUrl(base: URL, params: Record<string, string>): string {
-  const u = new URL(base);
-  for (const [k, v] of Object.entries(params)) u.searchParams.set(k, v);
-  return u.href;
-}
 
 // OPTIONS (CORS preflight) and 405 for the other methods
 export const { OPTIONS, POST, PUT, PATCH, DELETE } = otherMethods(ZOgcPath, ["GET"]);

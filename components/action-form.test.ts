@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { toast } from "sonner";
-import { showActionErrors } from "@/features/shell/action-form";
+import { showActionErrors } from "@/components/action-form";
 
 const toasts = () => toast.getHistory().map((t) => ("title" in t ? t.title : undefined));
 

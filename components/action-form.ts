@@ -1,4 +1,5 @@
 "use client";
+import { useState } from "react";
 import { useRouter } from "next/navigation";
 import { useForm, type FieldValues, type Path, type UseFormProps } from "react-hook-form";
 import { zodResolver } from "@hookform/resolvers/zod";
@@ -66,16 +67,21 @@ export function useActionForm<T extends FieldValues, D>(
 }
 
 /**
- * For a server action started by a button or a switch: `run(pending, success)` awaits it, shows
- * a refusal as a toast (`showActionErrors`), else toasts `success` and refreshes the page's
- * server data. Answers whether the action succeeded.
+ * For a server action started by a button or a switch: `run(action, success, then)` awaits it
+ * (`pending` meanwhile), shows a refusal as a toast (`showActionErrors`), else toasts `success`
+ * and goes to `then` or refreshes the page's server data. `run` answers whether it succeeded.
  */
 export function useToastAction() {
   const router = useRouter();
-  return async (pending: Promise<TActionRefusal | undefined>, success: string): Promise<boolean> => {
-    if (showActionErrors(await pending, () => false)) return false;
+  const [pending, setPending] = useState(false);
+  const run = async (action: Promise<TActionRefusal | undefined>, success: string, then?: string): Promise<boolean> => {
+    setPending(true);
+    const refused = showActionErrors(await action.finally(() => setPending(false)), () => false);
+    if (refused) return false;
     toast.success(success);
-    router.refresh();
+    if (then) router.push(then);
+    else router.refresh();
     return true;
   };
+  return { run, pending };
 }
