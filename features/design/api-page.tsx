@@ -4,10 +4,8 @@
  * runs, unpublish, delete, and choosing another source when its flow is gone.
  */
 import Link from "next/link";
-import { notFound } from "next/navigation";
 import { ExternalLinkIcon } from "lucide-react";
-import { pageWorkspace } from "@/lib/auth/page-guard";
-import { AppError } from "@/lib/errors";
+import { orNotFound, pageWorkspace } from "@/lib/auth/page-guard";
 import { getFlowApiOrThrow } from "@/lib/apis/get-flow-api";
 import { listTryRuns } from "@/lib/apis/list-try-runs";
 import { listLayers } from "@/lib/layers/list-layers";
@@ -31,10 +29,7 @@ export default async function ApiPage({ params }: { params: Promise<TDesignParam
   const p = await params;
   const scope = await pageWorkspace(`${designPath(p.organization, p.workspace, "apis")}/${p.apiId}`, p);
   const org = { organizationId: scope.organizationId, workspaceId: scope.workspace.id };
-  const api = await getFlowApiOrThrow(org, p.apiId).catch((e) => {
-    if (e instanceof AppError && e.code === "not_found") notFound();
-    throw e;
-  });
+  const api = await orNotFound(getFlowApiOrThrow(org, p.apiId));
   const needsSource = api.source.label === "Needs a source";
   const [runs, layers, baseUrl, flows] = await Promise.all([
     listTryRuns(scope.designer, api.id),
