@@ -3,7 +3,7 @@
  * "Available to AI assistants" (disabled with the reason where it cannot be on).
  */
 import Link from "next/link";
-import { notFound } from "next/navigation";
+import { orNotFound } from "@/lib/auth/page-guard";
 import { TitledCard } from "@/components/ui/card";
 import { PageHeader } from "@/features/shell/page-header";
 import { consolePath, docsPath } from "@/features/shell/routes";
@@ -16,8 +16,7 @@ import type { TConsoleParams } from "@/features/console/console-layout";
 export default async function ApiSettingsPage({ params }: { params: Promise<TConsoleParams & { api: string }> }) {
   const p = await params;
   const { ref, organization, environment } = await consolePage(`${consolePath(p.organization, p.environment, "apis")}/${p.api}`, p);
-  const api = (await listServedApis(ref)).find((a) => a.slug === p.api);
-  if (!api) notFound();
+  const api = await orNotFound((await listServedApis(ref)).find((a) => a.slug === p.api));
   return (
     <>
       <PageHeader title={api.name} description={`Settings of API ${api.slug} in this environment.`} />

@@ -3,14 +3,14 @@
  * an admin to the right environment's APIs; sign-in when signed out; the "not allowed" page
  * for a user who is an admin nowhere.
  */
-import { forbidden, notFound, redirect } from "next/navigation";
-import { pageEnvironment, pageMember, pageUser } from "@/lib/auth/page-guard";
-import { defaultConsolePath } from "@/features/shell/data";
+import { forbidden, redirect } from "next/navigation";
+import { orNotFound, pageEnvironment, pageMember, pageUser } from "@/lib/auth/page-guard";
+import { defaultToolPath } from "@/features/shell/data";
 import { consolePath } from "@/features/shell/routes";
 
 export async function ConsoleEntryPage() {
   const user = await pageUser("/console");
-  const target = await defaultConsolePath(user.id);
+  const target = await defaultToolPath("console", user.id);
   if (!target) forbidden();
   redirect(target);
 }
@@ -18,9 +18,7 @@ export async function ConsoleEntryPage() {
 export async function ConsoleOrganizationPage({ params }: { params: Promise<{ organization: string }> }) {
   const { organization } = await params;
   const member = await pageMember(`/console/${organization}`, { organization, role: "admin" });
-  const target = await defaultConsolePath(member.userId, member.organizationSlug);
-  if (!target) notFound();
-  redirect(target);
+  redirect(await orNotFound(defaultToolPath("console", member.userId, member.organizationSlug)));
 }
 
 export async function ConsoleEnvironmentPage({ params }: { params: Promise<{ organization: string; environment: string }> }) {

@@ -1,12 +1,11 @@
 /** `/console/{org}/{env}/runs/{runId}`: one run: state, timing, flow version, request (caller data removed once final), results, error. */
 import Link from "next/link";
-import { notFound } from "next/navigation";
+import { orNotFound } from "@/lib/auth/page-guard";
 import { Badge } from "@/components/ui/badge";
 import { TitledCard } from "@/components/ui/card";
 import { Table, TableBody, TableCell, TableHeaderRow, TableRow } from "@/components/ui/table";
 import { PageHeader } from "@/features/shell/page-header";
 import { consolePath } from "@/features/shell/routes";
-import { AppError } from "@/lib/errors";
 import { getEnvironmentRun } from "@/lib/runs/get-environment-run";
 import { consolePage } from "@/features/console/data";
 import { formatDuration, formatTime } from "@/features/console/format";
@@ -17,10 +16,7 @@ export default async function RunDetailPage({ params }: { params: Promise<TConso
   const p = await params;
   const base = consolePath(p.organization, p.environment, "runs");
   const { ref } = await consolePage(`${base}/${p.runId}`, p);
-  const run = await getEnvironmentRun(ref, p.runId).catch((err) => {
-    if (err instanceof AppError && err.code === "not_found") notFound();
-    throw err;
-  });
+  const run = await orNotFound(getEnvironmentRun(ref, p.runId));
   const final = run.state === "completed" || run.state === "failed" || run.state === "cancelled";
   return (
     <>

@@ -1,9 +1,8 @@
 /** `/console/{org}/{env}/consumers/{consumerId}/webhooks`: a consumer's webhook endpoints and their recent deliveries. */
 import Link from "next/link";
-import { notFound } from "next/navigation";
+import { orNotFound } from "@/lib/auth/page-guard";
 import { PageHeader } from "@/features/shell/page-header";
 import { consolePath } from "@/features/shell/routes";
-import { AppError } from "@/lib/errors";
 import { getConsumerOrThrow } from "@/lib/consumers/get-consumer-or-throw";
 import { listWebhookEndpoints } from "@/lib/webhooks/webhook-endpoints";
 import { consolePage } from "@/features/console/data";
@@ -14,11 +13,7 @@ export default async function WebhooksPage({ params }: { params: Promise<TConsol
   const p = await params;
   const consumers = consolePath(p.organization, p.environment, "consumers");
   const { ref, organization, environment } = await consolePage(`${consumers}/${p.consumerId}/webhooks`, p);
-  const found = await Promise.all([getConsumerOrThrow(ref, p.consumerId), listWebhookEndpoints(ref, p.consumerId)]).catch((err) => {
-    if (err instanceof AppError && err.code === "not_found") notFound();
-    throw err;
-  });
-  const [consumer, endpoints] = found;
+  const [consumer, endpoints] = await orNotFound(Promise.all([getConsumerOrThrow(ref, p.consumerId), listWebhookEndpoints(ref, p.consumerId)]));
   return (
     <>
       <PageHeader

@@ -10,6 +10,7 @@ import { FormField } from "@/components/ui/form-field";
 import { NativeSelect, SelectOptions } from "@/components/ui/native-select";
 import { ConfirmButton } from "@/components/confirm-button";
 import { deleteApiAction, setApiSourceAction, unpublishAction } from "@/features/design/actions";
+import type { TFlowChoice } from "@/features/design/data";
 
 interface TApiRef {
   organization: string;
@@ -76,7 +77,7 @@ export function DeleteApiButton(p: TApiRef & { servedIn: string[]; apisHref: str
   );
 }
 
-export function ChooseSourceForm(p: TApiRef & { flows: { id: string; name: string; latest: number }[] }) {
+export function ChooseSourceForm(p: TApiRef & { flows: TFlowChoice[] }) {
   const [flowId, setFlowId] = useState(p.flows[0]?.id ?? "");
   const flow = p.flows.find((f) => f.id === flowId);
   if (p.flows.length === 0) {

@@ -4,14 +4,11 @@
  * runs, unpublish, delete, and choosing another source when its flow is gone.
  */
 import Link from "next/link";
-import { notFound } from "next/navigation";
 import { ExternalLinkIcon } from "lucide-react";
-import { pageWorkspace } from "@/lib/auth/page-guard";
-import { AppError } from "@/lib/errors";
+import { orNotFound, pageWorkspace } from "@/lib/auth/page-guard";
 import { getFlowApiOrThrow } from "@/lib/apis/get-flow-api";
 import { listTryRuns } from "@/lib/apis/list-try-runs";
 import { listLayers } from "@/lib/layers/list-layers";
-import { listFlows } from "@/lib/flows/list-flows";
 import { Badge } from "@/components/ui/badge";
 import { TitledCard } from "@/components/ui/card";
 import { Table, TableBody, TableCell, TableHeaderRow, TableRow } from "@/components/ui/table";
@@ -19,6 +16,7 @@ import { PageHeader } from "@/features/shell/page-header";
 import { publicBaseUrl } from "@/features/console/data";
 import { consolePath, designPath, docsPath } from "@/features/shell/routes";
 import { formatTime } from "@/features/console/format";
+import { listFlowChoices } from "@/features/design/data";
 import { PublishPanel } from "@/features/design/publish-panel";
 import { TryItPanel } from "@/features/design/try-it-panel";
 import { RecentTryRuns } from "@/features/design/recent-try-runs";
@@ -31,16 +29,13 @@ export default async function ApiPage({ params }: { params: Promise<TDesignParam
   const p = await params;
   const scope = await pageWorkspace(`${designPath(p.organization, p.workspace, "apis")}/${p.apiId}`, p);
   const org = { organizationId: scope.organizationId, workspaceId: scope.workspace.id };
-  const api = await getFlowApiOrThrow(org, p.apiId).catch((e) => {
-    if (e instanceof AppError && e.code === "not_found") notFound();
-    throw e;
-  });
+  const api = await orNotFound(getFlowApiOrThrow(org, p.apiId));
   const needsSource = api.source.label === "Needs a source";
   const [runs, layers, baseUrl, flows] = await Promise.all([
     listTryRuns(scope.designer, api.id),
     listLayers(scope.designer),
     publicBaseUrl(),
-    needsSource ? listFlows(scope.designer) : Promise.resolve([]),
+    needsSource ? listFlowChoices(scope.designer) : Promise.resolve([]),
   ]);
   const apiRef = { organization: scope.organizationSlug, workspace: scope.workspace.slug, flowApiId: api.id, apiName: api.name };
   const servedIn = api.serving.filter((s) => s.release).map((s) => s.environment);
@@ -90,14 +85,7 @@ export default async function ApiPage({ params }: { params: Promise<TDesignParam
             )}
             <p data-testid="latest-version">Latest version: {api.latestVersion ? `v${api.latestVersion.version}` : "none"}</p>
             {api.source.publishBlockedReason ? <p className="text-muted-foreground">{api.source.publishBlockedReason}</p> : null}
-            {needsSource ? (
-              <ChooseSourceForm
-                {...apiRef}
-                flows={flows
-                  .filter((f) => f.state === "active" && f.versions.length > 0)
-                  .map((f) => ({ id: f.id, name: f.name, latest: f.versions[0]!.version }))}
-              />
-            ) : null}
+            {needsSource ? <ChooseSourceForm {...apiRef} flows={flows} /> : null}
           </TitledCard>
           <TitledCard
             title="Status per environment"

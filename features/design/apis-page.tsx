@@ -3,12 +3,12 @@ import Link from "next/link";
 import { PlugZapIcon } from "lucide-react";
 import { pageWorkspace } from "@/lib/auth/page-guard";
 import { listFlowApis } from "@/lib/apis/list-flow-apis";
-import { listFlows } from "@/lib/flows/list-flows";
 import { Badge } from "@/components/ui/badge";
 import { Table, TableBody, TableCell, TableHeaderRow, TableRow } from "@/components/ui/table";
 import { EmptyState } from "@/features/shell/empty-state";
 import { PageHeader } from "@/features/shell/page-header";
 import { designPath } from "@/features/shell/routes";
+import { listFlowChoices } from "@/features/design/data";
 import { NewApiDialog } from "@/features/design/new-api-dialog";
 import type { TDesignParams } from "@/features/design/design-layout";
 
@@ -16,10 +16,7 @@ export default async function ApisPage({ params }: { params: Promise<TDesignPara
   const p = await params;
   const scope = await pageWorkspace(designPath(p.organization, p.workspace, "apis"), p);
   const base = designPath(scope.organizationSlug, scope.workspace.slug, "apis");
-  const [{ apis, plan }, flows] = await Promise.all([listFlowApis(scope.designer), listFlows(scope.designer)]);
-  const activeFlows = flows
-    .filter((f) => f.state === "active" && f.versions.length > 0)
-    .map((f) => ({ id: f.id, name: f.name, latest: f.versions[0]!.version }));
+  const [{ apis, plan }, flows] = await Promise.all([listFlowApis(scope.designer), listFlowChoices(scope.designer)]);
   return (
     <>
       <PageHeader
@@ -33,7 +30,7 @@ export default async function ApisPage({ params }: { params: Promise<TDesignPara
             (drafts count).
           </>
         }
-        actions={<NewApiDialog organization={scope.organizationSlug} workspace={scope.workspace.slug} flows={activeFlows} apisHref={base} />}
+        actions={<NewApiDialog organization={scope.organizationSlug} workspace={scope.workspace.slug} flows={flows} apisHref={base} />}
       />
       {apis.length === 0 ? (
         <EmptyState

@@ -2,10 +2,10 @@
  * `/design`, `/design/{organization}` and `/design/{organization}/{workspace}`: lead to the
  * right workspace's Flows, or to sign-in when signed out.
  */
-import { notFound, redirect } from "next/navigation";
+import { redirect } from "next/navigation";
 import { FolderXIcon } from "lucide-react";
-import { pageUser, pageWorkspace } from "@/lib/auth/page-guard";
-import { isAdminAnywhere, defaultDesignPath } from "@/features/shell/data";
+import { orNotFound, pageUser, pageWorkspace } from "@/lib/auth/page-guard";
+import { isAdminAnywhere, defaultToolPath } from "@/features/shell/data";
 import { designPath } from "@/features/shell/routes";
 import { AppHeader } from "@/features/shell/app-header";
 import { EmptyState } from "@/features/shell/empty-state";
@@ -13,7 +13,7 @@ import { Main } from "@/features/shell/main";
 
 export async function DesignEntryPage() {
   const user = await pageUser("/design");
-  const target = await defaultDesignPath(user.id);
+  const target = await defaultToolPath("design", user.id);
   if (target) redirect(target);
   return (
     <>
@@ -33,9 +33,7 @@ export async function DesignEntryPage() {
 export async function DesignOrganizationPage({ params }: { params: Promise<{ organization: string }> }) {
   const { organization } = await params;
   const user = await pageUser(`/design/${organization}`);
-  const target = await defaultDesignPath(user.id, organization);
-  if (!target) notFound();
-  redirect(target);
+  redirect(await orNotFound(defaultToolPath("design", user.id, organization)));
 }
 
 export async function DesignWorkspacePage({ params }: { params: Promise<{ organization: string; workspace: string }> }) {

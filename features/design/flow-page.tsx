@@ -1,10 +1,8 @@
 /** `/design/{organization}/{workspace}/flows/{flowId}`: one flow: the editor (from the latest version), the graph, versions and APIs, trash / restore / delete. */
 import Link from "next/link";
-import { pageWorkspace } from "@/lib/auth/page-guard";
+import { orNotFound, pageWorkspace } from "@/lib/auth/page-guard";
 import { getFlowOrThrow } from "@/lib/flows/get-flow-or-throw";
 import { stepCatalogue } from "@/lib/steps/catalogue";
-import { AppError } from "@/lib/errors";
-import { notFound } from "next/navigation";
 import { Badge } from "@/components/ui/badge";
 import { Tabs, TabsContent, TabsList, TabsTrigger } from "@/components/ui/tabs";
 import { PageHeader } from "@/features/shell/page-header";
@@ -19,10 +17,7 @@ import type { TDesignParams } from "@/features/design/design-layout";
 export default async function FlowPage({ params }: { params: Promise<TDesignParams & { flowId: string }> }) {
   const p = await params;
   const scope = await pageWorkspace(`${designPath(p.organization, p.workspace, "flows")}/${p.flowId}`, p);
-  const flow = await getFlowOrThrow(scope.designer, p.flowId).catch((e) => {
-    if (e instanceof AppError && e.code === "not_found") notFound();
-    throw e;
-  });
+  const flow = await orNotFound(getFlowOrThrow(scope.designer, p.flowId));
   const base = designPath(scope.organizationSlug, scope.workspace.slug, "flows");
   const apisBase = designPath(scope.organizationSlug, scope.workspace.slug, "apis");
   const latest = flow.versions[0];

@@ -1,7 +1,6 @@
 /** `/design/{organization}/{workspace}/layers/{layerId}`: one layer with its facts and a map or table preview; rename and delete it. */
 import Link from "next/link";
-import { notFound } from "next/navigation";
-import { pageWorkspace } from "@/lib/auth/page-guard";
+import { orNotFound, pageWorkspace } from "@/lib/auth/page-guard";
 import { listLayers } from "@/lib/layers/list-layers";
 import { layerUsage } from "@/lib/layers/layer-usage";
 import { Badge } from "@/components/ui/badge";
@@ -17,8 +16,7 @@ export default async function LayerPage({ params }: { params: Promise<TDesignPar
   const p = await params;
   const scope = await pageWorkspace(`${designPath(p.organization, p.workspace, "layers")}/${p.layerId}`, p);
   const [layers, usage] = await Promise.all([listLayers(scope.designer), layerUsage(scope.designer, p.layerId)]);
-  const layer = layers.find((l) => l.id === p.layerId);
-  if (!layer) notFound();
+  const layer = await orNotFound(layers.find((l) => l.id === p.layerId));
   const ref = { organization: scope.organizationSlug, workspace: scope.workspace.slug, id: layer.id, name: layer.name };
   const facts: [term: string, value: string | number, className?: string][] = [
     [layer.kind === "features" ? "Features" : "Rows", layer.itemCount.toLocaleString("en"), "font-medium"],

@@ -12,8 +12,9 @@ import { Dialog, DialogContent, DialogFooter, DialogHeading, DialogTrigger } fro
 import { useActionForm } from "@/components/action-form";
 import { createApiAction } from "@/features/design/actions";
 import { slugify, ZCreateApi } from "@/features/design/schemas";
+import type { TFlowChoice } from "@/features/design/data";
 
-export function NewApiDialog(p: { organization: string; workspace: string; flows: { id: string; name: string; latest: number }[]; apisHref: string }) {
+export function NewApiDialog(p: { organization: string; workspace: string; flows: TFlowChoice[]; apisHref: string }) {
   const router = useRouter();
   const [open, setOpen] = useState(false);
   const [refusal, setRefusal] = useState<string | null>(null);

@@ -36,6 +36,16 @@ export function UploadLayerDialog({ organization, workspace, existingIds }: { or
   const [fields, setFields] = useState(NO_FIELDS);
   const { name, id, lon, lat } = fields;
   const setField = (k: keyof typeof NO_FIELDS, v: string) => setFields((f) => ({ ...f, [k]: v }));
+  /** A field's input: name and id also remember that the user typed them. */
+  const fieldInput = (k: keyof typeof NO_FIELDS) => (
+    <Input
+      value={fields[k]}
+      onChange={(e) => {
+        setField(k, e.target.value);
+        if (k === "name" || k === "id") setTyped((t) => ({ ...t, [k]: true }));
+      }}
+    />
+  );
   const [progress, setProgress] = useState<number | null>(null);
   const [importing, setImporting] = useState<TLayerImportDocument | null>(null);
   const [problem, setProblem] = useState<{ title: string; items: { field: string; message: string }[] } | null>(null);
@@ -173,22 +183,10 @@ export function UploadLayerDialog({ organization, workspace, existingIds }: { or
             />
           </FormField>
           <FormField id="layer-name" label="Name" error={fieldErrors.name}>
-            <Input
-              value={name}
-              onChange={(e) => {
-                setField("name", e.target.value);
-                setTyped((t) => ({ ...t, name: true }));
-              }}
-            />
+            {fieldInput("name")}
           </FormField>
           <FormField id="layer-id" label="Layer id" hint='What requests send as {"layer_id": "..."}' error={fieldErrors.id}>
-            <Input
-              value={id}
-              onChange={(e) => {
-                setField("id", e.target.value);
-                setTyped((t) => ({ ...t, id: true }));
-              }}
-            />
+            {fieldInput("id")}
           </FormField>
           {format === "csv" ? (
             // items-start: the two hints differ in length; stretched cells put the inputs at different heights.
@@ -199,10 +197,10 @@ export function UploadLayerDialog({ organization, workspace, existingIds }: { or
                 hint="Found by name (lon, lng, longitude, x) when empty"
                 error={fieldErrors.lonColumn}
               >
-                <Input value={lon} onChange={(e) => setField("lon", e.target.value)} />
+                {fieldInput("lon")}
               </FormField>
               <FormField id="layer-lat" label="Latitude column (optional)" hint="Found by name (lat, latitude, y) when empty" error={fieldErrors.latColumn}>
-                <Input value={lat} onChange={(e) => setField("lat", e.target.value)} />
+                {fieldInput("lat")}
               </FormField>
             </div>
           ) : null}

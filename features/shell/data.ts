@@ -25,23 +25,17 @@ export const listEnvironments = cache(async (organizationId: string): Promise<TP
   return rows.sort((a, b) => Number(b.slug === "production") - Number(a.slug === "production"));
 });
 
-/** The first workspace of the user's first organization, or null when they have none. */
-export async function defaultDesignPath(userId: string, organization?: string): Promise<string | null> {
+/**
+ * Where `/design` or `/console` leads the user: the first workspace (design) or environment
+ * (console, where they are an admin) of their first organization (or of `organization`);
+ * null when there is none.
+ */
+export async function defaultToolPath(tool: "design" | "console", userId: string, organization?: string): Promise<string | null> {
   for (const m of await listMemberships(userId)) {
     if (organization && m.slug !== organization) continue;
-    const [first] = await listWorkspaces(m.organizationId);
-    if (first) return designPath(m.slug, first.slug);
-  }
-  return null;
-}
-
-/** The first environment of the user's first organization where they are an admin; null when none. */
-export async function defaultConsolePath(userId: string, organization?: string): Promise<string | null> {
-  for (const m of await listMemberships(userId)) {
-    if (organization && m.slug !== organization) continue;
-    if (!roleAllows(m.role, "admin")) continue;
-    const [first] = await listEnvironments(m.organizationId);
-    if (first) return consolePath(m.slug, first.slug);
+    if (tool === "console" && !roleAllows(m.role, "admin")) continue;
+    const [first] = await (tool === "design" ? listWorkspaces : listEnvironments)(m.organizationId);
+    if (first) return (tool === "design" ? designPath : consolePath)(m.slug, first.slug);
   }
   return null;
 }

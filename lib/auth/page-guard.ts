@@ -59,6 +59,18 @@ export function pageEnvironment(path: string, opts: { organization: string; envi
 }
 
 /**
+ * `value` awaited, or the "not found" page (`notFound()`, HTTP 404) when it is null or
+ * undefined, or when looking it up threw `AppError` `not_found` (a page's one item).
+ */
+export async function orNotFound<T>(value: T | Promise<T>): Promise<NonNullable<T>> {
+  const found = await Promise.resolve(value).catch((err) => {
+    if (err instanceof AppError && err.code === "not_found") notFound();
+    throw err;
+  });
+  return found ?? notFound();
+}
+
+/**
  * The path a layout was asked for (set by proxy.ts as `x-flow-path`; a layout does not
  * otherwise know which page below it is rendered), else `fallback`. Used only as the
  * sign-in callback, never for a decision: it is checked by `safeCallbackPath` on return.
