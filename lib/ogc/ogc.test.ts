@@ -3,7 +3,7 @@ import { describe, expect, it } from "vitest";
 import { ZFlowVersion } from "@/lib/flows/definition";
 import { NEARBY_CITIES } from "@/lib/demo/flows";
 import { applyPrefer, parsePrefer } from "@/lib/http/prefer";
-import { requestSchema } from "@/lib/openapi/request-schema";
+import { requestSchema } from "@/lib/openapi/schemas";
 import { toRunRequest } from "@/lib/ogc/execute-request";
 import { formatOfMediaType, processDescription } from "@/lib/ogc/process-description";
 import { statusInfo } from "@/lib/ogc/status-info";

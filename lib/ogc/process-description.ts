@@ -1,7 +1,7 @@
 /**
  * A published Flow API as an OGC process (OGC 18-062r2, `processSummary.yaml` and
  * `process.yaml`): its id is the API's slug, its inputs are the flow's inputs and
- * parameters with the JSON Schema of the HTTP door's request body (lib/openapi/request-schema.ts,
+ * parameters with the JSON Schema of the HTTP door's request body (lib/openapi/schemas.ts,
  * so both doors accept exactly the same values), written as OpenAPI 3.0 schema objects as the
  * standard asks (lib/ogc/oas30-schema.ts), its outputs the flow's results in the formats
  * their kind has (lib/formats/registry.ts).
@@ -11,7 +11,7 @@
 import type { TFlowVersion } from "@/lib/flows/definition";
 import { FORMATS, type TResultFormat } from "@/lib/formats/registry";
 import type { TJsonSchema } from "@/lib/openapi/types";
-import { requestSchema } from "@/lib/openapi/request-schema";
+import { requestSchema } from "@/lib/openapi/schemas";
 import { OGC_REL, type TOgcLink } from "@/lib/ogc/conformance";
 import { toOas30Schema } from "@/lib/ogc/oas30-schema";
 

@@ -8,8 +8,7 @@ import { resultColumns } from "@/lib/engine/result-columns";
 import { UNKNOWN_COLUMNS, type TColumns, type TFieldType } from "@/lib/steps/columns";
 import type { TFlowVersion } from "@/lib/flows/definition";
 import { DEFAULT_FORMAT, FORMAT_INFO, FORMATS_BY_KIND } from "@/lib/formats/registry";
-import { problemResponses } from "@/lib/openapi/problems";
-import { ref } from "@/lib/openapi/ref";
+import { problemResponses, ref } from "@/lib/openapi/problems";
 import type { TOpenApiDocument } from "@/lib/openapi/types";
 
 /** The rate-limit header fields every answer to an authenticated call carries. */

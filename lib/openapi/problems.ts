@@ -6,7 +6,9 @@
  */
 import { ERROR_CODES, ERROR_CODE_LIST, type TErrorCode } from "@/lib/errors/app-error";
 import { ERROR_STATUS } from "@/lib/http/problem";
-import { ref } from "@/lib/openapi/ref";
+
+/** A JSON Reference into the OpenAPI document's components: `#/components/<kind>/<name>`. */
+export const ref = (kind: string, name: string) => ({ $ref: `#/components/${kind}/${name}` });
 
 /** The problem responses a call can meet, by status, as component names. */
 const PROBLEM_RESPONSES = {
