@@ -3,6 +3,7 @@ import { useState } from "react";
 import { TitledCard } from "@/components/ui/card";
 import { Input } from "@/components/ui/input";
 import { Label } from "@/components/ui/label";
+import { FormField } from "@/components/ui/form-field";
 import { NativeSelect, SelectOptions } from "@/components/ui/native-select";
 import { mcpClientConfigs } from "@/lib/mcp/client-config";
 import { CopyButton } from "@/features/console/copy-button";
@@ -60,10 +61,8 @@ export function ConnectAiClient({ url, serverName, consumers }: { url: string; s
       </section>
       <h3 className="border-t pt-6 font-medium">With an API key</h3>
       <div className="flex flex-wrap gap-4">
-        <div className="grid gap-1.5">
-          <Label htmlFor="connect-consumer">Consumer</Label>
+        <FormField id="connect-consumer" label="Consumer" className="gap-1.5">
           <NativeSelect
-            id="connect-consumer"
             className="w-64"
             value={consumerId}
             onChange={(e) => {
@@ -74,14 +73,13 @@ export function ConnectAiClient({ url, serverName, consumers }: { url: string; s
             {consumers.length === 0 ? <option value="">No consumers yet</option> : null}
             <SelectOptions options={consumers.map((c) => ({ value: c.id, label: c.name }))} />
           </NativeSelect>
-        </div>
-        <div className="grid gap-1.5">
-          <Label htmlFor="connect-key">Key</Label>
-          <NativeSelect id="connect-key" className="w-72" value={keyId} onChange={(e) => setKeyId(e.target.value)}>
+        </FormField>
+        <FormField id="connect-key" label="Key" className="gap-1.5">
+          <NativeSelect className="w-72" value={keyId} onChange={(e) => setKeyId(e.target.value)}>
             <option value="">Placeholder: paste your key</option>
             <SelectOptions options={consumer?.keys.map((k) => ({ value: k.id, label: `${k.name} (${k.prefix}…)` })) ?? []} />
           </NativeSelect>
-        </div>
+        </FormField>
       </div>
       <p className="text-sm text-muted-foreground">
         Keys are shown only once, when created: the snippets hold {key ? `the prefix ${key.prefix}… of the chosen key` : "a placeholder"}; replace it with the

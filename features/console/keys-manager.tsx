@@ -179,14 +179,11 @@ function RotateDialog({
             </>
           }
         />
-        <div className="grid gap-1.5">
-          <label htmlFor="rotate-overlap" className="text-sm font-medium">
-            Overlap
-          </label>
-          <NativeSelect id="rotate-overlap" value={overlap} onChange={(e) => setOverlap(Number(e.target.value))}>
+        <FormField id="rotate-overlap" label="Overlap" className="gap-1.5">
+          <NativeSelect value={overlap} onChange={(e) => setOverlap(Number(e.target.value))}>
             <SelectOptions options={OVERLAPS.map((o) => ({ value: o.minutes, label: o.label }))} />
           </NativeSelect>
-        </div>
+        </FormField>
         <DialogFooter>
           <Button variant="outline" onClick={onClose}>
             Cancel

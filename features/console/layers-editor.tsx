@@ -2,7 +2,7 @@
 import { useState } from "react";
 import { useToastAction } from "@/components/action-form";
 import { Button } from "@/components/ui/button";
-import { Label } from "@/components/ui/label";
+import { FormField } from "@/components/ui/form-field";
 import { NativeSelect, SelectOptions } from "@/components/ui/native-select";
 import { Table, TableBody, TableCell, TableHeaderRow, TableRow } from "@/components/ui/table";
 import { setLayerReadableAction } from "@/features/console/actions";
@@ -68,13 +68,12 @@ export function LayersEditor({ organization, environment, layers }: { organizati
               );
           }}
         >
-          <div className="grid gap-1.5">
-            <Label htmlFor="add-layer">Add a readable layer</Label>
-            <NativeSelect id="add-layer" value={choice} onChange={(e) => setChoice(e.target.value)} className="w-72">
+          <FormField id="add-layer" label="Add a readable layer" className="gap-1.5">
+            <NativeSelect value={choice} onChange={(e) => setChoice(e.target.value)} className="w-72">
               <option value="">Choose a layer…</option>
               <SelectOptions options={others.map((l) => ({ value: layerKey(l), label: `${l.name} (${l.id}, ${l.workspaceName})` }))} />
             </NativeSelect>
-          </div>
+          </FormField>
           <Button type="submit" disabled={!choice || pending}>
             Add layer
           </Button>

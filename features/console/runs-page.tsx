@@ -8,7 +8,7 @@ import { ListChecksIcon } from "lucide-react";
 import { Badge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
 import { Input } from "@/components/ui/input";
-import { Label } from "@/components/ui/label";
+import { FormField } from "@/components/ui/form-field";
 import { NativeSelect, SelectOptions } from "@/components/ui/native-select";
 import { Table, TableBody, TableCell, TableHeaderRow, TableRow } from "@/components/ui/table";
 import { EmptyState } from "@/features/shell/empty-state";
@@ -61,35 +61,30 @@ export default async function RunsPage({ params, searchParams }: { params: Promi
     <>
       <PageHeader title="Runs" description={`Published calls to environment ${scope.environment.name}, newest first (at most 100).`} />
       <form method="get" action={base} className="mb-6 flex flex-wrap items-end gap-3" aria-label="Filter runs">
-        <div className="grid gap-1.5">
-          <Label htmlFor="filter-api">API</Label>
-          <NativeSelect id="filter-api" name="api" defaultValue={q.api ?? ""} className="w-48">
+        <FormField id="filter-api" label="API" className="gap-1.5">
+          <NativeSelect name="api" defaultValue={q.api ?? ""} className="w-48">
             <option value="">All APIs</option>
             <SelectOptions options={apis.map((a) => ({ value: a.flowApiId, label: a.name }))} />
           </NativeSelect>
-        </div>
-        <div className="grid gap-1.5">
-          <Label htmlFor="filter-consumer">Consumer</Label>
-          <NativeSelect id="filter-consumer" name="consumer" defaultValue={q.consumer ?? ""} className="w-48">
+        </FormField>
+        <FormField id="filter-consumer" label="Consumer" className="gap-1.5">
+          <NativeSelect name="consumer" defaultValue={q.consumer ?? ""} className="w-48">
             <option value="">All consumers</option>
             <SelectOptions options={consumers.map((c) => ({ value: c.id, label: c.name }))} />
           </NativeSelect>
-        </div>
-        <div className="grid gap-1.5">
-          <Label htmlFor="filter-state">State</Label>
-          <NativeSelect id="filter-state" name="state" defaultValue={state ?? ""} className="w-36">
+        </FormField>
+        <FormField id="filter-state" label="State" className="gap-1.5">
+          <NativeSelect name="state" defaultValue={state ?? ""} className="w-36">
             <option value="">Any state</option>
             <SelectOptions options={RUN_STATES.map((s) => ({ value: s, label: s }))} />
           </NativeSelect>
-        </div>
-        <div className="grid gap-1.5">
-          <Label htmlFor="filter-from">Started from</Label>
-          <Input id="filter-from" name="from" type="date" defaultValue={q.from ?? ""} className="w-40" />
-        </div>
-        <div className="grid gap-1.5">
-          <Label htmlFor="filter-to">Started until</Label>
-          <Input id="filter-to" name="to" type="date" defaultValue={q.to ?? ""} className="w-40" />
-        </div>
+        </FormField>
+        <FormField id="filter-from" label="Started from" className="gap-1.5">
+          <Input name="from" type="date" defaultValue={q.from ?? ""} className="w-40" />
+        </FormField>
+        <FormField id="filter-to" label="Started until" className="gap-1.5">
+          <Input name="to" type="date" defaultValue={q.to ?? ""} className="w-40" />
+        </FormField>
         <Button type="submit">Filter</Button>
         {filtered ? (
           <Button asChild variant="ghost">
