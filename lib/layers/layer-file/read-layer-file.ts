@@ -2,9 +2,10 @@
  * Reads layer files (write-layer-file.ts) from any byte source with random access (hyparquet's
  * `AsyncBuffer`, e.g. a blob store object read by ranges), one row group at a time, skipping the
  * row groups whose bbox (the row group statistics of the GeoParquet 1.1 `bbox` covering columns)
- * lies outside the box asked for. Only whole row groups are skipped: the steps test the exact
- * geometry. A row group without covering statistics (another writer) is always read; one whose
- * bbox columns are all null (no coordinates) is skipped whenever a box is given. Boxes are
+ * lies outside the box asked for, and yielding of the others only the features whose bbox meets
+ * the box (the steps still test the exact geometry). A row group without covering statistics
+ * (another writer) is always read; one whose bbox columns are all null (no coordinates) is
+ * skipped whenever a box is given, as is a feature without coordinates. Boxes are
  * `[west, south, east, north]` in degrees, edges inclusive; west > east crosses the
  * antimeridian. Tables ignore the box.
  *
@@ -22,7 +23,7 @@ import type { Geometry } from "geojson";
 import { setItemPosition, setOwn } from "@/lib/steps/dataset";
 import type { TFeature, TRow } from "@/lib/engine/types";
 import type { TColumnType } from "@/lib/formats/column-types";
-import type { TBbox } from "@/lib/geo/bbox";
+import { geometryBbox, type TBbox } from "@/lib/geo/bbox";
 import { estimateItemBytes } from "./item-measure";
 import type { TRowGroupCache } from "./row-group-cache";
 import { GEOMETRY_COLUMN, kvJson, LAYER_FILE_METADATA_KEY, type TLayerFileColumn, type TLayerFileKind, type TLayerFileMetadata } from "./types";
@@ -265,8 +266,9 @@ export interface TReadLayerBatchesOptions {
 
 /**
  * Yields one batch per row group that may intersect `box` (all when null), in file order:
- * features (kind "features") or rows (kind "table"). Batches may come from the cache: do not
- * modify them. See the module doc for what is decoded how.
+ * features (kind "features") or rows (kind "table"); with a box, a batch holds only the
+ * features whose bbox meets it. Items may come from the cache: do not modify them. See the
+ * module doc for what is decoded how.
  */
 export async function* readLayerBatches(file: TLayerFile, box: TBbox | null, opts: TReadLayerBatchesOptions = {}): AsyncGenerator<TFeature[] | TRow[]> {
   const { buffer, metadata, keyOf, geometryColumn, position, cache } = file.source;
@@ -320,6 +322,7 @@ export async function* readLayerBatches(file: TLayerFile, box: TBbox | null, opt
     const current = ahead!;
     ahead = i + 1 < groups.length ? load(groups[i + 1]) : undefined;
     ahead?.catch(() => {});
-    yield (await current) as TFeature[] | TRow[];
+    const batch = (await current) as TFeature[] | TRow[];
+    yield box && features ? (batch as TFeature[]).filter((f) => bboxIntersects(geometryBbox(f.geometry), box)) : batch;
   }
 }
