@@ -45,6 +45,24 @@ describe("result copy", () => {
     expect(Object.getOwnPropertyDescriptor(got[5]!.properties, "__proto__")?.value).toBe(1);
   });
 
+  it("gives back plain 2D points (kept as x, y) and batches with any other point as they were", async () => {
+    const point = (x: number, y: number): TFeature => ({ type: "Feature", geometry: { type: "Point", coordinates: [x, y] }, properties: { x } });
+    const plain = [point(-0, NaN), point(1e-300, -180), point(Number.MAX_VALUE, 90)];
+    const odd: TFeature[] = [
+      { type: "Feature", geometry: { type: "Point", coordinates: [1, 2, 3] }, properties: {} },
+      { type: "Feature", geometry: { type: "Point", coordinates: [1, 2], bbox: [1, 2, 1, 2] }, properties: {} },
+      { type: "Feature", geometry: { coordinates: [1, 2], type: "Point" } as never, properties: {} },
+      { type: "Feature", geometry: { type: "Point", coordinates: [] }, properties: {} },
+    ];
+    for (const features of [plain, ...odd.map((f) => [...plain, f])]) {
+      const back = await roundTrip({ key: "points", kind: "layer", data: { kind: "features", features } });
+      const got = back.kind === "layer" ? back.data.features : [];
+      expect(got).toStrictEqual(features);
+      got.forEach((f, i) => expect(Object.keys(f.geometry!)).toStrictEqual(Object.keys(features[i]!.geometry!)));
+      expect(Object.is((got[0]!.geometry as { coordinates: number[] }).coordinates[0], -0)).toBe(true);
+    }
+  });
+
   it("gives back a table's columns, typed columns typed, missing cells missing", async () => {
     const length = 5_000;
     const numbers = Float64Array.from({ length }, (_, i) => i * 0.1);

@@ -8,14 +8,15 @@
  * the first frame is the header `{v: 2, kind, columns, tableColumns}`, each further frame one
  * batch of at most `SPILL_BATCH` items, stored by column (`TTableBatch`, `TLayerBatch`): V8
  * writes an array of scalars or a `Float64Array` several times faster than as many small
- * objects, each with its keys. V8's serializer is the structured-clone format Node ships: it
+ * objects, each with its keys (a batch of plain 2D points is one `Float64Array` of x, y). V8's serializer is the structured-clone format Node ships: it
  * keeps every value as it was (numbers bit for bit, `undefined` vs null vs "", nested objects),
  * and it is read back by the same Node major version (the worker's `node_modules` Node). A
  * feature keeps its geometry, `id`, `bbox` and properties in their order (the members every
  * writer reads). Written and read batch by batch: neither side holds a second copy.
  * Copies of the first layout (`v: 1`, a batch as an array of features or row records) are still read.
- * Bench row: `nearby-cities 5,000 rows r=30 km, full worker path` (the copy of its 242k-row
- * table, written as one record per row, took about as long as its CSV).
+ * Bench rows: `nearby-cities 5,000 rows r=30 km, full worker path` (the copy of its 242k-row
+ * table, written as one record per row, took about as long as its CSV); `cities-in-area,
+ * 1-degree box, 10M-point layer` (its 11,851 point geometries as objects: about 5 ms).
  */
 import v8 from "node:v8";
 import type { Geometry } from "geojson";
@@ -40,7 +41,10 @@ interface TTableBatch {
 
 /** Features of a layer. */
 interface TLayerBatch {
-  geometry: (Geometry | null)[];
+  /** Each feature's geometry; null when `points` holds them. */
+  geometry: (Geometry | null)[] | null;
+  /** When every geometry of the batch is a plain 2D Point (`type` and `coordinates` only): their x, y in turn. */
+  points?: Float64Array;
   /** Each feature's `id` (`undefined`: none) and `bbox`; null when no feature of the batch has one. */
   id: unknown[] | null;
   bbox: unknown[] | null;
@@ -64,13 +68,36 @@ function sameKeys(a: string[], b: string[]): boolean {
   return true;
 }
 
+/** The x, y of every geometry when all are plain 2D Points (see `TLayerBatch.points`), else undefined. */
+function pointColumn(features: TFeature[]): Float64Array | undefined {
+  const xy = new Float64Array(features.length * 2);
+  for (let i = 0; i < features.length; i++) {
+    const g = features[i]!.geometry;
+    if (g?.type !== "Point") return undefined;
+    const [x, y, ...more] = g.coordinates;
+    const keys = Object.keys(g);
+    if (typeof x !== "number" || typeof y !== "number" || more.length > 0 || keys.length !== 2 || keys[0] !== "type") return undefined;
+    xy[2 * i] = x;
+    xy[2 * i + 1] = y;
+  }
+  return xy;
+}
+
 function layerBatch(features: TFeature[]): TLayerBatch {
-  const batch: TLayerBatch = { geometry: new Array(features.length), id: null, bbox: null, keys: [], shape: new Uint16Array(features.length), values: [] };
+  const points = pointColumn(features);
+  const batch: TLayerBatch = {
+    geometry: points ? null : features.map((f) => f.geometry),
+    points,
+    id: null,
+    bbox: null,
+    keys: [],
+    shape: new Uint16Array(features.length),
+    values: [],
+  };
   const shapes = new Map<string, number>();
   let last = -1;
   for (let i = 0; i < features.length; i++) {
     const f = features[i]!;
-    batch.geometry[i] = f.geometry;
     if (f.id !== undefined) (batch.id ??= new Array(features.length))[i] = f.id;
     if (f.bbox !== undefined) (batch.bbox ??= new Array(features.length))[i] = f.bbox;
     const props = f.properties ?? {};
@@ -89,14 +116,16 @@ function layerBatch(features: TFeature[]): TLayerBatch {
 
 function layerFeatures(batch: TLayerBatch, out: TFeature[]): void {
   let v = 0;
-  for (let i = 0; i < batch.geometry.length; i++) {
+  const { points } = batch;
+  for (let i = 0; i < batch.shape.length; i++) {
     const properties: Record<string, unknown> = {};
     for (const key of batch.keys[batch.shape[i]!]!) {
       const value = batch.values[v++];
       if (key === "__proto__") Object.defineProperty(properties, key, { value, writable: true, enumerable: true, configurable: true });
       else properties[key] = value;
     }
-    const feature: TFeature = { type: "Feature", geometry: batch.geometry[i]!, properties };
+    const geometry: Geometry | null = points ? { type: "Point", coordinates: [points[2 * i]!, points[2 * i + 1]!] } : batch.geometry![i]!;
+    const feature: TFeature = { type: "Feature", geometry, properties };
     if (batch.id?.[i] !== undefined) feature.id = batch.id[i] as string | number;
     if (batch.bbox?.[i] !== undefined) feature.bbox = batch.bbox[i] as TFeature["bbox"];
     out.push(feature);
