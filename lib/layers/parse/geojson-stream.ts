@@ -28,16 +28,9 @@ import { checkFeature } from "./feature";
 import { countedChunks, DEFAULT_PARSE_LIMITS, formatBytes, type TParseLimits } from "./limits";
 import { ProblemList } from "./problems";
 
-const KIND_OF_TOKEN = new Map<TokenType, string>([
-  [TokenType.LEFT_BRACE, "object"],
-  [TokenType.LEFT_BRACKET, "array"],
-  [TokenType.TRUE, "boolean"],
-  [TokenType.FALSE, "boolean"],
-  [TokenType.NULL, "null"],
-]);
-
 /** How `validateFeatureCollection` names a JSON value's kind ("got array"), from its first token. */
-const describeToken = (token: TokenType, value: unknown) => KIND_OF_TOKEN.get(token) ?? typeof value;
+const describeToken = (token: TokenType, value: unknown) =>
+  token === TokenType.LEFT_BRACE ? "object" : token === TokenType.LEFT_BRACKET ? "array" : value === null ? "null" : typeof value;
 
 const isValueStart = (t: TokenType) => t !== TokenType.COMMA && t !== TokenType.COLON && t !== TokenType.RIGHT_BRACE && t !== TokenType.RIGHT_BRACKET;
 
