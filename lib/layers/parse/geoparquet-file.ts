@@ -58,8 +58,6 @@ export interface TGeoParquetFooter {
   geometryColumn: string;
   /** The top-level columns read as properties (`column` in the file, `key` in the properties), in file order. */
   properties: { column: string; key: string }[];
-  /** Rows declared (and checked against the row groups and the limit). */
-  rows: number;
 }
 
 const invalid = (message: string) => validationError([{ field: "/file", code: "invalid_parquet", message }]);
@@ -157,7 +155,7 @@ export async function readGeoParquetFooter(file: AsyncBuffer, limits: TParseLimi
   markGeoColumns(metadata.schema, metadata.key_value_metadata);
   const geometryType = parquetSchema(metadata).children.find((c) => c.element.name === primary)?.element.logical_type?.type;
   if (geometryType !== "GEOMETRY" && geometryType !== "GEOGRAPHY") throw noGeometry(`the primary column "${primary}" is not a top-level binary column`);
-  return { metadata, geometryColumn: primary, properties: propertyColumns(metadata, parsed.columns ?? {}, primary), rows: Number(declared) };
+  return { metadata, geometryColumn: primary, properties: propertyColumns(metadata, parsed.columns ?? {}, primary) };
 }
 
 /** The property columns of a checked footer (see module doc for what is left out). */
