@@ -34,10 +34,12 @@ import type { TFeature, TRow } from "@/lib/engine/types";
 import { parseDecimalNumber } from "@/lib/steps/decimal-number";
 import { countedChunks, DEFAULT_PARSE_LIMITS, formatBytes, type TParseLimits } from "./limits";
 import { setOwn } from "@/lib/steps/dataset";
-import { ProblemList } from "./problems";
+import { fileFault, ProblemList } from "./problems";
 
 const LON_NAMES = ["lon", "lng", "long", "longitude", "x"];
 const LAT_NAMES = ["lat", "latitude", "y"];
+
+const noHeader = () => fileFault("invalid_csv", "The CSV file has no header row.");
 
 export type TCsvColumnType = "number" | "string";
 
@@ -108,17 +110,9 @@ export class CsvLayerStream implements AsyncIterable<TFeature | TRow> {
       if (e instanceof AppError) throw e;
       if (e instanceof CsvError) {
         const lines = (e as CsvError & { lines?: number }).lines;
-        if (e.code === "CSV_MAX_RECORD_SIZE")
-          throw validationError([
-            {
-              field: "/file",
-              code: "too_large",
-              message: `A row of the CSV file${lines ? ` (line ${lines})` : ""} is larger than ${formatBytes(maxItemBytes)}.`,
-            },
-          ]);
-        throw validationError([
-          { field: "/file", code: "invalid_csv", message: `The CSV file cannot be read${lines ? ` (line ${lines})` : ""}: ${e.message}` },
-        ]);
+        const line = lines ? ` (line ${lines})` : "";
+        if (e.code === "CSV_MAX_RECORD_SIZE") throw fileFault("too_large", `A row of the CSV file${line} is larger than ${formatBytes(maxItemBytes)}.`);
+        throw fileFault("invalid_csv", `The CSV file cannot be read${line}: ${e.message}`);
       }
       throw e;
     } finally {
@@ -151,8 +145,7 @@ export class CsvLayerStream implements AsyncIterable<TFeature | TRow> {
         continue;
       }
       row++;
-      if (row > this.limits.maxItems)
-        throw validationError([{ field: "/file", code: "too_many_rows", message: `At most ${this.limits.maxItems} rows are accepted.` }]);
+      if (row > this.limits.maxItems) throw fileFault("too_many_rows", `At most ${this.limits.maxItems} rows are accepted.`);
       for (let c = 0; c < r.length; c++) {
         const v = r[c]!;
         if (v !== "") {
@@ -174,16 +167,16 @@ export class CsvLayerStream implements AsyncIterable<TFeature | TRow> {
       for (let c = 0; c < header.length; c++) if (c !== li && c !== ai) setOwn(properties, header[c]!, r[c]);
       yield { type: "Feature", properties, geometry: { type: "Point", coordinates: [x, y] } };
     }
-    if (!header) throw validationError([{ field: "/file", code: "invalid_csv", message: "The CSV file has no header row." }]);
+    if (!header) throw noHeader();
     problems.throwIfAny();
     this.done = true;
   }
 
   /** Checks the header and decides the layout (points or a table). */
   private readHeader(header: string[]): string[] {
-    if (header.length === 0) throw validationError([{ field: "/file", code: "invalid_csv", message: "The CSV file has no header row." }]);
+    if (header.length === 0) throw noHeader();
     const dup = header.find((h, i) => header.indexOf(h) !== i);
-    if (dup !== undefined) throw validationError([{ field: "/file", code: "duplicate_column", message: `Column "${dup}" appears twice in the header.` }]);
+    if (dup !== undefined) throw fileFault("duplicate_column", `Column "${dup}" appears twice in the header.`);
     const find = (asked: string | undefined, names: string[], field: string) => {
       if (asked) {
         if (!header.includes(asked))
