@@ -25,7 +25,8 @@ import type { TColumnType } from "@/lib/formats/column-types";
 import type { TBbox } from "@/lib/geo/bbox";
 import { estimateItemBytes } from "./item-measure";
 import type { TRowGroupCache } from "./row-group-cache";
-import { GEOMETRY_COLUMN, kvJson, LAYER_FILE_METADATA_KEY, type TLayerFileColumn, type TLayerFileKind, type TLayerFileMetadata } from "./types";
+import { GEOMETRY_COLUMN, kvJson, LAYER_FILE_METADATA_KEY } from "./types";
+import type { TLayerFileColumn, TLayerFileKind, TLayerFileMetadata, TLayerFileSummary } from "./types";
 
 /** One row group of a layer file. */
 export interface TLayerFileRowGroup {
@@ -43,17 +44,9 @@ export interface TLayerFileRowGroup {
   byteEnd: number;
 }
 
-/** An opened layer file. `bytesRead` grows as it is read (footer included). */
-export interface TLayerFile {
-  kind: TLayerFileKind;
-  itemCount: number;
-  /** `[west, south, east, north]` of the `geo` metadata, null for a table or a layer without coordinates. */
-  bbox: TBbox | null;
-  geometryTypes: string[];
-  /** Property columns (features) or columns (table), by the names items carry, with their types. */
-  columns: TLayerFileColumn[];
+/** An opened layer file: its writer's summary (`columns` by the names items carry) and row groups; `bytesRead` grows as it is read (footer included). */
+export interface TLayerFile extends Omit<TLayerFileSummary, "rowGroups"> {
   rowGroups: TLayerFileRowGroup[];
-  sizeBytes: number;
   /** Bytes fetched from the source so far (footer and row groups; cache hits fetch nothing). */
   readonly bytesRead: number;
   readonly cacheKey: string | undefined;
