@@ -71,8 +71,6 @@ export class CsvLayerStream implements AsyncIterable<TFeature | TRow> {
   columns: string[] | undefined;
   /** "features" when longitude and latitude columns were found, else "table"; once the header is read. */
   kind: "features" | "table" | undefined;
-  lonColumn: string | undefined;
-  latColumn: string | undefined;
   private numeric: boolean[] = [];
   private filled: boolean[] = [];
   private done = false;
@@ -139,9 +137,8 @@ export class CsvLayerStream implements AsyncIterable<TFeature | TRow> {
     };
     for await (const r of records) {
       if (!header) {
-        header = this.readHeader(r);
-        li = this.lonColumn === undefined ? -1 : header.indexOf(this.lonColumn);
-        ai = this.latColumn === undefined ? -1 : header.indexOf(this.latColumn);
+        header = r;
+        [li, ai] = this.readHeader(r);
         continue;
       }
       row++;
@@ -159,8 +156,8 @@ export class CsvLayerStream implements AsyncIterable<TFeature | TRow> {
         yield item;
         continue;
       }
-      const x = coordinate(r[li]!, this.lonColumn!, 180, "longitude");
-      const y = coordinate(r[ai]!, this.latColumn!, 90, "latitude");
+      const x = coordinate(r[li]!, header[li]!, 180, "longitude");
+      const y = coordinate(r[ai]!, header[ai]!, 90, "latitude");
       problems.throwIfFull();
       if (x === null || y === null) continue;
       const properties: Record<string, unknown> = {};
@@ -172,8 +169,8 @@ export class CsvLayerStream implements AsyncIterable<TFeature | TRow> {
     this.done = true;
   }
 
-  /** Checks the header and decides the layout (points or a table). */
-  private readHeader(header: string[]): string[] {
+  /** Checks the header and decides the layout: the indexes of the longitude and latitude columns of points, -1 for a table. */
+  private readHeader(header: string[]): [number, number] {
     if (header.length === 0) throw noHeader();
     const dup = header.find((h, i) => header.indexOf(h) !== i);
     if (dup !== undefined) throw fileFault("duplicate_column", `Column "${dup}" appears twice in the header.`);
@@ -196,9 +193,7 @@ export class CsvLayerStream implements AsyncIterable<TFeature | TRow> {
     this.numeric = header.map(() => true);
     this.filled = header.map(() => false);
     this.kind = lon && lat ? "features" : "table";
-    this.lonColumn = this.kind === "features" ? lon : undefined;
-    this.latColumn = this.kind === "features" ? lat : undefined;
-    return header;
+    return lon && lat ? [header.indexOf(lon), header.indexOf(lat)] : [-1, -1];
   }
 }
 
