@@ -22,6 +22,7 @@ import type { Geometry } from "geojson";
 import { setItemPosition, setOwn } from "@/lib/steps/dataset";
 import type { TFeature, TRow } from "@/lib/engine/types";
 import type { TColumnType } from "@/lib/formats/column-types";
+import type { TGeoMetadata } from "@/lib/formats/geoparquet/write";
 import type { TBbox } from "@/lib/geo/bbox";
 import { estimateItemBytes } from "./item-measure";
 import type { TRowGroupCache } from "./row-group-cache";
@@ -73,13 +74,6 @@ export interface TOpenLayerFileOptions {
   cache?: TRowGroupCache;
 }
 
-interface TGeoColumn {
-  encoding?: string;
-  geometry_types?: string[];
-  bbox?: number[];
-  covering?: { bbox?: Record<"xmin" | "ymin" | "xmax" | "ymax", string[]> };
-}
-
 /** Column types by Parquet physical type; any other is read as text. */
 const COLUMN_TYPES: Partial<Record<string, TColumnType>> = { BOOLEAN: "boolean", INT32: "int64", INT64: "int64", FLOAT: "double", DOUBLE: "double" };
 
@@ -88,7 +82,7 @@ function statNumber(value: unknown): number | undefined {
 }
 
 /** The row group's covering bbox from the statistics of the four covering columns (see TLayerFileRowGroup.bbox). */
-function rowGroupBbox(group: RowGroup, covering: Record<"xmin" | "ymin" | "xmax" | "ymax", string[]>): TBbox | null {
+function rowGroupBbox(group: RowGroup, covering: Record<string, string[]>): TBbox | null {
   const stat = (field: keyof typeof covering) => {
     const path = covering[field].join("\u0000");
     return group.columns.find((c) => c.meta_data?.path_in_schema.join("\u0000") === path)?.meta_data?.statistics;
@@ -156,7 +150,7 @@ export async function openLayerFile(file: AsyncBuffer, opts: TOpenLayerFileOptio
   };
   const metadata = await parquetMetadataAsync(buffer);
   const own = kvJson<TLayerFileMetadata>(metadata, LAYER_FILE_METADATA_KEY);
-  const geo = kvJson<{ primary_column?: string; columns?: Record<string, TGeoColumn> }>(metadata, "geo");
+  const geo = kvJson<Partial<TGeoMetadata>>(metadata, "geo");
   const kind: TLayerFileKind = own?.kind ?? (geo ? "features" : "table");
   const primary = geo?.primary_column ?? GEOMETRY_COLUMN;
   const geoColumn = geo?.columns?.[primary];
