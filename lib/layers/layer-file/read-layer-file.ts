@@ -22,11 +22,11 @@ import type { Geometry } from "geojson";
 import { setItemPosition, setOwn } from "@/lib/steps/dataset";
 import type { TFeature, TRow } from "@/lib/engine/types";
 import type { TColumnType } from "@/lib/formats/column-types";
-import type { TGeoMetadata } from "@/lib/formats/geoparquet/write";
+import { GEOMETRY_COLUMN, type TGeoMetadata } from "@/lib/formats/geoparquet/write";
 import type { TBbox } from "@/lib/geo/bbox";
 import { estimateItemBytes } from "./item-measure";
 import type { TRowGroupCache } from "./row-group-cache";
-import { GEOMETRY_COLUMN, kvJson, LAYER_FILE_METADATA_KEY } from "./types";
+import { kvJson, LAYER_FILE_METADATA_KEY } from "./types";
 import type { TLayerFileColumn, TLayerFileKind, TLayerFileMetadata, TLayerFileSummary } from "./types";
 
 /** One row group of a layer file. */
