@@ -125,12 +125,11 @@ export function createFsBlobStore(opts: TFsBlobStoreOptions): TBlobStore {
     }
   }
 
-  /** The deepest folder that holds every key starting with `prefix`, and the key prefix of that folder. */
-  function listingStart(prefix: string): { dir: string; keyOfDir: string } {
+  /** Every object whose key starts with `prefix`, walked from the deepest folder that holds them all. */
+  function listing(prefix: string): AsyncGenerator<TBlobListing> {
     assertBlobPrefix(prefix);
-    const cut = prefix.lastIndexOf("/");
-    const keyOfDir = cut < 0 ? "" : prefix.slice(0, cut + 1);
-    return { dir: keyOfDir ? path.join(objectsDir, ...keyOfDir.slice(0, -1).split("/")) : objectsDir, keyOfDir };
+    const keyOfDir = prefix.slice(0, prefix.lastIndexOf("/") + 1);
+    return walk(keyOfDir ? path.join(objectsDir, ...keyOfDir.slice(0, -1).split("/")) : objectsDir, keyOfDir, prefix);
   }
 
   const store: TBlobStore = {
@@ -199,16 +198,12 @@ export function createFsBlobStore(opts: TFsBlobStoreOptions): TBlobStore {
     },
 
     async deletePrefix(prefix: string): Promise<number> {
-      const { dir, keyOfDir } = listingStart(prefix);
       let deleted = 0;
-      for await (const { key } of walk(dir, keyOfDir, prefix)) if (await removeObject(key)) deleted++;
+      for await (const { key } of listing(prefix)) if (await removeObject(key)) deleted++;
       return deleted;
     },
 
-    list(prefix: string): AsyncIterable<TBlobListing> {
-      const { dir, keyOfDir } = listingStart(prefix);
-      return walk(dir, keyOfDir, prefix);
-    },
+    list: listing,
 
     async presignedGetUrl(key: string): Promise<string | null> {
       assertBlobKey(key);

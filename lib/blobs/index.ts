@@ -14,18 +14,13 @@ import { env, type TEnv } from "@/lib/env";
 
 export * from "@/lib/blobs/blob-store";
 
-type TBlobEnv = Pick<
-  TEnv,
-  "BLOB_STORE" | "BLOB_DIR" | "S3_BUCKET" | "S3_PREFIX" | "S3_ENDPOINT" | "S3_REGION" | "S3_ACCESS_KEY_ID" | "S3_SECRET_ACCESS_KEY" | "S3_FORCE_PATH_STYLE"
->;
-
-/** A store for the given configuration (the validated environment's blob variables). */
-export function blobStoreFor(e: TBlobEnv): TBlobStore {
+/** A store for the given configuration (the validated environment: its `BLOB_*` and `S3_*` variables). */
+export function blobStoreFor(e: TEnv): TBlobStore {
   // Default `.data/blobs` of the project folder, which every process of the app runs in
   // (scripts/app-processes.ts starts them there), as lib/auth/secret.ts finds `.data/auth-secret`.
   // Not `import.meta.dirname`: inside the Next.js server bundle that is the bundle's folder.
   if (e.BLOB_STORE === "fs") return createFsBlobStore({ root: e.BLOB_DIR ?? path.join(process.cwd(), ".data", "blobs") });
-  // ZEnv refuses BLOB_STORE=s3 without S3_BUCKET; this guards callers that build `e` by hand.
+  // ZEnv refuses BLOB_STORE=s3 without S3_BUCKET already; this narrows its type.
   if (!e.S3_BUCKET) throw new Error("S3_BUCKET is required when BLOB_STORE=s3");
   return createS3BlobStore({
     bucket: e.S3_BUCKET,

@@ -11,6 +11,7 @@
  */
 import { bboxPolygon, featureCollection, intersect } from "@turf/turf";
 import type { Feature, MultiPolygon, Polygon, Position } from "geojson";
+import { coordinatesBbox } from "./bbox";
 
 const jumps = (ring: Position[]) => ring.some((p, i) => i > 0 && Math.abs(p[0]! - ring[i - 1]![0]!) > 180);
 
@@ -44,13 +45,9 @@ export function splitAtAntimeridian<G extends Polygon | MultiPolygon>(g: G, redr
     }
     const continuous = redraw(rings);
     const shape: Feature<Polygon> = { type: "Feature", properties: {}, geometry: { type: "Polygon", coordinates: continuous } };
-    // a loop, not Math.min(...xs): a spread of a long ring passes the engine's argument limit
-    let west = Infinity;
-    let east = -Infinity;
-    for (const p of continuous[0]!) {
-      west = Math.min(west, p[0]!);
-      east = Math.max(east, p[0]!);
-    }
+    const box = coordinatesBbox(continuous[0]);
+    if (!box) continue;
+    const [west, , east] = box;
     for (const shift of [-360, 0, 360]) {
       const [x0, x1] = [-180 - shift, 180 - shift];
       if (east <= x0 || west >= x1) continue;

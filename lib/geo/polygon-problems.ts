@@ -162,7 +162,7 @@ export function polygonFaults(geometry: Geometry | null, opts: { antimeridian?: 
       rings.push({ polygon, ring, points });
     }),
   );
-  if (problems.length) return problems;
+  if (problems.length || rings.length === 0) return problems;
 
   for (const r of opts.antimeridian === false ? [] : rings)
     for (let i = 1; i < r.points.length; i++) {
@@ -183,13 +183,12 @@ export function polygonFaults(geometry: Geometry | null, opts: { antimeridian?: 
   // Every edge of every ring in one index; pairs of edges whose boxes meet are tested exactly.
   const edges: { r: TRing; i: number }[] = [];
   for (const r of rings) for (let i = 1; i < r.points.length; i++) edges.push({ r, i });
-  const index = new Flatbush(Math.max(edges.length, 1));
+  const index = new Flatbush(edges.length);
   for (const { r, i } of edges) {
     const a = r.points[i - 1]!;
     const b = r.points[i]!;
     index.add(Math.min(a[0]!, b[0]!), Math.min(a[1]!, b[1]!), Math.max(a[0]!, b[0]!), Math.max(a[1]!, b[1]!));
   }
-  if (edges.length === 0) index.add(0, 0, 0, 0);
   index.finish();
   // Points where two rings touch: at most one per pair of rings is allowed to be reported as fine.
   for (let e = 0; e < edges.length && problems.length < MAX_PROBLEMS; e++) {
@@ -197,7 +196,7 @@ export function polygonFaults(geometry: Geometry | null, opts: { antimeridian?: 
     const p1 = r.points[i - 1]!;
     const p2 = r.points[i]!;
     for (const f of index.search(Math.min(p1[0]!, p2[0]!), Math.min(p1[1]!, p2[1]!), Math.max(p1[0]!, p2[0]!), Math.max(p1[1]!, p2[1]!))) {
-      if (f <= e || f >= edges.length) continue;
+      if (f <= e) continue;
       const other = edges[f]!;
       const q1 = other.r.points[other.i - 1]!;
       const q2 = other.r.points[other.i]!;

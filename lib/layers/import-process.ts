@@ -69,35 +69,31 @@ async function importFile(req: TImportRequest): Promise<Extract<TImportAnswer, {
     last = now;
     process.send!({ type: "progress", bytesDone, itemsDone } satisfies TImportAnswer);
   };
-  // Bytes are counted on the first read only (a CSV is read twice, lib/layers/parse/layer-items.ts).
-  let opened = 0;
-  async function* counted(chunks: AsyncIterable<Uint8Array>, count: boolean): AsyncGenerator<Uint8Array> {
+  async function* counted(chunks: AsyncIterable<Uint8Array>): AsyncGenerator<Uint8Array> {
     for await (const c of chunks) {
-      if (count) {
-        bytesDone += c.byteLength;
-        report();
-      }
+      bytesDone += c.byteLength;
+      report();
       yield c;
     }
   }
+  // Bytes are counted on the first read only (a CSV is read twice, lib/layers/parse/layer-items.ts).
+  let reads = 0;
   const source: TUploadSource =
     req.format === "geoparquet"
       ? { kind: "file", file: countedReads(await blobAsyncBuffer(store, req.uploadKey), (n) => ((bytesDone += n), report())) }
-      : { kind: "stream", open: () => counted(store.stream(req.uploadKey), opened++ === 0) };
+      : { kind: "stream", open: () => (reads++ === 0 ? counted(store.stream(req.uploadKey)) : store.stream(req.uploadKey)) };
   const parsed = await layerItems(req.format, source, { lonColumn: req.lonColumn, latColumn: req.latColumn });
   // Text Postgres cannot hold is refused as in any request (422 naming the item), and so is a
   // (Multi)Polygon that is not valid (lib/geo/polygon-problems.ts), the first 20 listed.
-  const where = parsed.kind === "features" ? "features" : "rows";
   const invalid: TFieldError[] = [];
-  const unit = req.format === "geoparquet" ? "Row" : "Feature";
   async function* items() {
     for await (const item of parsed.items) {
       if (parsed.kind === "features") {
         const f = item as TFeature;
-        assertStorable(f.properties, ["file", where, itemsDone, "properties"]);
+        assertStorable(f.properties, ["file", "features", itemsDone, "properties"]);
         for (const problem of polygonProblems(f.geometry)) {
           const name = typeof f.properties.name === "string" ? ` ("${f.properties.name}")` : "";
-          const label = unit === "Row" ? `Row ${itemsDone + 1}` : `Feature ${itemsDone}`;
+          const label = req.format === "geoparquet" ? `Row ${itemsDone + 1}` : `Feature ${itemsDone}`;
           invalid.push({
             field: `/file/features/${itemsDone}/geometry`,
             code: "invalid_polygon",
@@ -105,7 +101,7 @@ async function importFile(req: TImportRequest): Promise<Extract<TImportAnswer, {
           });
         }
         if (invalid.length >= MAX_LISTED_PROBLEMS) throw invalidPolygons(invalid);
-      } else assertStorable(item, ["file", where, itemsDone]);
+      } else assertStorable(item, ["file", "rows", itemsDone]);
       itemsDone++;
       if ((itemsDone & 1023) === 0) report();
       yield item;

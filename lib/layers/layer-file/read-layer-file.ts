@@ -23,10 +23,12 @@ import type { Geometry } from "geojson";
 import { setItemPosition, setOwn } from "@/lib/steps/dataset";
 import type { TFeature, TRow } from "@/lib/engine/types";
 import type { TColumnType } from "@/lib/formats/column-types";
+import { GEOMETRY_COLUMN, type TGeoMetadata } from "@/lib/formats/geoparquet/write";
 import { geometryBbox, type TBbox } from "@/lib/geo/bbox";
 import { estimateItemBytes } from "./item-measure";
 import type { TRowGroupCache } from "./row-group-cache";
-import { GEOMETRY_COLUMN, kvJson, LAYER_FILE_METADATA_KEY, type TLayerFileColumn, type TLayerFileKind, type TLayerFileMetadata } from "./types";
+import { kvJson, LAYER_FILE_METADATA_KEY } from "./types";
+import type { TLayerFileColumn, TLayerFileKind, TLayerFileMetadata, TLayerFileSummary } from "./types";
 
 /** One row group of a layer file. */
 export interface TLayerFileRowGroup {
@@ -44,17 +46,9 @@ export interface TLayerFileRowGroup {
   byteEnd: number;
 }
 
-/** An opened layer file. `bytesRead` grows as it is read (footer included). */
-export interface TLayerFile {
-  kind: TLayerFileKind;
-  itemCount: number;
-  /** `[west, south, east, north]` of the `geo` metadata, null for a table or a layer without coordinates. */
-  bbox: TBbox | null;
-  geometryTypes: string[];
-  /** Property columns (features) or columns (table), by the names items carry, with their types. */
-  columns: TLayerFileColumn[];
+/** An opened layer file: its writer's summary (`columns` by the names items carry) and row groups; `bytesRead` grows as it is read (footer included). */
+export interface TLayerFile extends Omit<TLayerFileSummary, "rowGroups"> {
   rowGroups: TLayerFileRowGroup[];
-  sizeBytes: number;
   /** Bytes fetched from the source so far (footer and row groups; cache hits fetch nothing). */
   readonly bytesRead: number;
   readonly cacheKey: string | undefined;
@@ -81,13 +75,6 @@ export interface TOpenLayerFileOptions {
   cache?: TRowGroupCache;
 }
 
-interface TGeoColumn {
-  encoding?: string;
-  geometry_types?: string[];
-  bbox?: number[];
-  covering?: { bbox?: Record<"xmin" | "ymin" | "xmax" | "ymax", string[]> };
-}
-
 /** Column types by Parquet physical type; any other is read as text. */
 const COLUMN_TYPES: Partial<Record<string, TColumnType>> = { BOOLEAN: "boolean", INT32: "int64", INT64: "int64", FLOAT: "double", DOUBLE: "double" };
 
@@ -96,7 +83,7 @@ function statNumber(value: unknown): number | undefined {
 }
 
 /** The row group's covering bbox from the statistics of the four covering columns (see TLayerFileRowGroup.bbox). */
-function rowGroupBbox(group: RowGroup, covering: Record<"xmin" | "ymin" | "xmax" | "ymax", string[]>): TBbox | null {
+function rowGroupBbox(group: RowGroup, covering: Record<string, string[]>): TBbox | null {
   const stat = (field: keyof typeof covering) => {
     const path = covering[field].join("\u0000");
     return group.columns.find((c) => c.meta_data?.path_in_schema.join("\u0000") === path)?.meta_data?.statistics;
@@ -164,7 +151,7 @@ export async function openLayerFile(file: AsyncBuffer, opts: TOpenLayerFileOptio
   };
   const metadata = await parquetMetadataAsync(buffer);
   const own = kvJson<TLayerFileMetadata>(metadata, LAYER_FILE_METADATA_KEY);
-  const geo = kvJson<{ primary_column?: string; columns?: Record<string, TGeoColumn> }>(metadata, "geo");
+  const geo = kvJson<Partial<TGeoMetadata>>(metadata, "geo");
   const kind: TLayerFileKind = own?.kind ?? (geo ? "features" : "table");
   const primary = geo?.primary_column ?? GEOMETRY_COLUMN;
   const geoColumn = geo?.columns?.[primary];

@@ -29,8 +29,6 @@ export interface TLayerFileSummary {
   sizeBytes: number;
 }
 
-/** Name of the WKB geometry column. */
-export const GEOMETRY_COLUMN = "geometry";
 /** Name of the GeoParquet 1.1 bbox covering column (a struct of xmin, ymin, xmax, ymax). */
 export const BBOX_COLUMN = "bbox";
 /**

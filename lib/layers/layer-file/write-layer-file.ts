@@ -39,22 +39,14 @@ import type { TFeature, TRow } from "@/lib/engine/types";
 import { ChunkedByteWriter, yieldToEventLoop, type TAsyncByteSink } from "@/lib/formats/byte-chunks";
 import { ownValue, toColumnValue } from "@/lib/formats/column-types";
 import { EncodeError } from "@/lib/formats/errors";
-import { BBOX_FIELDS, ColumnCollector, geoMetadata, planColumns } from "@/lib/formats/geoparquet/write";
+import { BBOX_FIELDS, ColumnCollector, GEOMETRY_COLUMN, geoMetadata, planColumns } from "@/lib/formats/geoparquet/write";
 import { columnSchemaElement, Utf8Arena } from "@/lib/formats/parquet/write";
 import { GeometryStats, WkbArena, geometryToWkb } from "@/lib/formats/wkb";
 import { geometryBbox } from "@/lib/geo/bbox";
 import { hilbertKeyOfBbox } from "./hilbert";
 import { estimateItemBytes } from "./item-measure";
 import { FrameBuffer, RunFileReader, mergeRuns, type TKeyedRecord, type TRunSource } from "./sort-runs";
-import {
-  BBOX_COLUMN,
-  GEOMETRY_COLUMN,
-  POSITION_COLUMN,
-  LAYER_FILE_METADATA_KEY,
-  type TLayerFileKind,
-  type TLayerFileMetadata,
-  type TLayerFileSummary,
-} from "./types";
+import { BBOX_COLUMN, POSITION_COLUMN, LAYER_FILE_METADATA_KEY, type TLayerFileKind, type TLayerFileMetadata, type TLayerFileSummary } from "./types";
 
 /** Default budget for the in-memory sort buffer (bytes of encoded items). */
 export const DEFAULT_SORT_MEMORY_BYTES = 64 * 1024 * 1024;

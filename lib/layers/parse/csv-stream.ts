@@ -34,10 +34,12 @@ import type { TFeature, TRow } from "@/lib/engine/types";
 import { parseDecimalNumber } from "@/lib/steps/decimal-number";
 import { countedChunks, DEFAULT_PARSE_LIMITS, formatBytes, type TParseLimits } from "./limits";
 import { setOwn } from "@/lib/steps/dataset";
-import { ProblemList } from "./problems";
+import { fileFault, ProblemList } from "./problems";
 
 const LON_NAMES = ["lon", "lng", "long", "longitude", "x"];
 const LAT_NAMES = ["lat", "latitude", "y"];
+
+const noHeader = () => fileFault("invalid_csv", "The CSV file has no header row.");
 
 export type TCsvColumnType = "number" | "string";
 
@@ -69,8 +71,6 @@ export class CsvLayerStream implements AsyncIterable<TFeature | TRow> {
   columns: string[] | undefined;
   /** "features" when longitude and latitude columns were found, else "table"; once the header is read. */
   kind: "features" | "table" | undefined;
-  lonColumn: string | undefined;
-  latColumn: string | undefined;
   private numeric: boolean[] = [];
   private filled: boolean[] = [];
   private done = false;
@@ -108,17 +108,9 @@ export class CsvLayerStream implements AsyncIterable<TFeature | TRow> {
       if (e instanceof AppError) throw e;
       if (e instanceof CsvError) {
         const lines = (e as CsvError & { lines?: number }).lines;
-        if (e.code === "CSV_MAX_RECORD_SIZE")
-          throw validationError([
-            {
-              field: "/file",
-              code: "too_large",
-              message: `A row of the CSV file${lines ? ` (line ${lines})` : ""} is larger than ${formatBytes(maxItemBytes)}.`,
-            },
-          ]);
-        throw validationError([
-          { field: "/file", code: "invalid_csv", message: `The CSV file cannot be read${lines ? ` (line ${lines})` : ""}: ${e.message}` },
-        ]);
+        const line = lines ? ` (line ${lines})` : "";
+        if (e.code === "CSV_MAX_RECORD_SIZE") throw fileFault("too_large", `A row of the CSV file${line} is larger than ${formatBytes(maxItemBytes)}.`);
+        throw fileFault("invalid_csv", `The CSV file cannot be read${line}: ${e.message}`);
       }
       throw e;
     } finally {
@@ -145,14 +137,12 @@ export class CsvLayerStream implements AsyncIterable<TFeature | TRow> {
     };
     for await (const r of records) {
       if (!header) {
-        header = this.readHeader(r);
-        li = this.lonColumn === undefined ? -1 : header.indexOf(this.lonColumn);
-        ai = this.latColumn === undefined ? -1 : header.indexOf(this.latColumn);
+        header = r;
+        [li, ai] = this.readHeader(r);
         continue;
       }
       row++;
-      if (row > this.limits.maxItems)
-        throw validationError([{ field: "/file", code: "too_many_rows", message: `At most ${this.limits.maxItems} rows are accepted.` }]);
+      if (row > this.limits.maxItems) throw fileFault("too_many_rows", `At most ${this.limits.maxItems} rows are accepted.`);
       for (let c = 0; c < r.length; c++) {
         const v = r[c]!;
         if (v !== "") {
@@ -166,24 +156,24 @@ export class CsvLayerStream implements AsyncIterable<TFeature | TRow> {
         yield item;
         continue;
       }
-      const x = coordinate(r[li]!, this.lonColumn!, 180, "longitude");
-      const y = coordinate(r[ai]!, this.latColumn!, 90, "latitude");
+      const x = coordinate(r[li]!, header[li]!, 180, "longitude");
+      const y = coordinate(r[ai]!, header[ai]!, 90, "latitude");
       problems.throwIfFull();
       if (x === null || y === null) continue;
       const properties: Record<string, unknown> = {};
       for (let c = 0; c < header.length; c++) if (c !== li && c !== ai) setOwn(properties, header[c]!, r[c]);
       yield { type: "Feature", properties, geometry: { type: "Point", coordinates: [x, y] } };
     }
-    if (!header) throw validationError([{ field: "/file", code: "invalid_csv", message: "The CSV file has no header row." }]);
+    if (!header) throw noHeader();
     problems.throwIfAny();
     this.done = true;
   }
 
-  /** Checks the header and decides the layout (points or a table). */
-  private readHeader(header: string[]): string[] {
-    if (header.length === 0) throw validationError([{ field: "/file", code: "invalid_csv", message: "The CSV file has no header row." }]);
+  /** Checks the header and decides the layout: the indexes of the longitude and latitude columns of points, -1 for a table. */
+  private readHeader(header: string[]): [number, number] {
+    if (header.length === 0) throw noHeader();
     const dup = header.find((h, i) => header.indexOf(h) !== i);
-    if (dup !== undefined) throw validationError([{ field: "/file", code: "duplicate_column", message: `Column "${dup}" appears twice in the header.` }]);
+    if (dup !== undefined) throw fileFault("duplicate_column", `Column "${dup}" appears twice in the header.`);
     const find = (asked: string | undefined, names: string[], field: string) => {
       if (asked) {
         if (!header.includes(asked))
@@ -203,9 +193,7 @@ export class CsvLayerStream implements AsyncIterable<TFeature | TRow> {
     this.numeric = header.map(() => true);
     this.filled = header.map(() => false);
     this.kind = lon && lat ? "features" : "table";
-    this.lonColumn = this.kind === "features" ? lon : undefined;
-    this.latColumn = this.kind === "features" ? lat : undefined;
-    return header;
+    return lon && lat ? [header.indexOf(lon), header.indexOf(lat)] : [-1, -1];
   }
 }
 

@@ -22,26 +22,19 @@
  */
 import { Tokenizer, TokenParser, TokenType } from "@streamparser/json";
 import type { ParsedElementInfo } from "@streamparser/json";
-import { AppError, jsonPointer, validationError } from "@/lib/errors";
+import { AppError, jsonPointer } from "@/lib/errors";
 import type { TFeature } from "@/lib/engine/types";
 import { checkFeature } from "./feature";
 import { countedChunks, DEFAULT_PARSE_LIMITS, formatBytes, type TParseLimits } from "./limits";
-import { ProblemList } from "./problems";
-
-const KIND_OF_TOKEN = new Map<TokenType, string>([
-  [TokenType.LEFT_BRACE, "object"],
-  [TokenType.LEFT_BRACKET, "array"],
-  [TokenType.TRUE, "boolean"],
-  [TokenType.FALSE, "boolean"],
-  [TokenType.NULL, "null"],
-]);
+import { fileFault, ProblemList } from "./problems";
 
 /** How `validateFeatureCollection` names a JSON value's kind ("got array"), from its first token. */
-const describeToken = (token: TokenType, value: unknown) => KIND_OF_TOKEN.get(token) ?? typeof value;
+const describeToken = (token: TokenType, value: unknown) =>
+  token === TokenType.LEFT_BRACE ? "object" : token === TokenType.LEFT_BRACKET ? "array" : value === null ? "null" : typeof value;
 
 const isValueStart = (t: TokenType) => t !== TokenType.COMMA && t !== TokenType.COLON && t !== TokenType.RIGHT_BRACE && t !== TokenType.RIGHT_BRACKET;
 
-const notJson = (message: string) => validationError([{ field: "/file", code: "invalid_json", message: `The file is not JSON: ${message}` }]);
+const notJson = (message: string) => fileFault("invalid_json", `The file is not JSON: ${message}`);
 
 /** Yields the valid features of a FeatureCollection streamed as UTF-8 bytes (see module doc). */
 export async function* parseGeoJsonStream(chunks: AsyncIterable<Uint8Array>, limits: TParseLimits = DEFAULT_PARSE_LIMITS): AsyncGenerator<TFeature> {

@@ -27,11 +27,11 @@
  */
 import { parquetMetadata, parquetReadObjects, parquetSchema, type AsyncBuffer, type FileMetaData } from "hyparquet";
 import { markGeoColumns } from "hyparquet/src/geoparquet.js";
-import { AppError, validationError } from "@/lib/errors";
+import { AppError } from "@/lib/errors";
 import type { TFeature } from "@/lib/engine/types";
 import { checkFeature } from "./feature";
 import { DEFAULT_PARSE_LIMITS, emptyFile, formatBytes, tooLarge, type TParseLimits } from "./limits";
-import { ProblemList } from "./problems";
+import { fileFault, ProblemList } from "./problems";
 import { kvJson, LAYER_FILE_METADATA_KEY, type TLayerFileMetadata } from "@/lib/layers/layer-file/types";
 import { setOwn } from "@/lib/steps/dataset";
 
@@ -58,12 +58,10 @@ export interface TGeoParquetFooter {
   geometryColumn: string;
   /** The top-level columns read as properties (`column` in the file, `key` in the properties), in file order. */
   properties: { column: string; key: string }[];
-  /** Rows declared (and checked against the row groups and the limit). */
-  rows: number;
 }
 
-const invalid = (message: string) => validationError([{ field: "/file", code: "invalid_parquet", message }]);
-const tooBig = (message: string) => validationError([{ field: "/file", code: "too_large", message }]);
+const invalid = (message: string) => fileFault("invalid_parquet", message);
+const tooBig = (message: string) => fileFault("too_large", message);
 
 /**
  * Reads and checks the footer of a GeoParquet file (see module doc): at most the last
@@ -94,9 +92,7 @@ export async function readGeoParquetFooter(file: AsyncBuffer, limits: TParseLimi
   const declared = metadata.num_rows;
   if (typeof declared !== "bigint" || declared < 0n) throw invalid(`The file's footer declares ${String(declared)} rows.`);
   if (declared > BigInt(limits.maxItems))
-    throw validationError([
-      { field: "/file", code: "too_many_rows", message: `The file's footer declares ${declared} rows; at most ${limits.maxItems} rows are accepted.` },
-    ]);
+    throw fileFault("too_many_rows", `The file's footer declares ${declared} rows; at most ${limits.maxItems} rows are accepted.`);
   const groups = metadata.row_groups;
   if (groups.length > MAX_ROW_GROUPS) throw tooBig(`The file's footer declares ${groups.length} row groups; at most ${MAX_ROW_GROUPS} are read.`);
   const leaves = metadata.schema.filter((e) => e.type !== undefined).length;
@@ -129,13 +125,7 @@ export async function readGeoParquetFooter(file: AsyncBuffer, limits: TParseLimi
 
   const geo = metadata.key_value_metadata?.find((kv) => kv.key === "geo")?.value;
   const noGeometry = (why: string) =>
-    validationError([
-      {
-        field: "/file",
-        code: "no_geometry",
-        message: `No GeoParquet geometry column found (${why}; the file needs GeoParquet \`geo\` metadata and a WKB column).`,
-      },
-    ]);
+    fileFault("no_geometry", `No GeoParquet geometry column found (${why}; the file needs GeoParquet \`geo\` metadata and a WKB column).`);
   if (geo === undefined) throw noGeometry("no `geo` metadata");
   if (Buffer.byteLength(geo) > MAX_GEO_METADATA_BYTES)
     throw tooBig(`The file's \`geo\` metadata is ${formatBytes(Buffer.byteLength(geo))}; at most ${formatBytes(MAX_GEO_METADATA_BYTES)} are read.`);
@@ -157,7 +147,7 @@ export async function readGeoParquetFooter(file: AsyncBuffer, limits: TParseLimi
   markGeoColumns(metadata.schema, metadata.key_value_metadata);
   const geometryType = parquetSchema(metadata).children.find((c) => c.element.name === primary)?.element.logical_type?.type;
   if (geometryType !== "GEOMETRY" && geometryType !== "GEOGRAPHY") throw noGeometry(`the primary column "${primary}" is not a top-level binary column`);
-  return { metadata, geometryColumn: primary, properties: propertyColumns(metadata, parsed.columns ?? {}, primary), rows: Number(declared) };
+  return { metadata, geometryColumn: primary, properties: propertyColumns(metadata, parsed.columns ?? {}, primary) };
 }
 
 /** The property columns of a checked footer (see module doc for what is left out). */

@@ -5,7 +5,8 @@
  * `too_many_rows`). A parser holds at most one item at a time, so `maxItemBytes` is what bounds
  * its memory: a 2 GiB file that is one feature would otherwise be held whole.
  */
-import { AppError, validationError } from "@/lib/errors";
+import { AppError } from "@/lib/errors";
+import { fileFault } from "./problems";
 
 /** Largest layer file accepted, bytes (2 GiB). */
 export const MAX_LAYER_UPLOAD_BYTES = 2 * 1024 * 1024 * 1024;
@@ -49,7 +50,7 @@ export function tooLarge(maxBytes: number, seen?: number): AppError {
 }
 
 /** The `validation_failed` error for an empty upload (no bytes at all). */
-export const emptyFile = () => validationError([{ field: "/file", code: "required", message: "The file is empty." }]);
+export const emptyFile = () => fileFault("required", "The file is empty.");
 
 /** Pieces at most this long are handed to the parsers, so one huge chunk of the caller's never makes one huge burst of items. */
 const SLICE_BYTES = 1024 * 1024;

@@ -12,6 +12,9 @@ import { validationError, type AppError, type TFieldError } from "@/lib/errors";
 /** Most problems listed in one error. */
 export const MAX_LISTED_PROBLEMS = 20;
 
+/** The `validation_failed` error of a fault of the whole file (`/file`), after which reading stops. */
+export const fileFault = (code: string, message: string) => validationError([{ field: "/file", code, message }]);
+
 export class ProblemList {
   private readonly listed: TFieldError[] = [];
   private more = false;
