@@ -13,10 +13,9 @@
 import fs from "node:fs";
 import type { AsyncBuffer } from "hyparquet";
 import { blobAsyncBuffer, blobStore } from "@/lib/blobs";
-import { AppError, assertStorable, validationError, type TFieldError } from "@/lib/errors";
-import { polygonProblems } from "@/lib/geo/polygon-problems";
+import { AppError, assertStorable } from "@/lib/errors";
 import type { TFeature } from "@/lib/engine/types";
-import { layerItems, MAX_LISTED_PROBLEMS, type TUploadFormat, type TUploadSource } from "@/lib/layers/parse";
+import { layerItems, type TUploadFormat, type TUploadSource } from "@/lib/layers/parse";
 import { storeLayerFile, type TLayerFileFields } from "@/lib/layers/write-layer";
 
 if (!process.send) throw new Error("import-process.ts runs only as a child process of the worker (lib/layers/run-layer-import.ts)");
@@ -37,14 +36,6 @@ export type TImportAnswer =
   | { type: "failed"; problem: { code: string; detail: string; errors?: unknown[] } };
 
 const PROGRESS_EVERY_MS = 500;
-
-function invalidPolygons(errors: TFieldError[]) {
-  const n = errors.length;
-  return validationError(
-    errors.slice(0, MAX_LISTED_PROBLEMS),
-    `The file has ${n >= MAX_LISTED_PROBLEMS ? `at least ${n}` : n} invalid polygon${n === 1 ? "" : "s"}.`,
-  );
-}
 
 /** `file` with every byte it hands out counted (progress of a GeoParquet import). */
 function countedReads(file: AsyncBuffer, onRead: (bytes: number) => void): AsyncBuffer {
@@ -83,30 +74,15 @@ async function importFile(req: TImportRequest): Promise<Extract<TImportAnswer, {
       ? { kind: "file", file: countedReads(await blobAsyncBuffer(store, req.uploadKey), (n) => ((bytesDone += n), report())) }
       : { kind: "stream", open: () => (reads++ === 0 ? counted(store.stream(req.uploadKey)) : store.stream(req.uploadKey)) };
   const parsed = await layerItems(req.format, source, { lonColumn: req.lonColumn, latColumn: req.latColumn });
-  // Text Postgres cannot hold is refused as in any request (422 naming the item), and so is a
-  // (Multi)Polygon that is not valid (lib/geo/polygon-problems.ts), the first 20 listed.
-  const invalid: TFieldError[] = [];
+  // Text Postgres cannot hold is refused as in any request (422 naming the item).
   async function* items() {
     for await (const item of parsed.items) {
-      if (parsed.kind === "features") {
-        const f = item as TFeature;
-        assertStorable(f.properties, ["file", "features", itemsDone, "properties"]);
-        for (const problem of polygonProblems(f.geometry)) {
-          const name = typeof f.properties.name === "string" ? ` ("${f.properties.name}")` : "";
-          const label = req.format === "geoparquet" ? `Row ${itemsDone + 1}` : `Feature ${itemsDone}`;
-          invalid.push({
-            field: `/file/features/${itemsDone}/geometry`,
-            code: "invalid_polygon",
-            message: `${label}${name} is not a valid polygon: ${problem}.`,
-          });
-        }
-        if (invalid.length >= MAX_LISTED_PROBLEMS) throw invalidPolygons(invalid);
-      } else assertStorable(item, ["file", "rows", itemsDone]);
+      if (parsed.kind === "features") assertStorable((item as TFeature).properties, ["file", "features", itemsDone, "properties"]);
+      else assertStorable(item, ["file", "rows", itemsDone]);
       itemsDone++;
       if ((itemsDone & 1023) === 0) report();
       yield item;
     }
-    if (invalid.length > 0) throw invalidPolygons(invalid);
   }
   return { type: "done", fields: await storeLayerFile(items(), { kind: parsed.kind, fileKey: req.fileKey, tmpDir: req.tmpDir }) };
 }

@@ -139,6 +139,23 @@ describe("parseGeoJsonStream", () => {
     expect(err.detail).toBe(`The GeoJSON file has ${wholeFileGeoJsonErrors(bad).length} problems.`);
   });
 
+  it("names an invalid polygon by its place in the file, after other faulty features too", async () => {
+    const bowTie = [[[10, 10], [12, 12], [12, 10], [10, 12], [10, 10]]]; // prettier-ignore
+    const bad = fc([
+      { type: "Feature", properties: {}, geometry: { type: "Point", coordinates: ["x", 1] } },
+      point(1, 1),
+      { type: "Feature", properties: { name: "Tie" }, geometry: { type: "Polygon", coordinates: bowTie } },
+    ]);
+    const err = await failure(parse(JSON.stringify(bad)));
+    expect(err.errors!.map((e) => e.field)).toEqual(["/file/features/0/geometry/coordinates/0", "/file/features/2/geometry"]);
+    expect(err.errors![1]).toEqual({
+      field: "/file/features/2/geometry",
+      code: "invalid_polygon",
+      message: 'Feature 2 ("Tie") is not a valid polygon: ring 0 crosses itself near (11, 11).',
+    });
+    expect(err.detail).toBe("The GeoJSON file has 2 problems.");
+  });
+
   it("refuses what is not a FeatureCollection with the whole-file messages", async () => {
     for (const doc of [
       [point(1, 1)],
