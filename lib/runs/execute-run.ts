@@ -26,7 +26,7 @@ import { env } from "@/lib/env";
 import { InputDataError } from "@/lib/errors";
 import { ZFlowVersion, type TFlowVersion } from "@/lib/flows/definition";
 import { isAbortError } from "@/lib/engine/errors";
-import { DEFAULT_FORMAT, FORMAT_INFO, formatFitsKind, type TResultFormat } from "@/lib/formats/registry";
+import { FORMAT_INFO } from "@/lib/formats/registry";
 import type { TRunError } from "@/lib/runs/run-document";
 import { claimRun, finalizeRun, recordProgress } from "@/lib/runs/run-state";
 import { classifyRunFailure } from "@/lib/runs/classify-failure";
@@ -116,11 +116,8 @@ export async function executeRunJob(data: TRunJob, ctx: { signal: AbortSignal; r
     .catch(() => {});
   let lastProgress = Promise.resolve();
 
-  const chosen = (key: string, kind: "layer" | "table"): TResultFormat => {
-    const f = run.formats[key];
-    return f && formatFitsKind(kind, f) ? f : DEFAULT_FORMAT[kind];
-  };
-  const requested: TFileRequest[] = flow.results.map((r) => ({ key: r.key, format: chosen(r.key, r.kind) }));
+  // Each result's format, as creation stored it (the requested one, else its kind's default).
+  const requested: TFileRequest[] = flow.results.map((r) => ({ key: r.key, format: run.formats[r.key]! }));
 
   let completed = false;
   try {
@@ -152,7 +149,7 @@ export async function executeRunJob(data: TRunJob, ctx: { signal: AbortSignal; r
           runId: run.id,
           key: r.key,
           kind: r.kind,
-          format: chosen(r.key, r.kind),
+          format: run.formats[r.key]!,
           featureCount: r.featureCount,
           rowCount: r.rowCount,
           spillKey: r.spillKey,
