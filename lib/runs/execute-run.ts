@@ -102,9 +102,8 @@ export async function executeRunJob(data: TRunJob, ctx: { signal: AbortSignal; r
   const fetches = Object.values(run.request?.inputs ?? {}).filter(isHrefValue).length;
   await recordProgress(run.id, 0, fetches + flow.steps.length);
 
-  const abort = new AbortController();
-  const onJobAbort = () => abort.abort();
-  ctx.signal.addEventListener("abort", onJobAbort);
+  const cancel = new AbortController();
+  const signal = AbortSignal.any([ctx.signal, cancel.signal]);
   // A cancel (or any other final state written meanwhile) aborts the work. waitForRunFinal also
   // asks the database after a gap in notifications and every 5 s besides: a LISTEN connection
   // that dies without an error (half-open TCP) would otherwise leave a cancelled run working
@@ -112,7 +111,7 @@ export async function executeRunJob(data: TRunJob, ctx: { signal: AbortSignal; r
   const watching = new AbortController();
   const notRunning = async () => (await db.run.findUnique({ where: { id: run.id }, select: { state: true } }))?.state !== "running";
   waitForRunFinal(run.id, Infinity, notRunning, watching.signal)
-    .then((final) => final && abort.abort())
+    .then((final) => final && cancel.abort())
     .catch(() => {});
   let lastProgress = Promise.resolve();
 
@@ -121,9 +120,7 @@ export async function executeRunJob(data: TRunJob, ctx: { signal: AbortSignal; r
 
   let completed = false;
   try {
-    const inputs = await describeInputs(run, flow, run.request?.inputs ?? {}, abort.signal, (done) =>
-      recordProgress(run.id, done, fetches + flow.steps.length),
-    );
+    const inputs = await describeInputs(run, flow, run.request?.inputs ?? {}, signal, (done) => recordProgress(run.id, done, fetches + flow.steps.length));
     const answer = await ctx.runner.run({
       runId: run.id,
       flow,
@@ -133,7 +130,7 @@ export async function executeRunJob(data: TRunJob, ctx: { signal: AbortSignal; r
       maxResultBytes: env().RUN_MAX_RESULT_MB * 1024 * 1024,
       maxRows: env().RUN_MAX_ROWS,
       headRows: run.flowVersionId ? undefined : PREVIEW_ROWS,
-      signal: abort.signal,
+      signal,
       onProgress: (done, total) => {
         lastProgress = lastProgress.then(() => recordProgress(run.id, fetches + done, fetches + total));
       },
@@ -141,7 +138,7 @@ export async function executeRunJob(data: TRunJob, ctx: { signal: AbortSignal; r
     await lastProgress.catch(() => {});
     // The href inputs' files are read no more: gone before the run is seen final.
     await dropInputFiles(run.id, fetches);
-    if (abort.signal.aborted) throw new RunCancelled();
+    if (signal.aborted) throw new RunCancelled();
     completed = await finish(run.id, "completed", null, async (tx) => {
       await tx.resultFile.createMany({ data: answer.files.map((f) => fileRow(run.id, f)) });
       await tx.runResult.createMany({
@@ -168,7 +165,6 @@ export async function executeRunJob(data: TRunJob, ctx: { signal: AbortSignal; r
     }
   } finally {
     watching.abort();
-    ctx.signal.removeEventListener("abort", onJobAbort);
   }
 
   // Failed, cancelled, or a cancel won the race with the final transaction: its files go.
