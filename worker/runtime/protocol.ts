@@ -13,7 +13,7 @@
  * `AbortError`, or an Error of the same name (a bug).
  */
 import { InputDataError, ResourceLimitError } from "@/lib/errors";
-import { AbortError, StepError, isAbortError } from "@/lib/engine/errors";
+import { AbortError, PROGRAMMING_ERRORS, StepError, isAbortError } from "@/lib/engine/errors";
 import type { TFormatTask, TResultRecord, TRunTask, TWrittenFile } from "@/lib/runs/run-task";
 
 /** A task without what stays on the worker's side (its progress callback and abort signal). */
@@ -37,9 +37,6 @@ export type TProcessFailure =
   | { kind: "limit"; message: string; limit: string }
   | { kind: "step"; stepId: string; stepType: string; cause: TProcessFailure }
   | { kind: "bug"; name: string; message: string; stack?: string };
-
-/** The errors classify-failure treats as programming mistakes (our bug) inside a step: rebuilt as their class. */
-const PROGRAMMING_ERRORS = { TypeError, ReferenceError, SyntaxError, EvalError } as const;
 
 /** The run process side: a thrown value as plain data. */
 export function errorToFailure(err: unknown): TProcessFailure {
