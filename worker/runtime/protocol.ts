@@ -2,8 +2,7 @@
  * Messages between the worker process and its run processes (worker/runtime/run-pool.ts, the
  * worker side; worker/runtime/run-process.ts, the run side): a task of lib/runs/run-task.ts, its
  * progress and its answer, and how a run failure crosses the process boundary without losing
- * its class. Files never cross it: the run process reads layers from and writes result files
- * to the blob store itself (lib/blobs) and reports their keys.
+ * its class.
  *
  * Structured clone keeps an Error's message but not its class, and runs are classified by
  * class (lib/runs/classify-failure.ts). So the run process sends `TProcessFailure`, a plain
