@@ -7,6 +7,7 @@
 import "server-only";
 import { db } from "@/lib/db";
 import type { Prisma } from "@/lib/generated/prisma/client";
+import type { TRunError } from "@/lib/runs/run-document";
 import type { TRunState } from "@/lib/runs/run-state-names";
 import type { TEnvironmentRef } from "@/lib/runs/scope";
 
@@ -62,13 +63,7 @@ export function environmentRun(r: Prisma.RunGetPayload<{ select: typeof ENVIRONM
     finishedAt: r.finishedAt,
     durationMs: r.startedAt ? (r.finishedAt ?? new Date()).getTime() - r.startedAt.getTime() : null,
     processingMs: r.processingMs,
-    error: runError(r.error),
+    // Written by finalizeRun only (lib/runs/run-state.ts): null or a run error.
+    error: r.error as TRunError | null,
   };
-}
-
-/** `{code, message}` of a stored run error, or null. */
-export function runError(error: unknown): { code: string; message: string } | null {
-  if (!error || typeof error !== "object") return null;
-  const e = error as { code?: unknown; message?: unknown };
-  return { code: typeof e.code === "string" ? e.code : "error", message: typeof e.message === "string" ? e.message : "" };
 }
