@@ -87,7 +87,7 @@ export async function listRuns(scope: TRunScope, links: TRunLinks, query: TListR
   });
   const { page, nextCursor } = keyset.page(rows);
   return {
-    runs: page.map((r) => runDocument(r, links, r.flowVersion?.version ?? 0, { withResults: false })),
+    runs: page.map((r) => runDocument(r, links, r.flowVersion?.version ?? 0)),
     next_cursor: nextCursor,
   };
 }
