@@ -21,13 +21,10 @@ export interface TEnvironmentRunFilter {
 }
 
 export async function listEnvironmentRuns(scope: TEnvironmentRef, filter: TEnvironmentRunFilter = {}) {
-  const where: Prisma.RunWhereInput = { environmentId: scope.environmentId, mode: "api" };
-  if (filter.apiId) where.flowApiId = filter.apiId;
-  if (filter.consumerId) where.consumerId = filter.consumerId;
-  if (filter.state) where.state = filter.state;
-  if (filter.from || filter.to) where.createdAt = { ...(filter.from ? { gte: filter.from } : {}), ...(filter.to ? { lt: filter.to } : {}) };
+  const { apiId, consumerId, state, from, to } = filter;
   const rows = await db.run.findMany({
-    where,
+    // A filter left undefined is no filter (Prisma leaves out undefined values).
+    where: { environmentId: scope.environmentId, mode: "api", flowApiId: apiId, consumerId, state, createdAt: { gte: from, lt: to } },
     orderBy: [{ createdAt: "desc" }, { id: "desc" }],
     take: Math.min(Math.max(filter.limit ?? 50, 1), 200),
     select: ENVIRONMENT_RUN_SELECT,
