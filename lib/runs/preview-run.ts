@@ -77,14 +77,13 @@ export type TFlowPreview = z.infer<typeof ZFlowPreview>;
  * pointers under `/document` otherwise, or when the document has no step to show.
  */
 export function previewFlow(document: unknown): TFlowVersion {
-  const d = document as Record<string, unknown> | null;
-  const noResults =
-    typeof d === "object" && d !== null && !Array.isArray(d) && (d.results === undefined || (Array.isArray(d.results) && d.results.length === 0));
+  // A document still being built may have no results yet: the preview makes its own.
+  const given = (document as { results?: unknown } | null)?.results;
+  const noResults = given === undefined || (Array.isArray(given) && given.length === 0);
   const checked = validateFlowVersion(document);
   let parsed: Omit<TFlowVersion, "results">;
   if (checked.ok) parsed = checked.flow;
   else {
-    // A document still being built may have no results yet: the preview makes its own.
     const errors = noResults ? checked.errors.filter((e) => e.field !== "/results") : checked.errors;
     const underDocument = errors.map((e) => ({ ...e, field: `/document${e.field}` }));
     if (errors.length > 0) throw validationError(underDocument, "The flow document has problems; see errors.");
