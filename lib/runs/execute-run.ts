@@ -31,7 +31,7 @@ import type { TRunError } from "@/lib/runs/run-document";
 import { claimRun, finalizeRun, recordProgress } from "@/lib/runs/run-state";
 import { classifyRunFailure } from "@/lib/runs/classify-failure";
 import { runPrefix } from "@/lib/runs/result-blobs";
-import type { TFileRequest, TProcessInput, TRunner, TWrittenFile } from "@/lib/runs/run-task";
+import type { TProcessInput, TRunner, TWrittenFile } from "@/lib/runs/run-task";
 import { waitForRunFinal } from "@/lib/runs/run-events";
 import { blobStore } from "@/lib/blobs";
 import type { TRunJob } from "@/lib/jobs/schemas";
@@ -115,9 +115,6 @@ export async function executeRunJob(data: TRunJob, ctx: { signal: AbortSignal; r
     .catch(() => {});
   let lastProgress = Promise.resolve();
 
-  // Each result's format, as creation stored it (the requested one, else its kind's default).
-  const requested: TFileRequest[] = flow.results.map((r) => ({ key: r.key, format: run.formats[r.key]! }));
-
   let completed = false;
   try {
     const inputs = await describeInputs(run, flow, run.request?.inputs ?? {}, signal, (done) => recordProgress(run.id, done, fetches + flow.steps.length));
@@ -126,7 +123,8 @@ export async function executeRunJob(data: TRunJob, ctx: { signal: AbortSignal; r
       flow,
       inputs,
       params: run.request?.parameters ?? {},
-      files: requested,
+      // Each result's format, as creation stored it (the requested one, else its kind's default).
+      files: flow.results.map((r) => ({ key: r.key, format: run.formats[r.key]! })),
       maxResultBytes: env().RUN_MAX_RESULT_MB * 1024 * 1024,
       maxRows: env().RUN_MAX_ROWS,
       headRows: run.flowVersionId ? undefined : PREVIEW_ROWS,
