@@ -157,7 +157,7 @@ export function runningServer(dir: string): { pid: number; port: number } | null
 }
 
 /** initdb into `dir` (created, owned by the server's user), with the password of `USER`. */
-async function initialise(layout: TEmbeddedLayout, who: TIdentity | null, log?: (line: string) => void): Promise<void> {
+function initialise(layout: TEmbeddedLayout, who: TIdentity | null, log?: (line: string) => void): void {
   // The parents first, searchable by everyone: with `recursive` a 0700 mode would also apply to
   // a missing .data/, which the postgres user then could not enter (initdb: Permission denied).
   // An earlier run may have left that folder 0700: it is ours (.data/ or the state folder), open it.
@@ -173,39 +173,32 @@ async function initialise(layout: TEmbeddedLayout, who: TIdentity | null, log?: 
     fs.chownSync(pwFile, who.uid, who.gid);
   }
   try {
-    await new Promise<void>((resolve, reject) => {
-      const child = spawn(
-        path.join(layout.nativeDir, "bin", "initdb"),
-        [
-          `--pgdata=${layout.dataDir}`,
-          "--auth=scram-sha-256",
-          `--username=${USER}`,
-          `--pwfile=${pwFile}`,
-          "--encoding=UTF8",
-          // PostgreSQL's own Unicode locale: no dependency on the locales the OS has installed.
-          "--locale-provider=builtin",
-          "--builtin-locale=C.UTF-8",
-          "--locale=C",
-          "--lc-messages=C",
-        ],
-        { ...(who ?? {}), stdio: ["ignore", "pipe", "pipe"], env: { ...process.env, LC_MESSAGES: "C" } },
+    // Synchronous: nothing else runs at start-up while the database is set up.
+    const initdb = spawnSync(
+      path.join(layout.nativeDir, "bin", "initdb"),
+      [
+        `--pgdata=${layout.dataDir}`,
+        "--auth=scram-sha-256",
+        `--username=${USER}`,
+        `--pwfile=${pwFile}`,
+        "--encoding=UTF8",
+        // PostgreSQL's own Unicode locale: no dependency on the locales the OS has installed.
+        "--locale-provider=builtin",
+        "--builtin-locale=C.UTF-8",
+        "--locale=C",
+        "--lc-messages=C",
+      ],
+      { ...(who ?? {}), encoding: "utf8", stdio: ["ignore", "pipe", "pipe"], env: { ...process.env, LC_MESSAGES: "C" } },
+    );
+    if (initdb.error) {
+      throw new StartupError(`PostgreSQL's initdb could not be started (${initdb.error.message}); set DATABASE_URL to use another database.`);
+    }
+    if (initdb.status !== 0) {
+      for (const line of `${initdb.stdout}${initdb.stderr}`.split("\n")) if (line.trim()) log?.(line.trimEnd());
+      throw new StartupError(
+        `PostgreSQL's initdb failed (exit code ${initdb.status ?? initdb.signal}; its output is above) for ${layout.dataDir}; remove that folder to start over, or set DATABASE_URL.`,
       );
-      let output = "";
-      child.stdout.on("data", (c: Buffer) => (output += c.toString()));
-      child.stderr.on("data", (c: Buffer) => (output += c.toString()));
-      child.once("error", (err) =>
-        reject(new StartupError(`PostgreSQL's initdb could not be started (${err.message}); set DATABASE_URL to use another database.`)),
-      );
-      child.once("close", (code) => {
-        if (code === 0) return resolve();
-        for (const line of output.split("\n")) if (line.trim()) log?.(line.trimEnd());
-        reject(
-          new StartupError(
-            `PostgreSQL's initdb failed (exit code ${code}; its output is above) for ${layout.dataDir}; remove that folder to start over, or set DATABASE_URL.`,
-          ),
-        );
-      });
-    });
+    }
   } finally {
     fs.rmSync(pwDir, { recursive: true, force: true });
   }
@@ -310,7 +303,7 @@ export async function startEmbeddedDatabase(opts: {
   }
   // What is left is a pid file whose server is gone (killed): it would stop PostgreSQL from starting.
   fs.rmSync(path.join(layout.dataDir, "postmaster.pid"), { force: true });
-  if (!fs.existsSync(path.join(layout.dataDir, "PG_VERSION"))) await initialise(layout, who, opts.log);
+  if (!fs.existsSync(path.join(layout.dataDir, "PG_VERSION"))) initialise(layout, who, opts.log);
 
   let server: { stop: () => Promise<void> };
   let stopped = false;

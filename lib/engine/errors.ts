@@ -24,6 +24,9 @@ export class AbortError extends Error {
   }
 }
 
+/** Errors a programming mistake raises: as a step's cause, our bug rather than the data's (lib/runs/classify-failure.ts). */
+export const PROGRAMMING_ERRORS = { TypeError, ReferenceError, SyntaxError, EvalError } as const;
+
 /** True for our AbortError and for DOMException("AbortError") alike. */
 export function isAbortError(err: unknown): boolean {
   return typeof err === "object" && err !== null && (err as { name?: unknown }).name === "AbortError";

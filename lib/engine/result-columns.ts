@@ -7,7 +7,7 @@
  *
  * `datasetColumns(doc)` → `{ <input name or step id>: TColumns }` of a document that may be
  * faulty (the design tool's canvas); `resultColumns(flow)` → `{ <result key>: TColumns }` of a
- * valid flow, cached per flow object. Pure.
+ * valid flow. Pure.
  */
 import { topologicalOrder, ZInput, type TFlowVersion, type TInput } from "@/lib/engine/flow-document";
 import { NO_COLUMNS, UNKNOWN_COLUMNS, type TColumns } from "@/lib/steps/columns";
@@ -54,14 +54,8 @@ export function datasetColumns(doc: unknown): Record<string, TColumns> {
   return Object.fromEntries(known);
 }
 
-const cache = new WeakMap<TFlowVersion, Record<string, TColumns>>();
-
 /** Columns of each result of `flow`, by result key. */
 export function resultColumns(flow: TFlowVersion): Record<string, TColumns> {
-  const hit = cache.get(flow);
-  if (hit) return hit;
   const known = datasetColumns(flow);
-  const out = Object.fromEntries(flow.results.map((r) => [r.key, known[r.from] ?? UNKNOWN_COLUMNS]));
-  cache.set(flow, out);
-  return out;
+  return Object.fromEntries(flow.results.map((r) => [r.key, known[r.from] ?? UNKNOWN_COLUMNS]));
 }

@@ -4,11 +4,9 @@
  * - Steps run in topological order (every step after the steps it reads); all steps run.
  * - Before each step, `resolveStep` substitutes `{"param"}` options with `params` (pass them
  *   through `applyParameterDefaults` of lib/flows/run-request.ts first) and re-checks them.
- * - After each step `opts.onProgress(done, total)` is called (total = number of steps).
  * - `opts.signal` is checked before each step, between batches and every few thousand items
  *   inside step loops; long loops also yield to the event loop about every 25 ms so that an
  *   abort can be delivered. Cancellation throws `AbortError` (`name === "AbortError"`).
- * - A failing step is reported as `StepError` (step id, type, `cause`).
  * - `opts.maxItems`: a step whose output has more items than that fails with a `StepError`
  *   whose cause is `ResourceLimitError` ("rows <N>"); steps that multiply items check while
  *   they work (`TStepContext.checkItems`); a lazy step's items count when they are materialised
@@ -40,10 +38,6 @@
  *   so every result lists its features as a run on the layer in memory would. Batch-by-batch
  *   readers (aggregate, spatial_join's points) see file order: their counts and integer sums are
  *   the same; a sum of fractional numbers may differ in its last bits.
- *
- * Previews (`opts.resultHead`): every step is a result (lib/runs/preview-run.ts); a result
- * still lazy at the end is read once more as a head (its first items, in the layer's order, and
- * its count), so a preview holds what the steps keep, as the flow itself would, plus the heads.
  *
  * Inputs are never mutated; results may share feature objects with inputs.
  */

@@ -27,15 +27,12 @@ export interface TRunFlowOptions {
   signal?: AbortSignal;
   /** Called after each step: `done` steps out of `total`. */
   onProgress?: (done: number, total: number) => void;
-  /**
-   * Most items (rows or features) one step may produce; a step over it fails with
-   * `ResourceLimitError` ("rows <N>") instead of growing until the memory runs out. Default: no limit.
-   */
+  /** Most items (rows or features) one step may produce (see lib/engine/run-flow.ts); default: no limit. */
   maxItems?: number;
   /**
-   * A preview (lib/runs/preview-run.ts): a result read from a layer file keeps only its first
-   * `resultHead` items (in the layer's order) and its `count`; it is streamed, never held whole,
-   * so a result is no reason to read a step whole. Results in memory are returned whole.
+   * A preview (lib/runs/preview-run.ts, every step a result): a result still lazy at the end (read
+   * from a layer file) is read once more as a head, its first `resultHead` items in the layer's
+   * order and its `count`, never held whole. Results in memory are returned whole.
    */
   resultHead?: number;
 }

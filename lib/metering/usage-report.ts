@@ -67,6 +67,7 @@ export async function usageReport(scope: { organizationId: string; environmentId
       const r = byDay.get(day);
       series.push({ day, etlRuns: Number(r?.etl ?? 0), processingMs: Number(r?.ms ?? 0), apiRequests: Number(r?.req ?? 0) });
     }
+    const sum = (k: keyof TUsageTotals) => series.reduce((n, d) => n + d[k], 0);
     return {
       id: w.id,
       slug: w.slug,
@@ -74,7 +75,7 @@ export async function usageReport(scope: { organizationId: string; environmentId
       plan: w.plan,
       flowApis: w._count.flowApis,
       days: series,
-      totals: sumTotals(series),
+      totals: { etlRuns: sum("etlRuns"), processingMs: sum("processingMs"), apiRequests: sum("apiRequests") },
     };
   });
 
@@ -99,7 +100,7 @@ export async function usageReport(scope: { organizationId: string; environmentId
   const perApi = new Map<string, TUsageRow>();
   const perConsumer = new Map<string, TUsageRow>();
   const rowOf = (rows: Map<string, TUsageRow>, x: Pick<TUsageRow, "id" | "slug" | "name"> | undefined) =>
-    x && (rows.get(x.id) ?? rows.set(x.id, { id: x.id, slug: x.slug, name: x.name, ...zero() }).get(x.id)!);
+    x && (rows.get(x.id) ?? rows.set(x.id, { id: x.id, slug: x.slug, name: x.name, etlRuns: 0, processingMs: 0, apiRequests: 0 }).get(x.id)!);
   const apiById = new Map(apis.map((a) => [a.id, a]));
   const consumerById = new Map(consumers.map((c) => [c.id, c]));
 
@@ -127,15 +128,4 @@ export async function usageReport(scope: { organizationId: string; environmentId
     refused: refusedRows,
     refusedTotal: refusedRows.reduce((s, r) => s + r.count, 0),
   };
-}
-
-function zero(): TUsageTotals {
-  return { etlRuns: 0, processingMs: 0, apiRequests: 0 };
-}
-
-function sumTotals(rows: TUsageTotals[]): TUsageTotals {
-  return rows.reduce(
-    (t, r) => ({ etlRuns: t.etlRuns + r.etlRuns, processingMs: t.processingMs + r.processingMs, apiRequests: t.apiRequests + r.apiRequests }),
-    zero(),
-  );
 }

@@ -11,16 +11,11 @@
  */
 import { InputDataError, ResourceLimitError } from "@/lib/errors";
 import { RunProcessLostError } from "@/lib/errors/run-failure";
-import { StepError } from "@/lib/engine/errors";
+import { PROGRAMMING_ERRORS, StepError } from "@/lib/engine/errors";
 import { isDatabaseUnavailable } from "@/lib/database/unavailable";
 import type { TRunError } from "@/lib/runs/run-document";
 
 export type TFailureDecision = { kind: "retry" } | { kind: "fail"; error: TRunError; bug: boolean };
-
-/** Errors a programming mistake raises; inside a step they are our bug, not the data's. */
-function isProgrammingError(err: unknown): boolean {
-  return err instanceof TypeError || err instanceof ReferenceError || err instanceof SyntaxError || err instanceof EvalError;
-}
 
 const INTERNAL: TRunError = {
   code: "internal_error",
@@ -37,7 +32,7 @@ export function classifyRunFailure(err: unknown): TFailureDecision {
     if (err.cause instanceof ResourceLimitError) {
       return { kind: "fail", bug: false, error: { code: "resources_exhausted", message: err.cause.message, limit: err.cause.limit, step: err.stepId } };
     }
-    if (isProgrammingError(err.cause)) return { kind: "fail", bug: true, error: { ...INTERNAL, step: err.stepId } };
+    if (Object.values(PROGRAMMING_ERRORS).some((C) => err.cause instanceof C)) return { kind: "fail", bug: true, error: { ...INTERNAL, step: err.stepId } };
     return { kind: "fail", bug: false, error: { code: "step_failed", message: err.message, step: err.stepId } };
   }
   return { kind: "fail", bug: true, error: INTERNAL };

@@ -26,12 +26,12 @@ import { env } from "@/lib/env";
 import { InputDataError } from "@/lib/errors";
 import { ZFlowVersion, type TFlowVersion } from "@/lib/flows/definition";
 import { isAbortError } from "@/lib/engine/errors";
-import { DEFAULT_FORMAT, FORMAT_INFO, formatFitsKind, type TResultFormat } from "@/lib/formats/registry";
+import { FORMAT_INFO } from "@/lib/formats/registry";
 import type { TRunError } from "@/lib/runs/run-document";
 import { claimRun, finalizeRun, recordProgress } from "@/lib/runs/run-state";
 import { classifyRunFailure } from "@/lib/runs/classify-failure";
 import { runPrefix } from "@/lib/runs/result-blobs";
-import type { TFileRequest, TProcessInput, TRunner, TWrittenFile } from "@/lib/runs/run-task";
+import type { TProcessInput, TRunner, TWrittenFile } from "@/lib/runs/run-task";
 import { waitForRunFinal } from "@/lib/runs/run-events";
 import { blobStore } from "@/lib/blobs";
 import type { TRunJob } from "@/lib/jobs/schemas";
@@ -102,9 +102,8 @@ export async function executeRunJob(data: TRunJob, ctx: { signal: AbortSignal; r
   const fetches = Object.values(run.request?.inputs ?? {}).filter(isHrefValue).length;
   await recordProgress(run.id, 0, fetches + flow.steps.length);
 
-  const abort = new AbortController();
-  const onJobAbort = () => abort.abort();
-  ctx.signal.addEventListener("abort", onJobAbort);
+  const cancel = new AbortController();
+  const signal = AbortSignal.any([ctx.signal, cancel.signal]);
   // A cancel (or any other final state written meanwhile) aborts the work. waitForRunFinal also
   // asks the database after a gap in notifications and every 5 s besides: a LISTEN connection
   // that dies without an error (half-open TCP) would otherwise leave a cancelled run working
@@ -112,31 +111,24 @@ export async function executeRunJob(data: TRunJob, ctx: { signal: AbortSignal; r
   const watching = new AbortController();
   const notRunning = async () => (await db.run.findUnique({ where: { id: run.id }, select: { state: true } }))?.state !== "running";
   waitForRunFinal(run.id, Infinity, notRunning, watching.signal)
-    .then((final) => final && abort.abort())
+    .then((final) => final && cancel.abort())
     .catch(() => {});
   let lastProgress = Promise.resolve();
 
-  const chosen = (key: string, kind: "layer" | "table"): TResultFormat => {
-    const f = run.formats[key];
-    return f && formatFitsKind(kind, f) ? f : DEFAULT_FORMAT[kind];
-  };
-  const requested: TFileRequest[] = flow.results.map((r) => ({ key: r.key, format: chosen(r.key, r.kind) }));
-
   let completed = false;
   try {
-    const inputs = await describeInputs(run, flow, run.request?.inputs ?? {}, abort.signal, (done) =>
-      recordProgress(run.id, done, fetches + flow.steps.length),
-    );
+    const inputs = await describeInputs(run, flow, run.request?.inputs ?? {}, signal, (done) => recordProgress(run.id, done, fetches + flow.steps.length));
     const answer = await ctx.runner.run({
       runId: run.id,
       flow,
       inputs,
       params: run.request?.parameters ?? {},
-      files: requested,
+      // Each result's format, as creation stored it (the requested one, else its kind's default).
+      files: flow.results.map((r) => ({ key: r.key, format: run.formats[r.key]! })),
       maxResultBytes: env().RUN_MAX_RESULT_MB * 1024 * 1024,
       maxRows: env().RUN_MAX_ROWS,
       headRows: run.flowVersionId ? undefined : PREVIEW_ROWS,
-      signal: abort.signal,
+      signal,
       onProgress: (done, total) => {
         lastProgress = lastProgress.then(() => recordProgress(run.id, fetches + done, fetches + total));
       },
@@ -144,7 +136,7 @@ export async function executeRunJob(data: TRunJob, ctx: { signal: AbortSignal; r
     await lastProgress.catch(() => {});
     // The href inputs' files are read no more: gone before the run is seen final.
     await dropInputFiles(run.id, fetches);
-    if (abort.signal.aborted) throw new RunCancelled();
+    if (signal.aborted) throw new RunCancelled();
     completed = await finish(run.id, "completed", null, async (tx) => {
       await tx.resultFile.createMany({ data: answer.files.map((f) => fileRow(run.id, f)) });
       await tx.runResult.createMany({
@@ -152,7 +144,7 @@ export async function executeRunJob(data: TRunJob, ctx: { signal: AbortSignal; r
           runId: run.id,
           key: r.key,
           kind: r.kind,
-          format: chosen(r.key, r.kind),
+          format: run.formats[r.key]!,
           featureCount: r.featureCount,
           rowCount: r.rowCount,
           spillKey: r.spillKey,
@@ -171,7 +163,6 @@ export async function executeRunJob(data: TRunJob, ctx: { signal: AbortSignal; r
     }
   } finally {
     watching.abort();
-    ctx.signal.removeEventListener("abort", onJobAbort);
   }
 
   // Failed, cancelled, or a cancel won the race with the final transaction: its files go.

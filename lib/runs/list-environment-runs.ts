@@ -7,6 +7,7 @@
 import "server-only";
 import { db } from "@/lib/db";
 import type { Prisma } from "@/lib/generated/prisma/client";
+import type { TRunError } from "@/lib/runs/run-document";
 import type { TRunState } from "@/lib/runs/run-state-names";
 import type { TEnvironmentRef } from "@/lib/runs/scope";
 
@@ -20,13 +21,10 @@ export interface TEnvironmentRunFilter {
 }
 
 export async function listEnvironmentRuns(scope: TEnvironmentRef, filter: TEnvironmentRunFilter = {}) {
-  const where: Prisma.RunWhereInput = { environmentId: scope.environmentId, mode: "api" };
-  if (filter.apiId) where.flowApiId = filter.apiId;
-  if (filter.consumerId) where.consumerId = filter.consumerId;
-  if (filter.state) where.state = filter.state;
-  if (filter.from || filter.to) where.createdAt = { ...(filter.from ? { gte: filter.from } : {}), ...(filter.to ? { lt: filter.to } : {}) };
+  const { apiId, consumerId, state, from, to } = filter;
   const rows = await db.run.findMany({
-    where,
+    // A filter left undefined is no filter (Prisma leaves out undefined values).
+    where: { environmentId: scope.environmentId, mode: "api", flowApiId: apiId, consumerId, state, createdAt: { gte: from, lt: to } },
     orderBy: [{ createdAt: "desc" }, { id: "desc" }],
     take: Math.min(Math.max(filter.limit ?? 50, 1), 200),
     select: ENVIRONMENT_RUN_SELECT,
@@ -62,13 +60,7 @@ export function environmentRun(r: Prisma.RunGetPayload<{ select: typeof ENVIRONM
     finishedAt: r.finishedAt,
     durationMs: r.startedAt ? (r.finishedAt ?? new Date()).getTime() - r.startedAt.getTime() : null,
     processingMs: r.processingMs,
-    error: runError(r.error),
+    // Written by finalizeRun only (lib/runs/run-state.ts): null or a run error.
+    error: r.error as TRunError | null,
   };
-}
-
-/** `{code, message}` of a stored run error, or null. */
-export function runError(error: unknown): { code: string; message: string } | null {
-  if (!error || typeof error !== "object") return null;
-  const e = error as { code?: unknown; message?: unknown };
-  return { code: typeof e.code === "string" ? e.code : "error", message: typeof e.message === "string" ? e.message : "" };
 }

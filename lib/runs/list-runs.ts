@@ -76,18 +76,14 @@ export function keysetPage(query: { limit: number; cursor?: TCursor }) {
 export async function listRuns(scope: TRunScope, links: TRunLinks, query: TListRunsQuery): Promise<TRunList> {
   const keyset = keysetPage(query);
   const rows = await db.run.findMany({
-    where: {
-      ...visibleRunsWhere(scope),
-      ...(query.state ? { state: query.state } : {}),
-      ...keyset.after,
-    },
+    where: { ...visibleRunsWhere(scope), state: query.state, ...keyset.after },
     orderBy: keyset.orderBy,
     take: keyset.take,
     include: { flowVersion: { select: { version: true } } },
   });
   const { page, nextCursor } = keyset.page(rows);
   return {
-    runs: page.map((r) => runDocument(r, links, r.flowVersion?.version ?? 0, { withResults: false })),
+    runs: page.map((r) => runDocument(r, links, r.flowVersion?.version ?? 0)),
     next_cursor: nextCursor,
   };
 }

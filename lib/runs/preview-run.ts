@@ -15,10 +15,10 @@ import { AppError, validationError } from "@/lib/errors";
 import { parseOrThrow } from "@/lib/errors/zod-issues";
 import { ZFlowVersion, type TFlowVersion } from "@/lib/flows/definition";
 import { validateFlowVersion } from "@/lib/flows/validate-flow-version";
+import { topologicalOrder } from "@/lib/engine/flow-document";
 import type { TFeature, TRow } from "@/lib/engine/types";
 import { tableRows } from "@/lib/steps/dataset";
 import { stepDefinition, stepSources } from "@/lib/steps/step-schema";
-import type { TDataKind } from "@/lib/steps/define-step";
 import { cancelRun } from "@/lib/runs/cancel-run";
 import { createRun } from "@/lib/runs/create-run";
 import { getRunOrThrow, type TRunWithResults } from "@/lib/runs/get-run-or-throw";
@@ -71,40 +71,19 @@ export type TPreviewColumn = z.infer<typeof ZPreviewColumn>;
 export type TStepPreview = z.infer<typeof ZStepPreview>;
 export type TFlowPreview = z.infer<typeof ZFlowPreview>;
 
-/** What each step of a valid flow yields (`same`: its first source's kind; an area becomes features). */
-export function stepOutputKinds(flow: Pick<TFlowVersion, "inputs" | "steps">): Map<string, TDataKind> {
-  const kinds = new Map<string, TDataKind>(flow.inputs.map((i) => [i.name, i.kind === "layer" ? "features" : i.kind === "table" ? "rows" : "area"]));
-  const byId = new Map(flow.steps.map((s) => [s.id, s]));
-  const kindOf = (id: string, depth: number): TDataKind => {
-    const known = kinds.get(id);
-    if (known) return known;
-    const step = byId.get(id);
-    if (!step || depth > byId.size) return "features";
-    const output = stepDefinition(step.type)!.output;
-    const first = stepSources(step)[0];
-    const kind = output === "same" ? (first ? kindOf(first.name, depth + 1) : "features") : output;
-    const out = kind === "area" ? "features" : kind;
-    kinds.set(id, out);
-    return out;
-  };
-  for (const s of flow.steps) kindOf(s.id, 0);
-  return kinds;
-}
-
 /**
  * The flow a preview of `document` runs: the document, valid as for saving (its results may be
  * missing), with its results replaced by one per step. AppError `validation_failed` (422) with
  * pointers under `/document` otherwise, or when the document has no step to show.
  */
 export function previewFlow(document: unknown): TFlowVersion {
-  const d = document as Record<string, unknown> | null;
-  const noResults =
-    typeof d === "object" && d !== null && !Array.isArray(d) && (d.results === undefined || (Array.isArray(d.results) && d.results.length === 0));
+  // A document still being built may have no results yet: the preview makes its own.
+  const given = (document as { results?: unknown } | null)?.results;
+  const noResults = given === undefined || (Array.isArray(given) && given.length === 0);
   const checked = validateFlowVersion(document);
   let parsed: Omit<TFlowVersion, "results">;
   if (checked.ok) parsed = checked.flow;
   else {
-    // A document still being built may have no results yet: the preview makes its own.
     const errors = noResults ? checked.errors.filter((e) => e.field !== "/results") : checked.errors;
     const underDocument = errors.map((e) => ({ ...e, field: `/document${e.field}` }));
     if (errors.length > 0) throw validationError(underDocument, "The flow document has problems; see errors.");
@@ -113,8 +92,13 @@ export function previewFlow(document: unknown): TFlowVersion {
   if (parsed.steps.length === 0) {
     throw validationError([{ field: "/document/steps", code: "too_small", message: "Add a step: a preview shows what each step yields." }]);
   }
-  const kinds = stepOutputKinds(parsed);
-  const results = parsed.steps.map((s) => ({ key: s.id, kind: kinds.get(s.id) === "rows" ? ("table" as const) : ("layer" as const), from: s.id }));
+  // The steps yielding rows, in run order (`same`: the kind of its first source): their results are tables.
+  const rows = new Set(parsed.inputs.filter((i) => i.kind === "table").map((i) => i.name));
+  for (const s of topologicalOrder(parsed.steps)) {
+    const output = stepDefinition(s.type)!.output;
+    if (output === "rows" || (output === "same" && rows.has(stepSources(s)[0]?.name ?? ""))) rows.add(s.id);
+  }
+  const results = parsed.steps.map((s) => ({ key: s.id, kind: rows.has(s.id) ? ("table" as const) : ("layer" as const), from: s.id }));
   return ZFlowVersion.parse({ ...parsed, results });
 }
 

@@ -110,14 +110,14 @@ export function runStatus<T extends object>(run: TRunRow, self: string, own: T) 
 }
 
 /**
- * Serialises a run. `run.results`/`run.files` are needed when completed, unless
- * `opts.withResults` is false (run lists: fetch one run for its results).
+ * Serialises a run. A completed run lists its results when `run.results` (and `run.files`) are
+ * loaded; run lists leave them out (fetch one run for its results).
  */
-export function runDocument(run: TRunRow, links: TRunLinks, flowVersion: number, opts: { withResults?: boolean } = {}): TRunDocument {
+export function runDocument(run: TRunRow, links: TRunLinks, flowVersion: number): TRunDocument {
   const self = `${links.base}/runs/${run.id}`;
   const doc: TRunDocument = runStatus(run, self, { api: links.api, flow_version: flowVersion });
-  if (run.state === "completed" && opts.withResults !== false) {
-    doc.results = (run.results ?? []).map((r) => {
+  if (run.state === "completed" && run.results) {
+    doc.results = run.results.map((r) => {
       const file = run.files?.find((f) => f.key === r.key && f.format === r.format);
       return {
         key: r.key,

@@ -42,10 +42,10 @@ function waiters(): Map<string, Set<TWaiter>> {
  * Registers for the notification before the first `isFinal()` check, so a run that finishes
  * in between is never missed. A `run_final` notification is only ever sent by the transaction
  * that made the run final, so it is trusted without another query (this is the latency that
- * `wait_seconds` callers see); after a gap in notifications, and every 5 s as a safety net,
- * the database is asked again.
+ * `wait_seconds` callers see); after a gap in notifications, and every `checkMs` (default 5 s)
+ * as a safety net, the database is asked again.
  */
-export async function waitForRunFinal(runId: string, ms: number, isFinal: () => Promise<boolean>, signal?: AbortSignal): Promise<boolean> {
+export async function waitForRunFinal(runId: string, ms: number, isFinal: () => Promise<boolean>, signal?: AbortSignal, checkMs = 5000): Promise<boolean> {
   if (ms <= 0) return isFinal();
   const map = waiters();
   await globalForEvents.runSubscribed;
@@ -63,7 +63,7 @@ export async function waitForRunFinal(runId: string, ms: number, isFinal: () => 
       const left = deadline - Date.now();
       if (left <= 0 || signal?.aborted) return false;
       let timer: NodeJS.Timeout | undefined;
-      const timeout = new Promise<"timeout">((r) => (timer = setTimeout(() => r("timeout"), Math.min(left, 5000))));
+      const timeout = new Promise<"timeout">((r) => (timer = setTimeout(() => r("timeout"), Math.min(left, checkMs))));
       const reason = await Promise.race([stopped, signalled, timeout]);
       clearTimeout(timer);
       if (reason === "stopped") return false;

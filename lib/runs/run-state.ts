@@ -27,6 +27,7 @@ import { usageShard, usageUpsertSql } from "@/lib/metering/usage";
 import { RUN_FINAL_CHANNEL } from "@/lib/runs/run-events";
 import type { TFinalState, TRunState } from "@/lib/runs/run-state-names";
 import type { TRunError } from "@/lib/runs/run-document";
+import type { TResultFormat } from "@/lib/formats/registry";
 import { enqueueDeliveries, EVENT_OF, queueDeliveriesSql, SUBSCRIBER_URI_OF } from "@/lib/runs/run-webhooks";
 
 /** The states a run may move to each final state from (the diagram above). */
@@ -57,7 +58,7 @@ export interface TClaimedRun {
   /** A preview's flow (an unsaved document with a result per step), else null. */
   flowDocument: unknown;
   request: { inputs: Record<string, unknown>; parameters: Record<string, unknown> } | null;
-  formats: Record<string, string>;
+  formats: Record<string, TResultFormat>;
   startedAt: Date;
 }
 

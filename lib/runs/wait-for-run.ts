@@ -31,24 +31,16 @@ export async function waitForRun(
   waitMs: number,
   opts: { signal?: AbortSignal; onProgress?: (p: TRunProgress) => Promise<void> | void } = {},
 ): Promise<TRunWithResults> {
-  const deadline = Date.now() + waitMs;
-  const slice = opts.onProgress ? PROGRESS_INTERVAL_MS : waitMs;
   let lastDone = -1;
-  const read = () => db.run.findUnique({ where: { id: runId }, select: { state: true, stepsDone: true, stepsTotal: true } });
-  while (!opts.signal?.aborted) {
-    const left = deadline - Date.now();
-    if (left <= 0) break;
-    const isFinal = async () => {
-      const r = await read();
-      if (r && opts.onProgress && r.stepsDone > lastDone) {
-        lastDone = r.stepsDone;
-        await opts.onProgress(r);
-      }
-      return !!r && FINAL_STATES.has(r.state);
-    };
-    const done = await waitForRunFinal(runId, Math.min(left, slice), isFinal, opts.signal);
-    if (done) break;
-  }
+  const isFinal = async () => {
+    const r = await db.run.findUnique({ where: { id: runId }, select: { state: true, stepsDone: true, stepsTotal: true } });
+    if (r && opts.onProgress && r.stepsDone > lastDone) {
+      lastDone = r.stepsDone;
+      await opts.onProgress(r);
+    }
+    return !!r && FINAL_STATES.has(r.state);
+  };
+  if (waitMs > 0) await waitForRunFinal(runId, waitMs, isFinal, opts.signal, opts.onProgress ? PROGRESS_INTERVAL_MS : undefined);
   const run = await db.run.findUniqueOrThrow({ where: { id: runId }, include: RUN_INCLUDE });
   if (opts.onProgress && run.stepsDone > lastDone) await opts.onProgress(run);
   return run;

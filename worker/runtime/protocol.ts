@@ -2,8 +2,7 @@
  * Messages between the worker process and its run processes (worker/runtime/run-pool.ts, the
  * worker side; worker/runtime/run-process.ts, the run side): a task of lib/runs/run-task.ts, its
  * progress and its answer, and how a run failure crosses the process boundary without losing
- * its class. Files never cross it: the run process reads layers from and writes result files
- * to the blob store itself (lib/blobs) and reports their keys.
+ * its class.
  *
  * Structured clone keeps an Error's message but not its class, and runs are classified by
  * class (lib/runs/classify-failure.ts). So the run process sends `TProcessFailure`, a plain
@@ -13,7 +12,7 @@
  * `AbortError`, or an Error of the same name (a bug).
  */
 import { InputDataError, ResourceLimitError } from "@/lib/errors";
-import { AbortError, StepError, isAbortError } from "@/lib/engine/errors";
+import { AbortError, PROGRAMMING_ERRORS, StepError, isAbortError } from "@/lib/engine/errors";
 import type { TFormatTask, TResultRecord, TRunTask, TWrittenFile } from "@/lib/runs/run-task";
 
 /** A task without what stays on the worker's side (its progress callback and abort signal). */
@@ -37,9 +36,6 @@ export type TProcessFailure =
   | { kind: "limit"; message: string; limit: string }
   | { kind: "step"; stepId: string; stepType: string; cause: TProcessFailure }
   | { kind: "bug"; name: string; message: string; stack?: string };
-
-/** The errors classify-failure treats as programming mistakes (our bug) inside a step: rebuilt as their class. */
-const PROGRAMMING_ERRORS = { TypeError, ReferenceError, SyntaxError, EvalError } as const;
 
 /** The run process side: a thrown value as plain data. */
 export function errorToFailure(err: unknown): TProcessFailure {

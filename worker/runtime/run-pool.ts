@@ -16,8 +16,7 @@
  * - The pool starts its processes up front (`warm`) and replaces one that died at once, so no
  *   run waits for a process to boot.
  *
- * Nothing big crosses the process boundary: layers and result files go between the run process
- * and the blob store directly; the pool passes keys, counts and progress.
+ * What crosses the process boundary: lib/runs/run-task.ts (keys, counts and progress, no data).
  */
 import { fork, type ChildProcess } from "node:child_process";
 import { fileURLToPath } from "node:url";

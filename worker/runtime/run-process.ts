@@ -1,17 +1,13 @@
 /**
- * A run process: a child process of the worker, one of its run pool (worker/runtime/run-pool.ts).
- * It does one thing at a time inside the memory budget the pool gave it
- * (`--max-old-space-size`): a run that outgrows it ends this process only, never the worker or
- * another run.
+ * A run process: one of the worker's run pool (worker/runtime/run-pool.ts: one piece of work at
+ * a time, within its memory and time budget).
  *
  * Messages (worker/runtime/protocol.ts):
  * - `run`: opens the layer inputs as lazy sources over their files in the blob store
  *   (worker/runtime/layer-source.ts: the engine's planner decides which part of each layer is read),
  *   runs the flow (`runFlow`), then, per result, writes its lossless copy and the format the
  *   caller asked for into the blob store (lib/runs/result-blobs.ts) and answers `done` with the
- *   counts and blob keys; `progress` after each step.
- *   A preview (`headRows`) keeps only the first rows of each result in its files; its count stays
- *   the full one.
+ *   counts and blob keys; `progress` after each step. A preview: see `TRunTask.headRows`.
  * - `format`: makes another format of one result of a completed run from its copy (a download of
  *   a format nobody asked for yet, job "result-format").
  * - `abort`: cancels the current work; it answers `failed` with an abort.

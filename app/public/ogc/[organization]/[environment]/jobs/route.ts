@@ -32,9 +32,7 @@ export const GET = ogcRoute({ params: ZOgcPath, query: ZQuery, caller: "environm
     apis.map((a) => a.scope.flowApiId),
     { limit: query.limit, cursor: query.cursor, states },
   );
-  const jobs = runs.map((r) =>
-    statusInfo(runDocument(r, { base: apiBasePath({ ...params, api: r.api }), api: r.api }, r.version, { withResults: false }), place.base),
-  );
+  const jobs = runs.map((r) => statusInfo(runDocument(r, { base: apiBasePath({ ...params, api: r.api }), api: r.api }, r.version), place.base));
   const page = (cursor?: string) => {
     const params = { status: query.status?.join(","), processID: query.processID?.join(","), limit: String(query.limit), cursor };
     return `${place.base}/jobs?${new URLSearchParams(Object.entries(params).filter((e): e is [string, string] => e[1] !== undefined))}`;
