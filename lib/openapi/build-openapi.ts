@@ -17,8 +17,6 @@ import { problemResponseComponents } from "@/lib/openapi/problems";
 import { buildSchemas } from "@/lib/openapi/schemas";
 import type { TJsonSchema, TOpenApiDocument, TOpenApiSource } from "@/lib/openapi/types";
 
-export type { TJsonSchema, TOpenApiDocument, TOpenApiSource } from "@/lib/openapi/types";
-
 /** An optional header or query parameter (`components.parameters`). */
 function optionalParam(name: string, where: "header" | "query", description: string, schema: TJsonSchema) {
   return { name, in: where, required: false, description, schema };
