@@ -14,7 +14,7 @@
  *   (the message names the plan and the limit).
  */
 import "server-only";
-import { db } from "@/lib/db";
+import { db, type TTx } from "@/lib/db";
 import { AppError, validationError } from "@/lib/errors";
 import { isUniqueViolation } from "@/lib/database/unique-violation";
 
@@ -31,6 +31,17 @@ export interface TCreateFlowApiInput {
 }
 
 const slugTaken = (slug: string) => validationError([{ field: "/slug", code: "slug_taken", message: `The slug "${slug}" is already used by another API.` }]);
+
+/** The latest version of the workspace's active flow `flowId`; AppError `validation_failed` at `/flowId` when there is none. */
+export async function latestFlowVersion(tx: TTx, workspaceId: string, flowId: string): Promise<{ id: string; version: number }> {
+  const flow = await tx.flow.findFirst({
+    where: { id: flowId, workspaceId, state: "active" },
+    select: { versions: { orderBy: { version: "desc" }, take: 1, select: { id: true, version: true } } },
+  });
+  const message = flow ? "This flow has no saved version yet." : "Choose an active flow of this workspace.";
+  if (!flow?.versions[0]) throw validationError([{ field: "/flowId", code: "invalid_value", message }]);
+  return flow.versions[0];
+}
 
 export async function createFlowApi(
   scope: { organizationId: string; workspaceId: string },
@@ -60,19 +71,14 @@ export async function createFlowApi(
           `Your plan "${workspace.plan.name}" allows ${workspace.plan.maxFlowApis} APIs in this workspace, drafts included, and all ${count} are in use. Delete an API or change the plan to create another.`,
         );
       }
-      const flow = await tx.flow.findFirst({
-        where: { id: input.flowId, workspaceId: scope.workspaceId, state: "active" },
-        include: { versions: { orderBy: { version: "desc" }, take: 1, select: { id: true } } },
-      });
-      if (!flow) throw validationError([{ field: "/flowId", code: "invalid_value", message: "Choose an active flow of this workspace." }]);
-      if (flow.versions.length === 0) throw validationError([{ field: "/flowId", code: "invalid_value", message: "This flow has no saved version yet." }]);
+      const latest = await latestFlowVersion(tx, scope.workspaceId, input.flowId);
       if (await tx.flowApi.findFirst({ where: { organizationId: scope.organizationId, slug, deletedAt: null }, select: { id: true } })) throw slugTaken(slug);
       const api = await tx.flowApi.create({
         data: {
           organizationId: scope.organizationId,
           workspaceId: scope.workspaceId,
-          flowId: flow.id,
-          selectedFlowVersionId: flow.versions[0]!.id,
+          flowId: input.flowId,
+          selectedFlowVersionId: latest.id,
           name,
           slug,
           description: input.description?.trim() || null,

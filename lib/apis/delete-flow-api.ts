@@ -5,24 +5,17 @@
  * and its slug is free for a new API. Its row stays, marked `deletedAt`, because runs are never
  * deleted: the console's runs and usage still name the API their runs belonged to.
  *
- * The API row is locked first, as publishing locks it (lib/apis/publish-release.ts), so a
- * publish and a delete of one API never both go ahead.
- *
  * @throws AppError `not_found` (no such API in the workspace, or already deleted), `conflict`
  *   while an environment serves it (the message names the environments: unpublish there first).
  */
 import "server-only";
 import { db } from "@/lib/db";
 import { AppError } from "@/lib/errors";
+import { lockFlowApi } from "@/lib/apis/publish-release";
 
 export async function deleteFlowApi(scope: { workspaceId: string }, flowApiId: string): Promise<{ flowApiId: string }> {
   return db.$transaction(async (tx) => {
-    await tx.$queryRaw`SELECT id FROM flow_api WHERE id = ${flowApiId}::uuid AND "workspaceId" = ${scope.workspaceId}::uuid FOR UPDATE`;
-    const api = await tx.flowApi.findFirst({
-      where: { id: flowApiId, workspaceId: scope.workspaceId, deletedAt: null },
-      include: { deployments: { include: { environment: { select: { name: true } } } } },
-    });
-    if (!api) throw new AppError("not_found", "No such API in this workspace.");
+    const api = await lockFlowApi(tx, scope.workspaceId, flowApiId, { deployments: { include: { environment: { select: { name: true } } } } });
     if (api.deployments.length > 0) {
       const names = api.deployments.map((d) => d.environment.name).sort();
       throw new AppError(

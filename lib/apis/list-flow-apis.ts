@@ -5,21 +5,9 @@
  */
 import "server-only";
 import { db } from "@/lib/db";
-import { sourceStatus, type TSourceLabel } from "@/lib/apis/source-label";
+import { sourceStatus } from "@/lib/apis/source-label";
 
-export interface TFlowApiListEntry {
-  id: string;
-  slug: string;
-  name: string;
-  status: "draft" | "published";
-  flow: { id: string; name: string; state: "active" | "trashed" | "deleted" } | null;
-  sourceLabel: TSourceLabel | null;
-  serving: { environment: string; flowVersion: number; releaseNumber: number }[];
-}
-
-export async function listFlowApis(scope: {
-  workspaceId: string;
-}): Promise<{ apis: TFlowApiListEntry[]; plan: { name: string; maxFlowApis: number; used: number } }> {
+export async function listFlowApis(scope: { workspaceId: string }) {
   const [apis, workspace] = await Promise.all([
     db.flowApi.findMany({
       where: { workspaceId: scope.workspaceId, deletedAt: null },

@@ -16,8 +16,9 @@
  *   `conflict` (source in trash / needs a source, with the reason).
  */
 import "server-only";
-import { db } from "@/lib/db";
+import { db, type TTx } from "@/lib/db";
 import { AppError, validationError } from "@/lib/errors";
+import type { Prisma } from "@/lib/generated/prisma/client";
 import { sourceStatus } from "@/lib/apis/source-label";
 import { assertAiToolCompatible } from "@/lib/flows/ai-tool-collisions";
 import { ZFlowVersion } from "@/lib/flows/definition";
@@ -28,15 +29,23 @@ export interface TPublishInput {
   flowVersionId: string;
 }
 
+/**
+ * The workspace's live Flow API (with `include`), its row locked until `tx` ends: every change to an API locks it first,
+ * so two never interleave (release numbers never collide). AppError `not_found` when there is none.
+ */
+export async function lockFlowApi<I extends Prisma.FlowApiInclude = object>(tx: TTx, workspaceId: string, flowApiId: string, include?: I) {
+  await tx.$queryRaw`SELECT id FROM flow_api WHERE id = ${flowApiId}::uuid AND "workspaceId" = ${workspaceId}::uuid FOR UPDATE`;
+  const api = await tx.flowApi.findFirst({ where: { id: flowApiId, workspaceId, deletedAt: null }, include });
+  if (!api) throw new AppError("not_found", "No such API in this workspace.");
+  return api as Prisma.FlowApiGetPayload<{ include: I }>;
+}
+
 export async function publishRelease(
   scope: { organizationId: string; workspaceId: string },
   input: TPublishInput,
 ): Promise<{ releaseId: string; number: number; flowVersion: number }> {
   return db.$transaction(async (tx) => {
-    const api = await tx.flowApi.findFirst({ where: { id: input.flowApiId, workspaceId: scope.workspaceId, deletedAt: null }, include: { flow: true } });
-    if (!api) throw new AppError("not_found", "No such API in this workspace.");
-    // Serialise publishes of one API so release numbers never collide.
-    await tx.$queryRaw`SELECT id FROM flow_api WHERE id = ${api.id}::uuid FOR UPDATE`;
+    const api = await lockFlowApi(tx, scope.workspaceId, input.flowApiId, { flow: true });
     const source = sourceStatus(api.flow);
     if (source.publishBlockedReason) throw new AppError("conflict", source.publishBlockedReason);
     const environment = await tx.environment.findFirst({ where: { id: input.environmentId, organizationId: scope.organizationId } });

@@ -27,9 +27,9 @@ export interface TReleaseDiff {
   same: boolean;
 }
 
-function describe(item: Record<string, unknown>, skip: string[]): string {
+function describe(item: Record<string, unknown>): string {
   return Object.entries(item)
-    .filter(([k, v]) => !skip.includes(k) && v !== undefined && k !== "description")
+    .filter(([k, v]) => !["name", "key", "description"].includes(k) && v !== undefined)
     .map(([k, v]) => `${k} ${JSON.stringify(v)}`)
     .join(", ");
 }
@@ -38,8 +38,8 @@ function section<T extends Record<string, unknown>>(before: T[], after: T[], key
   const b = new Map(before.map((x) => [keyOf(x), x]));
   const a = new Map(after.map((x) => [keyOf(x), x]));
   const out: TSectionDiff = { added: [], removed: [], changed: [] };
-  for (const [k, x] of a) if (!b.has(k)) out.added.push({ name: k, detail: describe(x, ["name", "key"]) });
-  for (const [k, x] of b) if (!a.has(k)) out.removed.push({ name: k, detail: describe(x, ["name", "key"]) });
+  for (const [k, x] of a) if (!b.has(k)) out.added.push({ name: k, detail: describe(x) });
+  for (const [k, x] of b) if (!a.has(k)) out.removed.push({ name: k, detail: describe(x) });
   for (const [k, x] of a) {
     const old = b.get(k);
     if (!old) continue;

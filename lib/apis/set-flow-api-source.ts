@@ -11,31 +11,25 @@
  */
 import "server-only";
 import { db } from "@/lib/db";
-import { AppError, validationError } from "@/lib/errors";
+import { AppError } from "@/lib/errors";
 import { sourceStatus } from "@/lib/apis/source-label";
+import { lockFlowApi } from "@/lib/apis/publish-release";
+import { latestFlowVersion } from "@/lib/apis/create-flow-api";
 
 export async function setFlowApiSource(
   scope: { workspaceId: string },
   input: { flowApiId: string; flowId: string },
 ): Promise<{ flowId: string; flowVersion: number }> {
   return db.$transaction(async (tx) => {
-    await tx.$queryRaw`SELECT id FROM flow_api WHERE id = ${input.flowApiId}::uuid AND "workspaceId" = ${scope.workspaceId}::uuid FOR UPDATE`;
-    const api = await tx.flowApi.findFirst({ where: { id: input.flowApiId, workspaceId: scope.workspaceId, deletedAt: null }, include: { flow: true } });
-    if (!api) throw new AppError("not_found", "No such API in this workspace.");
+    const api = await lockFlowApi(tx, scope.workspaceId, input.flowApiId, { flow: true });
     if (sourceStatus(api.flow).label !== "Needs a source") {
       throw new AppError(
         "conflict",
         `The source flow "${api.flow!.name}" still exists: only an API whose source flow was deleted permanently can be pointed at another flow.`,
       );
     }
-    const flow = await tx.flow.findFirst({
-      where: { id: input.flowId, workspaceId: scope.workspaceId, state: "active" },
-      include: { versions: { orderBy: { version: "desc" }, take: 1, select: { id: true, version: true } } },
-    });
-    if (!flow) throw validationError([{ field: "/flowId", code: "invalid_value", message: "Choose an active flow of this workspace." }]);
-    const latest = flow.versions[0];
-    if (!latest) throw validationError([{ field: "/flowId", code: "invalid_value", message: "This flow has no saved version yet." }]);
-    await tx.flowApi.update({ where: { id: api.id }, data: { flowId: flow.id, selectedFlowVersionId: latest.id } });
-    return { flowId: flow.id, flowVersion: latest.version };
+    const latest = await latestFlowVersion(tx, scope.workspaceId, input.flowId);
+    await tx.flowApi.update({ where: { id: api.id }, data: { flowId: input.flowId, selectedFlowVersionId: latest.id } });
+    return { flowId: input.flowId, flowVersion: latest.version };
   });
 }

@@ -6,7 +6,7 @@
  * no environment serves the API any more it is a draft again (and may be deleted).
  *
  * A trigger on `environment_api` empties every process's caller cache, so the next call
- * already sees it gone. The API row is locked as publishing locks it.
+ * already sees it gone.
  *
  * @throws AppError `not_found` (no such API in the workspace, or environment of the
  *   organization), `conflict` when the environment does not serve it.
@@ -14,6 +14,7 @@
 import "server-only";
 import { db } from "@/lib/db";
 import { AppError } from "@/lib/errors";
+import { lockFlowApi } from "@/lib/apis/publish-release";
 
 export interface TUnpublishInput {
   flowApiId: string;
@@ -25,9 +26,7 @@ export async function unpublishFlowApi(
   input: TUnpublishInput,
 ): Promise<{ status: "draft" | "published" }> {
   return db.$transaction(async (tx) => {
-    await tx.$queryRaw`SELECT id FROM flow_api WHERE id = ${input.flowApiId}::uuid AND "workspaceId" = ${scope.workspaceId}::uuid FOR UPDATE`;
-    const api = await tx.flowApi.findFirst({ where: { id: input.flowApiId, workspaceId: scope.workspaceId, deletedAt: null } });
-    if (!api) throw new AppError("not_found", "No such API in this workspace.");
+    const api = await lockFlowApi(tx, scope.workspaceId, input.flowApiId);
     const environment = await tx.environment.findFirst({ where: { id: input.environmentId, organizationId: scope.organizationId } });
     if (!environment) throw new AppError("not_found", "No such environment in this organization.");
     const { count } = await tx.environmentApi.deleteMany({ where: { environmentId: environment.id, flowApiId: api.id } });

@@ -22,7 +22,7 @@
 import "server-only";
 import { createSafeActionClient } from "next-safe-action";
 import { z } from "zod";
-import { AppError, assertStorable, type TErrorCode } from "@/lib/errors";
+import { AppError, assertStorable, validationError, type TErrorCode } from "@/lib/errors";
 import { requireMember, requireUser } from "@/lib/auth/session";
 import type { TRole } from "@/lib/auth/roles";
 
@@ -60,9 +60,7 @@ function organizationOf(clientInput: unknown): string {
   const raw = clientInput instanceof FormData ? Object.fromEntries(clientInput) : clientInput;
   const parsed = ZOrganizationRef.safeParse(raw);
   if (!parsed.success) {
-    throw new AppError("validation_failed", "The action names no organization.", {
-      errors: [{ field: "/organization", code: "required", message: "Organization is required." }],
-    });
+    throw validationError([{ field: "/organization", code: "required", message: "Organization is required." }], "The action names no organization.");
   }
   return parsed.data.organization;
 }

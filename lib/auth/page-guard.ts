@@ -26,17 +26,13 @@ export function signInPath(path: string): string {
   return `/sign-in?callbackUrl=${encodeURIComponent(path)}`;
 }
 
-async function guard<T>(path: string, check: () => Promise<T>): Promise<T> {
-  let failure: AppError;
-  try {
-    return await check();
-  } catch (err) {
+function guard<T>(path: string, check: () => Promise<T>): Promise<T> {
+  return check().catch((err) => {
     if (!(err instanceof AppError)) throw err;
-    failure = err;
-  }
-  if (failure.code === "unauthorized") redirect(signInPath(path));
-  if (failure.code === "forbidden") forbidden();
-  notFound();
+    if (err.code === "unauthorized") redirect(signInPath(path));
+    if (err.code === "forbidden") forbidden();
+    notFound();
+  });
 }
 
 /** The signed-in user; redirects to sign-in otherwise. */

@@ -10,14 +10,9 @@ import { randomBytes } from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
 
-/** `.data/auth-secret` under `root` (the project folder; the web server runs there). */
-export function authSecretFile(root = process.cwd()): string {
-  return path.join(root, ".data", "auth-secret");
-}
-
 let remembered: string | undefined;
 
-/** `AUTH_SECRET` when set, else the remembered or a newly generated secret. */
+/** `AUTH_SECRET` when set, else the remembered or a newly generated secret (`root`: the project folder, default the working one). */
 export function authSecret(root?: string): string {
   const fromEnv = process.env.AUTH_SECRET;
   if (fromEnv) return fromEnv;
@@ -26,7 +21,7 @@ export function authSecret(root?: string): string {
 }
 
 function secretFromFile(root?: string): string {
-  const file = authSecretFile(root);
+  const file = path.join(root ?? process.cwd(), ".data", "auth-secret");
   try {
     const saved = fs.readFileSync(file, "utf8").trim();
     if (saved.length >= 32) return saved;

@@ -98,6 +98,6 @@ export function canonicalEntries(
     if (value === null) errors.push({ field: `/${name}/${i}`, code, message: message(raw.trim()) });
     else if (!out.includes(value)) out.push(value);
   });
-  if (errors.length) throw new AppError("validation_failed", errors.map((e) => e.message).join(" "), { errors });
+  if (errors.length) throw validationError(errors, errors.map((e) => e.message).join(" "));
   return out;
 }

@@ -5,7 +5,7 @@
  * (lib/steps/step-schema.ts).
  */
 import type { z } from "zod";
-import { AppError, validationError } from "@/lib/errors/app-error";
+import { validationError } from "@/lib/errors/app-error";
 import { jsonPointer, type TFieldError } from "@/lib/errors/field-error";
 
 function valueAt(root: unknown, path: readonly PropertyKey[]): { found: boolean; value: unknown } {
@@ -76,5 +76,5 @@ export function parseField<S extends z.ZodType>(schema: S, value: unknown, field
   const parsed = schema.safeParse(value);
   if (parsed.success) return parsed.data;
   const detail = message ?? parsed.error.issues[0]!.message;
-  throw new AppError("validation_failed", detail, { errors: [{ field, code, message: detail }] });
+  throw validationError([{ field, code, message: detail }], detail);
 }

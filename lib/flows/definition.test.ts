@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { flowVersionJsonSchema, resolveStep, toJsonPointer, validateFlowVersion } from "./definition";
-import { stepDefinition } from "@/lib/steps/step-schema";
+import { flowVersionJsonSchema, validateFlowVersion } from "./definition";
+import { jsonPointer } from "@/lib/errors/field-error";
+import { resolveStep, stepDefinition } from "@/lib/steps/step-schema";
 
 const base = () => ({
   inputs: [
@@ -121,7 +122,7 @@ describe("validateFlowVersion", () => {
         results: [{ key: "r", kind: "layer", from: "f" }],
       }),
     ).toEqual(["/steps/0/where/0 invalid_expression"]);
-    expect(toJsonPointer(["a/b", "c~d", 0])).toBe("/a~1b/c~0d/0");
+    expect(jsonPointer(["a/b", "c~d", 0])).toBe("/a~1b/c~0d/0");
     expect(stepDefinition("limit")!.paramable).toEqual({ n: ["integer"], offset: ["integer"] });
     expect(resolveStep({ id: "l", type: "limit", source: "x", n: { param: "k" } }, { k: 3 })).toMatchObject({ n: 3 });
     expect(() => resolveStep({ id: "l", type: "limit", source: "x", n: { param: "k" } }, { k: -1 })).toThrow(/\/n/);

@@ -1,7 +1,7 @@
 /**
  * The flow version document, as the domain uses it: one import for its schema
- * (`ZFlowVersion`, `TFlowVersion`), its JSON Schema, validation (`validateFlowVersion`) and
- * the helpers the run request needs. The parts live where they belong:
+ * (`ZFlowVersion`, `TFlowVersion`), its JSON Schema and validation (`validateFlowVersion`).
+ * The parts live where they belong:
  * - the document schema, parameter value schemas, step order: lib/engine/flow-document.ts
  *   (pure; the engine runs documents of this shape);
  * - every step type: lib/steps/<type>/definition.ts, listed in lib/steps/registry.ts, from
@@ -23,7 +23,4 @@ export {
   type TInput,
   type TParameter,
 } from "@/lib/engine/flow-document";
-export { resolveStep, STEP_TYPES } from "@/lib/steps/step-schema";
 export { validateFlowVersion } from "@/lib/flows/validate-flow-version";
-/** RFC 6901 JSON Pointer of a path (the one implementation is `jsonPointer` in lib/errors). */
-export { jsonPointer as toJsonPointer } from "@/lib/errors/field-error";

@@ -7,8 +7,8 @@ import fs from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { NEARBY_CITIES } from "@/lib/demo/flows";
-import { STEP_TYPES, flowVersionJsonSchema, validateFlowVersion } from "./definition";
-import { stepDefinition } from "@/lib/steps/step-schema";
+import { flowVersionJsonSchema, validateFlowVersion } from "./definition";
+import { STEP_TYPES, stepDefinition } from "@/lib/steps/step-schema";
 
 const doc = fs.readFileSync(path.resolve(import.meta.dirname, "../../docs/flow-format.md"), "utf8");
 const section = (title: string) => doc.slice(doc.indexOf(`## ${title}`), doc.indexOf("\n## ", doc.indexOf(`## ${title}`) + 3));

@@ -55,12 +55,8 @@ export function formatOfMediaType(mediaType: string | null | undefined): THrefFo
 
 /** The format of a URL by its path's extension, or null. */
 export function formatOfUrl(url: string): THrefFormat | null {
-  let path: string;
-  try {
-    path = new URL(url).pathname.toLowerCase();
-  } catch {
-    return null;
-  }
+  if (!URL.canParse(url)) return null;
+  const path = new URL(url).pathname.toLowerCase();
   const ext = path.slice(path.lastIndexOf("/") + 1).split(".");
   return ext.length > 1 ? (EXTENSIONS[ext[ext.length - 1]!] ?? null) : null;
 }

@@ -6,18 +6,7 @@
 import "server-only";
 import { db } from "@/lib/db";
 
-export interface TFlowListEntry {
-  id: string;
-  name: string;
-  description: string | null;
-  state: "active" | "trashed" | "deleted";
-  trashedAt: Date | null;
-  createdAt: Date;
-  versions: { id: string; version: number; createdAt: Date }[];
-  apis: { id: string; slug: string; name: string; status: "draft" | "published" }[];
-}
-
-export async function listFlows(scope: { workspaceId: string }): Promise<TFlowListEntry[]> {
+export async function listFlows(scope: { workspaceId: string }) {
   const flows = await db.flow.findMany({
     where: { workspaceId: scope.workspaceId, state: { not: "deleted" } },
     orderBy: [{ state: "asc" }, { name: "asc" }],
@@ -34,3 +23,5 @@ export async function listFlows(scope: { workspaceId: string }): Promise<TFlowLi
   });
   return flows.map(({ flowApis, ...f }) => ({ ...f, apis: flowApis }));
 }
+
+export type TFlowListEntry = Awaited<ReturnType<typeof listFlows>>[number];

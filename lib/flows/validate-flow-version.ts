@@ -218,20 +218,15 @@ export function validateFlowVersion(doc: unknown): TFlowValidation {
       }
     }
     if (!ok) continue;
-    let out: TDataKind;
-    if (def.output === "same") {
-      const first = srcKinds[0] === "area" ? "features" : srcKinds[0];
-      out = first;
-      // A list of sources (`many`) yielding "same" must be of one kind (union).
-      if (def.inputs.some((s) => s.many)) {
-        stepSources(step).forEach((src, j) => {
-          const k = srcKinds[j] === "area" ? "features" : srcKinds[j];
-          if (k !== first)
-            push(["steps", i, ...src.path], "kind_mismatch", `All sources of a ${step.type} must be of one kind; "${src.name}" yields ${describeKind(k)}`);
-        });
-      }
-    } else out = def.output;
-    kindOf.set(id, out);
+    // "same": the sources' kind (an area yields features); a list of sources (`many`, union) must be of one kind.
+    const same = srcKinds.map((k) => (k === "area" ? "features" : k));
+    if (def.output === "same" && def.inputs.some((s) => s.many)) {
+      stepSources(step).forEach((src, j) => {
+        if (same[j] !== same[0])
+          push(["steps", i, ...src.path], "kind_mismatch", `All sources of a ${step.type} must be of one kind; "${src.name}" yields ${describeKind(same[j])}`);
+      });
+    }
+    kindOf.set(id, def.output === "same" ? same[0] : def.output);
   }
   for (const { item: r, i } of results) {
     const k = kindOf.get(r.from);

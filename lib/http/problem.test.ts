@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { ERROR_CODE_LIST } from "@/lib/errors";
-import { ERROR_STATUS, problem, ZProblem } from "./problem";
+import { ERROR_STATUS } from "@/lib/errors/app-error";
+import { problem, ZProblem } from "./problem";
 
 describe("problem", () => {
   it("builds an RFC 9457 body with a stable type and the mapped status", async () => {

@@ -17,8 +17,6 @@ import { z } from "zod";
 import { ERROR_CODES, ERROR_CODE_LIST, ERROR_STATUS, type TErrorCode } from "@/lib/errors/app-error";
 import { ZFieldError, type TFieldError } from "@/lib/errors/field-error";
 
-export { ERROR_STATUS };
-
 export const PROBLEM_TYPE_BASE = "https://flow-api.dev/problems/";
 
 /** The `type` URI of a code. */

@@ -152,12 +152,6 @@ export function otherMethods<P extends z.ZodType<Pick<TApiPath, "organization" |
     return withHeaders(res, path ? await corsHeaders(req.headers.get("origin"), path).catch(() => ({})) : {});
   };
   const handlers = Object.fromEntries(METHODS.map((m) => [m, notAllowed])) as Record<TMethod | "OPTIONS", TRouteHandler>;
-  handlers.OPTIONS = async (req, ctx) => {
-    try {
-      return await preflight(req, await pathOf(ctx), served);
-    } catch (err) {
-      return errorResponse(err, new URL(req.url).pathname);
-    }
-  };
+  handlers.OPTIONS = async (req, ctx) => preflight(req, await pathOf(ctx), served).catch((err) => errorResponse(err, new URL(req.url).pathname));
   return handlers;
 }

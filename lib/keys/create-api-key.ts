@@ -8,7 +8,7 @@
  */
 import "server-only";
 import { db, type TTx } from "@/lib/db";
-import { AppError } from "@/lib/errors";
+import { validationError } from "@/lib/errors";
 import { parseField } from "@/lib/errors/zod-issues";
 import { generateApiKey, hashApiKey, keyPrefix } from "@/lib/keys/api-key";
 import { ZKeyName } from "@/lib/keys/key-input";
@@ -31,9 +31,7 @@ export async function createApiKey(
 ): Promise<TCreatedKey> {
   const name = parseField(ZKeyName, input.name ?? "", "/name", "too_long");
   if (input.expiresAt && input.expiresAt.getTime() <= Date.now()) {
-    throw new AppError("validation_failed", "The expiry must be in the future.", {
-      errors: [{ field: "/expiresAt", code: "in_the_past", message: "The expiry must be in the future." }],
-    });
+    throw validationError([{ field: "/expiresAt", code: "in_the_past", message: "The expiry must be in the future." }], "The expiry must be in the future.");
   }
   await getConsumerOrThrow(scope, input.consumerId);
   const secret = generateApiKey();

@@ -15,12 +15,8 @@ import { canonicalEntries } from "@/lib/errors";
 export function canonicalOrigin(value: string): string | null {
   const v = value.trim();
   if (v === "*") return "*";
-  let url: URL;
-  try {
-    url = new URL(v);
-  } catch {
-    return null;
-  }
+  if (!URL.canParse(v)) return null;
+  const url = new URL(v);
   if (url.protocol !== "http:" && url.protocol !== "https:") return null;
   if (url.username || url.password || url.search || url.hash || (url.pathname !== "/" && url.pathname !== "")) return null;
   if (/\/./.test(v.replace(/^[a-z]+:\/\//i, ""))) return null;

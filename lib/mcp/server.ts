@@ -90,13 +90,11 @@ function advertised(schema: Record<string, unknown>): StandardSchemaWithJSON<TAr
   };
 }
 
-const noSuchRun = () => new AppError("not_found", "No such run: no run with this run_id belongs to your API key's tools in this environment.");
-
 /** The tool (API) a run of this key belongs to, or "No such run". */
 async function runApi(caller: TAiCaller, runId: string): Promise<TAiApi> {
   const flowApiId = await findRunApiId(caller.consumerId, caller.environmentId, runId);
   const api = flowApiId ? caller.apis.find((a) => a.target.flowApiId === flowApiId) : undefined;
-  if (!api) throw noSuchRun();
+  if (!api) throw new AppError("not_found", "No such run: no run with this run_id belongs to your API key's tools in this environment.");
   return api;
 }
 

@@ -15,9 +15,12 @@ import { RUN_STATES } from "@/lib/runs/run-state-names";
 import { buildPaths, STANDARD_HEADERS } from "@/lib/openapi/paths";
 import { problemResponseComponents } from "@/lib/openapi/problems";
 import { buildSchemas } from "@/lib/openapi/schemas";
-import type { TOpenApiDocument, TOpenApiSource } from "@/lib/openapi/types";
+import type { TJsonSchema, TOpenApiDocument, TOpenApiSource } from "@/lib/openapi/types";
 
-export type { TJsonSchema, TOpenApiDocument, TOpenApiSource } from "@/lib/openapi/types";
+/** An optional header or query parameter (`components.parameters`). */
+function optionalParam(name: string, where: "header" | "query", description: string, schema: TJsonSchema) {
+  return { name, in: where, required: false, description, schema };
+}
 
 /** Builds the document (see module doc). */
 export function buildOpenApi(src: TOpenApiSource): TOpenApiDocument {
@@ -55,38 +58,22 @@ export function buildOpenApi(src: TOpenApiSource): TOpenApiDocument {
       },
       parameters: {
         RunId: { name: "run_id", in: "path", required: true, description: "The run's id.", schema: { type: "string", format: "uuid" } },
-        IdempotencyKey: {
-          name: "Idempotency-Key",
-          in: "header",
-          required: false,
-          description:
-            "IETF draft Idempotency-Key: 1 to 255 visible ASCII characters (a UUID is best). The same key with the same body returns the same run and starts nothing; with a different body: 422. Remembered at least 24 h.",
-          schema: { type: "string", minLength: 1, maxLength: 255, pattern: "^[\\x21-\\x7e]+$" },
-        },
-        Prefer: {
-          name: "Prefer",
-          in: "header",
-          required: false,
-          description:
-            "RFC 7240: `respond-async` answers 202 at once; `wait=<seconds>` waits like `wait_seconds` (at most 60; `wait_seconds` in the body wins). The answer names what it honoured in `Preference-Applied`.",
-          schema: { type: "string" },
-        },
-        IfNoneMatch: {
-          name: "If-None-Match",
-          in: "header",
-          required: false,
-          description: "An ETag from an earlier download: 304 when unchanged.",
-          schema: { type: "string" },
-        },
-        State: { name: "state", in: "query", required: false, description: "Only runs in this state.", schema: { type: "string", enum: [...RUN_STATES] } },
-        Limit: {
-          name: "limit",
-          in: "query",
-          required: false,
-          description: "Runs per page.",
-          schema: { type: "integer", minimum: 1, maximum: LIST_LIMIT_MAX, default: LIST_LIMIT_DEFAULT },
-        },
-        Cursor: { name: "cursor", in: "query", required: false, description: "`next_cursor` of the previous page (opaque).", schema: { type: "string" } },
+        IdempotencyKey: optionalParam(
+          "Idempotency-Key",
+          "header",
+          "IETF draft Idempotency-Key: 1 to 255 visible ASCII characters (a UUID is best). The same key with the same body returns the same run and starts nothing; with a different body: 422. Remembered at least 24 h.",
+          { type: "string", minLength: 1, maxLength: 255, pattern: "^[\\x21-\\x7e]+$" },
+        ),
+        Prefer: optionalParam(
+          "Prefer",
+          "header",
+          "RFC 7240: `respond-async` answers 202 at once; `wait=<seconds>` waits like `wait_seconds` (at most 60; `wait_seconds` in the body wins). The answer names what it honoured in `Preference-Applied`.",
+          { type: "string" },
+        ),
+        IfNoneMatch: optionalParam("If-None-Match", "header", "An ETag from an earlier download: 304 when unchanged.", { type: "string" }),
+        State: optionalParam("state", "query", "Only runs in this state.", { type: "string", enum: [...RUN_STATES] }),
+        Limit: optionalParam("limit", "query", "Runs per page.", { type: "integer", minimum: 1, maximum: LIST_LIMIT_MAX, default: LIST_LIMIT_DEFAULT }),
+        Cursor: optionalParam("cursor", "query", "`next_cursor` of the previous page (opaque).", { type: "string" }),
       },
       headers: {
         "RateLimit-Policy": {

@@ -6,7 +6,7 @@
  * code, the problem codes, and copy-paste examples (curl, Python requests, JavaScript
  * fetch). Pure; unit-tested in docs-model.test.ts.
  */
-import type { TJsonSchema, TOpenApiDocument } from "@/lib/openapi/build-openapi";
+import type { TJsonSchema, TOpenApiDocument } from "@/lib/openapi/types";
 import { layersFitting, type TGeometryDeclaration, type TReadableLayer } from "@/lib/flows/input-geometry";
 
 export interface TDocsInput {

@@ -4,8 +4,7 @@
  * the Problem schema (`x-error-codes: [{code, status, title}]`), both from the one code map
  * (lib/errors, lib/http/problem.ts) so the docs page never parses prose.
  */
-import { ERROR_CODES, ERROR_CODE_LIST, type TErrorCode } from "@/lib/errors/app-error";
-import { ERROR_STATUS } from "@/lib/http/problem";
+import { ERROR_CODES, ERROR_CODE_LIST, ERROR_STATUS, type TErrorCode } from "@/lib/errors/app-error";
 
 /** A JSON Reference into the OpenAPI document's components: `#/components/<kind>/<name>`. */
 export const ref = (kind: string, name: string) => ({ $ref: `#/components/${kind}/${name}` });

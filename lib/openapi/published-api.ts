@@ -8,7 +8,8 @@ import { db } from "@/lib/db";
 import { env } from "@/lib/env";
 import { ZFlowVersion } from "@/lib/flows/definition";
 import { apiBasePath, type TApiPath } from "@/lib/runs/scope";
-import { buildOpenApi, type TOpenApiDocument } from "@/lib/openapi/build-openapi";
+import { buildOpenApi } from "@/lib/openapi/build-openapi";
+import type { TOpenApiDocument } from "@/lib/openapi/types";
 import type { TReadableLayer } from "@/lib/flows/input-geometry";
 import { readableLayersOf } from "@/lib/layers/list-layers";
 

@@ -12,17 +12,7 @@ import { db } from "@/lib/db";
 import { AppError } from "@/lib/errors";
 import type { TEnvironmentRef } from "@/lib/runs/scope";
 
-export interface TConsoleLayer {
-  id: string;
-  workspaceId: string;
-  name: string;
-  kind: "features" | "table";
-  itemCount: number;
-  workspaceName: string;
-  readable: boolean;
-}
-
-export async function listEnvironmentLayers(scope: TEnvironmentRef): Promise<TConsoleLayer[]> {
+export async function listEnvironmentLayers(scope: TEnvironmentRef) {
   const layers = await db.layer.findMany({
     where: { workspace: { organizationId: scope.organizationId } },
     select: {
@@ -38,6 +28,8 @@ export async function listEnvironmentLayers(scope: TEnvironmentRef): Promise<TCo
   });
   return layers.map(({ workspace, environments, ...l }) => ({ ...l, workspaceName: workspace.name, readable: environments.length > 0 }));
 }
+
+export type TConsoleLayer = Awaited<ReturnType<typeof listEnvironmentLayers>>[number];
 
 export async function setLayerReadable(scope: TEnvironmentRef, input: { workspaceId: string; layerId: string; readable: boolean }): Promise<void> {
   const layer = await db.layer.findFirst({

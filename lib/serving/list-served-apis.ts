@@ -11,19 +11,7 @@ import { ZFlowVersion } from "@/lib/flows/definition";
 import type { TEnvironmentRef } from "@/lib/runs/scope";
 import { findServedApis } from "@/lib/keys/served-apis";
 
-export interface TServedApi {
-  flowApiId: string;
-  slug: string;
-  name: string;
-  description: string | null;
-  workspace: { slug: string; name: string; planName: string; planAiAccess: boolean };
-  release: { number: number; flowVersion: number; publishedAt: Date };
-  flowName: string | null;
-  aiAccess: boolean;
-  aiBlockedReason: string | null;
-}
-
-export async function listServedApis(scope: TEnvironmentRef): Promise<TServedApi[]> {
+export async function listServedApis(scope: TEnvironmentRef) {
   const rows = await findServedApis({ environmentId: scope.environmentId, flowApi: { organizationId: scope.organizationId } });
   return rows.map((r) => {
     const plan = r.flowApi.workspace.plan;
@@ -46,3 +34,5 @@ export async function listServedApis(scope: TEnvironmentRef): Promise<TServedApi
     };
   });
 }
+
+export type TServedApi = Awaited<ReturnType<typeof listServedApis>>[number];

@@ -5,7 +5,7 @@
  */
 import "server-only";
 import { db } from "@/lib/db";
-import { AppError } from "@/lib/errors";
+import { validationError } from "@/lib/errors";
 import { MIN_PASSWORD_LENGTH, hashPassword, verifyPassword } from "@/lib/users/password";
 
 /** Revokes all of the user's sessions. Returns the new session version. */
@@ -21,19 +21,19 @@ export async function signOutEverywhere(userId: string): Promise<number> {
 export async function changePassword(userId: string, currentPassword: string, newPassword: string): Promise<void> {
   const user = await db.user.findUniqueOrThrow({ where: { id: userId }, select: { passwordHash: true } });
   if (!user.passwordHash || !(await verifyPassword(currentPassword, user.passwordHash))) {
-    throw new AppError("validation_failed", "The current password is wrong.", {
-      errors: [{ field: "/currentPassword", code: "wrong_password", message: "The current password is wrong." }],
-    });
+    throw validationError([{ field: "/currentPassword", code: "wrong_password", message: "The current password is wrong." }], "The current password is wrong.");
   }
   if (newPassword.length < MIN_PASSWORD_LENGTH) {
-    throw new AppError("validation_failed", "The new password is too short.", {
-      errors: [{ field: "/newPassword", code: "too_short", message: `Use at least ${MIN_PASSWORD_LENGTH} characters.` }],
-    });
+    throw validationError(
+      [{ field: "/newPassword", code: "too_short", message: `Use at least ${MIN_PASSWORD_LENGTH} characters.` }],
+      "The new password is too short.",
+    );
   }
   if (newPassword === currentPassword) {
-    throw new AppError("validation_failed", "The new password is the current one.", {
-      errors: [{ field: "/newPassword", code: "unchanged", message: "Choose a password different from the current one." }],
-    });
+    throw validationError(
+      [{ field: "/newPassword", code: "unchanged", message: "Choose a password different from the current one." }],
+      "The new password is the current one.",
+    );
   }
   await db.user.update({ where: { id: userId }, data: { passwordHash: await hashPassword(newPassword), sessionVersion: { increment: 1 } } });
 }

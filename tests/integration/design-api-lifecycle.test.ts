@@ -16,7 +16,7 @@ import { listFlowApis } from "@/lib/apis/list-flow-apis";
 import { deleteFlowApi } from "@/lib/apis/delete-flow-api";
 import { unpublishFlowApi } from "@/lib/apis/unpublish-flow-api";
 import { setFlowApiSource } from "@/lib/apis/set-flow-api-source";
-import { ERROR_STATUS } from "@/lib/http/problem";
+import { ERROR_STATUS } from "@/lib/errors/app-error";
 import { tryItTarget } from "@/lib/runs/try-it-target";
 import { validateRunRequest } from "@/lib/runs/validate-request";
 import { createRun } from "@/lib/runs/create-run";
