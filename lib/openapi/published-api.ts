@@ -15,7 +15,8 @@ import { readableLayersOf } from "@/lib/layers/list-layers";
 
 /**
  * The OpenAPI document of a published API, or null when none is published at `path`. Its
- * inputs list the layers the environment may read now (`layers`, else read here).
+ * `servers` URL starts with `origin` (`publicOrigin`, lib/http/request-origin.ts); its inputs
+ * list the layers the environment may read now (`layers`, else read here).
  */
 export async function publishedOpenApi(path: TApiPath, origin: string, layers?: readonly TReadableLayer[]): Promise<TOpenApiDocument | null> {
   const served = await db.environmentApi.findFirst({
@@ -26,14 +27,13 @@ export async function publishedOpenApi(path: TApiPath, origin: string, layers?: 
     include: { flowApi: true, release: { include: { flowVersion: true } } },
   });
   if (!served) return null;
-  const base = (env().PUBLIC_BASE_URL ?? origin).replace(/\/+$/, "");
   return buildOpenApi({
     ...path,
     name: served.flowApi.name,
     description: served.flowApi.description,
     flowVersion: served.release.flowVersion.version,
     flow: ZFlowVersion.parse(served.release.flowVersion.definition),
-    serverUrl: base + apiBasePath(path),
+    serverUrl: origin + apiBasePath(path),
     maxBodyBytes: env().MAX_BODY_BYTES,
     readableLayers:
       layers ?? (await readableLayersOf({ organization: path.organization, environment: path.environment, workspaceId: served.flowApi.workspaceId })),

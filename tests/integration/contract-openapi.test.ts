@@ -98,6 +98,13 @@ describe("docs page", () => {
     }
   });
 
+  it("writes its OGC links with the origin of the OpenAPI document's server URL (PUBLIC_BASE_URL when set)", async () => {
+    const headers = { "x-forwarded-host": "docs.example", "x-forwarded-proto": "https" };
+    const html = await (await fetch(`${BASE_URL}/docs/demo/production/cities-in-area`, { headers })).text();
+    const doc = JSON.parse((await http("GET", `${apiPath("cities-in-area")}/openapi.json`, { key: null, headers })).text);
+    expect(html).toContain(`${new URL(doc.servers[0].url).origin}/public/ogc/demo/production/processes/cities-in-area/execution`);
+  });
+
   it("answers 404 for an API that is not published", async () => {
     expect((await fetch(`${BASE_URL}/docs/demo/production/no-such-api`)).status).toBe(404);
   });

@@ -7,7 +7,8 @@ import { publishedOpenApi, readableLayers } from "@/lib/openapi/published-api";
 import { docsModel } from "@/lib/openapi/docs-model";
 import { describeGeometry, layersFitting, type TGeometryDeclaration } from "@/lib/flows/input-geometry";
 import type { TInput } from "@/lib/flows/definition";
-import { requestOrigin } from "@/lib/http/request-origin";
+import { publicOrigin } from "@/lib/http/request-origin";
+import { env } from "@/lib/env";
 import { apiBasePath, type TApiPath } from "@/lib/runs/scope";
 import { ogcBasePath } from "@/lib/ogc/conformance";
 
@@ -63,7 +64,7 @@ export default async function ApiDocsPage({ params }: TParams) {
   const path = ZApiPath.safeParse(await params);
   if (!path.success) notFound();
   const layers = await readableLayers(path.data);
-  const origin = requestOrigin(await headers(), "http://localhost");
+  const { origin } = publicOrigin(await headers(), "http://localhost", env().PUBLIC_BASE_URL);
   const doc = await publishedOpenApi(path.data, origin, layers);
   if (!doc) notFound();
   const m = docsModel(doc, "YOUR_API_KEY", layers);
