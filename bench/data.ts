@@ -282,7 +282,13 @@ export async function bench(ctx: TBenchContext): Promise<TBenchRow[]> {
     }
     // where the time went (the run processes' own measures) and how much the run returned
     const phases = processTimings(ctx.measuresFile, n);
-    return { median: median(t), runRss: mem.stop()["run process"] ?? 0, phases, features: last?.results?.find((r) => r.key === "cities")?.feature_count ?? 0 };
+    return {
+      median: median(t),
+      times: t,
+      runRss: mem.stop()["run process"] ?? 0,
+      phases,
+      features: last?.results?.find((r) => r.key === "cities")?.feature_count ?? 0,
+    };
   };
   const small = await timesOf("world-cities", 5);
   const big = await timesOf("points-10m", 5);
@@ -400,7 +406,7 @@ export async function bench(ctx: TBenchContext): Promise<TBenchRow[]> {
       unit: "ms",
       target: `as before (${Math.round(big.median)} ms)`,
       ok: after.median <= big.median * 1.5 + 50,
-      note: `the too-big run: ${failed.state} ${(failed.error as { limit?: string } | undefined)?.limit ?? ""}`,
+      note: `the too-big run: ${failed.state} ${(failed.error as { limit?: string } | undefined)?.limit ?? ""}; runs in order ${after.times.map((x) => x.toFixed(0)).join(", ")} ms (before: ${big.times.map((x) => x.toFixed(0)).join(", ")})`,
     });
   }
   await db.end();
