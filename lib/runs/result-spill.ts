@@ -8,15 +8,16 @@
  * the first frame is the header `{v: 2, kind, columns, tableColumns}`, each further frame one
  * batch of at most `SPILL_BATCH` items, stored by column (`TTableBatch`, `TLayerBatch`): V8
  * writes an array of scalars or a `Float64Array` several times faster than as many small
- * objects, each with its keys (a batch of plain 2D points is one `Float64Array` of x, y). V8's serializer is the structured-clone format Node ships: it
- * keeps every value as it was (numbers bit for bit, `undefined` vs null vs "", nested objects),
- * and it is read back by the same Node major version (the worker's `node_modules` Node). A
+ * objects, each with its keys (a batch of plain 2D points is one `Float64Array` of x, y).
+ * V8's serializer is the structured-clone format Node ships: it keeps every value as it was
+ * (numbers bit for bit, `undefined` vs null vs "", nested objects), and it is read back by the
+ * same Node major version (the worker's `node_modules` Node). A
  * feature keeps its geometry, `id`, `bbox` and properties in their order (the members every
  * writer reads). Written and read batch by batch: neither side holds a second copy.
  * Copies of the first layout (`v: 1`, a batch as an array of features or row records) are still read.
  * Bench rows: `nearby-cities 5,000 rows r=30 km, full worker path` (the copy of its 242k-row
  * table, written as one record per row, took about as long as its CSV); `cities-in-area,
- * 1-degree box, 10M-point layer` (its 11,851 point geometries as objects: about 5 ms).
+ * 1-degree box, 10M-point layer` (its 11,851 point geometries as objects: about 8 ms more).
  */
 import v8 from "node:v8";
 import type { Geometry } from "geojson";
@@ -74,9 +75,9 @@ function pointColumn(features: TFeature[]): Float64Array | undefined {
   for (let i = 0; i < features.length; i++) {
     const g = features[i]!.geometry;
     if (g?.type !== "Point") return undefined;
-    const [x, y, ...more] = g.coordinates;
+    const [x, y] = g.coordinates;
     const keys = Object.keys(g);
-    if (typeof x !== "number" || typeof y !== "number" || more.length > 0 || keys.length !== 2 || keys[0] !== "type") return undefined;
+    if (g.coordinates.length !== 2 || typeof x !== "number" || typeof y !== "number" || keys.length !== 2 || keys[0] !== "type") return undefined;
     xy[2 * i] = x;
     xy[2 * i + 1] = y;
   }
