@@ -32,6 +32,8 @@ async function signIn(page: Page, who: { email: string; password: string }, to: 
 }
 
 async function axe(page: Page): Promise<void> {
+  // The title can be missing for a moment after a client-side navigation (axe once saw none on the console keys page).
+  await expect(page).toHaveTitle(/\S/);
   // Toasts fade in and out: axe measured one mid-animation (partial opacity) as low contrast.
   // Each page is checked without them; the toast colours are sonner's own themed defaults.
   const result = await new AxeBuilder({ page }).exclude("[data-sonner-toaster]").analyze();

@@ -7,6 +7,8 @@ import AxeBuilder from "@axe-core/playwright";
 import { expect, type Page } from "@playwright/test";
 
 export async function expectAccessible(page: Page, what: string): Promise<void> {
+  // The title can be missing for a moment after a client-side navigation (axe once saw none on the console keys page).
+  await expect(page).toHaveTitle(/\S/);
   // Toasts fade in and out: axe measures one mid-animation (partial opacity) as low contrast,
   // so pages are checked without the toaster; its colours are sonner's own themed defaults.
   const tagged = await new AxeBuilder({ page })
