@@ -193,6 +193,10 @@ describe("readLayerBatches", () => {
     const b = await readAll(again, box);
     expect(again.bytesRead).toBe(footer);
     expect(b.features).toEqual(a.features);
+    // the cache keeps columns: every read makes its own items, with their positions
+    expect(b.features[0]).not.toBe(a.features[0]);
+    expect(b.features[0]!.geometry).not.toBe(a.features[0]!.geometry);
+    expect(b.features.map(itemPosition)).toEqual(a.features.map(itemPosition));
 
     const other = await openLayerFile(source, { cacheKey: "layer-a@2", cache });
     await readAll(other, box);

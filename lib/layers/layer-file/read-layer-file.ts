@@ -12,8 +12,9 @@
  * Items come in the engine's shapes (lib/steps/dataset.ts): features with every column in
  * `properties` (null where the cell is null) and GeoJSON geometry decoded from WKB by hyparquet,
  * or plain rows; INT64 values become numbers when they are safe integers (else they stay
- * bigints). Decoded row groups may go through a `TRowGroupCache` (row-group-cache.ts); after
- * the signal is aborted nothing more is cached, so abort first, then clear the cache.
+ * bigints). Decoded row groups, kept by column (`TDecodedGroup`), may go through a
+ * `TRowGroupCache` (row-group-cache.ts); every read makes its own items from them. After the
+ * signal is aborted nothing more is cached, so abort first, then clear the cache.
  *
  * @throws the byte source's errors, hyparquet's for a file that is not Parquet, and the
  *   signal's reason when aborted.
@@ -226,10 +227,14 @@ export async function openLayerFile(file: AsyncBuffer, opts: TOpenLayerFileOptio
 
 /** True when a row group's bbox may hold something in `box` (edges inclusive; west > east crosses the antimeridian). */
 export function bboxIntersects(group: TBbox | null, box: TBbox): boolean {
-  if (group === null) return false;
+  return group !== null && meets(group[0], group[1], group[2], group[3], box);
+}
+
+/** `bboxIntersects` of the box `[xmin, ymin, xmax, ymax]`; false when it is NaN (no coordinates). */
+function meets(xmin: number, ymin: number, xmax: number, ymax: number, box: TBbox): boolean {
   const [w, s, e, n] = box;
-  if (group[1] > n || group[3] < s) return false;
-  return w <= e ? group[0] <= e && group[2] >= w : group[2] >= w || group[0] <= e;
+  if (!(ymin <= n && ymax >= s)) return false;
+  return w <= e ? xmin <= e && xmax >= w : xmax >= w || xmin <= e;
 }
 
 /** The row groups `readLayerBatches` reads for `box` (all of them for null or a table). */
@@ -252,9 +257,64 @@ export interface TReadLayerBatchesOptions {
 }
 
 /**
+ * A decoded row group as the cache keeps it: by column, as Parquet stores it, so a read makes
+ * fresh items of only the rows it yields (a box read of a dense layer keeps about a third of
+ * the rows of the row groups it reads) and the cache holds no object per item. Fresh items are
+ * also laid out together in the heap, where the steps and writers walk them in order: cached
+ * items, scattered over the old generation, took the GeoJSON writer twice as long (bench
+ * "data", the 1-degree `cities-in-area` row).
+ */
+interface TDecodedGroup {
+  length: number;
+  /** The cells of each read property column (or row column), in `propertyColumns` order. */
+  values: unknown[][];
+  /** Features: each one's geometry, or null when `points` holds them all. */
+  geometry: (Geometry | null)[] | null;
+  /** Features: x, y of each one when all are plain 2D Points (`type` and `coordinates` only). */
+  points: Float64Array | null;
+  /** Features without `points`: each one's bbox (xmin, ymin, xmax, ymax; NaN without coordinates). */
+  boxes: Float64Array | null;
+  /** Features: each one's position in the layer's own order, when the file has them. */
+  positions: Float64Array | null;
+}
+
+/** The x, y of `geometries` when every one is a plain 2D Point (see `TDecodedGroup.points`), else null. */
+function pointColumn(geometries: (Geometry | null)[]): Float64Array | null {
+  const xy = new Float64Array(geometries.length * 2);
+  for (let i = 0; i < geometries.length; i++) {
+    const g = geometries[i];
+    if (g?.type !== "Point" || g.coordinates.length !== 2 || Object.keys(g).length !== 2) return null;
+    const [x, y] = g.coordinates;
+    if (typeof x !== "number" || typeof y !== "number") return null;
+    xy[2 * i] = x;
+    xy[2 * i + 1] = y;
+  }
+  return xy;
+}
+
+/** Each geometry's bbox in turn (NaN for one without coordinates). */
+function boxColumn(geometries: (Geometry | null)[]): Float64Array {
+  const boxes = new Float64Array(geometries.length * 4).fill(NaN);
+  for (let i = 0; i < geometries.length; i++) {
+    const b = geometryBbox(geometries[i]);
+    if (b) boxes.set(b, 4 * i);
+  }
+  return boxes;
+}
+
+/** Estimated heap bytes of a decoded row group (the cache's bound; item-measure.ts). */
+function groupBytes(group: TDecodedGroup): number {
+  let bytes = 8 * (group.points?.length ?? 0) + 8 * (group.boxes?.length ?? 0) + 8 * (group.positions?.length ?? 0);
+  for (const column of group.values) for (const cell of column) bytes += 8 + estimateItemBytes(cell);
+  for (const g of group.geometry ?? []) bytes += 8 + estimateItemBytes(g);
+  return bytes;
+}
+
+/**
  * Yields one batch per row group that may intersect `box` (all when null), in file order:
  * features (kind "features") or rows (kind "table"); with a box, a batch holds only the
- * features whose bbox meets it. Items may come from the cache: do not modify them. See the
+ * features whose bbox meets it. Items are the caller's own, but a geometry other than a plain
+ * 2D Point is shared with the cache: do not modify it. See the
  * module doc for what is decoded how.
  */
 export async function* readLayerBatches(file: TLayerFile, box: TBbox | null, opts: TReadLayerBatchesOptions = {}): AsyncGenerator<TFeature[] | TRow[]> {
@@ -265,9 +325,9 @@ export async function* readLayerBatches(file: TLayerFile, box: TBbox | null, opt
   const readColumns = [...propertyColumns.map(([name]) => name), ...(features ? [geometryColumn] : []), ...(features && position ? [position] : [])];
   const columnsKey = wanted ? propertyColumns.map(([name]) => name).join("\u0000") : "*";
 
-  const load = async (group: TLayerFileRowGroup): Promise<(TFeature | TRow)[]> => {
+  const load = async (group: TLayerFileRowGroup): Promise<TDecodedGroup> => {
     const key = `${file.cacheKey}\u0001${group.index}\u0001${columnsKey}`;
-    const cached = cache?.get<TFeature | TRow>(key);
+    const cached = cache?.get<TDecodedGroup>(key);
     if (cached) return cached;
     let rows: unknown[][] = [];
     await parquetRead({
@@ -281,21 +341,44 @@ export async function* readLayerBatches(file: TLayerFile, box: TBbox | null, opt
       },
     });
     opts.signal?.throwIfAborted();
-    const batch: (TFeature | TRow)[] = new Array(rows.length);
-    let bytes = 0;
-    for (let r = 0; r < rows.length; r++) {
-      const row = rows[r];
-      const values: Record<string, unknown> = {};
-      for (let c = 0; c < propertyColumns.length; c++) setOwn(values, propertyColumns[c][1], fromInt64(row[c]));
-      const item: TFeature | TRow = features
-        ? { type: "Feature", geometry: (row[propertyColumns.length] as Geometry | undefined) ?? null, properties: values }
-        : values;
-      if (features && position) setItemPosition(item as unknown as TFeature, Number(row[propertyColumns.length + 1]));
-      if (cache) bytes += estimateItemBytes(item);
-      batch[r] = item;
+    const values = propertyColumns.map((_, c) => rows.map((row) => fromInt64(row[c])));
+    const geometries = features ? rows.map((row) => (row[propertyColumns.length] as Geometry | undefined) ?? null) : null;
+    const points = geometries && pointColumn(geometries);
+    const decoded: TDecodedGroup = {
+      length: rows.length,
+      values,
+      geometry: points ? null : geometries,
+      points,
+      boxes: geometries && !points ? boxColumn(geometries) : null,
+      positions: features && position ? Float64Array.from(rows, (row) => Number(row[propertyColumns.length + 1])) : null,
+    };
+    cache?.set(key, decoded, groupBytes(decoded));
+    return decoded;
+  };
+
+  /** Fresh items of the rows of `group` (with a box: of the features whose bbox meets it). */
+  const itemsOf = (group: TDecodedGroup): TFeature[] | TRow[] => {
+    const { values, geometry, points, boxes, positions } = group;
+    const record = (r: number) => {
+      const record: Record<string, unknown> = {};
+      for (let c = 0; c < propertyColumns.length; c++) setOwn(record, propertyColumns[c][1], values[c][r]);
+      return record;
+    };
+    if (!features) return Array.from({ length: group.length }, (_, r) => record(r));
+    const out: TFeature[] = [];
+    for (let r = 0; r < group.length; r++) {
+      if (box) {
+        const hit = points
+          ? meets(points[2 * r], points[2 * r + 1], points[2 * r], points[2 * r + 1], box)
+          : meets(boxes![4 * r], boxes![4 * r + 1], boxes![4 * r + 2], boxes![4 * r + 3], box);
+        if (!hit) continue;
+      }
+      const g: Geometry | null = points ? { type: "Point", coordinates: [points[2 * r], points[2 * r + 1]] } : geometry![r];
+      const feature: TFeature = { type: "Feature", geometry: g, properties: record(r) };
+      if (positions) setItemPosition(feature, positions[r]);
+      out.push(feature);
     }
-    cache?.set(key, batch, bytes);
-    return batch;
+    return out;
   };
 
   // One row group ahead: its bytes are fetched while the caller works on the current one (a
@@ -309,7 +392,6 @@ export async function* readLayerBatches(file: TLayerFile, box: TBbox | null, opt
     const current = ahead!;
     ahead = i + 1 < groups.length ? load(groups[i + 1]) : undefined;
     ahead?.catch(() => {});
-    const batch = (await current) as TFeature[] | TRow[];
-    yield box && features ? (batch as TFeature[]).filter((f) => bboxIntersects(geometryBbox(f.geometry), box)) : batch;
+    yield itemsOf(await current);
   }
 }

@@ -15,7 +15,7 @@ describe("createRowGroupCache", () => {
     expect(cache.size).toBe(2);
   });
 
-  it("replaces an entry under the same key and never keeps a batch larger than the bound", () => {
+  it("replaces an entry under the same key and never keeps an entry larger than the bound", () => {
     const cache = createRowGroupCache(100);
     cache.set("a", [1], 30);
     cache.set("a", [1, 1], 50);
