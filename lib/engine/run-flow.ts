@@ -69,9 +69,14 @@ function tooManyItems(maxItems: number): ResourceLimitError {
 
 /** `items` sorted by their position in their layer's own order (stable for equal positions). */
 function inLayerOrder<T extends object>(items: T[]): T[] {
-  const keyed = items.map((item, i) => ({ item, p: itemPosition(item)!, i }));
-  keyed.sort((a, b) => a.p - b.p || a.i - b.i);
-  return keyed.map((k) => k.item);
+  const position = new Float64Array(items.length);
+  const order = new Array<number>(items.length);
+  for (let i = 0; i < items.length; i++) {
+    position[i] = itemPosition(items[i]!)!;
+    order[i] = i;
+  }
+  order.sort((a, b) => position[a]! - position[b]! || a - b);
+  return order.map((i) => items[i]!);
 }
 
 /** A dataset not read yet: a layer file, or a batch step over one. Each `batches()` call is a new pass, in order. */
