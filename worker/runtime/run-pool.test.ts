@@ -197,6 +197,17 @@ describe("RunPool", () => {
     proc.release();
   }, 60_000);
 
+  it("fails a run whose files pass the result budget with resources_exhausted, with none of its files still being written", async () => {
+    const p = newPool({ size: 1 });
+    const big = await cityLayer(5000);
+    const places = Array.from({ length: 50 }, (_, i) => ({ id: `p${i}`, lon: 8 + (i % 10) * 0.05, lat: 47 + Math.floor(i / 10) * 0.05 }));
+    // the files and copies of a run are written at once: the one that passes the budget stops the others
+    const err = await p.with((t) => t.run(task(big.ref, places, 20, { maxResultBytes: 1024 * 1024 }))).catch((e: unknown) => e);
+    expect(classifyRunFailure(err)).toMatchObject({ kind: "fail", error: { code: "resources_exhausted", limit: "result size 1 MB" } });
+    // an upload in progress lives in the store's tmp folder until it is complete or removed
+    expect(fs.readdirSync(path.join(BLOBS, "tmp"))).toEqual([]);
+  }, 60_000);
+
   it("stops a run at its time limit, and fails the work of a process killed from outside as lost (retried)", async () => {
     const p = newPool({ size: 1, timeLimitMs: 1_000, memoryMb: 256 });
     const big = await cityLayer(5000);
