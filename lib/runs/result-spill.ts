@@ -22,6 +22,7 @@
 import v8 from "node:v8";
 import type { Geometry } from "geojson";
 import type { TEngineResult, TFeature, TRow } from "@/lib/engine/types";
+import { pointAt, pointColumn } from "@/lib/geo/point-column";
 import { tableFromRows, type TColumnValues } from "@/lib/steps/dataset";
 import type { TColumns } from "@/lib/steps/columns";
 
@@ -69,23 +70,8 @@ function sameKeys(a: string[], b: string[]): boolean {
   return true;
 }
 
-/** The x, y of every geometry when all are plain 2D Points (see `TLayerBatch.points`), else undefined. */
-function pointColumn(features: TFeature[]): Float64Array | undefined {
-  const xy = new Float64Array(features.length * 2);
-  for (let i = 0; i < features.length; i++) {
-    const g = features[i]!.geometry;
-    if (g?.type !== "Point") return undefined;
-    const [x, y] = g.coordinates;
-    const keys = Object.keys(g);
-    if (g.coordinates.length !== 2 || typeof x !== "number" || typeof y !== "number" || keys.length !== 2 || keys[0] !== "type") return undefined;
-    xy[2 * i] = x;
-    xy[2 * i + 1] = y;
-  }
-  return xy;
-}
-
 function layerBatch(features: TFeature[]): TLayerBatch {
-  const points = pointColumn(features);
+  const points = pointColumn(features.map((f) => f.geometry));
   const batch: TLayerBatch = {
     geometry: points ? null : features.map((f) => f.geometry),
     points,
@@ -125,7 +111,7 @@ function layerFeatures(batch: TLayerBatch, out: TFeature[]): void {
       if (key === "__proto__") Object.defineProperty(properties, key, { value, writable: true, enumerable: true, configurable: true });
       else properties[key] = value;
     }
-    const geometry: Geometry | null = points ? { type: "Point", coordinates: [points[2 * i]!, points[2 * i + 1]!] } : batch.geometry![i]!;
+    const geometry: Geometry | null = points ? pointAt(points, i) : batch.geometry![i]!;
     const feature: TFeature = { type: "Feature", geometry, properties };
     if (batch.id?.[i] !== undefined) feature.id = batch.id[i] as string | number;
     if (batch.bbox?.[i] !== undefined) feature.bbox = batch.bbox[i] as TFeature["bbox"];

@@ -26,6 +26,7 @@ import type { TFeature, TRow } from "@/lib/engine/types";
 import type { TColumnType } from "@/lib/formats/column-types";
 import { GEOMETRY_COLUMN, type TGeoMetadata } from "@/lib/formats/geoparquet/write";
 import { geometryBbox, type TBbox } from "@/lib/geo/bbox";
+import { pointAt, pointColumn } from "@/lib/geo/point-column";
 import { estimateItemBytes } from "./item-measure";
 import type { TRowGroupCache } from "./row-group-cache";
 import { kvJson, LAYER_FILE_METADATA_KEY } from "./types";
@@ -270,26 +271,12 @@ interface TDecodedGroup {
   values: unknown[][];
   /** Features: each one's geometry, or null when `points` holds them all. */
   geometry: (Geometry | null)[] | null;
-  /** Features: x, y of each one when all are plain 2D Points (`type` and `coordinates` only). */
+  /** Features: x, y of each one when all are plain 2D Points (lib/geo/point-column.ts). */
   points: Float64Array | null;
   /** Features without `points`: each one's bbox (xmin, ymin, xmax, ymax; NaN without coordinates). */
   boxes: Float64Array | null;
   /** Features: each one's position in the layer's own order, when the file has them. */
   positions: Float64Array | null;
-}
-
-/** The x, y of `geometries` when every one is a plain 2D Point (see `TDecodedGroup.points`), else null. */
-function pointColumn(geometries: (Geometry | null)[]): Float64Array | null {
-  const xy = new Float64Array(geometries.length * 2);
-  for (let i = 0; i < geometries.length; i++) {
-    const g = geometries[i];
-    if (g?.type !== "Point" || g.coordinates.length !== 2 || Object.keys(g).length !== 2) return null;
-    const [x, y] = g.coordinates;
-    if (typeof x !== "number" || typeof y !== "number") return null;
-    xy[2 * i] = x;
-    xy[2 * i + 1] = y;
-  }
-  return xy;
 }
 
 /** Each geometry's bbox in turn (NaN for one without coordinates). */
@@ -343,7 +330,7 @@ export async function* readLayerBatches(file: TLayerFile, box: TBbox | null, opt
     opts.signal?.throwIfAborted();
     const values = propertyColumns.map((_, c) => rows.map((row) => fromInt64(row[c])));
     const geometries = features ? rows.map((row) => (row[propertyColumns.length] as Geometry | undefined) ?? null) : null;
-    const points = geometries && pointColumn(geometries);
+    const points = (geometries && pointColumn(geometries)) ?? null;
     const decoded: TDecodedGroup = {
       length: rows.length,
       values,
@@ -373,7 +360,7 @@ export async function* readLayerBatches(file: TLayerFile, box: TBbox | null, opt
           : meets(boxes![4 * r], boxes![4 * r + 1], boxes![4 * r + 2], boxes![4 * r + 3], box);
         if (!hit) continue;
       }
-      const g: Geometry | null = points ? { type: "Point", coordinates: [points[2 * r], points[2 * r + 1]] } : geometry![r];
+      const g: Geometry | null = points ? pointAt(points, r) : geometry![r];
       const feature: TFeature = { type: "Feature", geometry: g, properties: record(r) };
       if (positions) setItemPosition(feature, positions[r]);
       out.push(feature);
