@@ -1,0 +1,36 @@
+/** A feature's layer position (lib/steps/dataset.ts): kept on the object, seen by nothing that reads its members. */
+import v8 from "node:v8";
+import { describe, expect, it } from "vitest";
+import { carryItemPosition, itemPosition, setItemPosition } from "@/lib/steps/dataset";
+import { withProps } from "@/lib/steps/items";
+import { pt } from "@/lib/steps/test-helpers";
+
+describe("item position", () => {
+  it("is invisible to JSON, keys, spreads, clones and equality, and carried to derived features", () => {
+    const f = pt(8.5, 47.4, { name: "Zürich" });
+    const plain = pt(8.5, 47.4, { name: "Zürich" });
+    setItemPosition(f, 42);
+    expect(itemPosition(f)).toBe(42);
+    expect(itemPosition(plain)).toBeUndefined();
+    expect(JSON.stringify(f)).toBe(JSON.stringify(plain));
+    expect(Object.keys(f)).toEqual(Object.keys(plain));
+    expect(Object.getOwnPropertySymbols(f)).toEqual([]);
+    expect(itemPosition({ ...f })).toBeUndefined();
+    expect(itemPosition(structuredClone(f))).toBeUndefined();
+    expect(v8.serialize(f)).toEqual(v8.serialize(plain));
+    expect(f).toStrictEqual(plain);
+
+    const derived = withProps(f, { n: 1 });
+    expect(itemPosition(derived)).toBe(42);
+    const other = pt(0, 0, {});
+    carryItemPosition(plain, other);
+    expect(itemPosition(other)).toBeUndefined();
+  });
+
+  it("can be set again", () => {
+    const f = pt(0, 0, {});
+    setItemPosition(f, 1);
+    setItemPosition(f, 7);
+    expect(itemPosition(f)).toBe(7);
+  });
+});
