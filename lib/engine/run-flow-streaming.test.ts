@@ -252,6 +252,24 @@ describe("streaming", () => {
     expect(props(a)).toEqual([{ n: 4990 }]);
   });
 
+  it("restores the layer's order for any positions: small or past 2^53 / n, equal ones as read", async () => {
+    const flow = mustValidate({
+      inputs: [{ name: "c", kind: "layer" }],
+      steps: [{ id: "s", type: "select", source: "c", fields: ["i"] }],
+      results: [{ key: "s", kind: "layer", from: "s" }],
+    });
+    const order = async (positions: number[]) => {
+      const points = positions.map((p, i) => pt(0, 0, { i }));
+      points.forEach((f, i) => setItemPosition(f, positions[i]!));
+      const [s] = await runFlow(flow, { c: layerSource(points) }, {});
+      return s!.kind === "layer" ? s!.data.features.map((f) => f.properties!.i) : [];
+    };
+    // (positions as file order gives them; expected: read indexes by position, ties as read)
+    expect(await order([5, 3, 9, 3, 0])).toEqual([4, 1, 3, 0, 2]);
+    const big = 2 ** 52;
+    expect(await order([big + 4, big, big + 2, big])).toEqual([1, 3, 2, 0]);
+  });
+
   it("stops between groups when aborted, and lets a read error through as it is", async () => {
     const points = Array.from({ length: 5000 }, (_, i) => pt(0, 0, { i }));
     const flow = mustValidate({
