@@ -10,8 +10,9 @@
  * writes an array of scalars or a `Float64Array` several times faster than as many small
  * objects, each with its keys (a batch of plain 2D points is one `Float64Array` of x, y).
  * V8's serializer is the structured-clone format Node ships: it keeps every value as it was
- * (numbers bit for bit, `undefined` vs null vs "", nested objects), and it is read back by the
- * same Node major version (the worker's `node_modules` Node). A
+ * (numbers bit for bit, `undefined` vs null vs "", nested objects). It is read back by the
+ * worker's `node_modules` Node, the same or a later version: V8's deserializer reads the
+ * earlier versions of its format (copies written on Node 24 read the same on Node 26). A
  * feature keeps its geometry, `id`, `bbox` and properties in their order (the members every
  * writer reads). Written and read batch by batch: neither side holds a second copy.
  * Copies of the first layout (`v: 1`, a batch as an array of features or row records) are still read.

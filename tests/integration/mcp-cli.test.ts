@@ -27,7 +27,7 @@ import { keyProxy, MCP_PATH, MCP_URL } from "./mcp-helpers";
 
 const ROOT = path.resolve(import.meta.dirname, "../..");
 const BIN = path.join(ROOT, "node_modules/.bin");
-/** The project's Node (node_modules/.bin/node, Node 24): the suite needs Node >= 22. */
+/** The project's Node (node_modules/.bin/node, Node 26): the suite needs Node >= 22. */
 const NODE = fs.existsSync(path.join(BIN, "node")) ? path.join(BIN, "node") : process.execPath;
 
 /** Checks that fail for a reason outside this server, by scenario and check id. */
