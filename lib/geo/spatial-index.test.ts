@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { distance } from "@turf/turf";
 import { pt } from "@/lib/steps/test-helpers";
-import { haversineKm, nearestWithinKm, pointIndex, pointsWithinKm } from "./spatial-index";
+import { geometryIndex, haversineKm, nearestWithinKm, pointIndex, pointsWithinKm, someEntryAt } from "./spatial-index";
 import type { TFeature } from "@/lib/steps/dataset";
 
 function rng(seed: number): () => number {
@@ -112,5 +112,49 @@ describe("pointsWithinKm memo", () => {
     const first = pointsWithinKm(idx, pos, 10);
     expect(first.feature).toHaveLength(1000);
     expect(pointsWithinKm(idx, pos, 10)).toBe(first); // the same answer object: memoised
+  });
+});
+
+describe("someEntryAt", () => {
+  /** `n` small squares (a MultiPolygon of two for every third feature), some overlapping. */
+  function squares(n: number, r: () => number): TFeature[] {
+    const square = (x: number, y: number, s: number) => [
+      [
+        [x, y],
+        [x + s, y],
+        [x + s, y + s],
+        [x, y + s],
+        [x, y],
+      ],
+    ];
+    return Array.from({ length: n }, (_, i) => {
+      const [x, y, s] = [r() * 20, r() * 20, 1 + r() * 4];
+      const geometry =
+        i % 3 === 0
+          ? { type: "MultiPolygon" as const, coordinates: [square(x, y, s), square(x + 10, y, s)] }
+          : { type: "Polygon" as const, coordinates: square(x, y, s) };
+      return { type: "Feature", geometry, properties: {} };
+    });
+  }
+
+  it("finds the entries whose box holds the point, read box by box (few entries) or through the tree (many)", () => {
+    const r = rng(11);
+    for (const n of [1, 5, 11, 12, 40]) {
+      const gi = geometryIndex(squares(n, r));
+      for (let q = 0; q < 300; q++) {
+        const [x, y] = [r() * 36 - 2, r() * 26 - 2];
+        const inBox = gi.entries
+          .map((_, k) => k)
+          .filter((k) => x >= gi.boxes[4 * k]! && y >= gi.boxes[4 * k + 1]! && x <= gi.boxes[4 * k + 2]! && y <= gi.boxes[4 * k + 3]!);
+        const seen: number[] = [];
+        const found = someEntryAt(gi, x, y, (k) => {
+          seen.push(k);
+          return false;
+        });
+        expect(found).toBe(false);
+        expect(seen.sort((a, b) => a - b)).toEqual(inBox);
+        if (inBox.length > 0) expect(someEntryAt(gi, x, y, (k) => k === inBox.at(-1))).toBe(true);
+      }
+    }
   });
 });

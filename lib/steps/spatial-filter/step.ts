@@ -1,9 +1,9 @@
 /** The runner of the `spatial_filter` step; its definition (options, sources, output, docs) is in definition.ts. */
 import { bbox as turfBbox, booleanContains, booleanIntersects, booleanWithin } from "@turf/turf";
-import type { Geometry } from "geojson";
+import type { Geometry, Position } from "geojson";
 import { asFeatures } from "@/lib/steps/items";
 import { isPolygonal, pointHits } from "@/lib/steps/geometry";
-import { geometryIndex } from "@/lib/geo/spatial-index";
+import { geometryIndex, someEntryAt } from "@/lib/geo/spatial-index";
 import type { TFeature } from "@/lib/steps/dataset";
 import { smallerBox, sourceExtent } from "@/lib/steps/extent";
 import { defineRunner } from "@/lib/steps/define-step";
@@ -61,7 +61,12 @@ export const spatialFilterRunner = defineRunner(spatialFilter, {
       const byDs = ctx.get(step.by);
       if (byDs === null) return async (ds) => asFeatures(ds); // omitted optional area: no restriction
       const by = asFeatures(byDs, "`by` source");
-      const { index, entries } = geometryIndex(by.features);
+      const byIndex = geometryIndex(by.features);
+      const { index, entries } = byIndex;
+      const ignoreBoundary = step.predicate === "within";
+      // One test for every point (the point it reads is set before each query): no closure per point.
+      let point: Position = [0, 0];
+      const pointIn = (c: number) => pointHits(point, entries[c].geometry, ignoreBoundary);
       return async (ds) => {
         const source = asFeatures(ds);
         const keepIfHit = step.predicate !== "disjoint";
@@ -73,9 +78,8 @@ export const spatialFilterRunner = defineRunner(spatialFilter, {
           let hit = false;
           if (g && index) {
             if (g.type === "Point" && step.predicate !== "contains") {
-              const [x, y] = g.coordinates;
-              const ignoreBoundary = step.predicate === "within";
-              hit = index.search(x, y, x, y).some((c) => pointHits(g.coordinates, entries[c].geometry, ignoreBoundary));
+              point = g.coordinates;
+              hit = someEntryAt(byIndex, point[0]!, point[1]!, pointIn);
             } else {
               const [x0, y0, x1, y1] = turfBbox(g);
               const cand = index.search(x0, y0, x1, y1);
