@@ -66,7 +66,7 @@ export function geometryIndex(features: readonly TFeature[]): TGeometryIndex {
     } else entries.push({ feature: i, geometry: g });
   }
   const boxes = new Float64Array(4 * entries.length);
-  entries.forEach((e, k) => boxes.set(turfBbox(e.geometry).slice(0, 4), 4 * k));
+  entries.forEach((e, k) => boxes.set(turfBbox(e.geometry), 4 * k));
   let index: Flatbush | null = null;
   if (entries.length > 0) {
     index = new Flatbush(entries.length);
