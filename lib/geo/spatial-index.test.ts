@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { distance } from "@turf/turf";
-import { pt } from "@/lib/steps/test-helpers";
+import type { Polygon } from "geojson";
+import { box, pt } from "@/lib/steps/test-helpers";
 import { geometryIndex, haversineKm, nearestWithinKm, pointIndex, pointsWithinKm, someEntryAt } from "./spatial-index";
 import type { TFeature } from "@/lib/steps/dataset";
 
@@ -118,22 +119,12 @@ describe("pointsWithinKm memo", () => {
 describe("someEntryAt", () => {
   /** `n` small squares (a MultiPolygon of two for every third feature), some overlapping. */
   function squares(n: number, r: () => number): TFeature[] {
-    const square = (x: number, y: number, s: number) => [
-      [
-        [x, y],
-        [x + s, y],
-        [x + s, y + s],
-        [x, y + s],
-        [x, y],
-      ],
-    ];
     return Array.from({ length: n }, (_, i) => {
       const [x, y, s] = [r() * 20, r() * 20, 1 + r() * 4];
-      const geometry =
-        i % 3 === 0
-          ? { type: "MultiPolygon" as const, coordinates: [square(x, y, s), square(x + 10, y, s)] }
-          : { type: "Polygon" as const, coordinates: square(x, y, s) };
-      return { type: "Feature", geometry, properties: {} };
+      const square = box(x, y, x + s, y + s);
+      if (i % 3 !== 0) return square;
+      const ring = (dx: number) => (box(x + dx, y, x + dx + s, y + s).geometry as Polygon).coordinates;
+      return { ...square, geometry: { type: "MultiPolygon", coordinates: [ring(0), ring(10)] } };
     });
   }
 
