@@ -67,32 +67,16 @@ function tooManyItems(maxItems: number): ResourceLimitError {
   );
 }
 
-/**
- * `items` sorted by their position in their layer's own order (stable for equal positions).
- * Positions are integers (a row's index in the uploaded file), so each item's sort key is
- * `position * n + index`, exact while it stays below 2^53: one `Float64Array` sorted by the
- * typed array's numeric sort, with no comparator call per comparison (2.6 -> 1.0 ms on 11,851
- * items; bench row `cities-in-area, 1-degree box, 10M-point layer`). Other positions (none are
- * made today) fall back to a comparator sort.
- */
+/** `items` sorted by their position in their layer's own order (stable for equal positions). */
 function inLayerOrder<T extends object>(items: T[]): T[] {
-  const n = items.length;
-  const key = new Float64Array(n);
-  let packable = true;
-  for (let i = 0; i < n; i++) {
-    const p = itemPosition(items[i]!)!;
-    key[i] = p * n + i;
-    if (!Number.isSafeInteger(key[i]) || p < 0) packable = false;
+  const position = new Float64Array(items.length);
+  const order = new Array<number>(items.length);
+  for (let i = 0; i < items.length; i++) {
+    position[i] = itemPosition(items[i]!)!;
+    order[i] = i;
   }
-  if (!packable) {
-    const order = Array.from(items.keys());
-    order.sort((a, b) => itemPosition(items[a]!)! - itemPosition(items[b]!)! || a - b);
-    return order.map((i) => items[i]!);
-  }
-  key.sort();
-  const out = new Array<T>(n);
-  for (let k = 0; k < n; k++) out[k] = items[key[k]! % n]!;
-  return out;
+  order.sort((a, b) => position[a]! - position[b]! || a - b);
+  return order.map((i) => items[i]!);
 }
 
 /** A dataset not read yet: a layer file, or a batch step over one. Each `batches()` call is a new pass, in order. */
