@@ -61,9 +61,7 @@ export async function encodeCsv(table: TTable, options: TStreamOptions = {}): Pr
     for (let start = 0; start < length; start += ROWS_PER_SLICE) {
       await yieldToEventLoop(options.signal, options.pace);
       const end = Math.min(length, start + ROWS_PER_SLICE);
-      const records = new Array<string>(end - start);
-      for (let r = start; r < end; r++) records[r - start] = record(table, r);
-      out.push(records.join(""));
+      for (let r = start; r < end; r++) out.push(record(table, r));
     }
   }
   return { body: out.finish(), rowCount: length };

@@ -3,15 +3,15 @@
  * Polygon rings follow RFC 7946's right-hand rule (exterior counterclockwise, holes
  * clockwise; lib/geo/right-hand-rule.ts), whatever the order of the source data.
  *
- * The text is built feature by feature (one JSON.stringify per feature, gathered into bounded
- * UTF-8 chunks), never as one JSON.stringify of the whole collection.
+ * The text is built feature by feature (one JSON.stringify per feature, each encoded into bounded
+ * UTF-8 chunks as it is made), never as one JSON.stringify of the whole collection.
  */
 import type { TFeature, TFeatureSet } from "@/lib/engine/types";
 import { rightHandRule } from "@/lib/geo/right-hand-rule";
 import { Utf8Chunks, yieldToEventLoop, type TStreamOptions } from "../byte-chunks";
 import { EncodeError } from "../errors";
 
-/** Features serialised between two yields to the event loop; small, so a slice's garbage dies young. */
+/** Features serialised between two yields to the event loop. */
 const FEATURES_PER_SLICE = 2_048;
 
 function bigintReplacer(_key: string, value: unknown): unknown {
@@ -59,16 +59,17 @@ export async function encodeGeoJson(layer: TFeatureSet, options: TStreamOptions 
   for (let start = 0; start < features.length; start += FEATURES_PER_SLICE) {
     if (start > 0) await yieldToEventLoop(options.signal, options.pace);
     const end = Math.min(features.length, start + FEATURES_PER_SLICE);
-    const parts = new Array<string>(end - start);
     for (let i = start; i < end; i++) {
+      let text: string;
       try {
-        parts[i - start] = featureJson(features[i]);
+        text = featureJson(features[i]);
       } catch (error) {
         const reason = error instanceof Error ? error.message : String(error);
         throw new EncodeError(`feature ${i}: ${reason}`, { cause: error });
       }
+      out.push(i === 0 ? "\n" : ",\n");
+      out.push(text);
     }
-    out.push((start === 0 ? "\n" : ",\n") + parts.join(",\n"));
   }
   out.push(features.length > 0 ? "\n]}\n" : "]}\n");
   return { body: out.finish(), featureCount: features.length };
