@@ -33,6 +33,10 @@
  *   never holds the points; cities-in-area holds only the points inside the area's box. Errors
  *   of a lazy step (its batch function, its item limit) surface when it is read, as a
  *   `StepError` naming it; a lazy step nobody reads does no work.
+ * - Columns: a layer file's plain 2D points come held by column (lib/steps/point-columns.ts) and
+ *   stay so through filter, spatial_filter, select and materialising (the layer's order restored
+ *   by index), into aggregate, spatial_join's points and the GeoJSON and copy writers; any other
+ *   reader makes their features once, when it first reads them. The same results either way.
  * - Order: a layer file keeps its features along a Hilbert curve, with each one's position in
  *   the layer (`itemPosition`, lib/steps/dataset.ts); materialising restores the layer's order,
  *   so every result lists its features as a run on the layer in memory would. Batch-by-batch
@@ -49,9 +53,10 @@ import { planLayerBoxes } from "@/lib/engine/plan-boxes";
 import { resultColumns } from "@/lib/engine/result-columns";
 import type { TEngineResult, TResolvedInputs, TRunFlowOptions } from "@/lib/engine/types";
 import type { TStepContext, TStepDefinition, TStepRunner } from "@/lib/steps/define-step";
-import { concatTables, itemPosition, sliceTable, tableFromRows } from "@/lib/steps/dataset";
-import type { TBox, TDataset, TFeature, TLayerSource, TRow, TTable } from "@/lib/steps/dataset";
+import { concatTables, itemPosition, layerOrder, sliceTable, tableFromRows } from "@/lib/steps/dataset";
+import type { TBox, TDataset, TFeature, TFeatureSet, TLayerSource, TRow, TTable } from "@/lib/steps/dataset";
 import { asFeatures, asItems, itemCount, type TItems } from "@/lib/steps/items";
+import { concatPoints, pointColumnsOf, pointFeatures, takePoints, type TPointColumns } from "@/lib/steps/point-columns";
 import { stepRunner } from "@/lib/steps/runners";
 import { resolveStep, stepSources } from "@/lib/steps/step-schema";
 
@@ -67,16 +72,15 @@ function tooManyItems(maxItems: number): ResourceLimitError {
   );
 }
 
-/** `items` sorted by their position in their layer's own order (stable for equal positions). */
-function inLayerOrder<T extends object>(items: T[]): T[] {
-  const position = new Float64Array(items.length);
-  const order = new Array<number>(items.length);
-  for (let i = 0; i < items.length; i++) {
-    position[i] = itemPosition(items[i]!)!;
-    order[i] = i;
-  }
-  order.sort((a, b) => position[a]! - position[b]! || a - b);
-  return order.map((i) => items[i]!);
+/** The first `n` of `items` in their layer's own order (stable for equal positions). */
+function inLayerOrder<T extends object>(items: T[], n: number): T[] {
+  const order = layerOrder(Float64Array.from(items, (item) => itemPosition(item)!));
+  return order.slice(0, n).map((i) => items[i]!);
+}
+
+/** The first `n` of `cols` in their layer's own order (every feature has its position). */
+function pointsInLayerOrder(cols: TPointColumns, n: number): TPointColumns {
+  return takePoints(cols, layerOrder(cols.positions!).slice(0, n));
 }
 
 /** A dataset not read yet: a layer file, or a batch step over one. Each `batches()` call is a new pass, in order. */
@@ -90,7 +94,8 @@ interface TLazy {
 
 type TValue = TDataset | TLazy | null;
 
-function itemsOf(of: "features" | "rows", columns: string[], items: TFeature[] | TRow[]): TItems {
+function itemsOf(of: "features" | "rows", columns: string[], items: TFeatureSet | TFeature[] | TRow[]): TItems {
+  if (!Array.isArray(items)) return items;
   return of === "features" ? { kind: "features", features: items as TFeature[] } : tableFromRows(columns, items as TRow[]);
 }
 
@@ -196,6 +201,9 @@ export async function runFlow(
     const value = data.get(name) as TLazy;
     const step = n === Infinity ? flow.steps.find((s) => s.id === name) : undefined;
     let kept: TFeature[] = [];
+    // Batches held by column, while every batch is (lib/steps/point-columns.ts), and how many features they hold.
+    let parts: TPointColumns[] | null = [];
+    let held = 0;
     const tables: TTable[] = [];
     let count = 0;
     let byPosition = true;
@@ -205,21 +213,39 @@ export async function runFlow(
         if (count < n) tables.push(count + items.length <= n ? items : sliceTable(items, 0, n - count));
         count += items.length;
       } else {
-        for (const item of items.features) {
-          count++;
-          if (byPosition && itemPosition(item) === undefined) {
-            byPosition = false;
-            kept = kept.slice(0, n);
+        const cols = parts && pointColumnsOf(items);
+        if (parts && cols?.positions) {
+          parts.push(cols);
+          held += cols.props.length;
+          count += cols.props.length;
+          if (held > 2 * n) {
+            const first = concatPoints(parts);
+            if (first) [parts, held] = [[pointsInLayerOrder(first, n)], n];
           }
-          if (byPosition || kept.length < n) kept.push(item);
+        } else {
+          // Not all by column: the features of those that were, then of this one and the rest.
+          if (parts) for (const p of parts) kept.push(...pointFeatures(p).features);
+          parts = null;
+          for (const item of items.features) {
+            count++;
+            if (byPosition && itemPosition(item) === undefined) {
+              byPosition = false;
+              kept = kept.slice(0, n);
+            }
+            if (byPosition || kept.length < n) kept.push(item);
+          }
         }
       }
       if (step && count > maxItems) throw new StepError(step.id, step.type, tooManyItems(maxItems));
-      if (byPosition && kept.length > 2 * n) kept = inLayerOrder(kept).slice(0, n);
+      if (byPosition && kept.length > 2 * n) kept = inLayerOrder(kept, n);
       await checkpoint();
     }
     if (value.of === "rows") return { ds: concatTables(value.columns, tables), count };
-    if (byPosition) kept = inLayerOrder(kept).slice(0, n);
+    const all = parts && parts.length > 0 ? concatPoints(parts) : undefined;
+    if (all) return { ds: pointFeatures(pointsInLayerOrder(all, n)), count };
+    // Parts whose columns differ (no step makes them so): as features.
+    if (parts) for (const p of parts) kept.push(...pointFeatures(p).features);
+    if (byPosition) kept = inLayerOrder(kept, n);
     return { ds: { kind: "features", features: kept }, count };
   }
 

@@ -14,7 +14,7 @@ import "server-only";
 import type { FeatureCollection } from "geojson";
 import { blobAsyncBuffer, blobStore } from "@/lib/blobs";
 import { db } from "@/lib/db";
-import type { TFeature, TRow } from "@/lib/engine/types";
+import type { TFeature, TFeatureSet, TRow } from "@/lib/engine/types";
 import { AppError } from "@/lib/errors";
 import { openLayerFile, readLayerBatches } from "@/lib/layers/layer-file";
 
@@ -50,7 +50,7 @@ export async function layerPreview(scope: { workspaceId: string }, layerId: stri
   const features: TFeature[] = [];
   let i = 0;
   for await (const batch of readLayerBatches(file, null, { rowGroups: chosen.map((g) => g.index) })) {
-    for (const f of batch as TFeature[]) {
+    for (const f of (batch as TFeatureSet).features) {
       if (i++ % step !== 0) continue;
       features.push({
         ...f,

@@ -24,6 +24,7 @@ import v8 from "node:v8";
 import type { Geometry } from "geojson";
 import type { TEngineResult, TFeature, TRow } from "@/lib/engine/types";
 import { pointAt, pointColumn } from "@/lib/geo/point-column";
+import { featureCount, pointColumnsOf, type TPointColumns } from "@/lib/steps/point-columns";
 import { tableFromRows, type TColumnValues } from "@/lib/steps/dataset";
 import type { TColumns } from "@/lib/steps/columns";
 
@@ -102,6 +103,16 @@ function layerBatch(features: TFeature[]): TLayerBatch {
   return batch;
 }
 
+/** `layerBatch` of features `start` to `end` (exclusive) of `cols`, read from their columns: the same batch, with no feature made. */
+function pointsBatch(cols: TPointColumns, start: number, end: number): TLayerBatch {
+  const { columns, values: cells } = cols.props;
+  const values: unknown[] = [];
+  for (let i = start; i < end; i++) for (let c = 0; c < columns.length; c++) values.push(cells[c]![i]);
+  // a copy: V8 writes a typed array's whole buffer
+  const points = cols.points.slice(2 * start, 2 * end);
+  return { geometry: null, points, id: null, bbox: null, keys: [columns], shape: new Uint16Array(end - start), values };
+}
+
 function layerFeatures(batch: TLayerBatch, out: TFeature[]): void {
   let v = 0;
   const { points } = batch;
@@ -129,10 +140,12 @@ export async function* spillFrames(result: TEngineResult, signal?: AbortSignal):
     tableColumns: result.kind === "table" ? result.data.columns : [],
   };
   yield frame(header);
-  const length = result.kind === "layer" ? result.data.features.length : result.data.length;
+  const cols = result.kind === "layer" ? pointColumnsOf(result.data) : undefined;
+  const length = result.kind === "layer" ? featureCount(result.data) : result.data.length;
   for (let i = 0; i < length; i += SPILL_BATCH) {
     signal?.throwIfAborted();
-    if (result.kind === "layer") yield frame(layerBatch(result.data.features.slice(i, i + SPILL_BATCH)));
+    if (cols) yield frame(pointsBatch(cols, i, Math.min(length, i + SPILL_BATCH)));
+    else if (result.kind === "layer") yield frame(layerBatch(result.data.features.slice(i, i + SPILL_BATCH)));
     else {
       const batch: TTableBatch = { length: Math.min(SPILL_BATCH, length - i), values: result.data.values.map((cells) => cells.slice(i, i + SPILL_BATCH)) };
       yield frame(batch);

@@ -107,7 +107,12 @@ export function withColumns(table: TTable, columns: string[]): TTable {
 /** The rows of `tables` one after another, with `columns` (a table's missing column: `undefined` cells). */
 export function concatTables(columns: string[], tables: readonly TTable[]): TTable {
   const parts = tables.map((t) => withColumns(t, columns).values);
-  const values = columns.map((_, c) => parts.flatMap((p) => Array.from(p[c]!)));
+  const values = columns.map((_, c) => {
+    // by index: `Array.from` or spreading would make an iterator result per cell
+    const cells: unknown[] = [];
+    for (const p of parts) for (let r = 0; r < p[c]!.length; r++) cells.push(p[c]![r]);
+    return cells;
+  });
   return { kind: "rows", columns, values, length: tables.reduce((n, t) => n + t.length, 0) };
 }
 
@@ -141,9 +146,11 @@ export interface TLayerSource {
   columns?: string[];
   /**
    * Batches of items whose box MAY meet `box` (null = all items), in file order (the layer's
-   * order: a restricted read is a subsequence of the whole one). May be iterated many times.
+   * order: a restricted read is a subsequence of the whole one): features as a set (a layer
+   * file's points held by column, lib/steps/point-columns.ts) or a list, rows as a list. May be
+   * iterated many times.
    */
-  batches(box: TBox | null, signal?: AbortSignal): AsyncIterable<TFeature[] | TRow[]>;
+  batches(box: TBox | null, signal?: AbortSignal): AsyncIterable<TFeatureSet | TFeature[] | TRow[]>;
 }
 
 /**
@@ -195,6 +202,13 @@ export function setItemPosition(item: TFeature, position: number): void {
 
 export function itemPosition(item: object): number | undefined {
   return LayerPosition.get(item);
+}
+
+/** Indexes `0 .. positions.length - 1` in the layer's own order: by position, equal positions in index order. */
+export function layerOrder(positions: Float64Array): number[] {
+  const order: number[] = [];
+  for (let i = 0; i < positions.length; i++) order.push(i);
+  return order.sort((a, b) => positions[a]! - positions[b]! || a - b);
 }
 
 /** Gives `to` (a feature derived from `from`, made by the step) the position of `from`, if it has one. */

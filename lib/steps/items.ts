@@ -5,7 +5,18 @@
  */
 import type { Feature, Geometry } from "geojson";
 import type { TStepContext } from "@/lib/steps/define-step";
-import { carryItemPosition, tableFromRows, tableRows, type TDataset, type TFeature, type TFeatureSet, type TTable } from "@/lib/steps/dataset";
+import {
+  carryItemPosition,
+  columnValues,
+  tableFromRows,
+  tableRows,
+  type TColumnValues,
+  type TDataset,
+  type TFeature,
+  type TFeatureSet,
+  type TTable,
+} from "@/lib/steps/dataset";
+import { featureCount } from "@/lib/steps/point-columns";
 import { specAs, specFrom, type TFieldSpec } from "@/lib/steps/options";
 
 export type TItems = TFeatureSet | TTable;
@@ -36,9 +47,9 @@ export function asItems(ds: TDataset | null): TItems {
   return asFeatures(ds);
 }
 
-/** Items of a dataset: its rows or features; an area counts as one. */
+/** Items of a dataset: its rows or features (held by column or not); an area counts as one. */
 export function itemCount(ds: TDataset): number {
-  return ds.kind === "rows" ? ds.length : ds.kind === "features" ? ds.features.length : 1;
+  return ds.kind === "rows" ? ds.length : ds.kind === "features" ? featureCount(ds) : 1;
 }
 
 export function props(f: TFeature): Record<string, unknown> {
@@ -54,6 +65,29 @@ export function pick(p: Record<string, unknown>, specs: readonly TFieldSpec[], i
     into[specAs(s)] = v === undefined ? null : v;
   }
   return into;
+}
+
+/**
+ * `pick` on every record of `table` at once: the columns named by `specs` (renamed as they say,
+ * a name given twice keeping its first place and its last value), a missing field null. For
+ * names that are no property of a plain object only (undefined otherwise), where a record's
+ * missing field reads the same as a missing column.
+ */
+export function pickColumns(table: TTable, specs: readonly TFieldSpec[]): TTable | undefined {
+  if (specs.some((s) => specFrom(s) in Object.prototype || specAs(s) in Object.prototype)) return undefined;
+  const picked = new Map<string, TColumnValues>();
+  for (const s of specs) {
+    const cells = columnValues(table, specFrom(s));
+    // a column without undefined cells is taken as it is (columns are never modified)
+    if (!cells) picked.set(specAs(s), new Array<unknown>(table.length).fill(null));
+    else if (cells instanceof Float64Array || !cells.includes(undefined)) picked.set(specAs(s), cells);
+    else
+      picked.set(
+        specAs(s),
+        cells.map((v) => (v === undefined ? null : v)),
+      );
+  }
+  return { kind: "rows", columns: [...picked.keys()], values: [...picked.values()], length: table.length };
 }
 
 /** Ordered union of the property names of `records` (first appearance order). */

@@ -7,8 +7,20 @@ import path from "node:path";
 import { validateFlowVersion, type TFlowVersion } from "@/lib/flows/definition";
 import { runFlow } from "@/lib/engine/run-flow";
 import type { TEngineResult, TResolvedInputs } from "@/lib/engine/types";
-import { tableFromRows, tableRows, type TBox, type TDataset, type TFeature, type TFeatureSet, type TLayerSource, type TTable } from "@/lib/steps/dataset";
+import {
+  itemPosition,
+  tableFromRows,
+  tableRows,
+  type TBox,
+  type TDataset,
+  type TFeature,
+  type TFeatureSet,
+  type TLayerSource,
+  type TTable,
+} from "@/lib/steps/dataset";
 import { boxesMeet, featuresBox, geometryBox } from "@/lib/steps/extent";
+import { pointColumn } from "@/lib/geo/point-column";
+import { pointFeatures, type TPointColumns } from "@/lib/steps/point-columns";
 
 /** Features of a layer result, rows of a table result, properties of each feature. */
 export const F = (d: unknown) => (d as TFeatureSet).features;
@@ -121,15 +133,35 @@ export function restrictToBox(features: readonly TFeature[], box: TBox | null): 
 }
 
 /**
+ * `features` held by column as a layer file's reader holds them (lib/steps/point-columns.ts):
+ * when all are plain 2D Points without `id` or `bbox`, with the same property keys in the same
+ * order; undefined otherwise.
+ */
+export function asPointColumns(features: readonly TFeature[]): TPointColumns | undefined {
+  const points = pointColumn(features.map((f) => f.geometry));
+  const columns = Object.keys(features[0]?.properties ?? {});
+  const plain = (f: TFeature) => f.id === undefined && f.bbox === undefined && sameKeys(Object.keys(f.properties ?? {}), columns);
+  if (!points || !features.every(plain)) return undefined;
+  const values = columns.map((key) => features.map((f) => f.properties![key]));
+  const positions = features.every((f) => itemPosition(f) !== undefined) ? Float64Array.from(features, (f) => itemPosition(f)!) : null;
+  return { props: { kind: "rows", columns, values, length: features.length }, points, positions };
+}
+
+function sameKeys(a: string[], b: string[]): boolean {
+  return a.length === b.length && a.every((k, i) => k === b[i]);
+}
+
+/**
  * A `TLayerSource` double over features in memory, read as a GeoParquet reader reads row groups:
  * groups of `groupSize` features in order, a group skipped when the box of its geometries misses
- * the box asked for, a kept group yielded whole (so items outside the box come along).
- * `onGroup(k)` is called as group k is about to be yielded; `reads` lists the box of each
- * `batches` call.
+ * the box asked for, a kept group yielded whole (so items outside the box come along); a group
+ * of plain points held by column (`asPointColumns`), as a layer file's reader yields it, unless
+ * `byColumn` is false. `onGroup(k)` is called as group k is about to be yielded; `reads` lists
+ * the box of each `batches` call.
  */
 export function layerSource(
   features: readonly TFeature[],
-  opts: { groupSize?: number; onGroup?: (k: number) => void } = {},
+  opts: { groupSize?: number; onGroup?: (k: number) => void; byColumn?: boolean } = {},
 ): TLayerSource & { reads: (TBox | null)[] } {
   const size = opts.groupSize ?? 1000;
   const groups: TFeature[][] = [];
@@ -146,7 +178,8 @@ export function layerSource(
       for (let k = 0; k < groups.length; k++) {
         if (box !== null && (boxes[k] === null || !boxesMeet(boxes[k]!, box))) continue;
         opts.onGroup?.(k);
-        yield groups[k]!;
+        const cols = opts.byColumn === false ? undefined : asPointColumns(groups[k]!);
+        yield cols ? pointFeatures(cols) : groups[k]!;
       }
     },
   };

@@ -26,7 +26,7 @@ async function loadLayer(ws: { workspaceId: string }, id: string): Promise<TFeat
   const { rows } = await sql().query(`SELECT "fileKey" FROM layer WHERE "workspaceId" = $1 AND id = $2`, [ws.workspaceId, id]);
   const file = await openLayerFile(await blobAsyncBuffer(blobStore(), rows[0].fileKey));
   const items: (TFeature | TRow)[] = [];
-  for await (const batch of readLayerBatches(file, null)) items.push(...batch);
+  for await (const batch of readLayerBatches(file, null)) items.push(...(Array.isArray(batch) ? batch : batch.features));
   return file.kind === "features"
     ? { kind: "features", features: items as TFeature[] }
     : tableFromRows(

@@ -21,6 +21,7 @@ import { blobStore } from "@/lib/blobs";
 import { runFlow } from "@/lib/engine/run-flow";
 import type { TDataset, TEngineResult, TLayerSource, TResolvedInputs } from "@/lib/engine/types";
 import { sliceTable } from "@/lib/steps/dataset";
+import { featureCount } from "@/lib/steps/point-columns";
 import { callerDataToDataset, type TInputValue } from "@/lib/flows/run-request";
 import { ResourceLimitError } from "@/lib/errors";
 import { forgetLayers, layerSource } from "@/worker/runtime/layer-source";
@@ -98,7 +99,7 @@ async function run(msg: Extract<TToProcess, { type: "run" }>, signal: AbortSigna
   const budget = { bytesLeft: msg.maxResultBytes, limit: msg.maxResultBytes };
   const prepared = results.map((full) => {
     // A preview's results read from files come as heads with their count already (runFlow's `resultHead`).
-    const count = full.count ?? (full.kind === "layer" ? full.data.features.length : full.data.length);
+    const count = full.count ?? (full.kind === "layer" ? featureCount(full.data) : full.data.length);
     const result = msg.headRows === undefined ? full : headOf(full, msg.headRows);
     return { result, count, format: msg.files.find((f) => f.key === result.key)?.format };
   });

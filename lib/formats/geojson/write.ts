@@ -8,6 +8,7 @@
  */
 import type { TFeature, TFeatureSet } from "@/lib/engine/types";
 import { rightHandRule } from "@/lib/geo/right-hand-rule";
+import { featureCount, pointColumnsOf, pointFeatureAt } from "@/lib/steps/point-columns";
 import { Utf8Chunks, yieldToEventLoop, type TStreamOptions } from "../byte-chunks";
 import { EncodeError } from "../errors";
 
@@ -52,17 +53,19 @@ function featureJson(feature: TFeature): string {
  *   cyclic property value); the signal's reason when aborted.
  */
 export async function encodeGeoJson(layer: TFeatureSet, options: TStreamOptions = {}): Promise<{ body: Uint8Array; featureCount: number }> {
-  const { features } = layer;
+  // Points held by column: each feature made only to be written (lib/steps/point-columns.ts).
+  const cols = pointColumnsOf(layer);
+  const count = featureCount(layer);
   options.signal?.throwIfAborted();
   const out = new Utf8Chunks(options.sink);
   out.push('{"type":"FeatureCollection","features":[');
-  for (let start = 0; start < features.length; start += FEATURES_PER_SLICE) {
+  for (let start = 0; start < count; start += FEATURES_PER_SLICE) {
     if (start > 0) await yieldToEventLoop(options.signal, options.pace);
-    const end = Math.min(features.length, start + FEATURES_PER_SLICE);
+    const end = Math.min(count, start + FEATURES_PER_SLICE);
     for (let i = start; i < end; i++) {
       let text: string;
       try {
-        text = featureJson(features[i]);
+        text = featureJson(cols ? pointFeatureAt(cols, i) : layer.features[i]);
       } catch (error) {
         const reason = error instanceof Error ? error.message : String(error);
         throw new EncodeError(`feature ${i}: ${reason}`, { cause: error });
@@ -71,6 +74,6 @@ export async function encodeGeoJson(layer: TFeatureSet, options: TStreamOptions 
       out.push(text);
     }
   }
-  out.push(features.length > 0 ? "\n]}\n" : "]}\n");
-  return { body: out.finish(), featureCount: features.length };
+  out.push(count > 0 ? "\n]}\n" : "]}\n");
+  return { body: out.finish(), featureCount: count };
 }

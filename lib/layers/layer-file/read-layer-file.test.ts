@@ -4,7 +4,7 @@ import path from "node:path";
 import fc from "fast-check";
 import { parquetMetadata, parquetReadObjects } from "hyparquet";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { TFeature } from "@/lib/engine/types";
+import type { TFeature, TFeatureSet } from "@/lib/engine/types";
 import { itemPosition } from "@/lib/steps/dataset";
 import { toArrayBuffer } from "@/lib/formats/test-support";
 import { openLayerFile, readLayerBatches, rowGroupsFor, type TLayerFile } from "./read-layer-file";
@@ -66,7 +66,7 @@ async function readAll(file: TLayerFile, box: TBbox | null, columns?: string[]):
   const features: TFeature[] = [];
   let batches = 0;
   for await (const batch of readLayerBatches(file, box, { columns })) {
-    features.push(...(batch as TFeature[]));
+    features.push(...(batch as TFeatureSet).features);
     batches++;
   }
   return { features, batches };
@@ -115,7 +115,7 @@ describe("readLayerBatches", () => {
     const written = await writeToBytes(input, { kind: "features", tmpDir: tmp.dir, rowGroupRows: 64 });
     const file = await openLayerFile(memoryFile(written.bytes));
     const read: TFeature[] = [];
-    for await (const batch of readLayerBatches(file, null)) read.push(...(batch as TFeature[]));
+    for await (const batch of readLayerBatches(file, null)) read.push(...(batch as TFeatureSet).features);
     expect(read.map((f) => f.properties.i)).not.toEqual(input.map((f) => f.properties.i));
     for (const f of read) expect(itemPosition(f)).toBe(f.properties.i);
     expect(Object.keys(read[0]!.properties)).toEqual(["i"]);
@@ -213,7 +213,7 @@ describe("readLayerBatches", () => {
     const reason = new Error("stop");
     const read = (async () => {
       for await (const batch of readLayerBatches(file, null, { signal: controller.signal })) {
-        expect(batch.length).toBeGreaterThan(0);
+        expect((batch as TFeatureSet).features.length).toBeGreaterThan(0);
         controller.abort(reason);
       }
     })();

@@ -10,8 +10,9 @@
  * antimeridian. Tables ignore the box.
  *
  * Items come in the engine's shapes (lib/steps/dataset.ts): features with every column in
- * `properties` (null where the cell is null) and GeoJSON geometry decoded from WKB by hyparquet,
- * or plain rows; INT64 values become numbers when they are safe integers (else they stay
+ * `properties` (null where the cell is null) and GeoJSON geometry decoded from WKB by hyparquet
+ * (a row group of plain 2D Points as a set held by column, lib/steps/point-columns.ts, whose
+ * features are made when first read), or plain rows; INT64 values become numbers when they are safe integers (else they stay
  * bigints). Decoded row groups, kept by column (`TDecodedGroup`), may go through a
  * `TRowGroupCache` (row-group-cache.ts); every read makes its own items from them. After the
  * signal is aborted nothing more is cached, so abort first, then clear the cache.
@@ -22,11 +23,12 @@
 import { parquetMetadataAsync, parquetRead, type AsyncBuffer, type FileMetaData, type RowGroup } from "hyparquet";
 import type { Geometry } from "geojson";
 import { setItemPosition, setOwn } from "@/lib/steps/dataset";
-import type { TFeature, TRow } from "@/lib/engine/types";
+import type { TFeature, TFeatureSet, TRow } from "@/lib/engine/types";
+import { pointFeatures, slicePoints, takePoints, type TPointColumns } from "@/lib/steps/point-columns";
 import type { TColumnType } from "@/lib/formats/column-types";
 import { GEOMETRY_COLUMN, type TGeoMetadata } from "@/lib/formats/geoparquet/write";
 import { geometryBbox, type TBbox } from "@/lib/geo/bbox";
-import { pointAt, pointColumn } from "@/lib/geo/point-column";
+import { pointColumn } from "@/lib/geo/point-column";
 import { estimateItemBytes } from "./item-measure";
 import type { TRowGroupCache } from "./row-group-cache";
 import { kvJson, LAYER_FILE_METADATA_KEY } from "./types";
@@ -299,12 +301,13 @@ function groupBytes(group: TDecodedGroup): number {
 
 /**
  * Yields one batch per row group that may intersect `box` (all when null), in file order:
- * features (kind "features") or rows (kind "table"); with a box, a batch holds only the
+ * features as a `TFeatureSet` (layer files of kind "features") or rows as records (kind
+ * "table"); with a box, a batch holds only the
  * features whose bbox meets it. Items are the caller's own, but a geometry other than a plain
  * 2D Point is shared with the cache: do not modify it. See the
  * module doc for what is decoded how.
  */
-export async function* readLayerBatches(file: TLayerFile, box: TBbox | null, opts: TReadLayerBatchesOptions = {}): AsyncGenerator<TFeature[] | TRow[]> {
+export async function* readLayerBatches(file: TLayerFile, box: TBbox | null, opts: TReadLayerBatchesOptions = {}): AsyncGenerator<TFeatureSet | TRow[]> {
   const { buffer, metadata, keyOf, geometryColumn, position, cache } = file.source;
   const wanted = opts.columns ? new Set(opts.columns) : undefined;
   const propertyColumns = [...keyOf].filter(([, key]) => !wanted || wanted.has(key));
@@ -343,8 +346,13 @@ export async function* readLayerBatches(file: TLayerFile, box: TBbox | null, opt
     return decoded;
   };
 
-  /** Fresh items of the rows of `group` (with a box: of the features whose bbox meets it). */
-  const itemsOf = (group: TDecodedGroup): TFeature[] | TRow[] => {
+  const keys = propertyColumns.map(([, key]) => key);
+
+  /**
+   * Fresh items of the rows of `group` (with a box: of the features whose bbox meets it): plain 2D
+   * points held by column (lib/steps/point-columns.ts), other features as objects, rows as records.
+   */
+  const itemsOf = (group: TDecodedGroup): TFeatureSet | TRow[] => {
     const { values, geometry, points, boxes, positions } = group;
     const record = (r: number) => {
       const record: Record<string, unknown> = {};
@@ -352,20 +360,21 @@ export async function* readLayerBatches(file: TLayerFile, box: TBbox | null, opt
       return record;
     };
     if (!features) return Array.from({ length: group.length }, (_, r) => record(r));
+    if (points) {
+      const all: TPointColumns = { props: { kind: "rows", columns: keys, values, length: group.length }, points, positions };
+      if (!box) return pointFeatures(slicePoints(all, 0));
+      const hits: number[] = [];
+      for (let r = 0; r < group.length; r++) if (meets(points[2 * r], points[2 * r + 1], points[2 * r], points[2 * r + 1], box)) hits.push(r);
+      return pointFeatures(takePoints(all, hits));
+    }
     const out: TFeature[] = [];
     for (let r = 0; r < group.length; r++) {
-      if (box) {
-        const hit = points
-          ? meets(points[2 * r], points[2 * r + 1], points[2 * r], points[2 * r + 1], box)
-          : meets(boxes![4 * r], boxes![4 * r + 1], boxes![4 * r + 2], boxes![4 * r + 3], box);
-        if (!hit) continue;
-      }
-      const g: Geometry | null = points ? pointAt(points, r) : geometry![r];
-      const feature: TFeature = { type: "Feature", geometry: g, properties: record(r) };
+      if (box && !meets(boxes![4 * r], boxes![4 * r + 1], boxes![4 * r + 2], boxes![4 * r + 3], box)) continue;
+      const feature: TFeature = { type: "Feature", geometry: geometry![r], properties: record(r) };
       if (positions) setItemPosition(feature, positions[r]);
       out.push(feature);
     }
-    return out;
+    return { kind: "features", features: out };
   };
 
   // One row group ahead: its bytes are fetched while the caller works on the current one (a

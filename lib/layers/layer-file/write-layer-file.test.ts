@@ -2,7 +2,7 @@ import { readdir } from "node:fs/promises";
 import type { Geometry, Point } from "geojson";
 import { parquetMetadata, parquetReadObjects } from "hyparquet";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import type { TFeature, TRow } from "@/lib/engine/types";
+import type { TFeature, TFeatureSet, TRow } from "@/lib/engine/types";
 import { decodeWkb, toArrayBuffer } from "@/lib/formats/test-support";
 import { hilbertKeyOfLonLat } from "./hilbert";
 import { openLayerFile, readLayerBatches } from "./read-layer-file";
@@ -200,7 +200,7 @@ describe("writeLayerFile (features)", () => {
     const { bytes } = await writeToBytes(input, { kind: "features", tmpDir: tmp.dir });
     const file = await openLayerFile(memoryFile(bytes));
     const read: TFeature[] = [];
-    for await (const batch of readLayerBatches(file, null)) read.push(...(batch as TFeature[]));
+    for await (const batch of readLayerBatches(file, null)) read.push(...(batch as TFeatureSet).features);
     const keys = ["id", "name with space", "a.b", "flag", "big", "mixed", "__proto__", "geometry", "bbox", "onlyHere"];
     expect(file.columns.map((c) => c.name)).toEqual(keys);
     const byId = new Map(read.map((f) => [f.properties.id, f]));

@@ -4,6 +4,7 @@ import { compileExpression } from "@/lib/expressions/expression";
 import { tableRows, takeRows, type TFeature } from "@/lib/steps/dataset";
 import { SAME_BOXES } from "@/lib/steps/extent";
 import { defineRunner } from "@/lib/steps/define-step";
+import { pointColumnsOf, pointFeatures, propsAt, takePoints } from "@/lib/steps/point-columns";
 import { filter } from "@/lib/steps/filter/definition";
 
 export const filterRunner = defineRunner(filter, {
@@ -24,6 +25,17 @@ export const filterRunner = defineRunner(filter, {
           // Everything kept: the source itself (datasets are never mutated), so indexes cached for it serve this step's readers too.
           if (kept.length === rows.length) return items;
           return takeRows(items, kept);
+        }
+        const cols = pointColumnsOf(items);
+        if (cols) {
+          // Held by column: each feature's properties made for the test only, kept ones taken by index.
+          const kept: number[] = [];
+          for (let i = 0; i < cols.props.length; i++) {
+            if (i % EVERY === 0) await ctx.checkpoint();
+            if (ev(propsAt(cols, i), "Point", undefined)) kept.push(i);
+          }
+          if (kept.length === cols.props.length) return items;
+          return pointFeatures(takePoints(cols, kept));
         }
         const features: TFeature[] = [];
         for (let i = 0; i < items.features.length; i++) {

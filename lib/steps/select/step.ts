@@ -1,5 +1,6 @@
 /** The runner of the `select` step; its definition (options, sources, output, docs) is in definition.ts. */
-import { asItems, pick, specAs, mapItems } from "@/lib/steps/items";
+import { asItems, pick, pickColumns, specAs, mapItems } from "@/lib/steps/items";
+import { pointColumnsOf, pointFeatures } from "@/lib/steps/point-columns";
 import { SAME_BOXES } from "@/lib/steps/extent";
 import { defineRunner } from "@/lib/steps/define-step";
 import { select } from "@/lib/steps/select/definition";
@@ -9,13 +10,18 @@ export const selectRunner = defineRunner(select, {
   batch: {
     source: "source",
     start: async (step, ctx) => {
-      return (ds) =>
-        mapItems(
+      return async (ds) => {
+        // Held by column: its columns picked, nothing per feature.
+        const cols = pointColumnsOf(ds);
+        const props = cols && pickColumns(cols.props, step.fields);
+        if (cols && props) return pointFeatures({ ...cols, props });
+        return mapItems(
           asItems(ds),
           ctx,
           (p) => pick(p, step.fields),
           () => step.fields.map(specAs),
         );
+      };
     },
   },
 });

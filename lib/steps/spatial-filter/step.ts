@@ -7,6 +7,7 @@ import { geometryIndex, someEntryAt } from "@/lib/geo/spatial-index";
 import type { TFeature } from "@/lib/steps/dataset";
 import { smallerBox, sourceExtent } from "@/lib/steps/extent";
 import { defineRunner } from "@/lib/steps/define-step";
+import { pointColumnsOf, pointFeatures, takePoints } from "@/lib/steps/point-columns";
 import { spatialFilter } from "@/lib/steps/spatial-filter/definition";
 
 /**
@@ -68,8 +69,23 @@ export const spatialFilterRunner = defineRunner(spatialFilter, {
       let point: Position = [0, 0];
       const pointIn = (c: number) => pointHits(point, entries[c].geometry, ignoreBoundary);
       return async (ds) => {
-        const source = asFeatures(ds);
         const keepIfHit = step.predicate !== "disjoint";
+        const cols = step.predicate === "contains" ? undefined : pointColumnsOf(ds);
+        if (cols) {
+          // Held by column: each point tested where it lies, kept ones taken by index.
+          const kept: number[] = [];
+          const xy: Position = [0, 0];
+          point = xy;
+          for (let i = 0; i < cols.props.length; i++) {
+            if (i % 16 === 0) await ctx.checkpoint();
+            xy[0] = cols.points[2 * i]!;
+            xy[1] = cols.points[2 * i + 1]!;
+            const hit = index !== null && someEntryAt(byIndex, xy[0], xy[1], pointIn);
+            if (hit === keepIfHit) kept.push(i);
+          }
+          return kept.length === cols.props.length ? ds! : pointFeatures(takePoints(cols, kept));
+        }
+        const source = asFeatures(ds);
         const out: TFeature[] = [];
         for (let i = 0; i < source.features.length; i++) {
           if (i % 16 === 0) await ctx.checkpoint();

@@ -6,6 +6,7 @@ import { isPolygonal } from "@/lib/steps/geometry";
 import { pointInPolygonal } from "@/lib/geo/point-in-polygon";
 import { geometryIndex, representativePoint } from "@/lib/geo/spatial-index";
 import { defineRunner } from "@/lib/steps/define-step";
+import { pointColumnsOf, propsAt } from "@/lib/steps/point-columns";
 import { spatialJoin } from "@/lib/steps/spatial-join/definition";
 
 export const spatialJoinRunner = defineRunner(spatialJoin, {
@@ -21,15 +22,28 @@ export const spatialJoinRunner = defineRunner(spatialJoin, {
     const lastPoint = new Int32Array(polys.length).fill(-1);
     // i: the point's position in the whole points source, across batches
     let i = 0;
+    // Points held by column (lib/steps/point-columns.ts): read where they lie, their properties made only for a hit.
+    const xy: Position = [0, 0];
+    const atXy = [xy];
     for await (const ds of index ? ctx.batches(step.points) : []) {
-      const points = asFeatures(ds, "`points` source").features;
-      for (let k = 0; k < points.length; k++, i++) {
+      const cols = pointColumnsOf(ds);
+      const points = cols ? [] : asFeatures(ds, "`points` source").features;
+      const count = cols ? cols.props.length : points.length;
+      for (let k = 0; k < count; k++, i++) {
         if (i % 512 === 0) await ctx.checkpoint();
-        const g = points[k].geometry;
-        if (!g) continue;
-        const positions: Position[] =
-          g.type === "Point" ? [g.coordinates] : g.type === "MultiPoint" ? g.coordinates : [representativePoint(g)].filter((p): p is Position => p !== null);
-        const p = props(points[k]);
+        let positions: Position[];
+        let p: Record<string, unknown> | undefined;
+        if (cols) {
+          xy[0] = cols.points[2 * k]!;
+          xy[1] = cols.points[2 * k + 1]!;
+          positions = atXy;
+        } else {
+          const g = points[k].geometry;
+          if (!g) continue;
+          positions =
+            g.type === "Point" ? [g.coordinates] : g.type === "MultiPoint" ? g.coordinates : [representativePoint(g)].filter((q): q is Position => q !== null);
+          p = props(points[k]);
+        }
         for (const pos of positions) {
           const cand = index!.search(pos[0], pos[1], pos[0], pos[1]);
           for (const c of cand) {
@@ -37,6 +51,7 @@ export const spatialJoinRunner = defineRunner(spatialJoin, {
             if (lastPoint[e.feature] === i || !isPolygonal(e.geometry)) continue;
             if (pointInPolygonal(e.geometry, pos[0], pos[1]) !== "outside") {
               lastPoint[e.feature] = i; // a point counts once per polygon feature
+              p ??= propsAt(cols!, k);
               for (const a of perPoly[e.feature]) a.add(p);
             }
           }

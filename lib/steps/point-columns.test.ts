@@ -1,0 +1,86 @@
+/** Point features held by column (lib/steps/point-columns.ts): the same features, and the same bytes from the writers, as the features themselves. */
+import { describe, expect, it, vi } from "vitest";
+import { encodeGeoJson } from "@/lib/formats/geojson/write";
+import { spillFrames } from "@/lib/runs/result-spill";
+import { itemPosition, setItemPosition, type TFeature, type TFeatureSet } from "@/lib/steps/dataset";
+import { pick, pickColumns } from "@/lib/steps/items";
+import { concatPoints, featureCount, pointColumnsOf, pointFeatures, slicePoints, takePoints, type TPointColumns } from "@/lib/steps/point-columns";
+import { asPointColumns, pt } from "@/lib/steps/test-helpers";
+
+/** Points with awkward cells: null, undefined, a bigint, a nested value, "__proto__" and an integer-like key, -0 and fractional coordinates. */
+function sample(): TFeature[] {
+  const features = [
+    pt(8.480177639678004, 47.32577688834568, { name: "Zürich", n: 1, "7": "seven", nested: { a: [1, 2] } }),
+    pt(-0, 0.5, { name: null, n: undefined, "7": "", nested: null }),
+    pt(179.99999999999997, -89.1, { name: 'a "quoted"\nname', n: 2n ** 60n, "7": null, nested: [] }),
+  ];
+  for (const f of features) Object.defineProperty(f.properties, "__proto__", { value: { x: 1 }, writable: true, enumerable: true, configurable: true });
+  features.forEach((f, i) => setItemPosition(f, 10 - i));
+  return features;
+}
+
+async function bytes(chunks: AsyncIterable<Uint8Array>): Promise<Buffer> {
+  const parts: Uint8Array[] = [];
+  for await (const c of chunks) parts.push(c);
+  return Buffer.concat(parts);
+}
+
+describe("point features held by column", () => {
+  it("are the features they were made from, made once when first read, with their layer positions", () => {
+    const features = sample();
+    const cols = asPointColumns(features)!;
+    const set = pointFeatures(cols);
+    const made = vi.spyOn(set as { features: TFeature[] }, "features", "get");
+    expect(featureCount(set)).toBe(3);
+    expect(made).not.toHaveBeenCalled();
+    made.mockRestore();
+    expect(set).toStrictEqual({ kind: "features", features });
+    expect(set.features).toBe(set.features);
+    expect(set.features.map((f) => itemPosition(f))).toEqual([10, 9, 8]);
+    expect(Object.keys(set.features[0]!.properties!)).toEqual(Object.keys(features[0]!.properties!));
+    expect(pointColumnsOf(set)).toBe(cols);
+    // a spread or a clone is a plain set
+    expect(pointColumnsOf({ ...set })).toBeUndefined();
+    expect(structuredClone(set)).toStrictEqual({ kind: "features", features: structuredClone(features) });
+    // features set anew: the columns are no longer theirs
+    set.features = features.slice(0, 1);
+    expect(pointColumnsOf(set)).toBeUndefined();
+    expect(featureCount(set)).toBe(1);
+  });
+
+  it("take, slice and concatenate as the features would", () => {
+    const features = sample();
+    const cols = asPointColumns(features)!;
+    const feats = (c: TPointColumns | undefined) => pointFeatures(c!).features;
+    expect(feats(takePoints(cols, [2, 0]))).toStrictEqual([features[2], features[0]]);
+    expect(feats(takePoints(cols, [2, 0])).map((f) => itemPosition(f))).toEqual([8, 10]);
+    expect(feats(slicePoints(cols, 1))).toStrictEqual(features.slice(1));
+    expect(feats(concatPoints([slicePoints(cols, 0, 1), slicePoints(cols, 1)]))).toStrictEqual(features);
+    const renamed = { ...cols, props: { ...cols.props, columns: cols.props.columns.map((c) => `${c}_`) } };
+    expect(concatPoints([cols, renamed])).toBeUndefined();
+  });
+
+  it("write the same GeoJSON and the same lossless copy", async () => {
+    const features = sample();
+    const held = pointFeatures(asPointColumns(features)!);
+    const made = vi.spyOn(held as { features: TFeature[] }, "features", "get");
+    const plain: TFeatureSet = { kind: "features", features };
+    const text = async (set: TFeatureSet) => Buffer.from((await encodeGeoJson(set)).body).toString();
+    expect(await text(held)).toBe(await text(plain));
+    const result = (data: TFeatureSet) => ({ key: "r", kind: "layer" as const, data });
+    expect(await bytes(spillFrames(result(held)))).toEqual(await bytes(spillFrames(result(plain))));
+    expect(made).not.toHaveBeenCalled(); // written from the columns
+  });
+
+  it("pick fields by column as `pick` does by record, except names of a plain object's own members", () => {
+    const features = sample();
+    const cols = asPointColumns(features)!;
+    const specs = ["n", { from: "name", as: "label" }, "missing", { from: "7", as: "n" }, "nested"];
+    const picked = pickColumns(cols.props, specs)!;
+    const byColumn = pointFeatures({ ...cols, props: picked }).features.map((f) => f.properties);
+    expect(byColumn).toStrictEqual(features.map((f) => pick(f.properties!, specs)));
+    expect(pickColumns(cols.props, ["__proto__"])).toBeUndefined();
+    expect(pickColumns(cols.props, [{ from: "name", as: "constructor" }])).toBeUndefined();
+    expect(pickColumns(cols.props, ["toString"])).toBeUndefined();
+  });
+});

@@ -1,0 +1,131 @@
+/**
+ * Point features held by column: a layer of plain 2D Points read from a layer file, kept as
+ * its columns (x, y, each property's cells, each feature's position in its layer) while it goes
+ * through the steps that work on columns (filter, spatial_filter, select, aggregate) and into the
+ * writers that read them (GeoJSON, the lossless copy), instead of one object per feature.
+ *
+ * Why: a box read of a dense layer holds its features from the reader to the writers, long
+ * enough for V8 to move them to its old generation, whose collections then cost the run process
+ * more than the steps' own work (bench "data", the 1-degree `cities-in-area` row on the 10M-point
+ * layer: 11,851 features, a collection of the old generation every two or three runs). Columns
+ * are a few arrays per batch whatever the number of features.
+ *
+ * Such a set is an ordinary `TFeatureSet` to everything else: its `features` are made the first
+ * time anyone reads them (each `{type: "Feature", geometry: {type: "Point", coordinates: [x, y]},
+ * properties}` with every property key in order, `undefined` cells included, and its layer
+ * position, as the reader made them), and kept. A step or writer that knows columns asks
+ * `pointColumnsOf` first; any other reads `features`, so every step and format works on either.
+ */
+import type { TDataset, TFeature, TFeatureSet, TTable } from "@/lib/steps/dataset";
+import { concatTables, setItemPosition, setOwn, sliceTable, takeRows } from "@/lib/steps/dataset";
+
+/** A feature set's columns (see the module doc). */
+export interface TPointColumns {
+  /** The properties: every feature has every key of `columns`, in that order; `values[c]` are the cells of `columns[c]`. */
+  props: TTable;
+  /** x, y of each feature in turn. */
+  points: Float64Array;
+  /** Each feature's position in its layer's own order (lib/steps/dataset.ts `itemPosition`), or null. */
+  positions: Float64Array | null;
+}
+
+/** The columns behind the feature sets made by `pointFeatures` (invisible to spreads, JSON, clones and test equality). */
+const held = new WeakMap<TFeatureSet, TPointColumns>();
+
+/** Properties of feature `i`: a new object with every key, in order (`__proto__` as an own key). */
+export function propsAt(cols: TPointColumns, i: number): Record<string, unknown> {
+  const { columns, values } = cols.props;
+  const p: Record<string, unknown> = {};
+  for (let c = 0; c < columns.length; c++) setOwn(p, columns[c]!, values[c]![i]);
+  return p;
+}
+
+/** Feature `i` as a new object (without its layer position). */
+export function pointFeatureAt(cols: TPointColumns, i: number): TFeature {
+  return { type: "Feature", geometry: { type: "Point", coordinates: [cols.points[2 * i]!, cols.points[2 * i + 1]!] }, properties: propsAt(cols, i) };
+}
+
+function featuresOf(cols: TPointColumns): TFeature[] {
+  const features = new Array<TFeature>(cols.props.length);
+  for (let i = 0; i < features.length; i++) {
+    const f = pointFeatureAt(cols, i);
+    if (cols.positions) setItemPosition(f, cols.positions[i]!);
+    features[i] = f;
+  }
+  return features;
+}
+
+/** A feature set held as `cols`; its `features` are made from them when first read. Setting `features` parts it from `cols`. */
+export function pointFeatures(cols: TPointColumns): TFeatureSet {
+  const set = { kind: "features" } as TFeatureSet;
+  let features: TFeature[] | undefined;
+  Object.defineProperty(set, "features", {
+    enumerable: true,
+    configurable: true,
+    get: () => (features ??= featuresOf(cols)),
+    set: (value: TFeature[]) => {
+      held.delete(set);
+      features = value;
+    },
+  });
+  held.set(set, cols);
+  return set;
+}
+
+/** The columns of a set made by `pointFeatures` (undefined for any other dataset). */
+export function pointColumnsOf(ds: TDataset | null | undefined): TPointColumns | undefined {
+  return ds?.kind === "features" ? held.get(ds) : undefined;
+}
+
+/** Number of features of `set`, without making them. */
+export function featureCount(set: TFeatureSet): number {
+  return held.get(set)?.props.length ?? set.features.length;
+}
+
+/** The features `index` names, in that order. */
+export function takePoints(cols: TPointColumns, index: ArrayLike<number>): TPointColumns {
+  const points = new Float64Array(2 * index.length);
+  const positions = cols.positions && new Float64Array(index.length);
+  for (let i = 0; i < index.length; i++) {
+    const r = index[i]!;
+    points[2 * i] = cols.points[2 * r]!;
+    points[2 * i + 1] = cols.points[2 * r + 1]!;
+    if (positions) positions[i] = cols.positions![r]!;
+  }
+  return { props: takeRows(cols.props, index), points, positions };
+}
+
+/** Features `start` to `end` (exclusive). */
+export function slicePoints(cols: TPointColumns, start: number, end = cols.props.length): TPointColumns {
+  const props = sliceTable(cols.props, start, end);
+  const to = start + props.length;
+  return { props, points: cols.points.slice(2 * start, 2 * to), positions: cols.positions?.slice(start, to) ?? null };
+}
+
+/** `parts` one after another, when they have the same columns (undefined when not). */
+export function concatPoints(parts: readonly TPointColumns[]): TPointColumns | undefined {
+  const columns = parts[0]?.props.columns ?? [];
+  if (!parts.every((p) => sameNames(p.props.columns, columns))) return undefined;
+  if (parts.length === 1) return parts[0]!;
+  const length = parts.reduce((n, p) => n + p.props.length, 0);
+  const points = new Float64Array(2 * length);
+  const positions = parts.every((p) => p.positions) ? new Float64Array(length) : null;
+  let at = 0;
+  for (const p of parts) {
+    points.set(p.points, 2 * at);
+    positions?.set(p.positions!, at);
+    at += p.props.length;
+  }
+  return {
+    props: concatTables(
+      columns,
+      parts.map((p) => p.props),
+    ),
+    points,
+    positions,
+  };
+}
+
+function sameNames(a: readonly string[], b: readonly string[]): boolean {
+  return a.length === b.length && a.every((name, i) => name === b[i]);
+}
