@@ -270,6 +270,34 @@ describe("streaming", () => {
     expect(await order([big + 4, big, big + 2, big])).toEqual([1, 3, 2, 0]);
   });
 
+  it("gives the same results whether a layer's groups come held by column, as features, or both (a group of other features among points)", async () => {
+    const flow = mustValidate({
+      inputs: [{ name: "c", kind: "layer" }],
+      steps: [
+        { id: "f", type: "filter", source: "c", where: [">=", ["get", "i"], 3] },
+        { id: "s", type: "select", source: "f", fields: ["i", { from: "i", as: "j" }] },
+      ],
+      results: [{ key: "s", kind: "layer", from: "s" }],
+    });
+    // file order is not layer order: positions run backwards
+    const points = Array.from({ length: 50 }, (_, i) => pt(i, i, { i }));
+    points.forEach((f, i) => setItemPosition(f, 100 - i));
+    const run = async (source: TLayerSource, resultHead?: number) => (await runFlow(flow, { c: source }, {}, { resultHead }))[0]!;
+    const expected = await run(layerSource(points, { groupSize: 10, byColumn: false }));
+    expect(expected.kind === "layer" && expected.data.features.map((f) => f.properties!.i)).toEqual(Array.from({ length: 47 }, (_, k) => 49 - k));
+    expect(await run(layerSource(points, { groupSize: 10 }))).toEqual(expected);
+    // the third group is not plain points (one feature has an id): read as features, the others by column
+    const mixed = points.map((f, i) => (i === 25 ? { ...f, id: "x" } : f));
+    mixed.forEach((f, i) => setItemPosition(f, 100 - i));
+    const withId = await run(layerSource(mixed, { groupSize: 10 }));
+    expect(withId.kind === "layer" && withId.data.features.map((f) => [f.properties!.i, f.id])).toEqual(
+      Array.from({ length: 47 }, (_, k) => [49 - k, 49 - k === 25 ? "x" : undefined]),
+    );
+    // a preview's head, in the layer's order
+    const head = await run(layerSource(mixed, { groupSize: 10 }), 4);
+    expect(head.kind === "layer" && [head.data.features.map((f) => f.properties!.i), head.count]).toEqual([[49, 48, 47, 46], 47]);
+  });
+
   it("stops between groups when aborted, and lets a read error through as it is", async () => {
     const points = Array.from({ length: 5000 }, (_, i) => pt(0, 0, { i }));
     const flow = mustValidate({

@@ -74,8 +74,11 @@ function tooManyItems(maxItems: number): ResourceLimitError {
 
 /** The first `n` of `items` in their layer's own order (stable for equal positions). */
 function inLayerOrder<T extends object>(items: T[], n: number): T[] {
-  const order = layerOrder(Float64Array.from(items, (item) => itemPosition(item)!));
-  return order.slice(0, n).map((i) => items[i]!);
+  const positions = new Float64Array(items.length);
+  for (let i = 0; i < items.length; i++) positions[i] = itemPosition(items[i]!)!;
+  return layerOrder(positions)
+    .slice(0, n)
+    .map((i) => items[i]!);
 }
 
 /** The first `n` of `cols` in their layer's own order (every feature has its position). */
@@ -224,7 +227,7 @@ export async function runFlow(
           }
         } else {
           // Not all by column: the features of those that were, then of this one and the rest.
-          if (parts) for (const p of parts) kept.push(...pointFeatures(p).features);
+          if (parts) for (const p of parts) for (const f of pointFeatures(p).features) kept.push(f);
           parts = null;
           for (const item of items.features) {
             count++;
@@ -244,7 +247,7 @@ export async function runFlow(
     const all = parts && parts.length > 0 ? concatPoints(parts) : undefined;
     if (all) return { ds: pointFeatures(pointsInLayerOrder(all, n)), count };
     // Parts whose columns differ (no step makes them so): as features.
-    if (parts) for (const p of parts) kept.push(...pointFeatures(p).features);
+    if (parts) for (const p of parts) for (const f of pointFeatures(p).features) kept.push(f);
     if (byPosition) kept = inLayerOrder(kept, n);
     return { ds: { kind: "features", features: kept }, count };
   }

@@ -32,10 +32,15 @@ function featureJson(feature: TFeature): string {
   if (feature.bbox !== undefined) out.bbox = feature.bbox;
   out.geometry = rightHandRule(feature.geometry ?? null);
   out.properties = feature.properties ?? null;
+  return json(out);
+}
+
+/** `value` as JSON text, bigints as `bigintReplacer` writes them. */
+function json(value: object): string {
   try {
-    return JSON.stringify(out);
+    return JSON.stringify(value);
   } catch (error) {
-    if (error instanceof TypeError && /BigInt/i.test(error.message)) return JSON.stringify(out, bigintReplacer);
+    if (error instanceof TypeError && /BigInt/i.test(error.message)) return JSON.stringify(value, bigintReplacer);
     throw error;
   }
 }
@@ -65,7 +70,8 @@ export async function encodeGeoJson(layer: TFeatureSet, options: TStreamOptions 
     for (let i = start; i < end; i++) {
       let text: string;
       try {
-        text = featureJson(cols ? pointFeatureAt(cols, i) : layer.features[i]);
+        // a point made from columns is already what featureJson would write: no id, bbox or rings
+        text = cols ? json(pointFeatureAt(cols, i)) : featureJson(layer.features[i]);
       } catch (error) {
         const reason = error instanceof Error ? error.message : String(error);
         throw new EncodeError(`feature ${i}: ${reason}`, { cause: error });

@@ -12,8 +12,8 @@
  * Items come in the engine's shapes (lib/steps/dataset.ts): features with every column in
  * `properties` (null where the cell is null) and GeoJSON geometry decoded from WKB by hyparquet
  * (a row group of plain 2D Points as a set held by column, lib/steps/point-columns.ts, whose
- * features are made when first read), or plain rows; INT64 values become numbers when they are safe integers (else they stay
- * bigints). Decoded row groups, kept by column (`TDecodedGroup`), may go through a
+ * features are made when first read), or plain rows; INT64 values become numbers when they are
+ * safe integers (else they stay bigints). Decoded row groups, kept by column (`TDecodedGroup`), may go through a
  * `TRowGroupCache` (row-group-cache.ts); every read makes its own items from them. After the
  * signal is aborted nothing more is cached, so abort first, then clear the cache.
  *
