@@ -217,7 +217,7 @@ describe("writeLayerFile (features)", () => {
     }
   });
 
-  it("orders features along the Hilbert curve of their bbox centres, features without coordinates last, ties in input order", async () => {
+  it("orders row groups along the Hilbert curve of their bbox centres (features without coordinates last, ties in input order), the rows of a group in input order", async () => {
     const input: TFeature[] = [];
     const places = [
       [2.35, 48.85],
@@ -231,13 +231,14 @@ describe("writeLayerFile (features)", () => {
       input.push({ type: "Feature", geometry: i % 7 === 6 ? null : { type: "Point", coordinates: [lon, lat] }, properties: { id: i } });
     }
     // tiny budget: ties cross run boundaries
-    const { bytes } = await writeToBytes(input, { kind: "features", tmpDir: tmp.dir, memoryBytes: 2_000 });
+    const { bytes } = await writeToBytes(input, { kind: "features", tmpDir: tmp.dir, memoryBytes: 2_000, rowGroupRows: 8 });
     const rows = await parquetReadObjects({ file: toArrayBuffer(bytes), columns: ["id"] });
     const key = (f: TFeature) => (f.geometry ? hilbertKeyOfLonLat(...((f.geometry as Point).coordinates as [number, number])) : Infinity);
-    const expected = input
+    const along = input
       .map((f, i) => ({ i, k: key(f) }))
       .sort((a, b) => a.k - b.k || a.i - b.i)
-      .map((e) => BigInt(e.i));
+      .map((e) => e.i);
+    const expected = [0, 8, 16, 24, 32].flatMap((start) => along.slice(start, start + 8).sort((a, b) => a - b)).map(BigInt);
     expect(rows.map((r) => r.id)).toEqual(expected);
   });
 

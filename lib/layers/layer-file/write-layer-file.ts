@@ -4,6 +4,10 @@
  * Features -> GeoParquet 1.1 (https://geoparquet.org/releases/v1.1.0/):
  * - rows sorted by the Hilbert key of each geometry's bbox centre (hilbert.ts; features without
  *   coordinates last; equal keys keep input order), so each row group covers a compact area;
+ *   within a row group, rows are in input order: a read of a few row groups is then a few runs
+ *   of the layer's own order, which a reader restores with a merge more than a sort (bench
+ *   "data", the 1-degree `cities-in-area` row: 2.5 -> 0.8 ms to order its 11,851 features
+ *   coming from 9 row groups);
  * - property columns first (in first-seen order over all features; a property named
  *   `geometry`, `bbox` or `input_position` is written as `geometry_1` / `bbox_1` /
  *   `input_position_1`, the mapping kept in the `flow-api:layer-file` metadata), types inferred
@@ -13,7 +17,7 @@
  *   ymax`, rounded outward to float32 so it still covers the geometry (null without
  *   coordinates); its row group statistics are what readers skip row groups by;
  * - `input_position`: REQUIRED INT64, each feature's position in the input, the layer's own
- *   order, which readers restore for the engine (the rows themselves are in Hilbert order);
+ *   order, which readers restore for the engine (the row groups are in Hilbert order);
  * - `geo` metadata: `{"version":"1.1.0","primary_column":"geometry","columns":{"geometry":
  *   {"encoding":"WKB","geometry_types":[...],"bbox":[w,s,e,n],"covering":{"bbox":{"xmin":
  *   ["bbox","xmin"],...}}}}}` (no `crs`: OGC:CRS84; no `edges`: planar).
@@ -181,7 +185,7 @@ export async function writeLayerFile(
       schema.push({ name: GEOMETRY_COLUMN, type: "BYTE_ARRAY", repetition_type: "OPTIONAL" });
       schema.push({ name: BBOX_COLUMN, repetition_type: "OPTIONAL", num_children: 4 });
       for (const field of BBOX_FIELDS) schema.push({ name: field, type: "FLOAT", repetition_type: "REQUIRED" });
-      // The layer's own order (the upload's), which results keep: the rows are in Hilbert order.
+      // The layer's own order (the upload's), which results keep: the row groups are in Hilbert order.
       schema.push({ name: POSITION_COLUMN, type: "INT64", repetition_type: "REQUIRED" });
     }
     const writer = new ChunkedByteWriter(opts.sink);
@@ -191,7 +195,8 @@ export async function writeLayerFile(
     let rowGroups = 0;
     let written = 0;
 
-    const writeGroup = async (records: TKeyedRecord<TFeature | TRow>[]) => {
+    const writeGroup = async (group: TKeyedRecord<TFeature | TRow>[]) => {
+      const records = features ? group.slice().sort((a, b) => a.seq - b.seq) : group;
       const width = columns.length + (features ? 3 : 0);
       const data: unknown[][] = Array.from({ length: width }, () => new Array<unknown>(records.length));
       text.startGroup();
