@@ -5,6 +5,7 @@
  */
 import { parseDecimalNumber } from "@/lib/steps/decimal-number";
 import type { TAggregation } from "@/lib/steps/options";
+import { columnValues, type TTable } from "@/lib/steps/dataset";
 
 /**
  * The one rule by which steps read a value as a number (docs/flow-format.md "Numbers in caller
@@ -95,17 +96,25 @@ export function fieldColumn(items: readonly { properties: Record<string, unknown
   let byField = columnCache.get(items);
   if (!byField) columnCache.set(items, (byField = new Map()));
   let column = byField.get(field);
-  if (!column) {
-    const numbers = new Float64Array(items.length);
-    const present = new Uint8Array(items.length);
-    for (let i = 0; i < items.length; i++) {
-      const v = (items[i]!.properties ?? NO_PROPERTIES)[field]; // as `add(props(item))` reads it
-      numbers[i] = readNumber(v) ?? NaN;
-      present[i] = v === null || v === undefined ? 0 : 1;
-    }
-    byField.set(field, (column = { numbers, present }));
-  }
+  if (!column) byField.set(field, (column = readField(items.length, (i) => (items[i]!.properties ?? NO_PROPERTIES)[field]))); // as `add(props(item))` reads it
   return column;
+}
+
+/** The column `field` of `table` as `fieldColumn` reads it (a missing column: no values), for a field that is no property of a plain object. */
+export function tableFieldColumn(table: TTable, field: string): TFieldColumn {
+  const cells = columnValues(table, field);
+  return readField(table.length, (i) => cells?.[i]);
+}
+
+function readField(length: number, valueAt: (i: number) => unknown): TFieldColumn {
+  const numbers = new Float64Array(length);
+  const present = new Uint8Array(length);
+  for (let i = 0; i < length; i++) {
+    const v = valueAt(i);
+    numbers[i] = readNumber(v) ?? NaN;
+    present[i] = v === null || v === undefined ? 0 : 1;
+  }
+  return { numbers, present };
 }
 
 export function accs(aggs: readonly TAggregation[]): Acc[] {

@@ -1,6 +1,7 @@
 /** Tests of the `aggregate` step, on small inputs whose answers are worked out by hand. */
 import { describe, expect, it } from "vitest";
-import { runStep, table, R, T } from "@/lib/steps/test-helpers";
+import { asPointColumns, pt, runStep, table, R, T } from "@/lib/steps/test-helpers";
+import { pointFeatures } from "@/lib/steps/point-columns";
 import { rows } from "@/lib/steps/test-fixtures";
 
 describe("aggregate", () => {
@@ -31,5 +32,26 @@ describe("aggregate", () => {
         { k: null, s: 4 },
       ],
     });
+  });
+
+  it("reads a table and points held by column as it reads records: text numbers, nulls, missing fields and group keys", async () => {
+    const aggs = [
+      { op: "count", as: "n" },
+      { op: "count", field: "v", as: "n_v" },
+      { op: "sum", field: "v", as: "sum" },
+      { op: "min", field: "v", as: "min" },
+      { op: "max", field: "v", as: "max" },
+      { op: "mean", field: "v", as: "mean" },
+      { op: "sum", field: "missing", as: "none" },
+    ];
+    const records = [{ k: "x", v: "12.5" }, { k: "y", v: null }, { k: "x", v: "abc" }, { v: 4 }, { k: null, v: Infinity }, { k: "y", v: -3 }];
+    const features = records.map((p, i) => pt(i, i, { k: undefined, ...p }));
+    const held = pointFeatures(asPointColumns(features)!);
+    for (const group_by of [[], ["k"], ["k", "missing"]]) {
+      const step = { type: "aggregate", source: "t", group_by, aggregations: aggs };
+      const byRecord = R(await runStep(step, { t: { kind: "features", features } }, "table"));
+      expect(R(await runStep(step, { t: held }, "table"))).toEqual(byRecord);
+      expect(R(await runStep(step, { t: table(records) }, "table"))).toEqual(byRecord);
+    }
   });
 });

@@ -1,7 +1,7 @@
 /** The runner of the `aggregate` step; its definition (options, sources, output, docs) is in definition.ts. */
 import { asItems, props, EVERY } from "@/lib/steps/items";
-import { accs, accValues, type Acc } from "@/lib/steps/aggregations";
-import { tableFromRows, tableRows } from "@/lib/steps/dataset";
+import { accs, accValues, tableFieldColumn, type Acc } from "@/lib/steps/aggregations";
+import { columnValues, tableFromRows, tableRows } from "@/lib/steps/dataset";
 import { defineRunner } from "@/lib/steps/define-step";
 import { pointColumnsOf } from "@/lib/steps/point-columns";
 import { aggregate } from "@/lib/steps/aggregate/definition";
@@ -14,22 +14,39 @@ export const aggregateRunner = defineRunner(aggregate, {
     // 11,851 items of bench row "cities-in-area, 1-degree box, 10M-point layer").
     const single = step.group_by.length === 0 ? { key: {}, accs: accs(step.aggregations) } : undefined;
     if (single) groups.set("[]", single);
+    /** The group of an item whose group_by values are `valueOf(field)`. */
+    const groupOf = (valueOf: (field: string) => unknown) => {
+      const key: Record<string, unknown> = {};
+      for (const f of step.group_by) {
+        const v = valueOf(f);
+        key[f] = v === undefined ? null : v;
+      }
+      const k = JSON.stringify(step.group_by.map((f) => key[f]));
+      let g = groups.get(k);
+      if (!g) groups.set(k, (g = { key, accs: accs(step.aggregations) }));
+      return g;
+    };
+    // A field read by column must read as a record's: no name of a plain object's own members.
+    const byColumn = [...step.group_by, ...step.aggregations.map((a) => a.field ?? "")].every((f) => !(f in Object.prototype));
     for await (const ds of ctx.batches(step.source)) {
       const items = asItems(ds);
-      const cols = pointColumnsOf(items);
-      const list: Record<string, unknown>[] = items.kind === "rows" ? tableRows(items) : cols ? tableRows(cols.props) : items.features.map(props);
+      // A table, or points held by column: read by column, with no record per item.
+      const table = items.kind === "rows" ? items : pointColumnsOf(items)?.props;
+      if (table && byColumn) {
+        const fields = step.aggregations.map((a) => (a.field === undefined ? null : tableFieldColumn(table, a.field)));
+        const keys = new Map(step.group_by.map((f) => [f, columnValues(table, f)]));
+        for (let i = 0; i < table.length; i++) {
+          if (i % EVERY === 0) await ctx.checkpoint();
+          const g = single ?? groupOf((f) => keys.get(f)?.[i]);
+          for (let k = 0; k < g.accs.length; k++) g.accs[k]!.addAt(fields[k] ?? null, i);
+        }
+        continue;
+      }
+      const list = items.kind === "rows" ? tableRows(items) : items.features.map(props);
       for (let i = 0; i < list.length; i++) {
         if (i % EVERY === 0) await ctx.checkpoint();
-        const p = list[i];
-        let g = single;
-        if (!g) {
-          const key: Record<string, unknown> = {};
-          for (const f of step.group_by) key[f] = p[f] === undefined ? null : p[f];
-          const k = JSON.stringify(step.group_by.map((f) => key[f]));
-          g = groups.get(k);
-          if (!g) groups.set(k, (g = { key, accs: accs(step.aggregations) }));
-        }
-        // by index: `for…of` made an iterator per item here (0.8 MB a run on the 11,851 items above)
+        const p = list[i]!;
+        const g = single ?? groupOf((f) => p[f]);
         for (let k = 0; k < g.accs.length; k++) g.accs[k]!.add(p);
       }
     }
