@@ -8,7 +8,7 @@
  */
 import type { TFeature, TFeatureSet } from "@/lib/engine/types";
 import { rightHandRule } from "@/lib/geo/right-hand-rule";
-import { featureCount, pointColumnsOf, pointFeatureAt } from "@/lib/steps/point-columns";
+import { featureCount, pointColumnsOf, pointFeatureCursor } from "@/lib/steps/point-columns";
 import { Utf8Chunks, yieldToEventLoop, type TStreamOptions } from "../byte-chunks";
 import { EncodeError } from "../errors";
 
@@ -58,8 +58,9 @@ function json(value: object): string {
  *   cyclic property value); the signal's reason when aborted.
  */
 export async function encodeGeoJson(layer: TFeatureSet, options: TStreamOptions = {}): Promise<{ body: Uint8Array; featureCount: number }> {
-  // Points held by column: each feature made only to be written (lib/steps/point-columns.ts).
+  // Points held by column: each feature written through one object (lib/steps/point-columns.ts).
   const cols = pointColumnsOf(layer);
+  const pointAt = cols && pointFeatureCursor(cols);
   const count = featureCount(layer);
   options.signal?.throwIfAborted();
   const out = new Utf8Chunks(options.sink);
@@ -71,7 +72,7 @@ export async function encodeGeoJson(layer: TFeatureSet, options: TStreamOptions 
       let text: string;
       try {
         // a point made from columns is already what featureJson would write: no id, bbox or rings
-        text = cols ? json(pointFeatureAt(cols, i)) : featureJson(layer.features[i]);
+        text = pointAt ? json(pointAt(i)) : featureJson(layer.features[i]);
       } catch (error) {
         const reason = error instanceof Error ? error.message : String(error);
         throw new EncodeError(`feature ${i}: ${reason}`, { cause: error });
