@@ -81,11 +81,11 @@ export function pickColumns(table: TTable, specs: readonly TFieldSpec[]): TTable
     // a column without undefined cells is taken as it is (columns are never modified)
     if (!cells) picked.set(specAs(s), new Array<unknown>(table.length).fill(null));
     else if (cells instanceof Float64Array || !cells.includes(undefined)) picked.set(specAs(s), cells);
-    else
-      picked.set(
-        specAs(s),
-        cells.map((v) => (v === undefined ? null : v)),
-      );
+    else {
+      const out = new Array<unknown>(cells.length);
+      for (let i = 0; i < cells.length; i++) out[i] = cells[i] === undefined ? null : cells[i];
+      picked.set(specAs(s), out);
+    }
   }
   return { kind: "rows", columns: [...picked.keys()], values: [...picked.values()], length: table.length };
 }
