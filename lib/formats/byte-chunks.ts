@@ -40,9 +40,9 @@ const TEXT_CHUNK_BYTES = 1024 * 1024;
  *
  * Why no joining: a writer that joined its slices and then its chunk built strings of hundreds
  * of KB, which V8 allocates in its large-object space, straight into the old generation (about
- * 5 MB a run for the GeoJSON of bench "data"'s 1-degree `cities-in-area` row on the 10M layer):
- * old-generation collections every two or three runs of that row. Pushed strings of one feature
- * or one record die young.
+ * 5 MB a run for the GeoJSON of bench "data"'s 1-degree `cities-in-area` row on the 10M layer),
+ * where only an old-generation collection frees them. Pushed strings of one feature or one
+ * record die young.
  */
 export class Utf8Chunks {
   private readonly chunks: Buffer[] = [];
