@@ -24,7 +24,7 @@ import v8 from "node:v8";
 import type { Geometry } from "geojson";
 import type { TEngineResult, TFeature, TRow } from "@/lib/engine/types";
 import { pointAt, pointColumn } from "@/lib/geo/point-column";
-import { featureCount, pointColumnsOf, type TPointColumns } from "@/lib/steps/point-columns";
+import { featureCount, pointColumnsOf, sameNames, type TPointColumns } from "@/lib/steps/point-columns";
 import { tableFromRows, type TColumnValues } from "@/lib/steps/dataset";
 import type { TColumns } from "@/lib/steps/columns";
 
@@ -66,12 +66,6 @@ function frame(value: unknown): Uint8Array {
   return out;
 }
 
-function sameKeys(a: string[], b: string[]): boolean {
-  if (a.length !== b.length) return false;
-  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
-  return true;
-}
-
 function layerBatch(features: TFeature[]): TLayerBatch {
   const points = pointColumn(features.map((f) => f.geometry));
   const batch: TLayerBatch = {
@@ -92,7 +86,7 @@ function layerBatch(features: TFeature[]): TLayerBatch {
     const props = f.properties ?? {};
     const keys = Object.keys(props);
     // features of one step share their keys: compare with the last list before searching
-    if (last < 0 || !sameKeys(batch.keys[last]!, keys)) {
+    if (last < 0 || !sameNames(batch.keys[last]!, keys)) {
       const id = JSON.stringify(keys);
       last = shapes.get(id) ?? batch.keys.push(keys) - 1;
       shapes.set(id, last);

@@ -146,6 +146,9 @@ export function concatPoints(parts: readonly TPointColumns[]): TPointColumns | u
   };
 }
 
-function sameNames(a: readonly string[], b: readonly string[]): boolean {
-  return a.length === b.length && a.every((name, i) => name === b[i]);
+/** Whether `a` and `b` are the same names in the same order (columns, property keys). */
+export function sameNames(a: readonly string[], b: readonly string[]): boolean {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
 }

@@ -20,7 +20,7 @@ import {
 } from "@/lib/steps/dataset";
 import { boxesMeet, featuresBox, geometryBox } from "@/lib/steps/extent";
 import { pointColumn } from "@/lib/geo/point-column";
-import { pointFeatures, type TPointColumns } from "@/lib/steps/point-columns";
+import { pointFeatures, sameNames, type TPointColumns } from "@/lib/steps/point-columns";
 
 /** Features of a layer result, rows of a table result, properties of each feature. */
 export const F = (d: unknown) => (d as TFeatureSet).features;
@@ -140,15 +140,11 @@ export function restrictToBox(features: readonly TFeature[], box: TBox | null): 
 export function asPointColumns(features: readonly TFeature[]): TPointColumns | undefined {
   const points = pointColumn(features.map((f) => f.geometry));
   const columns = Object.keys(features[0]?.properties ?? {});
-  const plain = (f: TFeature) => f.id === undefined && f.bbox === undefined && sameKeys(Object.keys(f.properties ?? {}), columns);
+  const plain = (f: TFeature) => f.id === undefined && f.bbox === undefined && sameNames(Object.keys(f.properties ?? {}), columns);
   if (!points || !features.every(plain)) return undefined;
   const values = columns.map((key) => features.map((f) => f.properties![key]));
   const positions = features.every((f) => itemPosition(f) !== undefined) ? Float64Array.from(features, (f) => itemPosition(f)!) : null;
   return { props: { kind: "rows", columns, values, length: features.length }, points, positions };
-}
-
-function sameKeys(a: string[], b: string[]): boolean {
-  return a.length === b.length && a.every((k, i) => k === b[i]);
 }
 
 /**

@@ -13,9 +13,9 @@
  * `properties` (null where the cell is null) and GeoJSON geometry decoded from WKB by hyparquet
  * (a row group of plain 2D Points as a set held by column, lib/steps/point-columns.ts, whose
  * features are made when first read), or plain rows; INT64 values become numbers when they are
- * safe integers (else they stay bigints). Decoded row groups, kept by column (`TDecodedGroup`), may go through a
- * `TRowGroupCache` (row-group-cache.ts); every read makes its own items from them. After the
- * signal is aborted nothing more is cached, so abort first, then clear the cache.
+ * safe integers (else they stay bigints). Decoded row groups, kept by column (`TDecodedGroup`),
+ * may go through a `TRowGroupCache` (row-group-cache.ts); every read makes its own items from
+ * them. After the signal is aborted nothing more is cached, so abort first, then clear the cache.
  *
  * @throws the byte source's errors, hyparquet's for a file that is not Parquet, and the
  *   signal's reason when aborted.
@@ -302,10 +302,9 @@ function groupBytes(group: TDecodedGroup): number {
 /**
  * Yields one batch per row group that may intersect `box` (all when null), in file order:
  * features as a `TFeatureSet` (layer files of kind "features") or rows as records (kind
- * "table"); with a box, a batch holds only the
- * features whose bbox meets it. Items are the caller's own, but a geometry other than a plain
- * 2D Point is shared with the cache: do not modify it. See the
- * module doc for what is decoded how.
+ * "table"); with a box, a batch holds only the features whose bbox meets it. Items are the
+ * caller's own, but a geometry other than a plain 2D Point is shared with the cache: do not
+ * modify it. See the module doc for what is decoded how.
  */
 export async function* readLayerBatches(file: TLayerFile, box: TBbox | null, opts: TReadLayerBatchesOptions = {}): AsyncGenerator<TFeatureSet | TRow[]> {
   const { buffer, metadata, keyOf, geometryColumn, position, cache } = file.source;
