@@ -4,7 +4,7 @@ import { compileExpression } from "@/lib/expressions/expression";
 import { tableRows, takeRows, type TFeature } from "@/lib/steps/dataset";
 import { SAME_BOXES } from "@/lib/steps/extent";
 import { defineRunner } from "@/lib/steps/define-step";
-import { pointColumnsOf, pointFeatures, propsAt, takePoints } from "@/lib/steps/point-columns";
+import { pointColumnsOf, pointFeatures, propsCursor, takePoints } from "@/lib/steps/point-columns";
 import { filter } from "@/lib/steps/filter/definition";
 
 export const filterRunner = defineRunner(filter, {
@@ -28,11 +28,12 @@ export const filterRunner = defineRunner(filter, {
         }
         const cols = pointColumnsOf(items);
         if (cols) {
-          // Held by column: each feature's properties made for the test only, kept ones taken by index.
+          // Held by column: one properties object refilled for each test (a predicate keeps nothing of it), kept ones taken by index.
+          const propsOf = propsCursor(cols);
           const kept: number[] = [];
           for (let i = 0; i < cols.props.length; i++) {
             if (i % EVERY === 0) await ctx.checkpoint();
-            if (ev(propsAt(cols, i), "Point", undefined)) kept.push(i);
+            if (ev(propsOf(i), "Point", undefined)) kept.push(i);
           }
           if (kept.length === cols.props.length) return items;
           return pointFeatures(takePoints(cols, kept));
