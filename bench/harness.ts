@@ -116,9 +116,10 @@ export function printTable(rows: TBenchRow[]): void {
  * Medians of the last `n` runs' engine and files times as their run processes measured them
  * (perf_hooks measures `run.engine` and `run.files`, worker/runtime/run-process.ts, written by
  * bench/perf-observer.mjs): where a run's time went inside started_at → finished_at. "?" when
- * there are none.
+ * there are none. `each` lists them run by run ("engine+files" in ms, in order): a run slower
+ * than the others shows in which of the two it lost its time.
  */
-export function processTimings(file: string, n: number): { engineMs: string; encodeMs: string } {
+export function processTimings(file: string, n: number): { engineMs: string; encodeMs: string; each: string } {
   let measures: { name: string; ms: number }[];
   try {
     measures = fs
@@ -127,11 +128,12 @@ export function processTimings(file: string, n: number): { engineMs: string; enc
       .split("\n")
       .map((l) => JSON.parse(l) as { name: string; ms: number });
   } catch {
-    return { engineMs: "?", encodeMs: "?" };
+    return { engineMs: "?", encodeMs: "?", each: "?" };
   }
-  const last = (name: string) => {
-    const ms = measures.filter((m) => m.name === name).slice(-n);
-    return ms.length ? median(ms.map((m) => m.ms)).toFixed(0) : "?";
-  };
-  return { engineMs: last("run.engine"), encodeMs: last("run.files") };
+  const last = (name: string) => measures.filter((m) => m.name === name).slice(-n);
+  const medianOf = (ms: { ms: number }[]) => (ms.length ? median(ms.map((m) => m.ms)).toFixed(0) : "?");
+  const engine = last("run.engine");
+  const files = last("run.files");
+  const each = engine.map((e, i) => `${e.ms.toFixed(0)}+${files[i]?.ms.toFixed(0) ?? "?"}`).join(", ");
+  return { engineMs: medianOf(engine), encodeMs: medianOf(files), each: each || "?" };
 }
