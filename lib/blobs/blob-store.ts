@@ -58,7 +58,9 @@ export interface TBlobStore {
    * Writes a whole object from a stream of chunks and returns its size and SHA-256. The object
    * appears only once complete, replacing any previous one: no partial object is ever visible
    * under `key`, and when `body` throws (or `signal` aborts) the put rejects with that error and
-   * leaves the key as it was. On S3 large bodies go up as a multipart upload.
+   * leaves the key as it was. On S3 large bodies go up as a multipart upload. A store is done
+   * with a chunk of `body` when it asks for the next one: the body may then reuse its bytes
+   * (lib/blobs/byte-channel.ts), so a store that keeps a chunk longer keeps a copy.
    */
   put(key: string, body: AsyncIterable<Uint8Array>, opts?: TPutOptions): Promise<TBlobInfo>;
   /** Bytes `[start, end)` of an object, `end` clamped to its size (empty when `start` is at or past the end). @throws BlobNotFoundError */

@@ -161,7 +161,9 @@ export function createS3BlobStore(opts: TS3BlobStoreOptions): TBlobStore {
           for await (const chunk of abortableChunks(body, putOpts.signal)) {
             hash.update(chunk);
             sizeBytes += chunk.byteLength;
-            yield chunk;
+            // a copy: Upload keeps chunks until it has a part's worth, and the body may reuse
+            // a chunk once the next is asked for (TBlobStore.put)
+            yield Buffer.from(chunk);
           }
         } catch (error) {
           bodyError = { error };

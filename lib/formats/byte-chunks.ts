@@ -26,6 +26,11 @@ export interface TStreamOptions {
   sink?: TByteSink;
   /** Awaited between slices of the input (backpressure from whoever consumes `sink`). */
   pace?: TPace;
+  /**
+   * Where the text writers take the buffers they fill and hand to `sink` (default
+   * `Buffer.allocUnsafe`): a channel that recycles them (lib/blobs/byte-channel.ts).
+   */
+  alloc?: (size: number) => Buffer;
 }
 
 /** Bytes of a text chunk (1 MiB): what a sink receives at a time. */
@@ -33,7 +38,7 @@ const TEXT_CHUNK_BYTES = 1024 * 1024;
 
 /**
  * Collects UTF-8 text. `push` strings: each is encoded at once into the current chunk (a Buffer
- * of `TEXT_CHUNK_BYTES`), so no string longer than one push is ever built; `finish` returns all
+ * of `TEXT_CHUNK_BYTES` from `alloc`), so no string longer than one push is ever built; `finish` returns all
  * bytes as one Buffer (a Uint8Array), or an empty one when a `sink` took the chunks as they
  * filled. Each push is encoded on its own: lone UTF-16 surrogates become U+FFFD (WHATWG UTF-8
  * encoding), so a surrogate pair must not be split across two pushes.
@@ -50,7 +55,10 @@ export class Utf8Chunks {
   private used = 0;
   private total = 0;
 
-  constructor(private readonly sink?: TByteSink) {}
+  constructor(
+    private readonly sink?: TByteSink,
+    private readonly alloc: (size: number) => Buffer = Buffer.allocUnsafe,
+  ) {}
 
   /** Appends text. */
   push(text: string): void {
@@ -58,7 +66,7 @@ export class Utf8Chunks {
     const most = 3 * text.length;
     if (this.chunk === null || this.used + most > this.chunk.length) {
       this.flush();
-      this.chunk = Buffer.allocUnsafe(Math.max(TEXT_CHUNK_BYTES, most));
+      this.chunk = this.alloc(Math.max(TEXT_CHUNK_BYTES, most));
     }
     this.used += this.chunk.write(text, this.used, "utf8");
   }

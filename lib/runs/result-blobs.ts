@@ -46,6 +46,7 @@ export async function writeResultFile(
     await encodeResult(result, format, {
       signal,
       pace: channel.pace,
+      alloc: channel.alloc,
       sink: (bytes) => {
         budget.bytesLeft -= bytes.byteLength;
         if (budget.bytesLeft < 0) {

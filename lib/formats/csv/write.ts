@@ -54,7 +54,7 @@ function record(table: TTable, r: number): string {
  */
 export async function encodeCsv(table: TTable, options: TStreamOptions = {}): Promise<{ body: Uint8Array; rowCount: number }> {
   const { columns, length } = table;
-  const out = new Utf8Chunks(options.sink);
+  const out = new Utf8Chunks(options.sink, options.alloc);
   options.signal?.throwIfAborted();
   if (columns.length > 0) {
     out.push(columns.map(field).join(",") + CSV_RECORD_DELIMITER);

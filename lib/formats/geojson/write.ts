@@ -63,7 +63,7 @@ export async function encodeGeoJson(layer: TFeatureSet, options: TStreamOptions 
   const pointAt = cols && pointFeatureCursor(cols);
   const count = featureCount(layer);
   options.signal?.throwIfAborted();
-  const out = new Utf8Chunks(options.sink);
+  const out = new Utf8Chunks(options.sink, options.alloc);
   out.push('{"type":"FeatureCollection","features":[');
   for (let start = 0; start < count; start += FEATURES_PER_SLICE) {
     if (start > 0) await yieldToEventLoop(options.signal, options.pace);
