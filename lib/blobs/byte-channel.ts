@@ -7,13 +7,14 @@
  * The writer may also take the buffers it fills from the channel (`alloc`; the reader lends
  * them, as in a WHATWG stream's "bring your own buffer" read): a chunk cut from one comes back
  * once the reader asks for the next chunk, into a pool the process's channels share (at most
- * `SPARE_BYTES`, the least recently returned dropped first), and `alloc` hands it out again. So a reader must be done with a chunk when it asks for the
- * next one, as `TBlobStore.put` is (lib/blobs/blob-store.ts). Why (bench "data", the 1-degree
- * `cities-in-area` row on the 10M layer): a run's text files took about 4 MiB of new
- * ArrayBuffers, and V8 started a major collection of the run process every second run (as many
- * more bytes of ordinary objects a run did not); a run that met one spent 28-37 ms on its files
- * instead of 13-16. With the buffers recycled, one comes every fourth or fifth run, and the
- * row's median went from 41-50 ms to 37 ms.
+ * `SPARE_BYTES`, the least recently returned dropped first), and `alloc` hands it out again.
+ * So a reader must be done with a chunk when it asks for the next one, as `TBlobStore.put` is
+ * (lib/blobs/blob-store.ts). Why (bench "data", the 1-degree `cities-in-area` row on the 10M
+ * layer): a run's text files took about 4 MiB of new ArrayBuffers, and V8 started a major
+ * collection of the run process every second run (as many more bytes of ordinary objects a
+ * run did not); a run that met one spent 28-37 ms on its files instead of 13-16. With the
+ * buffers recycled, one comes every fourth or fifth run, and the row's median went from 41-50
+ * ms to 37 ms.
  *
  * Ending: `close()` after the last chunk, or `fail(err)`, which the reader then throws (so a
  * failed encoding leaves no object in the store). A reader that stops early (the store failed)
