@@ -38,9 +38,9 @@ const TEXT_CHUNK_BYTES = 1024 * 1024;
 
 /**
  * Collects UTF-8 text. `push` strings: each is encoded at once into the current chunk (a Buffer
- * of `TEXT_CHUNK_BYTES` from `alloc`), so no string longer than one push is ever built; `finish` returns all
- * bytes as one Buffer (a Uint8Array), or an empty one when a `sink` took the chunks as they
- * filled. Each push is encoded on its own: lone UTF-16 surrogates become U+FFFD (WHATWG UTF-8
+ * of `TEXT_CHUNK_BYTES` from `alloc`), so no string longer than one push is ever built;
+ * `finish` returns all bytes as one Buffer (a Uint8Array), or an empty one when a `sink` took
+ * the chunks as they filled. Each push is encoded on its own: lone UTF-16 surrogates become U+FFFD (WHATWG UTF-8
  * encoding), so a surrogate pair must not be split across two pushes.
  *
  * Why no joining: a writer that joined its slices and then its chunk built strings of hundreds
