@@ -307,14 +307,14 @@ export async function bench(ctx: TBenchContext): Promise<TBenchRow[]> {
     unit: "ms",
     target: `< 1000 ms, ≤ 2× world-cities (${Math.round(small.median)} ms)`,
     ok: big.median < 1000 && big.median <= 2 * small.median && big.runRss < 300 && share < 0.01,
-    note: `${big.features.toLocaleString("en")} cities returned; in the run process: engine ${big.phases.engineMs} ms, files ${big.phases.encodeMs} ms; run process peak ${big.runRss} MB (< 300); ${groups.length} of ${file.rowGroups.length} row groups, ${(share * 100).toFixed(2)}% of the file's bytes (< 1%); runs in order ${big.times.map((t) => Math.round(t)).join(", ")} ms (engine+files in the run process: ${big.phases.each})`,
+    note: `${big.features.toLocaleString("en")} cities returned; in the run process: engine ${big.phases.engineMs} ms, files ${big.phases.encodeMs} ms; run process peak ${big.runRss} MB (< 300); ${groups.length} of ${file.rowGroups.length} row groups, ${(share * 100).toFixed(2)}% of the file's bytes (< 1%); runs in order ${big.times.map((t) => Math.round(t)).join(", ")} ms (before|engine+files|messages|after: ${big.phases.each})`,
   });
   rows.push({
     group: "data",
     metric: `cities-in-area, 1-degree box, world-cities (median of ${BOX_RUNS})`,
     value: Math.round(small.median),
     unit: "ms",
-    note: `${small.features.toLocaleString("en")} cities returned; in the run process: engine ${small.phases.engineMs} ms, files ${small.phases.encodeMs} ms; run process peak ${small.runRss} MB; runs in order ${small.times.map((t) => Math.round(t)).join(", ")} ms (engine+files: ${small.phases.each})`,
+    note: `${small.features.toLocaleString("en")} cities returned; in the run process: engine ${small.phases.engineMs} ms, files ${small.phases.encodeMs} ms; run process peak ${small.runRss} MB; runs in order ${small.times.map((t) => Math.round(t)).join(", ")} ms (before|engine+files|messages|after: ${small.phases.each})`,
   });
   {
     const { DuckDBInstance } = await import("@duckdb/node-api");

@@ -113,11 +113,13 @@ export function printTable(rows: TBenchRow[]): void {
 }
 
 /**
- * Medians of the last `n` runs' engine and files times as their run processes measured them
- * (perf_hooks measures `run.engine` and `run.files`, worker/runtime/run-process.ts, written by
- * bench/perf-observer.mjs): where a run's time went inside started_at → finished_at. "?" when
- * there are none. `each` lists them run by run ("engine+files" in ms, in order): a run slower
- * than the others shows in which of the two it lost its time.
+ * Where the last `n` runs' time went inside started_at → finished_at, as the app measured it
+ * (perf_hooks measures `run.*`, lib/runs/run-measures.ts, written by bench/perf-observer.mjs):
+ * the medians of the run processes' engine and files times, and `each`, run by run in order,
+ * "before|engine+files|messages|after" in ms (the worker's part before handing the run over;
+ * the run process's two phases; the rest of the hand-over, both ways; the worker's part after,
+ * up to the final commit): a run slower than the others shows where it lost its time. "?"
+ * where there are none.
  */
 export function processTimings(file: string, n: number): { engineMs: string; encodeMs: string; each: string } {
   let measures: { name: string; ms: number }[];
@@ -132,8 +134,13 @@ export function processTimings(file: string, n: number): { engineMs: string; enc
   }
   const last = (name: string) => measures.filter((m) => m.name === name).slice(-n);
   const medianOf = (ms: { ms: number }[]) => (ms.length ? median(ms.map((m) => m.ms)).toFixed(0) : "?");
-  const engine = last("run.engine");
-  const files = last("run.files");
-  const each = engine.map((e, i) => `${e.ms.toFixed(0)}+${files[i]?.ms.toFixed(0) ?? "?"}`).join(", ");
-  return { engineMs: medianOf(engine), encodeMs: medianOf(files), each: each || "?" };
+  const [engine, files, before, handed, after] = ["run.engine", "run.files", "run.before", "run.process", "run.after"].map(last) as { ms: number }[][];
+  const at = (list: { ms: number }[], i: number) => list[i]?.ms.toFixed(0) ?? "?";
+  const each = engine!
+    .map((e, i) => {
+      const messages = handed![i] && files![i] ? (handed![i]!.ms - e.ms - files![i]!.ms).toFixed(0) : "?";
+      return `${at(before!, i)}|${e.ms.toFixed(0)}+${at(files!, i)}|${messages}|${at(after!, i)}`;
+    })
+    .join(", ");
+  return { engineMs: medianOf(engine!), encodeMs: medianOf(files!), each: each || "?" };
 }

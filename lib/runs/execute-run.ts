@@ -38,6 +38,7 @@ import type { TRunJob } from "@/lib/jobs/schemas";
 import { PREVIEW_ROWS } from "@/lib/runs/preview-rows";
 import { importHrefInput, inputBudget, inputFilesPrefix, runAllowHosts } from "@/lib/runs/href-input";
 import { isHrefValue } from "@/lib/flows/run-request";
+import { measure } from "@/lib/runs/run-measures";
 
 class RunCancelled extends Error {}
 
@@ -95,6 +96,7 @@ export function fileRow(runId: string, f: TWrittenFile) {
 export async function executeRunJob(data: TRunJob, ctx: { signal: AbortSignal; runner: TRunner }): Promise<void> {
   const run = await claimRun(data.runId);
   if (!run) return; // cancelled before it started, or already final
+  const claimed = performance.now();
   // A preview runs its stored document (lib/runs/preview-run.ts), any other run its flow version.
   const definition = run.flowVersionId ? (await db.flowVersion.findUniqueOrThrow({ where: { id: run.flowVersionId } })).definition : run.flowDocument;
   const flow = ZFlowVersion.parse(definition);
@@ -118,6 +120,8 @@ export async function executeRunJob(data: TRunJob, ctx: { signal: AbortSignal; r
   let completed = false;
   try {
     const inputs = await describeInputs(run, flow, run.request?.inputs ?? {}, signal, (done) => recordProgress(run.id, done, fetches + flow.steps.length));
+    const handed = performance.now();
+    measure("run.before", claimed, handed);
     const answer = await ctx.runner.run({
       runId: run.id,
       flow,
@@ -133,6 +137,8 @@ export async function executeRunJob(data: TRunJob, ctx: { signal: AbortSignal; r
         lastProgress = lastProgress.then(() => recordProgress(run.id, fetches + done, fetches + total));
       },
     });
+    const answered = performance.now();
+    measure("run.process", handed, answered);
     await lastProgress.catch(() => {});
     // The href inputs' files are read no more: gone before the run is seen final.
     await dropInputFiles(run.id, fetches);
@@ -151,6 +157,7 @@ export async function executeRunJob(data: TRunJob, ctx: { signal: AbortSignal; r
         })),
       });
     });
+    measure("run.after", answered);
   } catch (err) {
     // A cancel made the run final already: only its files are left to drop (below).
     if (!(err instanceof RunCancelled || (isAbortError(err) && !ctx.signal.aborted))) {

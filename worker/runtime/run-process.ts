@@ -27,6 +27,7 @@ import { ResourceLimitError } from "@/lib/errors";
 import { forgetLayers, layerSource } from "@/worker/runtime/layer-source";
 import { readSpill } from "@/lib/runs/result-spill";
 import { resultFileKey, writeResultCopy, writeResultFile } from "@/lib/runs/result-blobs";
+import { measure } from "@/lib/runs/run-measures";
 import type { TProcessInput, TResultRecord, TWrittenFile } from "@/lib/runs/run-task";
 import { errorToFailure, type TFromProcess, type TToProcess } from "@/worker/runtime/protocol";
 
@@ -44,16 +45,6 @@ function resolveInputs(inputs: Record<string, TProcessInput>): TResolvedInputs {
     else out[name] = callerDataToDataset(input.value as TInputValue | null);
   }
   return out;
-}
-
-/**
- * A perf_hooks measure from `start` to `end` (`performance.now()` times): where a run's time
- * went, for any PerformanceObserver (`npm run bench` installs one, bench/perf-observer.mjs).
- * Not kept in this process's timeline, which would grow by one entry per run.
- */
-function measure(name: string, start: number, end: number): void {
-  performance.measure(name, { start, end });
-  performance.clearMeasures(name);
 }
 
 /** `result` with its first `n` rows or features only (a preview's files; a head from runFlow is one already). */
