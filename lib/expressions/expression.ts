@@ -85,6 +85,30 @@ export function checkExpression(expr: unknown, params: TParamDecl[], role: TExpr
   }));
 }
 
+/**
+ * The property (or row field) names `expr` can read, when they are all written out: each
+ * `["get", "<name>"]` and `["has", "<name>"]` with a literal name. Null when it may read any: a
+ * name computed at run time, or `["properties"]`. A caller that knows the names may hand the
+ * evaluator properties with only those keys (filter over columns, lib/steps/filter/step.ts).
+ * `["get"/"has", name, object]` read the object, not the properties; `literal` values are data.
+ */
+export function fieldsRead(expr: unknown): string[] | null {
+  const names = new Set<string>();
+  const walk = (e: unknown): boolean => {
+    if (!Array.isArray(e) || e.length === 0) return true;
+    const [op, ...args] = e as unknown[];
+    if (op === "literal") return true;
+    if (op === "properties") return false;
+    if ((op === "get" || op === "has") && args.length === 1) {
+      if (typeof args[0] !== "string") return false;
+      names.add(args[0]);
+      return true;
+    }
+    return e.every(walk);
+  };
+  return walk(expr) ? [...names] : null;
+}
+
 function toJsonValue(v: unknown): unknown {
   if (v === undefined) return null;
   if (typeof v === "object" && v !== null && !Array.isArray(v) && Object.getPrototypeOf(v) !== Object.prototype) {

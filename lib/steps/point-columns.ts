@@ -49,10 +49,14 @@ export function pointFeatureAt(cols: TPointColumns, i: number): TFeature {
  * One properties object that `at(i)` fills with those of feature `i` (as `propsAt` makes them)
  * and returns: for a reader that keeps nothing of it (a filter's test, a writer), so that
  * reading makes no object per feature (bench "data": what a run allocates decides how often V8
- * collects its old generation). The next call changes it.
+ * collects its old generation). The next call changes it. With `only`, just the columns it
+ * names (in column order), for a reader that reads no other.
  */
-export function propsCursor(cols: TPointColumns): (i: number) => Record<string, unknown> {
-  const { columns, values } = cols.props;
+export function propsCursor(cols: TPointColumns, only?: readonly string[]): (i: number) => Record<string, unknown> {
+  const all = cols.props.columns;
+  const picked = only ? all.flatMap((key, c) => (only.includes(key) ? [c] : [])) : all.map((_, c) => c);
+  const columns = picked.map((c) => all[c]!);
+  const values = picked.map((c) => cols.props.values[c]!);
   const properties: Record<string, unknown> = {};
   for (const key of columns) setOwn(properties, key, undefined);
   return (i) => {

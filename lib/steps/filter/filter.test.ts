@@ -1,6 +1,7 @@
 /** Tests of the `filter` step, on small inputs whose answers are worked out by hand. */
 import { describe, expect, it } from "vitest";
-import { fs, runStep, table, F, R, P } from "@/lib/steps/test-helpers";
+import { asPointColumns, fs, pt, runStep, table, F, R, P } from "@/lib/steps/test-helpers";
+import { pointColumnsOf, pointFeatures } from "@/lib/steps/point-columns";
 import { cities, rowsEdge } from "@/lib/steps/test-fixtures";
 
 describe("filter", () => {
@@ -27,6 +28,30 @@ describe("filter", () => {
     const rows = table([{ a: 1 }, { a: 2 }]);
     expect(await runStep({ type: "filter", source: "t", where: [">", ["get", "a"], 0] }, { t: rows }, "table")).toBe(rows);
     expect(R(await runStep({ type: "filter", source: "t", where: [">", ["get", "a"], 1] }, { t: rows }, "table"))).toEqual([{ a: 2 }]);
+  });
+});
+
+describe("filter over points held by column", () => {
+  it("keeps what it keeps of the same features, whichever fields the expression reads", async () => {
+    const features = [
+      pt(1, 1, { name: "a", n: 5, maybe: undefined, __proto__x: 1 }),
+      pt(2, 2, { name: "b", n: undefined, maybe: 0, __proto__x: 2 }),
+      pt(3, 3, { name: null, n: 50, maybe: null, __proto__x: 3 }),
+    ];
+    const wheres = [
+      [">=", ["to-number", ["get", "n"], 0], 5],
+      ["has", "maybe"],
+      ["==", ["get", ["concat", "na", "me"]], "b"],
+      ["==", ["get", "maybe", ["properties"]], 0],
+      ["all", ["has", "name"], ["!", ["has", "absent"]], ["!=", ["get", "name"], null]],
+    ];
+    for (const where of wheres) {
+      const held = pointFeatures(asPointColumns(features)!);
+      const out = await runStep({ type: "filter", source: "c", where }, { c: held }, "layer");
+      const plain = await runStep({ type: "filter", source: "c", where }, { c: fs(features) }, "layer");
+      expect(pointColumnsOf(held), JSON.stringify(where)).toBeDefined();
+      expect(F(out), JSON.stringify(where)).toStrictEqual(F(plain));
+    }
   });
 });
 

@@ -1,6 +1,6 @@
 /** The runner of the `filter` step; its definition (options, sources, output, docs) is in definition.ts. */
 import { asItems, props, EVERY } from "@/lib/steps/items";
-import { compileExpression } from "@/lib/expressions/expression";
+import { compileExpression, fieldsRead } from "@/lib/expressions/expression";
 import { tableRows, takeRows, type TFeature } from "@/lib/steps/dataset";
 import { SAME_BOXES } from "@/lib/steps/extent";
 import { defineRunner } from "@/lib/steps/define-step";
@@ -13,6 +13,8 @@ export const filterRunner = defineRunner(filter, {
     source: "source",
     start: async (step, ctx) => {
       const ev = compileExpression(step.where, ctx.paramDecls, ctx.params, "predicate");
+      // by column, only the fields the test can read are filled (bench "data", the 1-degree `cities-in-area` row: 1 of 4)
+      const fields = fieldsRead(step.where) ?? undefined;
       return async (ds) => {
         const items = asItems(ds);
         if (items.kind === "rows") {
@@ -29,7 +31,7 @@ export const filterRunner = defineRunner(filter, {
         const cols = pointColumnsOf(items);
         if (cols) {
           // Held by column: one properties object refilled for each test (a predicate keeps nothing of it), kept ones taken by index.
-          const propsOf = propsCursor(cols);
+          const propsOf = propsCursor(cols, fields);
           const kept: number[] = [];
           for (let i = 0; i < cols.props.length; i++) {
             if (i % EVERY === 0) await ctx.checkpoint();
