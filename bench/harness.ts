@@ -119,9 +119,10 @@ export function printTable(rows: TBenchRow[]): void {
  * "before|engine+files|messages|after" in ms (the worker's part before handing the run over;
  * the run process's two phases; the rest of the hand-over, both ways; the worker's part after,
  * up to the final commit): a run slower than the others shows where it lost its time. "?"
- * where there are none.
+ * where there are none. With `of`, the runs came in turns of `every` series, and the measures
+ * are those of the series at index `at` of each turn.
  */
-export function processTimings(file: string, n: number): { engineMs: string; encodeMs: string; each: string } {
+export function processTimings(file: string, n: number, of = { every: 1, at: 0 }): { engineMs: string; encodeMs: string; each: string } {
   let measures: { name: string; ms: number }[];
   try {
     measures = fs
@@ -132,7 +133,11 @@ export function processTimings(file: string, n: number): { engineMs: string; enc
   } catch {
     return { engineMs: "?", encodeMs: "?", each: "?" };
   }
-  const last = (name: string) => measures.filter((m) => m.name === name).slice(-n);
+  const last = (name: string) =>
+    measures
+      .filter((m) => m.name === name)
+      .slice(-n * of.every)
+      .filter((_, i) => i % of.every === of.at);
   const medianOf = (ms: { ms: number }[]) => (ms.length ? median(ms.map((m) => m.ms)).toFixed(0) : "?");
   const [engine, files, before, handed, after] = ["run.engine", "run.files", "run.before", "run.process", "run.after"].map(last) as { ms: number }[][];
   const at = (list: { ms: number }[], i: number) => list[i]?.ms.toFixed(0) ?? "?";
