@@ -10,6 +10,7 @@ describe("fieldsRead", () => {
     expect(fieldsRead(["has", "k", ["get", "obj"]])).toEqual(["obj"]);
     expect(fieldsRead(true)).toEqual([]);
     expect(fieldsRead(["==", ["geometry-type"], "Point"])).toEqual([]);
+    expect(fieldsRead(["==", ["number-format", ["get", "n"], { locale: ["get", "loc"] }], "1"])).toEqual(["n", "loc"]);
   });
 
   it("is null when the fields read are only known at run time", () => {

@@ -91,10 +91,14 @@ export function checkExpression(expr: unknown, params: TParamDecl[], role: TExpr
  * name computed at run time, or `["properties"]`. A caller that knows the names may hand the
  * evaluator properties with only those keys (filter over columns, lib/steps/filter/step.ts).
  * `["get"/"has", name, object]` read the object, not the properties; `literal` values are data.
+ * Expressions in options objects count; a label list of `match` read as an expression may add a
+ * name that is not read (more fields filled than needed, never fewer).
  */
 export function fieldsRead(expr: unknown): string[] | null {
   const names = new Set<string>();
   const walk = (e: unknown): boolean => {
+    // options objects hold expressions too (number-format's locale, format's font-scale, collator's case-sensitive)
+    if (e !== null && typeof e === "object" && !Array.isArray(e)) return Object.values(e).every(walk);
     if (!Array.isArray(e) || e.length === 0) return true;
     const [op, ...args] = e as unknown[];
     if (op === "literal") return true;

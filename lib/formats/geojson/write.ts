@@ -92,7 +92,7 @@ export async function encodeGeoJson(layer: TFeatureSet, options: TStreamOptions 
         text = "";
       }
     }
-    out.push(text);
+    if (text) out.push(text);
   }
   out.push(count > 0 ? "\n]}\n" : "]}\n");
   return { body: out.finish(), featureCount: count };
