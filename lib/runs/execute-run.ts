@@ -29,6 +29,7 @@ import { isAbortError } from "@/lib/engine/errors";
 import { FORMAT_INFO } from "@/lib/formats/registry";
 import type { TRunError } from "@/lib/runs/run-document";
 import { claimRun, finalizeRun, recordProgress } from "@/lib/runs/run-state";
+import { progressReporter } from "@/lib/runs/progress-reporter";
 import { classifyRunFailure } from "@/lib/runs/classify-failure";
 import { runPrefix } from "@/lib/runs/result-blobs";
 import type { TProcessInput, TRunner, TWrittenFile } from "@/lib/runs/run-task";
@@ -115,7 +116,7 @@ export async function executeRunJob(data: TRunJob, ctx: { signal: AbortSignal; r
   waitForRunFinal(run.id, Infinity, notRunning, watching.signal)
     .then((final) => final && cancel.abort())
     .catch(() => {});
-  let lastProgress = Promise.resolve();
+  const progress = progressReporter((done, total) => recordProgress(run.id, done, total));
 
   let completed = false;
   try {
@@ -133,13 +134,11 @@ export async function executeRunJob(data: TRunJob, ctx: { signal: AbortSignal; r
       maxRows: env().RUN_MAX_ROWS,
       headRows: run.flowVersionId ? undefined : PREVIEW_ROWS,
       signal,
-      onProgress: (done, total) => {
-        lastProgress = lastProgress.then(() => recordProgress(run.id, fetches + done, fetches + total));
-      },
+      onProgress: (done, total) => progress.report(fetches + done, fetches + total),
     });
     const answered = performance.now();
     measure("run.process", handed, answered);
-    await lastProgress.catch(() => {});
+    await progress.stop();
     // The href inputs' files are read no more: gone before the run is seen final.
     await dropInputFiles(run.id, fetches);
     if (signal.aborted) throw new RunCancelled();
