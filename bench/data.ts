@@ -19,7 +19,9 @@
  *   run processes' peak memory, and the share of the
  *   layer's bytes the box's row groups hold (from the file's footer: what the reader fetches);
  *   beside them the same query in DuckDB over the same file (a pruned read on the `bbox`
- *   covering columns) as the anchor;
+ *   covering columns) as the anchor; and, in the same alternation, a 0.15-degree box on the
+ *   10M layer that returns about as many points as world-cities' 1-degree box (a big layer,
+ *   a small result);
  * - `country-stats` over the 10M layer (every point joined to a country): time and the run
  *   processes' peak memory;
  * - a result of ~128 MB downloaded from the filesystem store: MB/s;
@@ -46,6 +48,12 @@ const TWO_M = Number(process.env.BENCH_GEOJSON_POINTS ?? 2_000_000);
 const BOX_RUNS = 11;
 /** A 1-degree box around Zürich: dense in cities, hence in synthetic points. */
 const BOX = { w: 8, s: 47, e: 9, n: 48 };
+/**
+ * A 0.15-degree box at the 1-degree box's centre: on the 10M layer it holds about as many
+ * points (622) as the 1-degree box holds world-cities (636), so its row shows what a run costs
+ * when the layer is big but the result is not.
+ */
+const SMALL_BOX = { w: 8.425, s: 47.425, e: 8.575, n: 47.575 };
 const boxArea = (b: typeof BOX) => ({
   type: "Polygon",
   coordinates: [
@@ -287,13 +295,13 @@ export async function bench(ctx: TBenchContext): Promise<TBenchRow[]> {
   const areaBody = (layer: string, box = BOX) => ({ inputs: { cities: { layer_id: layer }, area: { area: boxArea(box) } }, parameters: { min_population: 0 } });
   // The two layers' runs alternate, so that both meet the same machine: run one after the
   // other, the first series met the disk still writing back the imports above.
-  const timesOf = async (layers: readonly string[], n: number) => {
+  const timesOf = async (layers: readonly (readonly [string, typeof BOX])[], n: number) => {
     const t = layers.map(() => [] as number[]);
     const last: (TRunDoc | undefined)[] = [];
     const mem = sampleMemory(roots);
     for (let i = 0; i < n; i++) {
-      for (const [l, layer] of layers.entries()) {
-        const d = (last[l] = await runApi(base, key, "cities-in-area", areaBody(layer)));
+      for (const [l, [layer, box]] of layers.entries()) {
+        const d = (last[l] = await runApi(base, key, "cities-in-area", areaBody(layer, box)));
         if (d.state !== "completed") throw new Error(`cities-in-area on ${layer}: ${JSON.stringify(d.error)}`);
         t[l]!.push(ms(d));
       }
@@ -308,7 +316,14 @@ export async function bench(ctx: TBenchContext): Promise<TBenchRow[]> {
       features: last[l]?.results?.find((r) => r.key === "cities")?.feature_count ?? 0,
     }));
   };
-  const [small, big] = (await timesOf(["world-cities", "points-10m"], BOX_RUNS)) as [TBoxTimes, TBoxTimes];
+  const [small, big, bigFew] = (await timesOf(
+    [
+      ["world-cities", BOX],
+      ["points-10m", BOX],
+      ["points-10m", SMALL_BOX],
+    ],
+    BOX_RUNS,
+  )) as [TBoxTimes, TBoxTimes, TBoxTimes];
   const layer = await db.query<{ fileKey: string; fileSizeBytes: string }>(`SELECT "fileKey", "fileSizeBytes" FROM layer WHERE id = 'points-10m'`);
   const file = await openLayerFile(await blobAsyncBuffer(blobStore(), layer.rows[0]!.fileKey));
   const groups = rowGroupsFor(file, [BOX.w, BOX.s, BOX.e, BOX.n]);
@@ -328,6 +343,13 @@ export async function bench(ctx: TBenchContext): Promise<TBenchRow[]> {
     value: Math.round(small.median),
     unit: "ms",
     note: `${small.features.toLocaleString("en")} cities returned; in the run process: engine ${small.phases.engineMs} ms, files ${small.phases.encodeMs} ms; runs alternating with the 10M row's; runs in order ${small.times.map((t) => Math.round(t)).join(", ")} ms (before|engine+files|messages|after: ${small.phases.each})`,
+  });
+  rows.push({
+    group: "data",
+    metric: `cities-in-area, 0.15-degree box, 10M-point layer (as many cities as world-cities' 1-degree box; median of ${BOX_RUNS})`,
+    value: Math.round(bigFew.median),
+    unit: "ms",
+    note: `${bigFew.features.toLocaleString("en")} cities returned; in the run process: engine ${bigFew.phases.engineMs} ms, files ${bigFew.phases.encodeMs} ms; runs alternating with the two rows above; runs in order ${bigFew.times.map((t) => Math.round(t)).join(", ")} ms (before|engine+files|messages|after: ${bigFew.phases.each})`,
   });
   {
     const { DuckDBInstance } = await import("@duckdb/node-api");
@@ -415,7 +437,7 @@ export async function bench(ctx: TBenchContext): Promise<TBenchRow[]> {
   {
     const world = { w: -180, s: -90, e: 180, n: 90 };
     const failed = await runApi(base, key, "cities-in-area", areaBody("points-10m", world));
-    const [after] = (await timesOf(["points-10m"], 5)) as [TBoxTimes];
+    const [after] = (await timesOf([["points-10m", BOX]], 5)) as [TBoxTimes];
     rows.push({
       group: "data",
       metric: "after a too-big run (whole 10M layer), the 1-degree run again (median of 5)",
