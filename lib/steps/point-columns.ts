@@ -78,7 +78,7 @@ export function pointFeatureCursor(cols: TPointColumns): (i: number) => TFeature
   return (i) => {
     coordinates[0] = cols.points[2 * i]!;
     coordinates[1] = cols.points[2 * i + 1]!;
-    feature.properties = propsOf(i);
+    propsOf(i); // refills feature.properties, the cursor's one object
     return feature;
   };
 }
