@@ -242,7 +242,7 @@ async function runApi(base: string, key: string, api: string, body: unknown): Pr
   return doc;
 }
 
-/** One layer's series of the 1-degree `cities-in-area` runs. */
+/** One series of the `cities-in-area` box runs (a layer and a box). */
 interface TBoxTimes {
   median: number;
   times: number[];
@@ -293,8 +293,8 @@ export async function bench(ctx: TBenchContext): Promise<TBenchRow[]> {
 
   // cities-in-area over a 1-degree box: the 10M layer against world-cities, and DuckDB as the anchor.
   const areaBody = (layer: string, box = BOX) => ({ inputs: { cities: { layer_id: layer }, area: { area: boxArea(box) } }, parameters: { min_population: 0 } });
-  // The two layers' runs alternate, so that both meet the same machine: run one after the
-  // other, the first series met the disk still writing back the imports above.
+  // The series' runs alternate, so that all meet the same machine: run one after the other,
+  // the first series met the disk still writing back the imports above.
   const timesOf = async (layers: readonly (readonly [string, typeof BOX])[], n: number) => {
     const t = layers.map(() => [] as number[]);
     const last: (TRunDoc | undefined)[] = [];
@@ -335,7 +335,7 @@ export async function bench(ctx: TBenchContext): Promise<TBenchRow[]> {
     unit: "ms",
     target: `< 1000 ms, ≤ 2× world-cities (${Math.round(small.median)} ms)`,
     ok: big.median < 1000 && big.median <= 2 * small.median && big.runRss < 300 && share < 0.01,
-    note: `${big.features.toLocaleString("en")} cities returned; in the run process: engine ${big.phases.engineMs} ms, files ${big.phases.encodeMs} ms; run process peak ${big.runRss} MB (< 300, both rows' runs); ${groups.length} of ${file.rowGroups.length} row groups, ${(share * 100).toFixed(2)}% of the file's bytes (< 1%); runs in order ${big.times.map((t) => Math.round(t)).join(", ")} ms (before|engine+files|messages|after: ${big.phases.each})`,
+    note: `${big.features.toLocaleString("en")} cities returned; in the run process: engine ${big.phases.engineMs} ms, files ${big.phases.encodeMs} ms; run process peak ${big.runRss} MB (< 300, all three series' runs); ${groups.length} of ${file.rowGroups.length} row groups, ${(share * 100).toFixed(2)}% of the file's bytes (< 1%); runs in order ${big.times.map((t) => Math.round(t)).join(", ")} ms (before|engine+files|messages|after: ${big.phases.each})`,
   });
   rows.push({
     group: "data",
