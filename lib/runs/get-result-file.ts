@@ -2,7 +2,8 @@
  * Result files of completed runs, their bytes read from the blob store (lib/blobs). The requested
  * format of each result is written with the run. Another format is made on first request from
  * the result's lossless copy (job "result-format", lib/runs/make-result-format.ts): the download
- * enqueues it and waits for it up to `FORMAT_WAIT_MS`, then answers 503 with Retry-After, never
+ * enqueues it and waits for it up to `FORMAT_WAIT_MS` (woken by the job's `result_file_made`
+ * notification, lib/runs/run-events.ts), then answers 503 with Retry-After, never
  * a 404 for a file that can still be made, and never a wait on a write that already failed (each
  * wait enqueues the job again).
  */
@@ -13,13 +14,15 @@ import { db } from "@/lib/db";
 import { env } from "@/lib/env";
 import { AppError, validationError } from "@/lib/errors";
 import { enqueue } from "@/lib/jobs/boss";
+import { waitForResultFile } from "@/lib/runs/run-events";
 import type { TRunScope } from "@/lib/runs/scope";
 import { getRunOrThrow } from "@/lib/runs/get-run-or-throw";
 import { FORMAT_INFO, FORMATS_BY_KIND, type TResultFormat } from "@/lib/formats/registry";
 
 /** Longest a download waits for a format being made before it answers 503. */
 const FORMAT_WAIT_MS = 30_000;
-const FORMAT_POLL_MS = 200;
+/** How often a download waiting for a format asks the database, should a notification be lost. */
+const FORMAT_CHECK_MS = 1_000;
 /** Presigned download URLs live this long. */
 const PRESIGNED_SECONDS = 300;
 
@@ -30,9 +33,8 @@ async function findFile(runId: string, key: string, format: string) {
 /** Enqueues the job that makes `format` of a result, then waits for its file. */
 async function makeFormat(runId: string, key: string, format: TResultFormat) {
   await db.$transaction((tx) => enqueue(tx, "result-format", { runId, key, format }, { singletonKey: `${runId}/${key}/${format}` }));
-  const deadline = Date.now() + FORMAT_WAIT_MS;
-  while (Date.now() < deadline) {
-    await new Promise((r) => setTimeout(r, FORMAT_POLL_MS));
+  const made = async () => (await findFile(runId, key, format)) !== null;
+  if (await waitForResultFile({ runId, key, format }, FORMAT_WAIT_MS, made, FORMAT_CHECK_MS)) {
     const file = await findFile(runId, key, format);
     if (file) return file;
   }

@@ -11,6 +11,8 @@
  * is complete, so a file is visible only once whole. Two workers making the same format at once
  * (a job retried while its first attempt still works, or two enqueued by different downloads)
  * each write an object of their own; the first row wins and the other object is deleted.
+ * The row's insert sends the `result_file_made` notification (lib/runs/run-events.ts) in the same
+ * transaction, which wakes the downloads waiting for it (lib/runs/get-result-file.ts).
  */
 import "server-only";
 import { blobStore } from "@/lib/blobs";
@@ -19,6 +21,7 @@ import { env } from "@/lib/env";
 import type { TResultFormatJob } from "@/lib/jobs/schemas";
 import { fileRow } from "@/lib/runs/execute-run";
 import type { TRunner } from "@/lib/runs/run-task";
+import { RESULT_FILE_CHANNEL, resultFileNotice } from "@/lib/runs/run-events";
 
 /** Job handler of "result-format"; the worker gives it the runner the format is made in. */
 export async function makeResultFormatJob(data: TResultFormatJob, ctx: { signal: AbortSignal; runner: TRunner }): Promise<void> {
@@ -35,7 +38,10 @@ export async function makeResultFormatJob(data: TResultFormatJob, ctx: { signal:
     maxResultBytes: env().RUN_MAX_RESULT_MB * 1024 * 1024,
     signal: ctx.signal,
   });
-  await db.resultFile.createMany({ data: [fileRow(data.runId, file)], skipDuplicates: true });
+  await db.$transaction([
+    db.resultFile.createMany({ data: [fileRow(data.runId, file)], skipDuplicates: true }),
+    db.$executeRaw`SELECT pg_notify(${RESULT_FILE_CHANNEL}, ${resultFileNotice(data)})`,
+  ]);
   const kept = await db.resultFile.findUnique({ where: { runId_key_format: data }, select: { blobKey: true } });
   if (kept?.blobKey !== file.blobKey) await blobStore().delete(file.blobKey);
 }

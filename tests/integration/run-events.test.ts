@@ -2,11 +2,12 @@
  * waitForRunFinal (lib/runs/run-events.ts), which requests with `wait_seconds` and the worker
  * running a run (its cancel, lib/runs/execute-run.ts) wait with: woken by the `run_final`
  * notification without asking the database again, and ended by its signal when the run's work
- * is over.
+ * is over. waitForResultFile, which a download of a format made after the run waits with
+ * (lib/runs/get-result-file.ts): woken by the `result_file_made` notification of that file only.
  */
 import { randomUUID } from "node:crypto";
 import { describe, expect, it } from "vitest";
-import { waitForRunFinal } from "@/lib/runs/run-events";
+import { waitForResultFile, waitForRunFinal } from "@/lib/runs/run-events";
 import { sql } from "./helpers";
 
 describe("waitForRunFinal", () => {
@@ -30,5 +31,50 @@ describe("waitForRunFinal", () => {
     setTimeout(() => stop.abort(), 100);
     await expect(waiting).resolves.toBe(false);
     expect(Date.now() - t0).toBeLessThan(4_000);
+  });
+});
+
+describe("waitForResultFile", () => {
+  it("wakes on its file's result_file_made notification, not on another file's", async () => {
+    const file = { runId: randomUUID(), key: "cities", format: "geoparquet" };
+    const notify = (payload: string) => sql().query(`SELECT pg_notify('result_file_made', $1)`, [payload]);
+    let asked = 0;
+    let othersSent = false;
+    const isMade = async () => {
+      if (++asked === 1) {
+        setImmediate(async () => {
+          // another format, another result, another run: none of them is this file
+          await notify(`${file.runId}/cities/csv`);
+          await notify(`${file.runId}/summary/geoparquet`);
+          await notify(`${randomUUID()}/cities/geoparquet`);
+          othersSent = true;
+          await new Promise((r) => setTimeout(r, 200));
+          await notify(`${file.runId}/cities/geoparquet`);
+        });
+      }
+      return false;
+    };
+    const t0 = Date.now();
+    await expect(waitForResultFile(file, 60_000, isMade, 30_000)).resolves.toBe(true);
+    expect(othersSent).toBe(true);
+    expect(Date.now() - t0).toBeGreaterThanOrEqual(200);
+    expect(asked).toBe(1);
+  });
+
+  it("ends, not made, when its time is up", async () => {
+    const file = { runId: randomUUID(), key: "cities", format: "geoparquet" };
+    let asked = 0;
+    await expect(
+      waitForResultFile(
+        file,
+        300,
+        async () => {
+          asked++;
+          return false;
+        },
+        100,
+      ),
+    ).resolves.toBe(false);
+    expect(asked).toBeGreaterThanOrEqual(2); // first, then at least one safety re-check
   });
 });
