@@ -459,7 +459,7 @@ export async function bench(ctx: TBenchContext): Promise<TBenchRow[]> {
       metric: "nearby-cities r=30 km: first ?format=parquet download of matches right after the 200",
       value: waited,
       unit: "ms",
-      note: `${dl.status}, ${(bytes / 1e6).toFixed(1)} MB; CSV was written with the final state, Parquet right after`,
+      note: `${dl.status}, ${(bytes / 1e6).toFixed(1)} MB; CSV was written with the run, Parquet is made on this request from the result's lossless copy (job result-format), the download woken by the job's notification`,
     });
   }
 

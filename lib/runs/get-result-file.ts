@@ -2,10 +2,11 @@
  * Result files of completed runs, their bytes read from the blob store (lib/blobs). The requested
  * format of each result is written with the run. Another format is made on first request from
  * the result's lossless copy (job "result-format", lib/runs/make-result-format.ts): the download
- * enqueues it and waits for it up to `FORMAT_WAIT_MS` (woken by the job's `result_file_made`
+ * enqueues it and waits for it up to `FORMAT_WAIT_MS` (woken by the job's `result_format`
  * notification, lib/runs/run-events.ts), then answers 503 with Retry-After, never
  * a 404 for a file that can still be made, and never a wait on a write that already failed (each
- * wait enqueues the job again).
+ * wait enqueues the job again; a format whose file passed the result size limit answers 422 at
+ * once, from its `result_format_failure` row).
  */
 import "server-only";
 import { ReadableStream as WebStream } from "node:stream/web";
@@ -14,7 +15,7 @@ import { db } from "@/lib/db";
 import { env } from "@/lib/env";
 import { AppError, validationError } from "@/lib/errors";
 import { enqueue } from "@/lib/jobs/boss";
-import { waitForResultFile } from "@/lib/runs/run-events";
+import { waitForResultFormat } from "@/lib/runs/run-events";
 import type { TRunScope } from "@/lib/runs/scope";
 import { getRunOrThrow } from "@/lib/runs/get-run-or-throw";
 import { FORMAT_INFO, FORMATS_BY_KIND, type TResultFormat } from "@/lib/formats/registry";
@@ -30,13 +31,33 @@ async function findFile(runId: string, key: string, format: string) {
   return db.resultFile.findUnique({ where: { runId_key_format: { runId, key, format } } });
 }
 
-/** Enqueues the job that makes `format` of a result, then waits for its file. */
-async function makeFormat(runId: string, key: string, format: TResultFormat) {
+async function findFailure(runId: string, key: string, format: string) {
+  return db.resultFormatFailure.findUnique({ where: { runId_key_format: { runId, key, format } } });
+}
+
+/** The answer to a download of a format that passed the result size limit when it was made. */
+function overLimit(key: string, format: string, limit: string, written: string): AppError {
+  return validationError(
+    [{ field: "/format", code: "format_over_limit", message: `The ${format} file of this result passes the ${limit} a run's files may take; use ${written}.` }],
+    `The ${format} file of result "${key}" cannot be made: it passes the ${limit} a run's result files may take. Download the ${written} file written with the run, or narrow the request.`,
+  );
+}
+
+/**
+ * Enqueues the job that makes `format` of a result, then waits for its file; AppError
+ * `validation_failed` when that format passed the result size limit (now or before),
+ * `service_unavailable` when it is not made within `FORMAT_WAIT_MS`.
+ */
+async function makeFormat(runId: string, key: string, format: TResultFormat, written: string) {
+  const failedBefore = await findFailure(runId, key, format);
+  if (failedBefore) throw overLimit(key, format, failedBefore.limit, written);
   await db.$transaction((tx) => enqueue(tx, "result-format", { runId, key, format }, { singletonKey: `${runId}/${key}/${format}` }));
-  const made = async () => (await findFile(runId, key, format)) !== null;
-  if (await waitForResultFile({ runId, key, format }, FORMAT_WAIT_MS, made, FORMAT_CHECK_MS)) {
+  const settled = async () => (await findFile(runId, key, format)) !== null || (await findFailure(runId, key, format)) !== null;
+  if (await waitForResultFormat({ runId, key, format }, FORMAT_WAIT_MS, settled, FORMAT_CHECK_MS)) {
     const file = await findFile(runId, key, format);
     if (file) return file;
+    const failed = await findFailure(runId, key, format);
+    if (failed) throw overLimit(key, format, failed.limit, written);
   }
   throw new AppError("service_unavailable", `The ${format} file of result "${key}" is still being made; try again shortly.`, { retryAfterSeconds: 5 });
 }
@@ -45,7 +66,8 @@ async function makeFormat(runId: string, key: string, format: TResultFormat) {
  * Result `key` of the run, in the run's requested format unless `format` (`?format=`) asks for
  * the other format of the result's kind. AppError `conflict` when the run has not completed;
  * `not_found` for an unknown key or a file past retention; `validation_failed` for a format that
- * does not fit the kind; `service_unavailable` (with Retry-After) while the format is being made.
+ * does not fit the kind (`invalid_format`) or whose file passes the result size limit
+ * (`format_over_limit`); `service_unavailable` (with Retry-After) while the format is being made.
  */
 export async function getResultFile(scope: TRunScope, runId: string, key: string, format: string | null) {
   const run = await getRunOrThrow(scope, runId);
@@ -65,7 +87,7 @@ export async function getResultFile(scope: TRunScope, runId: string, key: string
   let file = await findFile(run.id, key, chosen);
   if (!file && chosen !== result.format) {
     const copy = await db.runResult.findUnique({ where: { runId_key: { runId: run.id, key } }, select: { spillKey: true } });
-    if (copy?.spillKey) file = await makeFormat(run.id, key, chosen as TResultFormat);
+    if (copy?.spillKey) file = await makeFormat(run.id, key, chosen as TResultFormat, result.format);
   }
   if (!file?.blobKey) throw new AppError("not_found", `The ${chosen} file of result "${key}" is no longer available.`);
   const info = FORMAT_INFO[chosen as TResultFormat];

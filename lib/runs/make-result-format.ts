@@ -11,8 +11,11 @@
  * is complete, so a file is visible only once whole. Two workers making the same format at once
  * (a job retried while its first attempt still works, or two enqueued by different downloads)
  * each write an object of their own; the first row wins and the other object is deleted.
- * The row's insert sends the `result_file_made` notification (lib/runs/run-events.ts) in the same
- * transaction, which wakes the downloads waiting for it (lib/runs/get-result-file.ts).
+ * A file that passes the run's result size limit is not retried: the same copy and writer would
+ * pass it again. A `result_format_failure` row records the limit, and downloads of that format
+ * answer 422 with it at once. Either row (the file's, or the failure's) is inserted together with
+ * the `result_format` notification (lib/runs/run-events.ts), which wakes the downloads waiting for
+ * that format (lib/runs/get-result-file.ts).
  */
 import "server-only";
 import { blobStore } from "@/lib/blobs";
@@ -20,8 +23,9 @@ import { db } from "@/lib/db";
 import { env } from "@/lib/env";
 import type { TResultFormatJob } from "@/lib/jobs/schemas";
 import { fileRow } from "@/lib/runs/execute-run";
-import type { TRunner } from "@/lib/runs/run-task";
-import { RESULT_FILE_CHANNEL, resultFileNotice } from "@/lib/runs/run-events";
+import type { TRunner, TWrittenFile } from "@/lib/runs/run-task";
+import { isResultSizeLimit } from "@/lib/runs/result-blobs";
+import { RESULT_FORMAT_CHANNEL, resultFormatNotice } from "@/lib/runs/run-events";
 
 /** Job handler of "result-format"; the worker gives it the runner the format is made in. */
 export async function makeResultFormatJob(data: TResultFormatJob, ctx: { signal: AbortSignal; runner: TRunner }): Promise<void> {
@@ -32,16 +36,16 @@ export async function makeResultFormatJob(data: TResultFormatJob, ctx: { signal:
   if (!result?.spillKey || result.run.state !== "completed") return; // purged, or not a completed run
   const exists = await db.resultFile.findUnique({ where: { runId_key_format: data }, select: { key: true } });
   if (exists) return;
-  const file = await ctx.runner.format({
-    ...data,
-    spillKey: result.spillKey,
-    maxResultBytes: env().RUN_MAX_RESULT_MB * 1024 * 1024,
-    signal: ctx.signal,
-  });
-  await db.$transaction([
-    db.resultFile.createMany({ data: [fileRow(data.runId, file)], skipDuplicates: true }),
-    db.$executeRaw`SELECT pg_notify(${RESULT_FILE_CHANNEL}, ${resultFileNotice(data)})`,
-  ]);
+  const notify = db.$executeRaw`SELECT pg_notify(${RESULT_FORMAT_CHANNEL}, ${resultFormatNotice(data)})`;
+  let file: TWrittenFile;
+  try {
+    file = await ctx.runner.format({ ...data, spillKey: result.spillKey, maxResultBytes: env().RUN_MAX_RESULT_MB * 1024 * 1024, signal: ctx.signal });
+  } catch (err) {
+    if (!isResultSizeLimit(err)) throw err; // retried by pg-boss; a later download enqueues it again
+    await db.$transaction([db.resultFormatFailure.createMany({ data: [{ ...data, limit: err.limit }], skipDuplicates: true }), notify]);
+    return;
+  }
+  await db.$transaction([db.resultFile.createMany({ data: [fileRow(data.runId, file)], skipDuplicates: true }), notify]);
   const kept = await db.resultFile.findUnique({ where: { runId_key_format: data }, select: { blobKey: true } });
   if (kept?.blobKey !== file.blobKey) await blobStore().delete(file.blobKey);
 }

@@ -90,6 +90,7 @@ export async function purgeExpired() {
     // Rows first: a file without its row is never served; its blobs go right after (or at the next sweep).
     const removed = await db.resultFile.deleteMany({ where: { runId: id } });
     await db.runResult.updateMany({ where: { runId: id }, data: { spillKey: null } });
+    await db.resultFormatFailure.deleteMany({ where: { runId: id } }); // what could not be made goes with what was
     resultFiles += removed.count;
     await blobStore()
       .deletePrefix(`runs/${id}/`)

@@ -5,8 +5,8 @@
  * requests with `wait_seconds`, which answer within milliseconds instead of at the next poll,
  * and the worker running it, which stops a cancelled run's work (lib/runs/execute-run.ts).
  * Likewise when a format of a result is made after its run (job "result-format",
- * lib/runs/make-result-format.ts): its row's insert sends `pg_notify('result_file_made',
- * '<run id>/<key>/<format>')`, which wakes the downloads waiting for that file.
+ * lib/runs/make-result-format.ts): the insert of its file's row, or of its failure's, sends
+ * `pg_notify('result_format', '<run id>/<key>/<format>')`, which wakes the downloads waiting for it.
  */
 import "server-only";
 import { waitForNotice } from "@/lib/database/wait-for-notice";
@@ -22,20 +22,21 @@ export function waitForRunFinal(runId: string, ms: number, isFinal: () => Promis
   return waitForNotice(RUN_FINAL_CHANNEL, runId, ms, isFinal, signal, checkMs);
 }
 
-export const RESULT_FILE_CHANNEL = "result_file_made";
+export const RESULT_FORMAT_CHANNEL = "result_format";
 
-/** The payload of a `result_file_made` notification: which format of which result of which run was made. */
-export const resultFileNotice = (f: { runId: string; key: string; format: string }) => `${f.runId}/${f.key}/${f.format}`;
+/** The payload of a `result_format` notification: which format of which result of which run was made, or failed for good. */
+export const resultFormatNotice = (f: { runId: string; key: string; format: string }) => `${f.runId}/${f.key}/${f.format}`;
 
 /**
- * Waits until that format of the result is made or `ms` pass; resolves true when made.
- * `isMade()` is asked first, after a gap in notifications, and every `checkMs`.
+ * Waits until that format of the result is made or has failed for good, or `ms` pass; resolves
+ * true when either happened. `isSettled()` is asked first, after a gap in notifications, and
+ * every `checkMs`.
  */
-export function waitForResultFile(
+export function waitForResultFormat(
   f: { runId: string; key: string; format: string },
   ms: number,
-  isMade: () => Promise<boolean>,
+  isSettled: () => Promise<boolean>,
   checkMs: number,
 ): Promise<boolean> {
-  return waitForNotice(RESULT_FILE_CHANNEL, resultFileNotice(f), ms, isMade, undefined, checkMs);
+  return waitForNotice(RESULT_FORMAT_CHANNEL, resultFormatNotice(f), ms, isSettled, undefined, checkMs);
 }

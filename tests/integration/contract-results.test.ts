@@ -105,6 +105,39 @@ describe("result downloads", () => {
     expect(d.headers.get("etag")).toBe(`"${createHash("sha256").update(d.bytes).digest("hex")}"`);
   });
 
+  it("answers 422 at once, naming the limit, for a format whose file passes the result size limit, and does not make it again", async () => {
+    const { makeResultFormatJob } = await import("@/lib/runs/make-result-format");
+    const { runPool } = await import("@/worker/runtime/run-pool");
+    const made = await http("POST", `${CITIES}/runs`, {
+      body: { inputs: { cities: { layer_id: "world-cities" }, area: { area: AREA } }, parameters: { min_population: 20000 }, wait_seconds: 30 },
+    });
+    expect(made.status, made.text).toBe(200);
+    const runId = made.body.run_id;
+    const job = { runId, key: "cities", format: "geoparquet" as const };
+    // The pool's own runner and writer, given a byte budget the file passes (the app's is 200 MB).
+    const pool = runPool();
+    const runner = Object.assign(Object.create(pool), { format: (task: Parameters<typeof pool.format>[0]) => pool.format({ ...task, maxResultBytes: 1_024 }) });
+    await makeResultFormatJob(job, { signal: new AbortController().signal, runner });
+    const { rows: failures } = await sql().query(`SELECT "limit" FROM result_format_failure WHERE "runId" = $1 AND key = 'cities' AND format = 'geoparquet'`, [
+      runId,
+    ]);
+    expect(failures).toEqual([{ limit: "result size 0 MB" }]);
+    expect((await sql().query(`SELECT 1 FROM result_file WHERE "runId" = $1 AND key = 'cities' AND format = 'geoparquet'`, [runId])).rows).toHaveLength(0);
+    const objects: string[] = [];
+    for await (const b of blobStore().list(`runs/${runId}/cities/geoparquet`)) objects.push(b.key);
+    expect(objects).toEqual([]); // nothing half-written is left
+
+    const jobsBefore = (await sql().query(`SELECT count(*)::int AS n FROM pgboss.job WHERE name = 'result-format' AND data->>'runId' = $1`, [runId])).rows[0].n;
+    const bad = expectProblem(await http("GET", `${byKey(made.body, "cities").href}?format=geoparquet`), 422, "validation_failed");
+    expect(bad.errors).toEqual([expect.objectContaining({ field: "/query/format", code: "format_over_limit" })]);
+    expect(bad.detail).toContain("result size 0 MB");
+    expect(bad.detail).toContain("geojson");
+    const jobsAfter = (await sql().query(`SELECT count(*)::int AS n FROM pgboss.job WHERE name = 'result-format' AND data->>'runId' = $1`, [runId])).rows[0].n;
+    expect(jobsAfter).toBe(jobsBefore);
+    // The format written with the run is served as before.
+    expect((await download(byKey(made.body, "cities").href)).bytes.byteLength).toBe(byKey(made.body, "cities").size_bytes);
+  });
+
   it("answers 422 for a format that does not fit the kind and 404 for an unknown key", async () => {
     const bad = expectProblem(await http("GET", `${byKey(defaults, "cities").href}?format=csv`), 422, "validation_failed");
     expect(bad.errors[0].field).toBe("/query/format");

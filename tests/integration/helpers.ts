@@ -100,7 +100,7 @@ export async function resetRuns(): Promise<void> {
   // deadlock against its transaction (40P01). Postgres rolled ours back: try again.
   for (let attempt = 1; ; attempt++) {
     try {
-      await sql().query(`TRUNCATE run, run_result, result_file, webhook_delivery, idempotency_record, usage_counter`);
+      await sql().query(`TRUNCATE run, run_result, result_format_failure, result_file, webhook_delivery, idempotency_record, usage_counter`);
       return;
     } catch (err) {
       if ((err as { code?: string }).code !== "40P01" || attempt >= 5) throw err;

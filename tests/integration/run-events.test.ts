@@ -2,12 +2,12 @@
  * waitForRunFinal (lib/runs/run-events.ts), which requests with `wait_seconds` and the worker
  * running a run (its cancel, lib/runs/execute-run.ts) wait with: woken by the `run_final`
  * notification without asking the database again, and ended by its signal when the run's work
- * is over. waitForResultFile, which a download of a format made after the run waits with
- * (lib/runs/get-result-file.ts): woken by the `result_file_made` notification of that file only.
+ * is over. waitForResultFormat, which a download of a format made after the run waits with
+ * (lib/runs/get-result-file.ts): woken by the `result_format` notification of that format only.
  */
 import { randomUUID } from "node:crypto";
 import { describe, expect, it } from "vitest";
-import { waitForResultFile, waitForRunFinal } from "@/lib/runs/run-events";
+import { waitForResultFormat, waitForRunFinal } from "@/lib/runs/run-events";
 import { sql } from "./helpers";
 
 describe("waitForRunFinal", () => {
@@ -34,13 +34,13 @@ describe("waitForRunFinal", () => {
   });
 });
 
-describe("waitForResultFile", () => {
-  it("wakes on its file's result_file_made notification, not on another file's", async () => {
+describe("waitForResultFormat", () => {
+  it("wakes on its format's result_format notification, not on another format's or result's", async () => {
     const file = { runId: randomUUID(), key: "cities", format: "geoparquet" };
-    const notify = (payload: string) => sql().query(`SELECT pg_notify('result_file_made', $1)`, [payload]);
+    const notify = (payload: string) => sql().query(`SELECT pg_notify('result_format', $1)`, [payload]);
     let asked = 0;
     let othersSent = false;
-    const isMade = async () => {
+    const isSettled = async () => {
       if (++asked === 1) {
         setImmediate(async () => {
           // another format, another result, another run: none of them is this file
@@ -55,17 +55,17 @@ describe("waitForResultFile", () => {
       return false;
     };
     const t0 = Date.now();
-    await expect(waitForResultFile(file, 60_000, isMade, 30_000)).resolves.toBe(true);
+    await expect(waitForResultFormat(file, 60_000, isSettled, 30_000)).resolves.toBe(true);
     expect(othersSent).toBe(true);
     expect(Date.now() - t0).toBeGreaterThanOrEqual(200);
     expect(asked).toBe(1);
   });
 
-  it("ends, not made, when its time is up", async () => {
+  it("ends, not settled, when its time is up", async () => {
     const file = { runId: randomUUID(), key: "cities", format: "geoparquet" };
     let asked = 0;
     await expect(
-      waitForResultFile(
+      waitForResultFormat(
         file,
         300,
         async () => {
