@@ -45,12 +45,10 @@ function overLimit(key: string, format: string, limit: string, written: string):
 
 /**
  * Enqueues the job that makes `format` of a result, then waits for its file; AppError
- * `validation_failed` when that format passed the result size limit (now or before),
- * `service_unavailable` when it is not made within `FORMAT_WAIT_MS`.
+ * `validation_failed` when that format passes the result size limit, `service_unavailable`
+ * when it is not made within `FORMAT_WAIT_MS`.
  */
 async function makeFormat(runId: string, key: string, format: TResultFormat, written: string) {
-  const failedBefore = await findFailure(runId, key, format);
-  if (failedBefore) throw overLimit(key, format, failedBefore.limit, written);
   await db.$transaction((tx) => enqueue(tx, "result-format", { runId, key, format }, { singletonKey: `${runId}/${key}/${format}` }));
   const settled = async () => (await findFile(runId, key, format)) !== null || (await findFailure(runId, key, format)) !== null;
   if (await waitForResultFormat({ runId, key, format }, FORMAT_WAIT_MS, settled, FORMAT_CHECK_MS)) {
@@ -86,7 +84,12 @@ export async function getResultFile(scope: TRunScope, runId: string, key: string
   }
   let file = await findFile(run.id, key, chosen);
   if (!file && chosen !== result.format) {
-    const copy = await db.runResult.findUnique({ where: { runId_key: { runId: run.id, key } }, select: { spillKey: true } });
+    const copy = await db.runResult.findUnique({
+      where: { runId_key: { runId: run.id, key } },
+      select: { spillKey: true, formatFailures: { where: { format: chosen }, select: { limit: true } } },
+    });
+    const failed = copy?.formatFailures[0];
+    if (copy?.spillKey && failed) throw overLimit(key, chosen, failed.limit, result.format);
     if (copy?.spillKey) file = await makeFormat(run.id, key, chosen as TResultFormat, result.format);
   }
   if (!file?.blobKey) throw new AppError("not_found", `The ${chosen} file of result "${key}" is no longer available.`);

@@ -36,6 +36,7 @@ export async function makeResultFormatJob(data: TResultFormatJob, ctx: { signal:
   if (!result?.spillKey || result.run.state !== "completed") return; // purged, or not a completed run
   const exists = await db.resultFile.findUnique({ where: { runId_key_format: data }, select: { key: true } });
   if (exists) return;
+  // A Prisma query runs when awaited: this one runs inside one of the two transactions below.
   const notify = db.$executeRaw`SELECT pg_notify(${RESULT_FORMAT_CHANNEL}, ${resultFormatNotice(data)})`;
   let file: TWrittenFile;
   try {

@@ -24,11 +24,11 @@ import type { TWrittenFile } from "@/lib/runs/run-task";
 export const runPrefix = (runId: string) => `runs/${runId}/`;
 export const resultFileKey = (runId: string, key: string, format: TResultFormat) => `${runPrefix(runId)}${key}/${format}`;
 
-/** The `limit` of the `ResourceLimitError` a result file over the run's byte budget fails with: "result size 200 MB". */
-const resultSizeLimit = (bytes: number) => `result size ${Math.round(bytes / (1024 * 1024))} MB`;
+/** How the `limit` of a file over the run's byte budget begins (`ResourceLimitError`, "result size 200 MB"). */
+const RESULT_SIZE = "result size ";
 
 /** Did this error come from a file passing its byte budget (which the same data and writer would pass again)? */
-export const isResultSizeLimit = (err: unknown): err is ResourceLimitError => err instanceof ResourceLimitError && err.limit.startsWith("result size ");
+export const isResultSizeLimit = (err: unknown): err is ResourceLimitError => err instanceof ResourceLimitError && err.limit.startsWith(RESULT_SIZE);
 
 /** Bytes the files of one run may still take, of `limit`. */
 export interface TResultBudget extends TByteBudget {
@@ -58,7 +58,7 @@ export async function writeResultFile(
         if (budget.bytesLeft < 0) {
           const mb = `${Math.round(budget.limit / (1024 * 1024))} MB`;
           const why = `The run's result files exceed ${mb}; narrow the request (fewer rows, a smaller radius or area, a higher threshold).`;
-          throw new ResourceLimitError(why, resultSizeLimit(budget.limit));
+          throw new ResourceLimitError(why, `${RESULT_SIZE}${mb}`);
         }
         channel.push(bytes);
       },
