@@ -15,7 +15,7 @@ import { db } from "@/lib/db";
 import { env } from "@/lib/env";
 import { AppError, validationError } from "@/lib/errors";
 import { enqueue } from "@/lib/jobs/boss";
-import { waitForResultFormat } from "@/lib/runs/run-events";
+import { resultFormatId, waitForResultFormat } from "@/lib/runs/run-events";
 import type { TRunScope } from "@/lib/runs/scope";
 import { getRunOrThrow } from "@/lib/runs/get-run-or-throw";
 import { FORMAT_INFO, FORMATS_BY_KIND, type TResultFormat } from "@/lib/formats/registry";
@@ -49,7 +49,7 @@ function overLimit(key: string, format: string, limit: string, written: string):
  * when it is not made within `FORMAT_WAIT_MS`.
  */
 async function makeFormat(runId: string, key: string, format: TResultFormat, written: string) {
-  await db.$transaction((tx) => enqueue(tx, "result-format", { runId, key, format }, { singletonKey: `${runId}/${key}/${format}` }));
+  await db.$transaction((tx) => enqueue(tx, "result-format", { runId, key, format }, { singletonKey: resultFormatId({ runId, key, format }) }));
   const settled = async () => (await findFile(runId, key, format)) !== null || (await findFailure(runId, key, format)) !== null;
   if (await waitForResultFormat({ runId, key, format }, FORMAT_WAIT_MS, settled, FORMAT_CHECK_MS)) {
     const file = await findFile(runId, key, format);
@@ -88,9 +88,11 @@ export async function getResultFile(scope: TRunScope, runId: string, key: string
       where: { runId_key: { runId: run.id, key } },
       select: { spillKey: true, formatFailures: { where: { format: chosen }, select: { limit: true } } },
     });
-    const failed = copy?.formatFailures[0];
-    if (copy?.spillKey && failed) throw overLimit(key, chosen, failed.limit, result.format);
-    if (copy?.spillKey) file = await makeFormat(run.id, key, chosen as TResultFormat, result.format);
+    if (copy?.spillKey) {
+      const failed = copy.formatFailures[0];
+      if (failed) throw overLimit(key, chosen, failed.limit, result.format);
+      file = await makeFormat(run.id, key, chosen as TResultFormat, result.format);
+    }
   }
   if (!file?.blobKey) throw new AppError("not_found", `The ${chosen} file of result "${key}" is no longer available.`);
   const info = FORMAT_INFO[chosen as TResultFormat];

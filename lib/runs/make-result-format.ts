@@ -25,7 +25,7 @@ import type { TResultFormatJob } from "@/lib/jobs/schemas";
 import { fileRow } from "@/lib/runs/execute-run";
 import type { TRunner, TWrittenFile } from "@/lib/runs/run-task";
 import { isResultSizeLimit } from "@/lib/runs/result-blobs";
-import { RESULT_FORMAT_CHANNEL, resultFormatNotice } from "@/lib/runs/run-events";
+import { RESULT_FORMAT_CHANNEL, resultFormatId } from "@/lib/runs/run-events";
 
 /** Job handler of "result-format"; the worker gives it the runner the format is made in. */
 export async function makeResultFormatJob(data: TResultFormatJob, ctx: { signal: AbortSignal; runner: TRunner }): Promise<void> {
@@ -37,7 +37,7 @@ export async function makeResultFormatJob(data: TResultFormatJob, ctx: { signal:
   const exists = await db.resultFile.findUnique({ where: { runId_key_format: data }, select: { key: true } });
   if (exists) return;
   // A Prisma query runs when awaited: this one runs inside one of the two transactions below.
-  const notify = db.$executeRaw`SELECT pg_notify(${RESULT_FORMAT_CHANNEL}, ${resultFormatNotice(data)})`;
+  const notify = db.$executeRaw`SELECT pg_notify(${RESULT_FORMAT_CHANNEL}, ${resultFormatId(data)})`;
   let file: TWrittenFile;
   try {
     file = await ctx.runner.format({ ...data, spillKey: result.spillKey, maxResultBytes: env().RUN_MAX_RESULT_MB * 1024 * 1024, signal: ctx.signal });

@@ -24,8 +24,8 @@ export function waitForRunFinal(runId: string, ms: number, isFinal: () => Promis
 
 export const RESULT_FORMAT_CHANNEL = "result_format";
 
-/** The payload of a `result_format` notification: which format of which result of which run was made, or failed for good. */
-export const resultFormatNotice = (f: { runId: string; key: string; format: string }) => `${f.runId}/${f.key}/${f.format}`;
+/** One format of one result of one run, `<run id>/<key>/<format>`: the payload of its `result_format` notification and the singleton key of the job that makes it. */
+export const resultFormatId = (f: { runId: string; key: string; format: string }) => `${f.runId}/${f.key}/${f.format}`;
 
 /**
  * Waits until that format of the result is made or has failed for good, or `ms` pass; resolves
@@ -38,5 +38,5 @@ export function waitForResultFormat(
   isSettled: () => Promise<boolean>,
   checkMs: number,
 ): Promise<boolean> {
-  return waitForNotice(RESULT_FORMAT_CHANNEL, resultFormatNotice(f), ms, isSettled, undefined, checkMs);
+  return waitForNotice(RESULT_FORMAT_CHANNEL, resultFormatId(f), ms, isSettled, undefined, checkMs);
 }
