@@ -139,7 +139,7 @@ export function buildPaths(flow: TFlowVersion): TOpenApiDocument["paths"] {
             in: "query",
             required: false,
             description:
-              "Download this format instead of the run's requested one. It is made on the first such request, which waits for it (up to 30 s, then 503 with Retry-After); 422 `format_over_limit` (`/query/format`) when its file would pass the run's result size limit.",
+              "Download this format instead of the run's requested one. It is made on the first such request, which waits for it (up to 30 s, then 503 with Retry-After); 422 `format_over_limit` (`/query/format`) when making it passed a run's limit (memory, time or result size).",
             schema: { type: "string", enum: [...formats] },
           },
         ],

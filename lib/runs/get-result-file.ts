@@ -5,8 +5,8 @@
  * enqueues it and waits for it up to `FORMAT_WAIT_MS` (woken by the job's `result_format`
  * notification, lib/runs/run-events.ts), then answers 503 with Retry-After, never
  * a 404 for a file that can still be made, and never a wait on a write that already failed (each
- * wait enqueues the job again; a format whose file passed the result size limit answers 422 at
- * once, from its `result_format_failure` row).
+ * wait enqueues the job again; a format whose making passed a limit, its file's size or the
+ * memory or time a run may take, answers 422 at once, from its `result_format_failure` row).
  */
 import "server-only";
 import { ReadableStream as WebStream } from "node:stream/web";
@@ -35,17 +35,17 @@ async function findFailure(runId: string, key: string, format: string) {
   return db.resultFormatFailure.findUnique({ where: { runId_key_format: { runId, key, format } } });
 }
 
-/** The answer to a download of a format that passed the result size limit when it was made. */
+/** The answer to a download of a format whose making passed a limit (`limit`: "result size 200 MB", "memory 256 MB", "run time 20 s"). */
 function overLimit(key: string, format: string, limit: string, written: string): AppError {
   return validationError(
-    [{ field: "/format", code: "format_over_limit", message: `The ${format} file of this result passes the ${limit} a run's files may take; use ${written}.` }],
-    `The ${format} file of result "${key}" cannot be made: it passes the ${limit} a run's result files may take. Download the ${written} file written with the run, or narrow the request.`,
+    [{ field: "/format", code: "format_over_limit", message: `The ${format} file of this result cannot be made within the limit "${limit}"; use ${written}.` }],
+    `The ${format} file of result "${key}" cannot be made: making it passed the limit "${limit}" of a run. Download the ${written} file written with the run, or narrow the request.`,
   );
 }
 
 /**
  * Enqueues the job that makes `format` of a result, then waits for its file; AppError
- * `validation_failed` when that format passes the result size limit, `service_unavailable`
+ * `validation_failed` when making that format passed a limit, `service_unavailable`
  * when it is not made within `FORMAT_WAIT_MS`.
  */
 async function makeFormat(runId: string, key: string, format: TResultFormat, written: string) {
@@ -64,7 +64,7 @@ async function makeFormat(runId: string, key: string, format: TResultFormat, wri
  * Result `key` of the run, in the run's requested format unless `format` (`?format=`) asks for
  * the other format of the result's kind. AppError `conflict` when the run has not completed;
  * `not_found` for an unknown key or a file past retention; `validation_failed` for a format that
- * does not fit the kind (`invalid_format`) or whose file passes the result size limit
+ * does not fit the kind (`invalid_format`) or whose making passed a limit
  * (`format_over_limit`); `service_unavailable` (with Retry-After) while the format is being made.
  */
 export async function getResultFile(scope: TRunScope, runId: string, key: string, format: string | null) {

@@ -11,9 +11,10 @@
  * is complete, so a file is visible only once whole. Two workers making the same format at once
  * (a job retried while its first attempt still works, or two enqueued by different downloads)
  * each write an object of their own; the first row wins and the other object is deleted.
- * A file that passes the run's result size limit is not retried: the same copy and writer would
- * pass it again. A `result_format_failure` row records the limit, and downloads of that format
- * answer 422 with it at once. Either row (the file's, or the failure's) is inserted together with
+ * Work that passes a budget of the pool (its memory, its time, or the run's result size limit)
+ * is not retried, as a run over its budget is not: the same copy and writer would pass it again.
+ * A `result_format_failure` row records the limit, and downloads of that format answer 422 with
+ * it at once. Either row (the file's, or the failure's) is inserted together with
  * the `result_format` notification (lib/runs/run-events.ts), which wakes the downloads waiting for
  * that format (lib/runs/get-result-file.ts).
  */
@@ -21,10 +22,10 @@ import "server-only";
 import { blobStore } from "@/lib/blobs";
 import { db } from "@/lib/db";
 import { env } from "@/lib/env";
+import { ResourceLimitError } from "@/lib/errors";
 import type { TResultFormatJob } from "@/lib/jobs/schemas";
 import { fileRow } from "@/lib/runs/execute-run";
 import type { TRunner, TWrittenFile } from "@/lib/runs/run-task";
-import { isResultSizeLimit } from "@/lib/runs/result-blobs";
 import { RESULT_FORMAT_CHANNEL, resultFormatId } from "@/lib/runs/run-events";
 
 /** Job handler of "result-format"; the worker gives it the runner the format is made in. */
@@ -42,7 +43,8 @@ export async function makeResultFormatJob(data: TResultFormatJob, ctx: { signal:
   try {
     file = await ctx.runner.format({ ...data, spillKey: result.spillKey, maxResultBytes: env().RUN_MAX_RESULT_MB * 1024 * 1024, signal: ctx.signal });
   } catch (err) {
-    if (!isResultSizeLimit(err)) throw err; // retried by pg-boss; a later download enqueues it again
+    // Anything else (a run process killed from outside, the database) is retried by pg-boss; a later download enqueues it again.
+    if (!(err instanceof ResourceLimitError)) throw err;
     await db.$transaction([db.resultFormatFailure.createMany({ data: [{ ...data, limit: err.limit }], skipDuplicates: true }), notify]);
     return;
   }

@@ -24,12 +24,6 @@ import type { TWrittenFile } from "@/lib/runs/run-task";
 export const runPrefix = (runId: string) => `runs/${runId}/`;
 export const resultFileKey = (runId: string, key: string, format: TResultFormat) => `${runPrefix(runId)}${key}/${format}`;
 
-/** How the `limit` of a file over the run's byte budget begins (`ResourceLimitError`, "result size 200 MB"). */
-const RESULT_SIZE = "result size ";
-
-/** Did this error come from a file passing its byte budget (which the same data and writer would pass again)? */
-export const isResultSizeLimit = (err: unknown): err is ResourceLimitError => err instanceof ResourceLimitError && err.limit.startsWith(RESULT_SIZE);
-
 /** Bytes the files of one run may still take, of `limit`. */
 export interface TResultBudget extends TByteBudget {
   limit: number;
@@ -58,7 +52,7 @@ export async function writeResultFile(
         if (budget.bytesLeft < 0) {
           const mb = `${Math.round(budget.limit / (1024 * 1024))} MB`;
           const why = `The run's result files exceed ${mb}; narrow the request (fewer rows, a smaller radius or area, a higher threshold).`;
-          throw new ResourceLimitError(why, `${RESULT_SIZE}${mb}`);
+          throw new ResourceLimitError(why, `result size ${mb}`);
         }
         channel.push(bytes);
       },

@@ -138,6 +138,34 @@ describe("result downloads", () => {
     expect((await download(byKey(made.body, "cities").href)).bytes.byteLength).toBe(byKey(made.body, "cities").size_bytes);
   });
 
+  it("does not retry a format whose making passed the pool's time limit: its downloads answer 422 at once instead of waiting 30 s", async () => {
+    const { makeResultFormatJob } = await import("@/lib/runs/make-result-format");
+    const { RunPool } = await import("@/worker/runtime/run-pool");
+    const made = await http("POST", `${CITIES}/runs`, {
+      body: { inputs: { cities: { layer_id: "world-cities" }, area: { area: AREA } }, parameters: { min_population: 20000 }, wait_seconds: 30 },
+    });
+    expect(made.status, made.text).toBe(200);
+    const runId = made.body.run_id;
+    // A real run process, stopped by its pool's timer long before it can read the copy.
+    const pool = new RunPool({ size: 1, memoryMb: 256, timeLimitMs: 1 });
+    try {
+      await makeResultFormatJob({ runId, key: "cities", format: "geoparquet" }, { signal: new AbortController().signal, runner: pool });
+    } finally {
+      await pool.close();
+    }
+    const { rows: failures } = await sql().query(`SELECT "limit" FROM result_format_failure WHERE "runId" = $1 AND key = 'cities'`, [runId]);
+    expect(failures).toEqual([{ limit: "run time 0 s" }]);
+
+    const jobs = async () =>
+      (await sql().query(`SELECT count(*)::int AS n FROM pgboss.job WHERE name = 'result-format' AND data->>'runId' = $1`, [runId])).rows[0].n;
+    const jobsBefore = await jobs();
+    // A wait for the file would end in 503 after 30 s; the failure is answered at once, and nothing is enqueued again.
+    const bad = expectProblem(await http("GET", `${byKey(made.body, "cities").href}?format=geoparquet`), 422, "validation_failed");
+    expect(await jobs()).toBe(jobsBefore);
+    expect(bad.errors).toEqual([expect.objectContaining({ field: "/query/format", code: "format_over_limit" })]);
+    expect(bad.detail).toContain('"run time 0 s"');
+  });
+
   it("answers 422 for a format that does not fit the kind and 404 for an unknown key", async () => {
     const bad = expectProblem(await http("GET", `${byKey(defaults, "cities").href}?format=csv`), 422, "validation_failed");
     expect(bad.errors[0].field).toBe("/query/format");
