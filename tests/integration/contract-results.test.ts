@@ -33,6 +33,19 @@ beforeAll(async () => {
 
 const byKey = (run: any, key: string) => run.results.find((r: any) => r.key === key);
 
+/** A new completed cities-in-area run (its GeoJSON written with it), for tests that make its other format. */
+async function freshRun(): Promise<any> {
+  const made = await http("POST", `${CITIES}/runs`, {
+    body: { inputs: { cities: { layer_id: "world-cities" }, area: { area: AREA } }, parameters: { min_population: 20000 }, wait_seconds: 30 },
+  });
+  expect(made.status, made.text).toBe(200);
+  return made.body;
+}
+
+/** result-format jobs ever enqueued for the run. */
+const formatJobs = async (runId: string): Promise<number> =>
+  (await sql().query(`SELECT count(*)::int AS n FROM pgboss.job WHERE name = 'result-format' AND data->>'runId' = $1`, [runId])).rows[0].n;
+
 describe("result downloads", () => {
   it("lists each result in the requested format with its media type, size and count", () => {
     expect(byKey(requested, "cities")).toMatchObject({
@@ -108,11 +121,8 @@ describe("result downloads", () => {
   it("answers 422 at once, naming the limit, for a format whose file passes the result size limit, and does not make it again", async () => {
     const { makeResultFormatJob } = await import("@/lib/runs/make-result-format");
     const { runPool } = await import("@/worker/runtime/run-pool");
-    const made = await http("POST", `${CITIES}/runs`, {
-      body: { inputs: { cities: { layer_id: "world-cities" }, area: { area: AREA } }, parameters: { min_population: 20000 }, wait_seconds: 30 },
-    });
-    expect(made.status, made.text).toBe(200);
-    const runId = made.body.run_id;
+    const made = await freshRun();
+    const runId = made.run_id;
     const job = { runId, key: "cities", format: "geoparquet" as const };
     // The pool's own runner and writer, given a byte budget the file passes (the app's is 200 MB).
     const pool = runPool();
@@ -127,25 +137,21 @@ describe("result downloads", () => {
     for await (const b of blobStore().list(`runs/${runId}/cities/geoparquet`)) objects.push(b.key);
     expect(objects).toEqual([]); // nothing half-written is left
 
-    const jobsBefore = (await sql().query(`SELECT count(*)::int AS n FROM pgboss.job WHERE name = 'result-format' AND data->>'runId' = $1`, [runId])).rows[0].n;
-    const bad = expectProblem(await http("GET", `${byKey(made.body, "cities").href}?format=geoparquet`), 422, "validation_failed");
+    const jobsBefore = await formatJobs(runId);
+    const bad = expectProblem(await http("GET", `${byKey(made, "cities").href}?format=geoparquet`), 422, "validation_failed");
     expect(bad.errors).toEqual([expect.objectContaining({ field: "/query/format", code: "format_over_limit" })]);
     expect(bad.detail).toContain("result size 0 MB");
     expect(bad.detail).toContain("geojson");
-    const jobsAfter = (await sql().query(`SELECT count(*)::int AS n FROM pgboss.job WHERE name = 'result-format' AND data->>'runId' = $1`, [runId])).rows[0].n;
-    expect(jobsAfter).toBe(jobsBefore);
+    expect(await formatJobs(runId)).toBe(jobsBefore);
     // The format written with the run is served as before.
-    expect((await download(byKey(made.body, "cities").href)).bytes.byteLength).toBe(byKey(made.body, "cities").size_bytes);
+    expect((await download(byKey(made, "cities").href)).bytes.byteLength).toBe(byKey(made, "cities").size_bytes);
   });
 
   it("does not retry a format whose making passed the pool's time limit: its downloads answer 422 at once instead of waiting 30 s", async () => {
     const { makeResultFormatJob } = await import("@/lib/runs/make-result-format");
     const { RunPool } = await import("@/worker/runtime/run-pool");
-    const made = await http("POST", `${CITIES}/runs`, {
-      body: { inputs: { cities: { layer_id: "world-cities" }, area: { area: AREA } }, parameters: { min_population: 20000 }, wait_seconds: 30 },
-    });
-    expect(made.status, made.text).toBe(200);
-    const runId = made.body.run_id;
+    const made = await freshRun();
+    const runId = made.run_id;
     // A real run process, stopped by its pool's timer long before it can read the copy.
     const pool = new RunPool({ size: 1, memoryMb: 256, timeLimitMs: 1 });
     try {
@@ -156,12 +162,10 @@ describe("result downloads", () => {
     const { rows: failures } = await sql().query(`SELECT "limit" FROM result_format_failure WHERE "runId" = $1 AND key = 'cities'`, [runId]);
     expect(failures).toEqual([{ limit: "run time 0 s" }]);
 
-    const jobs = async () =>
-      (await sql().query(`SELECT count(*)::int AS n FROM pgboss.job WHERE name = 'result-format' AND data->>'runId' = $1`, [runId])).rows[0].n;
-    const jobsBefore = await jobs();
+    const jobsBefore = await formatJobs(runId);
     // A wait for the file would end in 503 after 30 s; the failure is answered at once, and nothing is enqueued again.
-    const bad = expectProblem(await http("GET", `${byKey(made.body, "cities").href}?format=geoparquet`), 422, "validation_failed");
-    expect(await jobs()).toBe(jobsBefore);
+    const bad = expectProblem(await http("GET", `${byKey(made, "cities").href}?format=geoparquet`), 422, "validation_failed");
+    expect(await formatJobs(runId)).toBe(jobsBefore);
     expect(bad.errors).toEqual([expect.objectContaining({ field: "/query/format", code: "format_over_limit" })]);
     expect(bad.detail).toContain('"run time 0 s"');
   });
