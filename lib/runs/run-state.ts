@@ -109,12 +109,14 @@ export async function finalizeRun(tx: TTx, args: { runId: string; to: TFinalStat
     `WITH "done" AS (
        UPDATE "run" SET
          "state" = $2::text::"RunState",
-         "finishedAt" = ${NOW_SQL},
+         "finishedAt" = "clock"."now",
          "processingMs" = CASE WHEN "startedAt" IS NULL THEN 0
-           ELSE greatest(0, round(extract(epoch FROM (${NOW_SQL} - "startedAt")) * 1000))::int END,
+           ELSE greatest(0, round(extract(epoch FROM ("clock"."now" - "startedAt")) * 1000))::int END,
          "error" = $3::jsonb,
          "request" = ${WITHOUT_CALLER_DATA_SQL},
          "stepsDone" = CASE WHEN $2::text = 'completed' THEN "stepsTotal" ELSE "stepsDone" END
+       -- One reading of the clock for both: clock_timestamp() read twice can differ (by 8 ms once, under load).
+       FROM (SELECT ${NOW_SQL} AS "now") AS "clock"
        WHERE "id" = $1::uuid AND "state"::text = ANY($4::text[])
        RETURNING "id", "workspaceId", "processingMs", "consumerId", "subscriber"),
      "deliveries" AS (${queueDeliveriesSql('"done"', "$6::text", "$7::text")}),
