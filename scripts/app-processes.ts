@@ -5,6 +5,7 @@
  */
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
 import fs from "node:fs";
+import net from "node:net";
 import path from "node:path";
 import { PROJECT_ROOT } from "@/lib/database/bootstrap";
 import { processEntry } from "@/lib/processes/process-entry";
@@ -270,6 +271,22 @@ export function startApp(opts: {
       await Promise.all([worker ? worker.stop(30_000) : Promise.resolve(), web.stop(10_000)]);
     },
   };
+}
+
+/**
+ * A TCP port of 127.0.0.1 that is free now: the one the OS gives a listener on port 0. Not a
+ * random one: a random port can be the local end of one of the machine's outgoing connections
+ * (Linux takes those from 32768-60999), and a server started there exits with EADDRINUSE.
+ */
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const srv = net.createServer();
+    srv.listen(0, "127.0.0.1", () => {
+      const port = (srv.address() as net.AddressInfo).port;
+      srv.close(() => resolve(port));
+    });
+    srv.on("error", reject);
+  });
 }
 
 /** Polls `GET /api/health` until 200, or throws after `timeoutMs`. */

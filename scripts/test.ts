@@ -9,11 +9,10 @@
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import fs from "node:fs";
-import net from "node:net";
 import path from "node:path";
 import { DATA_DIR, PROJECT_ROOT, openDatabase } from "@/lib/database/bootstrap";
 import { freshDemoDatabase } from "./fresh-demo-database";
-import { buildIfNeeded, runThenStop, startApp, waitHealthy } from "./app-processes";
+import { buildIfNeeded, freePort, runThenStop, startApp, waitHealthy } from "./app-processes";
 
 const log = (m: string) => console.log(`[test] ${m}`);
 const REPORT = path.join(DATA_DIR, "vitest-report.json");
@@ -105,17 +104,6 @@ const e2eArgs = args.filter(isE2e);
 const vitestArgs = args.filter((a) => !isE2e(a));
 const runVitest = files.length === 0 || files.some((a) => !isE2e(a));
 const runE2e = files.length === 0 || e2eArgs.length > 0;
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = net.createServer();
-    srv.listen(0, "127.0.0.1", () => {
-      const port = (srv.address() as net.AddressInfo).port;
-      srv.close(() => resolve(port));
-    });
-    srv.on("error", reject);
-  });
-}
 
 // Static checks first: they take seconds and a failure there needs no database to explain.
 // TEST_SKIP_CHECKS=1 skips them while iterating on one test file.

@@ -14,7 +14,7 @@ import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startS3Server, type TS3TestServer } from "@/lib/blobs/s3-test-server";
 import { generateApiKey } from "@/lib/keys/api-key";
-import { startApp, waitHealthy, type TAppProcesses } from "../../scripts/app-processes";
+import { freePort, startApp, waitHealthy, type TAppProcesses } from "../../scripts/app-processes";
 import { suffix } from "./contract-helpers";
 
 const execFileAsync = promisify(execFile);
@@ -23,10 +23,6 @@ const KEY = generateApiKey();
 let s3: TS3TestServer;
 let apps: { app: TAppProcesses; url: string; tmp: string }[] = [];
 let databaseUrl = "";
-
-function freePort(): number {
-  return 20_000 + Math.floor(Math.random() * 20_000);
-}
 
 beforeAll(async () => {
   s3 = await startS3Server({ bucket: "flow-api" });
@@ -59,7 +55,7 @@ beforeAll(async () => {
     throw new Error(`seeding the scale-out database failed: ${err.message} ${err.stderr ?? ""}`);
   });
   for (let i = 0; i < 2; i++) {
-    const port = freePort();
+    const port = await freePort();
     const tmp = fs.mkdtempSync(path.join(os.tmpdir(), `scale-out-worker-${i}-`));
     const app = startApp({ port, host: "127.0.0.1", env: { ...env, TMP_DIR: tmp }, quiet: process.env.TEST_VERBOSE !== "1" });
     apps.push({ app, url: `http://127.0.0.1:${port}`, tmp });
