@@ -170,18 +170,34 @@ export function supervise(opts: {
   };
 }
 
+/** Lines of a quiet child's stderr kept to say why it failed. */
+const QUIET_TAIL_LINES = 20;
+
+/**
+ * Writes a child's output line by line under `prefix`. Quiet, it writes nothing but the last
+ * `QUIET_TAIL_LINES` of stderr when the child exits with an error code, so a process that keeps
+ * dying (a port in use, a bad setting) still says why in a test's log.
+ */
 function prefixOutput(child: ChildProcess, prefix: string, quiet: boolean): void {
-  const forward = (stream: NodeJS.ReadableStream | null, out: NodeJS.WriteStream) => {
+  const tail: string[] = [];
+  const forward = (stream: NodeJS.ReadableStream | null, out: NodeJS.WriteStream, keep: boolean) => {
     let buf = "";
     stream?.on("data", (chunk: Buffer) => {
       buf += chunk.toString();
       const lines = buf.split("\n");
       buf = lines.pop() ?? "";
-      if (!quiet) for (const line of lines) out.write(`${prefix} ${line}\n`);
+      for (const line of lines) {
+        if (!quiet) out.write(`${prefix} ${line}\n`);
+        else if (keep && tail.push(line) > QUIET_TAIL_LINES) tail.shift();
+      }
     });
   };
-  forward(child.stdout, process.stdout);
-  forward(child.stderr, process.stderr);
+  forward(child.stdout, process.stdout, false);
+  forward(child.stderr, process.stderr, true);
+  // "close", not "exit": the last lines may still be in the pipe when the process has exited.
+  child.once("close", (code) => {
+    if (quiet && code && tail.length > 0) process.stderr.write(tail.map((line) => `${prefix} ${line}\n`).join(""));
+  });
 }
 
 function stopChild(child: ChildProcess, graceMs: number): Promise<void> {
