@@ -9,6 +9,7 @@
  * A parameter whose name is also an input's is the process input `parameters.<name>`.
  */
 import type { TFlowVersion } from "@/lib/flows/definition";
+import type { TReadableLayer } from "@/lib/flows/input-geometry";
 import { FORMATS, type TResultFormat } from "@/lib/formats/registry";
 import type { TJsonSchema } from "@/lib/openapi/types";
 import { requestSchema } from "@/lib/openapi/schemas";
@@ -69,9 +70,13 @@ export function processSummary(p: TOgcProcessSource, base: string) {
   };
 }
 
-/** The process description (`GET /processes/{api}`). */
-export function processDescription(p: TOgcProcessSource, base: string) {
-  const schema = requestSchema(p.flow) as { properties: Record<string, { properties?: Record<string, TJsonSchema>; required?: string[] }> };
+/**
+ * The process description (`GET /processes/{api}`). A layer input's `layer_id` names the
+ * layers the caller may read that fit it (`readable`: of the key's environment and the API's
+ * workspace), in its description and `example`, as the HTTP door's OpenAPI document does.
+ */
+export function processDescription(p: TOgcProcessSource, base: string, readable: readonly TReadableLayer[] = []) {
+  const schema = requestSchema(p.flow, readable) as { properties: Record<string, { properties?: Record<string, TJsonSchema>; required?: string[] }> };
   const inputSchemas = schema.properties.inputs?.properties ?? {};
   const requiredInputs = new Set(schema.properties.inputs?.required ?? []);
   const paramSchemas = schema.properties.parameters?.properties ?? {};

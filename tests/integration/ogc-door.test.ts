@@ -121,6 +121,12 @@ describe("ogc-process-description", () => {
       [...Object.keys(body.properties.inputs.properties), ...Object.keys(body.properties.parameters.properties)].sort(),
     );
     expect(d.body.inputs.cities.schema.oneOf ?? d.body.inputs.cities.schema.anyOf).toBeDefined();
+    // the layers the key may read that fit the input, named as the HTTP door's document names them
+    const layerId = (s: any) => (s.oneOf ?? s.anyOf).find((b: any) => b.properties?.layer_id).properties.layer_id;
+    const httpCities = body.properties.inputs.properties.cities;
+    expect(layerId(d.body.inputs.cities.schema).description).toBe(layerId(httpCities).description);
+    expect(layerId(d.body.inputs.cities.schema).description).toMatch(/may read: world-cities \(Point, [\d,]+ features\)/);
+    expect(layerId(d.body.inputs.cities.schema).example).toBe("world-cities");
     expect(d.body.inputs.area.minOccurs).toBe(1);
     expect(d.body.inputs.min_population.minOccurs).toBe(0);
     const media = (o: any) => o.schema.oneOf.map((s: any) => s.contentMediaType);

@@ -3,6 +3,7 @@ import { AppError } from "@/lib/errors";
 import { ogcRoute, ZOgcProcessPath, ZOgcPath } from "@/lib/ogc/ogc-route";
 import { resolveKeyCaller } from "@/lib/keys/resolve-key-caller";
 import { processDescription } from "@/lib/ogc/process-description";
+import { readableLayersOf } from "@/lib/layers/list-layers";
 
 export const dynamic = "force-dynamic";
 
@@ -15,7 +16,9 @@ export const GET = ogcRoute({ params: ZOgcProcessPath, caller: "environment", no
     throw new AppError("not_found", `No process "${params.api}".`);
   }
   const source = { slug: api.path.api, name: api.name, description: api.description, flowVersion: api.target.flowVersionNumber, flow: api.target.flow };
-  return Response.json(processDescription(source, place.base), { headers: { "cache-control": "no-store" } });
+  // Read per request, not cached with the key: an admin's grant of a layer shows at once.
+  const readable = await readableLayersOf({ environmentId: ogc.environmentId, workspaceId: api.target.workspaceId });
+  return Response.json(processDescription(source, place.base, readable), { headers: { "cache-control": "no-store" } });
 });
 
 // OPTIONS (CORS preflight) and 405 for the other methods
