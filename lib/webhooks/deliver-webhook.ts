@@ -44,7 +44,13 @@ class DeliveryFailed extends Error {
   name = "DeliveryFailed";
 }
 
-async function loadRunDocument(runId: string) {
+/**
+ * The run document a delivery of `event` carries. `run.running` (a subscriber's `inProgressUri`)
+ * shows the run as it was when it started (running, no step done, no results): its delivery is
+ * sent, or retried, after the run may have ended, and a body that said "successful" to the
+ * in-progress callback would contradict the one sent to `successUri`.
+ */
+async function loadRunDocument(runId: string, event: string) {
   const run = await db.run.findUniqueOrThrow({
     where: { id: runId },
     include: {
@@ -57,7 +63,9 @@ async function loadRunDocument(runId: string) {
   });
   const api = run.flowApi?.slug ?? "";
   const base = apiBasePath({ organization: run.environment?.organization.slug ?? "", environment: run.environment?.slug ?? "", api });
-  const doc = runDocument(run as unknown as TRunRow, { base, api }, run.flowVersion?.version ?? 0);
+  const row = run as unknown as TRunRow;
+  const asOfEvent: TRunRow = event === "run.running" ? { ...row, state: "running", finishedAt: null, stepsDone: 0, error: null, results: undefined } : row;
+  const doc = runDocument(asOfEvent, { base, api }, run.flowVersion?.version ?? 0);
   return { doc, subscriber: run.subscriber as TStoredSubscriber | null, allowHosts: run.environment?.outboundHosts ?? [] };
 }
 
@@ -72,7 +80,7 @@ export async function deliverWebhook(data: TWebhookDeliverJob, ctx: { signal?: A
     });
     return;
   }
-  const { doc, subscriber, allowHosts } = await loadRunDocument(delivery.runId);
+  const { doc, subscriber, allowHosts } = await loadRunDocument(delivery.runId, delivery.event);
   const now = new Date();
   let body: string;
   if (delivery.endpoint) body = JSON.stringify({ type: delivery.event, timestamp: now.toISOString(), data: doc });

@@ -262,7 +262,21 @@ describe("a run's own subscriber", () => {
     expect(JSON.parse(got.body)).toEqual(final);
     expect(got.headers["webhook-signature"]).toBeUndefined();
     const progress = await waitFor("the progress callback", async () => receiver.to("/http-progress")[0], 20_000);
-    expect(JSON.parse(progress.body).run_id).toBe(r.body.run_id);
+    expect(JSON.parse(progress.body)).toMatchObject({ run_id: r.body.run_id, state: "running", finished_at: null });
+  });
+
+  it("sends inProgressUri the run as it started, also when its delivery is retried after the run ended", async () => {
+    const c = await consumer();
+    receiver.answer("/late-progress", 500);
+    const subscriber = { inProgressUri: `${receiver.origin}/late-progress` };
+    const r = await http("POST", runsPath(apis.tiny), { key: c.secret, body: { ...TINY_BODY, subscriber, wait_seconds: 30 } });
+    expect(r.body.state, r.text).toBe("completed");
+    const first = await waitFor("the first attempt", async () => (await deliveriesOf(r.body.run_id)).find((d) => d.attempts === 1), 20_000);
+    await retryNow(first.id);
+    const got = await waitFor("the retried callback", async () => receiver.to("/late-progress")[1], 20_000);
+    const body = JSON.parse(got.body);
+    expect(body).toMatchObject({ run_id: r.body.run_id, state: "running", finished_at: null, progress: { steps_done: 0 } });
+    expect(body.results).toBeUndefined();
   });
 
   it("OGC door: successUri gets the results, as GET /jobs/{id}/results answers them; inProgressUri the statusInfo", async () => {
@@ -285,7 +299,8 @@ describe("a run's own subscriber", () => {
     expect(JSON.parse(got.body)).toEqual(results.body);
     expect(JSON.parse(got.body).out.value.type).toBe("FeatureCollection");
     const progress = await waitFor("the progress callback", async () => receiver.to("/ogc-progress")[0], 20_000);
-    expect(JSON.parse(progress.body)).toMatchObject({ jobID: r.body.jobID, type: "process" });
+    expect(JSON.parse(progress.body)).toMatchObject({ jobID: r.body.jobID, type: "process", status: "running" });
+    expect(JSON.parse(progress.body).finished).toBeUndefined();
     expect(receiver.to("/ogc-failed")).toHaveLength(0);
   });
 
