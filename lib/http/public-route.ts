@@ -63,10 +63,32 @@ export function withHeaders(res: Response, extra: Record<string, string>): Respo
  * The query string and JSON body of `req` by schema (the body read with lib/http/read-json-body.ts);
  * a fault names the logical field (`/limit`, `/name`).
  */
+/**
+ * The query string as an object for a route's query schema: a parameter given once is its
+ * string, one given several times the array of its values in order (an OpenAPI `form`,
+ * `explode: true` array, such as the OGC job list's `processID` and `status`); a schema that
+ * takes one string refuses a repeated parameter, naming it, rather than keep one of its values.
+ */
+function queryObject(url: URL): Record<string, string | string[]> {
+  const params = url.searchParams;
+  return Object.fromEntries(
+    [...new Set(params.keys())].map((key) => {
+      const all = params.getAll(key);
+      return [key, all.length === 1 ? all[0]! : all];
+    }),
+  );
+}
+
 export async function readInput<Q extends z.ZodObject, B extends z.ZodType>(req: Request, schemas: TInputSchemas<Q, B>): Promise<TInput<Q, B>> {
-  const query = schemas.query ? parseOrThrow(schemas.query, Object.fromEntries(new URL(req.url).searchParams)) : {};
+  const query = schemas.query ? parseOrThrow(schemas.query, queryObject(new URL(req.url))) : {};
   const body = schemas.body ? parseOrThrow(schemas.body, await readJsonBody(req)) : undefined;
   return { req, query: query as z.output<Q>, body: body as z.output<B> };
+}
+
+/** `errors` with the fields of the query schema `query` named `/query/<name>`, as every door names them. */
+export function inQueryPointers<E extends { field: string }>(errors: E[] | undefined, query: z.ZodObject | undefined): E[] | undefined {
+  const inQuery = (field: string) => query !== undefined && Object.hasOwn(query.shape, field.split("/")[1] ?? "");
+  return errors?.map((e) => (inQuery(e.field) ? { ...e, field: `/query${e.field}` } : e));
 }
 
 /**
@@ -75,8 +97,7 @@ export async function readInput<Q extends z.ZodObject, B extends z.ZodType>(req:
  */
 export function errorResponse(err: unknown, instance: string, door: TProblemDoor = "key", query?: z.ZodObject): Response {
   const known = asAppError(err, `at ${instance}`);
-  const inQuery = (field: string) => query !== undefined && Object.hasOwn(query.shape, field.split("/")[1] ?? "");
-  const errors = known.errors?.map((e) => (inQuery(e.field) ? { ...e, field: `/query${e.field}` } : e));
+  const errors = inQueryPointers(known.errors, query);
   return problem(known.code, known.detail, { instance, errors, retryAfterSeconds: known.retryAfterSeconds, door });
 }
 

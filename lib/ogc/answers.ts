@@ -34,8 +34,19 @@ export function statusAnswer(doc: TRunDocument, place: TOgcPlace, status = 200, 
   return new Response(JSON.stringify(statusInfo(doc, place.base)), { status, headers });
 }
 
-/** The results document of a completed run (`transmission`: each output's mode as requested). */
-async function resultsAnswer(doc: TRunDocument, place: TOgcPlace, transmission: TTransmission, extra: Record<string, string> = {}): Promise<Response> {
+/**
+ * The results document of a completed run (`transmission`: each output's mode as requested):
+ * the outputs the execute request named (`outputs`), all of them when it named none (OGC
+ * 18-062r2, /req/core/process-execute-default-outputs).
+ */
+async function resultsAnswer(
+  run: TRunDocument,
+  place: TOgcPlace,
+  transmission: TTransmission,
+  extra: Record<string, string> = {},
+  outputs?: string[],
+): Promise<Response> {
+  const doc = outputs && run.results ? { ...run, results: run.results.filter((r) => outputs.includes(r.key)) } : run;
   const wanted = (doc.results ?? []).filter((r) => byValue(transmission, r.key, r.size_bytes)).map((r) => ({ key: r.key, format: r.format }));
   const files = await getResultFileContents(doc.run_id, wanted);
   const contents = new Map(files.map((f) => [f.key, f.content]));
@@ -86,7 +97,7 @@ export async function executeAnswer(
   const doc = ogcRunDocument(caller, await waitForRun(runId, wait * 1000));
   if (doc.state === "completed") {
     const outputs = exec.outputs && Object.keys(exec.outputs).length ? Object.keys(exec.outputs) : undefined;
-    return exec.response === "raw" ? rawAnswer(doc, place, transmission, outputs, applied) : resultsAnswer(doc, place, transmission, applied);
+    return exec.response === "raw" ? rawAnswer(doc, place, transmission, outputs, applied) : resultsAnswer(doc, place, transmission, applied, outputs);
   }
   return statusAnswer(doc, place, 201, applied);
 }

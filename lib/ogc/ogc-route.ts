@@ -3,7 +3,7 @@
  * on the HTTP door's skeleton (`doorRoute`, lib/http/public-route.ts: path params, CORS and
  * `RateLimit` header fields); each route exports the HTTP door's `otherMethods`:
  * - resolves the caller by what the route needs (`caller`): `none` (landing page, conformance,
- *   API definition: no key), `environment` (the key's processes: lib/serving/resolve-ogc-caller.ts),
+ *   API definition: no key; 404 for an organization or environment that does not exist), `environment` (the key's processes: lib/serving/resolve-ogc-caller.ts),
  *   `process` (one API, resolved exactly as the HTTP door resolves it), `job` (the API of one of
  *   the consumer's runs); every keyed call runs under the key-call policy (`withKeyCall`: quota,
  *   worker check, metering, call log). A call that names no API (the process list, the job list)
@@ -19,8 +19,9 @@ import { AppError } from "@/lib/errors";
 import { env } from "@/lib/env";
 import { ogcException, type TOgcExceptionKind } from "@/lib/ogc/exception";
 import { ogcBasePath } from "@/lib/ogc/conformance";
-import { doorRoute, readInput, ZApiPath, type TInput, type TInputSchemas, type TNoQuery } from "@/lib/http/public-route";
+import { doorRoute, inQueryPointers, readInput, ZApiPath, type TInput, type TInputSchemas, type TNoQuery } from "@/lib/http/public-route";
 import { publicOrigin } from "@/lib/http/request-origin";
+import { environmentExists } from "@/lib/keys/cors-origins";
 import { resolveKeyCaller, resolveKeyCallerDeferred } from "@/lib/keys/resolve-key-caller";
 import type { TKeyCaller } from "@/lib/keys/served-apis";
 import { findRunApiId } from "@/lib/runs/find-run-api";
@@ -57,7 +58,11 @@ export function ogcRoute<M extends keyof TCallers, P extends z.ZodType<TOgcPath>
       const params = p as z.output<P> & Record<string, string>;
       const origin = publicOrigin(req.headers, new URL(req.url).origin, env().PUBLIC_BASE_URL).origin;
       const place = { origin, base: origin + ogcBasePath(params) };
-      if (opts.caller === "none") return handler({ ...(await readInput(req, opts)), params, place } as never);
+      if (opts.caller === "none") {
+        // keyless documents (landing page, conformance, API definition) of an environment that exists only
+        if (!(await environmentExists(params.organization, params.environment))) throw new AppError("not_found", "No such environment.");
+        return handler({ ...(await readInput(req, opts)), params, place } as never);
+      }
       const key = req.headers.get("x-api-key");
       const path = { organization: params.organization, environment: params.environment };
       let ogc: TOgcCaller | null = null;
@@ -90,7 +95,12 @@ export function ogcRoute<M extends keyof TCallers, P extends z.ZodType<TOgcPath>
     (err, instance) => {
       const known = asAppError(err, `at ${instance}`);
       const kind = known.code === "not_found" ? opts.notFound : undefined;
-      return ogcException(known.code, known.detail, { kind, instance, errors: known.errors, retryAfterSeconds: known.retryAfterSeconds });
+      return ogcException(known.code, known.detail, {
+        kind,
+        instance,
+        errors: inQueryPointers(known.errors, opts.query),
+        retryAfterSeconds: known.retryAfterSeconds,
+      });
     },
   );
 }

@@ -127,10 +127,24 @@ const SCHEMAS = {
   results: { type: "object", additionalProperties: true, description: "Each output by value ({value, mediaType[, encoding]}) or by reference ({href, type})." },
 };
 
+/** What any call with a key may answer besides its own responses. */
+const KEYED_RESPONSES = {
+  401: exception("Missing, unknown, revoked or expired key (`WWW-Authenticate` names the scheme)."),
+  403: exception("The key may not run this process, or its consumer has no process here."),
+  429: exception("Rate limit or quota reached; `Retry-After` says when to try again."),
+};
+
+/** `doc` with the responses every keyed operation may give added to each (its own first). */
+function withKeyedResponses<T extends { paths: Record<string, Record<string, { security?: unknown; responses: object }>> }>(doc: T): T {
+  for (const item of Object.values(doc.paths))
+    for (const op of Object.values(item)) if (op.security) op.responses = { ...op.responses, ...KEYED_RESPONSES, ...op.responses };
+  return doc;
+}
+
 /** The OpenAPI 3.0 document of the door at `base` (absolute). */
 export function ogcOpenApi(base: string, environment: string) {
   const keyed = { security: [{ apiKey: [] }] };
-  return {
+  return withKeyedResponses({
     openapi: "3.0.3",
     info: {
       title: `OGC API - Processes of environment "${environment}"`,
@@ -159,7 +173,15 @@ export function ogcOpenApi(base: string, environment: string) {
           ...keyed,
           summary: "The processes the key may run",
           operationId: "getProcesses",
-          responses: { 200: ok("Process list.", ref("processList")), 401: exception("Missing or invalid key.") },
+          parameters: [
+            query("limit", "At most this many processes (all when omitted); a `next` link when there are more.", {
+              type: "integer",
+              minimum: 1,
+              maximum: 10000,
+            }),
+            query("cursor", "Where the page starts: taken from the previous page's `next` link.", { type: "string" }),
+          ],
+          responses: { 200: ok("Process list, by id.", ref("processList")), 422: exception("Invalid query parameters.") },
         },
       },
       "/processes/{processID}": {
@@ -187,7 +209,18 @@ export function ogcOpenApi(base: string, environment: string) {
             jobFailed: callback("failedUri", "statusInfo"),
           },
           responses: {
-            200: ok("Synchronous execution: the results.", ref("results")),
+            200: {
+              description:
+                'Synchronous execution: the results document (`response: "document"`, the default), or with `response: "raw"` one output by value as itself (its media type) or several as `multipart/related`.',
+              content: {
+                ...json(ref("results")),
+                "application/geo+json": { schema: { type: "object" } },
+                "text/csv": { schema: { type: "string" } },
+                "application/vnd.apache.parquet": { schema: { type: "string", format: "binary" } },
+                "multipart/related": { schema: { type: "string", format: "binary" } },
+              },
+            },
+            204: { description: 'With `response: "raw"` and every output by reference: a `Link` header (rel="enclosure") per output.' },
             201: ok(
               "Asynchronous execution (or a synchronous one that did not complete in time): the job's status; Location names the job.",
               ref("statusInfo"),
@@ -204,11 +237,14 @@ export function ogcOpenApi(base: string, environment: string) {
           operationId: "getJobs",
           parameters: [
             query("limit", undefined, { type: "integer", minimum: 1, maximum: 100, default: 20 }),
-            query("status", "Only jobs in these states (comma-separated).", { type: "string", example: "running,successful" }),
-            query("processID", "Only jobs of these processes (comma-separated).", { type: "string" }),
+            query("status", "Only jobs in these states (repeated, or comma-separated).", {
+              type: "array",
+              items: { type: "string", enum: ["accepted", "running", "successful", "failed", "dismissed"] },
+            }),
+            query("processID", "Only jobs of these processes (repeated, or comma-separated).", { type: "array", items: { type: "string" } }),
             query("cursor", "Where the page starts: taken from the previous page's `next` link.", { type: "string" }),
           ],
-          responses: { 200: ok("Job list, newest first; a `next` link when there are more.", ref("jobList")) },
+          responses: { 200: ok("Job list, newest first; a `next` link when there are more.", ref("jobList")), 422: exception("Invalid query parameters.") },
         },
       },
       "/jobs/{jobId}": {
@@ -242,5 +278,5 @@ export function ogcOpenApi(base: string, environment: string) {
       },
     },
     components: { schemas: SCHEMAS, securitySchemes: { apiKey: { type: "apiKey", in: "header", name: "X-Api-Key" } } },
-  };
+  });
 }

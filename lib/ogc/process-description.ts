@@ -25,6 +25,9 @@ interface TOgcProcessSource {
   flow: TFlowVersion;
 }
 
+/** The largest `limit` of the process list (OGC 18-062r2 `limit.yaml`). */
+export const PROCESS_LIST_LIMIT_MAX = 10_000;
+
 /** The job control options and transmission modes every process offers. */
 const JOB_CONTROL_OPTIONS = ["sync-execute", "async-execute", "dismiss"] as const;
 const OUTPUT_TRANSMISSION = ["value", "reference"] as const;

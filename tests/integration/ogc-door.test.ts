@@ -67,6 +67,12 @@ describe("core and json", () => {
     expect([...r.body.conformsTo].sort()).toEqual(["callback", "core", "dismiss", "job-list", "json", "oas30", "ogc-process-description"].map((c) => CONF + c));
   });
 
+  it("answers 404 for the documents of an organization or environment that does not exist", async () => {
+    for (const path of ["/public/ogc/demo/no-such-env", "/public/ogc/no-such-org/production/conformance", "/public/ogc/demo/no-such-env/api"]) {
+      expectException(await http("GET", path, { key: null }), 404);
+    }
+  });
+
   it("refuses a missing key on the processes with an exception", async () => {
     expectException(await http("GET", `${OGC}/processes`, { key: null }), 401);
   });
@@ -108,6 +114,25 @@ describe("ogc-process-description", () => {
       expect(rels).toContain("self");
       expect(rels).toContain(EXECUTE_REL);
     }
+  });
+
+  it("pages the process list by `limit` and its next link, by id", async () => {
+    const all = (await http("GET", `${OGC}/processes`)).body.processes.map((p: any) => p.id);
+    expect(all).toEqual([...all].sort());
+    const seen: string[] = [];
+    let path: string | undefined = `${OGC}/processes?limit=2`;
+    while (path) {
+      const page: any = await http("GET", path);
+      expect(page.status, page.text).toBe(200);
+      expectOgcSchema("processList", page.body);
+      expect(page.body.processes.length).toBeLessThanOrEqual(2);
+      seen.push(...page.body.processes.map((p: any) => p.id));
+      path = page.body.links.find((l: any) => l.rel === "next")?.href.replace(/^https?:\/\/[^/]+/, "");
+    }
+    expect(seen).toEqual(all);
+    const bad = await http("GET", `${OGC}/processes?limit=0`);
+    expect(bad.status).toBe(422);
+    expect(bad.body.errors[0].field).toBe("/query/limit");
   });
 
   it("describes a process with the HTTP door's request schema for its inputs and its results' formats as outputs", async () => {
@@ -175,6 +200,8 @@ describe("execution", () => {
         .subarray(0, 4)
         .toString(),
     ).toBe("PAR1");
+    // only the outputs the request named
+    expect(Object.keys(r.body)).toEqual(["cities"]);
   });
 
   it("answers response raw: one output as itself, all by reference as Link headers of a 204, several as multipart/related", async () => {
@@ -288,9 +315,22 @@ describe("job-list and dismiss", () => {
     expect(successful.body.jobs.map((j: any) => j.jobID)).toEqual(expect.arrayContaining([a.body.jobID, b.body.jobID]));
     const none = await http("GET", `${OGC}/jobs?status=dismissed&processID=cities-in-area&limit=100`);
     expect(none.body.jobs.map((j: any) => j.jobID)).not.toContain(a.body.jobID);
+    // a list parameter repeated (OpenAPI form, explode) is the same as comma-separated
+    const c = await http("POST", `${OGC}/processes/country-stats/execution`, {
+      headers: { prefer: "respond-async" },
+      body: { inputs: { cities: { layer_id: "world-cities" }, countries: { layer_id: "world-countries" } } },
+    });
+    await pollRun(`${apiPath("country-stats")}/runs/${c.body.jobID}`);
+    const ids = async (query: string) => (await http("GET", `${OGC}/jobs?${query}&limit=100`)).body.jobs.map((j: any) => j.jobID);
+    const both = await ids("processID=cities-in-area&processID=country-stats&status=successful&status=failed");
+    expect(both).toEqual(expect.arrayContaining([a.body.jobID, b.body.jobID, c.body.jobID]));
+    expect(both).toEqual(await ids("processID=cities-in-area,country-stats&status=successful,failed"));
     const bad = await http("GET", `${OGC}/jobs?status=done`);
     expect(bad.status).toBe(422);
-    expect(JSON.stringify(bad.body.errors)).toContain("status");
+    expect(bad.body.errors).toEqual([{ field: "/query/status", code: "invalid_value", message: expect.stringContaining("Use job statuses from") }]);
+    const badLimit = await http("GET", `${OGC}/jobs?limit=0`);
+    expect(badLimit.status).toBe(422);
+    expect(badLimit.body.errors[0].field).toBe("/query/limit");
   });
 
   it("dismisses a running job (cancel), then answers dismissed and no results", async () => {

@@ -11,15 +11,20 @@ import { apiBasePath } from "@/lib/runs/scope";
 export const dynamic = "force-dynamic";
 
 const STATUSES = Object.values(OGC_STATUS);
-/** A comma-separated list (the OGC job list's `processID` and `status` may be repeated or comma-separated; one value per parameter here). */
-const list = <T extends string>(item: z.ZodType<T, string>) =>
-  z
-    .string()
-    .transform((s) => s.split(","))
-    .pipe(z.array(item).min(1));
+/**
+ * A list parameter of the OGC job list (`processID`, `status`: OpenAPI `form` arrays), repeated
+ * (`status=failed&status=successful`), comma-separated, or both; one message for any bad value.
+ */
+const list = (item: z.ZodType<string>, message: string) =>
+  z.union([z.string(), z.array(z.string())]).transform((value, ctx) => {
+    const values = (Array.isArray(value) ? value : [value]).flatMap((s) => s.split(","));
+    if (values.every((v) => item.safeParse(v).success)) return values;
+    ctx.addIssue({ code: "custom", message, params: { code: "invalid_value" } });
+    return z.NEVER;
+  });
 const ZQuery = ZListRunsQuery.pick({ limit: true, cursor: true }).extend({
-  status: list(z.enum(STATUSES as [string, ...string[]], `Use job statuses from: ${STATUSES.join(", ")}.`)).optional(),
-  processID: list(z.string().regex(/^[a-z0-9-]{1,64}$/, "Use process ids of /processes.")).optional(),
+  status: list(z.enum(STATUSES as [string, ...string[]]), `Use job statuses from: ${STATUSES.join(", ")}.`).optional(),
+  processID: list(z.string().regex(/^[a-z0-9-]{1,64}$/), "Use process ids of /processes.").optional(),
 });
 
 // GET /public/ogc/{organization}/{environment}/jobs - the consumer's jobs (runs) of every process it may run, newest first, paged
