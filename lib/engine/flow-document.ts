@@ -121,7 +121,8 @@ export function columnValueSchema(c: TColumn): z.ZodType {
       .unknown()
       .superRefine((v, ctx) => {
         if (v === undefined) ctx.addIssue({ code: "custom", message: "Required", params: { code: "required" } });
-        else if (v !== null && !["string", "number", "boolean"].includes(typeof v))
+        // null reaches here only for a required column (an optional one is `.nullable()` below)
+        else if (v === null || !["string", "number", "boolean"].includes(typeof v))
           ctx.addIssue({ code: "custom", message: "Expected a string, number or boolean", params: { code: "invalid_type" } });
       })
       .meta({ type: ["string", "number", "boolean"] });

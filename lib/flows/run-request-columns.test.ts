@@ -58,8 +58,13 @@ describe("declared table columns", () => {
     const errors = errorsFor([
       { id: "a", lon: null, lat: 1 },
       { id: "b", lon: 1, lat: 1, extra: { nested: true } },
+      { id: null, lon: 1, lat: 1 },
     ]);
-    expect(errors.map((e) => e.field)).toEqual(["/inputs/places/rows/0/lon", "/inputs/places/rows/1/extra"]);
+    expect(errors.map((e) => [e.field, e.code])).toEqual([
+      ["/inputs/places/rows/0/lon", "invalid_type"],
+      ["/inputs/places/rows/1/extra", expect.any(String)],
+      ["/inputs/places/rows/2/id", "invalid_type"],
+    ]);
   });
 
   it("checks integer and optional columns; flows without declarations take any scalar rows", () => {
