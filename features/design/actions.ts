@@ -17,7 +17,7 @@ import { deleteFlowApi } from "@/lib/apis/delete-flow-api";
 import { unpublishFlowApi } from "@/lib/apis/unpublish-flow-api";
 import { setFlowApiSource } from "@/lib/apis/set-flow-api-source";
 import { tryItTarget } from "@/lib/runs/try-it-target";
-import { validateRunRequest } from "@/lib/runs/validate-request";
+import { checkRunRequest } from "@/lib/runs/check-run-request";
 import { createRun } from "@/lib/runs/create-run";
 import { cancelRun } from "@/lib/runs/cancel-run";
 import type { TFieldError } from "@/lib/errors/field-error";
@@ -140,7 +140,7 @@ export const startTryAction = designerAction
   .action(async ({ parsedInput }) => {
     const scope = await requireWorkspace(parsedInput);
     const target = await tryItTarget(scope.designer, parsedInput.flowApiId, parsedInput.flowVersionId);
-    const request = validateRunRequest(target.flow, parsedInput.request);
+    const request = await checkRunRequest(scope.designer, target, parsedInput.request);
     const { runId } = await createRun(scope.designer, target, request);
     return { runId };
   });

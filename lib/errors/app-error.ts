@@ -60,16 +60,6 @@ export class AppError extends Error {
   }
 }
 
-/**
- * `err` with each field pointer mapped by `pointer`, for a door that names the fields of the
- * request the domain validated its own way (MCP arguments, OGC inputs); anything else as it is.
- */
-export function withFieldPointers(err: unknown, pointer: (field: string) => string): unknown {
-  if (!(err instanceof AppError) || !err.errors) return err;
-  const errors = err.errors.map((e) => ({ ...e, field: pointer(e.field) }));
-  return new AppError(err.code, err.detail, { errors, retryAfterSeconds: err.retryAfterSeconds });
-}
-
 /** `validation_failed` listing `errors`, with a detail that counts them. */
 export function validationError(errors: TFieldError[], detail?: string): AppError {
   const n = errors.length;

@@ -3,7 +3,7 @@
  * environments that may read it (their callers name it as `{"layer_id": ...}`) and the
  * published APIs served there whose release's flow version has an input that takes a layer
  * of its kind (a feature layer for `layer` inputs, a table for `table` inputs; the rule of
- * `checkLayerInputs` in lib/runs/create-run.ts). Try it in the workspace may read any of
+ * `checkRunRequest` in lib/runs/check-run-request.ts). Try it in the workspace may read any of
  * its layers and is not listed.
  */
 import "server-only";

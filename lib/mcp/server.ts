@@ -12,7 +12,7 @@
  * A tool call that names an API (a Flow API tool, or a run tool once its run is found) is a
  * key call like an HTTP request, under the same policy (lib/serving/key-call.ts; the quota is
  * shared with HTTP calls), and goes through the same domain functions as the HTTP door
- * (`validateRunRequest`, `createRun`, `getRunOrThrow`, `getResultFile`, `cancelRun`).
+ * (`checkRunRequest`, `createRun`, `getRunOrThrow`, `getResultFile`, `cancelRun`).
  * `initialize`, `tools/list` and `ping` neither spend nor meter anything. Errors become tool
  * errors (lib/mcp/tool-answers.ts): invalid arguments name each argument and start nothing; a
  * run of another consumer, of an API that is not a tool of this key, or an unknown one is
@@ -26,9 +26,10 @@ import "server-only";
 import type { z } from "zod";
 import { McpServer, type CallToolResult, type ServerContext, type StandardSchemaWithJSON } from "@modelcontextprotocol/server";
 import { env } from "@/lib/env";
-import { AppError, assertStorable, withFieldPointers } from "@/lib/errors";
+import { AppError, assertStorable } from "@/lib/errors";
 import { cancelRun } from "@/lib/runs/cancel-run";
 import { createRun } from "@/lib/runs/create-run";
+import { checkRunRequest } from "@/lib/runs/check-run-request";
 import { findRunApiId } from "@/lib/runs/find-run-api";
 import { getResultFile, getResultFileContents } from "@/lib/runs/get-result-file";
 import { getRunOrThrow } from "@/lib/runs/get-run-or-throw";
@@ -48,7 +49,8 @@ import {
   TOOL_RESULT_FILE_OUTPUT,
   TOOL_RUN_OUTPUT,
   argumentPointer,
-  toolArgumentsToRunRequest,
+  toolRunBody,
+  argumentFaultsDetail,
   toolLayerList,
   toolDescription,
   toolInputSchema,
@@ -186,9 +188,11 @@ export async function buildMcpServer(ctx: TMcpRequestContext, era: "legacy" | "m
         api.path.api,
         async () => api,
         async (api, args, reqCtx) => {
-          const { request, waitSeconds } = toolArgumentsToRunRequest(api.target.flow, args);
-          // createRun meters the ETL run and the API request; its errors name the argument (e.g. a layer_id this environment may not read).
-          const { runId } = await createRun(api.scope, api.target, request).catch((err) => Promise.reject(withFieldPointers(err, argumentPointer)));
+          const { body, errors, waitSeconds } = toolRunBody(api.target.flow, args);
+          // every fault at once, named as the arguments (e.g. a layer_id this environment may not read beside a faulty area)
+          const request = await checkRunRequest(api.scope, api.target, body, { prior: errors, pointer: argumentPointer, detail: argumentFaultsDetail });
+          // createRun meters the ETL run and the API request
+          const { runId } = await createRun(api.scope, api.target, request);
           return runAnswer(ctx, api, await waitForToolRun(reqCtx, runId, waitSeconds));
         },
         { requiresWorker: true, metered: "call" },

@@ -2,10 +2,11 @@ import { describe, expect, it } from "vitest";
 import { AppError } from "@/lib/errors";
 import { DEMO_FLOWS } from "@/lib/demo/flows";
 import { ZFlowVersion } from "@/lib/flows/definition";
-import { runRequestJsonSchema } from "@/lib/flows/run-request";
+import { parseRunRequest, runRequestJsonSchema } from "@/lib/flows/run-request";
 import type { TReadableLayer } from "@/lib/flows/input-geometry";
 import {
-  toolArgumentsToRunRequest,
+  toolRunBody,
+  argumentPointer,
   toolDescription,
   toolInputSchema,
   toolLayerList,
@@ -54,8 +55,17 @@ describe("Flow API tools", () => {
     expect(schema.additionalProperties).toBe(false);
   });
 
+  /** A tool call's run request as the MCP door makes it (the form only; the database checks are in tests/integration). */
+  const requestOf = (args: Record<string, unknown>) => {
+    const { body, errors, waitSeconds } = toolRunBody(nearby, args);
+    const parsed = parseRunRequest(nearby, body);
+    if (!parsed.ok) errors.push(...parsed.errors.map((e) => ({ ...e, field: argumentPointer(e.field) })));
+    if (errors.length || !parsed.ok) throw new AppError("validation_failed", "faults", { errors });
+    return { request: parsed.request, waitSeconds };
+  };
+
   it("turn arguments into the run request POST /runs would get", () => {
-    const { request, waitSeconds } = toolArgumentsToRunRequest(nearby, {
+    const { request, waitSeconds } = requestOf({
       places: { rows: [{ id: "a", lon: 8.5, lat: 47.4 }] },
       cities: { layer_id: "world-cities" },
       radius_km: 10,
@@ -63,17 +73,17 @@ describe("Flow API tools", () => {
       wait_seconds: 5,
     });
     expect(waitSeconds).toBe(5);
-    expect(request.body.inputs).toEqual({ places: { rows: [{ id: "a", lon: 8.5, lat: 47.4 }] }, cities: { layer_id: "world-cities" } });
+    expect(request.inputs).toEqual({ places: { rows: [{ id: "a", lon: 8.5, lat: 47.4 }] }, cities: { layer_id: "world-cities" } });
     expect(request.parameters).toEqual({ radius_km: 10, min_population: 0 });
-    expect(request.body.formats).toEqual({ matches: "parquet" });
-    expect(toolArgumentsToRunRequest(nearby, { places: { layer_id: "x" }, cities: { layer_id: "y" } }).waitSeconds).toBe(20);
+    expect(request.formats).toEqual({ matches: "parquet" });
+    expect(requestOf({ places: { layer_id: "x" }, cities: { layer_id: "y" } }).waitSeconds).toBe(20);
   });
 
   it("name every faulty argument by pointer into the arguments", () => {
-    expect(faults(() => toolArgumentsToRunRequest(nearby, { radius_km: 0, extra: 1, wait_seconds: 56, formats: { matches: "geojson" } })).sort()).toEqual(
+    expect(faults(() => requestOf({ radius_km: 0, extra: 1, wait_seconds: 56, formats: { matches: "geojson" } })).sort()).toEqual(
       ["/cities", "/extra", "/formats/matches", "/places", "/radius_km", "/wait_seconds"].sort(),
     );
-    expect(faults(() => toolArgumentsToRunRequest(nearby, { places: { rows: "no" }, cities: { layer_id: "y" } }))).toEqual(["/places/rows"]);
+    expect(faults(() => requestOf({ places: { rows: "no" }, cities: { layer_id: "y" } }))).toEqual(["/places/rows"]);
   });
 
   it("run tools parse their arguments by schema, naming each faulty one", () => {

@@ -22,7 +22,7 @@
  * `/min_population`, `/wait_seconds`), mapped from the request pointers the domain reports.
  */
 import { z } from "zod";
-import { AppError, validationError, type TFieldError } from "@/lib/errors";
+import type { TFieldError } from "@/lib/errors";
 import { fieldErrors, parseOrThrow } from "@/lib/errors/zod-issues";
 import { AI_TOOL_RESERVED_ARGUMENTS } from "@/lib/flows/ai-tool-collisions";
 import type { TFlowVersion } from "@/lib/flows/definition";
@@ -38,7 +38,6 @@ import {
 import { MAX_INPUT_ROWS, runRequestJsonSchema } from "@/lib/flows/run-request";
 import { DEFAULT_FORMAT, FORMAT_NAMES, ZResultFormat } from "@/lib/formats/registry";
 import { ZRunDocument } from "@/lib/runs/run-document";
-import { validateRunRequest, type TValidRunRequest } from "@/lib/runs/validate-request";
 
 /** `wait_seconds` of a tool call: default and maximum (under the common 60 s client time-out). */
 export const TOOL_WAIT_DEFAULT_SECONDS = 20;
@@ -273,11 +272,17 @@ export function argumentPointer(field: string): string {
   return field.replace(/^\/(inputs|parameters)(?=\/)/, "");
 }
 
+/** The detail of a tool call's faults. */
+export const argumentFaultsDetail = (n: number) => `The arguments have ${n} fault${n === 1 ? "" : "s"}; nothing was started.`;
+
 /**
- * Validates a Flow API tool call and builds its run request with the HTTP door's validator.
- * Throws AppError `validation_failed` listing every faulty argument (nothing is started).
+ * A Flow API tool call's arguments (inputs and parameters side by side) as the run request body
+ * of the HTTP door, the faults of the arguments themselves (unknown ones, `wait_seconds`) named
+ * by pointer into the arguments, and how long to wait (default when `wait_seconds` is faulty).
+ * The body is then checked as every door checks it (lib/runs/check-run-request.ts, its fields
+ * named as arguments by `argumentPointer`), so all faults of a call are listed at once.
  */
-export function toolArgumentsToRunRequest(flow: TFlowVersion, args: Record<string, unknown>): { request: TValidRunRequest; waitSeconds: number } {
+export function toolRunBody(flow: TFlowVersion, args: Record<string, unknown>): { body: Record<string, unknown>; errors: TFieldError[]; waitSeconds: number } {
   const errors: TFieldError[] = [];
   const inputNames = new Set(flow.inputs.map((i) => i.name));
   const paramNames = new Set(flow.parameters.map((p) => p.name));
@@ -294,15 +299,5 @@ export function toolArgumentsToRunRequest(flow: TFlowVersion, args: Record<strin
   if (!wait.success) errors.push(...fieldErrors(wait.error.issues, args.wait_seconds, ["wait_seconds"]));
   const body: Record<string, unknown> = { inputs, parameters };
   if (args.formats !== undefined) body.formats = args.formats;
-  let request: TValidRunRequest | undefined;
-  try {
-    request = validateRunRequest(flow, body);
-  } catch (err) {
-    if (err instanceof AppError && err.errors) errors.push(...err.errors.map((e) => ({ ...e, field: argumentPointer(e.field) })));
-    else throw err;
-  }
-  if (errors.length || !request || !wait.success) {
-    throw validationError(errors, `The arguments have ${errors.length} fault${errors.length === 1 ? "" : "s"}; nothing was started.`);
-  }
-  return { request, waitSeconds: wait.data };
+  return { body, errors, waitSeconds: wait.success ? wait.data : TOOL_WAIT_DEFAULT_SECONDS };
 }

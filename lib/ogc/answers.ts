@@ -5,7 +5,6 @@
  * run document with lib/ogc/status-info.ts.
  */
 import "server-only";
-import { withFieldPointers } from "@/lib/errors";
 import { MAX_WAIT_SECONDS } from "@/lib/flows/run-request";
 import { parsePrefer } from "@/lib/http/prefer";
 import { keyRunLinks, queuedRun } from "@/lib/http/run-response";
@@ -17,7 +16,7 @@ import { byValue, jobPath, resultsDocument, statusInfo } from "@/lib/ogc/status-
 import { createRun } from "@/lib/runs/create-run";
 import { getResultFileContents } from "@/lib/runs/get-result-file";
 import { runDocument, type TRunDocument, type TRunRow } from "@/lib/runs/run-document";
-import { validateRunRequest } from "@/lib/runs/validate-request";
+import { checkRunRequest } from "@/lib/runs/check-run-request";
 import { waitForRun } from "@/lib/runs/wait-for-run";
 
 const JSON_HEADERS = { "content-type": "application/json", "cache-control": "no-store" };
@@ -78,13 +77,8 @@ export async function executeAnswer(
   parameterIds: Map<string, string>,
 ): Promise<Response> {
   const flow = caller.target.flow;
-  const { body, transmission } = toRunRequest(flow, exec);
-  let request;
-  try {
-    request = validateRunRequest(flow, body);
-  } catch (err) {
-    throw withFieldPointers(err, (field) => ogcPointer(field, parameterIds));
-  }
+  const { body, transmission, errors } = toRunRequest(flow, exec);
+  const request = await checkRunRequest(caller.scope, caller.target, body, { prior: errors, pointer: (field) => ogcPointer(field, parameterIds) });
   const prefs = parsePrefer(req.headers.get("prefer"));
   const callbacks = { door: "ogc" as const, base: place.base, origin: place.origin, transmission };
   const { runId, created } = await createRun(caller.scope, caller.target, request, req.headers.get("idempotency-key"), callbacks);

@@ -1,7 +1,7 @@
 /**
  * An OGC execute request (OGC 18-062r2 `execute.yaml`: `inputs`, `outputs`, `response`) as the
  * run request body of the HTTP door's `POST /runs` (`inputs`, `parameters`, `formats`), which
- * is then validated exactly as that door validates it (lib/runs/validate-request.ts).
+ * is then validated exactly as that door validates it (lib/runs/check-run-request.ts).
  *
  * - Each process input is a flow input (its value in one of the HTTP door's forms, a
  *   qualified value `{"value": ...}`, a link `{"href": ..., "type"?: ...}` for a layer or table
@@ -14,7 +14,7 @@
  *   `subscriber` (lib/flows/subscriber.ts).
  */
 import { z } from "zod";
-import { validationError, type TFieldError } from "@/lib/errors";
+import type { TFieldError } from "@/lib/errors";
 import type { TFlowVersion } from "@/lib/flows/definition";
 import { formatOfMediaType, parameterInputIds } from "@/lib/ogc/process-description";
 
@@ -59,8 +59,13 @@ function inputForm(kind: "layer" | "table" | "area", raw: unknown): unknown {
   return v;
 }
 
-/** The HTTP door's run request body for `req` against `flow`, and the transmission mode per result; AppError `validation_failed` naming `/inputs/<id>` or `/outputs/<key>/...`. */
-export function toRunRequest(flow: TFlowVersion, req: TExecuteRequest): { body: Record<string, unknown>; transmission: TTransmission } {
+/**
+ * The HTTP door's run request body for `req` against `flow`, the transmission mode per result,
+ * and the faults of the execute request itself (an unknown input or output, a media type the
+ * output is not written in) named `/inputs/<id>` or `/outputs/<key>/...`: the door lists them
+ * with the body's own (lib/runs/check-run-request.ts).
+ */
+export function toRunRequest(flow: TFlowVersion, req: TExecuteRequest): { body: Record<string, unknown>; transmission: TTransmission; errors: TFieldError[] } {
   const errors: TFieldError[] = [];
   const inputs: Record<string, unknown> = {};
   const parameters: Record<string, unknown> = {};
@@ -86,10 +91,10 @@ export function toRunRequest(flow: TFlowVersion, req: TExecuteRequest): { body: 
     if (format) formats[key] = format;
     else errors.push({ field: `/outputs/${key}/format/mediaType`, code: "unsupported_format", message: `Output "${key}" is not available as ${mediaType}.` });
   }
-  if (errors.length) throw validationError(errors);
   const subscriber = req.subscriber !== undefined ? { subscriber: req.subscriber } : {};
   return {
     body: { inputs, ...(Object.keys(parameters).length ? { parameters } : {}), ...(Object.keys(formats).length ? { formats } : {}), ...subscriber },
     transmission,
+    errors,
   };
 }

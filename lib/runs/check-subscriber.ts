@@ -3,13 +3,11 @@
  * each URI must be one the service may call (lib/net/outbound-fetch.ts `checkOutboundUrl`:
  * https, no user info, no private or loopback address) unless the environment's outbound
  * allow-list names its host. Addresses behind host names are checked again at each delivery.
- *
- * @throws AppError `validation_failed` naming `/subscriber/<uri>` for each URI refused.
+ * Used by lib/runs/check-run-request.ts.
  */
 import "server-only";
-import { validationError, type TFieldError } from "@/lib/errors";
+import type { TFieldError } from "@/lib/errors";
 import { outboundUrlFaults } from "@/lib/net/outbound-fetch";
-import { readOutboundHosts } from "@/lib/net/outbound-hosts";
 import type { TSubscriber } from "@/lib/flows/subscriber";
 
 /** The field errors of `subscriber` for an environment whose allow-list is `allowHosts`. */
@@ -19,10 +17,4 @@ export function subscriberFaults(subscriber: TSubscriber, allowHosts: readonly s
     uris.map(([key, uri]) => [`/subscriber/${key}`, uri] as const),
     allowHosts,
   );
-}
-
-/** Throws `validation_failed` unless every URI of `subscriber` may be called from `environmentId`. */
-export async function checkSubscriber(environmentId: string, subscriber: TSubscriber): Promise<void> {
-  const errors = subscriberFaults(subscriber, await readOutboundHosts(environmentId));
-  if (errors.length) throw validationError(errors, "The subscriber's callback URIs cannot be used.");
 }

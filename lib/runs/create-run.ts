@@ -16,18 +16,14 @@ import { db } from "@/lib/db";
 import { utcTimestamp, withPgTransaction } from "@/lib/database/transaction";
 import { isUniqueViolation } from "@/lib/database/unique-violation";
 import { env } from "@/lib/env";
-import { AppError, validationError } from "@/lib/errors";
+import { AppError } from "@/lib/errors";
 import { enqueue } from "@/lib/jobs/boss";
 import { addUsage, usageShard, usageUpsertSql } from "@/lib/metering/usage";
 import type { TKeyScope, TPreviewTarget, TRunScope, TRunTarget } from "@/lib/runs/scope";
 import { randomUUID } from "node:crypto";
 import { DEFAULT_FORMAT } from "@/lib/formats/registry";
-import { layerInputFaults } from "@/lib/flows/input-geometry";
-import { readableLayersOf } from "@/lib/layers/list-layers";
-import type { TValidRunRequest } from "@/lib/runs/validate-request";
-import { checkSubscriber } from "@/lib/runs/check-subscriber";
+import type { TCheckedRunRequest } from "@/lib/runs/check-run-request";
 import type { TStoredSubscriber } from "@/lib/runs/run-webhooks";
-import { checkHrefInputs } from "@/lib/runs/check-href-inputs";
 import { isHrefValue } from "@/lib/flows/run-request";
 
 /** Idempotency-Key header: 1..255 visible ASCII characters (draft recommends a UUID). */
@@ -42,33 +38,9 @@ export interface TCreateRunResult {
 }
 
 /**
- * Checks every `layer_id` input: the layer must be readable by the caller (for a key, the
- * environment's readable layers of the API's workspace; for a designer, the layers of the
- * workspace: ids are unique within a workspace only, and resolve in the API's), and its kind
- * and geometry types must fit the input (lib/flows/input-geometry.ts). A layer that may not be
- * read gets the same answer as a missing one, listing the readable ids that would fit.
- * Collects all faults; throws AppError `validation_failed` if any.
- */
-export async function checkLayerInputs(scope: TRunScope, target: TRunTarget | TPreviewTarget, inputs: Record<string, unknown>): Promise<void> {
-  const wanted = Object.entries(inputs).flatMap(([name, v]) =>
-    v && typeof v === "object" && "layer_id" in v ? [{ name, layerId: String((v as { layer_id: unknown }).layer_id) }] : [],
-  );
-  if (wanted.length === 0) return;
-  const readableScope = scope.kind === "key" ? { environmentId: scope.environmentId, workspaceId: target.workspaceId } : { workspaceId: target.workspaceId };
-  const named = await readableLayersOf(
-    readableScope,
-    wanted.map((w) => w.layerId),
-  );
-  // Only an unreadable id needs the whole list (for the ids the answer suggests).
-  const readable = wanted.every((w) => named.some((l) => l.id === w.layerId)) ? named : await readableLayersOf(readableScope);
-  const where = scope.kind === "key" ? "in this environment" : "in this workspace";
-  const errors = layerInputFaults(target.flow.inputs, wanted, readable, where);
-  if (errors.length) throw validationError(errors, "Some inputs refer to layers that cannot be used.");
-}
-
-/**
  * Creates (or, for a repeated Idempotency-Key, finds) the run of `target` for `scope`.
- * `request` must already be validated against `target.flow` (lib/runs/validate-request.ts).
+ * `request` must have been checked for this scope and target (lib/runs/check-run-request.ts:
+ * its form, its layers, its URLs and callback URIs).
  * Idempotency keys are scoped to (consumer, API) and exist for key callers only. A preview
  * target (an unsaved flow document, lib/runs/preview-run.ts) is for a designer only and is
  * stored with the run as its `flowDocument`.
@@ -77,14 +49,13 @@ export async function checkLayerInputs(scope: TRunScope, target: TRunTarget | TP
  * rules and stored with the run, with `callbacks` (how the calling door shapes the callback
  * bodies; the HTTP door's run document by default).
  *
- * @throws AppError `validation_failed` for an unusable layer, a URL that may not be fetched
- *   (lib/runs/check-href-inputs.ts), a refused subscriber URI or a malformed key,
+ * @throws AppError `validation_failed` for a malformed key,
  *   `idempotency_key_reused` for the same key with a different body.
  */
 export async function createRun(
   scope: TRunScope,
   target: TRunTarget | TPreviewTarget,
-  request: TValidRunRequest,
+  request: TCheckedRunRequest,
   idempotencyKey: string | null = null,
   callbacks: Omit<TStoredSubscriber, "successUri" | "failedUri" | "inProgressUri"> = { door: "http" },
 ): Promise<TCreateRunResult> {
@@ -102,9 +73,6 @@ export async function createRun(
   }
   const subscriber = request.body.subscriber;
   if (subscriber && scope.kind !== "key") throw new AppError("bad_request", "Callbacks (subscriber) are for API key callers only.");
-  if (subscriber && scope.kind === "key") await checkSubscriber(scope.environmentId, subscriber);
-  await checkLayerInputs(scope, target, request.body.inputs);
-  await checkHrefInputs(scope, request.body.inputs);
 
   const replay = async (): Promise<TCreateRunResult | null> => {
     if (idempotencyKey === null || scope.kind !== "key") return null;

@@ -1,6 +1,6 @@
 /**
  * Inputs by reference (`{"href": "https://…", "type"?: "<media type>"}`, lib/flows/href-input.ts),
- * worker side: checked at the door by lib/runs/check-href-inputs.ts (the web process never
+ * worker side: checked at the door by lib/runs/check-run-request.ts (the web process never
  * fetches, nor loads this module), fetched and imported here when the run starts.
  *
  * - `importHrefInput` (the run `running`): GET with `outboundFetch` (every address
@@ -37,7 +37,7 @@ import type { THrefValue } from "@/lib/flows/run-request";
 import { formatBytes, withinBudget, type TByteBudget } from "@/lib/layers/parse";
 import { ImportFailed, importInChild } from "@/lib/layers/run-layer-import";
 import { OutboundUrlError, outboundFetch } from "@/lib/net/outbound-fetch";
-import { allowHostsOf } from "@/lib/runs/check-href-inputs";
+import { readOutboundHosts } from "@/lib/net/outbound-hosts";
 import { runPrefix } from "@/lib/runs/result-blobs";
 import type { TLayerRef } from "@/lib/runs/run-task";
 
@@ -180,8 +180,8 @@ export async function importHrefInput(args: {
   };
 }
 
-/** Reads the allow-list of a run's environment (the worker's side of `allowHostsOf`). */
+/** Reads the allow-list of a run's environment (the worker's side of the door's check, lib/runs/check-run-request.ts); none for a designer's run. */
 export async function runAllowHosts(runId: string): Promise<string[]> {
   const run = await db.run.findUnique({ where: { id: runId }, select: { environmentId: true } });
-  return allowHostsOf(run?.environmentId ?? null);
+  return run?.environmentId ? readOutboundHosts(run.environmentId) : [];
 }

@@ -26,7 +26,7 @@ import { PREVIEW_ROWS } from "@/lib/runs/preview-rows";
 import { readSpill } from "@/lib/runs/result-spill";
 import { runStatus, ZRunDocument } from "@/lib/runs/run-document";
 import type { TDesignerScope, TPreviewTarget } from "@/lib/runs/scope";
-import { validateRunRequest } from "@/lib/runs/validate-request";
+import { checkRunRequest } from "@/lib/runs/check-run-request";
 import { waitForRun } from "@/lib/runs/wait-for-run";
 
 /** The body of `POST .../flow-previews`: the document as it is now, and the run's inputs and parameters (as Try it sends them). */
@@ -110,8 +110,8 @@ export function previewFlow(document: unknown): TFlowVersion {
 export async function startFlowPreview(scope: TDesignerScope, body: unknown): Promise<{ runId: string }> {
   const { document, inputs, parameters } = parseOrThrow(ZFlowPreviewRequest, body);
   const flow = previewFlow(document);
-  const request = validateRunRequest(flow, { inputs, parameters });
   const target: TPreviewTarget = { workspaceId: scope.workspaceId, flowApiId: null, flowVersionId: null, releaseId: null, flow, preview: true };
+  const request = await checkRunRequest(scope, target, { inputs, parameters });
   const { runId } = await createRun(scope, target, request);
   return { runId };
 }

@@ -59,6 +59,26 @@ describe("declared geometry", () => {
   });
 });
 
+describe("all faults at once", () => {
+  it("lists a fault of the form beside an unreadable layer and a refused callback URI, starting nothing", async () => {
+    const errors = await expectRefused({
+      inputs: { cities: { layer_id: "no-such-layer" }, countries: { layer_id: "world-countries" } },
+      parameters: { top: 0 },
+      subscriber: { successUri: "http://127.0.0.1/done" },
+    });
+    expect(errors.map((e) => `${e.field} ${e.code}`)).toEqual([
+      "/parameters/top too_small",
+      "/subscriber/successUri url_not_allowed",
+      "/inputs/cities/layer_id unknown_layer",
+    ]);
+  });
+
+  it("does not check the layer of an input whose form is faulty", async () => {
+    const errors = await expectRefused({ inputs: { cities: { layer_id: "world-cities", extra: 1 }, countries: { layer_id: "cities" } } });
+    expect(errors.map((e) => `${e.field} ${e.code}`)).toEqual(["/inputs/cities/extra unknown_field", "/inputs/countries/layer_id unknown_layer"]);
+  });
+});
+
 describe("readable layers for clients", () => {
   it("the OpenAPI document offers the readable layers that fit each input as layer_id examples", async () => {
     const doc = (await http("GET", `${STATS}/openapi.json`, { key: null })).body as any;

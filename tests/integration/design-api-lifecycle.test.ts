@@ -18,7 +18,7 @@ import { unpublishFlowApi } from "@/lib/apis/unpublish-flow-api";
 import { setFlowApiSource } from "@/lib/apis/set-flow-api-source";
 import { ERROR_STATUS } from "@/lib/errors/app-error";
 import { tryItTarget } from "@/lib/runs/try-it-target";
-import { validateRunRequest } from "@/lib/runs/validate-request";
+import { checkRunRequest } from "@/lib/runs/check-run-request";
 import { createRun } from "@/lib/runs/create-run";
 import { waitForRun } from "@/lib/runs/wait-for-run";
 import { apiPath, http, sql, waitFor } from "./helpers";
@@ -114,7 +114,7 @@ describe("deleting a Flow API", () => {
     // The draft, after a Try-it run: deleted, gone from the list and the plan's count; its run stays.
     const me = await designer(ws.workspaceId);
     const target = await tryItTarget(me, draft.flowApiId);
-    const { runId } = await createRun(me, target, validateRunRequest(target.flow, { inputs: { area: { area: ZURICH_AREA } } }));
+    const { runId } = await createRun(me, target, await checkRunRequest(me, target, { inputs: { area: { area: ZURICH_AREA } } }));
     expect((await waitForRun(runId, 60_000)).state).toBe("completed");
     expect(await deleteFlowApi(ws, draft.flowApiId)).toEqual({ flowApiId: draft.flowApiId });
     const list = await listFlowApis(ws);

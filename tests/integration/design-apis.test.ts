@@ -16,7 +16,7 @@ import { listFlowApis } from "@/lib/apis/list-flow-apis";
 import { releaseDiff } from "@/lib/apis/release-diff";
 import { ZFlowVersion } from "@/lib/flows/definition";
 import { tryItTarget } from "@/lib/runs/try-it-target";
-import { validateRunRequest } from "@/lib/runs/validate-request";
+import { checkRunRequest } from "@/lib/runs/check-run-request";
 import { createRun } from "@/lib/runs/create-run";
 import { waitForRun } from "@/lib/runs/wait-for-run";
 import { apiPath, http, sql, waitFor } from "./helpers";
@@ -167,7 +167,7 @@ describe("Try it on a draft", () => {
     const me = { kind: "designer" as const, userId: rows[0].id as string, workspaceId: ws.workspaceId };
     const before = await workspaceUsage(ws.workspaceId);
     const target = await tryItTarget(me, flowApiId);
-    const { runId } = await createRun(me, target, validateRunRequest(target.flow, { inputs: { area: { area: ZURICH_AREA } } }));
+    const { runId } = await createRun(me, target, await checkRunRequest(me, target, { inputs: { area: { area: ZURICH_AREA } } }));
     const run = await waitForRun(runId, 60_000);
     expect(run.state).toBe("completed");
     const after = await workspaceUsage(ws.workspaceId);

@@ -13,7 +13,7 @@ import { getRunOrThrow } from "@/lib/runs/get-run-or-throw";
 import { getResultFile } from "@/lib/runs/get-result-file";
 import { listRuns, ZListRunsQuery } from "@/lib/runs/list-runs";
 import { tryItTarget } from "@/lib/runs/try-it-target";
-import { validateRunRequest } from "@/lib/runs/validate-request";
+import { checkRunRequest } from "@/lib/runs/check-run-request";
 import { waitForRun } from "@/lib/runs/wait-for-run";
 import type { TDesignerScope } from "@/lib/runs/scope";
 import { citiesInPolygon, parseCsv, sql } from "./helpers";
@@ -63,7 +63,7 @@ describe("Try it as a designer, through the same run functions", () => {
     const target = await tryItTarget(me, await apiId("cities-in-area"));
     const before = await workspaceUsage(workspaceId);
 
-    const request = validateRunRequest(target.flow, {
+    const request = await checkRunRequest(me, target, {
       inputs: { cities: { layer_id: "world-cities" }, area: { area: AREA } },
       parameters: { min_population: 10000 },
       formats: { summary: "csv" },
@@ -99,13 +99,24 @@ describe("Try it as a designer, through the same run functions", () => {
     const target = await tryItTarget(me, await apiId("country-stats"));
     const before = await workspaceUsage(workspaceId);
     const err = await expectAppError(
-      Promise.resolve().then(() => validateRunRequest(target.flow, { inputs: { cities: { layer_id: "world-cities" } }, parameters: { top: 0 } })),
+      checkRunRequest(me, target, { inputs: { cities: { layer_id: "world-cities" } }, parameters: { top: 0 } }),
       "validation_failed",
     );
     expect(err.errors!.map((e) => e.field).sort()).toEqual(["/inputs/countries", "/parameters/top"]);
-    const unknownLayer = validateRunRequest(target.flow, { inputs: { cities: { layer_id: "world-cities" }, countries: { layer_id: "no-such-layer" } } });
-    const layerErr = await expectAppError(createRun(me, target, unknownLayer), "validation_failed");
+    const layerErr = await expectAppError(
+      checkRunRequest(me, target, { inputs: { cities: { layer_id: "world-cities" }, countries: { layer_id: "no-such-layer" } } }),
+      "validation_failed",
+    );
     expect(layerErr.errors![0]!.field).toBe("/inputs/countries/layer_id");
+    // every fault at once: the form of one part, and a layer of another that the workspace does not have
+    const both = await expectAppError(
+      checkRunRequest(me, target, { inputs: { cities: { layer_id: "no-such-layer" }, countries: { layer_id: "world-countries" } }, parameters: { top: 0 } }),
+      "validation_failed",
+    );
+    expect(both.errors!.map((e) => [e.field, e.code])).toEqual([
+      ["/parameters/top", "too_small"],
+      ["/inputs/cities/layer_id", "unknown_layer"],
+    ]);
     expect(await workspaceUsage(workspaceId)).toEqual(before);
   });
 
@@ -114,7 +125,7 @@ describe("Try it as a designer, through the same run functions", () => {
     const me = await designer(workspaceId);
     const slow = await createFlowApi({ definition: SLOW_FLOW, publish: false });
     const target = await tryItTarget(me, await apiId(slow));
-    const { runId } = await createRun(me, target, validateRunRequest(target.flow, { inputs: { cities: { layer_id: "world-cities" } } }));
+    const { runId } = await createRun(me, target, await checkRunRequest(me, target, { inputs: { cities: { layer_id: "world-cities" } } }));
     const cancelled = await cancelRun(me, runId);
     expect(cancelled.state).toBe("cancelled");
     await expectAppError(cancelRun(me, runId), "conflict");
@@ -122,6 +133,9 @@ describe("Try it as a designer, through the same run functions", () => {
     const other = await createWorkspace(600);
     const outsider = await designer(other.workspaceId);
     await expectAppError(tryItTarget(outsider, await apiId(slow)), "not_found");
-    await expectAppError(createRun(outsider, target, validateRunRequest(target.flow, { inputs: { cities: { layer_id: "world-cities" } } })), "not_found");
+    await expectAppError(
+      createRun(outsider, target, await checkRunRequest(outsider, target, { inputs: { cities: { layer_id: "world-cities" } } })),
+      "not_found",
+    );
   });
 });

@@ -454,7 +454,8 @@ describe("bad arguments", () => {
       expect(r.isError).toBe(true);
       const text = textOf(r);
       expect(text).toMatch(/nothing was started/);
-      for (const pointer of ["/colour", "/wait_seconds", "/min_population", "/area/area/coordinates/0"]) expect(text).toContain(pointer);
+      // every fault at once: the arguments' own, their form's, and the layer this environment may not read
+      for (const pointer of ["/colour", "/wait_seconds", "/min_population", "/area/area/coordinates/0", "/cities/layer_id"]) expect(text).toContain(pointer);
       const missing = await c.callTool({ name: "country_stats", arguments: { top: "ten" } });
       expect(textOf(missing)).toContain("/cities");
       expect(textOf(missing)).toContain("/countries");

@@ -250,8 +250,15 @@ describe("execution", () => {
       },
     });
     const body = expectException(r, 422);
-    const fields = body.errors.map((e: any) => e.field);
-    expect(fields).toContain("/outputs/summary/format/mediaType");
+    // every fault at once: the execute request's own, and its inputs'
+    expect(body.errors.map((e: any) => e.field)).toEqual(["/outputs/summary/format/mediaType", "/inputs/min_population"]);
+    const layer = await http("POST", `${OGC}/processes/cities-in-area/execution`, {
+      body: { inputs: { cities: { layer_id: "no-such-layer" }, area: ZURICH_AREA, min_population: -1 } },
+    });
+    expect(expectException(layer, 422).errors.map((e: any) => `${e.field} ${e.code}`)).toEqual([
+      "/inputs/min_population too_small",
+      "/inputs/cities/layer_id unknown_layer",
+    ]);
     const again = await http("POST", `${OGC}/processes/cities-in-area/execution`, { body: { inputs: { ...CITIES_INPUTS, min_population: "many" } } });
     expect(expectException(again, 422).errors.map((e: any) => e.field)).toContain("/inputs/min_population");
   });

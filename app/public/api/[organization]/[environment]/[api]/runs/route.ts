@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { otherMethods, publicRoute, ZApiPath } from "@/lib/http/public-route";
 import { keyRunLinks, nextLink, runResponse } from "@/lib/http/run-response";
-import { validateRunRequest } from "@/lib/runs/validate-request";
+import { checkRunRequest } from "@/lib/runs/check-run-request";
 import { createRun } from "@/lib/runs/create-run";
 import { listRuns, ZListRunsQuery } from "@/lib/runs/list-runs";
 import { applyPrefer, parsePrefer } from "@/lib/http/prefer";
@@ -11,7 +11,7 @@ export const dynamic = "force-dynamic";
 
 // POST /public/api/{organization}/{environment}/{api}/runs - start a run (202, or 200 when it finishes within wait_seconds or Prefer: wait=)
 export const POST = publicRoute({ params: ZApiPath, body: z.unknown(), metered: "call", requiresWorker: true }, async ({ req, body, caller }) => {
-  const request = validateRunRequest(caller.target.flow, body);
+  const request = await checkRunRequest(caller.scope, caller.target, body);
   const { runId, created } = await createRun(caller.scope, caller.target, request, req.headers.get("idempotency-key"));
   const { waitSeconds, applied } = applyPrefer(parsePrefer(req.headers.get("prefer")), request.waitSeconds, MAX_WAIT_SECONDS);
   const res = await runResponse(caller, runId, waitSeconds, created);
