@@ -19,6 +19,7 @@ import { fork } from "node:child_process";
 import { fileURLToPath } from "node:url";
 import { blobStore } from "@/lib/blobs";
 import { db } from "@/lib/db";
+import { isUniqueViolation } from "@/lib/database/unique-violation";
 import { env, privateTmpDir } from "@/lib/env";
 import type { TLayerImportJob } from "@/lib/jobs/schemas";
 import { layerFileKey } from "@/lib/layers/layer-file-key";
@@ -126,26 +127,44 @@ export async function runLayerImportJob(data: TLayerImportJob, ctx: { signal: Ab
 
 type TImportRow = Awaited<ReturnType<typeof db.layerImport.findUniqueOrThrow>>;
 
-/** The layer points at its new file and the import is completed, in one transaction. */
+/** The answer to an upload of a new id that another upload created meanwhile. */
+function addedMeanwhile(imp: TImportRow): ImportFailed {
+  return new ImportFailed({
+    code: "conflict",
+    detail: `A layer "${imp.layerId}" was added while this file was being imported; upload it again to replace that layer (replace=1), or choose another id.`,
+  });
+}
+
+/**
+ * The layer points at its new file and the import is completed, in one transaction. An upload
+ * that did not confirm replacing (`replace`) found no layer with its id when it started; one
+ * added since by another upload is not replaced unasked: the import fails with `conflict`.
+ */
 async function commitLayer(imp: TImportRow, done: TDone): Promise<void> {
   const fields = { name: imp.name, ...done.fields };
-  await db.$transaction(async (tx) => {
-    const key = { workspaceId: imp.workspaceId, id: imp.layerId };
-    const existing = await tx.layer.findUnique({ where: { workspaceId_id: key }, select: { description: true } });
-    const layer = existing
-      ? await tx.layer.update({
-          where: { workspaceId_id: key },
-          data: { ...fields, description: imp.description ?? existing.description, dataVersion: { increment: 1 } },
-        })
-      : await tx.layer.create({ data: { id: imp.layerId, workspaceId: imp.workspaceId, description: imp.description, ...fields } });
-    await tx.layerImport.update({
-      where: { id: imp.id },
-      data: {
-        state: "completed",
-        finishedAt: new Date(),
-        itemsDone: BigInt(fields.itemCount),
-        result: { layerId: layer.id, kind: layer.kind, itemCount: layer.itemCount, dataVersion: layer.dataVersion, replaced: existing !== null },
-      },
+  await db
+    .$transaction(async (tx) => {
+      const key = { workspaceId: imp.workspaceId, id: imp.layerId };
+      const existing = await tx.layer.findUnique({ where: { workspaceId_id: key }, select: { description: true } });
+      if (existing && !imp.replace) throw addedMeanwhile(imp);
+      const layer = existing
+        ? await tx.layer.update({
+            where: { workspaceId_id: key },
+            data: { ...fields, description: imp.description ?? existing.description, dataVersion: { increment: 1 } },
+          })
+        : await tx.layer.create({ data: { id: imp.layerId, workspaceId: imp.workspaceId, description: imp.description, ...fields } });
+      await tx.layerImport.update({
+        where: { id: imp.id },
+        data: {
+          state: "completed",
+          finishedAt: new Date(),
+          itemsDone: BigInt(fields.itemCount),
+          result: { layerId: layer.id, kind: layer.kind, itemCount: layer.itemCount, dataVersion: layer.dataVersion, replaced: existing !== null },
+        },
+      });
+    })
+    .catch((err: unknown) => {
+      // two uploads of the same new id committing at once: the second loses as above
+      throw isUniqueViolation(err) ? addedMeanwhile(imp) : err;
     });
-  });
 }

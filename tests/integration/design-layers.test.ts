@@ -19,6 +19,8 @@ import { encodeGeoParquet } from "@/lib/formats/geoparquet/write";
 import { sql } from "./helpers";
 import { suffix } from "./contract-helpers";
 import { designWorkspace, expectAppError, importLayer, streamOf } from "./design-helpers";
+import { waitForLayerImport } from "@/lib/layers/layer-imports";
+import { sweepBlobs } from "@/lib/runs/purge";
 import { tableFromRows } from "@/lib/steps/dataset";
 
 /** The whole layer as stored: features or rows, in the file's order. */
@@ -191,6 +193,46 @@ describe("importing layers", () => {
       before.rows,
     );
     expect(await layerFiles()).toEqual(filesBefore);
+  });
+
+  it("keeps a replaced layer's earlier file until an hour after the replacement, however old the file (runs in flight read it)", async () => {
+    const ws = await designWorkspace();
+    const id = `keep-${suffix()}`;
+    const row = async () => (await sql().query(`SELECT "fileKey", "updatedAt" FROM layer WHERE "workspaceId" = $1 AND id = $2`, [ws.workspaceId, id])).rows[0];
+    await importLayer(ws, { id, name: "K", format: "csv", bytes: enc("lon,lat\n1,1\n") });
+    const first = (await row()).fileKey;
+    await importLayer(ws, { id, name: "K", format: "csv", bytes: enc("lon,lat\n1,1\n2,2\n"), replace: true });
+    // as if the first file had been written an hour before the replacement
+    await sql().query(`UPDATE layer SET "updatedAt" = "updatedAt" + interval '60 minutes' WHERE "workspaceId" = $1 AND id = $2`, [ws.workspaceId, id]);
+    const current = (await row()).fileKey;
+    const files = async () => {
+      const keys: string[] = [];
+      for await (const o of blobStore().list(`layers/${ws.workspaceId}/${id}/`)) keys.push(o.key);
+      return keys.sort();
+    };
+    const replacedAt = new Date((await row()).updatedAt).getTime();
+    await sweepBlobs(replacedAt + 10 * 60_000); // the file is 70 minutes old, the replacement 10
+    expect(await files()).toEqual([first, current].sort());
+    await sweepBlobs(replacedAt + 61 * 60_000);
+    expect(await files()).toEqual([current]);
+  });
+
+  it("does not let one of two uploads of a new id replace the other unasked: the later one fails with conflict and leaves no file", async () => {
+    const ws = await designWorkspace();
+    const id = `race-${suffix()}`;
+    // both staged before either is imported: each found no layer "id" when it started
+    const a = await stageLayerUpload(ws, { id, name: "A", format: "csv" }, streamOf(enc("lon,lat\n1,1\n")), null);
+    const b = await stageLayerUpload(ws, { id, name: "B", format: "csv" }, streamOf(enc("lon,lat\n1,1\n2,2\n")), null);
+    const docs = await Promise.all([a, b].map((s) => waitForLayerImport(ws, s.import_id, 60_000)));
+    expect(docs.map((d) => d.state).sort()).toEqual(["completed", "failed"]);
+    const [won, lost] = docs[0]!.state === "completed" ? docs : [docs[1]!, docs[0]!];
+    expect(won!.result).toMatchObject({ replaced: false, dataVersion: 1 });
+    expect(lost!.error).toMatchObject({ code: "conflict", detail: expect.stringMatching(/was added while this file was being imported/) });
+    const keys: string[] = [];
+    for await (const o of blobStore().list(`layers/${ws.workspaceId}/${id}/`)) keys.push(o.key);
+    const { rows } = await sql().query(`SELECT "fileKey", "dataVersion" FROM layer WHERE "workspaceId" = $1 AND id = $2`, [ws.workspaceId, id]);
+    expect(rows).toEqual([{ fileKey: keys[0], dataVersion: 1 }]);
+    expect(keys).toHaveLength(1);
   });
 
   it("counts an upload while it streams: past the limit it stops reading at once (413), with or without Content-Length, and keeps nothing", async () => {
