@@ -6,8 +6,9 @@
  * - blobs nothing refers to any more (`sweepBlobs`): files of runs that did not complete (a
  *   worker that died before it could delete them), the imported href inputs of final runs,
  *   layer files a replaced layer no longer points at, staged uploads of imports that ended; each only when older than
- *   `SWEEP_GRACE_MS`, so a run in flight still reads the layer file it started with and a
- *   file being written is never taken;
+ *   `SWEEP_GRACE_MS`, so a file being written is never taken; a replaced layer's old file also
+ *   only that long after the replacement (the layer's `updatedAt`), so a run in flight still
+ *   reads the file it started with however old that file is;
  * - caller data of final runs (defence in depth; finishing already removes it);
  * - runs stuck in `queued`/`running` longer than the job's expiry and retries allow
  *   (a worker died and pg-boss gave up) become `failed` (`run_expired`) through
@@ -58,16 +59,24 @@ export async function sweepBlobs(now = Date.now()): Promise<number> {
       deleted += await store.deletePrefix(`runs/${runId}/input-files/`);
     }
   }
-  // Layers: keep each layer's current file. Staged uploads: keep those of imports still queued or running.
+  // Layers: keep each layer's current file, and its earlier ones for a while after it was replaced
+  // (keys are `layers/<workspace>/<layer id>/<file>`, lib/layers/layer-file-key.ts). Staged uploads:
+  // keep those of imports still queued or running.
+  const layers = await db.layer.findMany({ select: { workspaceId: true, id: true, fileKey: true, updatedAt: true } });
+  const changedAt = new Map(layers.map((l) => [`layers/${l.workspaceId}/${l.id}/`, l.updatedAt]));
+  const replacedLately = (key: string) => {
+    const at = changedAt.get(key.slice(0, key.lastIndexOf("/") + 1));
+    return at !== undefined && !old(at);
+  };
   const keep = {
-    "layers/": new Set((await db.layer.findMany({ select: { fileKey: true } })).map((l) => l.fileKey)),
+    "layers/": new Set(layers.map((l) => l.fileKey)),
     "imports/": new Set(
       (await db.layerImport.findMany({ where: { state: { in: ["queued", "running"] } }, select: { uploadKey: true } })).map((i) => i.uploadKey),
     ),
   };
   for (const [prefix, kept] of Object.entries(keep)) {
     for await (const b of store.list(prefix)) {
-      if (!kept.has(b.key) && old(b.lastModified)) {
+      if (!kept.has(b.key) && old(b.lastModified) && !(prefix === "layers/" && replacedLately(b.key))) {
         await store.delete(b.key);
         deleted++;
       }
