@@ -1,8 +1,10 @@
 /**
  * "New API": a Flow API (the only kind so far) created as a draft from an active flow of the
- * workspace, selecting the flow's latest version. Name and slug are the caller's; the slug is
- * unique in the organization (it is part of the public address
- * `/public/api/{organization}/{environment}/{slug}`).
+ * workspace, selecting the flow's latest version. Name and slug are the caller's, each unique
+ * among the organization's APIs that are not deleted: the slug is part of the public address
+ * `/public/api/{organization}/{environment}/{slug}`, the name (compared without regard to case)
+ * is how the console, its filters and its messages tell APIs apart. Creations in one
+ * organization take its advisory lock, so two cannot both take one name.
  *
  * Plan limit: every Flow API of the workspace counts, drafts included, deleted ones not
  * (`Plan.maxFlowApis`; lib/apis/delete-flow-api.ts).
@@ -30,6 +32,7 @@ export interface TCreateFlowApiInput {
   description?: string;
 }
 
+const nameTaken = (name: string) => validationError([{ field: "/name", code: "name_taken", message: `The name "${name}" is already used by another API.` }]);
 const slugTaken = (slug: string) => validationError([{ field: "/slug", code: "slug_taken", message: `The slug "${slug}" is already used by another API.` }]);
 
 /** The latest version of the workspace's active flow `flowId`; AppError `validation_failed` at `/flowId` when there is none. */
@@ -73,6 +76,9 @@ export async function createFlowApi(
       }
       const latest = await latestFlowVersion(tx, scope.workspaceId, input.flowId);
       if (await tx.flowApi.findFirst({ where: { organizationId: scope.organizationId, slug, deletedAt: null }, select: { id: true } })) throw slugTaken(slug);
+      await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtextextended(${`flow-api-name:${scope.organizationId}`}, 0))`;
+      const sameName = { organizationId: scope.organizationId, name: { equals: name, mode: "insensitive" as const }, deletedAt: null };
+      if (await tx.flowApi.findFirst({ where: sameName, select: { id: true } })) throw nameTaken(name);
       const api = await tx.flowApi.create({
         data: {
           organizationId: scope.organizationId,

@@ -49,7 +49,7 @@ describe("unpublishing a Flow API", () => {
     const ws = await designWorkspace();
     const { flowId } = await createFlow(ws, { name: "Echo", definition: AREA_ECHO_V1 });
     const slug = `unpub-${suffix()}`;
-    const { flowApiId } = await createFlowApi(ws, { kind: "flow", flowId, name: "Echo", slug });
+    const { flowApiId } = await createFlowApi(ws, { kind: "flow", flowId, name: `Echo ${suffix()}`, slug });
     const { secret } = await createConsumer({ grants: [slug] });
     await publishRelease(ws, { flowApiId, environmentId, flowVersionId: await versionId(flowId, 1) });
     const served = await waitFor("served", async () => ((await call(slug, secret)).status === 200 ? true : null), 10_000);
@@ -82,7 +82,7 @@ describe("unpublishing a Flow API", () => {
     const ws = await designWorkspace();
     const other = await designWorkspace();
     const { flowId } = await createFlow(other, { name: "Echo", definition: AREA_ECHO_V1 });
-    const { flowApiId } = await createFlowApi(other, { kind: "flow", flowId, name: "Echo", slug: `reach-${suffix()}` });
+    const { flowApiId } = await createFlowApi(other, { kind: "flow", flowId, name: `Echo ${suffix()}`, slug: `reach-${suffix()}` });
     const { environmentId } = await demoIds();
     await expectAppError(unpublishFlowApi(ws, { flowApiId, environmentId }), "not_found");
     await expectAppError(unpublishFlowApi(other, { flowApiId, environmentId: crypto.randomUUID() }), "not_found");
@@ -95,13 +95,13 @@ describe("deleting a Flow API", () => {
     const { environmentId } = await demoIds();
     const ws = await designWorkspace(2);
     const { flowId } = await createFlow(ws, { name: "Echo", definition: AREA_ECHO_V1 });
-    const published = await createFlowApi(ws, { kind: "flow", flowId, name: "Published", slug: `del-pub-${suffix()}` });
+    const published = await createFlowApi(ws, { kind: "flow", flowId, name: `Published ${suffix()}`, slug: `del-pub-${suffix()}` });
     const draftSlug = `del-draft-${suffix()}`;
-    const draft = await createFlowApi(ws, { kind: "flow", flowId, name: "Draft", slug: draftSlug });
+    const draft = await createFlowApi(ws, { kind: "flow", flowId, name: `Draft ${suffix()}`, slug: draftSlug });
     await publishRelease(ws, { flowApiId: published.flowApiId, environmentId, flowVersionId: await versionId(flowId, 1) });
 
     // At the limit: a third API is refused.
-    await expectAppError(createFlowApi(ws, { kind: "flow", flowId, name: "Third", slug: `del-third-${suffix()}` }), "conflict");
+    await expectAppError(createFlowApi(ws, { kind: "flow", flowId, name: `Third ${suffix()}`, slug: `del-third-${suffix()}` }), "conflict");
     expect((await listFlowApis(ws)).plan.used).toBe(2);
 
     // Published in production: refused, naming the environment.
@@ -126,7 +126,7 @@ describe("deleting a Flow API", () => {
     expect(await countRows("run", draft.flowApiId)).toBe(1);
 
     // Its place and its slug are free: a new API takes both.
-    const again = await createFlowApi(ws, { kind: "flow", flowId, name: "Draft again", slug: draftSlug });
+    const again = await createFlowApi(ws, { kind: "flow", flowId, name: `Draft again ${suffix()}`, slug: draftSlug });
     expect(again.flowApiId).not.toBe(draft.flowApiId);
     expect((await listFlowApis(ws)).plan.used).toBe(2);
 
@@ -144,7 +144,7 @@ describe("pointing an API whose source is gone at another flow", () => {
     const ws = await designWorkspace();
     const old = await createFlow(ws, { name: "Old", definition: AREA_ECHO_V1 });
     const slug = `repoint-${suffix()}`;
-    const { flowApiId } = await createFlowApi(ws, { kind: "flow", flowId: old.flowId, name: "Repointed", slug });
+    const { flowApiId } = await createFlowApi(ws, { kind: "flow", flowId: old.flowId, name: `Repointed ${suffix()}`, slug });
     const { secret } = await createConsumer({ grants: [slug] });
 
     // While the source exists (active, then in the trash) the API keeps it.

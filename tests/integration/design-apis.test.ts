@@ -37,32 +37,41 @@ async function callPublished(slug: string, key: string): Promise<{ flowVersion: 
 }
 
 describe("creating a Flow API", () => {
-  it("creates a draft on the flow's latest version; slugs are unique in the organization and well-formed", async () => {
+  it("creates a draft on the flow's latest version; slugs and names are unique in the organization, slugs well-formed", async () => {
     const ws = await designWorkspace();
     const { flowId } = await createFlow(ws, { name: "Echo", definition: AREA_ECHO_V1 });
     await saveFlowVersion(ws, flowId, AREA_ECHO_V2);
     const slug = `echo-${suffix()}`;
-    const { flowApiId } = await createFlowApi(ws, { kind: "flow", flowId, name: "Echo", slug });
+    const name = `Echo ${suffix()}`;
+    const { flowApiId } = await createFlowApi(ws, { kind: "flow", flowId, name, slug });
+    // the name, whatever its case, in another workspace of the organization too
+    const other = await designWorkspace();
+    const otherFlow = await createFlow(other, { name: "Echo", definition: AREA_ECHO_V1 });
+    const sameName = await expectAppError(
+      createFlowApi(other, { kind: "flow", flowId: otherFlow.flowId, name: name.toUpperCase(), slug: `echo-${suffix()}` }),
+      "validation_failed",
+    );
+    expect(sameName.errors).toEqual([expect.objectContaining({ field: "/name", code: "name_taken" })]);
     const api = await getFlowApiOrThrow(ws, flowApiId);
     expect(api.status).toBe("draft");
     expect(api.selectedVersion?.version).toBe(2);
     expect(api.serving.every((s) => s.release === null)).toBe(true);
 
-    const taken = await expectAppError(createFlowApi(ws, { kind: "flow", flowId, name: "Again", slug }), "validation_failed");
+    const taken = await expectAppError(createFlowApi(ws, { kind: "flow", flowId, name: `Again ${suffix()}`, slug }), "validation_failed");
     expect(taken.errors).toEqual([expect.objectContaining({ field: "/slug", code: "slug_taken" })]);
-    const badSlug = await expectAppError(createFlowApi(ws, { kind: "flow", flowId, name: "Bad", slug: "Not A Slug" }), "validation_failed");
+    const badSlug = await expectAppError(createFlowApi(ws, { kind: "flow", flowId, name: `Bad ${suffix()}`, slug: "Not A Slug" }), "validation_failed");
     expect(badSlug.errors![0]!.field).toBe("/slug");
     await trashFlow(ws, flowId);
-    const trashed = await expectAppError(createFlowApi(ws, { kind: "flow", flowId, name: "T", slug: `t-${suffix()}` }), "validation_failed");
+    const trashed = await expectAppError(createFlowApi(ws, { kind: "flow", flowId, name: `T ${suffix()}`, slug: `t-${suffix()}` }), "validation_failed");
     expect(trashed.errors![0]!.field).toBe("/flowId");
   });
 
   it("counts drafts against the plan and refuses at the limit with a message naming it", async () => {
     const ws = await designWorkspace(2);
     const { flowId } = await createFlow(ws, { name: "Echo", definition: AREA_ECHO_V1 });
-    await createFlowApi(ws, { kind: "flow", flowId, name: "One", slug: `one-${suffix()}` });
-    await createFlowApi(ws, { kind: "flow", flowId, name: "Two", slug: `two-${suffix()}` });
-    const err = await expectAppError(createFlowApi(ws, { kind: "flow", flowId, name: "Three", slug: `three-${suffix()}` }), "conflict");
+    await createFlowApi(ws, { kind: "flow", flowId, name: `One ${suffix()}`, slug: `one-${suffix()}` });
+    await createFlowApi(ws, { kind: "flow", flowId, name: `Two ${suffix()}`, slug: `two-${suffix()}` });
+    const err = await expectAppError(createFlowApi(ws, { kind: "flow", flowId, name: `Three ${suffix()}`, slug: `three-${suffix()}` }), "conflict");
     expect(err.detail).toContain(ws.planName);
     expect(err.detail).toContain("allows 2 APIs");
     expect(err.detail).toContain("drafts included");
@@ -75,8 +84,8 @@ describe("creating a Flow API", () => {
     const ws = await designWorkspace(1);
     const { flowId } = await createFlow(ws, { name: "Echo", definition: AREA_ECHO_V1 });
     const results = await Promise.allSettled([
-      createFlowApi(ws, { kind: "flow", flowId, name: "A", slug: `a-${suffix()}` }),
-      createFlowApi(ws, { kind: "flow", flowId, name: "B", slug: `b-${suffix()}` }),
+      createFlowApi(ws, { kind: "flow", flowId, name: `A ${suffix()}`, slug: `a-${suffix()}` }),
+      createFlowApi(ws, { kind: "flow", flowId, name: `B ${suffix()}`, slug: `b-${suffix()}` }),
     ]);
     expect(results.filter((r) => r.status === "fulfilled")).toHaveLength(1);
     expect((await listFlowApis(ws)).plan.used).toBe(1);
@@ -89,7 +98,7 @@ describe("publishing, republishing and source labels", () => {
     const ws = await designWorkspace();
     const { flowId } = await createFlow(ws, { name: "Echo", definition: AREA_ECHO_V1 });
     const slug = `echo-${suffix()}`;
-    const { flowApiId } = await createFlowApi(ws, { kind: "flow", flowId, name: "Echo", slug });
+    const { flowApiId } = await createFlowApi(ws, { kind: "flow", flowId, name: `Echo ${suffix()}`, slug });
     const { secret } = await createConsumer({ grants: [slug] });
 
     // Draft: not served.
@@ -145,7 +154,7 @@ describe("publishing, republishing and source labels", () => {
     const ws = await designWorkspace();
     const a = await createFlow(ws, { name: "A", definition: AREA_ECHO_V1 });
     const b = await createFlow(ws, { name: "B", definition: AREA_ECHO_V1 });
-    const { flowApiId } = await createFlowApi(ws, { kind: "flow", flowId: a.flowId, name: "A", slug: `a-${suffix()}` });
+    const { flowApiId } = await createFlowApi(ws, { kind: "flow", flowId: a.flowId, name: `A ${suffix()}`, slug: `a-${suffix()}` });
     const wrong = await expectAppError(publishRelease(ws, { flowApiId, environmentId, flowVersionId: await versionId(b.flowId, 1) }), "validation_failed");
     expect(wrong.errors![0]!.field).toBe("/flowVersionId");
     await expectAppError(
@@ -162,7 +171,7 @@ describe("Try it on a draft", () => {
   it("runs the flow version as the designer: one ETL run and its processing time, no API request, nothing published", async () => {
     const ws = await designWorkspace();
     const { flowId } = await createFlow(ws, { name: "Echo", definition: AREA_ECHO_V2 });
-    const { flowApiId } = await createFlowApi(ws, { kind: "flow", flowId, name: "Echo", slug: `try-${suffix()}` });
+    const { flowApiId } = await createFlowApi(ws, { kind: "flow", flowId, name: `Echo ${suffix()}`, slug: `try-${suffix()}` });
     const { rows } = await sql().query(`INSERT INTO app_user (id, email, name) VALUES (gen_random_uuid(), $1, 'D') RETURNING id`, [`d-${suffix()}@test.local`]);
     const me = { kind: "designer" as const, userId: rows[0].id as string, workspaceId: ws.workspaceId };
     const before = await workspaceUsage(ws.workspaceId);
@@ -185,7 +194,7 @@ describe("publishing where AI assistants may call the API", () => {
     const { environmentId } = await demoIds();
     const ws = await designWorkspace();
     const { flowId } = await createFlow(ws, { name: "Echo", definition: AREA_ECHO_V1 });
-    const { flowApiId } = await createFlowApi(ws, { kind: "flow", flowId, name: "Echo", slug: `ai-${suffix()}` });
+    const { flowApiId } = await createFlowApi(ws, { kind: "flow", flowId, name: `Echo ${suffix()}`, slug: `ai-${suffix()}` });
     await publishRelease(ws, { flowApiId, environmentId, flowVersionId: await versionId(flowId, 1) });
     await sql().query(`UPDATE environment_api SET "aiAccess" = true WHERE "flowApiId" = $1`, [flowApiId]);
     await saveFlowVersion(ws, flowId, { ...AREA_ECHO_V1, parameters: [{ name: "area", type: "string" }] });
