@@ -70,6 +70,18 @@ describe("validateFlowVersion", () => {
     );
   });
 
+  it("does not call an input unused when only an invalid step reads it", () => {
+    const doc = {
+      inputs: [
+        { name: "layer", kind: "layer" },
+        { name: "area", kind: "area" },
+      ],
+      steps: [{ id: "inside", type: "spatial_filter", source: "layer", by: "area", predicate: "overlapz" }],
+      results: [{ key: "out", kind: "layer", from: "nope" }],
+    };
+    expect(errs(doc).sort()).toEqual(["/results/0/from unknown_reference", "/steps/0/predicate invalid_value"]);
+  });
+
   it("reports references, parameter mismatches and kind mismatches of valid steps", () => {
     const doc = base() as Record<string, any>;
     doc.parameters.push({ name: "label", type: "string" });

@@ -96,7 +96,10 @@ export function validateFlowVersion(doc: unknown): TFlowValidation {
   }
   const params = parseEach("parameters", ZParameter);
   // Faulty steps too (`valid` false) with their id, so that references to them are not reported as unknown as well.
-  const steps: { item: TStep; i: number; valid: boolean }[] = [];
+  /** `sources`: the names an invalid step reads (from its source options that are names), so its inputs do not read as unused. */
+  const steps: { item: TStep; i: number; valid: boolean; sources?: string[] }[] = [];
+  /** Names read by invalid steps without an id (no entry in `steps`). */
+  const readByInvalid = new Set<string>();
   sections.steps.forEach((raw, i) => {
     const t = (raw as { type?: unknown } | null)?.type;
     if (typeof raw !== "object" || raw === null || Array.isArray(raw)) return push(["steps", i], "invalid_type", "A step must be an object");
@@ -107,7 +110,9 @@ export function validateFlowVersion(doc: unknown): TFlowValidation {
     else if (!r) push(["steps", i, "type"], "unknown_step_type", `Unknown step type "${t}"; known: ${STEP_TYPES.join(", ")}`);
     else pushZod(r.error.issues, raw, ["steps", i], true);
     const id = (raw as { id?: unknown }).id;
-    if (typeof id === "string") steps.push({ item: { id, type: t } as TStep, i, valid: false });
+    const sources = def ? stepSources(raw as TStep).flatMap((s) => (typeof s.name === "string" ? [s.name] : [])) : [];
+    if (typeof id === "string") steps.push({ item: { id, type: t } as TStep, i, valid: false, sources });
+    else sources.forEach((n) => readByInvalid.add(n));
   });
   const results = parseEach("results", ZResult);
 
@@ -143,11 +148,14 @@ export function validateFlowVersion(doc: unknown): TFlowValidation {
     else stepById.set(s.item.id, s);
   }
   const known = (n: string) => inputIndex.has(n) || stepById.has(n);
-  const used = new Set<string>();
+  const used = new Set<string>(readByInvalid);
 
   // Per valid step: references, parameters, expressions.
-  for (const { item: step, i, valid } of steps) {
-    if (!valid) continue;
+  for (const { item: step, i, valid, sources } of steps) {
+    if (!valid) {
+      sources?.forEach((n) => used.add(n));
+      continue;
+    }
     for (const src of stepSources(step)) {
       used.add(src.name);
       if (!known(src.name)) push(["steps", i, ...src.path], "unknown_reference", `"${src.name}" is neither an input nor a step`);
