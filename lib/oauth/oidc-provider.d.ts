@@ -27,6 +27,6 @@ declare module "oidc-provider" {
     Grant: new (init: { accountId: string; clientId: string }) => TOidcGrant;
     Interaction: { find(uid: string): Promise<TOidcInteraction | undefined> };
     Client: { find(id: string): Promise<{ clientName?: string } | undefined> };
-    AccessToken: { find(token: string): Promise<{ aud?: string | string[]; grantId?: string } | undefined> };
+    AccessToken: { find(token: string): Promise<{ aud?: string | string[]; grantId?: string; scope?: string } | undefined> };
   }
 }

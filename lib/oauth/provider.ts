@@ -7,6 +7,12 @@
  * - resource indicators (RFC 8707): the only resources are the environments' MCP endpoints
  *   (lib/oauth/resource.ts), each access token's audience is exactly one of them, and a
  *   resource naming no existing environment is `invalid_target`;
+ * - scope: `mcp`, the only one a token needs (lib/oauth/verify-access-token.ts refuses a token
+ *   without it, 403); an authorization request that names no scope asks for it (the MCP
+ *   specification lets a client omit one). `openid` and `offline_access` are accepted and
+ *   add nothing: a refresh token is issued to every client registered with the
+ *   `refresh_token` grant type, whether or not it asks for `offline_access` (OAuth 2.1 leaves
+ *   it to the server; most MCP clients never ask, SEP-2207);
  * - opaque access tokens of 10 minutes, refresh tokens rotated on every use (14 days);
  * - dynamic client registration (RFC 7591, open) and Client ID Metadata Documents
  *   (lib/oauth/client-metadata-document.ts); redirect URIs compared exactly;
@@ -157,7 +163,8 @@ async function createProvider(issuer: string): Promise<Provider> {
   });
   provider.proxy = true;
   // A client that names no scope (the MCP specification lets it omit one) asks for the only
-  // one there is; oidc-provider would otherwise deny a request that grants nothing.
+  // one there is; oidc-provider would otherwise deny a request that grants nothing. (MCP
+  // clients send the authorization request as a GET, the browser's redirect.)
   provider.use(async (ctx: { method: string; path: string; query: Record<string, unknown> }, next: () => Promise<void>) => {
     if (ctx.method === "GET" && ctx.path === "/oauth/authorize" && !ctx.query.scope) ctx.query = { ...ctx.query, scope: MCP_SCOPE };
     await next();

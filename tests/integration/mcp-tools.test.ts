@@ -549,7 +549,9 @@ describe("refusals", () => {
       expect(r.status, JSON.stringify(headers)).toBe(401);
       // A Bearer (or key) credential that was sent and refused is an invalid token (RFC 6750 section 3.1).
       const sent = "x-api-key" in headers || /^Bearer /.test(headers.authorization ?? "");
-      expect(r.headers["www-authenticate"], JSON.stringify(headers)).toBe(sent ? `Bearer error="invalid_token", ${metadata}` : `Bearer ${metadata}`);
+      expect(r.headers["www-authenticate"], JSON.stringify(headers)).toBe(
+        sent ? `Bearer error="invalid_token", ${metadata}, scope="mcp"` : `Bearer ${metadata}, scope="mcp"`,
+      );
       expect(String(r.headers["content-type"])).toMatch(/json/);
       expect(JSON.parse(r.body)).toMatchObject({ status: 401, code: "unauthorized" });
     }

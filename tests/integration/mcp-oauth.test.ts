@@ -1,0 +1,66 @@
+/**
+ * The MCP endpoint's authorization server over real HTTP (the browser flow itself is in
+ * e2e/oauth.spec.ts): the `mcp` scope a token needs (the scope challenge).
+ */
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { BASE_URL, resetRuns } from "./helpers";
+import { MCP_PATH, MCP_URL } from "./mcp-helpers";
+import { demoAdmin, oauthTokens, signedIn, tokenRequest, type CookieJar } from "./oauth-helpers";
+
+const METADATA_URL = `${BASE_URL}/.well-known/oauth-protected-resource${MCP_PATH}`;
+
+let session: CookieJar;
+
+beforeAll(async () => {
+  await resetRuns();
+  session = await signedIn(demoAdmin());
+});
+
+afterAll(async () => {
+  const { db } = await import("@/lib/db");
+  await db.$disconnect();
+});
+
+/** One MCP `tools/list` with `Authorization: Bearer token` (a 2025-era client, no SDK: the refusals are what is looked at). */
+function toolsList(token: string): Promise<Response> {
+  return fetch(MCP_URL, {
+    method: "POST",
+    headers: {
+      authorization: `Bearer ${token}`,
+      "content-type": "application/json",
+      accept: "application/json, text/event-stream",
+      "mcp-protocol-version": "2025-11-25",
+    },
+    body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/list", params: {} }),
+  });
+}
+
+describe("the mcp scope", () => {
+  it("is what a request without scope asks for; a token without it is refused with 403 and the scope challenge", async () => {
+    const plain = await oauthTokens(session, MCP_URL, undefined);
+    expect(plain.scope).toBe("mcp");
+    expect((await toolsList(plain.access_token!)).status).toBe(200);
+    // A refresh token without offline_access: a client registered with the refresh_token grant gets one (README).
+    expect(plain.refresh_token).toBeTruthy();
+
+    const openidOnly = await oauthTokens(session, MCP_URL, "openid");
+    expect(openidOnly.scope ?? "").not.toContain("mcp");
+    const refused = await toolsList(openidOnly.access_token!);
+    expect(refused.status).toBe(403);
+    expect(refused.headers.get("www-authenticate")).toMatch(
+      new RegExp(`^Bearer error="insufficient_scope", scope="mcp", resource_metadata="${METADATA_URL.replace(/[.]/g, "\\.")}", error_description="[^"]+"$`),
+    );
+    expect(await refused.json()).toMatchObject({ status: 403, code: "forbidden" });
+    // Its refresh gives no more than was asked for.
+    const refreshed = await tokenRequest({ grant_type: "refresh_token", refresh_token: openidOnly.refresh_token!, client_id: openidOnly.client_id! });
+    expect(refreshed.status).toBe(200);
+    expect((await toolsList(refreshed.body.access_token!)).status).toBe(403);
+  });
+
+  it("is named by the 401 challenge, as the protected resource metadata names it", async () => {
+    const res = await fetch(MCP_URL, { method: "POST", headers: { "content-type": "application/json" }, body: "{}" });
+    expect(res.status).toBe(401);
+    expect(res.headers.get("www-authenticate")).toBe(`Bearer resource_metadata="${METADATA_URL}", scope="mcp"`);
+    expect(await (await fetch(METADATA_URL)).json()).toMatchObject({ resource: MCP_URL, scopes_supported: ["mcp"] });
+  });
+});
