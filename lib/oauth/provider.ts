@@ -6,7 +6,9 @@
  * - authorization code flow only, PKCE required with S256 only (plain and missing refused);
  * - resource indicators (RFC 8707): the only resources are the environments' MCP endpoints
  *   (lib/oauth/resource.ts), each access token's audience is exactly one of them, and a
- *   resource naming no existing environment is `invalid_target`;
+ *   resource naming no existing environment is `invalid_target`; so is an authorization
+ *   request that names no resource, answered at once on its redirect URI (RFC 6749 section
+ *   4.1.2.1) rather than after sign-in;
  * - scope: `mcp`, the only one a token needs (lib/oauth/verify-access-token.ts refuses a token
  *   without it, 403); an authorization request that names no scope asks for it (the MCP
  *   specification lets a client omit one). `openid` and `offline_access` are accepted and
@@ -137,6 +139,13 @@ async function createProvider(issuer: string): Promise<Provider> {
       resourceIndicators: {
         enabled: true,
         useGrantedResource: () => true,
+        // At the token endpoint (`oneOf`: the resources of the grant) the one granted is used;
+        // an authorization request without a resource is refused, as one naming no MCP
+        // endpoint is: every token is for exactly one endpoint.
+        defaultResource: async (_ctx: unknown, _client: unknown, oneOf?: string[]) => {
+          if (oneOf) return oneOf;
+          throw new errors.InvalidTarget("Name the MCP endpoint to connect to in the resource parameter (RFC 8707).");
+        },
         getResourceServerInfo: async (_ctx: unknown, resource: string) => {
           const path = parseMcpResource(issuer, resource);
           const known = path && (await db.environment.count({ where: { slug: path.environment, organization: { slug: path.organization } } })) > 0;

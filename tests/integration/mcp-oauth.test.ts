@@ -1,11 +1,23 @@
 /**
  * The MCP endpoint's authorization server over real HTTP (the browser flow itself is in
- * e2e/oauth.spec.ts): the `mcp` scope a token needs (the scope challenge).
+ * e2e/oauth.spec.ts): an authorization request without a resource, and the `mcp` scope a
+ * token needs (the scope challenge).
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { BASE_URL, resetRuns } from "./helpers";
 import { MCP_PATH, MCP_URL } from "./mcp-helpers";
-import { demoAdmin, oauthTokens, signedIn, tokenRequest, type CookieJar } from "./oauth-helpers";
+import {
+  authorizeAs,
+  authorizeUrl,
+  demoAdmin,
+  oauthTokens,
+  pkce,
+  REDIRECT_URI,
+  registeredClient,
+  signedIn,
+  tokenRequest,
+  type CookieJar,
+} from "./oauth-helpers";
 
 const METADATA_URL = `${BASE_URL}/.well-known/oauth-protected-resource${MCP_PATH}`;
 
@@ -34,6 +46,20 @@ function toolsList(token: string): Promise<Response> {
     body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/list", params: {} }),
   });
 }
+
+describe("authorization requests", () => {
+  it("without a resource are sent back to the client with invalid_target before anyone signs in (RFC 8707, RFC 6749 section 4.1.2.1)", async () => {
+    const clientId = await registeredClient();
+    const res = await fetch(authorizeUrl({ client_id: clientId, code_challenge: pkce().challenge }), { redirect: "manual" });
+    expect([302, 303]).toContain(res.status);
+    const back = new URL(res.headers.get("location")!);
+    expect(back.toString().startsWith(REDIRECT_URI)).toBe(true);
+    expect([back.searchParams.get("error"), back.searchParams.get("state"), back.searchParams.get("code")]).toEqual(["invalid_target", "s1", null]);
+    // Signed in, the same: never the consent page.
+    const signed = await authorizeAs(session, authorizeUrl({ client_id: clientId, code_challenge: pkce().challenge }));
+    expect(signed.searchParams.get("error")).toBe("invalid_target");
+  });
+});
 
 describe("the mcp scope", () => {
   it("is what a request without scope asks for; a token without it is refused with 403 and the scope challenge", async () => {
