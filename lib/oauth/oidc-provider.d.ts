@@ -16,7 +16,7 @@ declare module "oidc-provider" {
     save(ttl: number): Promise<string>;
   }
 
-  export const errors: { InvalidTarget: new (description?: string) => Error };
+  export const errors: { InvalidTarget: new (description?: string) => Error; InvalidRedirectUri: new () => Error };
 
   export default class Provider {
     constructor(issuer: string, configuration: Record<string, unknown>);

@@ -17,7 +17,8 @@
  *   it to the server; most MCP clients never ask, SEP-2207);
  * - opaque access tokens of 10 minutes, refresh tokens rotated on every use (14 days);
  * - dynamic client registration (RFC 7591, open) and Client ID Metadata Documents
- *   (lib/oauth/client-metadata-document.ts); redirect URIs compared exactly;
+ *   (lib/oauth/client-metadata-document.ts); redirect URIs https, or http on loopback only
+ *   (lib/oauth/redirect-uris.ts: `invalid_redirect_uri`), and compared exactly;
  * - everything stored in Postgres (lib/oauth/adapter.ts), so any web process serves any step;
  * - sign-in and consent are the app's own page (`/oauth/consent/{uid}`, lib/oauth/consent.ts).
  *
@@ -46,6 +47,7 @@ import type { Prisma } from "@/lib/generated/prisma/client";
 import { allowedHostnames } from "@/lib/http/allowed-hosts";
 import { requestOrigin } from "@/lib/http/request-origin";
 import { PrismaOauthAdapter, recordKey } from "@/lib/oauth/adapter";
+import { redirectUriRefusal } from "@/lib/oauth/redirect-uris";
 import { MCP_SCOPE, parseMcpResource } from "@/lib/oauth/resource";
 
 export const ACCESS_TOKEN_TTL_SECONDS = 600;
@@ -124,6 +126,18 @@ async function createProvider(issuer: string): Promise<Provider> {
     pkce: { methods: ["S256"], required: () => true },
     allowOmittingSingleRegisteredRedirectUri: false,
     clientDefaults: { grant_types: ["authorization_code", "refresh_token"], response_types: ["code"], token_endpoint_auth_method: "none" },
+    // Extends the library's own checks of `redirect_uris` (it lets a web client register http on
+    // any host) for every client: registered, fetched as a metadata document, or stored.
+    extraClientMetadata: {
+      properties: ["redirect_uris"],
+      validator: (_ctx: unknown, key: string, value: unknown, metadata: { application_type?: unknown }) => {
+        if (key !== "redirect_uris" || !Array.isArray(value)) return;
+        for (const uri of value) {
+          const refusal = redirectUriRefusal(String(uri), metadata.application_type);
+          if (refusal) throw Object.assign(new errors.InvalidRedirectUri(), { error_description: refusal });
+        }
+      },
+    },
     // Browser-based clients (the MCP Inspector) call the token and registration endpoints
     // cross-origin; PKCE and exact redirect URIs are what protect the code.
     clientBasedCORS: () => true,

@@ -1,10 +1,11 @@
 /**
  * The MCP endpoint's authorization server over real HTTP (the browser flow itself is in
- * e2e/oauth.spec.ts): an authorization request without a resource, and the `mcp` scope a
- * token needs (the scope challenge).
+ * e2e/oauth.spec.ts): redirect URIs a client may register, an authorization request without
+ * a resource, and the `mcp` scope a token needs (the scope challenge).
  */
+import { createHash } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { BASE_URL, resetRuns } from "./helpers";
+import { BASE_URL, resetRuns, sql } from "./helpers";
 import { MCP_PATH, MCP_URL } from "./mcp-helpers";
 import {
   authorizeAs,
@@ -13,6 +14,7 @@ import {
   oauthTokens,
   pkce,
   REDIRECT_URI,
+  register,
   registeredClient,
   signedIn,
   tokenRequest,
@@ -46,6 +48,46 @@ function toolsList(token: string): Promise<Response> {
     body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/list", params: {} }),
   });
 }
+
+describe("dynamic client registration", () => {
+  it("takes https redirect URIs, and http on loopback hosts only; anything else is invalid_redirect_uri (RFC 7591)", async () => {
+    for (const uri of ["https://client.example/callback", "http://localhost:8976/callback", "http://127.0.0.1:53682/cb", "http://[::1]:9000/cb"]) {
+      expect((await register({ redirect_uris: [uri] })).status, uri).toBe(201);
+    }
+    for (const uri of ["http://evil.example/cb", "http://localhost.evil.example/cb", "http://192.168.1.10/cb"]) {
+      const res = await register({ redirect_uris: ["http://localhost:8976/callback", uri] });
+      expect(res.status, uri).toBe(400);
+      const body = (await res.json()) as { error: string; error_description: string };
+      expect(body.error, uri).toBe("invalid_redirect_uri");
+      expect(body.error_description).toContain(uri);
+    }
+    // A private-use scheme (RFC 8252): a native client's, never a web client's.
+    expect((await register({ redirect_uris: ["com.example.app:/callback"], application_type: "native" })).status).toBe(201);
+    expect((await register({ redirect_uris: ["com.example.app:/callback"] })).status).toBe(400);
+  });
+
+  it("does not send a client stored with an http redirect URI elsewhere (registered before the rule) anywhere", async () => {
+    const clientId = `legacy-${Date.now()}`;
+    const payload = {
+      client_id: clientId,
+      client_name: "registered before the rule",
+      redirect_uris: ["http://evil.example/cb"],
+      grant_types: ["authorization_code", "refresh_token"],
+      response_types: ["code"],
+      token_endpoint_auth_method: "none",
+    };
+    const id = createHash("sha256").update(`Client:${clientId}`).digest("hex");
+    await sql().query(`INSERT INTO oauth_record (id, model, payload) VALUES ($1, 'Client', $2)`, [id, payload]);
+    const res = await fetch(
+      authorizeUrl({ client_id: clientId, redirect_uri: "http://evil.example/cb", code_challenge: pkce().challenge, resource: MCP_URL }),
+      {
+        redirect: "manual",
+      },
+    );
+    expect(res.status).toBe(400);
+    expect(res.headers.get("location")).toBeNull();
+  });
+});
 
 describe("authorization requests", () => {
   it("without a resource are sent back to the client with invalid_target before anyone signs in (RFC 8707, RFC 6749 section 4.1.2.1)", async () => {
