@@ -19,6 +19,8 @@
  * - dynamic client registration (RFC 7591, open) and Client ID Metadata Documents
  *   (lib/oauth/client-metadata-document.ts); redirect URIs https, or http on loopback only
  *   (lib/oauth/redirect-uris.ts: `invalid_redirect_uri`), and compared exactly;
+ * - CORS for browser-based clients (the MCP Inspector) on the metadata, registration, token
+ *   and revocation endpoints, preflights included;
  * - everything stored in Postgres (lib/oauth/adapter.ts), so any web process serves any step;
  * - sign-in and consent are the app's own page (`/oauth/consent/{uid}`, lib/oauth/consent.ts).
  *
@@ -97,6 +99,38 @@ async function renderError(ctx: { type: string; body: string }, out: { error?: s
 <title>Cannot connect the AI client</title><style>body{font-family:system-ui,sans-serif;max-width:36rem;margin:4rem auto;padding:0 1rem;line-height:1.5}@media (prefers-color-scheme:dark){body{background:#111;color:#eee}}code{overflow-wrap:anywhere}</style></head>
 <body><main><h1>Cannot connect the AI client</h1><p>${escapeHtml(out.error_description ?? "The authorization request is not valid.")}</p>
 <p>Error: <code>${escapeHtml(out.error ?? "invalid_request")}</code>. Start connecting again from your AI client.</p></main></body></html>`;
+}
+
+/** The Koa context `registrationCors` uses. */
+interface TCorsContext {
+  method: string;
+  path: string;
+  status: number;
+  get(name: string): string;
+  set(name: string, value: string): void;
+  vary(name: string): void;
+}
+
+/**
+ * CORS on the registration endpoint (`/oauth/register`, and `/oauth/register/{client_id}`),
+ * where oidc-provider has none (it has on metadata, token and revocation): a browser-based
+ * client registers cross-origin, after a preflight for its JSON body. Registration is open
+ * and carries no cookie, so any origin may.
+ */
+async function registrationCors(ctx: TCorsContext, next: () => Promise<void>): Promise<void> {
+  if (ctx.path !== "/oauth/register" && !ctx.path.startsWith("/oauth/register/")) return next();
+  const origin = ctx.get("origin");
+  ctx.vary("Origin");
+  if (ctx.method === "OPTIONS") {
+    ctx.status = 204;
+    ctx.set("access-control-allow-origin", origin || "*");
+    ctx.set("access-control-allow-methods", "GET, POST");
+    ctx.set("access-control-allow-headers", ctx.get("access-control-request-headers") || "content-type, authorization");
+    ctx.set("access-control-max-age", "3600");
+    return;
+  }
+  await next();
+  if (origin) ctx.set("access-control-allow-origin", origin);
 }
 
 async function createProvider(issuer: string): Promise<Provider> {
@@ -192,6 +226,7 @@ async function createProvider(issuer: string): Promise<Provider> {
     if (ctx.method === "GET" && ctx.path === "/oauth/authorize" && !ctx.query.scope) ctx.query = { ...ctx.query, scope: MCP_SCOPE };
     await next();
   });
+  provider.use(registrationCors);
   return provider;
 }
 

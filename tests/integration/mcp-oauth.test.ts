@@ -1,7 +1,8 @@
 /**
  * The MCP endpoint's authorization server over real HTTP (the browser flow itself is in
  * e2e/oauth.spec.ts): redirect URIs a client may register, an authorization request without
- * a resource, and the `mcp` scope a token needs (the scope challenge).
+ * a resource, the `mcp` scope a token needs (the scope challenge), and CORS for browser-
+ * based clients.
  */
 import { createHash } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -130,5 +131,35 @@ describe("the mcp scope", () => {
     expect(res.status).toBe(401);
     expect(res.headers.get("www-authenticate")).toBe(`Bearer resource_metadata="${METADATA_URL}", scope="mcp"`);
     expect(await (await fetch(METADATA_URL)).json()).toMatchObject({ resource: MCP_URL, scopes_supported: ["mcp"] });
+  });
+});
+
+describe("browser-based clients (CORS)", () => {
+  const origin = "http://localhost:6274";
+  it("get their preflights answered on the metadata, registration and token endpoints", async () => {
+    for (const [path, method] of [
+      ["/oauth/register", "POST"],
+      ["/oauth/token", "POST"],
+      ["/.well-known/oauth-authorization-server", "GET"],
+      [`/.well-known/oauth-protected-resource${MCP_PATH}`, "GET"],
+    ] as const) {
+      const res = await fetch(BASE_URL + path, {
+        method: "OPTIONS",
+        headers: { origin, "access-control-request-method": method, "access-control-request-headers": "content-type" },
+      });
+      expect(res.status, path).toBe(204);
+      expect([origin, "*"], path).toContain(res.headers.get("access-control-allow-origin"));
+      expect(res.headers.get("access-control-allow-methods"), path).toContain(method);
+      if (method === "POST") expect(res.headers.get("access-control-allow-headers")?.toLowerCase(), path).toContain("content-type");
+    }
+  });
+
+  it("can read the registration answer, a refusal included", async () => {
+    const ok = await register({ redirect_uris: ["http://localhost:6274/oauth/callback"] }, { origin });
+    expect(ok.status).toBe(201);
+    expect(ok.headers.get("access-control-allow-origin")).toBe(origin);
+    const refused = await register({ redirect_uris: ["http://evil.example/cb"] }, { origin });
+    expect(refused.status).toBe(400);
+    expect(refused.headers.get("access-control-allow-origin")).toBe(origin);
   });
 });
