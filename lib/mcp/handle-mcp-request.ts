@@ -16,7 +16,10 @@
  *    specification's challenge, `WWW-Authenticate: Bearer resource_metadata="...", scope="mcp"`
  *    (after `error="invalid_token"` when one was sent), which points OAuth clients at the
  *    environment's protected resource metadata (RFC 9728, lib/oauth/resource.ts) and names the
- *    scope to ask for. A token without the `mcp` scope: 403 with the scope challenge
+ *    scope to ask for. An environment that does not exist: 404 instead (checked only once the
+ *    credential is refused, so a served request pays no query for it), as its metadata is: a
+ *    challenge would send the client to a metadata address that answers 404. A token without
+ *    the `mcp` scope: 403 with the scope challenge
  *    `Bearer error="insufficient_scope", scope="mcp", resource_metadata="..."` (RFC 6750
  *    section 3.1). A plan without AI access: 403 with a message saying so. Database down: 503
  *    with `Retry-After`.
@@ -34,6 +37,7 @@ import { errorResponse, ZApiPath } from "@/lib/http/public-route";
 import { publicOrigin } from "@/lib/http/request-origin";
 import { KEY_PATTERN } from "@/lib/keys/api-key";
 import { issuerOf } from "@/lib/oauth/provider";
+import { environmentExists } from "@/lib/oauth/known-environment";
 import { MCP_SCOPE, resourceMetadataUrl, type TEnvironmentPath } from "@/lib/oauth/resource";
 import { InsufficientScope, verifyAccessToken } from "@/lib/oauth/verify-access-token";
 import { resolveAiCaller, resolveAiCallerOfConsumer, type TAiCaller } from "@/lib/serving/resolve-ai-caller";
@@ -106,10 +110,14 @@ export async function handleMcpRequest(req: Request, path: { organization?: stri
     const context: TMcpRequestContext = { caller, baseUrl: publicOrigin(req.headers, new URL(req.url).origin, env().PUBLIC_BASE_URL).origin };
     return await handler().fetch(req, { authInfo: { token: caller.keyId, clientId: caller.consumerId, scopes: [], extra: { flowApi: context } } });
   } catch (err) {
-    const res = errorResponse(err, instance, "mcp");
+    let refusal = err;
+    if (err instanceof AppError && err.code === "unauthorized" && named.success && !(await environmentExists(named.data).catch(() => true))) {
+      refusal = new AppError("not_found", "No MCP endpoint is served at this address: the organization or environment does not exist.");
+    }
+    const res = errorResponse(refusal, instance, "mcp");
     let bearer: string | null = null;
     if (named.success && res.status === 401) bearer = challenge(req, named.data, credentialOf(req) ? "invalid_token" : null);
-    if (named.success && err instanceof InsufficientScope) bearer = challenge(req, named.data, "insufficient_scope");
+    if (named.success && refusal instanceof InsufficientScope) bearer = challenge(req, named.data, "insufficient_scope");
     if (bearer) res.headers.set("www-authenticate", bearer);
     // Refused before any tool ran: shown in the console by status, never billed.
     if (named.success) recordCall({ ...named.data, door: "mcp", api: "", consumerId: null, status: res.status });

@@ -49,6 +49,7 @@ import type { Prisma } from "@/lib/generated/prisma/client";
 import { allowedHostnames } from "@/lib/http/allowed-hosts";
 import { requestOrigin } from "@/lib/http/request-origin";
 import { PrismaOauthAdapter, recordKey } from "@/lib/oauth/adapter";
+import { environmentExists } from "@/lib/oauth/known-environment";
 import { redirectUriRefusal } from "@/lib/oauth/redirect-uris";
 import { MCP_SCOPE, parseMcpResource } from "@/lib/oauth/resource";
 
@@ -196,7 +197,7 @@ async function createProvider(issuer: string): Promise<Provider> {
         },
         getResourceServerInfo: async (_ctx: unknown, resource: string) => {
           const path = parseMcpResource(issuer, resource);
-          const known = path && (await db.environment.count({ where: { slug: path.environment, organization: { slug: path.organization } } })) > 0;
+          const known = path && (await environmentExists(path));
           if (!known) throw new errors.InvalidTarget("The resource is not an MCP endpoint of this service.");
           return { scope: MCP_SCOPE, audience: resource, accessTokenTTL: ACCESS_TOKEN_TTL_SECONDS, accessTokenFormat: "opaque" };
         },

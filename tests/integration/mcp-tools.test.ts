@@ -601,6 +601,22 @@ describe("refusals", () => {
       const r = await fetch(MCP_URL, { method, headers: { "x-api-key": DEMO_KEY, accept: "text/event-stream" } });
       expect(r.status, method).toBe(405);
     }
-    expect((await fetch(BASE_URL + MCP_PATH.replace("production", "nope"), { method: "POST", headers: { "x-api-key": DEMO_KEY } })).status).toBe(401);
+  });
+
+  it("answers 404 for an organization or environment that does not exist, whose metadata is 404 too; a 401's metadata exists", async () => {
+    for (const path of ["/public/mcp/demo/nope", "/public/mcp/no-such-org/production"]) {
+      for (const headers of [{}, { "x-api-key": DEMO_KEY }, { authorization: "Bearer some-token" }] as Record<string, string>[]) {
+        const r = await rawPost(headers, INITIALIZE, new URL(BASE_URL + path));
+        expect(r.status, `${path} ${JSON.stringify(headers)}`).toBe(404);
+        expect(r.headers["www-authenticate"]).toBeUndefined();
+        expect(JSON.parse(r.body)).toMatchObject({ status: 404, code: "not_found" });
+      }
+      expect((await fetch(`${BASE_URL}/.well-known/oauth-protected-resource${path}`)).status).toBe(404);
+    }
+    const challenge = String((await rawPost({})).headers["www-authenticate"]);
+    const metadataUrl = challenge.match(/resource_metadata="([^"]+)"/)![1]!;
+    const metadata = await fetch(metadataUrl);
+    expect(metadata.status).toBe(200);
+    expect(await metadata.json()).toMatchObject({ resource: MCP_URL });
   });
 });
