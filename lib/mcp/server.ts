@@ -16,7 +16,8 @@
  * `initialize`, `tools/list` and `ping` neither spend nor meter anything. Errors become tool
  * errors (lib/mcp/tool-answers.ts): invalid arguments name each argument and start nothing; a
  * run of another consumer, of an API that is not a tool of this key, or an unknown one is
- * "No such run".
+ * "No such run". Result files are linked by signed download links (lib/mcp/result-link.ts),
+ * made only for a run just loaded for the calling key's consumer.
  *
  * Waiting: a Flow API tool waits up to `wait_seconds` (default 20, at most 55), woken by the
  * run's final notification; with a progress token it sends `notifications/progress` (steps
@@ -38,7 +39,16 @@ import { waitForRun, type TRunProgress } from "@/lib/runs/wait-for-run";
 import type { TAiApi, TAiCaller } from "@/lib/serving/resolve-ai-caller";
 import { withKeyCall } from "@/lib/serving/key-call";
 import type { TResultFormat } from "@/lib/formats/registry";
-import { answerWithFile, answerWithLayers, answerWithRun, toolError, RUN_RESULT_INLINE_MAX_BYTES, type TLoadFiles } from "@/lib/mcp/tool-answers";
+import {
+  answerWithFile,
+  answerWithLayers,
+  answerWithRun,
+  toolError,
+  RUN_RESULT_INLINE_MAX_BYTES,
+  type TLoadFiles,
+  type TResultLinkOf,
+} from "@/lib/mcp/tool-answers";
+import { signResultLink } from "@/lib/mcp/result-link";
 import { listLayerIds } from "@/lib/flows/input-geometry";
 import { readableLayersOf } from "@/lib/layers/list-layers";
 import {
@@ -114,9 +124,11 @@ function waitForToolRun(ctx: ServerContext, runId: string, seconds: number) {
 
 async function runAnswer(ctx: TMcpRequestContext, api: TAiApi, run: Parameters<typeof runDocument>[0] & { flowVersion?: { version: number } | null }) {
   const doc = runDocument(run, { base: apiBasePath(api.path), api: api.path.api }, run.flowVersion?.version ?? api.target.flowVersionNumber);
-  // `run` was loaded for this key's scope (createRun, getRunOrThrow, cancelRun), so its files are too.
+  // `run` was loaded for this key's scope (createRun, getRunOrThrow, cancelRun), so its files
+  // are too, and a link to them is given to the consumer who may download them.
   const load: TLoadFiles = (wanted) => getResultFileContents(doc.run_id, wanted);
-  return answerWithRun(doc, ctx.baseUrl, doc.state === "completed" ? load : null);
+  const linkOf: TResultLinkOf = (key, format) => signResultLink(ctx.baseUrl, { path: api.path, runId: doc.run_id, key, format });
+  return answerWithRun(doc, ctx.baseUrl, linkOf, doc.state === "completed" ? load : null);
 }
 
 /** Builds the per-request server (see module doc). `listChanged` is declared where it can be delivered. */
@@ -230,7 +242,9 @@ export async function buildMcpServer(ctx: TMcpRequestContext, era: "legacy" | "m
       // Only a file small enough to be answered inline is read.
       const content = sizeBytes <= RUN_RESULT_INLINE_MAX_BYTES ? await file.bytes() : null;
       const href = `${apiBasePath(api.path)}/runs/${runId}/results/${encodeURIComponent(key)}`;
-      return answerWithFile({ runId, key, format: format as TResultFormat, mediaType: file.mediaType, sizeBytes, content, href }, ctx.baseUrl);
+      // getResultFile loaded the run for this key's scope: the link goes to its own consumer.
+      const link = signResultLink(ctx.baseUrl, { path: api.path, runId, key, format });
+      return answerWithFile({ runId, key, format: format as TResultFormat, mediaType: file.mediaType, sizeBytes, content, href }, ctx.baseUrl, link);
     }),
   );
 

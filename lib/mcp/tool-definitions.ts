@@ -254,7 +254,8 @@ export const ZToolResultFile = z.object({
   format: ZResultFormat,
   media_type: z.string(),
   size_bytes: z.int().min(0),
-  url: z.string().describe("Download URL; send the same API key in X-Api-Key."),
+  url: z.string().describe("Signed download link of this file: needs no API key or token, works until url_expires_at (run_result makes a new one)."),
+  url_expires_at: z.iso.datetime().describe("When url stops working."),
   inline: z.boolean().describe("Whether the file's content is in this answer."),
 });
 export type TToolResultFile = z.infer<typeof ZToolResultFile>;

@@ -1,13 +1,14 @@
 /**
  * The MCP endpoint's authorization server over real HTTP (the browser flow itself is in
  * e2e/oauth.spec.ts): redirect URIs a client may register, an authorization request without
- * a resource, the `mcp` scope a token needs (the scope challenge), and CORS for browser-
- * based clients.
+ * a resource, the `mcp` scope a token needs (the scope challenge), CORS for browser-based
+ * clients, and an OAuth client downloading a result file too large to be answered inline by
+ * its signed link, with the official SDK client.
  */
 import { createHash } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { BASE_URL, resetRuns, sql } from "./helpers";
-import { MCP_PATH, MCP_URL } from "./mcp-helpers";
+import { apiPath, BASE_URL, download, resetRuns, sql } from "./helpers";
+import { MCP_PATH, MCP_URL, textOf, withClient } from "./mcp-helpers";
 import {
   authorizeAs,
   authorizeUrl,
@@ -23,6 +24,19 @@ import {
 } from "./oauth-helpers";
 
 const METADATA_URL = `${BASE_URL}/.well-known/oauth-protected-resource${MCP_PATH}`;
+/** Western Europe: tens of thousands of cities, several MiB of GeoJSON. */
+const EUROPE = {
+  type: "Polygon",
+  coordinates: [
+    [
+      [-10, 36],
+      [20, 36],
+      [20, 58],
+      [-10, 58],
+      [-10, 36],
+    ],
+  ],
+};
 
 let session: CookieJar;
 
@@ -161,5 +175,42 @@ describe("browser-based clients (CORS)", () => {
     const refused = await register({ redirect_uris: ["http://evil.example/cb"] }, { origin });
     expect(refused.status).toBe(400);
     expect(refused.headers.get("access-control-allow-origin")).toBe(origin);
+  });
+});
+
+describe("result files for an OAuth client", () => {
+  it("are downloadable by the signed link run_result gives, with no key or token, equal to the key's download", async () => {
+    const { access_token: token } = await oauthTokens(session, MCP_URL, "mcp");
+    await withClient({ key: token!, bearer: true }, async (c) => {
+      const run = await c.callTool({
+        name: "cities_in_area",
+        arguments: { cities: { layer_id: "world-cities" }, area: { area: EUROPE }, min_population: 0, wait_seconds: 55 },
+      });
+      const doc = run.structuredContent as any;
+      expect(doc.state).toBe("completed");
+      const cities = doc.results.find((r: any) => r.key === "cities");
+      expect(cities.size_bytes).toBeGreaterThan(1024 * 1024);
+
+      const result = await c.callTool({ name: "run_result", arguments: { run_id: doc.run_id, key: "cities" } });
+      expect(result.isError).toBeFalsy();
+      const file = result.structuredContent as any;
+      expect(file.inline).toBe(false);
+      const text = textOf(result);
+      expect(text).toContain(file.url);
+      expect(text).toMatch(/needs no API key or token/);
+      expect(text).not.toMatch(/X-Api-Key/);
+      const link = (result.content as any[]).find((b) => b.type === "resource_link");
+      expect(link.uri).toBe(file.url);
+      expect(Date.parse(file.url_expires_at)).toBeGreaterThan(Date.now());
+
+      const viaLink = await fetch(file.url);
+      expect(viaLink.status).toBe(200);
+      expect(viaLink.headers.get("content-type")).toBe("application/geo+json");
+      const withKey = await download(`${apiPath("cities-in-area")}/runs/${doc.run_id}/results/cities`);
+      expect(withKey.status).toBe(200);
+      expect(Buffer.from(await viaLink.arrayBuffer()).equals(withKey.bytes)).toBe(true);
+      // The token itself still cannot download (the HTTP door takes API keys), and needs not.
+      expect((await fetch(file.url.split("?")[0], { headers: { authorization: `Bearer ${token}` } })).status).toBe(401);
+    });
   });
 });

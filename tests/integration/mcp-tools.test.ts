@@ -246,17 +246,22 @@ describe("a quick call", () => {
     // An independent count: a plain loop over the real data.
     expect(doc.results.find((r: any) => r.key === "cities").feature_count).toBe(citiesInPolygon(ZURICH_AREA as any, 10000).length);
 
-    // Same files; the small ones come inline, every one as a link to the public download.
+    // Same files; the small ones come inline, every one as a signed link to the public download
+    // that needs no key.
     for (const r of doc.results) {
       const [a, b] = await Promise.all([download(r.href), download(viaHttp.body.results.find((x: any) => x.key === r.key).href)]);
       expect(a.status).toBe(200);
       expect(a.bytes.equals(b.bytes)).toBe(true);
-      const link = (mcp.content as any[]).find((c) => c.type === "resource_link" && c.uri === BASE_URL + r.href);
+      const link = (mcp.content as any[]).find((c) => c.type === "resource_link" && c.uri.startsWith(`${BASE_URL}${r.href}?`));
       expect(link).toMatchObject({ mimeType: r.media_type, size: r.size_bytes });
+      expect(new URL(link.uri).searchParams.get("format")).toBe(r.format);
+      const viaLink = await fetch(link.uri);
+      expect(viaLink.status).toBe(200);
+      expect(Buffer.from(await viaLink.arrayBuffer()).equals(a.bytes)).toBe(true);
       const inline = (mcp.content as any[]).find((c) => c.type === "resource" && c.resource.uri === BASE_URL + r.href);
       expect(inline?.resource.text).toBe(a.bytes.toString("utf8"));
     }
-    expect(textOf(mcp)).toMatch(/is completed/);
+    expect(textOf(mcp)).toMatch(/is completed.*Each result's resource link downloads its file: it needs no API key or token and works until \d{4}-/s);
   });
 
   it("sends progress (steps done of total) when the client asks for it", async () => {
@@ -341,6 +346,79 @@ describe("a long call", () => {
     const { rows } = await sql().query(`SELECT state FROM run WHERE id = $1`, [runId]);
     expect(["queued", "running"]).toContain(rows[0].state);
     await http("POST", `${apiPath(slowSlug)}/runs/${runId}/cancel`);
+  });
+});
+
+describe("signed download links", () => {
+  it("grant one file of one run with no header, are metered as a download, and refuse any change to them", async () => {
+    const answer = await withClient({}, (c) => c.callTool({ name: "cities_in_area", arguments: CITIES_ARGS }));
+    const doc = answer.structuredContent as any;
+    const links = (answer.content as any[]).filter((b) => b.type === "resource_link").map((b) => new URL(b.uri));
+    const cities = links.find((u) => u.pathname.endsWith("/results/cities"))!;
+    const own = await download(`${doc.links.self}/results/cities`);
+
+    const before = await demoUsage();
+    const ok = await fetch(cities);
+    expect(ok.status).toBe(200);
+    expect(ok.headers.get("etag")).toBe(own.headers.get("etag"));
+    expect(Buffer.from(await ok.arrayBuffer()).equals(own.bytes)).toBe(true);
+    expect((await demoUsage()).apiRequests).toBe(before.apiRequests + 1);
+    // As the key's download: conditional requests and ranges.
+    expect((await fetch(cities, { headers: { "if-none-match": own.headers.get("etag")! } })).status).toBe(304);
+    const range = await fetch(cities, { headers: { range: "bytes=0-9" } });
+    expect(range.status).toBe(206);
+    expect(Buffer.from(await range.arrayBuffer()).equals(own.bytes.subarray(0, 10))).toBe(true);
+
+    // Another run (of another consumer), result, format, API or expiry under the same signature: 401.
+    const other = await withClient({ key: OTHER_KEY }, (c) => c.callTool({ name: "cities_in_area", arguments: CITIES_ARGS }));
+    const otherRun = (other.structuredContent as any).run_id;
+    const changed = (f: (u: URL) => void) => {
+      const u = new URL(cities);
+      f(u);
+      return u;
+    };
+    for (const u of [
+      changed((u) => (u.pathname = u.pathname.replace(doc.run_id, otherRun))),
+      changed((u) => (u.pathname = u.pathname.replace(/cities$/, "summary"))),
+      changed((u) => u.searchParams.set("format", "geoparquet")),
+      changed((u) => (u.pathname = u.pathname.replace("/cities-in-area/", "/nearby-cities/"))),
+      changed((u) => u.searchParams.set("expires", String(Number(u.searchParams.get("expires")) + 86_400))),
+      changed((u) => u.searchParams.set("signature", "x")),
+    ]) {
+      const r = await fetch(u);
+      expect(r.status, u.toString()).toBe(401);
+      expect(await r.json()).toMatchObject({ code: "unauthorized", detail: expect.stringMatching(/download link is not valid/) });
+    }
+    // Without its query, the address is the key's download again.
+    expect((await fetch(`${cities.origin}${cities.pathname}`)).status).toBe(401);
+    // A link outlives neither the run's API being published nor its consumer's grant.
+    await sql().query(
+      `DELETE FROM access_grant WHERE "consumerId" = (SELECT "consumerId" FROM run WHERE id = $1) AND "flowApiId" = (SELECT "flowApiId" FROM run WHERE id = $1)`,
+      [doc.run_id],
+    );
+    try {
+      expect((await fetch(cities)).status).toBe(403);
+    } finally {
+      await sql().query(`INSERT INTO access_grant ("consumerId", "flowApiId") SELECT "consumerId", "flowApiId" FROM run WHERE id = $1`, [doc.run_id]);
+    }
+    expect((await fetch(cities)).status).toBe(200);
+  });
+
+  it("run_result gives a link for either format of the result, and says it needs no key", async () => {
+    await withClient({}, async (c) => {
+      const run = (await c.callTool({ name: "cities_in_area", arguments: CITIES_ARGS })).structuredContent as any;
+      const parquet = await c.callTool({ name: "run_result", arguments: { run_id: run.run_id, key: "summary", format: "parquet" } });
+      const file = parquet.structuredContent as any;
+      expect(new URL(file.url).searchParams.get("format")).toBe("parquet");
+      const expiresIn = Date.parse(file.url_expires_at) - Date.now();
+      expect(expiresIn).toBeGreaterThan(0);
+      expect(expiresIn).toBeLessThanOrEqual(3600_000);
+      expect(textOf(parquet)).toContain(`The download link ${file.url} needs no API key or token and works until ${file.url_expires_at}`);
+      const viaLink = await fetch(file.url);
+      expect(viaLink.status).toBe(200);
+      const withKey = await download(`${run.links.self}/results/summary?format=parquet`);
+      expect(Buffer.from(await viaLink.arrayBuffer()).equals(withKey.bytes)).toBe(true);
+    });
   });
 });
 
