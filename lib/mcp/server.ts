@@ -9,15 +9,17 @@
  * arguments each fits. `list_layers` is housekeeping like `tools/list` (design.md "MCP"): it
  * spends no quota and meters nothing.
  *
- * A tool call that names an API (a Flow API tool, or a run tool once its run is found) is a
- * key call like an HTTP request, under the same policy (lib/serving/key-call.ts; the quota is
- * shared with HTTP calls), and goes through the same domain functions as the HTTP door
- * (`validateRunRequest`, `createRun`, `getRunOrThrow`, `getResultFile`, `cancelRun`).
- * `initialize`, `tools/list` and `ping` neither spend nor meter anything. Errors become tool
- * errors (lib/mcp/tool-answers.ts): invalid arguments name each argument and start nothing; a
- * run of another consumer, of an API that is not a tool of this key, or an unknown one is
- * "No such run". Result files are linked by signed download links (lib/mcp/result-link.ts),
- * made only for a run just loaded for the calling key's consumer.
+ * Every call of a Flow API tool or a run tool is a key call like an HTTP request, under the
+ * same policy (lib/serving/key-call.ts; the quota is shared with HTTP calls): charged to the
+ * API it names (a run tool: its run's), or, when a run tool names no run of the key or its
+ * arguments are invalid, to the key's first tool (`TCharge`), so a failing call spends quota
+ * too. It goes through the same domain functions as the HTTP door (`validateRunRequest`,
+ * `createRun`, `getRunOrThrow`, `getResultFile`, `cancelRun`). `initialize`, `tools/list` and
+ * `ping` neither spend nor meter anything. Errors become tool errors
+ * (lib/mcp/tool-answers.ts): invalid arguments name each argument and start nothing; a run of
+ * another consumer, of an API that is not a tool of this key, or an unknown one is "No such
+ * run". Result files are linked by signed download links (lib/mcp/result-link.ts), made only
+ * for a run just loaded for the calling key's consumer.
  *
  * Waiting: a Flow API tool waits up to `wait_seconds` (default 20, at most 55), woken by the
  * run's final notification; with a progress token it sends `notifications/progress` (steps
@@ -100,12 +102,23 @@ function advertised(schema: Record<string, unknown>): StandardSchemaWithJSON<TAr
   };
 }
 
-/** The tool (API) a run of this key belongs to, or "No such run". */
+/** The tool (API) a run of this key belongs to; "No such run" (AppError `not_found`) for any other run_id. */
 async function runApi(caller: TAiCaller, runId: string): Promise<TAiApi> {
   const flowApiId = await findRunApiId(caller.consumerId, caller.environmentId, runId);
   const api = flowApiId ? caller.apis.find((a) => a.target.flowApiId === flowApiId) : undefined;
   if (!api) throw new AppError("not_found", "No such run: no run with this run_id belongs to your API key's tools in this environment.");
   return api;
+}
+
+/**
+ * What a tool call is charged to: the key's per-minute quota of `api`'s workspace
+ * (lib/serving/key-call.ts). `fault`: the call is already known to fail (its arguments, or a
+ * run_id of no run of the key); it is answered once the quota is spent, so such a call counts
+ * like any other (README "Metering and limits": every tool call spends one call).
+ */
+interface TCharge {
+  api: TAiApi;
+  fault?: AppError;
 }
 
 /** Waits for the run up to `seconds` (see module doc): a dropped request stops the wait; a progress token gets `notifications/progress`. */
@@ -140,28 +153,60 @@ export async function buildMcpServer(ctx: TMcpRequestContext, era: "legacy" | "m
   const readable = await readableLayersOf({ environmentId: caller.environmentId });
   const readableFor = (api: TAiApi) => readable.filter((l) => l.workspaceId === api.target.workspaceId);
   /**
-   * A tool whose call is a key call (lib/serving/key-call.ts) for the API `find` returns, logged
-   * under `tool` while none is found ("" for the run tools). Arguments Postgres could not store
-   * are refused first (lib/errors/unstorable.ts: NUL or unpaired surrogates named by JSON Pointer
-   * into the arguments, nesting over `MAX_JSON_DEPTH`). Anything thrown becomes a tool error.
+   * A tool whose call is a key call (lib/serving/key-call.ts) charged to what `charge` returns
+   * (see `TCharge`), logged under `tool` until that is known ("" for the run tools). A known
+   * fault is answered after the quota is spent; anything thrown becomes a tool error.
    */
   const keyTool =
-    (tool: string, find: (args: TArgs) => Promise<TAiApi>, fn: TToolFn, opts: { requiresWorker?: boolean; metered?: "call" } = {}) =>
+    (tool: string, charge: (args: TArgs) => Promise<TCharge>, fn: TToolFn, opts: { requiresWorker?: boolean; metered?: "call" } = {}) =>
     async (raw: TArgs, reqCtx: ServerContext): Promise<CallToolResult> => {
       const args = raw ?? {};
       const at = { organization: caller.organization, environment: caller.environment, api: tool, consumerId: caller.consumerId };
       const resolve = async () => {
-        assertStorable(args);
+        const { api, fault } = await charge(args);
         // The key was resolved for this request, its auth version checked (lib/serving/resolve-ai-caller.ts).
-        return { value: { ...(await find(args)), keyId: caller.keyId }, fresh: true, authVersion: 0n };
+        return { value: { ...api, keyId: caller.keyId, fault }, fresh: true, authVersion: 0n };
       };
-      return withKeyCall({ door: "mcp", at, resolve, ...opts }, (api) => fn(api, args, reqCtx)).catch(toolError);
+      return withKeyCall({ door: "mcp", at, resolve, ...opts }, (callee) => (callee.fault ? Promise.reject(callee.fault) : fn(callee, args, reqCtx))).catch(
+        toolError,
+      );
     };
-  /** A run tool: its arguments parsed by `schema` before the run (and so its API) is looked up. */
+  /**
+   * A Flow API tool's charge: its API, with the fault of arguments Postgres could not store
+   * (lib/errors/unstorable.ts: NUL or unpaired surrogates, nesting over `MAX_JSON_DEPTH`); the
+   * other argument faults are found by the call itself.
+   */
+  const apiCharge = (api: TAiApi) => async (args: TArgs) => {
+    try {
+      assertStorable(args);
+      return { api };
+    } catch (err) {
+      if (err instanceof AppError) return { api, fault: err };
+      throw err;
+    }
+  };
+  /**
+   * A run tool's charge: the API of its run, its arguments parsed by `schema` first. Faulty
+   * arguments, or a run_id of no run of the key, name no API: such a call is charged to the
+   * workspace of the key's first tool (the tools of most keys are all of one workspace), and
+   * logged under no API. A key with no tool has no run and no quota to spend: "No such run".
+   */
   const runTool = <S extends z.ZodType<{ run_id: string }>>(schema: S, fn: (api: TAiApi, args: z.output<S>, ctx: ServerContext) => Promise<CallToolResult>) =>
     keyTool(
       "",
-      (args) => runApi(caller, parseToolArguments(schema, args).run_id),
+      async (args) => {
+        let fault: AppError;
+        try {
+          assertStorable(args);
+          return { api: await runApi(caller, parseToolArguments(schema, args).run_id) };
+        } catch (err) {
+          if (!(err instanceof AppError)) throw err;
+          fault = err;
+        }
+        const first = caller.apis[0];
+        if (!first) throw fault;
+        return { api: { ...first, path: { ...first.path, api: "" } }, fault };
+      },
       (api, args, reqCtx) => fn(api, schema.parse(args), reqCtx),
     );
   const server = new McpServer(
@@ -196,7 +241,7 @@ export async function buildMcpServer(ctx: TMcpRequestContext, era: "legacy" | "m
       },
       keyTool(
         api.path.api,
-        async () => api,
+        apiCharge(api),
         async (api, args, reqCtx) => {
           const { request, waitSeconds } = toolArgumentsToRunRequest(api.target.flow, args);
           // createRun meters the ETL run and the API request; its errors name the argument (e.g. a layer_id this environment may not read).

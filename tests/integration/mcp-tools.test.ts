@@ -612,6 +612,43 @@ describe("rate limit", () => {
   });
 });
 
+describe("rate limit of calls that name no run of the key", () => {
+  it("spends the quota too: unknown or malformed run_ids and bad run tool arguments count as calls", async () => {
+    const planId = `ai-tight-runs-${Date.now()}`;
+    await sql().query(`INSERT INTO plan (id, name, "maxFlowApis", "aiAccess", "rateLimitPerMinute") VALUES ($1, 'AI tight', 10, true, 3)`, [planId]);
+    const { organizationId } = (await sql().query(`SELECT id AS "organizationId" FROM organization WHERE slug = 'demo'`)).rows[0];
+    const ws = (
+      await sql().query(`INSERT INTO workspace (id, "organizationId", slug, name, "planId") VALUES (gen_random_uuid(), $1, $2, $2, $3) RETURNING id`, [
+        organizationId,
+        planId,
+        planId,
+      ])
+    ).rows[0];
+    const slug = await createFlowApi({ definition: TINY_FLOW, workspaceId: ws.id });
+    await setAiSwitch(slug, true);
+    const consumer = await createConsumer({ grants: [slug] });
+    await awayFromMinuteEnd();
+    await waitFor("the tool", async () => (await toolNames({ key: consumer.secret })).includes(slug.replace(/-/g, "_")), 10_000);
+    await withClient({ key: consumer.secret }, async (c) => {
+      for (const [name, args] of [
+        ["run_status", { run_id: "00000000-0000-4000-8000-000000000000" }],
+        ["run_result", { run_id: "not-a-uuid", key: "out" }],
+        ["run_cancel", { run_id: "00000000-0000-4000-8000-000000000000", colour: "red" }],
+      ] as const) {
+        const r = await c.callTool({ name, arguments: args });
+        expect(r.isError, name).toBe(true);
+        expect(textOf(r), name).not.toMatch(/calls per minute/);
+      }
+      const limited = await c.callTool({ name: "run_status", arguments: { run_id: "00000000-0000-4000-8000-000000000000" } });
+      expect(limited.isError).toBe(true);
+      expect(textOf(limited)).toMatch(/3 calls per minute[\s\S]*Retry after \d+ s/);
+    });
+    // The same counter as the key's HTTP calls to the API's workspace.
+    const { rows } = await sql().query(`SELECT sum(count)::int AS n FROM rate_limit_window WHERE "workspaceId" = $1`, [ws.id]);
+    expect(rows[0].n).toBe(4);
+  });
+});
+
 describe("refusals", () => {
   it("answers a missing or invalid credential with 401, a JSON body and the OAuth challenge pointing at the resource metadata", async () => {
     const metadata = `resource_metadata="${BASE_URL}/.well-known/oauth-protected-resource${MCP_PATH}"`;
