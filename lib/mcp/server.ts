@@ -111,6 +111,21 @@ async function runApi(caller: TAiCaller, runId: string): Promise<TAiApi> {
 }
 
 /**
+ * `assertStorable` (lib/errors/unstorable.ts) for tool arguments, its refusal worded for the
+ * model: the HTTP door's detail points at the problem's `errors` list, which a tool error does
+ * not have, so the text names the argument itself (its JSON Pointer).
+ */
+function assertStorableArguments(args: TArgs): void {
+  try {
+    assertStorable(args);
+  } catch (err) {
+    if (!(err instanceof AppError) || !err.errors?.length) throw err;
+    const fields = err.errors.map((e) => e.field || "/").join(", ");
+    throw new AppError(err.code, `Argument ${fields} holds text that cannot be stored; nothing was done.`, { errors: err.errors });
+  }
+}
+
+/**
  * What a tool call is charged to: the key's per-minute quota of `api`'s workspace
  * (lib/serving/key-call.ts). `fault`: the call is already known to fail (its arguments, or a
  * run_id of no run of the key); it is answered once the quota is spent, so such a call counts
@@ -178,7 +193,7 @@ export async function buildMcpServer(ctx: TMcpRequestContext, era: "legacy" | "m
    */
   const apiCharge = (api: TAiApi) => async (args: TArgs) => {
     try {
-      assertStorable(args);
+      assertStorableArguments(args);
       return { api };
     } catch (err) {
       if (err instanceof AppError) return { api, fault: err };
@@ -197,7 +212,7 @@ export async function buildMcpServer(ctx: TMcpRequestContext, era: "legacy" | "m
       async (args) => {
         let fault: AppError;
         try {
-          assertStorable(args);
+          assertStorableArguments(args);
           return { api: await runApi(caller, parseToolArguments(schema, args).run_id) };
         } catch (err) {
           if (!(err instanceof AppError)) throw err;
@@ -317,14 +332,21 @@ export async function buildMcpServer(ctx: TMcpRequestContext, era: "legacy" | "m
       annotations: { title: "Readable layers", readOnlyHint: true, idempotentHint: true, openWorldHint: false },
     },
     // Housekeeping, like tools/list (whose descriptions say the same): no quota, no metering.
-    async () =>
-      answerWithLayers(
+    // Its schema takes no arguments; one sent is refused as run_status refuses it (named).
+    async (args: TArgs) => {
+      try {
+        parseToolArguments(ZListLayersArgs, args ?? {});
+      } catch (err) {
+        return toolError(err);
+      }
+      return answerWithLayers(
         toolLayerList(
           readable,
           caller.apis.map((a) => ({ name: toolName(a.path.api), flow: a.target.flow, workspaceId: a.target.workspaceId })),
         ),
         caller.environment,
-      ),
+      );
+    },
   );
 
   return server;

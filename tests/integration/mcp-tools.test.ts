@@ -547,6 +547,32 @@ describe("bad arguments", () => {
   });
 });
 
+describe("argument faults said to the model", () => {
+  it("list_layers refuses arguments its schema does not take, naming them", async () => {
+    await withClient({}, async (c) => {
+      const r = await c.callTool({ name: "list_layers", arguments: { colour: "red" } });
+      expect(r.isError).toBe(true);
+      expect(textOf(r)).toMatch(/^The arguments are not valid; nothing was done\.\n- \/colour: /);
+    });
+  });
+
+  it("text that cannot be stored names the argument in the text, not an errors list the model cannot see", async () => {
+    await withClient({}, async (c) => {
+      for (const [name, args, pointer] of [
+        ["cities_in_area", { ...CITIES_ARGS, cities: { layer_id: "world-\u0000cities" } }, "/cities/layer_id"],
+        ["run_status", { run_id: "\ud800" }, "/run_id"],
+      ] as const) {
+        const r = await c.callTool({ name, arguments: args });
+        expect(r.isError, name).toBe(true);
+        const [head] = textOf(r).split("\n");
+        expect(head, name).toBe(`Argument ${pointer} holds text that cannot be stored; nothing was done.`);
+        expect(textOf(r), name).not.toMatch(/see errors/);
+      }
+    });
+    expect(await runCount()).toBe(0);
+  });
+});
+
 describe("metering", () => {
   it("counts a run-starting call as one ETL run and one API request, each run tool as one request, and housekeeping, refusals and errors as nothing", async () => {
     const start = await demoUsage();
