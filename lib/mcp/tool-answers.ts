@@ -39,8 +39,18 @@ const TEXT_FORMATS: ReadonlySet<string> = new Set(FORMATS.filter((f) => !f.binar
 /** Reads several result files of the run at once (lib/runs/get-result-file.ts `getResultFileContents`). */
 export type TLoadFiles = (wanted: { key: string; format: string }[]) => Promise<{ key: string; format: string; content: Uint8Array }[]>;
 
-/** What to call next for a run that has not finished; undefined once it has. */
+/**
+ * What to call next: while the run is queued or running, run_status (and run_cancel); once it
+ * completed, run_result for a file; undefined for a failed or cancelled run (nothing to call).
+ */
 export function nextStep(doc: TRunDocument): string | undefined {
+  if (doc.state === "completed") {
+    const keys = (doc.results ?? []).map((r) => r.key).join(", ");
+    return (
+      `Call run_result with run_id "${doc.run_id}" and a result key (${keys}) for one file: its content inline up to ${formatBytes(RUN_RESULT_INLINE_MAX_BYTES)} ` +
+      `(format picks the other format of its kind) and a new download link.`
+    );
+  }
   if (doc.state !== "queued" && doc.state !== "running") return undefined;
   return (
     `The run continues on the server. Call run_status with run_id "${doc.run_id}" (optionally wait_seconds up to ${TOOL_WAIT_MAX_SECONDS}) until its state is completed, ` +

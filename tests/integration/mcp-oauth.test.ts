@@ -188,6 +188,7 @@ describe("result files for an OAuth client", () => {
       });
       const doc = run.structuredContent as any;
       expect(doc.state).toBe("completed");
+      expect(doc.next).toMatch(/run_result/);
       const cities = doc.results.find((r: any) => r.key === "cities");
       expect(cities.size_bytes).toBeGreaterThan(1024 * 1024);
 

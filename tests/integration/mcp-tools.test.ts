@@ -234,7 +234,7 @@ describe("a quick call", () => {
     expect(mcp.isError).toBeFalsy();
     const doc = mcp.structuredContent as any;
     expect(doc.state).toBe("completed");
-    expect(doc.next).toBeUndefined();
+    expect(doc.next).toMatch(new RegExp(`^Call run_result with run_id "${doc.run_id}" and a result key \\(cities, summary\\)`));
     expect(doc.links.self).toBe(`${apiPath("cities-in-area")}/runs/${doc.run_id}`);
 
     const viaHttp = await http("POST", `${apiPath("cities-in-area")}/runs`, {
@@ -301,6 +301,7 @@ describe("a long call", () => {
 
       const cancelled = await c.callTool({ name: "run_cancel", arguments: { run_id: doc.run_id } });
       expect((cancelled.structuredContent as any).state).toBe("cancelled");
+      expect((cancelled.structuredContent as any).next).toBeUndefined(); // nothing left to call
       const again = await c.callTool({ name: "run_cancel", arguments: { run_id: doc.run_id } });
       expect(again.isError).toBe(true);
       expect(textOf(again)).toMatch(/already finished/);
