@@ -40,7 +40,7 @@ test("the SDK client connects by OAuth: 401 challenge, discovery, registration, 
   const challenge = await fetch(MCP_URL, { method: "POST", headers: { "content-type": "application/json" }, body: "{}" });
   expect(challenge.status).toBe(401);
   const metadataUrl = `${BASE}/.well-known/oauth-protected-resource/public/mcp/${DEMO.organization}/${DEMO.environment}`;
-  expect(challenge.headers.get("www-authenticate")).toBe(`Bearer resource_metadata="${metadataUrl}"`);
+  expect(challenge.headers.get("www-authenticate")).toBe(`Bearer resource_metadata="${metadataUrl}", scope="mcp"`);
   const metadata = await (await fetch(metadataUrl)).json();
   expect(metadata).toMatchObject({ resource: MCP_URL, authorization_servers: [BASE] });
   const as = await (await fetch(`${BASE}/.well-known/oauth-authorization-server`)).json();

@@ -13,10 +13,16 @@
  *    (lib/oauth/verify-access-token.ts: the consumer chosen at consent). Either is resolved
  *    with its tools (lib/serving/resolve-ai-caller.ts), a token exactly as a key of its
  *    consumer. Missing or invalid: 401 with an RFC 9457 JSON body and the MCP authorization
- *    specification's challenge, `WWW-Authenticate: Bearer resource_metadata="..."` (plus
- *    `error="invalid_token"` when one was sent), which points OAuth clients at the
- *    environment's protected resource metadata (RFC 9728, lib/oauth/resource.ts). A plan
- *    without AI access: 403 with a message saying so. Database down: 503 with `Retry-After`.
+ *    specification's challenge, `WWW-Authenticate: Bearer resource_metadata="...", scope="mcp"`
+ *    (after `error="invalid_token"` when one was sent), which points OAuth clients at the
+ *    environment's protected resource metadata (RFC 9728, lib/oauth/resource.ts) and names the
+ *    scope to ask for. An environment that does not exist: 404 instead (checked only once the
+ *    credential is refused, so a served request pays no query for it), as its metadata is: a
+ *    challenge would send the client to a metadata address that answers 404. A token without
+ *    the `mcp` scope: 403 with the scope challenge
+ *    `Bearer error="insufficient_scope", scope="mcp", resource_metadata="..."` (RFC 6750
+ *    section 3.1). A plan without AI access: 403 with a message saying so. Database down: 503
+ *    with `Retry-After`.
  *
  * GET and DELETE (2025-era session streams) are answered by the SDK: 405, there are no
  * sessions. Tool-list changes reach 2026-07-28 `subscriptions/listen` streams
@@ -31,8 +37,9 @@ import { errorResponse, ZApiPath } from "@/lib/http/public-route";
 import { publicOrigin } from "@/lib/http/request-origin";
 import { KEY_PATTERN } from "@/lib/keys/api-key";
 import { issuerOf } from "@/lib/oauth/provider";
-import { resourceMetadataUrl } from "@/lib/oauth/resource";
-import { verifyAccessToken } from "@/lib/oauth/verify-access-token";
+import { environmentExists } from "@/lib/oauth/known-environment";
+import { MCP_SCOPE, resourceMetadataUrl, type TEnvironmentPath } from "@/lib/oauth/resource";
+import { InsufficientScope, verifyAccessToken } from "@/lib/oauth/verify-access-token";
 import { resolveAiCaller, resolveAiCallerOfConsumer, type TAiCaller } from "@/lib/serving/resolve-ai-caller";
 import { buildMcpServer, type TMcpRequestContext } from "@/lib/mcp/server";
 import { watchToolListChanges } from "@/lib/mcp/list-changed";
@@ -73,12 +80,20 @@ async function resolveCaller(req: Request, path: { organization: string; environ
   return resolveAiCallerOfConsumer(path, { keyId: consent.authorizationId, ...consent });
 }
 
-/** `WWW-Authenticate` of a 401 (MCP authorization, RFC 9728 section 5.1, RFC 6750 section 3). */
-function challenge(req: Request, path: { organization: string; environment: string }): string | null {
+/**
+ * `WWW-Authenticate` of a 401, or of the 403 of a token without the `mcp` scope (MCP
+ * authorization "Protected Resource Metadata Discovery" and "Scope Challenge Handling",
+ * RFC 9728 section 5.1, RFC 6750 section 3). Null when the host is not one the service answers to.
+ */
+function challenge(req: Request, path: TEnvironmentPath, err: "invalid_token" | "insufficient_scope" | null): string | null {
   const issuer = issuerOf(req);
   if (!issuer) return null;
   const metadata = `resource_metadata="${resourceMetadataUrl(issuer, path)}"`;
-  return credentialOf(req) ? `Bearer error="invalid_token", ${metadata}` : `Bearer ${metadata}`;
+  const scope = `scope="${MCP_SCOPE}"`;
+  // A quoted-string (RFC 9110 section 5.6.4): the description holds no quote or backslash.
+  const description = `error_description="The access token was not granted the ${MCP_SCOPE} scope; connect again asking for it"`;
+  if (err === "insufficient_scope") return `Bearer error="insufficient_scope", ${scope}, ${metadata}, ${description}`;
+  return err ? `Bearer error="${err}", ${metadata}, ${scope}` : `Bearer ${metadata}, ${scope}`;
 }
 
 /** Serves one MCP request (see module doc). */
@@ -95,8 +110,14 @@ export async function handleMcpRequest(req: Request, path: { organization?: stri
     const context: TMcpRequestContext = { caller, baseUrl: publicOrigin(req.headers, new URL(req.url).origin, env().PUBLIC_BASE_URL).origin };
     return await handler().fetch(req, { authInfo: { token: caller.keyId, clientId: caller.consumerId, scopes: [], extra: { flowApi: context } } });
   } catch (err) {
-    const res = errorResponse(err, instance, "mcp");
-    const bearer = res.status === 401 && named.success ? challenge(req, named.data) : null;
+    let refusal = err;
+    if (err instanceof AppError && err.code === "unauthorized" && named.success && !(await environmentExists(named.data).catch(() => true))) {
+      refusal = new AppError("not_found", "No MCP endpoint is served at this address: the organization or environment does not exist.");
+    }
+    const res = errorResponse(refusal, instance, "mcp");
+    let bearer: string | null = null;
+    if (named.success && res.status === 401) bearer = challenge(req, named.data, credentialOf(req) ? "invalid_token" : null);
+    if (named.success && refusal instanceof InsufficientScope) bearer = challenge(req, named.data, "insufficient_scope");
     if (bearer) res.headers.set("www-authenticate", bearer);
     // Refused before any tool ran: shown in the console by status, never billed.
     if (named.success) recordCall({ ...named.data, door: "mcp", api: "", consumerId: null, status: res.status });

@@ -9,14 +9,17 @@
  * arguments each fits. `list_layers` is housekeeping like `tools/list` (design.md "MCP"): it
  * spends no quota and meters nothing.
  *
- * A tool call that names an API (a Flow API tool, or a run tool once its run is found) is a
- * key call like an HTTP request, under the same policy (lib/serving/key-call.ts; the quota is
- * shared with HTTP calls), and goes through the same domain functions as the HTTP door
- * (`checkRunRequest`, `createRun`, `getRunOrThrow`, `getResultFile`, `cancelRun`).
- * `initialize`, `tools/list` and `ping` neither spend nor meter anything. Errors become tool
- * errors (lib/mcp/tool-answers.ts): invalid arguments name each argument and start nothing; a
- * run of another consumer, of an API that is not a tool of this key, or an unknown one is
- * "No such run".
+ * Every call of a Flow API tool or a run tool is a key call like an HTTP request, under the
+ * same policy (lib/serving/key-call.ts; the quota is shared with HTTP calls): charged to the
+ * API it names (a run tool: its run's), or, when a run tool names no run of the key or its
+ * arguments are invalid, to the key's first tool (`TCharge`), so a failing call spends quota
+ * too. It goes through the same domain functions as the HTTP door (`checkRunRequest`,
+ * `createRun`, `getRunOrThrow`, `getResultFile`, `cancelRun`). `initialize`, `tools/list` and
+ * `ping` neither spend nor meter anything. Errors become tool errors
+ * (lib/mcp/tool-answers.ts): invalid arguments name each argument and start nothing; a run of
+ * another consumer, of an API that is not a tool of this key, or an unknown one is "No such
+ * run". Result files are linked by signed download links (lib/mcp/result-link.ts), made only
+ * for a run just loaded for the calling key's consumer.
  *
  * Waiting: a Flow API tool waits up to `wait_seconds` (default 20, at most 55), woken by the
  * run's final notification; with a progress token it sends `notifications/progress` (steps
@@ -39,7 +42,16 @@ import { waitForRun, type TRunProgress } from "@/lib/runs/wait-for-run";
 import type { TAiApi, TAiCaller } from "@/lib/serving/resolve-ai-caller";
 import { withKeyCall } from "@/lib/serving/key-call";
 import type { TResultFormat } from "@/lib/formats/registry";
-import { answerWithFile, answerWithLayers, answerWithRun, toolError, RUN_RESULT_INLINE_MAX_BYTES, type TLoadFiles } from "@/lib/mcp/tool-answers";
+import {
+  answerWithFile,
+  answerWithLayers,
+  answerWithRun,
+  toolError,
+  RUN_RESULT_INLINE_MAX_BYTES,
+  type TLoadFiles,
+  type TResultLinkOf,
+} from "@/lib/mcp/tool-answers";
+import { signResultLink } from "@/lib/mcp/result-link";
 import { listLayerIds } from "@/lib/flows/input-geometry";
 import { readableLayersOf } from "@/lib/layers/list-layers";
 import {
@@ -92,12 +104,38 @@ function advertised(schema: Record<string, unknown>): StandardSchemaWithJSON<TAr
   };
 }
 
-/** The tool (API) a run of this key belongs to, or "No such run". */
+/** The tool (API) a run of this key belongs to; "No such run" (AppError `not_found`) for any other run_id. */
 async function runApi(caller: TAiCaller, runId: string): Promise<TAiApi> {
   const flowApiId = await findRunApiId(caller.consumerId, caller.environmentId, runId);
   const api = flowApiId ? caller.apis.find((a) => a.target.flowApiId === flowApiId) : undefined;
   if (!api) throw new AppError("not_found", "No such run: no run with this run_id belongs to your API key's tools in this environment.");
   return api;
+}
+
+/**
+ * `assertStorable` (lib/errors/unstorable.ts) for tool arguments, its refusal worded for the
+ * model: the HTTP door's detail points at the problem's `errors` list, which a tool error does
+ * not have, so the text names the argument itself (its JSON Pointer).
+ */
+function assertStorableArguments(args: TArgs): void {
+  try {
+    assertStorable(args);
+  } catch (err) {
+    if (!(err instanceof AppError) || !err.errors?.length) throw err;
+    const fields = err.errors.map((e) => e.field || "/").join(", ");
+    throw new AppError(err.code, `Argument ${fields} holds text that cannot be stored; nothing was done.`, { errors: err.errors });
+  }
+}
+
+/**
+ * What a tool call is charged to: the key's per-minute quota of `api`'s workspace
+ * (lib/serving/key-call.ts). `fault`: the call is already known to fail (its arguments, or a
+ * run_id of no run of the key); it is answered once the quota is spent, so such a call counts
+ * like any other (README "Metering and limits": every tool call spends one call).
+ */
+interface TCharge {
+  api: TAiApi;
+  fault?: AppError;
 }
 
 /** Waits for the run up to `seconds` (see module doc): a dropped request stops the wait; a progress token gets `notifications/progress`. */
@@ -116,9 +154,11 @@ function waitForToolRun(ctx: ServerContext, runId: string, seconds: number) {
 
 async function runAnswer(ctx: TMcpRequestContext, api: TAiApi, run: Parameters<typeof runDocument>[0] & { flowVersion?: { version: number } | null }) {
   const doc = runDocument(run, { base: apiBasePath(api.path), api: api.path.api }, run.flowVersion?.version ?? api.target.flowVersionNumber);
-  // `run` was loaded for this key's scope (createRun, getRunOrThrow, cancelRun), so its files are too.
+  // `run` was loaded for this key's scope (createRun, getRunOrThrow, cancelRun), so its files
+  // are too, and a link to them is given to the consumer who may download them.
   const load: TLoadFiles = (wanted) => getResultFileContents(doc.run_id, wanted);
-  return answerWithRun(doc, ctx.baseUrl, doc.state === "completed" ? load : null);
+  const linkOf: TResultLinkOf = (key, format) => signResultLink(ctx.baseUrl, { path: api.path, runId: doc.run_id, key, format });
+  return answerWithRun(doc, ctx.baseUrl, linkOf, doc.state === "completed" ? load : null);
 }
 
 /** Builds the per-request server (see module doc). `listChanged` is declared where it can be delivered. */
@@ -130,28 +170,60 @@ export async function buildMcpServer(ctx: TMcpRequestContext, era: "legacy" | "m
   const readable = await readableLayersOf({ environmentId: caller.environmentId });
   const readableFor = (api: TAiApi) => readable.filter((l) => l.workspaceId === api.target.workspaceId);
   /**
-   * A tool whose call is a key call (lib/serving/key-call.ts) for the API `find` returns, logged
-   * under `tool` while none is found ("" for the run tools). Arguments Postgres could not store
-   * are refused first (lib/errors/unstorable.ts: NUL or unpaired surrogates named by JSON Pointer
-   * into the arguments, nesting over `MAX_JSON_DEPTH`). Anything thrown becomes a tool error.
+   * A tool whose call is a key call (lib/serving/key-call.ts) charged to what `charge` returns
+   * (see `TCharge`), logged under `tool` until that is known ("" for the run tools). A known
+   * fault is answered after the quota is spent; anything thrown becomes a tool error.
    */
   const keyTool =
-    (tool: string, find: (args: TArgs) => Promise<TAiApi>, fn: TToolFn, opts: { requiresWorker?: boolean; metered?: "call" } = {}) =>
+    (tool: string, charge: (args: TArgs) => Promise<TCharge>, fn: TToolFn, opts: { requiresWorker?: boolean; metered?: "call" } = {}) =>
     async (raw: TArgs, reqCtx: ServerContext): Promise<CallToolResult> => {
       const args = raw ?? {};
       const at = { organization: caller.organization, environment: caller.environment, api: tool, consumerId: caller.consumerId };
       const resolve = async () => {
-        assertStorable(args);
+        const { api, fault } = await charge(args);
         // The key was resolved for this request, its auth version checked (lib/serving/resolve-ai-caller.ts).
-        return { value: { ...(await find(args)), keyId: caller.keyId }, fresh: true, authVersion: 0n };
+        return { value: { ...api, keyId: caller.keyId, fault }, fresh: true, authVersion: 0n };
       };
-      return withKeyCall({ door: "mcp", at, resolve, ...opts }, (api) => fn(api, args, reqCtx)).catch(toolError);
+      return withKeyCall({ door: "mcp", at, resolve, ...opts }, (callee) => (callee.fault ? Promise.reject(callee.fault) : fn(callee, args, reqCtx))).catch(
+        toolError,
+      );
     };
-  /** A run tool: its arguments parsed by `schema` before the run (and so its API) is looked up. */
+  /**
+   * A Flow API tool's charge: its API, with the fault of arguments Postgres could not store
+   * (lib/errors/unstorable.ts: NUL or unpaired surrogates, nesting over `MAX_JSON_DEPTH`); the
+   * other argument faults are found by the call itself.
+   */
+  const apiCharge = (api: TAiApi) => async (args: TArgs) => {
+    try {
+      assertStorableArguments(args);
+      return { api };
+    } catch (err) {
+      if (err instanceof AppError) return { api, fault: err };
+      throw err;
+    }
+  };
+  /**
+   * A run tool's charge: the API of its run, its arguments parsed by `schema` first. Faulty
+   * arguments, or a run_id of no run of the key, name no API: such a call is charged to the
+   * workspace of the key's first tool (the tools of most keys are all of one workspace), and
+   * logged under no API. A key with no tool has no run and no quota to spend: "No such run".
+   */
   const runTool = <S extends z.ZodType<{ run_id: string }>>(schema: S, fn: (api: TAiApi, args: z.output<S>, ctx: ServerContext) => Promise<CallToolResult>) =>
     keyTool(
       "",
-      (args) => runApi(caller, parseToolArguments(schema, args).run_id),
+      async (args) => {
+        let fault: AppError;
+        try {
+          assertStorableArguments(args);
+          return { api: await runApi(caller, parseToolArguments(schema, args).run_id) };
+        } catch (err) {
+          if (!(err instanceof AppError)) throw err;
+          fault = err;
+        }
+        const first = caller.apis[0];
+        if (!first) throw fault;
+        return { api: { ...first, path: { ...first.path, api: "" } }, fault };
+      },
       (api, args, reqCtx) => fn(api, schema.parse(args), reqCtx),
     );
   const server = new McpServer(
@@ -186,7 +258,7 @@ export async function buildMcpServer(ctx: TMcpRequestContext, era: "legacy" | "m
       },
       keyTool(
         api.path.api,
-        async () => api,
+        apiCharge(api),
         async (api, args, reqCtx) => {
           const { body, errors, waitSeconds } = toolRunBody(api.target.flow, args);
           // every fault at once, named as the arguments (e.g. a layer_id this environment may not read beside a faulty area)
@@ -234,7 +306,9 @@ export async function buildMcpServer(ctx: TMcpRequestContext, era: "legacy" | "m
       // Only a file small enough to be answered inline is read.
       const content = sizeBytes <= RUN_RESULT_INLINE_MAX_BYTES ? await file.bytes() : null;
       const href = `${apiBasePath(api.path)}/runs/${runId}/results/${encodeURIComponent(key)}`;
-      return answerWithFile({ runId, key, format: format as TResultFormat, mediaType: file.mediaType, sizeBytes, content, href }, ctx.baseUrl);
+      // getResultFile loaded the run for this key's scope: the link goes to its own consumer.
+      const link = signResultLink(ctx.baseUrl, { path: api.path, runId, key, format });
+      return answerWithFile({ runId, key, format: format as TResultFormat, mediaType: file.mediaType, sizeBytes, content, href }, ctx.baseUrl, link);
     }),
   );
 
@@ -262,14 +336,21 @@ export async function buildMcpServer(ctx: TMcpRequestContext, era: "legacy" | "m
       annotations: { title: "Readable layers", readOnlyHint: true, idempotentHint: true, openWorldHint: false },
     },
     // Housekeeping, like tools/list (whose descriptions say the same): no quota, no metering.
-    async () =>
-      answerWithLayers(
+    // Its schema takes no arguments; one sent is refused as run_status refuses it (named).
+    async (args: TArgs) => {
+      try {
+        parseToolArguments(ZListLayersArgs, args ?? {});
+      } catch (err) {
+        return toolError(err);
+      }
+      return answerWithLayers(
         toolLayerList(
           readable,
           caller.apis.map((a) => ({ name: toolName(a.path.api), flow: a.target.flow, workspaceId: a.target.workspaceId })),
         ),
         caller.environment,
-      ),
+      );
+    },
   );
 
   return server;

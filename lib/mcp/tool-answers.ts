@@ -3,13 +3,17 @@
  *
  * - a run (`answerWithRun`): `structuredContent` is the HTTP API's run document plus `next`
  *   (the output schema is `ZToolRun`), the first text block a short summary (state, counts,
- *   what to call next), one `resource_link` per result file (the public download URL; the
- *   same API key in `X-Api-Key` downloads it), and each result file of at most
+ *   what to call next), one `resource_link` per result file, and each result file of at most
  *   `INLINE_RESULT_MAX_BYTES` (16 KiB) in a text format (GeoJSON, CSV) inline as an embedded
  *   resource, so a small answer needs no second call;
  * - a result file (`answerWithFile`, `run_result`): the file inline up to
  *   `RUN_RESULT_INLINE_MAX_BYTES` (1 MiB; text formats as text, Parquet as base64 `blob`),
  *   always with its `resource_link`;
+ * - every `resource_link` is a signed download link (lib/mcp/result-link.ts): it downloads
+ *   that one file with no header, whether the client holds an API key or an OAuth token (a
+ *   model's client fetches links without the MCP request's credential), until it expires
+ *   (the text says when). An embedded resource is named by the file's plain address, which
+ *   does not expire (it needs the API key in `X-Api-Key`);
  * - the readable layers (`answerWithLayers`, `list_layers`): a line per layer and the list as
  *   structured content (`ZToolLayerList`);
  * - an error (`toolError`): `isError: true` with one text block. Domain errors (AppError)
@@ -35,13 +39,31 @@ const TEXT_FORMATS: ReadonlySet<string> = new Set(FORMATS.filter((f) => !f.binar
 /** Reads several result files of the run at once (lib/runs/get-result-file.ts `getResultFileContents`). */
 export type TLoadFiles = (wanted: { key: string; format: string }[]) => Promise<{ key: string; format: string; content: Uint8Array }[]>;
 
-/** What to call next for a run that has not finished; undefined once it has. */
+/**
+ * What to call next: while the run is queued or running, run_status (and run_cancel); once it
+ * completed, run_result for a file; undefined for a failed or cancelled run (nothing to call).
+ */
 export function nextStep(doc: TRunDocument): string | undefined {
+  if (doc.state === "completed") {
+    const keys = (doc.results ?? []).map((r) => r.key).join(", ");
+    return (
+      `Call run_result with run_id "${doc.run_id}" and a result key (${keys}) for one file: its content inline up to ${formatBytes(RUN_RESULT_INLINE_MAX_BYTES)} ` +
+      `(format picks the other format of its kind) and a new download link.`
+    );
+  }
   if (doc.state !== "queued" && doc.state !== "running") return undefined;
   return (
     `The run continues on the server. Call run_status with run_id "${doc.run_id}" (optionally wait_seconds up to ${TOOL_WAIT_MAX_SECONDS}) until its state is completed, ` +
     `then run_result with the run_id and a result key for a file; run_cancel stops it.`
   );
+}
+
+/** The signed download link of one result file of the answered run, and when it expires (lib/mcp/result-link.ts). */
+export type TResultLinkOf = (key: string, format: TResultFormat) => { url: string; expiresAt: Date };
+
+/** What the model is told about a signed link. */
+function linkSentence(expiresAt: Date): string {
+  return `needs no API key or token and works until ${expiresAt.toISOString()}`;
 }
 
 /** One line per run: state, progress, results or error. */
@@ -65,49 +87,69 @@ export function runSummary(doc: TRunDocument): string {
   }
 }
 
-/** Answers with a run document (see module doc). `loadFile` reads a small result for inlining. */
-export async function answerWithRun(doc: TRunDocument, baseUrl: string, loadFiles: TLoadFiles | null): Promise<CallToolResult> {
+/**
+ * Answers with a run document (see module doc). `baseUrl`: `scheme://host[:port]` of the
+ * public address; `linkOf` signs a result file's download link; `loadFiles` reads small
+ * results for inlining (null: none is read).
+ */
+export async function answerWithRun(doc: TRunDocument, baseUrl: string, linkOf: TResultLinkOf, loadFiles: TLoadFiles | null): Promise<CallToolResult> {
   const next = nextStep(doc);
   const structured: TToolRun = next ? { ...doc, next } : doc;
-  const content: ContentBlock[] = [{ type: "text", text: runSummary(doc) }];
-  const small = (doc.results ?? []).filter((r) => TEXT_FORMATS.has(r.format) && r.size_bytes <= INLINE_RESULT_MAX_BYTES);
+  const results = doc.results ?? [];
+  const links = results.map((r) => linkOf(r.key, r.format));
+  const summary = runSummary(doc) + (links[0] ? ` Each result's resource link downloads its file: it ${linkSentence(links[0].expiresAt)}.` : "");
+  const content: ContentBlock[] = [{ type: "text", text: summary }];
+  const small = results.filter((r) => TEXT_FORMATS.has(r.format) && r.size_bytes <= INLINE_RESULT_MAX_BYTES);
   // A file purged after its retention is still listed (as over HTTP); it is just not inlined.
   const files = loadFiles && small.length ? await loadFiles(small.map((r) => ({ key: r.key, format: r.format }))) : [];
-  for (const r of doc.results ?? []) {
-    const uri = baseUrl + r.href;
+  results.forEach((r, i) => {
     const name = `${r.key}.${FORMAT_INFO[r.format].extension}`;
-    content.push({ type: "resource_link", uri, name, title: `${r.key} (${r.kind}, ${r.format})`, mimeType: r.media_type, size: r.size_bytes });
+    content.push({ type: "resource_link", uri: links[i]!.url, name, title: `${r.key} (${r.kind}, ${r.format})`, mimeType: r.media_type, size: r.size_bytes });
     const file = files.find((f) => f.key === r.key && f.format === r.format);
-    if (file) content.push({ type: "resource", resource: { uri, mimeType: r.media_type, text: new TextDecoder().decode(file.content) } });
-  }
+    if (file) content.push({ type: "resource", resource: { uri: baseUrl + r.href, mimeType: r.media_type, text: new TextDecoder().decode(file.content) } });
+  });
   return { content, structuredContent: structured as unknown as Record<string, unknown> };
 }
 
-/** Answers `run_result` with one file (see module doc). */
+/**
+ * Answers `run_result` with one file (see module doc): `href` is its plain address (path),
+ * `link` its signed download link.
+ */
 export function answerWithFile(
   file: { runId: string; key: string; format: TResultFormat; mediaType: string; sizeBytes: number; content: Uint8Array | null; href: string },
   baseUrl: string,
+  link: { url: string; expiresAt: Date },
 ): CallToolResult {
-  const url = `${baseUrl}${file.href}?format=${file.format}`;
+  const uri = `${baseUrl}${file.href}?format=${file.format}`;
   const size = file.sizeBytes;
   const inline = size <= RUN_RESULT_INLINE_MAX_BYTES && file.content !== null;
   const name = `${file.key}.${FORMAT_INFO[file.format].extension}`;
-  const structured: TToolResultFile = { run_id: file.runId, key: file.key, format: file.format, media_type: file.mediaType, size_bytes: size, url, inline };
+  const structured: TToolResultFile = {
+    run_id: file.runId,
+    key: file.key,
+    format: file.format,
+    media_type: file.mediaType,
+    size_bytes: size,
+    url: link.url,
+    url_expires_at: link.expiresAt.toISOString(),
+    inline,
+  };
+  const download = `The download link ${link.url} ${linkSentence(link.expiresAt)} (call run_result again for a new one).`;
   const content: ContentBlock[] = [
     {
       type: "text",
       text: inline
-        ? `Result "${file.key}" of run ${file.runId} as ${file.format} (${formatBytes(size)}).`
-        : `Result "${file.key}" of run ${file.runId} as ${file.format} is ${formatBytes(size)}, more than the ${formatBytes(RUN_RESULT_INLINE_MAX_BYTES)} answered inline: download it from ${url} with the same API key in X-Api-Key.`,
+        ? `Result "${file.key}" of run ${file.runId} as ${file.format} (${formatBytes(size)}). ${download}`
+        : `Result "${file.key}" of run ${file.runId} as ${file.format} is ${formatBytes(size)}, more than the ${formatBytes(RUN_RESULT_INLINE_MAX_BYTES)} answered inline: download it. ${download}`,
     },
-    { type: "resource_link", uri: url, name, mimeType: file.mediaType, size },
+    { type: "resource_link", uri: link.url, name, mimeType: file.mediaType, size },
   ];
   if (inline) {
     content.push({
       type: "resource",
       resource: TEXT_FORMATS.has(file.format)
-        ? { uri: url, mimeType: file.mediaType, text: new TextDecoder().decode(file.content!) }
-        : { uri: url, mimeType: file.mediaType, blob: Buffer.from(file.content!).toString("base64") },
+        ? { uri, mimeType: file.mediaType, text: new TextDecoder().decode(file.content!) }
+        : { uri, mimeType: file.mediaType, blob: Buffer.from(file.content!).toString("base64") },
     });
   }
   return { content, structuredContent: structured as unknown as Record<string, unknown> };

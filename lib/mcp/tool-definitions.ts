@@ -16,7 +16,7 @@
  *   names the readable layers that fit it (kind and declared geometry), and its `layer_id`
  *   has them as `examples`.
  * - Output: the run document of the HTTP API (`ZRunDocument`) plus `next`, a sentence saying
- *   what to call next while the run is not finished.
+ *   what to call next (run_status while the run is not finished, run_result once it completed).
  *
  * Argument errors name the argument by JSON Pointer into the arguments (`/area/area/coordinates/0`,
  * `/min_population`, `/wait_seconds`), mapped from the request pointers the domain reports.
@@ -243,7 +243,10 @@ export function parseToolArguments<S extends z.ZodType>(schema: S, args: unknown
 
 /** Structured content of every tool that answers with a run: the HTTP run document plus `next`. */
 export const ZToolRun = ZRunDocument.extend({
-  next: z.string().optional().describe("While the run is not finished: what to call next."),
+  next: z
+    .string()
+    .optional()
+    .describe("What to call next: run_status while the run is queued or running, run_result once it completed; absent for a failed or cancelled run."),
 });
 export type TToolRun = z.infer<typeof ZToolRun>;
 
@@ -253,7 +256,8 @@ export const ZToolResultFile = z.object({
   format: ZResultFormat,
   media_type: z.string(),
   size_bytes: z.int().min(0),
-  url: z.string().describe("Download URL; send the same API key in X-Api-Key."),
+  url: z.string().describe("Signed download link of this file: needs no API key or token, works until url_expires_at (run_result makes a new one)."),
+  url_expires_at: z.iso.datetime().describe("When url stops working."),
   inline: z.boolean().describe("Whether the file's content is in this answer."),
 });
 export type TToolResultFile = z.infer<typeof ZToolResultFile>;

@@ -4,7 +4,7 @@
  * when the environment does not exist or the host is not one the service answers to.
  */
 import "server-only";
-import { db } from "@/lib/db";
+import { environmentExists } from "@/lib/oauth/known-environment";
 import { issuerOf } from "@/lib/oauth/provider";
 import { protectedResourceMetadata, type TEnvironmentPath } from "@/lib/oauth/resource";
 
@@ -14,7 +14,7 @@ const CORS = { "access-control-allow-origin": "*", "access-control-allow-methods
 export async function protectedResourceMetadataResponse(req: Request, path: TEnvironmentPath): Promise<Response> {
   if (req.method === "OPTIONS") return new Response(null, { status: 204, headers: CORS });
   const issuer = issuerOf(req);
-  const known = issuer && (await db.environment.count({ where: { slug: path.environment, organization: { slug: path.organization } } })) > 0;
+  const known = issuer && (await environmentExists(path));
   if (!known) return Response.json({ error: "not_found" }, { status: 404, headers: CORS });
   return Response.json(protectedResourceMetadata(issuer, path), { headers: { ...CORS, "cache-control": "private, max-age=300" } });
 }

@@ -16,7 +16,7 @@ declare module "oidc-provider" {
     save(ttl: number): Promise<string>;
   }
 
-  export const errors: { InvalidTarget: new (description?: string) => Error };
+  export const errors: { InvalidTarget: new (description?: string) => Error; InvalidRedirectUri: new () => Error };
 
   export default class Provider {
     constructor(issuer: string, configuration: Record<string, unknown>);
@@ -27,6 +27,6 @@ declare module "oidc-provider" {
     Grant: new (init: { accountId: string; clientId: string }) => TOidcGrant;
     Interaction: { find(uid: string): Promise<TOidcInteraction | undefined> };
     Client: { find(id: string): Promise<{ clientName?: string } | undefined> };
-    AccessToken: { find(token: string): Promise<{ aud?: string | string[]; grantId?: string } | undefined> };
+    AccessToken: { find(token: string): Promise<{ aud?: string | string[]; grantId?: string; scope?: string } | undefined> };
   }
 }

@@ -6,10 +6,21 @@
  * - authorization code flow only, PKCE required with S256 only (plain and missing refused);
  * - resource indicators (RFC 8707): the only resources are the environments' MCP endpoints
  *   (lib/oauth/resource.ts), each access token's audience is exactly one of them, and a
- *   resource naming no existing environment is `invalid_target`;
+ *   resource naming no existing environment is `invalid_target`; so is an authorization
+ *   request that names no resource, answered at once on its redirect URI (RFC 6749 section
+ *   4.1.2.1) rather than after sign-in;
+ * - scope: `mcp`, the only one a token needs (lib/oauth/verify-access-token.ts refuses a token
+ *   without it, 403); an authorization request that names no scope asks for it (the MCP
+ *   specification lets a client omit one). `openid` and `offline_access` are accepted and
+ *   add nothing: a refresh token is issued to every client registered with the
+ *   `refresh_token` grant type, whether or not it asks for `offline_access` (OAuth 2.1 leaves
+ *   it to the server; most MCP clients never ask, SEP-2207);
  * - opaque access tokens of 10 minutes, refresh tokens rotated on every use (14 days);
  * - dynamic client registration (RFC 7591, open) and Client ID Metadata Documents
- *   (lib/oauth/client-metadata-document.ts); redirect URIs compared exactly;
+ *   (lib/oauth/client-metadata-document.ts); redirect URIs https, or http on loopback only
+ *   (lib/oauth/redirect-uris.ts: `invalid_redirect_uri`), and compared exactly;
+ * - CORS for browser-based clients (the MCP Inspector) on the metadata, registration, token
+ *   and revocation endpoints, preflights included;
  * - everything stored in Postgres (lib/oauth/adapter.ts), so any web process serves any step;
  * - sign-in and consent are the app's own page (`/oauth/consent/{uid}`, lib/oauth/consent.ts).
  *
@@ -38,6 +49,8 @@ import type { Prisma } from "@/lib/generated/prisma/client";
 import { allowedHostnames } from "@/lib/http/allowed-hosts";
 import { requestOrigin } from "@/lib/http/request-origin";
 import { PrismaOauthAdapter, recordKey } from "@/lib/oauth/adapter";
+import { environmentExists } from "@/lib/oauth/known-environment";
+import { redirectUriRefusal } from "@/lib/oauth/redirect-uris";
 import { MCP_SCOPE, parseMcpResource } from "@/lib/oauth/resource";
 
 export const ACCESS_TOKEN_TTL_SECONDS = 600;
@@ -89,6 +102,38 @@ async function renderError(ctx: { type: string; body: string }, out: { error?: s
 <p>Error: <code>${escapeHtml(out.error ?? "invalid_request")}</code>. Start connecting again from your AI client.</p></main></body></html>`;
 }
 
+/** The Koa context `registrationCors` uses. */
+interface TCorsContext {
+  method: string;
+  path: string;
+  status: number;
+  get(name: string): string;
+  set(name: string, value: string): void;
+  vary(name: string): void;
+}
+
+/**
+ * CORS on the registration endpoint (`/oauth/register`, and `/oauth/register/{client_id}`),
+ * where oidc-provider has none (it has on metadata, token and revocation): a browser-based
+ * client registers cross-origin, after a preflight for its JSON body. Registration is open
+ * and carries no cookie, so any origin may.
+ */
+async function registrationCors(ctx: TCorsContext, next: () => Promise<void>): Promise<void> {
+  if (ctx.path !== "/oauth/register" && !ctx.path.startsWith("/oauth/register/")) return next();
+  const origin = ctx.get("origin");
+  ctx.vary("Origin");
+  if (ctx.method === "OPTIONS") {
+    ctx.status = 204;
+    ctx.set("access-control-allow-origin", origin || "*");
+    ctx.set("access-control-allow-methods", "GET, POST");
+    ctx.set("access-control-allow-headers", ctx.get("access-control-request-headers") || "content-type, authorization");
+    ctx.set("access-control-max-age", "3600");
+    return;
+  }
+  await next();
+  if (origin) ctx.set("access-control-allow-origin", origin);
+}
+
 async function createProvider(issuer: string): Promise<Provider> {
   const cookieKey = createHmac("sha256", authSecret()).update("oauth cookies").digest("base64url");
   const cookie = { signed: true, httpOnly: true, sameSite: "lax" };
@@ -116,6 +161,18 @@ async function createProvider(issuer: string): Promise<Provider> {
     pkce: { methods: ["S256"], required: () => true },
     allowOmittingSingleRegisteredRedirectUri: false,
     clientDefaults: { grant_types: ["authorization_code", "refresh_token"], response_types: ["code"], token_endpoint_auth_method: "none" },
+    // Extends the library's own checks of `redirect_uris` (it lets a web client register http on
+    // any host) for every client: registered, fetched as a metadata document, or stored.
+    extraClientMetadata: {
+      properties: ["redirect_uris"],
+      validator: (_ctx: unknown, key: string, value: unknown, metadata: { application_type?: unknown }) => {
+        if (key !== "redirect_uris" || !Array.isArray(value)) return;
+        for (const uri of value) {
+          const refusal = redirectUriRefusal(String(uri), metadata.application_type);
+          if (refusal) throw Object.assign(new errors.InvalidRedirectUri(), { error_description: refusal });
+        }
+      },
+    },
     // Browser-based clients (the MCP Inspector) call the token and registration endpoints
     // cross-origin; PKCE and exact redirect URIs are what protect the code.
     clientBasedCORS: () => true,
@@ -131,9 +188,16 @@ async function createProvider(issuer: string): Promise<Provider> {
       resourceIndicators: {
         enabled: true,
         useGrantedResource: () => true,
+        // At the token endpoint (`oneOf`: the resources of the grant) the one granted is used;
+        // an authorization request without a resource is refused, as one naming no MCP
+        // endpoint is: every token is for exactly one endpoint.
+        defaultResource: async (_ctx: unknown, _client: unknown, oneOf?: string[]) => {
+          if (oneOf) return oneOf;
+          throw new errors.InvalidTarget("Name the MCP endpoint to connect to in the resource parameter (RFC 8707).");
+        },
         getResourceServerInfo: async (_ctx: unknown, resource: string) => {
           const path = parseMcpResource(issuer, resource);
-          const known = path && (await db.environment.count({ where: { slug: path.environment, organization: { slug: path.organization } } })) > 0;
+          const known = path && (await environmentExists(path));
           if (!known) throw new errors.InvalidTarget("The resource is not an MCP endpoint of this service.");
           return { scope: MCP_SCOPE, audience: resource, accessTokenTTL: ACCESS_TOKEN_TTL_SECONDS, accessTokenFormat: "opaque" };
         },
@@ -157,11 +221,13 @@ async function createProvider(issuer: string): Promise<Provider> {
   });
   provider.proxy = true;
   // A client that names no scope (the MCP specification lets it omit one) asks for the only
-  // one there is; oidc-provider would otherwise deny a request that grants nothing.
+  // one there is; oidc-provider would otherwise deny a request that grants nothing. (MCP
+  // clients send the authorization request as a GET, the browser's redirect.)
   provider.use(async (ctx: { method: string; path: string; query: Record<string, unknown> }, next: () => Promise<void>) => {
     if (ctx.method === "GET" && ctx.path === "/oauth/authorize" && !ctx.query.scope) ctx.query = { ...ctx.query, scope: MCP_SCOPE };
     await next();
   });
+  provider.use(registrationCors);
   return provider;
 }
 

@@ -234,7 +234,7 @@ describe("a quick call", () => {
     expect(mcp.isError).toBeFalsy();
     const doc = mcp.structuredContent as any;
     expect(doc.state).toBe("completed");
-    expect(doc.next).toBeUndefined();
+    expect(doc.next).toMatch(new RegExp(`^Call run_result with run_id "${doc.run_id}" and a result key \\(cities, summary\\)`));
     expect(doc.links.self).toBe(`${apiPath("cities-in-area")}/runs/${doc.run_id}`);
 
     const viaHttp = await http("POST", `${apiPath("cities-in-area")}/runs`, {
@@ -246,17 +246,22 @@ describe("a quick call", () => {
     // An independent count: a plain loop over the real data.
     expect(doc.results.find((r: any) => r.key === "cities").feature_count).toBe(citiesInPolygon(ZURICH_AREA as any, 10000).length);
 
-    // Same files; the small ones come inline, every one as a link to the public download.
+    // Same files; the small ones come inline, every one as a signed link to the public download
+    // that needs no key.
     for (const r of doc.results) {
       const [a, b] = await Promise.all([download(r.href), download(viaHttp.body.results.find((x: any) => x.key === r.key).href)]);
       expect(a.status).toBe(200);
       expect(a.bytes.equals(b.bytes)).toBe(true);
-      const link = (mcp.content as any[]).find((c) => c.type === "resource_link" && c.uri === BASE_URL + r.href);
+      const link = (mcp.content as any[]).find((c) => c.type === "resource_link" && c.uri.startsWith(`${BASE_URL}${r.href}?`));
       expect(link).toMatchObject({ mimeType: r.media_type, size: r.size_bytes });
+      expect(new URL(link.uri).searchParams.get("format")).toBe(r.format);
+      const viaLink = await fetch(link.uri);
+      expect(viaLink.status).toBe(200);
+      expect(Buffer.from(await viaLink.arrayBuffer()).equals(a.bytes)).toBe(true);
       const inline = (mcp.content as any[]).find((c) => c.type === "resource" && c.resource.uri === BASE_URL + r.href);
       expect(inline?.resource.text).toBe(a.bytes.toString("utf8"));
     }
-    expect(textOf(mcp)).toMatch(/is completed/);
+    expect(textOf(mcp)).toMatch(/is completed.*Each result's resource link downloads its file: it needs no API key or token and works until \d{4}-/s);
   });
 
   it("sends progress (steps done of total) when the client asks for it", async () => {
@@ -296,6 +301,7 @@ describe("a long call", () => {
 
       const cancelled = await c.callTool({ name: "run_cancel", arguments: { run_id: doc.run_id } });
       expect((cancelled.structuredContent as any).state).toBe("cancelled");
+      expect((cancelled.structuredContent as any).next).toBeUndefined(); // nothing left to call
       const again = await c.callTool({ name: "run_cancel", arguments: { run_id: doc.run_id } });
       expect(again.isError).toBe(true);
       expect(textOf(again)).toMatch(/already finished/);
@@ -341,6 +347,79 @@ describe("a long call", () => {
     const { rows } = await sql().query(`SELECT state FROM run WHERE id = $1`, [runId]);
     expect(["queued", "running"]).toContain(rows[0].state);
     await http("POST", `${apiPath(slowSlug)}/runs/${runId}/cancel`);
+  });
+});
+
+describe("signed download links", () => {
+  it("grant one file of one run with no header, are metered as a download, and refuse any change to them", async () => {
+    const answer = await withClient({}, (c) => c.callTool({ name: "cities_in_area", arguments: CITIES_ARGS }));
+    const doc = answer.structuredContent as any;
+    const links = (answer.content as any[]).filter((b) => b.type === "resource_link").map((b) => new URL(b.uri));
+    const cities = links.find((u) => u.pathname.endsWith("/results/cities"))!;
+    const own = await download(`${doc.links.self}/results/cities`);
+
+    const before = await demoUsage();
+    const ok = await fetch(cities);
+    expect(ok.status).toBe(200);
+    expect(ok.headers.get("etag")).toBe(own.headers.get("etag"));
+    expect(Buffer.from(await ok.arrayBuffer()).equals(own.bytes)).toBe(true);
+    expect((await demoUsage()).apiRequests).toBe(before.apiRequests + 1);
+    // As the key's download: conditional requests and ranges.
+    expect((await fetch(cities, { headers: { "if-none-match": own.headers.get("etag")! } })).status).toBe(304);
+    const range = await fetch(cities, { headers: { range: "bytes=0-9" } });
+    expect(range.status).toBe(206);
+    expect(Buffer.from(await range.arrayBuffer()).equals(own.bytes.subarray(0, 10))).toBe(true);
+
+    // Another run (of another consumer), result, format, API or expiry under the same signature: 401.
+    const other = await withClient({ key: OTHER_KEY }, (c) => c.callTool({ name: "cities_in_area", arguments: CITIES_ARGS }));
+    const otherRun = (other.structuredContent as any).run_id;
+    const changed = (f: (u: URL) => void) => {
+      const u = new URL(cities);
+      f(u);
+      return u;
+    };
+    for (const u of [
+      changed((u) => (u.pathname = u.pathname.replace(doc.run_id, otherRun))),
+      changed((u) => (u.pathname = u.pathname.replace(/cities$/, "summary"))),
+      changed((u) => u.searchParams.set("format", "geoparquet")),
+      changed((u) => (u.pathname = u.pathname.replace("/cities-in-area/", "/nearby-cities/"))),
+      changed((u) => u.searchParams.set("expires", String(Number(u.searchParams.get("expires")) + 86_400))),
+      changed((u) => u.searchParams.set("signature", "x")),
+    ]) {
+      const r = await fetch(u);
+      expect(r.status, u.toString()).toBe(401);
+      expect(await r.json()).toMatchObject({ code: "unauthorized", detail: expect.stringMatching(/download link is not valid/) });
+    }
+    // Without its query, the address is the key's download again.
+    expect((await fetch(`${cities.origin}${cities.pathname}`)).status).toBe(401);
+    // A link outlives neither the run's API being published nor its consumer's grant.
+    await sql().query(
+      `DELETE FROM access_grant WHERE "consumerId" = (SELECT "consumerId" FROM run WHERE id = $1) AND "flowApiId" = (SELECT "flowApiId" FROM run WHERE id = $1)`,
+      [doc.run_id],
+    );
+    try {
+      expect((await fetch(cities)).status).toBe(403);
+    } finally {
+      await sql().query(`INSERT INTO access_grant ("consumerId", "flowApiId") SELECT "consumerId", "flowApiId" FROM run WHERE id = $1`, [doc.run_id]);
+    }
+    expect((await fetch(cities)).status).toBe(200);
+  });
+
+  it("run_result gives a link for either format of the result, and says it needs no key", async () => {
+    await withClient({}, async (c) => {
+      const run = (await c.callTool({ name: "cities_in_area", arguments: CITIES_ARGS })).structuredContent as any;
+      const parquet = await c.callTool({ name: "run_result", arguments: { run_id: run.run_id, key: "summary", format: "parquet" } });
+      const file = parquet.structuredContent as any;
+      expect(new URL(file.url).searchParams.get("format")).toBe("parquet");
+      const expiresIn = Date.parse(file.url_expires_at) - Date.now();
+      expect(expiresIn).toBeGreaterThan(0);
+      expect(expiresIn).toBeLessThanOrEqual(3600_000);
+      expect(textOf(parquet)).toContain(`The download link ${file.url} needs no API key or token and works until ${file.url_expires_at}`);
+      const viaLink = await fetch(file.url);
+      expect(viaLink.status).toBe(200);
+      const withKey = await download(`${run.links.self}/results/summary?format=parquet`);
+      expect(Buffer.from(await viaLink.arrayBuffer()).equals(withKey.bytes)).toBe(true);
+    });
   });
 });
 
@@ -470,6 +549,32 @@ describe("bad arguments", () => {
   });
 });
 
+describe("argument faults said to the model", () => {
+  it("list_layers refuses arguments its schema does not take, naming them", async () => {
+    await withClient({}, async (c) => {
+      const r = await c.callTool({ name: "list_layers", arguments: { colour: "red" } });
+      expect(r.isError).toBe(true);
+      expect(textOf(r)).toMatch(/^The arguments are not valid; nothing was done\.\n- \/colour: /);
+    });
+  });
+
+  it("text that cannot be stored names the argument in the text, not an errors list the model cannot see", async () => {
+    await withClient({}, async (c) => {
+      for (const [name, args, pointer] of [
+        ["cities_in_area", { ...CITIES_ARGS, cities: { layer_id: "world-\u0000cities" } }, "/cities/layer_id"],
+        ["run_status", { run_id: "\ud800" }, "/run_id"],
+      ] as const) {
+        const r = await c.callTool({ name, arguments: args });
+        expect(r.isError, name).toBe(true);
+        const [head] = textOf(r).split("\n");
+        expect(head, name).toBe(`Argument ${pointer} holds text that cannot be stored; nothing was done.`);
+        expect(textOf(r), name).not.toMatch(/see errors/);
+      }
+    });
+    expect(await runCount()).toBe(0);
+  });
+});
+
 describe("metering", () => {
   it("counts a run-starting call as one ETL run and one API request, each run tool as one request, and housekeeping, refusals and errors as nothing", async () => {
     const start = await demoUsage();
@@ -535,6 +640,43 @@ describe("rate limit", () => {
   });
 });
 
+describe("rate limit of calls that name no run of the key", () => {
+  it("spends the quota too: unknown or malformed run_ids and bad run tool arguments count as calls", async () => {
+    const planId = `ai-tight-runs-${Date.now()}`;
+    await sql().query(`INSERT INTO plan (id, name, "maxFlowApis", "aiAccess", "rateLimitPerMinute") VALUES ($1, 'AI tight', 10, true, 3)`, [planId]);
+    const { organizationId } = (await sql().query(`SELECT id AS "organizationId" FROM organization WHERE slug = 'demo'`)).rows[0];
+    const ws = (
+      await sql().query(`INSERT INTO workspace (id, "organizationId", slug, name, "planId") VALUES (gen_random_uuid(), $1, $2, $2, $3) RETURNING id`, [
+        organizationId,
+        planId,
+        planId,
+      ])
+    ).rows[0];
+    const slug = await createFlowApi({ definition: TINY_FLOW, workspaceId: ws.id });
+    await setAiSwitch(slug, true);
+    const consumer = await createConsumer({ grants: [slug] });
+    await awayFromMinuteEnd();
+    await waitFor("the tool", async () => (await toolNames({ key: consumer.secret })).includes(slug.replace(/-/g, "_")), 10_000);
+    await withClient({ key: consumer.secret }, async (c) => {
+      for (const [name, args] of [
+        ["run_status", { run_id: "00000000-0000-4000-8000-000000000000" }],
+        ["run_result", { run_id: "not-a-uuid", key: "out" }],
+        ["run_cancel", { run_id: "00000000-0000-4000-8000-000000000000", colour: "red" }],
+      ] as const) {
+        const r = await c.callTool({ name, arguments: args });
+        expect(r.isError, name).toBe(true);
+        expect(textOf(r), name).not.toMatch(/calls per minute/);
+      }
+      const limited = await c.callTool({ name: "run_status", arguments: { run_id: "00000000-0000-4000-8000-000000000000" } });
+      expect(limited.isError).toBe(true);
+      expect(textOf(limited)).toMatch(/3 calls per minute[\s\S]*Retry after \d+ s/);
+    });
+    // The same counter as the key's HTTP calls to the API's workspace.
+    const { rows } = await sql().query(`SELECT sum(count)::int AS n FROM rate_limit_window WHERE "workspaceId" = $1`, [ws.id]);
+    expect(rows[0].n).toBe(4);
+  });
+});
+
 describe("refusals", () => {
   it("answers a missing or invalid credential with 401, a JSON body and the OAuth challenge pointing at the resource metadata", async () => {
     const metadata = `resource_metadata="${BASE_URL}/.well-known/oauth-protected-resource${MCP_PATH}"`;
@@ -550,7 +692,9 @@ describe("refusals", () => {
       expect(r.status, JSON.stringify(headers)).toBe(401);
       // A Bearer (or key) credential that was sent and refused is an invalid token (RFC 6750 section 3.1).
       const sent = "x-api-key" in headers || /^Bearer /.test(headers.authorization ?? "");
-      expect(r.headers["www-authenticate"], JSON.stringify(headers)).toBe(sent ? `Bearer error="invalid_token", ${metadata}` : `Bearer ${metadata}`);
+      expect(r.headers["www-authenticate"], JSON.stringify(headers)).toBe(
+        sent ? `Bearer error="invalid_token", ${metadata}, scope="mcp"` : `Bearer ${metadata}, scope="mcp"`,
+      );
       expect(String(r.headers["content-type"])).toMatch(/json/);
       expect(JSON.parse(r.body)).toMatchObject({ status: 401, code: "unauthorized" });
     }
@@ -600,6 +744,22 @@ describe("refusals", () => {
       const r = await fetch(MCP_URL, { method, headers: { "x-api-key": DEMO_KEY, accept: "text/event-stream" } });
       expect(r.status, method).toBe(405);
     }
-    expect((await fetch(BASE_URL + MCP_PATH.replace("production", "nope"), { method: "POST", headers: { "x-api-key": DEMO_KEY } })).status).toBe(401);
+  });
+
+  it("answers 404 for an organization or environment that does not exist, whose metadata is 404 too; a 401's metadata exists", async () => {
+    for (const path of ["/public/mcp/demo/nope", "/public/mcp/no-such-org/production"]) {
+      for (const headers of [{}, { "x-api-key": DEMO_KEY }, { authorization: "Bearer some-token" }] as Record<string, string>[]) {
+        const r = await rawPost(headers, INITIALIZE, new URL(BASE_URL + path));
+        expect(r.status, `${path} ${JSON.stringify(headers)}`).toBe(404);
+        expect(r.headers["www-authenticate"]).toBeUndefined();
+        expect(JSON.parse(r.body)).toMatchObject({ status: 404, code: "not_found" });
+      }
+      expect((await fetch(`${BASE_URL}/.well-known/oauth-protected-resource${path}`)).status).toBe(404);
+    }
+    const challenge = String((await rawPost({})).headers["www-authenticate"]);
+    const metadataUrl = challenge.match(/resource_metadata="([^"]+)"/)![1]!;
+    const metadata = await fetch(metadataUrl);
+    expect(metadata.status).toBe(200);
+    expect(await metadata.json()).toMatchObject({ resource: MCP_URL });
   });
 });
