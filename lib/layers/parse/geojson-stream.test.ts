@@ -156,6 +156,38 @@ describe("parseGeoJsonStream", () => {
     expect(err.detail).toBe("The GeoJSON file has 2 problems.");
   });
 
+  it("refuses an invalid polygon inside a GeometryCollection as it refuses a plain one, naming the member", async () => {
+    const bowTie = [[[0, 0], [10, 10], [10, 0], [0, 10], [0, 0]]]; // prettier-ignore
+    const square = [[[20, 20], [21, 20], [21, 21], [20, 21], [20, 20]]]; // prettier-ignore
+    const collection = (geometries: unknown[]) => ({ type: "Feature", properties: { name: "p" }, geometry: { type: "GeometryCollection", geometries } });
+    const err = await failure(
+      parse(
+        JSON.stringify(
+          fc([
+            collection([{ type: "Polygon", coordinates: bowTie }]),
+            collection([
+              { type: "Point", coordinates: [0, 0] },
+              { type: "GeometryCollection", geometries: [{ type: "MultiPolygon", coordinates: [square, bowTie] }] },
+            ]),
+            collection([{ type: "Polygon", coordinates: square }]),
+          ]),
+        ),
+      ),
+    );
+    expect(err.errors).toEqual([
+      {
+        field: "/file/features/0/geometry/geometries/0",
+        code: "invalid_polygon",
+        message: 'Feature 0 ("p") is not a valid polygon: geometries/0: ring 0 crosses itself near (5, 5).',
+      },
+      {
+        field: "/file/features/1/geometry/geometries/1/geometries/0",
+        code: "invalid_polygon",
+        message: 'Feature 1 ("p") is not a valid polygon: geometries/1/geometries/0: polygon 1: ring 0 crosses itself near (5, 5).',
+      },
+    ]);
+  });
+
   it("refuses what is not a FeatureCollection with the whole-file messages", async () => {
     for (const doc of [
       [point(1, 1)],
