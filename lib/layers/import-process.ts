@@ -15,7 +15,7 @@ import type { AsyncBuffer } from "hyparquet";
 import { blobAsyncBuffer, blobStore } from "@/lib/blobs";
 import { AppError, assertStorable } from "@/lib/errors";
 import type { TFeature } from "@/lib/engine/types";
-import { layerItems, type TUploadFormat, type TUploadSource } from "@/lib/layers/parse";
+import { layerItems, storableFieldError, storableText, type TUploadFormat, type TUploadSource } from "@/lib/layers/parse";
 import { storeLayerFile, type TLayerFileFields } from "@/lib/layers/write-layer";
 
 if (!process.send) throw new Error("import-process.ts runs only as a child process of the worker (lib/layers/run-layer-import.ts)");
@@ -93,9 +93,10 @@ process.on("message", (req: TImportRequest) => {
     .finally(() => fs.rmSync(req.tmpDir, { recursive: true, force: true }))
     .then((answer) => process.send!(answer satisfies TImportAnswer))
     .catch((err: unknown) => {
+      // The problem is stored with the import: its text names what the file holds, which may be anything.
       const problem =
         err instanceof AppError
-          ? { code: err.code, detail: err.detail, errors: err.errors }
+          ? { code: err.code, detail: storableText(err.detail), errors: err.errors?.map(storableFieldError) }
           : { code: "internal", detail: "The file could not be imported because of an internal error." };
       if (!(err instanceof AppError)) console.error("[import] failed:", err);
       process.send!({ type: "failed", problem } satisfies TImportAnswer);
