@@ -105,6 +105,27 @@ describe("parseCsvStream", () => {
     expect(slash.errors![0]!.field).toBe("/file/rows/1/a~1b"); // RFC 6901 escaping
   });
 
+  it("names a NUL character by row (from 1) and column, in tables and points alike; in the header it stops the reading", async () => {
+    const table = await failure(csv("id,name\n1,ok\n2,a\u0000b\n"));
+    expect(table.errors).toEqual([
+      {
+        field: "/file/rows/2/name",
+        code: "nul_character",
+        message: 'Row 2, column "name": the text contains a NUL character (\\u0000), which cannot be stored; remove it.',
+      },
+    ]);
+    const points = await failure(csv("name,lon,lat\na\u0000b,1,2\n"));
+    expect(points.errors!.map((e) => e.field)).toEqual(["/file/rows/1/name"]);
+    const header = await failure(csv("na\u0000me,lon,lat\nA,1,2\n"));
+    expect(header.errors).toEqual([
+      {
+        field: "/file",
+        code: "nul_character",
+        message: 'Column 1 of the header ("na\\u0000me") contains a NUL character (\\u0000), which cannot be stored; rename it.',
+      },
+    ]);
+  });
+
   it("refuses a bad header or column choice before reading rows", async () => {
     const cases: [string, TCsvOptions, object][] = [
       ["a,b\n1,2\n", { lonColumn: "lon", latColumn: "b" }, { field: "/lonColumn", code: "unknown_column", message: 'No column "lon" in the header (a, b).' }],

@@ -15,14 +15,17 @@
  *   leaving inference to the layer writer because this rule is the CSV's own (`"007"` is the
  *   number 7 in a numeric column, `""` is null in every column), and the writer's spill pass
  *   can apply it while reading its spill back.
- * - Faults are named by row (1 = first data row) and column: `/file/rows/3/lon`,
- *   `Row 3, column "lon": "east" is not a longitude (-180..180).`; up to 20 are listed and
- *   reading stops after the 21st. Rows with a fault are not yielded.
+ * - Faults are named by row (1 = first data row) and column, for points and tables alike:
+ *   `/file/rows/3/lon`, `Row 3, column "lon": "east" is not a longitude (-180..180).`; up to 20
+ *   are listed and reading stops after the 21st. Rows with a fault are not yielded. A cell with
+ *   a NUL character (which Postgres cannot store, lib/errors/unstorable.ts) is one
+ *   (`nul_character`); a header cell with one stops the reading (`/file`).
  *
  * @throws AppError `validation_failed`: `/file` `invalid_csv` (csv-parse's message with the
  *   line; a row of unexpected length), `/file` `invalid_csv` "The CSV file has no header row.",
- *   `/file` `duplicate_column`, `/lonColumn` / `/latColumn` `unknown_column` or `required`
- *   (only one of them named), `/file/rows/<row>/<column>` `invalid_position`, `/file`
+ *   `/file` `duplicate_column` or `nul_character` (in a column name), `/lonColumn` / `/latColumn`
+ *   `unknown_column` or `required` (only one of them named), `/file/rows/<row>/<column>`
+ *   `invalid_position` or `nul_character`, `/file`
  *   `too_many_rows` past `limits.maxItems`, `/file` `too_large` for a row past
  *   `maxItemBytes`; `payload_too_large` past `limits.maxBytes`; `/file` `required` for no bytes.
  */
@@ -40,6 +43,11 @@ const LON_NAMES = ["lon", "lng", "long", "longitude", "x"];
 const LAT_NAMES = ["lat", "latitude", "y"];
 
 const noHeader = () => fileFault("invalid_csv", "The CSV file has no header row.");
+
+/** Where a cell is named: rows counted from 1 (the first row after the header), the column by name. */
+const cellField = (row: number, column: string) => `/file${jsonPointer(["rows", row, column])}`;
+
+const NUL_TEXT = "the text contains a NUL character (\\u0000), which cannot be stored; remove it.";
 
 export type TCsvColumnType = "number" | "string";
 
@@ -129,7 +137,7 @@ export class CsvLayerStream implements AsyncIterable<TFeature | TRow> {
       const v = parseDecimalNumber(raw);
       if (v !== null && Math.abs(v) <= max) return v;
       problems.add({
-        field: `/file${jsonPointer(["rows", row, column])}`,
+        field: cellField(row, column),
         code: "invalid_position",
         message: `Row ${row}, column "${column}": ${JSON.stringify(raw)} is not a ${what} (-${max}..${max}).`,
       });
@@ -143,12 +151,22 @@ export class CsvLayerStream implements AsyncIterable<TFeature | TRow> {
       }
       row++;
       if (row > this.limits.maxItems) throw fileFault("too_many_rows", `At most ${this.limits.maxItems} rows are accepted.`);
+      let stored = true;
       for (let c = 0; c < r.length; c++) {
         const v = r[c]!;
         if (v !== "") {
           this.filled[c] = true;
           if (this.numeric[c] && parseDecimalNumber(v) === null) this.numeric[c] = false;
+          // Text decoded from UTF-8 has no unpaired surrogate; a NUL is the one character Postgres cannot store.
+          if (v.includes("\u0000")) {
+            stored = false;
+            problems.add({ field: cellField(row, header[c]!), code: "nul_character", message: `Row ${row}, column ${JSON.stringify(header[c])}: ${NUL_TEXT}` });
+          }
         }
+      }
+      if (!stored) {
+        problems.throwIfFull();
+        continue;
       }
       if (this.kind === "table") {
         const item: TRow = {};
@@ -172,6 +190,12 @@ export class CsvLayerStream implements AsyncIterable<TFeature | TRow> {
   /** Checks the header and decides the layout: the indexes of the longitude and latitude columns of points, -1 for a table. */
   private readHeader(header: string[]): [number, number] {
     if (header.length === 0) throw noHeader();
+    const nul = header.findIndex((h) => h.includes("\u0000"));
+    if (nul >= 0)
+      throw fileFault(
+        "nul_character",
+        `Column ${nul + 1} of the header (${JSON.stringify(header[nul])}) contains a NUL character (\\u0000), which cannot be stored; rename it.`,
+      );
     const dup = header.find((h, i) => header.indexOf(h) !== i);
     if (dup !== undefined) throw fileFault("duplicate_column", `Column "${dup}" appears twice in the header.`);
     const find = (asked: string | undefined, names: string[], field: string) => {

@@ -8,25 +8,41 @@
  * GeometryCollection is checked the same way, at `.../geometry/geometries/<i>` ("Feature 4 is not
  * a valid polygon: geometries/0: ring 0 crosses itself near (5, 5)."). A valid feature is returned with
  * `properties` defaulting to `{}` (RFC 7946 allows null); an invalid one is recorded in the
- * problem list and not returned.
+ * problem list and not returned. The properties' values are checked too (values.ts: text
+ * Postgres cannot store, nesting past 64 levels, numbers that are not finite), at
+ * `/file/features/<index>/properties/<key>...` ("Feature 3, property "name": ...").
  */
 import { jsonPointer } from "@/lib/errors";
 import { geometryPolygonProblems } from "@/lib/geo/polygon-problems";
 import { validateFeature } from "@/lib/geo/validate-geojson";
 import type { TFeature } from "@/lib/engine/types";
 import type { ProblemList } from "./problems";
+import { checkValues, type TValuesPlace } from "./values";
 
 /** A name as messages quote it: at most 60 characters (a name is there to find the feature, not to be read whole). */
 const shortName = (name: string) => (name.length > 60 ? `${name.slice(0, 59)}…` : name);
 
-/** `label` names the feature in messages: `(i) => "Feature " + i` for GeoJSON. */
-export function checkFeature(value: unknown, index: number, problems: ProblemList, label: string): TFeature | undefined {
+/**
+ * `label` names the feature in messages: "Feature 3" for GeoJSON; `noun` what its properties are
+ * called there ("property", or "column" for a GeoParquet row).
+ */
+export function checkFeature(
+  value: unknown,
+  index: number,
+  problems: ProblemList,
+  label: string,
+  noun: TValuesPlace["noun"] = "property",
+): TFeature | undefined {
   const issues = validateFeature(value);
-  if (issues.length > 0) {
-    for (const issue of issues)
-      problems.add({ field: `/file${jsonPointer(["features", index, ...issue.path])}`, code: issue.code, message: `${label}: ${issue.message}` });
-    return undefined;
-  }
+  for (const issue of issues)
+    problems.add({ field: `/file${jsonPointer(["features", index, ...issue.path])}`, code: issue.code, message: `${label}: ${issue.message}` });
+  // The properties are checked whatever the geometry, so that one look at the errors shows both.
+  const properties = (value as { properties?: unknown } | null)?.properties;
+  const valuesOk =
+    properties === null || typeof properties !== "object" || Array.isArray(properties)
+      ? true
+      : checkValues(properties as Record<string, unknown>, { pointer: `/file/features/${index}/properties`, label, noun }, problems);
+  if (issues.length > 0 || !valuesOk) return undefined;
   const feature = value as TFeature;
   const placed = geometryPolygonProblems(feature.geometry);
   for (const { path, problems: faults } of placed) {

@@ -188,6 +188,27 @@ describe("parseGeoJsonStream", () => {
     ]);
   });
 
+  it("refuses property values that cannot be stored (a NUL in a key or a value, 1e400, nesting past 64 levels), naming feature and property", async () => {
+    let deep = '{"v":1}';
+    for (let i = 1; i < 70; i++) deep = `{"n":${deep}}`;
+    const text = `{"type":"FeatureCollection","features":[
+      {"type":"Feature","properties":{"a\\u0000":"x"},"geometry":null},
+      {"type":"Feature","properties":{"ok":"fine"},"geometry":null},
+      {"type":"Feature","properties":{"big":1e400,"name":"a\\u0000b"},"geometry":null},
+      {"type":"Feature","properties":{"deep":${deep}},"geometry":null}]}`;
+    const err = await failure(parse(text));
+    expect(err.errors!.map((e) => [e.field, e.code])).toEqual([
+      ["/file/features/0/properties/a\\u0000", "nul_character"],
+      ["/file/features/2/properties/big", "invalid_number"],
+      ["/file/features/2/properties/name", "nul_character"],
+      [`/file/features/3/properties/deep${"/n".repeat(63)}`, "too_deep"],
+    ]);
+    expect(err.errors![0]!.message).toBe('Feature 0, property "a\\u0000": the name contains a NUL character (\\u0000), which cannot be stored; rename it.');
+    expect(err.errors![1]!.message).toMatch(
+      /^Feature 2, property "big": Infinity is not a finite number \(a number too large for a 64-bit double, such as 1e400/,
+    );
+  });
+
   it("refuses what is not a FeatureCollection with the whole-file messages", async () => {
     for (const doc of [
       [point(1, 1)],

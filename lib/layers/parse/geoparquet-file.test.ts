@@ -145,6 +145,24 @@ describe("parseGeoParquetFile", () => {
     expect(err.detail).toBe("The GeoParquet file has 2 problems.");
   });
 
+  it("refuses a column value that is not a finite number or holds a NUL, naming row and column", async () => {
+    const geo = { version: "1.1.0", primary_column: "geometry", columns: { geometry: { encoding: "WKB", geometry_types: ["Point"] } } };
+    const file = parquetWriteBuffer({
+      columnData: [
+        { name: "d", data: [1.5, NaN, Infinity], type: "DOUBLE" },
+        { name: "s", data: ["a", "b", "c\u0000"], type: "STRING" },
+        { name: "geometry", data: [0, 1, 2].map((i) => geojsonToWkb({ type: "Point", coordinates: [i, i] })), type: "BYTE_ARRAY" },
+      ],
+      kvMetadata: [{ key: "geo", value: JSON.stringify(geo) }],
+    });
+    const err = await failure(parseGeoParquetFile(buffer(new Uint8Array(file))));
+    expect(err.errors!.map((e) => [e.field, e.code, e.message.replace(/:.*/, "")])).toEqual([
+      ["/file/features/1/properties/d", "invalid_number", 'Row 2, column "d"'],
+      ["/file/features/2/properties/d", "invalid_number", 'Row 3, column "d"'],
+      ["/file/features/2/properties/s", "nul_character", 'Row 3, column "s"'],
+    ]);
+  });
+
   it("refuses at once, having read only the file's few KB, a footer that claims 4 billion rows", async () => {
     const real = await geoParquet([point(1, 2)]);
     const forged = forge(

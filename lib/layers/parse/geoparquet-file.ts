@@ -205,7 +205,7 @@ export async function* parseGeoParquetFile(
           setOwn(properties, key, Object.hasOwn(row, column) ? propertyValue(row[column]) : null);
         }
         const index = from + i;
-        const feature = checkFeature({ type: "Feature", geometry: row[geometryColumn] ?? null, properties }, index, problems, `Row ${index + 1}`);
+        const feature = checkFeature({ type: "Feature", geometry: row[geometryColumn] ?? null, properties }, index, problems, `Row ${index + 1}`, "column");
         if (feature) ready.push(feature);
       }
       problems.throwIfFull();
