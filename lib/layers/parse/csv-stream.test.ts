@@ -48,6 +48,16 @@ describe("parseCsvStream", () => {
     expect((await typed("a\n")).items).toEqual([]); // a header alone: an empty table
   });
 
+  it("makes a column text when it holds an integer a double cannot hold, so that it is stored as written", async () => {
+    const r = await typed("geonameid,name,lon,lat,n\n1234567890123456789,a,1,2,9007199254740991\n2,b,3,4,1e18\n");
+    expect(r.types).toEqual({ geonameid: "string", name: "string", lon: "number", lat: "number", n: "number" });
+    expect(r.items).toEqual([
+      point(1, 2, { geonameid: "1234567890123456789", name: "a", n: 9007199254740991 }),
+      point(3, 4, { geonameid: "2", name: "b", n: 1e18 }),
+    ]);
+    expect((await typed("id\n-9007199254740992\n")).types).toEqual({ id: "string" });
+  });
+
   it("yields raw strings and decides the column types only at the end", async () => {
     const stream = csv("a,b\n1,x\n2,3\n");
     const items = [];

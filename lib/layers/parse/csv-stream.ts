@@ -9,7 +9,8 @@
  *   as soon as the header is read, before the first item.
  * - Values are yielded as read: strings, `""` for an empty cell. Whether a column holds
  *   numbers ("a column whose every non-empty value is a number is stored as numbers", and
- *   has one) needs every row, so the decision is gathered while streaming (O(columns)
+ *   has one; an integer beyond ±(2^53 - 1), which a double cannot hold, makes its column text,
+ *   wide-integers.ts) needs every row, so the decision is gathered while streaming (O(columns)
  *   memory) and read with `columnTypes()` once the items are exhausted; `typedCsvItem(item,
  *   types)` then turns `""` into null and numeric columns' values into numbers. Chosen over
  *   leaving inference to the layer writer because this rule is the CSV's own (`"007"` is the
@@ -38,6 +39,7 @@ import { parseDecimalNumber } from "@/lib/steps/decimal-number";
 import { countedChunks, DEFAULT_PARSE_LIMITS, formatBytes, type TParseLimits } from "./limits";
 import { setOwn } from "@/lib/steps/dataset";
 import { fileFault, ProblemList } from "./problems";
+import { isWideIntegerText } from "./wide-integers";
 
 const LON_NAMES = ["lon", "lng", "long", "longitude", "x"];
 const LAT_NAMES = ["lat", "latitude", "y"];
@@ -156,7 +158,8 @@ export class CsvLayerStream implements AsyncIterable<TFeature | TRow> {
         const v = r[c]!;
         if (v !== "") {
           this.filled[c] = true;
-          if (this.numeric[c] && parseDecimalNumber(v) === null) this.numeric[c] = false;
+          // An integer a double cannot hold keeps its column text, so that it is stored as written (wide-integers.ts).
+          if (this.numeric[c] && (parseDecimalNumber(v) === null || isWideIntegerText(v))) this.numeric[c] = false;
           // Text decoded from UTF-8 has no unpaired surrogate; a NUL is the one character Postgres cannot store.
           if (v.includes("\u0000")) {
             stored = false;

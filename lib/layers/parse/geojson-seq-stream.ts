@@ -9,7 +9,8 @@
  * otherwise every line is a record (newline-delimited GeoJSON, `\n` or `\r\n`). Blank records
  * are skipped. A record is collected as bytes until its delimiter and parsed on its own with
  * `JSON.parse`, so memory follows the longest record, capped by `limits.maxItemBytes`.
- * Records are numbered from 0 in the order of the features they hold: the errors of the
+ * An integer literal a double cannot hold is kept as its decimal text in `properties`
+ * (wide-integers.ts). Records are numbered from 0 in the order of the features they hold: the errors of the
  * third feature are `/file/features/2/...`, "Feature 2: ...", as for a FeatureCollection.
  *
  * @throws AppError `validation_failed`: `/file/features/<i>` `invalid_json` ("Feature <i>
@@ -22,8 +23,11 @@ import type { TFeature } from "@/lib/engine/types";
 import { checkFeature } from "./feature";
 import { countedChunks, DEFAULT_PARSE_LIMITS, formatBytes, type TParseLimits } from "./limits";
 import { ProblemList } from "./problems";
+import { settleWideIntegers, wideIntegerReviver } from "./wide-integers";
 
 const RS = 0x1e;
+/** An integer literal of 16 digits or more: a record without one holds no wide integer (2^53 has 16 digits). */
+const WIDE_CANDIDATE = /(?<![\d.])\d{16,}(?![\d.eE])/;
 const LF = 0x0a;
 const BOM = [0xef, 0xbb, 0xbf];
 const isSpace = (b: number) => b === 0x20 || b === 0x09 || b === 0x0a || b === 0x0d;
@@ -52,7 +56,8 @@ export async function* parseGeoJsonSeqStream(chunks: AsyncIterable<Uint8Array>, 
     }
     let value: unknown;
     try {
-      value = JSON.parse(text);
+      // The reviver (wide-integers.ts) slows JSON.parse several times: only for records with a literal of 16 digits or more.
+      value = WIDE_CANDIDATE.test(text) ? settleWideIntegers(JSON.parse(text, wideIntegerReviver)) : JSON.parse(text);
     } catch (e) {
       const where = delimiter === LF ? ` (line ${line})` : "";
       problems.add({ field: `/file/features/${index}`, code: "invalid_json", message: `Feature ${index}${where} is not JSON: ${(e as Error).message}` });

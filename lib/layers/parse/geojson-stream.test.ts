@@ -82,6 +82,19 @@ describe("parseGeoJsonStream", () => {
     expect(await collect(parseGeoJsonStream(cutAt(bytes, [at + 1, at + 2, at + 3])))).toEqual(want);
   });
 
+  it("keeps an integer literal a double cannot hold as its decimal text in properties, wherever the stream is cut", async () => {
+    const text =
+      '{"type":"FeatureCollection","features":[{"type":"Feature","properties":{"population":9007199254740993,"id":1234567890123456789,"small":9007199254740991,"list":[-12345678901234567890],"f":1e20},"geometry":{"type":"Point","coordinates":[1,2]}}]}';
+    const want = [
+      point(1, 2, { population: "9007199254740993", id: "1234567890123456789", small: 9007199254740991, list: ["-12345678901234567890"], f: 1e20 }),
+    ];
+    const bytes = utf8(text);
+    for (let cut = 0; cut <= bytes.byteLength; cut++) expect(await collect(parseGeoJsonStream(cutAt(bytes, [cut])))).toEqual(want);
+    // A number anywhere else is the double JSON.parse makes, named as a number in messages.
+    const err = await failure(parse('{"type":"FeatureCollection","features":12345678901234567890}'));
+    expect(err.errors![0]!.message).toBe("features must be an array, got number");
+  });
+
   it("names each faulty feature, field and message as the whole-file import did", async () => {
     const bad = fc([
       point(1, 1),

@@ -6,7 +6,8 @@
  * Parsing is @streamparser/json's tokenizer and token parser, selecting `$.features.*` with
  * `keepStack: false`: a feature is dropped from the parser once emitted, and every other
  * member of the top-level object (`type`, `bbox`, foreign members) is checked for syntax but
- * never kept, so memory follows the largest single feature, not the file. The envelope is
+ * never kept, so memory follows the largest single feature, not the file. An integer literal a
+ * double cannot hold is kept as its decimal text in `properties` (wide-integers.ts). The envelope is
  * followed token by token beside it, so that a file that is not a FeatureCollection is refused
  * as soon as that shows, by its first token (a top-level array: `/file` "Expected a
  * FeatureCollection object, got array") or by its `type` member (a bare Feature: `/file/type`
@@ -27,10 +28,32 @@ import type { TFeature } from "@/lib/engine/types";
 import { checkFeature } from "./feature";
 import { countedChunks, DEFAULT_PARSE_LIMITS, formatBytes, type TParseLimits } from "./limits";
 import { fileFault, ProblemList } from "./problems";
+import { jsonNumber, settleWideIntegers } from "./wide-integers";
 
 /** How `validateFeatureCollection` names a JSON value's kind ("got array"), from its first token. */
 const describeToken = (token: TokenType, value: unknown) =>
-  token === TokenType.LEFT_BRACE ? "object" : token === TokenType.LEFT_BRACKET ? "array" : value === null ? "null" : typeof value;
+  token === TokenType.LEFT_BRACE
+    ? "object"
+    : token === TokenType.LEFT_BRACKET
+      ? "array"
+      : token === TokenType.NUMBER
+        ? "number"
+        : value === null
+          ? "null"
+          : typeof value;
+
+/** The tokenizer, with each integer literal a double cannot hold made a `WideInteger` (wide-integers.ts), counted. */
+class WideIntegerTokenizer extends Tokenizer {
+  /** Wide integer literals read since the count was last reset. */
+  wide = 0;
+
+  protected override parseNumber(text: string): number {
+    const n = jsonNumber(text);
+    if (typeof n === "number") return n;
+    this.wide++;
+    return n as unknown as number; // settled before anyone reads it as a number (settleWideIntegers)
+  }
+}
 
 const isValueStart = (t: TokenType) => t !== TokenType.COMMA && t !== TokenType.COLON && t !== TokenType.RIGHT_BRACE && t !== TokenType.RIGHT_BRACKET;
 
@@ -40,7 +63,7 @@ const notJson = (message: string) => fileFault("invalid_json", `The file is not 
 export async function* parseGeoJsonStream(chunks: AsyncIterable<Uint8Array>, limits: TParseLimits = DEFAULT_PARSE_LIMITS): AsyncGenerator<TFeature> {
   const maxItemBytes = limits.maxItemBytes ?? DEFAULT_PARSE_LIMITS.maxItemBytes;
   const problems = new ProblemList("The GeoJSON file");
-  const tokenizer = new Tokenizer();
+  const tokenizer = new WideIntegerTokenizer();
   const parser = new TokenParser({ paths: ["$.features.*", "$.type"], keepStack: false });
   const ready: TFeature[] = [];
   let count = 0;
@@ -127,6 +150,10 @@ export async function* parseGeoJsonStream(chunks: AsyncIterable<Uint8Array>, lim
     if (!Array.isArray(parent) || !featuresIsArray) return; // members of a `features` object: already refused
     const index = count++;
     if (count > limits.maxItems) problems.fail("/file/features", "too_many_features", `At most ${limits.maxItems} features are accepted; the file has more.`);
+    if (tokenizer.wide > 0) {
+      settleWideIntegers(value);
+      tokenizer.wide = 0;
+    }
     const feature = checkFeature(value, index, problems, `Feature ${index}`);
     if (feature) ready.push(feature);
   };
