@@ -136,6 +136,22 @@ describe("parseCsvStream", () => {
     ]);
   });
 
+  it("refuses bytes that are not UTF-8 (a Latin-1 file), naming the line, wherever the stream is cut", async () => {
+    const latin1 = Buffer.concat([Buffer.from("name,lon,lat\nBern,7.4,46.9\nZ"), Buffer.from([0xfc]), Buffer.from("rich,8.5,47.4\n")]);
+    for (let cut = 0; cut <= latin1.length; cut++)
+      expect((await failure(parseCsvStream(cutAt(latin1, [cut])))).errors, `cut ${cut}`).toEqual([
+        {
+          field: "/file",
+          code: "invalid_encoding",
+          message: "The CSV file is not UTF-8 text: the byte 0xFC at line 3 (byte offset 28) is not UTF-8; save it as UTF-8.",
+        },
+      ]);
+    const utf16 = Buffer.from("\uFEFFlon,lat\n1,2\n", "utf16le");
+    expect((await failure(parseCsvStream(cutAt(utf16, [])))).errors![0]!.message).toBe(
+      "The CSV file is not UTF-8 text: it starts with a UTF-16 byte order mark; save it as UTF-8.",
+    );
+  });
+
   it("refuses a bad header or column choice before reading rows", async () => {
     const cases: [string, TCsvOptions, object][] = [
       ["a,b\n1,2\n", { lonColumn: "lon", latColumn: "b" }, { field: "/lonColumn", code: "unknown_column", message: 'No column "lon" in the header (a, b).' }],

@@ -23,7 +23,8 @@
  *   (`nul_character`); a header cell with one stops the reading (`/file`).
  *
  * @throws AppError `validation_failed`: `/file` `invalid_csv` (csv-parse's message with the
- *   line; a row of unexpected length), `/file` `invalid_csv` "The CSV file has no header row.",
+ *   line; a row of unexpected length), `/file` `invalid_encoding` (a byte that is not UTF-8, RFC
+ *   3629, named by line and byte offset: utf8.ts), `/file` `invalid_csv` "The CSV file has no header row.",
  *   `/file` `duplicate_column` or `nul_character` (in a column name), `/lonColumn` / `/latColumn`
  *   `unknown_column` or `required` (only one of them named), `/file/rows/<row>/<column>`
  *   `invalid_position` or `nul_character`, `/file`
@@ -39,6 +40,7 @@ import { parseDecimalNumber } from "@/lib/steps/decimal-number";
 import { countedChunks, DEFAULT_PARSE_LIMITS, formatBytes, type TParseLimits } from "./limits";
 import { setOwn } from "@/lib/steps/dataset";
 import { fileFault, ProblemList } from "./problems";
+import { describeUtf8Fault, utf8Checked } from "./utf8";
 import { isWideIntegerText } from "./wide-integers";
 
 const LON_NAMES = ["lon", "lng", "long", "longitude", "x"];
@@ -109,7 +111,11 @@ export class CsvLayerStream implements AsyncIterable<TFeature | TRow> {
   private async *items(): AsyncGenerator<TFeature | TRow> {
     const maxItemBytes = this.limits.maxItemBytes ?? DEFAULT_PARSE_LIMITS.maxItemBytes;
     const parser = parse({ bom: true, skip_empty_lines: true, relax_column_count: false, max_record_size: maxItemBytes });
-    const bytes = Readable.from(countedChunks(this.chunks, this.limits.maxBytes), { objectMode: false });
+    // csv-parse would read a byte that is not UTF-8 as U+FFFD without a word: the bytes are checked first.
+    const checked = utf8Checked(countedChunks(this.chunks, this.limits.maxBytes), (where) =>
+      fileFault("invalid_encoding", `The CSV file is not UTF-8 text: ${describeUtf8Fault(where)}; save it as UTF-8.`),
+    );
+    const bytes = Readable.from(checked, { objectMode: false });
     // Errors surface through the iteration of `parser` below; this promise only must not go unhandled.
     pipeline(bytes, parser).catch(() => undefined);
     try {

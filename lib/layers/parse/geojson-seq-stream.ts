@@ -14,15 +14,18 @@
  * third feature are `/file/features/2/...`, "Feature 2: ...", as for a FeatureCollection.
  *
  * @throws AppError `validation_failed`: `/file/features/<i>` `invalid_json` ("Feature <i>
- *   (line <n>) is not JSON: ..."; the line only for newline-delimited files), the feature's
+ *   (line <n>) is not JSON: ..."; the line only for newline-delimited files) or
+ *   `invalid_encoding` (a byte that is not UTF-8, RFC 3629, in the record), the feature's
  *   faults (up to 20 listed, reading stops after the 21st), `/file/features` `too_many_features`
  *   past `limits.maxItems`, `/file/features/<i>` `too_large` past `maxItemBytes`;
  *   `payload_too_large` past `limits.maxBytes`; `/file` `required` for no bytes.
  */
+import { isUtf8 } from "node:buffer";
 import type { TFeature } from "@/lib/engine/types";
 import { checkFeature } from "./feature";
 import { countedChunks, DEFAULT_PARSE_LIMITS, formatBytes, type TParseLimits } from "./limits";
 import { ProblemList } from "./problems";
+import { firstInvalidUtf8 } from "./utf8";
 import { settleWideIntegers, wideIntegerReviver } from "./wide-integers";
 
 const RS = 0x1e;
@@ -54,12 +57,23 @@ export async function* parseGeoJsonSeqStream(chunks: AsyncIterable<Uint8Array>, 
     if (count > limits.maxItems) {
       problems.fail("/file/features", "too_many_features", `At most ${limits.maxItems} features are accepted; the file has more.`);
     }
+    const where = delimiter === LF ? ` (line ${line})` : "";
+    // toString() above replaced any byte that is not UTF-8 by U+FFFD: refuse the record rather than store "�".
+    if (!isUtf8(bytes)) {
+      const at = firstInvalidUtf8(bytes);
+      const byte = `0x${bytes[at]!.toString(16).toUpperCase().padStart(2, "0")}`;
+      problems.add({
+        field: `/file/features/${index}`,
+        code: "invalid_encoding",
+        message: `Feature ${index}${where} is not UTF-8 text: the byte ${byte} at byte offset ${at} of the record is not UTF-8; save the file as UTF-8.`,
+      });
+      return;
+    }
     let value: unknown;
     try {
       // The reviver (wide-integers.ts) slows JSON.parse several times: only for records with a literal of 16 digits or more.
       value = WIDE_CANDIDATE.test(text) ? settleWideIntegers(JSON.parse(text, wideIntegerReviver)) : JSON.parse(text);
     } catch (e) {
-      const where = delimiter === LF ? ` (line ${line})` : "";
       problems.add({ field: `/file/features/${index}`, code: "invalid_json", message: `Feature ${index}${where} is not JSON: ${(e as Error).message}` });
       return;
     }
