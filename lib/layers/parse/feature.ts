@@ -10,13 +10,15 @@
  * `properties` defaulting to `{}` (RFC 7946 allows null); an invalid one is recorded in the
  * problem list and not returned. The properties' values are checked too (values.ts: text
  * Postgres cannot store, nesting past 64 levels, numbers that are not finite), at
- * `/file/features/<index>/properties/<key>...` ("Feature 3, property "name": ...").
+ * `/file/features/<index>/properties/<key>...` ("Feature 3, property "name": ..."), and a `crs`
+ * member of the feature (GeoJSON 2008) as the file's is (crs.ts), at `.../crs`.
  */
 import { jsonPointer } from "@/lib/errors";
 import { geometryPolygonProblems } from "@/lib/geo/polygon-problems";
 import { validateFeature } from "@/lib/geo/validate-geojson";
 import type { TFeature } from "@/lib/engine/types";
 import type { ProblemList } from "./problems";
+import { geoJsonCrsFault } from "./crs";
 import { checkValues, type TValuesPlace } from "./values";
 
 /** A name as messages quote it: at most 60 characters (a name is there to find the feature, not to be read whole). */
@@ -36,13 +38,16 @@ export function checkFeature(
   const issues = validateFeature(value);
   for (const issue of issues)
     problems.add({ field: `/file${jsonPointer(["features", index, ...issue.path])}`, code: issue.code, message: `${label}: ${issue.message}` });
+  // GeoJSON 2008 allowed a crs member on a feature too: a GeoJSON text sequence's only place for one.
+  const crs = value !== null && typeof value === "object" && Object.hasOwn(value, "crs") ? geoJsonCrsFault((value as { crs: unknown }).crs) : undefined;
+  if (crs) problems.add({ field: `/file/features/${index}/crs`, code: "unsupported_crs", message: `${label} ${crs}` });
   // The properties are checked whatever the geometry, so that one look at the errors shows both.
   const properties = (value as { properties?: unknown } | null)?.properties;
   const valuesOk =
     properties === null || typeof properties !== "object" || Array.isArray(properties)
       ? true
       : checkValues(properties as Record<string, unknown>, { pointer: `/file/features/${index}/properties`, label, noun }, problems);
-  if (issues.length > 0 || !valuesOk) return undefined;
+  if (issues.length > 0 || !valuesOk || crs) return undefined;
   const feature = value as TFeature;
   const placed = geometryPolygonProblems(feature.geometry);
   for (const { path, problems: faults } of placed) {

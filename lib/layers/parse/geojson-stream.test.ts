@@ -222,6 +222,28 @@ describe("parseGeoJsonStream", () => {
     );
   });
 
+  it("refuses a crs member naming another CRS than longitude/latitude on WGS 84, before or after the features; accepts CRS84, EPSG:4326 and null", async () => {
+    const crs = (name: string) => ({ type: "name", properties: { name } });
+    for (const member of [crs("urn:ogc:def:crs:OGC:1.3:CRS84"), crs("EPSG:4326"), null])
+      expect(await collect(parse(JSON.stringify(fc([point(1, 2)], { crs: member }))))).toEqual([point(1, 2)]);
+    const before = await failure(parse(JSON.stringify(fc([point(1, 2)], { crs: crs("urn:ogc:def:crs:EPSG::3857") }))));
+    expect(before.errors).toEqual([
+      {
+        field: "/file/crs",
+        code: "unsupported_crs",
+        message: expect.stringMatching(/^The file declares the CRS "urn:ogc:def:crs:EPSG::3857" in its crs member \(GeoJSON 2008\); GeoJSON \(RFC 7946\)/),
+      },
+    ]);
+    const after = await failure(
+      parse(`{"type":"FeatureCollection","features":[${JSON.stringify(point(1, 2))}],"crs":{"type":"name","properties":{"name":"EPSG:3857"}}}`),
+    );
+    expect(after.errors!.map((e) => e.field)).toEqual(["/file/crs"]);
+    const onFeature = await failure(parse(JSON.stringify(fc([{ ...point(1, 2), crs: crs("EPSG:2056") }]))));
+    expect(onFeature.errors).toEqual([
+      { field: "/file/features/0/crs", code: "unsupported_crs", message: expect.stringMatching(/^Feature 0 declares the CRS "EPSG:2056"/) },
+    ]);
+  });
+
   it("refuses what is not a FeatureCollection with the whole-file messages", async () => {
     for (const doc of [
       [point(1, 1)],

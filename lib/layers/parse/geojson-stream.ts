@@ -13,6 +13,10 @@
  * FeatureCollection object, got array") or by its `type` member (a bare Feature: `/file/type`
  * "Expected type \"FeatureCollection\", got \"Feature\""), and `features` missing or not an
  * array is named (`/file/features`), all with the messages of `validateFeatureCollection`.
+ * A `crs` member (GeoJSON 2008) is accepted when null or naming longitude/latitude on WGS 84
+ * (OGC:CRS84, EPSG:4326, crs.ts), else refused at `/file/crs` (`unsupported_crs`), stopping
+ * the reading: RFC 7946 GeoJSON is WGS 84 longitude/latitude, and other coordinates would be
+ * read as degrees.
  *
  * @throws AppError `validation_failed`: `/file` `invalid_json` (not JSON, with the byte offset
  *   near the fault); the envelope faults above; `/file/features/<i>/...` per faulty feature
@@ -25,6 +29,7 @@ import { Tokenizer, TokenParser, TokenType } from "@streamparser/json";
 import type { ParsedElementInfo } from "@streamparser/json";
 import { AppError, jsonPointer } from "@/lib/errors";
 import type { TFeature } from "@/lib/engine/types";
+import { geoJsonCrsFault } from "./crs";
 import { checkFeature } from "./feature";
 import { countedChunks, DEFAULT_PARSE_LIMITS, formatBytes, type TParseLimits } from "./limits";
 import { fileFault, ProblemList } from "./problems";
@@ -64,7 +69,7 @@ export async function* parseGeoJsonStream(chunks: AsyncIterable<Uint8Array>, lim
   const maxItemBytes = limits.maxItemBytes ?? DEFAULT_PARSE_LIMITS.maxItemBytes;
   const problems = new ProblemList("The GeoJSON file");
   const tokenizer = new WideIntegerTokenizer();
-  const parser = new TokenParser({ paths: ["$.features.*", "$.type"], keepStack: false });
+  const parser = new TokenParser({ paths: ["$.features.*", "$.type", "$.crs"], keepStack: false });
   const ready: TFeature[] = [];
   let count = 0;
 
@@ -145,6 +150,10 @@ export async function* parseGeoJsonStream(chunks: AsyncIterable<Uint8Array>, lim
       // Not a FeatureCollection: nothing after this can make the file one, so stop here.
       if (key === "type" && value !== "FeatureCollection")
         problems.fail("/file/type", "invalid_geojson", `Expected type "FeatureCollection", got ${JSON.stringify(value)}`);
+      if (key === "crs") {
+        const fault = geoJsonCrsFault(settleWideIntegers(value));
+        if (fault) problems.fail("/file/crs", "unsupported_crs", `The file ${fault}`);
+      }
       return;
     }
     if (!Array.isArray(parent) || !featuresIsArray) return; // members of a `features` object: already refused

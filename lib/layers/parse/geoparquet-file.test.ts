@@ -163,6 +163,43 @@ describe("parseGeoParquetFile", () => {
     ]);
   });
 
+  it("reads a geometry column without crs (OGC:CRS84) or with CRS84 / EPSG:4326; refuses another CRS and an unknown one (null), naming the column", async () => {
+    const withCrs = (crs?: unknown) =>
+      parquetWriteBuffer({
+        columnData: [
+          { name: "id", data: [1], type: "INT32" },
+          { name: "geom", data: [geojsonToWkb({ type: "Point", coordinates: [95, 60] })], type: "BYTE_ARRAY" },
+        ],
+        kvMetadata: [
+          {
+            key: "geo",
+            value: JSON.stringify({
+              version: "1.1.0",
+              primary_column: "geom",
+              columns: { geom: { encoding: "WKB", geometry_types: ["Point"], ...(crs === undefined ? {} : { crs }) } },
+            }),
+          },
+        ],
+      });
+    const read = (crs?: unknown) => parseGeoParquetFile(buffer(new Uint8Array(withCrs(crs))));
+    for (const crs of [undefined, { id: { authority: "OGC", code: "CRS84" } }, { id: { authority: "EPSG", code: 4326 } }, "OGC:CRS84"])
+      expect(await collect(read(crs)), JSON.stringify(crs)).toEqual([point(95, 60, { id: 1 })]);
+    const mercator = { type: "ProjectedCRS", name: "WGS 84 / Pseudo-Mercator", id: { authority: "EPSG", code: 3857 } };
+    expect((await failure(read(mercator))).errors).toEqual([
+      {
+        field: "/file",
+        code: "unsupported_crs",
+        message:
+          'The geometry column "geom" declares the CRS EPSG:3857 ("WGS 84 / Pseudo-Mercator"); only longitude/latitude on WGS 84 (OGC:CRS84, EPSG:4326) is read: reproject it to longitude/latitude first (e.g. GeoPandas to_crs(4326), ogr2ogr -t_srs EPSG:4326).',
+      },
+    ]);
+    expect((await failure(read(null))).errors![0]).toMatchObject({
+      field: "/file",
+      code: "unsupported_crs",
+      message: expect.stringMatching(/^The geometry column "geom" declares its CRS unknown \(crs: null\)/),
+    });
+  });
+
   it("refuses at once, having read only the file's few KB, a footer that claims 4 billion rows", async () => {
     const real = await geoParquet([point(1, 2)]);
     const forged = forge(

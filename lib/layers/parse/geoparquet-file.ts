@@ -23,12 +23,15 @@
  *   footer that contradicts the file, a page hyparquet cannot decode), `too_many_rows`
  *   (declared rows past `limits.maxItems`), `too_large` (footer, row group, `geo` metadata
  *   or column count past its cap), `no_geometry` (no `geo` metadata, or its primary column
- *   is missing or not WKB); and the per-row faults above.
+ *   is missing or not WKB), `unsupported_crs` (the primary column's `crs` is null, i.e.
+ *   unknown, or names a CRS other than OGC:CRS84 / EPSG:4326, crs.ts; a missing `crs` is
+ *   OGC:CRS84 by the specification); and the per-row faults above.
  */
 import { parquetMetadata, parquetReadObjects, parquetSchema, type AsyncBuffer, type FileMetaData } from "hyparquet";
 import { markGeoColumns } from "hyparquet/src/geoparquet.js";
 import { AppError } from "@/lib/errors";
 import type { TFeature } from "@/lib/engine/types";
+import { describeCrs, isLonLatCrs, REPROJECT_HINT } from "./crs";
 import { checkFeature } from "./feature";
 import { DEFAULT_PARSE_LIMITS, emptyFile, formatBytes, tooLarge, type TParseLimits } from "./limits";
 import { fileFault, ProblemList } from "./problems";
@@ -131,7 +134,7 @@ export async function readGeoParquetFooter(file: AsyncBuffer, limits: TParseLimi
     throw tooBig(`The file's \`geo\` metadata is ${formatBytes(Buffer.byteLength(geo))}; at most ${formatBytes(MAX_GEO_METADATA_BYTES)} are read.`);
   let parsed: {
     primary_column?: unknown;
-    columns?: Record<string, { encoding?: unknown; covering?: { bbox?: Record<string, unknown> } } | undefined>;
+    columns?: Record<string, { encoding?: unknown; crs?: unknown; covering?: { bbox?: Record<string, unknown> } } | undefined>;
   };
   try {
     parsed = JSON.parse(geo) as typeof parsed;
@@ -142,6 +145,18 @@ export async function readGeoParquetFooter(file: AsyncBuffer, limits: TParseLimi
   if (typeof primary !== "string") throw noGeometry("the `geo` metadata names no primary_column");
   const encoding = parsed.columns?.[primary]?.encoding;
   if (encoding !== "WKB") throw noGeometry(`the primary column "${primary}" is encoded as ${JSON.stringify(encoding)}, not WKB`);
+  // GeoParquet 1.1: a missing crs is OGC:CRS84; null says the CRS is unknown, which cannot be taken for degrees (crs.ts).
+  const column = parsed.columns![primary]!;
+  if (Object.hasOwn(column, "crs") && column.crs === null)
+    throw fileFault(
+      "unsupported_crs",
+      `The geometry column "${primary}" declares its CRS unknown (crs: null); only longitude/latitude on WGS 84 (OGC:CRS84, EPSG:4326) is read: if the coordinates are longitude/latitude, set the CRS (e.g. GeoPandas set_crs(4326)), else ${REPROJECT_HINT}.`,
+    );
+  if (Object.hasOwn(column, "crs") && !isLonLatCrs(column.crs))
+    throw fileFault(
+      "unsupported_crs",
+      `The geometry column "${primary}" declares the CRS ${describeCrs(column.crs)}; only longitude/latitude on WGS 84 (OGC:CRS84, EPSG:4326) is read: ${REPROJECT_HINT}.`,
+    );
   // hyparquet's GeoParquet support, now that `geo` passed its checks: every top-level BYTE_ARRAY
   // column it declares WKB gets the GEOMETRY (or GEOGRAPHY) logical type, decoded to GeoJSON.
   markGeoColumns(metadata.schema, metadata.key_value_metadata);
