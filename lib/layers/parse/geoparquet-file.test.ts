@@ -200,6 +200,34 @@ describe("parseGeoParquetFile", () => {
     });
   });
 
+  it("names the row whose geometry is not WKB, or whose text is not UTF-8, instead of failing the whole file", async () => {
+    const geo = { version: "1.1.0", primary_column: "geometry", columns: { geometry: { encoding: "WKB", geometry_types: ["Point"] } } };
+    const file = parquetWriteBuffer({
+      columnData: [
+        { name: "name", data: [utf8("ok"), utf8("ok"), new Uint8Array([0x5a, 0xfc, 0x72])], type: "STRING" },
+        {
+          name: "geometry",
+          data: [geojsonToWkb({ type: "Point", coordinates: [1, 2] }), new Uint8Array([1, 2, 3]), geojsonToWkb({ type: "Point", coordinates: [3, 4] })],
+          type: "BYTE_ARRAY",
+        },
+      ],
+      kvMetadata: [{ key: "geo", value: JSON.stringify(geo) }],
+    });
+    const err = await failure(parseGeoParquetFile(buffer(new Uint8Array(file))));
+    expect(err.errors).toEqual([
+      {
+        field: "/file/features/1/geometry",
+        code: "invalid_wkb",
+        message: 'Row 2: the geometry (column "geometry") is not valid WKB (3 bytes: Offset is outside the bounds of the DataView).',
+      },
+      {
+        field: "/file/features/2/properties/name",
+        code: "undecodable",
+        message: 'Row 3, column "name": the value is not UTF-8 text (byte offset 1 of the value).',
+      },
+    ]);
+  });
+
   it("refuses at once, having read only the file's few KB, a footer that claims 4 billion rows", async () => {
     const real = await geoParquet([point(1, 2)]);
     const forged = forge(

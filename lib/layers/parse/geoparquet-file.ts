@@ -16,7 +16,9 @@
  *
  * Features are checked like GeoJSON ones (lib/geo/validate-geojson.ts): faults are named
  * `/file/features/<i>/geometry/...` with "Row <i + 1>: ..." (rows counted from 1), up to 20
- * listed, reading stops after the 21st.
+ * listed, reading stops after the 21st. A cell that cannot be decoded is such a fault too:
+ * geometry bytes that are not WKB (`invalid_wkb` at `.../geometry`), text that is not UTF-8
+ * (`undecodable` at `.../properties/<column>`).
  *
  * @throws AppError `payload_too_large` when `file.byteLength` passes `limits.maxBytes`;
  *   `validation_failed` at `/file`: `required` (empty), `invalid_parquet` (not Parquet, a
@@ -28,13 +30,16 @@
  *   OGC:CRS84 by the specification); and the per-row faults above.
  */
 import { parquetMetadata, parquetReadObjects, parquetSchema, type AsyncBuffer, type FileMetaData } from "hyparquet";
+import { DEFAULT_PARSERS } from "hyparquet/src/convert.js";
 import { markGeoColumns } from "hyparquet/src/geoparquet.js";
-import { AppError } from "@/lib/errors";
+import type { ParquetParsers } from "hyparquet/src/types.js";
+import { AppError, jsonPointer } from "@/lib/errors";
 import type { TFeature } from "@/lib/engine/types";
 import { describeCrs, isLonLatCrs, REPROJECT_HINT } from "./crs";
 import { checkFeature } from "./feature";
 import { DEFAULT_PARSE_LIMITS, emptyFile, formatBytes, tooLarge, type TParseLimits } from "./limits";
 import { fileFault, ProblemList } from "./problems";
+import { firstInvalidUtf8 } from "./utf8";
 import { kvJson, LAYER_FILE_METADATA_KEY, type TLayerFileMetadata } from "@/lib/layers/layer-file/types";
 import { setOwn } from "@/lib/steps/dataset";
 
@@ -180,6 +185,40 @@ function propertyColumns(metadata: FileMetaData, geoColumns: Record<string, { co
     .map((column) => ({ column, key: Object.hasOwn(renamed, column) && typeof renamed[column] === "string" ? renamed[column] : column }));
 }
 
+/**
+ * A cell hyparquet could not decode, in place of its value: WKB that is not WKB (hyparquet's
+ * decoder throws "Offset is outside the bounds of the DataView", which named no row and ended
+ * the whole read), text that is not UTF-8 (hyparquet's decoder would put U+FFFD in its place).
+ * The row that holds one is named instead.
+ */
+class Undecodable {
+  constructor(readonly what: string) {}
+}
+
+const utf8Fatal = new TextDecoder("utf-8", { fatal: true });
+
+/** hyparquet's decoders, each giving an `Undecodable` for what it cannot decode instead of throwing or replacing. */
+const PARSERS: Partial<ParquetParsers> = {
+  geometryFromBytes: (bytes) => wkb(bytes, DEFAULT_PARSERS.geometryFromBytes),
+  geographyFromBytes: (bytes) => wkb(bytes, DEFAULT_PARSERS.geographyFromBytes),
+  stringFromBytes: (bytes) => {
+    if (!bytes) return bytes;
+    try {
+      return utf8Fatal.decode(bytes);
+    } catch {
+      return new Undecodable(`is not UTF-8 text (byte offset ${firstInvalidUtf8(bytes)} of the value)`);
+    }
+  },
+};
+
+function wkb(bytes: Uint8Array, decode: (bytes: Uint8Array) => unknown): unknown {
+  try {
+    return decode(bytes);
+  } catch (e) {
+    return new Undecodable(`is not valid WKB (${bytes.byteLength} bytes: ${(e as Error).message})`);
+  }
+}
+
 /** A property value as stored: int64 as a number when exact, else its decimal text. */
 function propertyValue(v: unknown): unknown {
   if (typeof v !== "bigint") return v;
@@ -205,7 +244,7 @@ export async function* parseGeoParquetFile(
       const to = Math.min(from + sliceRows, groupStart + groupRows);
       let rows: Record<string, unknown>[];
       try {
-        rows = (await parquetReadObjects({ file, metadata, columns: readColumns, rowStart: from, rowEnd: to })) as Record<string, unknown>[];
+        rows = (await parquetReadObjects({ file, metadata, columns: readColumns, rowStart: from, rowEnd: to, parsers: PARSERS })) as Record<string, unknown>[];
       } catch (e) {
         if (e instanceof AppError) throw e;
         throw invalid(`The file cannot be read as (Geo)Parquet: ${(e as Error).message}`);
@@ -220,7 +259,27 @@ export async function* parseGeoParquetFile(
           setOwn(properties, key, Object.hasOwn(row, column) ? propertyValue(row[column]) : null);
         }
         const index = from + i;
-        const feature = checkFeature({ type: "Feature", geometry: row[geometryColumn] ?? null, properties }, index, problems, `Row ${index + 1}`, "column");
+        let undecodable = false;
+        for (const { column, key } of columns) {
+          const value = properties[key];
+          if (!(value instanceof Undecodable)) continue;
+          undecodable = true;
+          problems.add({
+            field: `/file${jsonPointer(["features", index, "properties", key])}`,
+            code: "undecodable",
+            message: `Row ${index + 1}, column ${JSON.stringify(column)}: the value ${value.what}.`,
+          });
+        }
+        const geometry = row[geometryColumn] ?? null;
+        if (geometry instanceof Undecodable) {
+          undecodable = true;
+          problems.add({
+            field: `/file/features/${index}/geometry`,
+            code: "invalid_wkb",
+            message: `Row ${index + 1}: the geometry (column ${JSON.stringify(geometryColumn)}) ${geometry.what}.`,
+          });
+        }
+        const feature = undecodable ? undefined : checkFeature({ type: "Feature", geometry, properties }, index, problems, `Row ${index + 1}`, "column");
         if (feature) ready.push(feature);
       }
       problems.throwIfFull();
