@@ -163,6 +163,23 @@ describe("parseCsvStream", () => {
     for (const [text, opts, error] of cases) expect((await failure(csv(text, opts))).errors, text).toEqual([error]);
   });
 
+  it("says so when the header has no comma but semicolons or tabs, instead of reading one column or failing on the next line", async () => {
+    expect((await failure(csv("name;lon;lat\nA;1,5;2\n"))).errors).toEqual([
+      {
+        field: "/file",
+        code: "invalid_csv",
+        message:
+          'The header has no comma but semicolons ("name;lon;lat"): the file looks separated by ";". CSV uploads are separated by commas (RFC 4180); save the file with commas.',
+      },
+    ]);
+    expect((await failure(csv("name\tlon\tlat\nA\t1\t2\n"))).errors![0]!.message).toMatch(
+      /^The header has no comma but tabs \("name\\tlon\\tlat"\): the file looks separated by tabs\./,
+    );
+    // One column is fine otherwise, and so are semicolons inside a header of several columns.
+    expect((await typed("name\nA\n")).items).toEqual([{ name: "A" }]);
+    expect((await typed('"a;b",c\n1,2\n')).columns).toEqual(["a;b", "c"]);
+  });
+
   it("refuses text csv-parse cannot read, naming the line", async () => {
     const short = await failure(csv("a,b\n1,2\n3\n"));
     expect(short.errors).toHaveLength(1);

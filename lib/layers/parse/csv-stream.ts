@@ -23,7 +23,8 @@
  *   (`nul_character`); a header cell with one stops the reading (`/file`).
  *
  * @throws AppError `validation_failed`: `/file` `invalid_csv` (csv-parse's message with the
- *   line; a row of unexpected length), `/file` `invalid_encoding` (a byte that is not UTF-8, RFC
+ *   line; a row of unexpected length; a header of one column holding ";" or a tab, a file
+ *   separated by them), `/file` `invalid_encoding` (a byte that is not UTF-8, RFC
  *   3629, named by line and byte offset: utf8.ts), `/file` `invalid_csv` "The CSV file has no header row.",
  *   `/file` `duplicate_column` or `nul_character` (in a column name), `/lonColumn` / `/latColumn`
  *   `unknown_column` or `required` (only one of them named), `/file/rows/<row>/<column>`
@@ -47,6 +48,21 @@ const LON_NAMES = ["lon", "lng", "long", "longitude", "x"];
 const LAT_NAMES = ["lat", "latitude", "y"];
 
 const noHeader = () => fileFault("invalid_csv", "The CSV file has no header row.");
+
+/**
+ * The fault of a header of one column holding ";" or a tab: a file separated by them (a
+ * spreadsheet's locale, a TSV), which read with commas is one column, or fails on the next line
+ * as "expect 1, got 3". Undefined for any other header.
+ */
+function otherSeparator(header: string[]) {
+  const other = header.length === 1 ? [";", "\t"].find((d) => header[0]!.includes(d)) : undefined;
+  if (!other) return undefined;
+  const [them, by] = other === ";" ? ["semicolons", '";"'] : ["tabs", "tabs"];
+  return fileFault(
+    "invalid_csv",
+    `The header has no comma but ${them} (${JSON.stringify(header[0])}): the file looks separated by ${by}. CSV uploads are separated by commas (RFC 4180); save the file with commas.`,
+  );
+}
 
 /** Where a cell is named: rows counted from 1 (the first row after the header), the column by name. */
 const cellField = (row: number, column: string) => `/file${jsonPointer(["rows", row, column])}`;
@@ -110,7 +126,18 @@ export class CsvLayerStream implements AsyncIterable<TFeature | TRow> {
 
   private async *items(): AsyncGenerator<TFeature | TRow> {
     const maxItemBytes = this.limits.maxItemBytes ?? DEFAULT_PARSE_LIMITS.maxItemBytes;
-    const parser = parse({ bom: true, skip_empty_lines: true, relax_column_count: false, max_record_size: maxItemBytes });
+    // The first record, as csv-parse read it: its next record's error may come before the header reaches `records`.
+    let first: string[] | undefined;
+    const parser = parse({
+      bom: true,
+      skip_empty_lines: true,
+      relax_column_count: false,
+      max_record_size: maxItemBytes,
+      on_record: (record: string[]) => {
+        first ??= record;
+        return record;
+      },
+    });
     // csv-parse would read a byte that is not UTF-8 as U+FFFD without a word: the bytes are checked first.
     const checked = utf8Checked(countedChunks(this.chunks, this.limits.maxBytes), (where) =>
       fileFault("invalid_encoding", `The CSV file is not UTF-8 text: ${describeUtf8Fault(where)}; save it as UTF-8.`),
@@ -123,6 +150,8 @@ export class CsvLayerStream implements AsyncIterable<TFeature | TRow> {
     } catch (e) {
       if (e instanceof AppError) throw e;
       if (e instanceof CsvError) {
+        const separated = first && otherSeparator(first);
+        if (separated) throw separated;
         const lines = (e as CsvError & { lines?: number }).lines;
         const line = lines ? ` (line ${lines})` : "";
         if (e.code === "CSV_MAX_RECORD_SIZE") throw fileFault("too_large", `A row of the CSV file${line} is larger than ${formatBytes(maxItemBytes)}.`);
@@ -199,6 +228,8 @@ export class CsvLayerStream implements AsyncIterable<TFeature | TRow> {
   /** Checks the header and decides the layout: the indexes of the longitude and latitude columns of points, -1 for a table. */
   private readHeader(header: string[]): [number, number] {
     if (header.length === 0) throw noHeader();
+    const separated = otherSeparator(header);
+    if (separated) throw separated;
     const nul = header.findIndex((h) => h.includes("\u0000"));
     if (nul >= 0)
       throw fileFault(
