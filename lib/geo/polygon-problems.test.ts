@@ -7,7 +7,7 @@ import type { Geometry, MultiPolygon, Polygon, Position } from "geojson";
 import GeoJSONReader from "jsts/org/locationtech/jts/io/GeoJSONReader.js";
 // @ts-expect-error jsts ships no type declarations
 import IsValidOp from "jsts/org/locationtech/jts/operation/valid/IsValidOp.js";
-import { polygonProblems } from "./polygon-problems";
+import { geometryPolygonProblems, polygonProblems } from "./polygon-problems";
 
 const reader = new GeoJSONReader();
 /** JTS's verdict: null when valid, else its message ("Self-intersection at or near point ..."). */
@@ -89,5 +89,31 @@ describe("polygonProblems", () => {
       }),
       { numRuns: 3000, seed: 25 },
     );
+  });
+
+  it("checks each Polygon and MultiPolygon member of a GeometryCollection on its own, nested collections too, naming it by its path", () => {
+    const bowTie = poly(ring(0, 0, 4, 4, 4, 0, 0, 4));
+    const fine = poly(square(0, 0, 4));
+    expect(geometryPolygonProblems(bowTie)).toEqual([{ path: [], problems: ["ring 0 crosses itself near (2, 2)"] }]);
+    expect(
+      geometryPolygonProblems({
+        type: "GeometryCollection",
+        geometries: [
+          fine,
+          bowTie,
+          { type: "Point", coordinates: [0, 0] },
+          { type: "GeometryCollection", geometries: [multi(poly(square(0, 0, 2)), poly(square(1, 1, 2)))] },
+        ],
+      }),
+    ).toEqual([
+      { path: ["geometries", 1], problems: ["ring 0 crosses itself near (2, 2)"] },
+      {
+        path: ["geometries", 3, "geometries", 0],
+        problems: ["polygon 0: ring 0 and polygon 1: ring 0 cross near (2, 1)", "polygon 0: ring 0 and polygon 1: ring 0 cross near (1, 2)"],
+      },
+    ]);
+    // Members may overlap each other (OGC sets no rule between them); each alone is valid here.
+    expect(geometryPolygonProblems({ type: "GeometryCollection", geometries: [fine, fine] })).toEqual([]);
+    expect(geometryPolygonProblems(null)).toEqual([]);
   });
 });

@@ -138,6 +138,36 @@ export function polygonProblems(geometry: Geometry | null): string[] {
   return polygonFaults(geometry).map((f) => f.message);
 }
 
+/** The problems of one (Multi)Polygon inside a geometry: `path` leads to it from the geometry (`[]` for the geometry itself). */
+export interface TPlacedPolygonProblems {
+  path: (string | number)[];
+  problems: string[];
+}
+
+/**
+ * The problems (see module doc) of every Polygon and MultiPolygon in `geometry`: the geometry
+ * itself, or each member of a GeometryCollection, nested collections included, each named by
+ * its path (`["geometries", 2]`, `["geometries", 0, "geometries", 1]`). OGC Simple Features
+ * set no rule between the members of a collection (they may overlap), so each member is
+ * checked on its own, as a plain Polygon or MultiPolygon would be. Only members with problems
+ * are listed, in document order; [] when there are none. Iterative, so no nesting of
+ * collections can overflow the stack.
+ */
+export function geometryPolygonProblems(geometry: Geometry | null): TPlacedPolygonProblems[] {
+  const found: TPlacedPolygonProblems[] = [];
+  const stack: { geometry: Geometry | null; path: (string | number)[] }[] = [{ geometry, path: [] }];
+  while (stack.length > 0) {
+    const { geometry: g, path } = stack.pop()!;
+    if (g?.type === "GeometryCollection") {
+      for (let i = g.geometries.length - 1; i >= 0; i--) stack.push({ geometry: g.geometries[i]!, path: [...path, "geometries", i] });
+      continue;
+    }
+    const problems = polygonProblems(g);
+    if (problems.length > 0) found.push({ path, problems });
+  }
+  return found;
+}
+
 /** The problems of a Polygon or MultiPolygon (see module doc); [] for other geometries. */
 export function polygonFaults(geometry: Geometry | null, opts: { antimeridian?: boolean } = {}): TPolygonFault[] {
   if (!geometry || (geometry.type !== "Polygon" && geometry.type !== "MultiPolygon")) return [];

@@ -143,6 +143,21 @@ describe("validateFeatureCollection", () => {
     });
     expect(validateFeature(features[4])).toEqual([]);
   });
+  it("names a coordinate that is not finite by its value (JSON's 1e400 reads as Infinity), not as 'number'", () => {
+    const issues = validateFeature({ type: "Feature", properties: {}, geometry: { type: "Point", coordinates: [Infinity, NaN, -Infinity] } });
+    expect(issues.map((i) => [i.path, i.message])).toEqual([
+      [
+        ["geometry", "coordinates", 0],
+        "Position element 0 must be a finite number, got Infinity (a number too large for a 64-bit double, such as 1e400, reads as Infinity)",
+      ],
+      [["geometry", "coordinates", 1], "Position element 1 must be a finite number, got NaN"],
+      [
+        ["geometry", "coordinates", 2],
+        "Position element 2 must be a finite number, got -Infinity (a number too large for a 64-bit double, such as 1e400, reads as -Infinity)",
+      ],
+    ]);
+  });
+
   it("caps the list of faults", () => {
     const bad = { type: "Feature", geometry: { type: "Point", coordinates: [999, 0] }, properties: {} };
     const issues = validateFeatureCollection({ type: "FeatureCollection", features: Array(500).fill(bad) });

@@ -76,6 +76,15 @@ function describe(v: unknown): string {
   return typeof v;
 }
 
+/**
+ * A position element that is not a finite number, as messages name it: its kind, or the value
+ * itself for NaN and ±Infinity ("got number" said nothing: JSON's 1e400 reads as Infinity).
+ */
+function describeNumber(v: unknown): string {
+  if (typeof v !== "number") return describe(v);
+  return Number.isNaN(v) ? "NaN" : `${v} (a number too large for a 64-bit double, such as 1e400, reads as ${v})`;
+}
+
 function checkPosition(p: unknown, path: TGeoPath, c: Collector): boolean {
   if (!Array.isArray(p) || p.length < 2 || p.length > 3) {
     c.add(path, "invalid_position", "A position must be an array of 2 or 3 numbers [longitude, latitude(, elevation)]");
@@ -84,7 +93,7 @@ function checkPosition(p: unknown, path: TGeoPath, c: Collector): boolean {
   let ok = true;
   for (let i = 0; i < p.length; i++) {
     if (typeof p[i] !== "number" || !Number.isFinite(p[i])) {
-      c.add([...path, i], "invalid_position", `Position element ${i} must be a finite number, got ${describe(p[i])}`);
+      c.add([...path, i], "invalid_position", `Position element ${i} must be a finite number, got ${describeNumber(p[i])}`);
       ok = false;
     }
   }

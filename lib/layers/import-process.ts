@@ -13,9 +13,8 @@
 import fs from "node:fs";
 import type { AsyncBuffer } from "hyparquet";
 import { blobAsyncBuffer, blobStore } from "@/lib/blobs";
-import { AppError, assertStorable } from "@/lib/errors";
-import type { TFeature } from "@/lib/engine/types";
-import { layerItems, type TUploadFormat, type TUploadSource } from "@/lib/layers/parse";
+import { AppError } from "@/lib/errors";
+import { layerItems, storableFieldError, storableText, type TUploadFormat, type TUploadSource } from "@/lib/layers/parse";
 import { storeLayerFile, type TLayerFileFields } from "@/lib/layers/write-layer";
 
 if (!process.send) throw new Error("import-process.ts runs only as a child process of the worker (lib/layers/run-layer-import.ts)");
@@ -74,11 +73,9 @@ async function importFile(req: TImportRequest): Promise<Extract<TImportAnswer, {
       ? { kind: "file", file: countedReads(await blobAsyncBuffer(store, req.uploadKey), (n) => ((bytesDone += n), report())) }
       : { kind: "stream", open: () => (reads++ === 0 ? counted(store.stream(req.uploadKey)) : store.stream(req.uploadKey)) };
   const parsed = await layerItems(req.format, source, { lonColumn: req.lonColumn, latColumn: req.latColumn });
-  // Text Postgres cannot hold is refused as in any request (422 naming the item).
+  // The parsers refuse what Postgres cannot store, naming the item by its format's convention.
   async function* items() {
     for await (const item of parsed.items) {
-      if (parsed.kind === "features") assertStorable((item as TFeature).properties, ["file", "features", itemsDone, "properties"]);
-      else assertStorable(item, ["file", "rows", itemsDone]);
       itemsDone++;
       if ((itemsDone & 1023) === 0) report();
       yield item;
@@ -93,9 +90,10 @@ process.on("message", (req: TImportRequest) => {
     .finally(() => fs.rmSync(req.tmpDir, { recursive: true, force: true }))
     .then((answer) => process.send!(answer satisfies TImportAnswer))
     .catch((err: unknown) => {
+      // The problem is stored with the import: its text names what the file holds, which may be anything.
       const problem =
         err instanceof AppError
-          ? { code: err.code, detail: err.detail, errors: err.errors }
+          ? { code: err.code, detail: storableText(err.detail), errors: err.errors?.map(storableFieldError) }
           : { code: "internal", detail: "The file could not be imported because of an internal error." };
       if (!(err instanceof AppError)) console.error("[import] failed:", err);
       process.send!({ type: "failed", problem } satisfies TImportAnswer);

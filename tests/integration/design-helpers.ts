@@ -5,6 +5,7 @@
  */
 import { expect } from "vitest";
 import { AppError } from "@/lib/errors";
+import { importFailureError } from "@/lib/layers/import-failure";
 import { waitForLayerImport } from "@/lib/layers/layer-imports";
 import { stageLayerUpload, type TStageUploadInput } from "@/lib/layers/stage-upload";
 import { sql } from "./helpers";
@@ -73,12 +74,12 @@ export function streamOf(bytes: Uint8Array, pieces = 3): ReadableStream<Uint8Arr
   });
 }
 
-/** Uploads `bytes` and waits for the worker's import: its result, or its problem thrown as AppError (as the upload route answers). */
+/** Uploads `bytes` and waits for the worker's import: its result, or its problem thrown as the AppError the upload route answers with (importFailureError). */
 export async function importLayer(ws: { workspaceId: string }, input: TStageUploadInput & { bytes: Uint8Array }) {
   const { bytes, ...rest } = input;
   const staged = await stageLayerUpload(ws, rest, streamOf(bytes), null);
   const doc = await waitForLayerImport(ws, staged.import_id, 60_000);
-  if (doc.state === "failed") throw new AppError(doc.error!.code as "validation_failed", doc.error!.detail, { errors: doc.error!.errors });
+  if (doc.state === "failed") throw importFailureError(doc.error!);
   if (doc.state !== "completed") throw new Error(`import ${doc.import_id} still ${doc.state}`);
   return doc.result!;
 }

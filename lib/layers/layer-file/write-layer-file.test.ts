@@ -329,6 +329,30 @@ describe("writeLayerFile (tables)", () => {
   });
 });
 
+describe("writeLayerFile (integers beyond 2^53)", () => {
+  it("writes a column holding a number beyond ±(2^53 - 1) as DOUBLE and one holding such a bigint as text, so each reads back as one type, the same values", async () => {
+    const rows: TRow[] = [
+      { safe: 1, huge: 2 ** 60, neg: 5, big: 1n, both: 1 },
+      { safe: -(2 ** 53 - 1), huge: 1, neg: -1e18, big: 2n ** 60n + 1n, both: 2n ** 62n },
+    ];
+    const { bytes, summary } = await writeToBytes(rows, { kind: "table", tmpDir: tmp.dir });
+    expect(summary.columns).toEqual([
+      { name: "safe", type: "int64" },
+      { name: "huge", type: "double" },
+      { name: "neg", type: "double" },
+      { name: "big", type: "string" },
+      { name: "both", type: "string" },
+    ]);
+    const back: TRow[] = [];
+    for await (const batch of readLayerBatches(await openLayerFile(memoryFile(bytes)), null)) back.push(...(batch as TRow[]));
+    expect(back).toEqual([
+      { safe: 1, huge: 2 ** 60, neg: 5, big: "1", both: "1" },
+      { safe: -(2 ** 53 - 1), huge: 1, neg: -1e18, big: "1152921504606846977", both: "4611686018427387904" },
+    ]);
+    expect(() => JSON.stringify(back)).not.toThrow();
+  });
+});
+
 describe("writeLayerFile temporary files", () => {
   const points = () => syntheticPoints(10_000, 5);
   const spilling = { kind: "features" as const, memoryBytes: 200_000 };

@@ -11,7 +11,8 @@
  * - property columns first (in first-seen order over all features; a property named
  *   `geometry`, `bbox` or `input_position` is written as `geometry_1` / `bbox_1` /
  *   `input_position_1`, the mapping kept in the `flow-api:layer-file` metadata), types inferred
- *   over ALL features (lib/formats/column-types.ts), every column OPTIONAL;
+ *   over ALL features (lib/formats/column-types.ts), except that a column holding an integer
+ *   beyond ±(2^53 - 1) is never INT64 (`WideIntegerColumns`), every column OPTIONAL;
  * - `geometry`: BYTE_ARRAY of ISO WKB (lib/formats/wkb.ts), null for a feature without one;
  * - `bbox`: the 1.1 covering column, an OPTIONAL struct of REQUIRED FLOAT `xmin, ymin, xmax,
  *   ymax`, rounded outward to float32 so it still covers the geometry (null without
@@ -43,7 +44,7 @@ import type { TFeature, TRow } from "@/lib/engine/types";
 import { ChunkedByteWriter, yieldToEventLoop, type TAsyncByteSink } from "@/lib/formats/byte-chunks";
 import { ownValue, toColumnValue } from "@/lib/formats/column-types";
 import { EncodeError } from "@/lib/formats/errors";
-import { BBOX_FIELDS, ColumnCollector, GEOMETRY_COLUMN, geoMetadata, planColumns } from "@/lib/formats/geoparquet/write";
+import { BBOX_FIELDS, ColumnCollector, GEOMETRY_COLUMN, geoMetadata, planColumns, type TPlannedColumn } from "@/lib/formats/geoparquet/write";
 import { columnSchemaElement, Utf8Arena } from "@/lib/formats/parquet/write";
 import { GeometryStats, WkbArena, geometryToWkb } from "@/lib/formats/wkb";
 import { geometryBbox } from "@/lib/geo/bbox";
@@ -106,6 +107,42 @@ export function float32Outward(value: number, down: boolean): number {
   return f;
 }
 
+/**
+ * The columns holding integers beyond ±(2^53 - 1), which must not be written as INT64: the
+ * reader turns INT64 values into numbers only when they are safe integers (otherwise bigints,
+ * which JSON cannot write and the steps do not add up), so such a column would read back as a
+ * mix of numbers and bigints, and a preview holding one could not be answered at all. A number
+ * that large (every double beyond 2^53 is an integer; `1e20`, or a CSV's `1e18`) makes its
+ * column DOUBLE, which gives the same number back; a bigint (none of the parsers yields one,
+ * lib/layers/parse/wide-integers.ts) makes it text, its exact decimal.
+ */
+const MAX_SAFE_BIGINT = BigInt(Number.MAX_SAFE_INTEGER);
+
+class WideIntegerColumns {
+  private readonly doubles = new Set<string>();
+  private readonly bigints = new Set<string>();
+
+  add(values: Record<string, unknown> | null | undefined): void {
+    if (!values) return;
+    for (const key in values) {
+      if (!Object.hasOwn(values, key)) continue;
+      const v = values[key];
+      if (typeof v === "number") {
+        if ((v > Number.MAX_SAFE_INTEGER || v < -Number.MAX_SAFE_INTEGER) && Number.isFinite(v)) this.doubles.add(key);
+      } else if (typeof v === "bigint" && (v > MAX_SAFE_BIGINT || v < -MAX_SAFE_BIGINT)) this.bigints.add(key);
+    }
+  }
+
+  /** `columns` with each INT64 column that holds a wide integer retyped (see class doc). */
+  retype(columns: TPlannedColumn[]): TPlannedColumn[] {
+    return columns.map((c): TPlannedColumn => {
+      if (c.type !== "int64") return c;
+      if (this.bigints.has(c.key)) return { ...c, type: "string" };
+      return this.doubles.has(c.key) ? { ...c, type: "double" } : c;
+    });
+  }
+}
+
 function asFeature(item: unknown, seq: number): TFeature {
   const feature = item as TFeature | null;
   if (!feature || typeof feature !== "object" || feature.type !== "Feature") {
@@ -133,6 +170,7 @@ export async function writeLayerFile(
   const budget = Math.max(1, opts.memoryBytes ?? DEFAULT_SORT_MEMORY_BYTES);
   const rowGroupRows = Math.max(1, Math.floor(opts.rowGroupRows ?? DEFAULT_ROW_GROUP_ROWS));
   const collector = new ColumnCollector([]);
+  const wide = new WideIntegerColumns();
 
   let runDir: string | undefined;
   const runPaths: string[] = [];
@@ -157,9 +195,12 @@ export async function writeLayerFile(
       if (features) {
         const feature = asFeature(item, count);
         collector.add(feature.properties);
+        wide.add(feature.properties);
         key = hilbertKeyOfBbox(geometryBbox(feature.geometry));
       } else {
-        collector.add(asRow(item, count));
+        const row = asRow(item, count);
+        collector.add(row);
+        wide.add(row);
       }
       buffer.add(key, count, item);
       count++;
@@ -175,7 +216,7 @@ export async function writeLayerFile(
     for (const runPath of runPaths) sources.push(await RunFileReader.open<TFeature | TRow>(runPath, blockBytes));
     sources.push(buffer.source(features));
 
-    const columns = planColumns(collector, [], features ? [GEOMETRY_COLUMN, BBOX_COLUMN, POSITION_COLUMN] : []);
+    const columns = wide.retype(planColumns(collector, [], features ? [GEOMETRY_COLUMN, BBOX_COLUMN, POSITION_COLUMN] : []));
     const stats = new GeometryStats();
     const schema: SchemaElement[] = [
       { name: "root", num_children: columns.length + (features ? 3 : 0) },

@@ -48,6 +48,16 @@ describe("parseCsvStream", () => {
     expect((await typed("a\n")).items).toEqual([]); // a header alone: an empty table
   });
 
+  it("makes a column text when it holds an integer a double cannot hold, so that it is stored as written", async () => {
+    const r = await typed("geonameid,name,lon,lat,n\n1234567890123456789,a,1,2,9007199254740991\n2,b,3,4,1e18\n");
+    expect(r.types).toEqual({ geonameid: "string", name: "string", lon: "number", lat: "number", n: "number" });
+    expect(r.items).toEqual([
+      point(1, 2, { geonameid: "1234567890123456789", name: "a", n: 9007199254740991 }),
+      point(3, 4, { geonameid: "2", name: "b", n: 1e18 }),
+    ]);
+    expect((await typed("id\n-9007199254740992\n")).types).toEqual({ id: "string" });
+  });
+
   it("yields raw strings and decides the column types only at the end", async () => {
     const stream = csv("a,b\n1,x\n2,3\n");
     const items = [];
@@ -105,6 +115,43 @@ describe("parseCsvStream", () => {
     expect(slash.errors![0]!.field).toBe("/file/rows/1/a~1b"); // RFC 6901 escaping
   });
 
+  it("names a NUL character by row (from 1) and column, in tables and points alike; in the header it stops the reading", async () => {
+    const table = await failure(csv("id,name\n1,ok\n2,a\u0000b\n"));
+    expect(table.errors).toEqual([
+      {
+        field: "/file/rows/2/name",
+        code: "nul_character",
+        message: 'Row 2, column "name": the text contains a NUL character (\\u0000), which cannot be stored; remove it.',
+      },
+    ]);
+    const points = await failure(csv("name,lon,lat\na\u0000b,1,2\n"));
+    expect(points.errors!.map((e) => e.field)).toEqual(["/file/rows/1/name"]);
+    const header = await failure(csv("na\u0000me,lon,lat\nA,1,2\n"));
+    expect(header.errors).toEqual([
+      {
+        field: "/file",
+        code: "nul_character",
+        message: 'Column 1 of the header ("na\\u0000me") contains a NUL character (\\u0000), which cannot be stored; rename it.',
+      },
+    ]);
+  });
+
+  it("refuses bytes that are not UTF-8 (a Latin-1 file), naming the line, wherever the stream is cut", async () => {
+    const latin1 = Buffer.concat([Buffer.from("name,lon,lat\nBern,7.4,46.9\nZ"), Buffer.from([0xfc]), Buffer.from("rich,8.5,47.4\n")]);
+    for (let cut = 0; cut <= latin1.length; cut++)
+      expect((await failure(parseCsvStream(cutAt(latin1, [cut])))).errors, `cut ${cut}`).toEqual([
+        {
+          field: "/file",
+          code: "invalid_encoding",
+          message: "The CSV file is not UTF-8 text: the byte 0xFC at line 3 (byte offset 28) is not UTF-8; save it as UTF-8.",
+        },
+      ]);
+    const utf16 = Buffer.from("\uFEFFlon,lat\n1,2\n", "utf16le");
+    expect((await failure(parseCsvStream(cutAt(utf16, [])))).errors![0]!.message).toBe(
+      "The CSV file is not UTF-8 text: it starts with a UTF-16 byte order mark; save it as UTF-8.",
+    );
+  });
+
   it("refuses a bad header or column choice before reading rows", async () => {
     const cases: [string, TCsvOptions, object][] = [
       ["a,b\n1,2\n", { lonColumn: "lon", latColumn: "b" }, { field: "/lonColumn", code: "unknown_column", message: 'No column "lon" in the header (a, b).' }],
@@ -114,6 +161,23 @@ describe("parseCsvStream", () => {
       ["\n\n", {}, { field: "/file", code: "invalid_csv", message: "The CSV file has no header row." }],
     ];
     for (const [text, opts, error] of cases) expect((await failure(csv(text, opts))).errors, text).toEqual([error]);
+  });
+
+  it("says so when the header has no comma but semicolons or tabs, instead of reading one column or failing on the next line", async () => {
+    expect((await failure(csv("name;lon;lat\nA;1,5;2\n"))).errors).toEqual([
+      {
+        field: "/file",
+        code: "invalid_csv",
+        message:
+          'The header has no comma but semicolons ("name;lon;lat"): the file looks separated by ";". CSV uploads are separated by commas (RFC 4180); save the file with commas.',
+      },
+    ]);
+    expect((await failure(csv("name\tlon\tlat\nA\t1\t2\n"))).errors![0]!.message).toMatch(
+      /^The header has no comma but tabs \("name\\tlon\\tlat"\): the file looks separated by tabs\./,
+    );
+    // One column is fine otherwise, and so are semicolons inside a header of several columns.
+    expect((await typed("name\nA\n")).items).toEqual([{ name: "A" }]);
+    expect((await typed('"a;b",c\n1,2\n')).columns).toEqual(["a;b", "c"]);
   });
 
   it("refuses text csv-parse cannot read, naming the line", async () => {

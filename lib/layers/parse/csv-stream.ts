@@ -9,20 +9,26 @@
  *   as soon as the header is read, before the first item.
  * - Values are yielded as read: strings, `""` for an empty cell. Whether a column holds
  *   numbers ("a column whose every non-empty value is a number is stored as numbers", and
- *   has one) needs every row, so the decision is gathered while streaming (O(columns)
+ *   has one; an integer beyond ±(2^53 - 1), which a double cannot hold, makes its column text,
+ *   wide-integers.ts) needs every row, so the decision is gathered while streaming (O(columns)
  *   memory) and read with `columnTypes()` once the items are exhausted; `typedCsvItem(item,
  *   types)` then turns `""` into null and numeric columns' values into numbers. Chosen over
  *   leaving inference to the layer writer because this rule is the CSV's own (`"007"` is the
  *   number 7 in a numeric column, `""` is null in every column), and the writer's spill pass
  *   can apply it while reading its spill back.
- * - Faults are named by row (1 = first data row) and column: `/file/rows/3/lon`,
- *   `Row 3, column "lon": "east" is not a longitude (-180..180).`; up to 20 are listed and
- *   reading stops after the 21st. Rows with a fault are not yielded.
+ * - Faults are named by row (1 = first data row) and column, for points and tables alike:
+ *   `/file/rows/3/lon`, `Row 3, column "lon": "east" is not a longitude (-180..180).`; up to 20
+ *   are listed and reading stops after the 21st. Rows with a fault are not yielded. A cell with
+ *   a NUL character (which Postgres cannot store, lib/errors/unstorable.ts) is one
+ *   (`nul_character`); a header cell with one stops the reading (`/file`).
  *
  * @throws AppError `validation_failed`: `/file` `invalid_csv` (csv-parse's message with the
- *   line; a row of unexpected length), `/file` `invalid_csv` "The CSV file has no header row.",
- *   `/file` `duplicate_column`, `/lonColumn` / `/latColumn` `unknown_column` or `required`
- *   (only one of them named), `/file/rows/<row>/<column>` `invalid_position`, `/file`
+ *   line; a row of unexpected length; a header of one column holding ";" or a tab, a file
+ *   separated by them), `/file` `invalid_encoding` (a byte that is not UTF-8, RFC
+ *   3629, named by line and byte offset: utf8.ts), `/file` `invalid_csv` "The CSV file has no header row.",
+ *   `/file` `duplicate_column` or `nul_character` (in a column name), `/lonColumn` / `/latColumn`
+ *   `unknown_column` or `required` (only one of them named), `/file/rows/<row>/<column>`
+ *   `invalid_position` or `nul_character`, `/file`
  *   `too_many_rows` past `limits.maxItems`, `/file` `too_large` for a row past
  *   `maxItemBytes`; `payload_too_large` past `limits.maxBytes`; `/file` `required` for no bytes.
  */
@@ -35,11 +41,33 @@ import { parseDecimalNumber } from "@/lib/steps/decimal-number";
 import { countedChunks, DEFAULT_PARSE_LIMITS, formatBytes, type TParseLimits } from "./limits";
 import { setOwn } from "@/lib/steps/dataset";
 import { fileFault, ProblemList } from "./problems";
+import { describeUtf8Fault, utf8Checked } from "./utf8";
+import { isWideIntegerText } from "./wide-integers";
 
 const LON_NAMES = ["lon", "lng", "long", "longitude", "x"];
 const LAT_NAMES = ["lat", "latitude", "y"];
 
 const noHeader = () => fileFault("invalid_csv", "The CSV file has no header row.");
+
+/**
+ * The fault of a header of one column holding ";" or a tab: a file separated by them (a
+ * spreadsheet's locale, a TSV), which read with commas is one column, or fails on the next line
+ * as "expect 1, got 3". Undefined for any other header.
+ */
+function otherSeparator(header: string[]) {
+  const other = header.length === 1 ? [";", "\t"].find((d) => header[0]!.includes(d)) : undefined;
+  if (!other) return undefined;
+  const [them, by] = other === ";" ? ["semicolons", '";"'] : ["tabs", "tabs"];
+  return fileFault(
+    "invalid_csv",
+    `The header has no comma but ${them} (${JSON.stringify(header[0])}): the file looks separated by ${by}. CSV uploads are separated by commas (RFC 4180); save the file with commas.`,
+  );
+}
+
+/** Where a cell is named: rows counted from 1 (the first row after the header), the column by name. */
+const cellField = (row: number, column: string) => `/file${jsonPointer(["rows", row, column])}`;
+
+const NUL_TEXT = "the text contains a NUL character (\\u0000), which cannot be stored; remove it.";
 
 export type TCsvColumnType = "number" | "string";
 
@@ -98,8 +126,23 @@ export class CsvLayerStream implements AsyncIterable<TFeature | TRow> {
 
   private async *items(): AsyncGenerator<TFeature | TRow> {
     const maxItemBytes = this.limits.maxItemBytes ?? DEFAULT_PARSE_LIMITS.maxItemBytes;
-    const parser = parse({ bom: true, skip_empty_lines: true, relax_column_count: false, max_record_size: maxItemBytes });
-    const bytes = Readable.from(countedChunks(this.chunks, this.limits.maxBytes), { objectMode: false });
+    // The first record, as csv-parse read it: its next record's error may come before the header reaches `records`.
+    let first: string[] | undefined;
+    const parser = parse({
+      bom: true,
+      skip_empty_lines: true,
+      relax_column_count: false,
+      max_record_size: maxItemBytes,
+      on_record: (record: string[]) => {
+        first ??= record;
+        return record;
+      },
+    });
+    // csv-parse would read a byte that is not UTF-8 as U+FFFD without a word: the bytes are checked first.
+    const checked = utf8Checked(countedChunks(this.chunks, this.limits.maxBytes), (where) =>
+      fileFault("invalid_encoding", `The CSV file is not UTF-8 text: ${describeUtf8Fault(where)}; save it as UTF-8.`),
+    );
+    const bytes = Readable.from(checked, { objectMode: false });
     // Errors surface through the iteration of `parser` below; this promise only must not go unhandled.
     pipeline(bytes, parser).catch(() => undefined);
     try {
@@ -107,6 +150,8 @@ export class CsvLayerStream implements AsyncIterable<TFeature | TRow> {
     } catch (e) {
       if (e instanceof AppError) throw e;
       if (e instanceof CsvError) {
+        const separated = first && otherSeparator(first);
+        if (separated) throw separated;
         const lines = (e as CsvError & { lines?: number }).lines;
         const line = lines ? ` (line ${lines})` : "";
         if (e.code === "CSV_MAX_RECORD_SIZE") throw fileFault("too_large", `A row of the CSV file${line} is larger than ${formatBytes(maxItemBytes)}.`);
@@ -129,7 +174,7 @@ export class CsvLayerStream implements AsyncIterable<TFeature | TRow> {
       const v = parseDecimalNumber(raw);
       if (v !== null && Math.abs(v) <= max) return v;
       problems.add({
-        field: `/file${jsonPointer(["rows", row, column])}`,
+        field: cellField(row, column),
         code: "invalid_position",
         message: `Row ${row}, column "${column}": ${JSON.stringify(raw)} is not a ${what} (-${max}..${max}).`,
       });
@@ -143,12 +188,23 @@ export class CsvLayerStream implements AsyncIterable<TFeature | TRow> {
       }
       row++;
       if (row > this.limits.maxItems) throw fileFault("too_many_rows", `At most ${this.limits.maxItems} rows are accepted.`);
+      let stored = true;
       for (let c = 0; c < r.length; c++) {
         const v = r[c]!;
         if (v !== "") {
           this.filled[c] = true;
-          if (this.numeric[c] && parseDecimalNumber(v) === null) this.numeric[c] = false;
+          // An integer a double cannot hold keeps its column text, so that it is stored as written (wide-integers.ts).
+          if (this.numeric[c] && (parseDecimalNumber(v) === null || isWideIntegerText(v))) this.numeric[c] = false;
+          // Text decoded from UTF-8 has no unpaired surrogate; a NUL is the one character Postgres cannot store.
+          if (v.includes("\u0000")) {
+            stored = false;
+            problems.add({ field: cellField(row, header[c]!), code: "nul_character", message: `Row ${row}, column ${JSON.stringify(header[c])}: ${NUL_TEXT}` });
+          }
         }
+      }
+      if (!stored) {
+        problems.throwIfFull();
+        continue;
       }
       if (this.kind === "table") {
         const item: TRow = {};
@@ -172,6 +228,14 @@ export class CsvLayerStream implements AsyncIterable<TFeature | TRow> {
   /** Checks the header and decides the layout: the indexes of the longitude and latitude columns of points, -1 for a table. */
   private readHeader(header: string[]): [number, number] {
     if (header.length === 0) throw noHeader();
+    const separated = otherSeparator(header);
+    if (separated) throw separated;
+    const nul = header.findIndex((h) => h.includes("\u0000"));
+    if (nul >= 0)
+      throw fileFault(
+        "nul_character",
+        `Column ${nul + 1} of the header (${JSON.stringify(header[nul])}) contains a NUL character (\\u0000), which cannot be stored; rename it.`,
+      );
     const dup = header.find((h, i) => header.indexOf(h) !== i);
     if (dup !== undefined) throw fileFault("duplicate_column", `Column "${dup}" appears twice in the header.`);
     const find = (asked: string | undefined, names: string[], field: string) => {

@@ -78,6 +78,31 @@ describe("parseGeoJsonSeqStream", () => {
     }
   });
 
+  it("keeps an integer literal a double cannot hold as its decimal text in properties, and reads other numbers as JSON.parse does", async () => {
+    const record =
+      '{"type":"Feature","properties":{"population":9007199254740993,"s":"12345678901234567890","x":0.12345678901234567,"list":[-12345678901234567890]},"geometry":{"type":"Point","coordinates":[1,2]}}';
+    expect(await collect(parse(`${record}\n${JSON.stringify(point(3, 4, { n: 5 }))}\n`))).toEqual([
+      point(1, 2, { population: "9007199254740993", s: "12345678901234567890", x: 0.12345678901234567, list: ["-12345678901234567890"] }),
+      point(3, 4, { n: 5 }),
+    ]);
+  });
+
+  it("refuses a record with a byte that is not UTF-8, naming it (and its line)", async () => {
+    const latin1 = Buffer.concat([
+      Buffer.from(`${JSON.stringify(point(1, 1))}\n{"type":"Feature","properties":{"s":"caf`),
+      Buffer.from([0xe9]),
+      Buffer.from('"},"geometry":null}\n'),
+    ]);
+    for (let cut = 0; cut <= latin1.length; cut += 7)
+      expect((await failure(parseGeoJsonSeqStream(cutAt(latin1, [cut])))).errors).toEqual([
+        {
+          field: "/file/features/1",
+          code: "invalid_encoding",
+          message: "Feature 1 (line 2) is not UTF-8 text: the byte 0xE9 at byte offset 40 of the record is not UTF-8; save the file as UTF-8.",
+        },
+      ]);
+  });
+
   it("names a record that is not JSON by its index (and line, when newline-delimited)", async () => {
     const nd = await failure(parse(`\n${JSON.stringify(point(1, 1))}\n\n{"type": "Feature",\n`));
     expect(nd.errors).toHaveLength(1);

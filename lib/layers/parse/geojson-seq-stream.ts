@@ -9,21 +9,28 @@
  * otherwise every line is a record (newline-delimited GeoJSON, `\n` or `\r\n`). Blank records
  * are skipped. A record is collected as bytes until its delimiter and parsed on its own with
  * `JSON.parse`, so memory follows the longest record, capped by `limits.maxItemBytes`.
- * Records are numbered from 0 in the order of the features they hold: the errors of the
+ * An integer literal a double cannot hold is kept as its decimal text in `properties`
+ * (wide-integers.ts). Records are numbered from 0 in the order of the features they hold: the errors of the
  * third feature are `/file/features/2/...`, "Feature 2: ...", as for a FeatureCollection.
  *
  * @throws AppError `validation_failed`: `/file/features/<i>` `invalid_json` ("Feature <i>
- *   (line <n>) is not JSON: ..."; the line only for newline-delimited files), the feature's
+ *   (line <n>) is not JSON: ..."; the line only for newline-delimited files) or
+ *   `invalid_encoding` (a byte that is not UTF-8, RFC 3629, in the record), the feature's
  *   faults (up to 20 listed, reading stops after the 21st), `/file/features` `too_many_features`
  *   past `limits.maxItems`, `/file/features/<i>` `too_large` past `maxItemBytes`;
  *   `payload_too_large` past `limits.maxBytes`; `/file` `required` for no bytes.
  */
+import { isUtf8 } from "node:buffer";
 import type { TFeature } from "@/lib/engine/types";
 import { checkFeature } from "./feature";
 import { countedChunks, DEFAULT_PARSE_LIMITS, formatBytes, type TParseLimits } from "./limits";
 import { ProblemList } from "./problems";
+import { firstInvalidUtf8 } from "./utf8";
+import { settleWideIntegers, wideIntegerReviver } from "./wide-integers";
 
 const RS = 0x1e;
+/** An integer literal of 16 digits or more: a record without one holds no wide integer (2^53 has 16 digits). */
+const WIDE_CANDIDATE = /(?<![\d.])\d{16,}(?![\d.eE])/;
 const LF = 0x0a;
 const BOM = [0xef, 0xbb, 0xbf];
 const isSpace = (b: number) => b === 0x20 || b === 0x09 || b === 0x0a || b === 0x0d;
@@ -50,11 +57,23 @@ export async function* parseGeoJsonSeqStream(chunks: AsyncIterable<Uint8Array>, 
     if (count > limits.maxItems) {
       problems.fail("/file/features", "too_many_features", `At most ${limits.maxItems} features are accepted; the file has more.`);
     }
+    const where = delimiter === LF ? ` (line ${line})` : "";
+    // toString() above replaced any byte that is not UTF-8 by U+FFFD: refuse the record rather than store "�".
+    if (!isUtf8(bytes)) {
+      const at = firstInvalidUtf8(bytes);
+      const byte = `0x${bytes[at]!.toString(16).toUpperCase().padStart(2, "0")}`;
+      problems.add({
+        field: `/file/features/${index}`,
+        code: "invalid_encoding",
+        message: `Feature ${index}${where} is not UTF-8 text: the byte ${byte} at byte offset ${at} of the record is not UTF-8; save the file as UTF-8.`,
+      });
+      return;
+    }
     let value: unknown;
     try {
-      value = JSON.parse(text);
+      // The reviver (wide-integers.ts) slows JSON.parse several times: only for records with a literal of 16 digits or more.
+      value = WIDE_CANDIDATE.test(text) ? settleWideIntegers(JSON.parse(text, wideIntegerReviver)) : JSON.parse(text);
     } catch (e) {
-      const where = delimiter === LF ? ` (line ${line})` : "";
       problems.add({ field: `/file/features/${index}`, code: "invalid_json", message: `Feature ${index}${where} is not JSON: ${(e as Error).message}` });
       return;
     }

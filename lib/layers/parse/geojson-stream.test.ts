@@ -82,6 +82,19 @@ describe("parseGeoJsonStream", () => {
     expect(await collect(parseGeoJsonStream(cutAt(bytes, [at + 1, at + 2, at + 3])))).toEqual(want);
   });
 
+  it("keeps an integer literal a double cannot hold as its decimal text in properties, wherever the stream is cut", async () => {
+    const text =
+      '{"type":"FeatureCollection","features":[{"type":"Feature","properties":{"population":9007199254740993,"id":1234567890123456789,"small":9007199254740991,"list":[-12345678901234567890],"f":1e20},"geometry":{"type":"Point","coordinates":[1,2]}}]}';
+    const want = [
+      point(1, 2, { population: "9007199254740993", id: "1234567890123456789", small: 9007199254740991, list: ["-12345678901234567890"], f: 1e20 }),
+    ];
+    const bytes = utf8(text);
+    for (let cut = 0; cut <= bytes.byteLength; cut++) expect(await collect(parseGeoJsonStream(cutAt(bytes, [cut])))).toEqual(want);
+    // A number anywhere else is the double JSON.parse makes, named as a number in messages.
+    const err = await failure(parse('{"type":"FeatureCollection","features":12345678901234567890}'));
+    expect(err.errors![0]!.message).toBe("features must be an array, got number");
+  });
+
   it("names each faulty feature, field and message as the whole-file import did", async () => {
     const bad = fc([
       point(1, 1),
@@ -154,6 +167,81 @@ describe("parseGeoJsonStream", () => {
       message: 'Feature 2 ("Tie") is not a valid polygon: ring 0 crosses itself near (11, 11).',
     });
     expect(err.detail).toBe("The GeoJSON file has 2 problems.");
+  });
+
+  it("refuses an invalid polygon inside a GeometryCollection as it refuses a plain one, naming the member", async () => {
+    const bowTie = [[[0, 0], [10, 10], [10, 0], [0, 10], [0, 0]]]; // prettier-ignore
+    const square = [[[20, 20], [21, 20], [21, 21], [20, 21], [20, 20]]]; // prettier-ignore
+    const collection = (geometries: unknown[]) => ({ type: "Feature", properties: { name: "p" }, geometry: { type: "GeometryCollection", geometries } });
+    const err = await failure(
+      parse(
+        JSON.stringify(
+          fc([
+            collection([{ type: "Polygon", coordinates: bowTie }]),
+            collection([
+              { type: "Point", coordinates: [0, 0] },
+              { type: "GeometryCollection", geometries: [{ type: "MultiPolygon", coordinates: [square, bowTie] }] },
+            ]),
+            collection([{ type: "Polygon", coordinates: square }]),
+          ]),
+        ),
+      ),
+    );
+    expect(err.errors).toEqual([
+      {
+        field: "/file/features/0/geometry/geometries/0",
+        code: "invalid_polygon",
+        message: 'Feature 0 ("p") is not a valid polygon: geometries/0: ring 0 crosses itself near (5, 5).',
+      },
+      {
+        field: "/file/features/1/geometry/geometries/1/geometries/0",
+        code: "invalid_polygon",
+        message: 'Feature 1 ("p") is not a valid polygon: geometries/1/geometries/0: polygon 1: ring 0 crosses itself near (5, 5).',
+      },
+    ]);
+  });
+
+  it("refuses property values that cannot be stored (a NUL in a key or a value, 1e400, nesting past 64 levels), naming feature and property", async () => {
+    let deep = '{"v":1}';
+    for (let i = 1; i < 70; i++) deep = `{"n":${deep}}`;
+    const text = `{"type":"FeatureCollection","features":[
+      {"type":"Feature","properties":{"a\\u0000":"x"},"geometry":null},
+      {"type":"Feature","properties":{"ok":"fine"},"geometry":null},
+      {"type":"Feature","properties":{"big":1e400,"name":"a\\u0000b"},"geometry":null},
+      {"type":"Feature","properties":{"deep":${deep}},"geometry":null}]}`;
+    const err = await failure(parse(text));
+    expect(err.errors!.map((e) => [e.field, e.code])).toEqual([
+      ["/file/features/0/properties/a\\u0000", "nul_character"],
+      ["/file/features/2/properties/big", "invalid_number"],
+      ["/file/features/2/properties/name", "nul_character"],
+      [`/file/features/3/properties/deep${"/n".repeat(63)}`, "too_deep"],
+    ]);
+    expect(err.errors![0]!.message).toBe('Feature 0, property "a\\u0000": the name contains a NUL character (\\u0000), which cannot be stored; rename it.');
+    expect(err.errors![1]!.message).toMatch(
+      /^Feature 2, property "big": Infinity is not a finite number \(a number too large for a 64-bit double, such as 1e400/,
+    );
+  });
+
+  it("refuses a crs member naming another CRS than longitude/latitude on WGS 84, before or after the features; accepts CRS84, EPSG:4326 and null", async () => {
+    const crs = (name: string) => ({ type: "name", properties: { name } });
+    for (const member of [crs("urn:ogc:def:crs:OGC:1.3:CRS84"), crs("EPSG:4326"), null])
+      expect(await collect(parse(JSON.stringify(fc([point(1, 2)], { crs: member }))))).toEqual([point(1, 2)]);
+    const before = await failure(parse(JSON.stringify(fc([point(1, 2)], { crs: crs("urn:ogc:def:crs:EPSG::3857") }))));
+    expect(before.errors).toEqual([
+      {
+        field: "/file/crs",
+        code: "unsupported_crs",
+        message: expect.stringMatching(/^The file declares the CRS "urn:ogc:def:crs:EPSG::3857" in its crs member \(GeoJSON 2008\); GeoJSON \(RFC 7946\)/),
+      },
+    ]);
+    const after = await failure(
+      parse(`{"type":"FeatureCollection","features":[${JSON.stringify(point(1, 2))}],"crs":{"type":"name","properties":{"name":"EPSG:3857"}}}`),
+    );
+    expect(after.errors!.map((e) => e.field)).toEqual(["/file/crs"]);
+    const onFeature = await failure(parse(JSON.stringify(fc([{ ...point(1, 2), crs: crs("EPSG:2056") }]))));
+    expect(onFeature.errors).toEqual([
+      { field: "/file/features/0/crs", code: "unsupported_crs", message: expect.stringMatching(/^Feature 0 declares the CRS "EPSG:2056"/) },
+    ]);
   });
 
   it("refuses what is not a FeatureCollection with the whole-file messages", async () => {

@@ -6,12 +6,17 @@
  * Parsing is @streamparser/json's tokenizer and token parser, selecting `$.features.*` with
  * `keepStack: false`: a feature is dropped from the parser once emitted, and every other
  * member of the top-level object (`type`, `bbox`, foreign members) is checked for syntax but
- * never kept, so memory follows the largest single feature, not the file. The envelope is
+ * never kept, so memory follows the largest single feature, not the file. An integer literal a
+ * double cannot hold is kept as its decimal text in `properties` (wide-integers.ts). The envelope is
  * followed token by token beside it, so that a file that is not a FeatureCollection is refused
  * as soon as that shows, by its first token (a top-level array: `/file` "Expected a
  * FeatureCollection object, got array") or by its `type` member (a bare Feature: `/file/type`
  * "Expected type \"FeatureCollection\", got \"Feature\""), and `features` missing or not an
  * array is named (`/file/features`), all with the messages of `validateFeatureCollection`.
+ * A `crs` member (GeoJSON 2008) is accepted when null or naming longitude/latitude on WGS 84
+ * (OGC:CRS84, EPSG:4326, crs.ts), else refused at `/file/crs` (`unsupported_crs`), stopping
+ * the reading: RFC 7946 GeoJSON is WGS 84 longitude/latitude, and other coordinates would be
+ * read as degrees.
  *
  * @throws AppError `validation_failed`: `/file` `invalid_json` (not JSON, with the byte offset
  *   near the fault); the envelope faults above; `/file/features/<i>/...` per faulty feature
@@ -24,13 +29,36 @@ import { Tokenizer, TokenParser, TokenType } from "@streamparser/json";
 import type { ParsedElementInfo } from "@streamparser/json";
 import { AppError, jsonPointer } from "@/lib/errors";
 import type { TFeature } from "@/lib/engine/types";
+import { geoJsonCrsFault } from "./crs";
 import { checkFeature } from "./feature";
 import { countedChunks, DEFAULT_PARSE_LIMITS, formatBytes, type TParseLimits } from "./limits";
 import { fileFault, ProblemList } from "./problems";
+import { jsonNumber, settleWideIntegers } from "./wide-integers";
 
 /** How `validateFeatureCollection` names a JSON value's kind ("got array"), from its first token. */
 const describeToken = (token: TokenType, value: unknown) =>
-  token === TokenType.LEFT_BRACE ? "object" : token === TokenType.LEFT_BRACKET ? "array" : value === null ? "null" : typeof value;
+  token === TokenType.LEFT_BRACE
+    ? "object"
+    : token === TokenType.LEFT_BRACKET
+      ? "array"
+      : token === TokenType.NUMBER
+        ? "number"
+        : value === null
+          ? "null"
+          : typeof value;
+
+/** The tokenizer, with each integer literal a double cannot hold made a `WideInteger` (wide-integers.ts), counted. */
+class WideIntegerTokenizer extends Tokenizer {
+  /** Wide integer literals read since the count was last reset. */
+  wide = 0;
+
+  protected override parseNumber(text: string): number {
+    const n = jsonNumber(text);
+    if (typeof n === "number") return n;
+    this.wide++;
+    return n as unknown as number; // settled before anyone reads it as a number (settleWideIntegers)
+  }
+}
 
 const isValueStart = (t: TokenType) => t !== TokenType.COMMA && t !== TokenType.COLON && t !== TokenType.RIGHT_BRACE && t !== TokenType.RIGHT_BRACKET;
 
@@ -40,8 +68,8 @@ const notJson = (message: string) => fileFault("invalid_json", `The file is not 
 export async function* parseGeoJsonStream(chunks: AsyncIterable<Uint8Array>, limits: TParseLimits = DEFAULT_PARSE_LIMITS): AsyncGenerator<TFeature> {
   const maxItemBytes = limits.maxItemBytes ?? DEFAULT_PARSE_LIMITS.maxItemBytes;
   const problems = new ProblemList("The GeoJSON file");
-  const tokenizer = new Tokenizer();
-  const parser = new TokenParser({ paths: ["$.features.*", "$.type"], keepStack: false });
+  const tokenizer = new WideIntegerTokenizer();
+  const parser = new TokenParser({ paths: ["$.features.*", "$.type", "$.crs"], keepStack: false });
   const ready: TFeature[] = [];
   let count = 0;
 
@@ -122,11 +150,19 @@ export async function* parseGeoJsonStream(chunks: AsyncIterable<Uint8Array>, lim
       // Not a FeatureCollection: nothing after this can make the file one, so stop here.
       if (key === "type" && value !== "FeatureCollection")
         problems.fail("/file/type", "invalid_geojson", `Expected type "FeatureCollection", got ${JSON.stringify(value)}`);
+      if (key === "crs") {
+        const fault = geoJsonCrsFault(settleWideIntegers(value));
+        if (fault) problems.fail("/file/crs", "unsupported_crs", `The file ${fault}`);
+      }
       return;
     }
     if (!Array.isArray(parent) || !featuresIsArray) return; // members of a `features` object: already refused
     const index = count++;
     if (count > limits.maxItems) problems.fail("/file/features", "too_many_features", `At most ${limits.maxItems} features are accepted; the file has more.`);
+    if (tokenizer.wide > 0) {
+      settleWideIntegers(value);
+      tokenizer.wide = 0;
+    }
     const feature = checkFeature(value, index, problems, `Feature ${index}`);
     if (feature) ready.push(feature);
   };

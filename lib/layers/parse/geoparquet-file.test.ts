@@ -145,6 +145,89 @@ describe("parseGeoParquetFile", () => {
     expect(err.detail).toBe("The GeoParquet file has 2 problems.");
   });
 
+  it("refuses a column value that is not a finite number or holds a NUL, naming row and column", async () => {
+    const geo = { version: "1.1.0", primary_column: "geometry", columns: { geometry: { encoding: "WKB", geometry_types: ["Point"] } } };
+    const file = parquetWriteBuffer({
+      columnData: [
+        { name: "d", data: [1.5, NaN, Infinity], type: "DOUBLE" },
+        { name: "s", data: ["a", "b", "c\u0000"], type: "STRING" },
+        { name: "geometry", data: [0, 1, 2].map((i) => geojsonToWkb({ type: "Point", coordinates: [i, i] })), type: "BYTE_ARRAY" },
+      ],
+      kvMetadata: [{ key: "geo", value: JSON.stringify(geo) }],
+    });
+    const err = await failure(parseGeoParquetFile(buffer(new Uint8Array(file))));
+    expect(err.errors!.map((e) => [e.field, e.code, e.message.replace(/:.*/, "")])).toEqual([
+      ["/file/features/1/properties/d", "invalid_number", 'Row 2, column "d"'],
+      ["/file/features/2/properties/d", "invalid_number", 'Row 3, column "d"'],
+      ["/file/features/2/properties/s", "nul_character", 'Row 3, column "s"'],
+    ]);
+  });
+
+  it("reads a geometry column without crs (OGC:CRS84) or with CRS84 / EPSG:4326; refuses another CRS and an unknown one (null), naming the column", async () => {
+    const withCrs = (crs?: unknown) =>
+      parquetWriteBuffer({
+        columnData: [
+          { name: "id", data: [1], type: "INT32" },
+          { name: "geom", data: [geojsonToWkb({ type: "Point", coordinates: [95, 60] })], type: "BYTE_ARRAY" },
+        ],
+        kvMetadata: [
+          {
+            key: "geo",
+            value: JSON.stringify({
+              version: "1.1.0",
+              primary_column: "geom",
+              columns: { geom: { encoding: "WKB", geometry_types: ["Point"], ...(crs === undefined ? {} : { crs }) } },
+            }),
+          },
+        ],
+      });
+    const read = (crs?: unknown) => parseGeoParquetFile(buffer(new Uint8Array(withCrs(crs))));
+    for (const crs of [undefined, { id: { authority: "OGC", code: "CRS84" } }, { id: { authority: "EPSG", code: 4326 } }, "OGC:CRS84"])
+      expect(await collect(read(crs)), JSON.stringify(crs)).toEqual([point(95, 60, { id: 1 })]);
+    const mercator = { type: "ProjectedCRS", name: "WGS 84 / Pseudo-Mercator", id: { authority: "EPSG", code: 3857 } };
+    expect((await failure(read(mercator))).errors).toEqual([
+      {
+        field: "/file",
+        code: "unsupported_crs",
+        message:
+          'The geometry column "geom" declares the CRS EPSG:3857 ("WGS 84 / Pseudo-Mercator"); only longitude/latitude on WGS 84 (OGC:CRS84, EPSG:4326) is read: reproject it to longitude/latitude first (e.g. GeoPandas to_crs(4326), ogr2ogr -t_srs EPSG:4326).',
+      },
+    ]);
+    expect((await failure(read(null))).errors![0]).toMatchObject({
+      field: "/file",
+      code: "unsupported_crs",
+      message: expect.stringMatching(/^The geometry column "geom" declares its CRS unknown \(crs: null\)/),
+    });
+  });
+
+  it("names the row whose geometry is not WKB, or whose text is not UTF-8, instead of failing the whole file", async () => {
+    const geo = { version: "1.1.0", primary_column: "geometry", columns: { geometry: { encoding: "WKB", geometry_types: ["Point"] } } };
+    const file = parquetWriteBuffer({
+      columnData: [
+        { name: "name", data: [utf8("ok"), utf8("ok"), new Uint8Array([0x5a, 0xfc, 0x72])], type: "STRING" },
+        {
+          name: "geometry",
+          data: [geojsonToWkb({ type: "Point", coordinates: [1, 2] }), new Uint8Array([1, 2, 3]), geojsonToWkb({ type: "Point", coordinates: [3, 4] })],
+          type: "BYTE_ARRAY",
+        },
+      ],
+      kvMetadata: [{ key: "geo", value: JSON.stringify(geo) }],
+    });
+    const err = await failure(parseGeoParquetFile(buffer(new Uint8Array(file))));
+    expect(err.errors).toEqual([
+      {
+        field: "/file/features/1/geometry",
+        code: "invalid_wkb",
+        message: 'Row 2: the geometry (column "geometry") is not valid WKB (3 bytes: Offset is outside the bounds of the DataView).',
+      },
+      {
+        field: "/file/features/2/properties/name",
+        code: "undecodable",
+        message: 'Row 3, column "name": the value is not UTF-8 text (byte offset 1 of the value).',
+      },
+    ]);
+  });
+
   it("refuses at once, having read only the file's few KB, a footer that claims 4 billion rows", async () => {
     const real = await geoParquet([point(1, 2)]);
     const forged = forge(

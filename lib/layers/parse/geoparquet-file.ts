@@ -16,22 +16,30 @@
  *
  * Features are checked like GeoJSON ones (lib/geo/validate-geojson.ts): faults are named
  * `/file/features/<i>/geometry/...` with "Row <i + 1>: ..." (rows counted from 1), up to 20
- * listed, reading stops after the 21st.
+ * listed, reading stops after the 21st. A cell that cannot be decoded is such a fault too:
+ * geometry bytes that are not WKB (`invalid_wkb` at `.../geometry`), text that is not UTF-8
+ * (`undecodable` at `.../properties/<column>`).
  *
  * @throws AppError `payload_too_large` when `file.byteLength` passes `limits.maxBytes`;
  *   `validation_failed` at `/file`: `required` (empty), `invalid_parquet` (not Parquet, a
  *   footer that contradicts the file, a page hyparquet cannot decode), `too_many_rows`
  *   (declared rows past `limits.maxItems`), `too_large` (footer, row group, `geo` metadata
  *   or column count past its cap), `no_geometry` (no `geo` metadata, or its primary column
- *   is missing or not WKB); and the per-row faults above.
+ *   is missing or not WKB), `unsupported_crs` (the primary column's `crs` is null, i.e.
+ *   unknown, or names a CRS other than OGC:CRS84 / EPSG:4326, crs.ts; a missing `crs` is
+ *   OGC:CRS84 by the specification); and the per-row faults above.
  */
 import { parquetMetadata, parquetReadObjects, parquetSchema, type AsyncBuffer, type FileMetaData } from "hyparquet";
+import { DEFAULT_PARSERS } from "hyparquet/src/convert.js";
 import { markGeoColumns } from "hyparquet/src/geoparquet.js";
-import { AppError } from "@/lib/errors";
+import type { ParquetParsers } from "hyparquet/src/types.js";
+import { AppError, jsonPointer } from "@/lib/errors";
 import type { TFeature } from "@/lib/engine/types";
+import { describeCrs, isLonLatCrs, REPROJECT_HINT } from "./crs";
 import { checkFeature } from "./feature";
 import { DEFAULT_PARSE_LIMITS, emptyFile, formatBytes, tooLarge, type TParseLimits } from "./limits";
 import { fileFault, ProblemList } from "./problems";
+import { firstInvalidUtf8 } from "./utf8";
 import { kvJson, LAYER_FILE_METADATA_KEY, type TLayerFileMetadata } from "@/lib/layers/layer-file/types";
 import { setOwn } from "@/lib/steps/dataset";
 
@@ -131,7 +139,7 @@ export async function readGeoParquetFooter(file: AsyncBuffer, limits: TParseLimi
     throw tooBig(`The file's \`geo\` metadata is ${formatBytes(Buffer.byteLength(geo))}; at most ${formatBytes(MAX_GEO_METADATA_BYTES)} are read.`);
   let parsed: {
     primary_column?: unknown;
-    columns?: Record<string, { encoding?: unknown; covering?: { bbox?: Record<string, unknown> } } | undefined>;
+    columns?: Record<string, { encoding?: unknown; crs?: unknown; covering?: { bbox?: Record<string, unknown> } } | undefined>;
   };
   try {
     parsed = JSON.parse(geo) as typeof parsed;
@@ -142,6 +150,18 @@ export async function readGeoParquetFooter(file: AsyncBuffer, limits: TParseLimi
   if (typeof primary !== "string") throw noGeometry("the `geo` metadata names no primary_column");
   const encoding = parsed.columns?.[primary]?.encoding;
   if (encoding !== "WKB") throw noGeometry(`the primary column "${primary}" is encoded as ${JSON.stringify(encoding)}, not WKB`);
+  // GeoParquet 1.1: a missing crs is OGC:CRS84; null says the CRS is unknown, which cannot be taken for degrees (crs.ts).
+  const column = parsed.columns![primary]!;
+  if (Object.hasOwn(column, "crs") && column.crs === null)
+    throw fileFault(
+      "unsupported_crs",
+      `The geometry column "${primary}" declares its CRS unknown (crs: null); only longitude/latitude on WGS 84 (OGC:CRS84, EPSG:4326) is read: if the coordinates are longitude/latitude, set the CRS (e.g. GeoPandas set_crs(4326)), else ${REPROJECT_HINT}.`,
+    );
+  if (Object.hasOwn(column, "crs") && !isLonLatCrs(column.crs))
+    throw fileFault(
+      "unsupported_crs",
+      `The geometry column "${primary}" declares the CRS ${describeCrs(column.crs)}; only longitude/latitude on WGS 84 (OGC:CRS84, EPSG:4326) is read: ${REPROJECT_HINT}.`,
+    );
   // hyparquet's GeoParquet support, now that `geo` passed its checks: every top-level BYTE_ARRAY
   // column it declares WKB gets the GEOMETRY (or GEOGRAPHY) logical type, decoded to GeoJSON.
   markGeoColumns(metadata.schema, metadata.key_value_metadata);
@@ -163,6 +183,40 @@ function propertyColumns(metadata: FileMetaData, geoColumns: Record<string, { co
     .children.map(({ element }) => element.name)
     .filter((column) => !derived.has(column))
     .map((column) => ({ column, key: Object.hasOwn(renamed, column) && typeof renamed[column] === "string" ? renamed[column] : column }));
+}
+
+/**
+ * A cell hyparquet could not decode, in place of its value: WKB that is not WKB (hyparquet's
+ * decoder throws "Offset is outside the bounds of the DataView", which named no row and ended
+ * the whole read), text that is not UTF-8 (hyparquet's decoder would put U+FFFD in its place).
+ * The row that holds one is named instead.
+ */
+class Undecodable {
+  constructor(readonly what: string) {}
+}
+
+const utf8Fatal = new TextDecoder("utf-8", { fatal: true });
+
+/** hyparquet's decoders, each giving an `Undecodable` for what it cannot decode instead of throwing or replacing. */
+const PARSERS: Partial<ParquetParsers> = {
+  geometryFromBytes: (bytes) => wkb(bytes, DEFAULT_PARSERS.geometryFromBytes),
+  geographyFromBytes: (bytes) => wkb(bytes, DEFAULT_PARSERS.geographyFromBytes),
+  stringFromBytes: (bytes) => {
+    if (!bytes) return bytes;
+    try {
+      return utf8Fatal.decode(bytes);
+    } catch {
+      return new Undecodable(`is not UTF-8 text (byte offset ${firstInvalidUtf8(bytes)} of the value)`);
+    }
+  },
+};
+
+function wkb(bytes: Uint8Array, decode: (bytes: Uint8Array) => unknown): unknown {
+  try {
+    return decode(bytes);
+  } catch (e) {
+    return new Undecodable(`is not valid WKB (${bytes.byteLength} bytes: ${(e as Error).message})`);
+  }
 }
 
 /** A property value as stored: int64 as a number when exact, else its decimal text. */
@@ -190,7 +244,7 @@ export async function* parseGeoParquetFile(
       const to = Math.min(from + sliceRows, groupStart + groupRows);
       let rows: Record<string, unknown>[];
       try {
-        rows = (await parquetReadObjects({ file, metadata, columns: readColumns, rowStart: from, rowEnd: to })) as Record<string, unknown>[];
+        rows = (await parquetReadObjects({ file, metadata, columns: readColumns, rowStart: from, rowEnd: to, parsers: PARSERS })) as Record<string, unknown>[];
       } catch (e) {
         if (e instanceof AppError) throw e;
         throw invalid(`The file cannot be read as (Geo)Parquet: ${(e as Error).message}`);
@@ -205,7 +259,27 @@ export async function* parseGeoParquetFile(
           setOwn(properties, key, Object.hasOwn(row, column) ? propertyValue(row[column]) : null);
         }
         const index = from + i;
-        const feature = checkFeature({ type: "Feature", geometry: row[geometryColumn] ?? null, properties }, index, problems, `Row ${index + 1}`);
+        let undecodable = false;
+        for (const { column, key } of columns) {
+          const value = properties[key];
+          if (!(value instanceof Undecodable)) continue;
+          undecodable = true;
+          problems.add({
+            field: `/file${jsonPointer(["features", index, "properties", key])}`,
+            code: "undecodable",
+            message: `Row ${index + 1}, column ${JSON.stringify(column)}: the value ${value.what}.`,
+          });
+        }
+        const geometry = row[geometryColumn] ?? null;
+        if (geometry instanceof Undecodable) {
+          undecodable = true;
+          problems.add({
+            field: `/file/features/${index}/geometry`,
+            code: "invalid_wkb",
+            message: `Row ${index + 1}: the geometry (column ${JSON.stringify(geometryColumn)}) ${geometry.what}.`,
+          });
+        }
+        const feature = undecodable ? undefined : checkFeature({ type: "Feature", geometry, properties }, index, problems, `Row ${index + 1}`, "column");
         if (feature) ready.push(feature);
       }
       problems.throwIfFull();

@@ -12,8 +12,30 @@ import { validationError, type AppError, type TFieldError } from "@/lib/errors";
 /** Most problems listed in one error. */
 export const MAX_LISTED_PROBLEMS = 20;
 
+/**
+ * `text` with every character Postgres cannot store (NUL, an unpaired UTF-16 surrogate; see
+ * lib/errors/unstorable.ts) written as its JSON escape (`\u0000`, `\ud800`), other text as is.
+ * A problem is stored with the import (its field and message name what the file holds, and a
+ * file may hold anything), so every problem passes through this.
+ */
+export function storableText(text: string): string {
+  if (!text.includes("\u0000") && text.isWellFormed()) return text;
+  return text.replace(
+    /\u0000|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g,
+    (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`,
+  );
+}
+
+/** `error` with its field and message made storable (`storableText`). */
+export const storableFieldError = (error: TFieldError): TFieldError => ({
+  ...error,
+  field: storableText(error.field),
+  code: storableText(error.code),
+  message: storableText(error.message),
+});
+
 /** The `validation_failed` error of a fault of the whole file (`/file`), after which reading stops. */
-export const fileFault = (code: string, message: string) => validationError([{ field: "/file", code, message }]);
+export const fileFault = (code: string, message: string) => validationError([storableFieldError({ field: "/file", code, message })]);
 
 export class ProblemList {
   private readonly listed: TFieldError[] = [];
@@ -23,7 +45,7 @@ export class ProblemList {
   constructor(private readonly what: string) {}
 
   add(error: TFieldError): void {
-    if (this.listed.length < MAX_LISTED_PROBLEMS) this.listed.push(error);
+    if (this.listed.length < MAX_LISTED_PROBLEMS) this.listed.push(storableFieldError(error));
     else this.more = true;
   }
 

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { workspaceRoute } from "@/lib/auth/session-route";
-import { AppError } from "@/lib/errors";
+import { importFailureError } from "@/lib/layers/import-failure";
 import { waitForLayerImport } from "@/lib/layers/layer-imports";
 import { stageLayerUpload, UPLOAD_FORMATS } from "@/lib/layers/stage-upload";
 import { readableLayersOf } from "@/lib/layers/list-layers";
@@ -32,10 +32,7 @@ export const POST = workspaceRoute({ query: ZQuery }, async ({ req, scope, query
   const staged = await stageLayerUpload(scope.designer, upload, req.body, declared === null ? null : Number(declared));
   const doc = await waitForLayerImport(scope.designer, staged.import_id, q.wait * 1000);
   if (doc.state === "completed" && doc.result) return Response.json({ ...doc.result, importId: doc.import_id }, { status: doc.result.replaced ? 200 : 201 });
-  if (doc.state === "failed" && doc.error) {
-    const code = doc.error.code === "validation_failed" || doc.error.code === "payload_too_large" ? doc.error.code : "internal";
-    throw new AppError(code, doc.error.detail, { errors: doc.error.errors });
-  }
+  if (doc.state === "failed" && doc.error) throw importFailureError(doc.error);
   return Response.json(doc, { status: 202, headers: { location: `${scope.base}/layer-imports/${doc.import_id}`, "retry-after": "2" } });
 });
 
