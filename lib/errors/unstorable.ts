@@ -7,8 +7,9 @@
  * parser answers "stack depth limit exceeded"; so does recursive JavaScript).
  *
  * Every door calls this on the parsed caller input: the HTTP JSON body (lib/http/read-json-body.ts),
- * MCP tool arguments (lib/mcp/server.ts), server actions (lib/auth/action-client.ts), and layer
- * uploads on each row's or feature's properties (keys and values), the layer id and its name.
+ * MCP tool arguments (lib/mcp/server.ts), server actions (lib/auth/action-client.ts), and a layer
+ * upload's id and name (lib/layers/stage-upload.ts); the upload parsers check each row's or
+ * feature's properties themselves, naming the feature or row (lib/layers/parse/values.ts).
  * Strings are checked as values and as object keys; the walk is iterative, so no depth of
  * nesting can overflow the stack while checking.
  */
