@@ -65,14 +65,18 @@ export interface TRunRequest {
 }
 
 const ZLayerId = z.strictObject({ layer_id: z.string().min(1).max(200) });
-const ZHref = z.strictObject({
-  href: z
-    .string()
-    .max(4096)
-    .regex(/^https?:\/\/\S+$/i, "Expected an absolute https URL")
-    .describe("URL of a GeoJSON, GeoJSON Text Sequence, CSV (longitude/latitude columns) or GeoParquet file, fetched when the run starts"),
-  type: z.enum(HREF_MEDIA_TYPES).optional().describe("Media type of the file, when the server does not say it and the URL has no telling extension"),
-});
+/** `{"href", "type"?}` of a layer input (`what` says which files fit) or a table input. */
+const hrefSchema = (what: string) =>
+  z.strictObject({
+    href: z
+      .string()
+      .max(4096)
+      .regex(/^https?:\/\/\S+$/i, "Expected an absolute https URL")
+      .describe(`URL of ${what}, fetched when the run starts`),
+    type: z.enum(HREF_MEDIA_TYPES).optional().describe("Media type of the file, when the server does not say it and the URL has no telling extension"),
+  });
+const ZLayerHref = hrefSchema("a GeoJSON, GeoJSON Text Sequence, CSV (points from its longitude/latitude columns) or GeoParquet file");
+const ZTableHref = hrefSchema("a CSV file (each row one row of the table, longitude/latitude columns included)");
 const ZScalar = z.union([z.string(), z.number(), z.boolean(), z.null()]);
 const rowsMax = `At most ${MAX_INPUT_ROWS} rows are accepted`;
 const ZRows = z.strictObject({ rows: z.array(z.record(z.string(), ZScalar)).max(MAX_INPUT_ROWS, rowsMax) });
@@ -155,9 +159,9 @@ const ZAreaChecked = z.strictObject({ area: z.unknown() }).superRefine((v, ctx) 
 function formsOf(input: TInput, checked: boolean): Record<string, z.ZodType> {
   switch (input.kind) {
     case "layer":
-      return { layer_id: ZLayerId, geojson: checked ? geoJsonChecked(input) : geoJsonDoc(input), href: ZHref };
+      return { layer_id: ZLayerId, geojson: checked ? geoJsonChecked(input) : geoJsonDoc(input), href: ZLayerHref };
     case "table":
-      return { layer_id: ZLayerId, rows: rowsSchema(input), href: ZHref };
+      return { layer_id: ZLayerId, rows: rowsSchema(input), href: ZTableHref };
     case "area":
       return { area: checked ? ZAreaChecked : z.strictObject({ area: ZPolygonDoc }) };
   }

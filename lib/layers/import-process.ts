@@ -26,6 +26,8 @@ export type TImportRequest = {
   format: TUploadFormat;
   lonColumn?: string;
   latColumn?: string;
+  /** A CSV read as a table whatever its columns (a table input by reference). */
+  asTable?: boolean;
   tmpDir: string;
 };
 
@@ -72,7 +74,7 @@ async function importFile(req: TImportRequest): Promise<Extract<TImportAnswer, {
     req.format === "geoparquet"
       ? { kind: "file", file: countedReads(await blobAsyncBuffer(store, req.uploadKey), (n) => ((bytesDone += n), report())) }
       : { kind: "stream", open: () => (reads++ === 0 ? counted(store.stream(req.uploadKey)) : store.stream(req.uploadKey)) };
-  const parsed = await layerItems(req.format, source, { lonColumn: req.lonColumn, latColumn: req.latColumn });
+  const parsed = await layerItems(req.format, source, { lonColumn: req.lonColumn, latColumn: req.latColumn, asTable: req.asTable });
   // The parsers refuse what Postgres cannot store, naming the item by its format's convention.
   async function* items() {
     for await (const item of parsed.items) {

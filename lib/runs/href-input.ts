@@ -147,7 +147,9 @@ export async function importHrefInput(args: {
   const tmpDir = privateTmpDir("inputs", runId, input.name);
   let fields;
   try {
-    fields = (await importInChild({ type: "import", uploadKey: downloadKey, fileKey, format, tmpDir }, () => {}, args.signal)).fields;
+    // a CSV for a table input is that table, longitude/latitude columns included (nearby-cities' places)
+    const asTable = input.kind === "table";
+    fields = (await importInChild({ type: "import", uploadKey: downloadKey, fileKey, format, asTable, tmpDir }, () => {}, args.signal)).fields;
   } catch (err) {
     await store.delete(fileKey).catch(() => {});
     if (args.signal.aborted) throw new AbortError(); // cancelled: the import process was killed, no failure of its own
@@ -162,7 +164,7 @@ export async function importHrefInput(args: {
 
   const wantedKind = layerKindOf(input);
   if (wantedKind !== null && fields.kind !== wantedKind) {
-    const holds = fields.kind === "features" ? "features" : "a table (no longitude/latitude columns found)";
+    const holds = fields.kind === "features" ? "features (a table input takes a CSV file)" : "a table (no longitude/latitude columns found)";
     throw new InputDataError(`${label}: ${url} holds ${holds}; the input needs a ${input.kind}.`, input.name);
   }
   const declared = declaredGeometry(input);

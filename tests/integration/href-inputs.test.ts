@@ -252,3 +252,23 @@ describe("a layer input by reference", () => {
     expect(comparable(r.body.out.value.features)).toEqual(comparable(citiesInPolygon(EUROPE, 100_000)));
   });
 });
+
+describe("a table input by reference", () => {
+  it("reads a CSV as the table's rows, longitude/latitude columns included, like the same rows sent inline", async () => {
+    const places = [
+      { id: "zurich", lon: 8.54, lat: 47.37 },
+      { id: "geneva", lon: 6.14, lat: 46.2 },
+    ];
+    files.set("/places.csv", { type: "text/csv", body: Buffer.from(["id,lon,lat", ...places.map((p) => `${p.id},${p.lon},${p.lat}`)].join("\n")) });
+    const run = async (value: unknown) => {
+      const r = await call("POST", `${apiPath("nearby-cities")}/runs`, {
+        body: { inputs: { places: value, cities: { layer_id: "world-cities" } }, parameters: { radius_km: 20 }, wait_seconds: 60 },
+      });
+      expect(r.body.state, r.text).toBe("completed");
+      return Promise.all(r.body.results.map(async (x: any) => [x.key, (await download(x.href)).bytes.toString("utf8")]));
+    };
+    const byHref = await run({ href: `${base}/places.csv` });
+    expect(byHref).toEqual(await run({ rows: places }));
+    expect(byHref.find(([key]: string[]) => key === "matches")![1]).toMatch(/zurich/);
+  });
+});

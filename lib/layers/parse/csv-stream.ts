@@ -75,6 +75,8 @@ export interface TCsvOptions {
   /** The longitude / latitude columns (found by name when absent). */
   lonColumn?: string;
   latColumn?: string;
+  /** Every row a row of a table, longitude/latitude columns or not (a table input by reference). */
+  asTable?: boolean;
 }
 
 /** A CSV cell as stored: null when empty, a number in a numeric column, else the text. */
@@ -246,10 +248,10 @@ export class CsvLayerStream implements AsyncIterable<TFeature | TRow> {
       }
       return header.find((h) => names.includes(h.trim().toLowerCase()));
     };
-    const { lonColumn, latColumn } = this.options;
-    const lon = find(lonColumn, LON_NAMES, "/lonColumn");
-    const lat = find(latColumn, LAT_NAMES, "/latColumn");
-    if ((lonColumn || latColumn) && !(lon && lat))
+    const { lonColumn, latColumn, asTable } = this.options;
+    const lon = asTable ? undefined : find(lonColumn, LON_NAMES, "/lonColumn");
+    const lat = asTable ? undefined : find(latColumn, LAT_NAMES, "/latColumn");
+    if (!asTable && (lonColumn || latColumn) && !(lon && lat))
       throw validationError([
         { field: lonColumn ? "/latColumn" : "/lonColumn", code: "required", message: "Name both the longitude and the latitude column." },
       ]);

@@ -3,7 +3,7 @@
  * an upload's format and bytes in, the layer's kind and its items out, checked as they stream.
  *
  * - `geojson`, `geojsonseq`: features from the byte stream.
- * - `csv`: a points layer when longitude/latitude columns are found, else a table. Its numeric
+ * - `csv`: a points layer when longitude/latitude columns are found (and `asTable` is not set), else a table. Its numeric
  *   columns are known only once every row was read (a column is numbers when every non-empty
  *   value is one), so the upload is read twice: once to validate it and decide the column
  *   types, then again to yield the typed items. The staged upload sits in the blob store, so a
@@ -42,7 +42,7 @@ async function* typed(items: AsyncIterable<TLayerItem>, types: Parameters<typeof
 export async function layerItems(
   format: TUploadFormat,
   source: TUploadSource,
-  opts: { lonColumn?: string; latColumn?: string; limits?: TParseLimits } = {},
+  opts: { lonColumn?: string; latColumn?: string; asTable?: boolean; limits?: TParseLimits } = {},
 ): Promise<TLayerItems> {
   const limits = opts.limits ?? DEFAULT_PARSE_LIMITS;
   if (format === "geoparquet") {
@@ -52,11 +52,11 @@ export async function layerItems(
   if (source.kind !== "stream") throw new Error(`a ${format} upload is read as a stream`);
   if (format === "geojson") return { kind: "features", items: parseGeoJsonStream(source.open(), limits) };
   if (format === "geojsonseq") return { kind: "features", items: parseGeoJsonSeqStream(source.open(), limits) };
-  const check = parseCsvStream(source.open(), { lonColumn: opts.lonColumn, latColumn: opts.latColumn }, limits);
+  const check = parseCsvStream(source.open(), { lonColumn: opts.lonColumn, latColumn: opts.latColumn, asTable: opts.asTable }, limits);
   for await (const _item of check) {
     // validating and learning the column types; the items are read again below
   }
   const types = check.columnTypes();
-  const items = parseCsvStream(source.open(), { lonColumn: opts.lonColumn, latColumn: opts.latColumn }, limits);
+  const items = parseCsvStream(source.open(), { lonColumn: opts.lonColumn, latColumn: opts.latColumn, asTable: opts.asTable }, limits);
   return { kind: check.kind ?? "table", items: typed(items, types) };
 }
