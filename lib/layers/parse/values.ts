@@ -50,11 +50,37 @@ interface TFrame {
   depth: number;
 }
 
+/** Keys already found storable (items of one upload share their keys); bounded. */
+const storableKeys = new Set<string>();
+const STORABLE_KEYS_MAX = 10_000;
+
+/**
+ * Whether every value of `values` is a storable string, a finite number, a boolean or null
+ * under a storable key: the common item, checked without allocating (an import checks
+ * millions; walking each through frames and paths made the GeoParquet parse 60% slower).
+ */
+function flatAndFine(values: Record<string, unknown>): boolean {
+  for (const key of Object.keys(values)) {
+    if (!storableKeys.has(key)) {
+      if (unstorableStringReason(key)) return false;
+      if (storableKeys.size < STORABLE_KEYS_MAX) storableKeys.add(key);
+    }
+    const v = values[key];
+    if (typeof v === "string") {
+      if (unstorableStringReason(v)) return false;
+    } else if (typeof v === "number") {
+      if (!Number.isFinite(v)) return false;
+    } else if (v !== null && typeof v === "object" && (Array.isArray(v) || isPlainObject(v))) return false;
+  }
+  return true;
+}
+
 /**
  * Checks `values` (see module doc), adding each fault to `problems`. Returns true when there
  * was none. O(size of the values), iterative (no nesting can overflow the stack).
  */
 export function checkValues(values: Record<string, unknown>, place: TValuesPlace, problems: ProblemList): boolean {
+  if (flatAndFine(values)) return true;
   let ok = true;
   const add = (path: (string | number)[], code: string, what: string) => {
     ok = false;
