@@ -606,21 +606,26 @@ describe("metering", () => {
   });
 });
 
+/** A tool of its own workspace on a plan of 3 calls per minute, switched on for AI, and a consumer granted it. */
+async function tightTool(prefix: string) {
+  const planId = `${prefix}-${Date.now()}`;
+  await sql().query(`INSERT INTO plan (id, name, "maxFlowApis", "aiAccess", "rateLimitPerMinute") VALUES ($1, 'AI tight', 10, true, 3)`, [planId]);
+  const { organizationId } = (await sql().query(`SELECT id AS "organizationId" FROM organization WHERE slug = 'demo'`)).rows[0];
+  const ws = (
+    await sql().query(`INSERT INTO workspace (id, "organizationId", slug, name, "planId") VALUES (gen_random_uuid(), $1, $2, $2, $3) RETURNING id`, [
+      organizationId,
+      planId,
+      planId,
+    ])
+  ).rows[0];
+  const slug = await createFlowApi({ definition: TINY_FLOW, workspaceId: ws.id });
+  await setAiSwitch(slug, true);
+  return { slug, workspaceId: ws.id as string, consumer: await createConsumer({ grants: [slug] }) };
+}
+
 describe("rate limit", () => {
   it("spends the key's per-minute quota shared with HTTP calls; over it a tool call is a tool error and starts nothing", async () => {
-    const planId = `ai-tight-${Date.now()}`;
-    await sql().query(`INSERT INTO plan (id, name, "maxFlowApis", "aiAccess", "rateLimitPerMinute") VALUES ($1, 'AI tight', 10, true, 3)`, [planId]);
-    const { organizationId } = (await sql().query(`SELECT id AS "organizationId" FROM organization WHERE slug = 'demo'`)).rows[0];
-    const ws = (
-      await sql().query(`INSERT INTO workspace (id, "organizationId", slug, name, "planId") VALUES (gen_random_uuid(), $1, $2, $2, $3) RETURNING id`, [
-        organizationId,
-        planId,
-        planId,
-      ])
-    ).rows[0];
-    const slug = await createFlowApi({ definition: TINY_FLOW, workspaceId: ws.id });
-    await setAiSwitch(slug, true);
-    const consumer = await createConsumer({ grants: [slug] });
+    const { slug, consumer } = await tightTool("ai-tight");
     const tool = slug.replace(/-/g, "_");
     await awayFromMinuteEnd();
     await waitFor("the tool", async () => (await toolNames({ key: consumer.secret })).includes(tool), 10_000);
@@ -642,19 +647,7 @@ describe("rate limit", () => {
 
 describe("rate limit of calls that name no run of the key", () => {
   it("spends the quota too: unknown or malformed run_ids and bad run tool arguments count as calls", async () => {
-    const planId = `ai-tight-runs-${Date.now()}`;
-    await sql().query(`INSERT INTO plan (id, name, "maxFlowApis", "aiAccess", "rateLimitPerMinute") VALUES ($1, 'AI tight', 10, true, 3)`, [planId]);
-    const { organizationId } = (await sql().query(`SELECT id AS "organizationId" FROM organization WHERE slug = 'demo'`)).rows[0];
-    const ws = (
-      await sql().query(`INSERT INTO workspace (id, "organizationId", slug, name, "planId") VALUES (gen_random_uuid(), $1, $2, $2, $3) RETURNING id`, [
-        organizationId,
-        planId,
-        planId,
-      ])
-    ).rows[0];
-    const slug = await createFlowApi({ definition: TINY_FLOW, workspaceId: ws.id });
-    await setAiSwitch(slug, true);
-    const consumer = await createConsumer({ grants: [slug] });
+    const { slug, workspaceId, consumer } = await tightTool("ai-tight-runs");
     await awayFromMinuteEnd();
     await waitFor("the tool", async () => (await toolNames({ key: consumer.secret })).includes(slug.replace(/-/g, "_")), 10_000);
     await withClient({ key: consumer.secret }, async (c) => {
@@ -672,7 +665,7 @@ describe("rate limit of calls that name no run of the key", () => {
       expect(textOf(limited)).toMatch(/3 calls per minute[\s\S]*Retry after \d+ s/);
     });
     // The same counter as the key's HTTP calls to the API's workspace.
-    const { rows } = await sql().query(`SELECT sum(count)::int AS n FROM rate_limit_window WHERE "workspaceId" = $1`, [ws.id]);
+    const { rows } = await sql().query(`SELECT sum(count)::int AS n FROM rate_limit_window WHERE "workspaceId" = $1`, [workspaceId]);
     expect(rows[0].n).toBe(4);
   });
 });
