@@ -243,6 +243,36 @@ test("on a plan without AI access the switch is disabled and says why", async ({
   await axe(page);
 });
 
+// React moves what follows the first ~3,200 characters of an RSC row into rows of their own, as
+// lazy references. FormField, as a client component, cloned its child: when the cut fell between
+// a field and its control, the clone had type undefined and the Runs page failed (React #130).
+// One consumer's name grows in steps smaller than a field's own props, so the cut sweeps over
+// every filter field.
+test("the Runs page renders wherever React splits its RSC rows", async ({ page }) => {
+  test.setTimeout(120_000);
+  const org = `e2e-runs-${randomBytes(3).toString("hex")}`;
+  const db = new pg.Client({ connectionString: process.env.DATABASE_URL });
+  await db.connect();
+  try {
+    const o = (await db.query(`INSERT INTO organization (id, slug, name) VALUES (gen_random_uuid(), $1, $1) RETURNING id`, [org])).rows[0].id;
+    const e = (
+      await db.query(`INSERT INTO environment (id, "organizationId", slug, name) VALUES (gen_random_uuid(), $1, 'production', 'Production') RETURNING id`, [o])
+    ).rows[0].id;
+    const c = (await db.query(`INSERT INTO consumer (id, "environmentId", slug, name) VALUES (gen_random_uuid(), $1, 'c', 'C') RETURNING id`, [e])).rows[0].id;
+    await db.query(`INSERT INTO membership ("userId", "organizationId", role) SELECT id, $1, 'admin' FROM app_user WHERE email = $2`, [o, ADMIN.email]);
+    await signIn(page, ADMIN, `/console/${org}/production/runs`);
+    for (let length = 0; length <= 1600; length += 25) {
+      await db.query(`UPDATE consumer SET name = 'Consumer ' || repeat('x', $2) WHERE id = $1`, [c, length]);
+      await page.goto(`/console/${org}/production/runs`);
+      await expect(page.getByText("No runs yet"), `consumer name of ${length + 9} characters`).toBeVisible({ timeout: 10_000 });
+    }
+  } finally {
+    await db.end();
+  }
+  await expect(page.getByLabel("Started until")).toHaveAttribute("type", "date");
+  await axe(page);
+});
+
 test("a designer cannot open the console", async ({ page }) => {
   await signIn(page, DESIGNER, "/design");
   const res = await page.goto(`${CONSOLE}/consumers`);

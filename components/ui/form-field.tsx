@@ -1,4 +1,3 @@
-"use client";
 import * as React from "react";
 import { Label } from "@/components/ui/label";
 import { cn } from "@/lib/utils";
@@ -7,6 +6,11 @@ import { cn } from "@/lib/utils";
  * A labelled field with its hint and error. The control (one element, usually `Input`) gets
  * `id`, `aria-invalid` and `aria-describedby` pointing at the hint and the error, so screen
  * readers announce the error with the field.
+ *
+ * Deliberately not a client module: it clones its child where that child is created. Rendered
+ * from a server page as a client component, its child could arrive as a lazy reference (React
+ * outlines parts of a large RSC row), and cloning that gives an element of type `undefined`
+ * (React error #130); the console's Runs page failed so once its filter lists grew.
  */
 export function FormField({
   id,
