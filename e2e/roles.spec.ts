@@ -50,6 +50,34 @@ test.describe("an admin", () => {
     await expect(page).toHaveURL(`${DESIGN}/flows`);
   });
 
+  test("follows the console's links to each served API's page in the design tool", async ({ page }) => {
+    await page.goto(`${CONSOLE}/apis`);
+    const rows = page.getByRole("row").filter({ has: page.getByRole("link", { name: /^Design tool page of / }) });
+    const targets = await rows.evaluateAll((trs) =>
+      trs.map((tr) => ({
+        name: tr.querySelector("td .font-medium")!.textContent!,
+        href: [...tr.querySelectorAll("a")].find((a) => a.textContent!.startsWith("Design tool"))!.getAttribute("href")!,
+      })),
+    );
+    // The demo's APIs only: other spec files publish and delete their own meanwhile.
+    const demo = targets.filter((t) => ["Cities in area", "Population by country", "Nearby cities"].includes(t.name));
+    expect(demo).toHaveLength(3);
+    for (const t of demo) {
+      // The design tool names an API by its id, not its slug.
+      expect(t.href, t.name).toMatch(new RegExp(`^${DESIGN}/apis/[0-9a-f-]{36}$`));
+      const res = await page.goto(t.href);
+      expect(res?.status(), t.href).toBe(200);
+      await expect(page.getByRole("heading", { level: 1, name: t.name })).toBeVisible();
+    }
+
+    // One API's settings page: "Open in the design tool" leads to the same page, by clicking.
+    await page.goto(`${CONSOLE}/apis/cities-in-area`);
+    await page.getByRole("link", { name: "Open in the design tool" }).click();
+    await expect(page).toHaveURL(new RegExp(`${DESIGN}/apis/[0-9a-f-]{36}$`));
+    await expect(page.getByRole("heading", { level: 1, name: "Cities in area" })).toBeVisible();
+    await expect(page.getByTestId("status-production")).toContainText("Published");
+  });
+
   test("saves the environment's CORS origins; a bad origin is named next to the field", async ({ page }) => {
     await page.goto(`${CONSOLE}/settings`);
     const field = page.getByLabel("Allowed browser origins");

@@ -6,7 +6,7 @@ import Link from "next/link";
 import { orNotFound } from "@/lib/auth/page-guard";
 import { TitledCard } from "@/components/ui/card";
 import { PageHeader } from "@/features/shell/page-header";
-import { consolePath, docsPath } from "@/features/shell/routes";
+import { consolePath, designItemPath, docsPath } from "@/features/shell/routes";
 import { listServedApis } from "@/lib/serving/list-served-apis";
 import { consolePage } from "@/features/console/data";
 import { formatTime } from "@/features/console/format";
@@ -38,7 +38,7 @@ export default async function ApiSettingsPage({ params }: { params: Promise<TCon
             </dd>
           </dl>
           <div className="mt-4 flex gap-4 text-sm">
-            <Link className="underline underline-offset-4" href={`/design/${organization}/${api.workspace.slug}/apis/${api.slug}`}>
+            <Link className="underline underline-offset-4" href={designItemPath(organization, api.workspace.slug, "apis", api.flowApiId)}>
               Open in the design tool
             </Link>
             <Link className="underline underline-offset-4" href={docsPath(organization, environment, api.slug)}>
