@@ -17,6 +17,11 @@ import { consolePage } from "@/features/console/data";
 import { formatTime } from "@/features/console/format";
 import { LayersEditor } from "@/features/console/layers-editor";
 import type { TConsoleParams } from "@/features/console/console-layout";
+import { consoleTitle } from "@/features/shell/page-title";
+
+export async function generateMetadata({ params }: { params: Promise<TConsoleParams> }) {
+  return consoleTitle(await params, "apis");
+}
 
 export default async function ApisPage({ params }: { params: Promise<TConsoleParams> }) {
   const p = await params;

@@ -6,9 +6,7 @@
 import Link from "next/link";
 import { ExternalLinkIcon } from "lucide-react";
 import { orNotFound, pageWorkspace } from "@/lib/auth/page-guard";
-import { getFlowApiOrThrow } from "@/lib/apis/get-flow-api";
 import { listTryRuns } from "@/lib/apis/list-try-runs";
-import { listLayers } from "@/lib/layers/list-layers";
 import { Badge } from "@/components/ui/badge";
 import { TitledCard } from "@/components/ui/card";
 import { Table, TableBody, TableCell, TableHeaderRow, TableRow } from "@/components/ui/table";
@@ -16,7 +14,8 @@ import { PageHeader } from "@/features/shell/page-header";
 import { publicBaseUrl } from "@/features/console/data";
 import { consolePath, designPath, docsPath } from "@/features/shell/routes";
 import { formatTime } from "@/features/console/format";
-import { listFlowChoices } from "@/features/design/data";
+import { flowApiOf, layersOf, listFlowChoices } from "@/features/design/data";
+import { designTitle } from "@/features/shell/page-title";
 import { PublishPanel } from "@/features/design/publish-panel";
 import { TryItPanel } from "@/features/design/try-it-panel";
 import { RecentTryRuns } from "@/features/design/recent-try-runs";
@@ -25,15 +24,22 @@ import { unreadableIn } from "@/features/design/try-it-layers";
 import { ZFlowVersion } from "@/lib/flows/definition";
 import type { TDesignParams } from "@/features/design/design-layout";
 
-export default async function ApiPage({ params }: { params: Promise<TDesignParams & { apiId: string }> }) {
+type TApiParams = TDesignParams & { apiId: string };
+
+export async function generateMetadata({ params }: { params: Promise<TApiParams> }) {
+  const p = await params;
+  return designTitle(p, "apis", async (scope) => (await flowApiOf(scope.organizationId, scope.workspace.id, p.apiId)).name);
+}
+
+export default async function ApiPage({ params }: { params: Promise<TApiParams> }) {
   const p = await params;
   const scope = await pageWorkspace(`${designPath(p.organization, p.workspace, "apis")}/${p.apiId}`, p);
   const org = { organizationId: scope.organizationId, workspaceId: scope.workspace.id };
-  const api = await orNotFound(getFlowApiOrThrow(org, p.apiId));
+  const api = await orNotFound(flowApiOf(org.organizationId, org.workspaceId, p.apiId));
   const needsSource = api.source.label === "Needs a source";
   const [runs, layers, baseUrl, flows] = await Promise.all([
     listTryRuns(scope.designer, api.id),
-    listLayers(scope.designer),
+    layersOf(scope.workspace.id),
     publicBaseUrl(),
     needsSource ? listFlowChoices(scope.designer) : Promise.resolve([]),
   ]);

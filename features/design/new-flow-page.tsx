@@ -6,6 +6,11 @@ import { designPath } from "@/features/shell/routes";
 import { FlowWorkbench } from "@/features/design/canvas/flow-workbench";
 import { stepCatalogue } from "@/lib/steps/catalogue";
 import type { TDesignParams } from "@/features/design/design-layout";
+import { designTitle } from "@/features/shell/page-title";
+
+export async function generateMetadata({ params }: { params: Promise<TDesignParams> }) {
+  return designTitle(await params, "flows", () => "New flow");
+}
 
 export default async function NewFlowPage({ params }: { params: Promise<TDesignParams> }) {
   const p = await params;
