@@ -51,6 +51,8 @@ export default async function ApiPage({ params }: { params: Promise<TApiParams> 
   const servingEnv = api.serving.find((s) => s.release)?.environment.slug ?? "production";
   const tryFlow = tryDefinition ? ZFlowVersion.safeParse(tryDefinition) : null;
   const tryInputs = tryFlow?.success ? tryFlow.data.inputs : [];
+  // The console answers "Not allowed" to a designer: only admins get links into it.
+  const isAdmin = scope.role === "admin";
   return (
     <>
       <PageHeader
@@ -179,9 +181,13 @@ export default async function ApiPage({ params }: { params: Promise<TApiParams> 
                         )}
                       </TableCell>
                       <TableCell>
-                        <Link className="underline underline-offset-4" href={consolePath(scope.organizationSlug, s.environment.slug, "apis")}>
-                          An admin, in the console<span className="sr-only">: readable layers of {s.environment.name}</span>
-                        </Link>
+                        {isAdmin ? (
+                          <Link className="underline underline-offset-4" href={consolePath(scope.organizationSlug, s.environment.slug, "apis")}>
+                            An admin, in the console<span className="sr-only">: readable layers of {s.environment.name}</span>
+                          </Link>
+                        ) : (
+                          "An admin of the organization, in the console"
+                        )}
                       </TableCell>
                     </TableRow>
                   );
@@ -206,7 +212,7 @@ export default async function ApiPage({ params }: { params: Promise<TApiParams> 
               definition={tryDefinition}
               layers={layers}
               curlEnvironment={servingEnv}
-              readableLayersHref={consolePath(scope.organizationSlug, servingEnv, "apis")}
+              readableLayersHref={isAdmin ? consolePath(scope.organizationSlug, servingEnv, "apis") : null}
               publicBaseUrl={baseUrl}
             />
           ) : (
