@@ -444,3 +444,43 @@ test("an expression option is edited as JSON with help, and checked live by the 
   await expect(page.getByText("No problems: the document is a valid flow version.")).toBeVisible();
   await expect(where).not.toHaveAttribute("aria-invalid", "true");
 });
+
+/** The new flow page with its example on the canvas, the canvas scrolled into the window. */
+async function openExample(page: Page): Promise<Locator> {
+  await page.goto(`${DESIGN}/flows/new`);
+  await expect(node(page, "step:big")).toBeVisible();
+  const canvas = page.getByTestId("flow-canvas");
+  await canvas.evaluate((el) => el.scrollIntoView({ block: "center" }));
+  return canvas;
+}
+
+test("nodes and edges reached with Tab show a focus ring", async ({ page }) => {
+  const canvas = await openExample(page);
+  // Tab from the toolbar into the graph: edges come first, then nodes.
+  const fit = page.getByRole("button", { name: "Fit view", exact: true });
+  await fit.click();
+  await fit.focus();
+  const seen = { edge: false, node: false };
+  for (let i = 0; i < 40 && !(seen.edge && seen.node); i++) {
+    await page.keyboard.press("Tab");
+    const focused = await page.evaluate(() => {
+      const el = document.activeElement!;
+      if (el.matches(".react-flow__node")) {
+        const s = getComputedStyle(el);
+        return { kind: "node" as const, ring: s.outlineStyle !== "none" && parseFloat(s.outlineWidth) >= 2 };
+      }
+      if (el.matches(".react-flow__edge")) {
+        const line = getComputedStyle(el.querySelector(".react-flow__edge-path")!);
+        const halo = getComputedStyle(el.querySelector(".react-flow__edge-interaction")!);
+        return { kind: "edge" as const, ring: parseFloat(line.strokeWidth) >= 2.5 && parseFloat(halo.strokeOpacity) > 0 };
+      }
+      return { kind: el.tagName, ring: false };
+    });
+    if (focused.kind === "node" || focused.kind === "edge") {
+      expect(focused.ring, `a focused ${focused.kind} shows a focus ring`).toBe(true);
+      if (!seen[focused.kind]) await canvas.screenshot({ path: path.join(SHOTS, `design-canvas-focus-${focused.kind}.png`), animations: "disabled" });
+      seen[focused.kind] = true;
+    }
+  }
+  expect(seen).toEqual({ edge: true, node: true });
+});
