@@ -454,6 +454,26 @@ async function openExample(page: Page): Promise<Locator> {
   return canvas;
 }
 
+test("the overview (minimap) is a small framed card that the toolbar hides and shows", async ({ page }) => {
+  const canvas = await openExample(page);
+  const minimap = canvas.locator(".react-flow__minimap");
+  await expect(minimap).toBeVisible();
+  const frame = await minimap.evaluate((el) => {
+    const s = getComputedStyle(el);
+    return { border: parseFloat(s.borderTopWidth), shadow: s.boxShadow, width: el.getBoundingClientRect().width };
+  });
+  expect(frame.border).toBeGreaterThan(0);
+  expect(frame.shadow).not.toBe("none");
+  expect(frame.width).toBeLessThanOrEqual(160);
+  const overview = page.getByRole("button", { name: "Overview" });
+  await expect(overview).toHaveAttribute("aria-pressed", "true");
+  await overview.click();
+  await expect(overview).toHaveAttribute("aria-pressed", "false");
+  await expect(minimap).toHaveCount(0);
+  await overview.click();
+  await expect(minimap).toBeVisible();
+});
+
 test("nodes and edges reached with Tab show a focus ring", async ({ page }) => {
   const canvas = await openExample(page);
   // Tab from the toolbar into the graph: edges come first, then nodes.

@@ -5,7 +5,7 @@
  * every edit (add, connect where `canConnect` allows, delete, edit options) makes a new
  * document. Node positions are the canvas's own, not in the document (layout.ts places nodes
  * without one). Keyboard: Tab between nodes, Enter selects, arrows move, Delete removes,
- * Ctrl+Z / Ctrl+Shift+Z undo and redo.
+ * Ctrl+Z / Ctrl+Shift+Z undo and redo. The overview (minimap) can be hidden.
  */
 import { useCallback, useEffect, useMemo, useRef, useState } from "react";
 import { useTheme } from "next-themes";
@@ -22,7 +22,7 @@ import {
   type IsValidConnection,
 } from "@xyflow/react";
 import "@xyflow/react/dist/style.css";
-import { EraserIcon, LayoutGridIcon, MaximizeIcon, Redo2Icon, Undo2Icon } from "lucide-react";
+import { EraserIcon, LayoutGridIcon, MapIcon, MaximizeIcon, Redo2Icon, Undo2Icon } from "lucide-react";
 import { Button } from "@/components/ui/button";
 import { documentToGraph, nodeIdOfPointer, type TCanvasNode, type TCanvasStepType, type TFlowDoc } from "@/features/design/canvas/flow-graph-model";
 import { canConnect, connect, removeFromDocument } from "@/features/design/canvas/flow-connections";
@@ -59,6 +59,8 @@ export interface TFlowCanvasProps {
 
 const NODE_TYPES = { flow: FlowNodeComponent };
 const LAYOUT = { columnWidth: 236, rowHeight: 150, direction: "down" } as const;
+/** The overview's size: small enough to leave the nodes in view. */
+const MINIMAP_SIZE = { width: 150, height: 100 };
 /** A button of the toolbar above the canvas. */
 const TOOL = { type: "button", variant: "outline", size: "sm" } as const;
 
@@ -99,6 +101,7 @@ function CanvasInner({
   const { selected, setSelected, selectedEdges, setSelectedEdges, measured, onNodesChange, onEdgesChange } = useCanvasSelection(setPositions);
   const pending = useRef<Record<string, TPos>>({});
   const [announce, setAnnounce] = useState("");
+  const [overview, setOverview] = useState(true);
 
   // Nodes without a position: where they were dropped, else the layered layout's place.
   const layout = useMemo(
@@ -269,6 +272,9 @@ function CanvasInner({
           >
             <EraserIcon aria-hidden="true" /> Start empty
           </Button>
+          <Button {...TOOL} className="hidden sm:inline-flex" aria-pressed={overview} onClick={() => setOverview((v) => !v)}>
+            <MapIcon aria-hidden="true" /> Overview
+          </Button>
         </div>
         <div
           ref={wrapper}
@@ -312,14 +318,16 @@ function CanvasInner({
           >
             <Background />
             <Controls showInteractive={false} />
-            <MiniMap
-              pannable
-              zoomable
-              ariaLabel="Overview of the flow"
-              nodeColor="var(--muted-foreground)"
-              maskColor="color-mix(in oklch, var(--background) 70%, transparent)"
-              className="!hidden sm:!block"
-            />
+            {overview ? (
+              <MiniMap
+                pannable
+                zoomable
+                ariaLabel="Overview of the flow"
+                style={MINIMAP_SIZE}
+                nodeBorderRadius={8}
+                className="!hidden overflow-hidden rounded-md border shadow-md sm:!block"
+              />
+            ) : null}
           </ReactFlow>
         </div>
         <ConnectForm doc={doc} nodes={graph.nodes} catalogue={catalogue} onConnect={(s, t, h) => onChange(connect(doc, catalogue, s, t, h))} />
