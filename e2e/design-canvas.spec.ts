@@ -474,6 +474,38 @@ test("the overview (minimap) is a small framed card that the toolbar hides and s
   await expect(minimap).toBeVisible();
 });
 
+test("steps added with Enter land in view, clear of the overview; when the view is full, it moves to them", async ({ page }) => {
+  const canvas = await openExample(page);
+  const view = (await canvas.boundingBox())!;
+  const map = (await canvas.locator(".react-flow__minimap").boundingBox())!;
+  for (let k = 1; k <= 8; k++) {
+    await addFromPalette(page, "filter", "step:filter");
+    const added = canvas.locator(".react-flow__node.selected");
+    await expect(added).toHaveCount(1);
+    await expect
+      .poll(async () => {
+        const b = (await added.boundingBox())!;
+        const inView = b.x >= view.x && b.y >= view.y && b.x + b.width <= view.x + view.width && b.y + b.height <= view.y + view.height;
+        const underMap = b.x + b.width > map.x && b.y + b.height > map.y;
+        return inView && !underMap;
+      }, `added step ${k} in view`)
+      .toBe(true);
+  }
+  await canvas.screenshot({ path: path.join(SHOTS, "design-canvas-keyboard-added.png"), animations: "disabled" });
+  // After "Start empty", a node whose id an earlier one had goes where there is room too, not to that node's old place.
+  await page.getByRole("button", { name: "Start empty" }).click();
+  for (const entry of ["input:layer", "input:area", "step:spatial_filter"]) {
+    await addFromPalette(page, entry.split(":")[1]!.replace("_", " "), entry);
+    const added = canvas.locator(`.react-flow__node.selected[data-id^="${entry.split(":")[0]}:"]`);
+    await expect
+      .poll(async () => {
+        const b = (await added.boundingBox())!;
+        return b.y >= view.y && b.y + b.height <= view.y + view.height;
+      }, `${entry} in view`)
+      .toBe(true);
+  }
+});
+
 test("nodes and edges reached with Tab show a focus ring", async ({ page }) => {
   const canvas = await openExample(page);
   // Tab from the toolbar into the graph: edges come first, then nodes.
