@@ -1,0 +1,46 @@
+/**
+ * Layers as the design tool lists and offers them, in Chromium, as the demo designer, with a
+ * few point layers of its own whose names are lower-case (so the database's code-point order
+ * would put them after every capitalised name) and which no environment may read:
+ * - the Layers page sorts names case-insensitively.
+ */
+import { randomBytes } from "node:crypto";
+import { expect, test, type Page } from "@playwright/test";
+import { closeDb } from "./design-helpers";
+import { DEMO, STORAGE } from "./support/env";
+
+// In order in one worker, but a failure does not skip the tests after it (a new worker uploads the layers again).
+test.describe.configure({ mode: "default" });
+
+const DESIGN = `/design/${DEMO.organization}/${DEMO.workspace}`;
+const ROUTE = `/api/design/${DEMO.organization}/${DEMO.workspace}/layers`;
+const tag = randomBytes(3).toString("hex");
+/** Seven point layers; "aa" sorts them before every demo layer, whatever the case. */
+const LAYERS = Array.from({ length: 7 }, (_, i) => ({ id: `e2e-aa-${tag}-${i}`, name: `aa e2e points ${tag} ${i}` }));
+
+let page: Page;
+
+test.beforeAll(async ({ browser }) => {
+  page = await (await browser.newContext({ storageState: STORAGE.designer })).newPage();
+  for (const l of LAYERS) {
+    const res = await page.request.post(`${ROUTE}?id=${l.id}&name=${encodeURIComponent(l.name)}&format=csv&replace=1`, {
+      data: "name,lon,lat\nBern,7.447,46.948\n",
+      headers: { "content-type": "text/csv" },
+    });
+    expect([200, 201], await res.text()).toContain(res.status());
+  }
+});
+test.afterAll(async () => {
+  for (const l of LAYERS) await page.request.delete(`${ROUTE}/${l.id}`);
+  await page.context().close();
+  await closeDb();
+});
+
+test("the Layers page lists names case-insensitively", async () => {
+  await page.goto(`${DESIGN}/layers`);
+  const names = await page.getByRole("row").evaluateAll((rows) => rows.slice(1).map((r) => r.querySelector("td")?.textContent ?? ""));
+  const mine = names.findIndex((n) => n.startsWith(LAYERS[0]!.name));
+  const world = names.findIndex((n) => n.startsWith("World cities"));
+  expect(mine, names.join(" | ")).toBeGreaterThanOrEqual(0);
+  expect(mine, "a lower-case name before 'World cities'").toBeLessThan(world);
+});
