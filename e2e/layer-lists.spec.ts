@@ -2,7 +2,9 @@
  * Layers as the design tool lists and offers them, in Chromium, as the demo designer, with a
  * few point layers of its own whose names are lower-case (so the database's code-point order
  * would put them after every capitalised name) and which no environment may read:
- * - the Layers page sorts names case-insensitively.
+ * - the Layers page sorts names case-insensitively;
+ * - "Run the flow" starts a layer input on the layer Try it would choose (one production can
+ *   read), not on the first of its list.
  */
 import { randomBytes } from "node:crypto";
 import { expect, test, type Page } from "@playwright/test";
@@ -43,4 +45,15 @@ test("the Layers page lists names case-insensitively", async () => {
   const world = names.findIndex((n) => n.startsWith("World cities"));
   expect(mine, names.join(" | ")).toBeGreaterThanOrEqual(0);
   expect(mine, "a lower-case name before 'World cities'").toBeLessThan(world);
+});
+
+test("Run the flow starts a layer input on a layer production can read, as Try it does", async () => {
+  await page.goto(`${DESIGN}/flows/new`);
+  const panel = page.getByTestId("flow-run-panel");
+  const select = panel.getByLabel("Layer for cities");
+  // The example's cities input takes points: ours come before world-cities in the list, but only world-cities is readable.
+  await expect(select.locator(`option[value="${LAYERS[0]!.id}"]`)).toHaveCount(1);
+  const values = await select.locator("option").evaluateAll((os) => os.map((o) => (o as HTMLOptionElement).value));
+  expect(values.indexOf(LAYERS[0]!.id)).toBeLessThan(values.indexOf("world-cities"));
+  await expect(select).toHaveValue("world-cities");
 });

@@ -9,6 +9,8 @@ import { getFlowApiOrThrow } from "@/lib/apis/get-flow-api";
 import { getFlowOrThrow } from "@/lib/flows/get-flow-or-throw";
 import { listFlows } from "@/lib/flows/list-flows";
 import { listLayers } from "@/lib/layers/list-layers";
+import { listEnvironments } from "@/features/shell/data";
+import type { TRunLayerDefaults } from "@/features/design/flow-run/flow-run-panel";
 
 /** A flow an API can publish: active, with its latest version number. */
 export interface TFlowChoice {
@@ -32,3 +34,12 @@ export const flowApiOf = cache((organizationId: string, workspaceId: string, flo
 
 /** `listLayers`, once per request. */
 export const layersOf = cache((workspaceId: string) => listLayers({ workspaceId }));
+
+/**
+ * What "Run the flow" defaults its layer inputs by, as Try it does: the environment a published
+ * call would most likely run in (`production` first) and the environments each layer is readable in.
+ */
+export async function runLayerDefaults(scope: { organizationId: string; workspace: { id: string } }): Promise<TRunLayerDefaults> {
+  const [environments, layers] = await Promise.all([listEnvironments(scope.organizationId), layersOf(scope.workspace.id)]);
+  return { environment: environments[0]?.slug ?? "production", readableIn: Object.fromEntries(layers.map((l) => [l.id, l.environments])) };
+}

@@ -12,7 +12,7 @@ import { FlowStateActions } from "@/features/design/flow-state-actions";
 import { formatTime } from "@/features/console/format";
 import { flowDocumentText } from "@/features/design/flow-document-text";
 import type { TDesignParams } from "@/features/design/design-layout";
-import { flowOf } from "@/features/design/data";
+import { flowOf, runLayerDefaults } from "@/features/design/data";
 import { designTitle } from "@/features/shell/page-title";
 
 type TFlowParams = TDesignParams & { flowId: string };
@@ -30,6 +30,7 @@ export default async function FlowPage({ params }: { params: Promise<TFlowParams
   const apisBase = designPath(scope.organizationSlug, scope.workspace.slug, "apis");
   const latest = flow.versions[0];
   const catalogue = stepCatalogue();
+  const layerDefaults = await runLayerDefaults(scope);
   const state = flow.state === "trashed" ? "trashed" : "active";
   return (
     <>
@@ -75,6 +76,7 @@ export default async function FlowPage({ params }: { params: Promise<TFlowParams
             disabledReason={state === "trashed" ? "Restore the flow to save new versions." : null}
             flowsHref={base}
             catalogue={catalogue}
+            layerDefaults={layerDefaults}
           />
         </TabsContent>
         <TabsContent value="graph">{latest ? <FlowGraph definition={latest.definition} catalogue={catalogue} /> : <p>No version saved yet.</p>}</TabsContent>
