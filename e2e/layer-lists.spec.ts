@@ -4,11 +4,12 @@
  * would put them after every capitalised name) and which no environment may read:
  * - the Layers page sorts names case-insensitively;
  * - "Run the flow" starts a layer input on the layer Try it would choose (one production can
- *   read), not on the first of its list.
+ *   read), not on the first of its list;
+ * - Try it's parameter hints name an exclusive bound ("> 0" of nearby-cities' radius_km).
  */
 import { randomBytes } from "node:crypto";
 import { expect, test, type Page } from "@playwright/test";
-import { closeDb } from "./design-helpers";
+import { closeDb, db } from "./design-helpers";
 import { DEMO, STORAGE } from "./support/env";
 
 // In order in one worker, but a failure does not skip the tests after it (a new worker uploads the layers again).
@@ -56,4 +57,16 @@ test("Run the flow starts a layer input on a layer production can read, as Try i
   const values = await select.locator("option").evaluateAll((os) => os.map((o) => (o as HTMLOptionElement).value));
   expect(values.indexOf(LAYERS[0]!.id)).toBeLessThan(values.indexOf("world-cities"));
   await expect(select).toHaveValue("world-cities");
+});
+
+/** The design tool's page of the demo API nearby-cities. */
+async function openNearbyCities(): Promise<void> {
+  const api = (await db().query(`SELECT id FROM flow_api WHERE slug = 'nearby-cities' ORDER BY "createdAt" LIMIT 1`)).rows[0].id;
+  await page.goto(`${DESIGN}/apis/${api}`);
+}
+
+test("Try it's hint names an exclusive lower bound", async () => {
+  await openNearbyCities();
+  await expect(page.getByText("number, > 0, ≤ 500, default 25")).toBeVisible();
+  await expect(page.getByLabel("Layer for cities")).toHaveValue("world-cities");
 });
