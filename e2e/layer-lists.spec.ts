@@ -5,11 +5,14 @@
  * - the Layers page sorts names case-insensitively;
  * - "Run the flow" starts a layer input on the layer Try it would choose (one production can
  *   read), not on the first of its list;
- * - Try it's parameter hints name an exclusive bound ("> 0" of nearby-cities' radius_km).
+ * - Try it's parameter hints name an exclusive bound ("> 0" of nearby-cities' radius_km);
+ * - "Layers in each environment" on an API page wraps the layers production cannot read: the
+ *   first few, and the others behind "and N more", with no sideways scrolling.
  */
 import { randomBytes } from "node:crypto";
 import { expect, test, type Page } from "@playwright/test";
 import { closeDb, db } from "./design-helpers";
+import { expectAccessible } from "./support/a11y";
 import { DEMO, STORAGE } from "./support/env";
 
 // In order in one worker, but a failure does not skip the tests after it (a new worker uploads the layers again).
@@ -69,4 +72,24 @@ test("Try it's hint names an exclusive lower bound", async () => {
   await openNearbyCities();
   await expect(page.getByText("number, > 0, ≤ 500, default 25")).toBeVisible();
   await expect(page.getByLabel("Layer for cities")).toHaveValue("world-cities");
+});
+
+test("many layers production cannot read yet wrap: a few, then the others behind 'and N more'", async () => {
+  await openNearbyCities();
+
+  const cell = page.getByTestId("unreadable-production").getByRole("cell").nth(1);
+  await expect(cell).toContainText(`${LAYERS[0]!.name} (${LAYERS[0]!.id})`);
+  const table = page.getByRole("table", { name: "Layers each environment cannot read yet" });
+  const fits = () => table.evaluate((t) => t.parentElement!.scrollWidth <= t.parentElement!.clientWidth);
+  expect(await fits(), "the table fits its card (no sideways scrolling)").toBe(true);
+  const more = cell.getByText(/^and \d+ more$/);
+  await expect(more).toBeVisible();
+  const last = cell.getByText(LAYERS[6]!.id, { exact: true });
+  await expect(last).toBeHidden(); // until asked for
+  // With the keyboard: the summary opens the rest, still wrapped.
+  await more.focus();
+  await page.keyboard.press("Enter");
+  await expect(last).toBeVisible();
+  expect(await fits(), "the table fits its card with every layer shown").toBe(true);
+  await expectAccessible(page, "the API page with many unreadable layers");
 });

@@ -31,6 +31,37 @@ export async function generateMetadata({ params }: { params: Promise<TApiParams>
   return designTitle(p, "apis", async (scope) => (await flowApiOf(scope.organizationId, scope.workspace.id, p.apiId)).name);
 }
 
+/** Layers listed before "and N more" in "Layers in each environment". */
+const LAYERS_SHOWN = 5;
+
+/**
+ * The layers an environment cannot read yet, wrapped: the first few, then the others behind
+ * "and N more" (a disclosure), so a workspace with many layers keeps the table narrow.
+ */
+function UnreadableLayers({ layers }: { layers: readonly { id: string; name: string }[] }) {
+  const names = (list: readonly { id: string; name: string }[]) =>
+    list.map((l, i) => (
+      <span key={l.id}>
+        {i > 0 ? ", " : ""}
+        {l.name} (<span className="font-mono wrap-break-word">{l.id}</span>)
+      </span>
+    ));
+  const rest = layers.slice(LAYERS_SHOWN);
+  return (
+    <>
+      <p>{names(layers.slice(0, LAYERS_SHOWN))}</p>
+      {rest.length > 0 ? (
+        <details className="mt-1">
+          <summary className="w-fit cursor-pointer rounded-sm text-muted-foreground underline underline-offset-4 outline-none hover:text-foreground focus-visible:ring-[3px] focus-visible:ring-ring/50">
+            and {rest.length} more
+          </summary>
+          <p className="mt-1">{names(rest)}</p>
+        </details>
+      ) : null}
+    </>
+  );
+}
+
 export default async function ApiPage({ params }: { params: Promise<TApiParams> }) {
   const p = await params;
   const scope = await pageWorkspace(`${designPath(p.organization, p.workspace, "apis")}/${p.apiId}`, p);
@@ -168,16 +199,11 @@ export default async function ApiPage({ params }: { params: Promise<TApiParams> 
                   return (
                     <TableRow key={s.environment.id} data-testid={`unreadable-${s.environment.slug}`}>
                       <TableCell className="font-medium">{s.environment.name}</TableCell>
-                      <TableCell>
+                      <TableCell className="min-w-64 whitespace-normal">
                         {missing.length === 0 ? (
                           <span className="text-muted-foreground">None: it can read every layer that fits</span>
                         ) : (
-                          missing.map((l, i) => (
-                            <span key={l.id}>
-                              {i > 0 ? ", " : ""}
-                              {l.name} (<span className="font-mono">{l.id}</span>)
-                            </span>
-                          ))
+                          <UnreadableLayers layers={missing} />
                         )}
                       </TableCell>
                       <TableCell>
