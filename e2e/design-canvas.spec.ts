@@ -444,3 +444,95 @@ test("an expression option is edited as JSON with help, and checked live by the 
   await expect(page.getByText("No problems: the document is a valid flow version.")).toBeVisible();
   await expect(where).not.toHaveAttribute("aria-invalid", "true");
 });
+
+/** The new flow page with its example on the canvas, the canvas scrolled into the window. */
+async function openExample(page: Page): Promise<Locator> {
+  await page.goto(`${DESIGN}/flows/new`);
+  await expect(node(page, "step:big")).toBeVisible();
+  const canvas = page.getByTestId("flow-canvas");
+  await canvas.evaluate((el) => el.scrollIntoView({ block: "center" }));
+  return canvas;
+}
+
+test("the overview (minimap) is a small framed card that the toolbar hides and shows", async ({ page }) => {
+  const canvas = await openExample(page);
+  const minimap = canvas.locator(".react-flow__minimap");
+  await expect(minimap).toBeVisible();
+  const frame = await minimap.evaluate((el) => {
+    const s = getComputedStyle(el);
+    return { border: parseFloat(s.borderTopWidth), shadow: s.boxShadow, width: el.getBoundingClientRect().width };
+  });
+  expect(frame.border).toBeGreaterThan(0);
+  expect(frame.shadow).not.toBe("none");
+  expect(frame.width).toBeLessThanOrEqual(160);
+  const overview = page.getByRole("button", { name: "Overview" });
+  await expect(overview).toHaveAttribute("aria-pressed", "true");
+  await overview.click();
+  await expect(overview).toHaveAttribute("aria-pressed", "false");
+  await expect(minimap).toHaveCount(0);
+  await overview.click();
+  await expect(minimap).toBeVisible();
+});
+
+test("steps added with Enter land in view, clear of the overview; when the view is full, it moves to them", async ({ page }) => {
+  const canvas = await openExample(page);
+  const view = (await canvas.boundingBox())!;
+  const map = (await canvas.locator(".react-flow__minimap").boundingBox())!;
+  for (let k = 1; k <= 8; k++) {
+    await addFromPalette(page, "filter", "step:filter");
+    const added = canvas.locator(".react-flow__node.selected");
+    await expect(added).toHaveCount(1);
+    await expect
+      .poll(async () => {
+        const b = (await added.boundingBox())!;
+        const inView = b.x >= view.x && b.y >= view.y && b.x + b.width <= view.x + view.width && b.y + b.height <= view.y + view.height;
+        const underMap = b.x + b.width > map.x && b.y + b.height > map.y;
+        return inView && !underMap;
+      }, `added step ${k} in view`)
+      .toBe(true);
+  }
+  await canvas.screenshot({ path: path.join(SHOTS, "design-canvas-keyboard-added.png"), animations: "disabled" });
+  // After "Start empty", a node whose id an earlier one had goes where there is room too, not to that node's old place.
+  await page.getByRole("button", { name: "Start empty" }).click();
+  for (const entry of ["input:layer", "input:area", "step:spatial_filter"]) {
+    await addFromPalette(page, entry.split(":")[1]!.replace("_", " "), entry);
+    const added = canvas.locator(`.react-flow__node.selected[data-id^="${entry.split(":")[0]}:"]`);
+    await expect
+      .poll(async () => {
+        const b = (await added.boundingBox())!;
+        return b.y >= view.y && b.y + b.height <= view.y + view.height;
+      }, `${entry} in view`)
+      .toBe(true);
+  }
+});
+
+test("nodes and edges reached with Tab show a focus ring", async ({ page }) => {
+  const canvas = await openExample(page);
+  // Tab from the toolbar into the graph: edges come first, then nodes.
+  const fit = page.getByRole("button", { name: "Fit view", exact: true });
+  await fit.click();
+  await fit.focus();
+  const seen = { edge: false, node: false };
+  for (let i = 0; i < 40 && !(seen.edge && seen.node); i++) {
+    await page.keyboard.press("Tab");
+    const focused = await page.evaluate(() => {
+      const el = document.activeElement!;
+      if (el.matches(".react-flow__node")) {
+        const s = getComputedStyle(el);
+        return { kind: "node" as const, ring: s.outlineStyle !== "none" && parseFloat(s.outlineWidth) >= 2 };
+      }
+      if (el.matches(".react-flow__edge")) {
+        const line = getComputedStyle(el.querySelector(".react-flow__edge-path")!);
+        const halo = getComputedStyle(el.querySelector(".react-flow__edge-interaction")!);
+        return { kind: "edge" as const, ring: parseFloat(line.strokeWidth) >= 2.5 && parseFloat(halo.strokeOpacity) > 0 };
+      }
+      return { kind: el.tagName, ring: false };
+    });
+    if (focused.kind === "node" || focused.kind === "edge") {
+      expect(focused.ring, `a focused ${focused.kind} shows a focus ring`).toBe(true);
+      if (!seen[focused.kind]) await canvas.screenshot({ path: path.join(SHOTS, `design-canvas-focus-${focused.kind}.png`), animations: "disabled" });
+      seen[focused.kind] = true;
+    }
+  }
+  expect(seen).toEqual({ edge: true, node: true });
+});

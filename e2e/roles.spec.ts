@@ -15,6 +15,12 @@ async function corsOrigins(): Promise<string[]> {
   return rows[0]!.corsOrigins;
 }
 
+/** The design tool's id of the demo API cities-in-area. */
+async function demoApiId(): Promise<string> {
+  const { rows } = await sql().query<{ id: string }>(`SELECT id FROM flow_api WHERE slug = 'cities-in-area' ORDER BY "createdAt" LIMIT 1`);
+  return rows[0]!.id;
+}
+
 test.describe("a designer", () => {
   test.use({ storageState: STORAGE.designer });
 
@@ -38,6 +44,18 @@ test.describe("a designer", () => {
     const me = await (await page.request.get("/api/me")).json();
     expect(me.memberships).toEqual([expect.objectContaining({ slug: DEMO.organization, role: "designer" })]);
   });
+
+  test("is shown no link that leads to the console's 'Not allowed' page", async ({ page }) => {
+    await page.goto("/");
+    await expect(page.getByRole("link", { name: "Open the design tool" })).toBeVisible();
+    await expect(page.getByText("Only admins of an organization open the console.")).toBeVisible();
+    await expect(page.getByRole("link", { name: "Open the console" })).toHaveCount(0);
+
+    await page.goto(`${DESIGN}/apis/${await demoApiId()}`);
+    const who = page.getByTestId("unreadable-production").getByRole("cell").last();
+    await expect(who).toHaveText("An admin of the organization, in the console");
+    await expect(page.locator('main a[href^="/console"]')).toHaveCount(0);
+  });
 });
 
 test.describe("an admin", () => {
@@ -48,6 +66,48 @@ test.describe("an admin", () => {
     await expect(page).toHaveURL(`${CONSOLE}/apis`);
     await page.getByRole("navigation", { name: "Tools" }).getByRole("link", { name: "Design" }).click();
     await expect(page).toHaveURL(`${DESIGN}/flows`);
+  });
+
+  test("is shown the links into the console", async ({ page }) => {
+    await page.goto("/");
+    await page.getByRole("link", { name: "Open the console" }).click();
+    await expect(page).toHaveURL(`${CONSOLE}/apis`);
+
+    await page.goto(`${DESIGN}/apis/${await demoApiId()}`);
+    await page
+      .getByTestId("unreadable-production")
+      .getByRole("link", { name: /An admin, in the console/ })
+      .click();
+    await expect(page).toHaveURL(`${CONSOLE}/apis`);
+    await expect(page.getByRole("heading", { level: 1, name: "APIs" })).toBeVisible();
+  });
+
+  test("follows the console's links to each served API's page in the design tool", async ({ page }) => {
+    await page.goto(`${CONSOLE}/apis`);
+    const rows = page.getByRole("row").filter({ has: page.getByRole("link", { name: /^Design tool page of / }) });
+    const targets = await rows.evaluateAll((trs) =>
+      trs.map((tr) => ({
+        name: tr.querySelector("td .font-medium")!.textContent!,
+        href: [...tr.querySelectorAll("a")].find((a) => a.textContent!.startsWith("Design tool"))!.getAttribute("href")!,
+      })),
+    );
+    // The demo's APIs only: other spec files publish and delete their own meanwhile.
+    const demo = targets.filter((t) => ["Cities in area", "Population by country", "Nearby cities"].includes(t.name));
+    expect(demo).toHaveLength(3);
+    for (const t of demo) {
+      // The design tool names an API by its id, not its slug.
+      expect(t.href, t.name).toMatch(new RegExp(`^${DESIGN}/apis/[0-9a-f-]{36}$`));
+      const res = await page.goto(t.href);
+      expect(res?.status(), t.href).toBe(200);
+      await expect(page.getByRole("heading", { level: 1, name: t.name })).toBeVisible();
+    }
+
+    // One API's settings page: "Open in the design tool" leads to the same page, by clicking.
+    await page.goto(`${CONSOLE}/apis/cities-in-area`);
+    await page.getByRole("link", { name: "Open in the design tool" }).click();
+    await expect(page).toHaveURL(new RegExp(`${DESIGN}/apis/[0-9a-f-]{36}$`));
+    await expect(page.getByRole("heading", { level: 1, name: "Cities in area" })).toBeVisible();
+    await expect(page.getByTestId("status-production")).toContainText("Published");
   });
 
   test("saves the environment's CORS origins; a bad origin is named next to the field", async ({ page }) => {

@@ -8,6 +8,7 @@ import path from "node:path";
 import { expect, test } from "@playwright/test";
 import { DEMO, ROOT, STORAGE, type TRole } from "./support/env";
 import { expectAccessible } from "./support/a11y";
+import { sql } from "./support/users";
 
 const CONSOLE = `/console/${DEMO.organization}/${DEMO.environment}`;
 const DESIGN = `/design/${DEMO.organization}/${DEMO.workspace}`;
@@ -152,4 +153,42 @@ test("the landing page leads to the design tool, the console and each published 
   await page.goto("/");
   await page.getByRole("link", { name: "Open the console" }).click();
   await expect(page).toHaveURL(/\/sign-in\?callbackUrl=%2Fconsole$/);
+});
+
+test("each page's title names the page, its item and where it is (WCAG 2.4.2)", async ({ browser }) => {
+  const one = async (query: string) => (await sql().query<{ id: string }>(query)).rows[0]!.id;
+  const flowId = await one(
+    `SELECT f.id FROM flow f JOIN workspace w ON w.id = f."workspaceId" WHERE w.slug = 'demo' AND f.name = 'Cities in area' ORDER BY f."createdAt" LIMIT 1`,
+  );
+  const apiId = await one(`SELECT id FROM flow_api WHERE slug = 'cities-in-area' ORDER BY "createdAt" LIMIT 1`);
+  const consumerId = await one(
+    `SELECT c.id FROM consumer c JOIN environment e ON e.id = c."environmentId" WHERE e.slug = 'production' AND c.slug = 'demo-consumer'`,
+  );
+  const app = "Flow API service";
+  const design = `Demo workspace · Design · ${app}`;
+  const consoleOf = (section: string) => `${section} · Production · Console · ${app}`;
+  const titles: [TRole, string, string][] = [
+    ["designer", `${DESIGN}/flows`, `Flows · ${design}`],
+    ["designer", `${DESIGN}/flows/new`, `New flow · Flows · ${design}`],
+    ["designer", `${DESIGN}/flows/${flowId}`, `Cities in area · Flows · ${design}`],
+    ["designer", `${DESIGN}/layers`, `Layers · ${design}`],
+    ["designer", `${DESIGN}/layers/world-cities`, `World cities · Layers · ${design}`],
+    ["designer", `${DESIGN}/apis`, `APIs · ${design}`],
+    ["designer", `${DESIGN}/apis/${apiId}`, `Cities in area · APIs · ${design}`],
+    ["designer", `${DESIGN}/flows/00000000-0000-4000-8000-000000000000`, `Page not found · ${app}`],
+    ["designer", `${CONSOLE}/keys`, `Not allowed · ${app}`],
+    ...CONSOLE_SECTIONS.map(([slug, label]): [TRole, string, string] => ["admin", `${CONSOLE}/${slug}`, consoleOf(label)]),
+    ["admin", `${CONSOLE}/apis/cities-in-area`, `Cities in area · ${consoleOf("APIs")}`],
+    ["admin", `${CONSOLE}/consumers/${consumerId}/webhooks`, `Webhooks of Demo consumer · ${consoleOf("Consumers")}`],
+  ];
+  for (const role of ["designer", "admin"] as const) {
+    const context = await browser.newContext({ storageState: STORAGE[role] });
+    const page = await context.newPage();
+    for (const [who, pagePath, title] of titles) {
+      if (who !== role) continue;
+      await page.goto(pagePath);
+      await expect(page, pagePath).toHaveTitle(title);
+    }
+    await context.close();
+  }
 });

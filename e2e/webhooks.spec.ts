@@ -71,6 +71,8 @@ test("add a webhook, read its secret once, see deliveries, and re-enable it afte
   await expectAccessible(page, "the secret dialog");
   await dialog.getByRole("button", { name: "I have stored the secret" }).click();
   await expect(page.getByRole("dialog")).toHaveCount(0);
+  // Focus goes back to the form's button, not to <body>.
+  await expect(page.getByRole("button", { name: "Add webhook" })).toBeFocused();
   await expect(page.locator("body")).not.toContainText(secret);
   const card = page.getByRole("listitem").filter({ hasText: "https://hooks.example.com/flow-api" });
   await expect(card.getByText("enabled", { exact: true })).toBeVisible();

@@ -8,7 +8,23 @@ export const Dialog = DialogPrimitive.Root;
 export const DialogTrigger = DialogPrimitive.Trigger;
 export const DialogClose = DialogPrimitive.Close;
 
-export function DialogContent({ className, children, ...props }: React.ComponentProps<typeof DialogPrimitive.Content>) {
+/**
+ * The dialog's box. On closing, focus goes back to what opened it: `returnFocusTo()` when given
+ * (a dialog opened when a server action answers, whose button was disabled meanwhile), else the
+ * element that had focus when it opened. Radix returns focus only to a `DialogTrigger`, so a
+ * dialog opened from state (a table row's button, an action's answer) left focus on <body>.
+ * When the closing dialog hands over to another (rotate a key, then its secret), focus stays
+ * in the new one.
+ */
+export function DialogContent({
+  className,
+  children,
+  returnFocusTo,
+  onOpenAutoFocus,
+  onCloseAutoFocus,
+  ...props
+}: React.ComponentProps<typeof DialogPrimitive.Content> & { returnFocusTo?: () => HTMLElement | null | undefined }) {
+  const openedFrom = React.useRef<HTMLElement | null>(null);
   return (
     <DialogPrimitive.Portal>
       <DialogPrimitive.Overlay className="fixed inset-0 z-50 bg-black/50" />
@@ -18,6 +34,20 @@ export function DialogContent({ className, children, ...props }: React.Component
           "fixed top-[50%] left-[50%] z-50 grid w-full max-w-[calc(100%-2rem)] translate-x-[-50%] translate-y-[-50%] gap-4 rounded-lg border bg-background p-6 shadow-lg sm:max-w-lg",
           className,
         )}
+        onOpenAutoFocus={(e) => {
+          // Focus has not moved into the dialog yet.
+          openedFrom.current = document.activeElement instanceof HTMLElement ? document.activeElement : null;
+          onOpenAutoFocus?.(e);
+        }}
+        onCloseAutoFocus={(e) => {
+          onCloseAutoFocus?.(e);
+          if (e.defaultPrevented) return;
+          if (document.activeElement?.closest("[role=dialog], [role=alertdialog]")) return e.preventDefault();
+          const target = returnFocusTo?.() ?? openedFrom.current;
+          if (!target?.isConnected || target === document.body || target.matches(":disabled")) return;
+          e.preventDefault();
+          target.focus();
+        }}
         {...props}
       >
         {children}

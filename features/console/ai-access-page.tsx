@@ -20,6 +20,11 @@ import { consolePage, publicBaseUrl } from "@/features/console/data";
 import { AiSwitch } from "@/features/console/ai-switch";
 import { ConnectAiClient } from "@/features/console/connect-ai-client";
 import type { TConsoleParams } from "@/features/console/console-layout";
+import { consoleTitle } from "@/features/shell/page-title";
+
+export async function generateMetadata({ params }: { params: Promise<TConsoleParams> }) {
+  return consoleTitle(await params, "ai-access");
+}
 
 export default async function AiAccessPage({ params }: { params: Promise<TConsoleParams> }) {
   const p = await params;

@@ -6,17 +6,24 @@ import Link from "next/link";
 import { orNotFound } from "@/lib/auth/page-guard";
 import { TitledCard } from "@/components/ui/card";
 import { PageHeader } from "@/features/shell/page-header";
-import { consolePath, docsPath } from "@/features/shell/routes";
-import { listServedApis } from "@/lib/serving/list-served-apis";
-import { consolePage } from "@/features/console/data";
+import { consolePath, designItemPath, docsPath } from "@/features/shell/routes";
+import { consolePage, servedApisOf } from "@/features/console/data";
 import { formatTime } from "@/features/console/format";
 import { AiSwitch } from "@/features/console/ai-switch";
 import type { TConsoleParams } from "@/features/console/console-layout";
+import { consoleTitle } from "@/features/shell/page-title";
 
-export default async function ApiSettingsPage({ params }: { params: Promise<TConsoleParams & { api: string }> }) {
+type TApiParams = TConsoleParams & { api: string };
+
+export async function generateMetadata({ params }: { params: Promise<TApiParams> }) {
+  const p = await params;
+  return consoleTitle(p, "apis", async (scope) => (await servedApisOf(scope.organizationId, scope.environment.id)).find((a) => a.slug === p.api)?.name);
+}
+
+export default async function ApiSettingsPage({ params }: { params: Promise<TApiParams> }) {
   const p = await params;
   const { ref, organization, environment } = await consolePage(`${consolePath(p.organization, p.environment, "apis")}/${p.api}`, p);
-  const api = await orNotFound((await listServedApis(ref)).find((a) => a.slug === p.api));
+  const api = await orNotFound((await servedApisOf(ref.organizationId, ref.environmentId)).find((a) => a.slug === p.api));
   return (
     <>
       <PageHeader title={api.name} description={`Settings of API ${api.slug} in this environment.`} />
@@ -38,7 +45,7 @@ export default async function ApiSettingsPage({ params }: { params: Promise<TCon
             </dd>
           </dl>
           <div className="mt-4 flex gap-4 text-sm">
-            <Link className="underline underline-offset-4" href={`/design/${organization}/${api.workspace.slug}/apis/${api.slug}`}>
+            <Link className="underline underline-offset-4" href={designItemPath(organization, api.workspace.slug, "apis", api.flowApiId)}>
               Open in the design tool
             </Link>
             <Link className="underline underline-offset-4" href={docsPath(organization, environment, api.slug)}>

@@ -10,13 +10,18 @@ import { TitledCard } from "@/components/ui/card";
 import { Table, TableBody, TableCell, TableHeaderRow, TableRow } from "@/components/ui/table";
 import { EmptyState } from "@/features/shell/empty-state";
 import { PageHeader } from "@/features/shell/page-header";
-import { consolePath, docsPath } from "@/features/shell/routes";
+import { consolePath, designItemPath, docsPath } from "@/features/shell/routes";
 import { listServedApis } from "@/lib/serving/list-served-apis";
 import { listEnvironmentLayers } from "@/lib/serving/environment-layers";
 import { consolePage } from "@/features/console/data";
 import { formatTime } from "@/features/console/format";
 import { LayersEditor } from "@/features/console/layers-editor";
 import type { TConsoleParams } from "@/features/console/console-layout";
+import { consoleTitle } from "@/features/shell/page-title";
+
+export async function generateMetadata({ params }: { params: Promise<TConsoleParams> }) {
+  return consoleTitle(await params, "apis");
+}
 
 export default async function ApisPage({ params }: { params: Promise<TConsoleParams> }) {
   const p = await params;
@@ -51,7 +56,7 @@ export default async function ApisPage({ params }: { params: Promise<TConsolePar
                       <Link className="underline underline-offset-4" href={`${consolePath(organization, environment, "apis")}/${a.slug}`}>
                         Settings<span className="sr-only"> of {a.name}</span>
                       </Link>
-                      <Link className="underline underline-offset-4" href={`/design/${organization}/${a.workspace.slug}/apis/${a.slug}`}>
+                      <Link className="underline underline-offset-4" href={designItemPath(organization, a.workspace.slug, "apis", a.flowApiId)}>
                         Design tool<span className="sr-only"> page of {a.name}</span>
                       </Link>
                       <Link className="underline underline-offset-4" href={docsPath(organization, environment, a.slug)}>

@@ -6,6 +6,11 @@ import { listServedApis } from "@/lib/serving/list-served-apis";
 import { consolePage } from "@/features/console/data";
 import { ConsumersManager } from "@/features/console/consumers-manager";
 import type { TConsoleParams } from "@/features/console/console-layout";
+import { consoleTitle } from "@/features/shell/page-title";
+
+export async function generateMetadata({ params }: { params: Promise<TConsoleParams> }) {
+  return consoleTitle(await params, "consumers");
+}
 
 export default async function ConsumersPage({ params }: { params: Promise<TConsoleParams> }) {
   const p = await params;

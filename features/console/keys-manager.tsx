@@ -1,5 +1,5 @@
 "use client";
-import { useState } from "react";
+import { useRef, useState, type RefObject } from "react";
 import { useRouter } from "next/navigation";
 import { useAction } from "next-safe-action/hooks";
 import { toast } from "sonner";
@@ -45,13 +45,29 @@ export function KeysManager({
 }) {
   const [shown, setShown] = useState<TShownSecret | null>(null);
   const [rotating, setRotating] = useState<TKeyItem | null>(null);
+  // Where focus goes when the secret dialog closes: the button that opened it ("Create key", or
+  // the key's "Rotate"; after a rotation that revoked it at once, the new key's "Rotate").
+  const createButton = useRef<HTMLButtonElement>(null);
+  const rotateButton = useRef<HTMLButtonElement | null>(null);
+  const table = useRef<HTMLDivElement>(null);
+  const opener = useRef<() => HTMLElement | null | undefined>(() => null);
+  const rotateButtonOf = (prefix: string | undefined) => table.current?.querySelector<HTMLElement>(`tr[data-key-prefix="${prefix}"] button`);
   return (
-    <div className="grid gap-6">
+    <div className="grid gap-6" ref={table}>
       <TitledCard title="Create a key">
         {consumers.length === 0 ? (
           <p className="text-sm text-muted-foreground">Create a consumer first: every key belongs to one.</p>
         ) : (
-          <CreateKeyForm place={place} consumers={consumers} selectedConsumer={selectedConsumer} onCreated={setShown} />
+          <CreateKeyForm
+            place={place}
+            consumers={consumers}
+            selectedConsumer={selectedConsumer}
+            buttonRef={createButton}
+            onCreated={(s) => {
+              opener.current = () => createButton.current;
+              setShown(s);
+            }}
+          />
         )}
       </TitledCard>
       {keys.length === 0 ? (
@@ -78,7 +94,15 @@ export function KeysManager({
                 <TableCell className="text-right">
                   {k.state === "active" || k.state === "expiring" ? (
                     <div className="flex justify-end gap-2">
-                      <Button variant="outline" size="sm" onClick={() => setRotating(k)} aria-label={`Rotate key ${k.prefix}`}>
+                      <Button
+                        variant="outline"
+                        size="sm"
+                        onClick={(e) => {
+                          rotateButton.current = e.currentTarget;
+                          setRotating(k);
+                        }}
+                        aria-label={`Rotate key ${k.prefix}`}
+                      >
                         Rotate
                       </Button>
                       <ConfirmButton
@@ -100,8 +124,17 @@ export function KeysManager({
           </TableBody>
         </Table>
       )}
-      <RotateDialog place={place} keyItem={rotating} onClose={() => setRotating(null)} onRotated={setShown} />
-      <SecretDialog kind="key" shown={shown} onClose={() => setShown(null)} />
+      <RotateDialog
+        place={place}
+        keyItem={rotating}
+        onClose={() => setRotating(null)}
+        onRotated={(s) => {
+          const old = rotateButton.current;
+          opener.current = () => (old?.isConnected ? old : (rotateButtonOf(s.prefix) ?? createButton.current));
+          setShown(s);
+        }}
+      />
+      <SecretDialog kind="key" shown={shown} onClose={() => setShown(null)} returnFocusTo={() => opener.current()} />
     </div>
   );
 }
@@ -110,11 +143,13 @@ function CreateKeyForm({
   place,
   consumers,
   selectedConsumer,
+  buttonRef,
   onCreated,
 }: {
   place: TConsoleParams;
   consumers: { id: string; name: string }[];
   selectedConsumer?: string;
+  buttonRef: RefObject<HTMLButtonElement | null>;
   onCreated: (s: TShownSecret) => void;
 }) {
   const { form, onSubmit, errors, pending } = useActionForm(
@@ -140,7 +175,7 @@ function CreateKeyForm({
       <FormField id="key-expires" label="Expires (optional, end of day UTC)" error={errors.expiresAt?.message}>
         <Input type="date" {...form.register("expiresAt")} />
       </FormField>
-      <Button type="submit" disabled={pending} className="md:mt-6">
+      <Button ref={buttonRef} type="submit" disabled={pending} className="md:mt-6">
         Create key
       </Button>
     </form>

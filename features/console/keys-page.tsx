@@ -10,6 +10,11 @@ import { consolePage } from "@/features/console/data";
 import { KeysManager } from "@/features/console/keys-manager";
 import { OauthClients } from "@/features/console/oauth-clients";
 import type { TConsoleParams } from "@/features/console/console-layout";
+import { consoleTitle } from "@/features/shell/page-title";
+
+export async function generateMetadata({ params }: { params: Promise<TConsoleParams> }) {
+  return consoleTitle(await params, "keys");
+}
 
 export default async function KeysPage({ params, searchParams }: { params: Promise<TConsoleParams>; searchParams: Promise<{ consumer?: string }> }) {
   const p = await params;

@@ -6,17 +6,24 @@ import { TitledCard } from "@/components/ui/card";
 import { Table, TableBody, TableCell, TableHeaderRow, TableRow } from "@/components/ui/table";
 import { PageHeader } from "@/features/shell/page-header";
 import { consolePath } from "@/features/shell/routes";
-import { getEnvironmentRun } from "@/lib/runs/get-environment-run";
-import { consolePage } from "@/features/console/data";
+import { consolePage, environmentRunOf } from "@/features/console/data";
 import { formatDuration, formatTime } from "@/features/console/format";
 import { STATE_VARIANT } from "@/features/console/runs-page";
 import type { TConsoleParams } from "@/features/console/console-layout";
+import { consoleTitle } from "@/features/shell/page-title";
 
-export default async function RunDetailPage({ params }: { params: Promise<TConsoleParams & { runId: string }> }) {
+type TRunParams = TConsoleParams & { runId: string };
+
+export async function generateMetadata({ params }: { params: Promise<TRunParams> }) {
+  const p = await params;
+  return consoleTitle(p, "runs", async (scope) => `Run ${(await environmentRunOf(scope.organizationId, scope.environment.id, p.runId)).id.slice(0, 8)}`);
+}
+
+export default async function RunDetailPage({ params }: { params: Promise<TRunParams> }) {
   const p = await params;
   const base = consolePath(p.organization, p.environment, "runs");
   const { ref } = await consolePage(`${base}/${p.runId}`, p);
-  const run = await orNotFound(getEnvironmentRun(ref, p.runId));
+  const run = await orNotFound(environmentRunOf(ref.organizationId, ref.environmentId, p.runId));
   const final = run.state === "completed" || run.state === "failed" || run.state === "cancelled";
   return (
     <>

@@ -21,6 +21,11 @@ import { listServedApis } from "@/lib/serving/list-served-apis";
 import { consolePage } from "@/features/console/data";
 import { formatDuration, formatTime } from "@/features/console/format";
 import type { TConsoleParams } from "@/features/console/console-layout";
+import { consoleTitle } from "@/features/shell/page-title";
+
+export async function generateMetadata({ params }: { params: Promise<TConsoleParams> }) {
+  return consoleTitle(await params, "runs");
+}
 
 type TSearch = { api?: string; consumer?: string; state?: string; from?: string; to?: string };
 

@@ -34,12 +34,27 @@ const TEXTS = {
   },
 };
 
-/** Shows a new API key's or webhook signing secret once, with a copy button and the warning that it will not be shown again. */
-export function SecretDialog({ kind, shown, onClose }: { kind: keyof typeof TEXTS; shown: TShownSecret | null; onClose: () => void }) {
+/**
+ * Shows a new API key's or webhook signing secret once, with a copy button and the warning that
+ * it will not be shown again. The dialog opens when a server action has answered, not from a
+ * trigger, and the button that started it was disabled meanwhile (so the dialog would return
+ * focus to <body>): on closing, focus goes to `returnFocusTo()`, the button that opened it.
+ */
+export function SecretDialog({
+  kind,
+  shown,
+  onClose,
+  returnFocusTo,
+}: {
+  kind: keyof typeof TEXTS;
+  shown: TShownSecret | null;
+  onClose: () => void;
+  returnFocusTo: () => HTMLElement | null | undefined;
+}) {
   const t = TEXTS[kind];
   return (
     <Dialog open={shown !== null} onOpenChange={(open) => (!open ? onClose() : undefined)}>
-      <DialogContent>
+      <DialogContent returnFocusTo={returnFocusTo}>
         <DialogHeading title={shown?.title} description={t.description} />
         <Alert variant="destructive">
           <TriangleAlertIcon aria-hidden="true" />

@@ -7,6 +7,11 @@ import { consolePath } from "@/features/shell/routes";
 import { EnvironmentListForm } from "@/features/console/environment-list-form";
 import { readOutboundHosts } from "@/lib/net/outbound-hosts";
 import type { TConsoleParams } from "@/features/console/console-layout";
+import { consoleTitle } from "@/features/shell/page-title";
+
+export async function generateMetadata({ params }: { params: Promise<TConsoleParams> }) {
+  return consoleTitle(await params, "settings");
+}
 
 export default async function SettingsPage({ params }: { params: Promise<TConsoleParams> }) {
   const p = await params;

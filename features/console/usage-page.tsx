@@ -14,6 +14,11 @@ import { consolePage } from "@/features/console/data";
 import { formatDuration, REFUSAL_REASONS } from "@/features/console/format";
 import { UsageChart } from "@/features/console/usage-chart";
 import type { TConsoleParams } from "@/features/console/console-layout";
+import { consoleTitle } from "@/features/shell/page-title";
+
+export async function generateMetadata({ params }: { params: Promise<TConsoleParams> }) {
+  return consoleTitle(await params, "usage");
+}
 
 export default async function UsagePage({ params }: { params: Promise<TConsoleParams> }) {
   const p = await params;

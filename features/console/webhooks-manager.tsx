@@ -1,5 +1,5 @@
 "use client";
-import { useState } from "react";
+import { useRef, useState, type RefObject } from "react";
 import Link from "next/link";
 import { TriangleAlertIcon, WebhookIcon } from "lucide-react";
 import { Alert, AlertDescription, AlertTitle } from "@/components/ui/alert";
@@ -32,9 +32,11 @@ const DELIVERY_VARIANT = { pending: "secondary", delivered: "success", failed: "
 /** A consumer's webhook endpoints: add (the secret shown once), state, re-enable, delete, recent deliveries. */
 export function WebhooksManager({ place, consumerId, endpoints }: { place: TConsoleParams; consumerId: string; endpoints: TWebhookEndpointRow[] }) {
   const [secret, setSecret] = useState<TShownSecret | null>(null);
+  // The secret dialog gives focus back to "Add webhook" when it closes.
+  const addButton = useRef<HTMLButtonElement>(null);
   return (
     <div className="grid gap-6">
-      <AddWebhookForm place={place} consumerId={consumerId} onSecret={(secret) => setSecret({ title: "Signing secret", secret })} />
+      <AddWebhookForm place={place} consumerId={consumerId} buttonRef={addButton} onSecret={(secret) => setSecret({ title: "Signing secret", secret })} />
       {endpoints.length === 0 ? (
         <EmptyState
           icon={WebhookIcon}
@@ -50,12 +52,22 @@ export function WebhooksManager({ place, consumerId, endpoints }: { place: TCons
           ))}
         </ul>
       )}
-      <SecretDialog kind="webhook" shown={secret} onClose={() => setSecret(null)} />
+      <SecretDialog kind="webhook" shown={secret} onClose={() => setSecret(null)} returnFocusTo={() => addButton.current} />
     </div>
   );
 }
 
-function AddWebhookForm({ place, consumerId, onSecret }: { place: TConsoleParams; consumerId: string; onSecret: (s: string) => void }) {
+function AddWebhookForm({
+  place,
+  consumerId,
+  buttonRef,
+  onSecret,
+}: {
+  place: TConsoleParams;
+  consumerId: string;
+  buttonRef: RefObject<HTMLButtonElement | null>;
+  onSecret: (s: string) => void;
+}) {
   const { form, onSubmit, errors, pending } = useActionForm(
     ZWebhookForm,
     { defaultValues: { url: "", events: EVENTS.map((e) => e.value) } },
@@ -97,7 +109,9 @@ function AddWebhookForm({ place, consumerId, onSecret }: { place: TConsoleParams
           ) : null}
         </fieldset>
         <div>
-          <SubmitButton pending={pending}>Add webhook</SubmitButton>
+          <SubmitButton ref={buttonRef} pending={pending}>
+            Add webhook
+          </SubmitButton>
         </div>
       </form>
     </TitledCard>

@@ -3,17 +3,26 @@ import Link from "next/link";
 import { orNotFound } from "@/lib/auth/page-guard";
 import { PageHeader } from "@/features/shell/page-header";
 import { consolePath } from "@/features/shell/routes";
-import { getConsumerOrThrow } from "@/lib/consumers/get-consumer-or-throw";
 import { listWebhookEndpoints } from "@/lib/webhooks/webhook-endpoints";
-import { consolePage } from "@/features/console/data";
+import { consolePage, consumerOf } from "@/features/console/data";
 import { WebhooksManager } from "@/features/console/webhooks-manager";
 import type { TConsoleParams } from "@/features/console/console-layout";
+import { consoleTitle } from "@/features/shell/page-title";
 
-export default async function WebhooksPage({ params }: { params: Promise<TConsoleParams & { consumerId: string }> }) {
+type TWebhooksParams = TConsoleParams & { consumerId: string };
+
+export async function generateMetadata({ params }: { params: Promise<TWebhooksParams> }) {
+  const p = await params;
+  return consoleTitle(p, "consumers", async (scope) => `Webhooks of ${(await consumerOf(scope.organizationId, scope.environment.id, p.consumerId)).name}`);
+}
+
+export default async function WebhooksPage({ params }: { params: Promise<TWebhooksParams> }) {
   const p = await params;
   const consumers = consolePath(p.organization, p.environment, "consumers");
   const { ref, organization, environment } = await consolePage(`${consumers}/${p.consumerId}/webhooks`, p);
-  const [consumer, endpoints] = await orNotFound(Promise.all([getConsumerOrThrow(ref, p.consumerId), listWebhookEndpoints(ref, p.consumerId)]));
+  const [consumer, endpoints] = await orNotFound(
+    Promise.all([consumerOf(ref.organizationId, ref.environmentId, p.consumerId), listWebhookEndpoints(ref, p.consumerId)]),
+  );
   return (
     <>
       <PageHeader

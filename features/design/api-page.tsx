@@ -6,9 +6,7 @@
 import Link from "next/link";
 import { ExternalLinkIcon } from "lucide-react";
 import { orNotFound, pageWorkspace } from "@/lib/auth/page-guard";
-import { getFlowApiOrThrow } from "@/lib/apis/get-flow-api";
 import { listTryRuns } from "@/lib/apis/list-try-runs";
-import { listLayers } from "@/lib/layers/list-layers";
 import { Badge } from "@/components/ui/badge";
 import { TitledCard } from "@/components/ui/card";
 import { Table, TableBody, TableCell, TableHeaderRow, TableRow } from "@/components/ui/table";
@@ -16,7 +14,8 @@ import { PageHeader } from "@/features/shell/page-header";
 import { publicBaseUrl } from "@/features/console/data";
 import { consolePath, designPath, docsPath } from "@/features/shell/routes";
 import { formatTime } from "@/features/console/format";
-import { listFlowChoices } from "@/features/design/data";
+import { flowApiOf, layersOf, listFlowChoices } from "@/features/design/data";
+import { designTitle } from "@/features/shell/page-title";
 import { PublishPanel } from "@/features/design/publish-panel";
 import { TryItPanel } from "@/features/design/try-it-panel";
 import { RecentTryRuns } from "@/features/design/recent-try-runs";
@@ -25,15 +24,53 @@ import { unreadableIn } from "@/features/design/try-it-layers";
 import { ZFlowVersion } from "@/lib/flows/definition";
 import type { TDesignParams } from "@/features/design/design-layout";
 
-export default async function ApiPage({ params }: { params: Promise<TDesignParams & { apiId: string }> }) {
+type TApiParams = TDesignParams & { apiId: string };
+
+export async function generateMetadata({ params }: { params: Promise<TApiParams> }) {
+  const p = await params;
+  return designTitle(p, "apis", async (scope) => (await flowApiOf(scope.organizationId, scope.workspace.id, p.apiId)).name);
+}
+
+/** Layers listed before "and N more" in "Layers in each environment". */
+const LAYERS_SHOWN = 5;
+
+/**
+ * The layers an environment cannot read yet, wrapped: the first few, then the others behind
+ * "and N more" (a disclosure), so a workspace with many layers keeps the table narrow.
+ */
+function UnreadableLayers({ layers }: { layers: readonly { id: string; name: string }[] }) {
+  const names = (list: readonly { id: string; name: string }[]) =>
+    list.map((l, i) => (
+      <span key={l.id}>
+        {i > 0 ? ", " : ""}
+        {l.name} (<span className="font-mono wrap-break-word">{l.id}</span>)
+      </span>
+    ));
+  const rest = layers.slice(LAYERS_SHOWN);
+  return (
+    <>
+      <p>{names(layers.slice(0, LAYERS_SHOWN))}</p>
+      {rest.length > 0 ? (
+        <details className="mt-1">
+          <summary className="w-fit cursor-pointer rounded-sm text-muted-foreground underline underline-offset-4 outline-none hover:text-foreground focus-visible:ring-[3px] focus-visible:ring-ring/50">
+            and {rest.length} more
+          </summary>
+          <p className="mt-1">{names(rest)}</p>
+        </details>
+      ) : null}
+    </>
+  );
+}
+
+export default async function ApiPage({ params }: { params: Promise<TApiParams> }) {
   const p = await params;
   const scope = await pageWorkspace(`${designPath(p.organization, p.workspace, "apis")}/${p.apiId}`, p);
   const org = { organizationId: scope.organizationId, workspaceId: scope.workspace.id };
-  const api = await orNotFound(getFlowApiOrThrow(org, p.apiId));
+  const api = await orNotFound(flowApiOf(org.organizationId, org.workspaceId, p.apiId));
   const needsSource = api.source.label === "Needs a source";
   const [runs, layers, baseUrl, flows] = await Promise.all([
     listTryRuns(scope.designer, api.id),
-    listLayers(scope.designer),
+    layersOf(scope.workspace.id),
     publicBaseUrl(),
     needsSource ? listFlowChoices(scope.designer) : Promise.resolve([]),
   ]);
@@ -45,6 +82,8 @@ export default async function ApiPage({ params }: { params: Promise<TDesignParam
   const servingEnv = api.serving.find((s) => s.release)?.environment.slug ?? "production";
   const tryFlow = tryDefinition ? ZFlowVersion.safeParse(tryDefinition) : null;
   const tryInputs = tryFlow?.success ? tryFlow.data.inputs : [];
+  // The console answers "Not allowed" to a designer: only admins get links into it.
+  const isAdmin = scope.role === "admin";
   return (
     <>
       <PageHeader
@@ -160,22 +199,21 @@ export default async function ApiPage({ params }: { params: Promise<TDesignParam
                   return (
                     <TableRow key={s.environment.id} data-testid={`unreadable-${s.environment.slug}`}>
                       <TableCell className="font-medium">{s.environment.name}</TableCell>
-                      <TableCell>
+                      <TableCell className="min-w-64 whitespace-normal">
                         {missing.length === 0 ? (
                           <span className="text-muted-foreground">None: it can read every layer that fits</span>
                         ) : (
-                          missing.map((l, i) => (
-                            <span key={l.id}>
-                              {i > 0 ? ", " : ""}
-                              {l.name} (<span className="font-mono">{l.id}</span>)
-                            </span>
-                          ))
+                          <UnreadableLayers layers={missing} />
                         )}
                       </TableCell>
                       <TableCell>
-                        <Link className="underline underline-offset-4" href={consolePath(scope.organizationSlug, s.environment.slug, "apis")}>
-                          An admin, in the console<span className="sr-only">: readable layers of {s.environment.name}</span>
-                        </Link>
+                        {isAdmin ? (
+                          <Link className="underline underline-offset-4" href={consolePath(scope.organizationSlug, s.environment.slug, "apis")}>
+                            An admin, in the console<span className="sr-only">: readable layers of {s.environment.name}</span>
+                          </Link>
+                        ) : (
+                          "An admin of the organization, in the console"
+                        )}
                       </TableCell>
                     </TableRow>
                   );
@@ -200,7 +238,7 @@ export default async function ApiPage({ params }: { params: Promise<TDesignParam
               definition={tryDefinition}
               layers={layers}
               curlEnvironment={servingEnv}
-              readableLayersHref={consolePath(scope.organizationSlug, servingEnv, "apis")}
+              readableLayersHref={isAdmin ? consolePath(scope.organizationSlug, servingEnv, "apis") : null}
               publicBaseUrl={baseUrl}
             />
           ) : (

@@ -11,6 +11,11 @@ import { designPath } from "@/features/shell/routes";
 import { listFlowChoices } from "@/features/design/data";
 import { NewApiDialog } from "@/features/design/new-api-dialog";
 import type { TDesignParams } from "@/features/design/design-layout";
+import { designTitle } from "@/features/shell/page-title";
+
+export async function generateMetadata({ params }: { params: Promise<TDesignParams> }) {
+  return designTitle(await params, "apis");
+}
 
 export default async function ApisPage({ params }: { params: Promise<TDesignParams> }) {
   const p = await params;

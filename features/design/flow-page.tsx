@@ -1,7 +1,6 @@
 /** `/design/{organization}/{workspace}/flows/{flowId}`: one flow: the editor (from the latest version), the graph, versions and APIs, trash / restore / delete. */
 import Link from "next/link";
 import { orNotFound, pageWorkspace } from "@/lib/auth/page-guard";
-import { getFlowOrThrow } from "@/lib/flows/get-flow-or-throw";
 import { stepCatalogue } from "@/lib/steps/catalogue";
 import { Badge } from "@/components/ui/badge";
 import { Tabs, TabsContent, TabsList, TabsTrigger } from "@/components/ui/tabs";
@@ -13,15 +12,25 @@ import { FlowStateActions } from "@/features/design/flow-state-actions";
 import { formatTime } from "@/features/console/format";
 import { flowDocumentText } from "@/features/design/flow-document-text";
 import type { TDesignParams } from "@/features/design/design-layout";
+import { flowOf, runLayerDefaults } from "@/features/design/data";
+import { designTitle } from "@/features/shell/page-title";
 
-export default async function FlowPage({ params }: { params: Promise<TDesignParams & { flowId: string }> }) {
+type TFlowParams = TDesignParams & { flowId: string };
+
+export async function generateMetadata({ params }: { params: Promise<TFlowParams> }) {
+  const p = await params;
+  return designTitle(p, "flows", async (scope) => (await flowOf(scope.workspace.id, p.flowId)).name);
+}
+
+export default async function FlowPage({ params }: { params: Promise<TFlowParams> }) {
   const p = await params;
   const scope = await pageWorkspace(`${designPath(p.organization, p.workspace, "flows")}/${p.flowId}`, p);
-  const flow = await orNotFound(getFlowOrThrow(scope.designer, p.flowId));
+  const flow = await orNotFound(flowOf(scope.workspace.id, p.flowId));
   const base = designPath(scope.organizationSlug, scope.workspace.slug, "flows");
   const apisBase = designPath(scope.organizationSlug, scope.workspace.slug, "apis");
   const latest = flow.versions[0];
   const catalogue = stepCatalogue();
+  const layerDefaults = await runLayerDefaults(scope);
   const state = flow.state === "trashed" ? "trashed" : "active";
   return (
     <>
@@ -67,6 +76,7 @@ export default async function FlowPage({ params }: { params: Promise<TDesignPara
             disabledReason={state === "trashed" ? "Restore the flow to save new versions." : null}
             flowsHref={base}
             catalogue={catalogue}
+            layerDefaults={layerDefaults}
           />
         </TabsContent>
         <TabsContent value="graph">{latest ? <FlowGraph definition={latest.definition} catalogue={catalogue} /> : <p>No version saved yet.</p>}</TabsContent>

@@ -13,6 +13,11 @@ import { EmptyState } from "@/features/shell/empty-state";
 import { PageHeader } from "@/features/shell/page-header";
 import { designPath } from "@/features/shell/routes";
 import type { TDesignParams } from "@/features/design/design-layout";
+import { designTitle } from "@/features/shell/page-title";
+
+export async function generateMetadata({ params }: { params: Promise<TDesignParams> }) {
+  return designTitle(await params, "flows");
+}
 import { formatTime } from "@/features/console/format";
 
 export default async function FlowsPage({ params }: { params: Promise<TDesignParams> }) {

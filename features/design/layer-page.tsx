@@ -1,7 +1,6 @@
 /** `/design/{organization}/{workspace}/layers/{layerId}`: one layer with its facts and a map or table preview; rename and delete it. */
 import Link from "next/link";
 import { orNotFound, pageWorkspace } from "@/lib/auth/page-guard";
-import { listLayers } from "@/lib/layers/list-layers";
 import { layerUsage } from "@/lib/layers/layer-usage";
 import { Badge } from "@/components/ui/badge";
 import { PageHeader } from "@/features/shell/page-header";
@@ -10,12 +9,21 @@ import { LayerPreview } from "@/features/design/layer-preview";
 import { formatBbox } from "@/features/design/layers-page";
 import { formatTime } from "@/features/console/format";
 import type { TDesignParams } from "@/features/design/design-layout";
+import { layersOf } from "@/features/design/data";
+import { designTitle } from "@/features/shell/page-title";
+
+type TLayerParams = TDesignParams & { layerId: string };
+
+export async function generateMetadata({ params }: { params: Promise<TLayerParams> }) {
+  const p = await params;
+  return designTitle(p, "layers", async (scope) => (await layersOf(scope.workspace.id)).find((l) => l.id === p.layerId)?.name);
+}
 import { DeleteLayerButton, RenameLayerButton } from "@/features/design/layer-actions";
 
-export default async function LayerPage({ params }: { params: Promise<TDesignParams & { layerId: string }> }) {
+export default async function LayerPage({ params }: { params: Promise<TLayerParams> }) {
   const p = await params;
   const scope = await pageWorkspace(`${designPath(p.organization, p.workspace, "layers")}/${p.layerId}`, p);
-  const [layers, usage] = await Promise.all([listLayers(scope.designer), layerUsage(scope.designer, p.layerId)]);
+  const [layers, usage] = await Promise.all([layersOf(scope.workspace.id), layerUsage(scope.designer, p.layerId)]);
   const layer = await orNotFound(layers.find((l) => l.id === p.layerId));
   const ref = { organization: scope.organizationSlug, workspace: scope.workspace.slug, id: layer.id, name: layer.name };
   const facts: [term: string, value: string | number, className?: string][] = [

@@ -12,6 +12,11 @@ import { UploadLayerDialog } from "@/features/design/upload-layer-dialog";
 import { LayerImports } from "@/features/design/layer-imports";
 import { listLayerImports } from "@/lib/layers/layer-imports";
 import type { TDesignParams } from "@/features/design/design-layout";
+import { designTitle } from "@/features/shell/page-title";
+
+export async function generateMetadata({ params }: { params: Promise<TDesignParams> }) {
+  return designTitle(await params, "layers");
+}
 
 export function formatBbox(b: number[]): string {
   return b.length === 4 ? b.map((x) => x.toFixed(2)).join(", ") : "—";

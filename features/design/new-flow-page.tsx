@@ -6,6 +6,12 @@ import { designPath } from "@/features/shell/routes";
 import { FlowWorkbench } from "@/features/design/canvas/flow-workbench";
 import { stepCatalogue } from "@/lib/steps/catalogue";
 import type { TDesignParams } from "@/features/design/design-layout";
+import { designTitle } from "@/features/shell/page-title";
+import { runLayerDefaults } from "@/features/design/data";
+
+export async function generateMetadata({ params }: { params: Promise<TDesignParams> }) {
+  return designTitle(await params, "flows", () => "New flow");
+}
 
 export default async function NewFlowPage({ params }: { params: Promise<TDesignParams> }) {
   const p = await params;
@@ -23,6 +29,7 @@ export default async function NewFlowPage({ params }: { params: Promise<TDesignP
         nextVersion={1}
         flowsHref={designPath(scope.organizationSlug, scope.workspace.slug, "flows")}
         catalogue={stepCatalogue()}
+        layerDefaults={await runLayerDefaults(scope)}
       />
     </>
   );

@@ -14,6 +14,7 @@ import { Textarea } from "@/components/ui/textarea";
 import { FormField } from "@/components/ui/form-field";
 import { NativeSelect, SelectOptions } from "@/components/ui/native-select";
 import { MapView } from "@/features/design/map-view";
+import { parameterHint } from "@/features/design/parameter-hint";
 import type { TColumn, TInput, TParameter } from "@/lib/flows/definition";
 import { declaredGeometry, describeGeometry, type TReadableLayer } from "@/lib/flows/input-geometry";
 
@@ -142,15 +143,7 @@ export function RequestFields<L extends TReadableLayer>(p: {
         <fieldset className="grid min-w-0 gap-4 sm:grid-cols-2">
           <legend className="mb-2 font-semibold">Parameters</legend>
           {p.parameters.map((x) => {
-            const hint = [
-              x.type,
-              "minimum" in x && x.minimum !== undefined ? `≥ ${x.minimum}` : null,
-              "maximum" in x && x.maximum !== undefined ? `≤ ${x.maximum}` : null,
-              x.default !== undefined ? `default ${String(x.default)}` : null,
-              x.required ? "required" : null,
-            ]
-              .filter(Boolean)
-              .join(", ");
+            const hint = parameterHint(x);
             const value = p.form.values[x.name];
             return (
               <FormField

@@ -41,8 +41,8 @@ export interface TTryItProps {
   layers: TTryItLayer[];
   /** Environment used in the `curl` example (a serving one when there is). */
   curlEnvironment: string;
-  /** Where an admin makes layers readable in that environment (the console's environment page). */
-  readableLayersHref: string;
+  /** Where an admin makes layers readable in that environment (the console's APIs page); null for a designer, who may not open it. */
+  readableLayersHref: string | null;
   /** The callers' base URL for the `curl` example, from the server so both renders agree (no React #418). */
   publicBaseUrl: string;
 }
@@ -201,11 +201,18 @@ export function TryItPanel(p: TTryItProps) {
                 {notReadable.length === 1 ? "Layer" : "Layers"} {notReadable.map((l) => `"${l.id}"`).join(", ")} {notReadable.length === 1 ? "is" : "are"} not
                 readable in {p.curlEnvironment} yet: Try it runs on your workspace&apos;s layers, but a call in {p.curlEnvironment} naming{" "}
                 {notReadable.length === 1 ? "it" : "them"} would be refused (422 unknown_layer), so no call is shown. An admin of the organization can make{" "}
-                {notReadable.length === 1 ? "it" : "them"} readable in the console: {p.curlEnvironment} → APIs → Readable layers (
-                <a className="underline underline-offset-4" href={p.readableLayersHref}>
-                  {p.curlEnvironment}: Readable layers
-                </a>
-                ). Or choose a layer {p.curlEnvironment} can read above.
+                {notReadable.length === 1 ? "it" : "them"} readable in the console: {p.curlEnvironment} → APIs → Readable layers
+                {p.readableLayersHref ? (
+                  <>
+                    {" "}
+                    (
+                    <a className="underline underline-offset-4" href={p.readableLayersHref}>
+                      {p.curlEnvironment}: Readable layers
+                    </a>
+                    )
+                  </>
+                ) : null}
+                . Or choose a layer {p.curlEnvironment} can read above.
               </span>
             </AlertDescription>
           </Alert>

@@ -1,6 +1,8 @@
 /**
  * `/`: what the service is, the way in for designers (design tool) and admins (console),
- * and the published APIs with their docs pages for callers.
+ * and the published APIs with their docs pages for callers. A signed-in user who is an admin of
+ * no organization is not offered the console (it would only answer "Not allowed"); a visitor
+ * is (it leads through sign-in).
  */
 import Link from "next/link";
 import { ArrowRightIcon, BookOpenIcon, FileJsonIcon, PencilRulerIcon, ServerCogIcon, WorkflowIcon } from "lucide-react";
@@ -12,10 +14,12 @@ import { Card, CardDescription, CardFooter, CardHeader, CardTitle } from "@/comp
 import { ThemeToggle } from "@/features/shell/theme-toggle";
 import { UserMenu } from "@/features/shell/user-menu";
 import { docsPath } from "@/features/shell/routes";
+import { isAdminAnywhere } from "@/features/shell/data";
 import { apiBasePath } from "@/lib/runs/scope";
 
 export default async function LandingPage() {
   const user = await currentUser();
+  const mayOpenConsole = !user || (await isAdminAnywhere(user.id));
   const served = await db.environmentApi.findMany({
     include: { environment: { include: { organization: true } }, flowApi: true, release: { include: { flowVersion: true } } },
     orderBy: { flowApi: { slug: "asc" } },
@@ -34,6 +38,7 @@ export default async function LandingPage() {
       title: "Serving console",
       text: "For admins: environments, consumers, API keys, access grants, usage, runs and AI access.",
       cta: "Open the console",
+      closed: mayOpenConsole ? null : "Only admins of an organization open the console.",
     },
     {
       href: "#apis",
@@ -78,12 +83,16 @@ export default async function LandingPage() {
                 <CardDescription>{t.text}</CardDescription>
               </CardHeader>
               <CardFooter className="mt-auto">
-                <Button asChild variant="outline" size="sm">
-                  <Link href={t.href}>
-                    {t.cta}
-                    <ArrowRightIcon aria-hidden="true" />
-                  </Link>
-                </Button>
+                {"closed" in t && t.closed ? (
+                  <p className="text-sm text-muted-foreground">{t.closed}</p>
+                ) : (
+                  <Button asChild variant="outline" size="sm">
+                    <Link href={t.href}>
+                      {t.cta}
+                      <ArrowRightIcon aria-hidden="true" />
+                    </Link>
+                  </Button>
+                )}
               </CardFooter>
             </Card>
           ))}

@@ -33,6 +33,14 @@ export function consolePath(organization: string, environment: string, section: 
   return `/console/${organization}/${environment}/${section}`;
 }
 
+/**
+ * One item of a design section: a flow or an API by its id (`flowId`, `flowApiId`; never an
+ * API's slug), a layer by its layer id.
+ */
+export function designItemPath(organization: string, workspace: string, section: TDesignSection, id: string): string {
+  return `${designPath(organization, workspace, section)}/${encodeURIComponent(id)}`;
+}
+
 /** The public docs page of a published API. */
 export function docsPath(organization: string, environment: string, api: string): string {
   return `/docs/${organization}/${environment}/${api}`;

@@ -15,14 +15,18 @@
 import "server-only";
 import { db } from "@/lib/db";
 import type { TReadableLayer } from "@/lib/flows/input-geometry";
+import { compareNames } from "@/lib/utils";
 
-/** The workspace's layers by name (see the module doc); `geometryTypes` sorted, empty for tables and when not known. */
+/**
+ * The workspace's layers by name (case-insensitive, `compareNames`), then id (see the module
+ * doc); `geometryTypes` sorted, empty for tables and when not known.
+ */
 export async function listLayers(scope: { workspaceId: string }) {
   const rows = await db.layer.findMany({
     where: { workspaceId: scope.workspaceId },
-    orderBy: { name: "asc" },
     include: { environments: { include: { environment: { select: { slug: true } } } } },
   });
+  rows.sort((a, b) => compareNames(a.name, b.name) || compareNames(a.id, b.id));
   return rows.map((l) => ({
     id: l.id,
     name: l.name,

@@ -11,7 +11,9 @@ import "server-only";
 import { db } from "@/lib/db";
 import { AppError } from "@/lib/errors";
 import type { TEnvironmentRef } from "@/lib/runs/scope";
+import { compareNames } from "@/lib/utils";
 
+/** The organization's layers by name (case-insensitive, `compareNames`), workspace name and id, each with whether this environment may read it. */
 export async function listEnvironmentLayers(scope: TEnvironmentRef) {
   const layers = await db.layer.findMany({
     where: { workspace: { organizationId: scope.organizationId } },
@@ -24,8 +26,8 @@ export async function listEnvironmentLayers(scope: TEnvironmentRef) {
       workspace: { select: { name: true } },
       environments: { where: { environmentId: scope.environmentId } },
     },
-    orderBy: [{ name: "asc" }, { workspace: { name: "asc" } }, { id: "asc" }],
   });
+  layers.sort((a, b) => compareNames(a.name, b.name) || compareNames(a.workspace.name, b.workspace.name) || compareNames(a.id, b.id));
   return layers.map(({ workspace, environments, ...l }) => ({ ...l, workspaceName: workspace.name, readable: environments.length > 0 }));
 }
 

@@ -5,7 +5,8 @@
  * every edit (add, connect where `canConnect` allows, delete, edit options) makes a new
  * document. Node positions are the canvas's own, not in the document (layout.ts places nodes
  * without one). Keyboard: Tab between nodes, Enter selects, arrows move, Delete removes,
- * Ctrl+Z / Ctrl+Shift+Z undo and redo.
+ * Ctrl+Z / Ctrl+Shift+Z undo and redo; an entry of the palette added with Enter goes to a free
+ * place in view (placement.ts), or the view moves to it. The overview (minimap) can be hidden.
  */
 import { useCallback, useEffect, useMemo, useRef, useState } from "react";
 import { useTheme } from "next-themes";
@@ -22,13 +23,14 @@ import {
   type IsValidConnection,
 } from "@xyflow/react";
 import "@xyflow/react/dist/style.css";
-import { EraserIcon, LayoutGridIcon, MaximizeIcon, Redo2Icon, Undo2Icon } from "lucide-react";
+import { EraserIcon, LayoutGridIcon, MapIcon, MaximizeIcon, Redo2Icon, Undo2Icon } from "lucide-react";
 import { Button } from "@/components/ui/button";
 import { documentToGraph, nodeIdOfPointer, type TCanvasNode, type TCanvasStepType, type TFlowDoc } from "@/features/design/canvas/flow-graph-model";
 import { canConnect, connect, removeFromDocument } from "@/features/design/canvas/flow-connections";
 import { addEntry } from "@/features/design/canvas/document-edits";
 import { FlowNodeComponent, type TFlowNode } from "@/features/design/canvas/flow-node";
 import { layeredLayout } from "@/features/design/canvas/layout";
+import { placeInView, type TRect } from "@/features/design/canvas/placement";
 import { StepPalette, PALETTE_MIME } from "@/features/design/canvas/step-palette";
 import { NodeInspector } from "@/features/design/canvas/node-inspector";
 import { ConnectForm } from "@/features/design/canvas/connect-form";
@@ -59,6 +61,10 @@ export interface TFlowCanvasProps {
 
 const NODE_TYPES = { flow: FlowNodeComponent };
 const LAYOUT = { columnWidth: 236, rowHeight: 150, direction: "down" } as const;
+/** A node's size before React Flow has measured it (w-52, a row of handles and the header). */
+const NODE_SIZE = { width: 208, height: 86 };
+/** The overview's size: small enough to leave the nodes in view. */
+const MINIMAP_SIZE = { width: 150, height: 100 };
 /** A button of the toolbar above the canvas. */
 const TOOL = { type: "button", variant: "outline", size: "sm" } as const;
 
@@ -99,6 +105,7 @@ function CanvasInner({
   const { selected, setSelected, selectedEdges, setSelectedEdges, measured, onNodesChange, onEdgesChange } = useCanvasSelection(setPositions);
   const pending = useRef<Record<string, TPos>>({});
   const [announce, setAnnounce] = useState("");
+  const [overview, setOverview] = useState(true);
 
   // Nodes without a position: where they were dropped, else the layered layout's place.
   const layout = useMemo(
@@ -207,6 +214,8 @@ function CanvasInner({
       const added = addEntry(doc, catalogue, entryId);
       if (!added) return;
       pending.current[added.nodeId] = at;
+      // Where it was put, also over a place an earlier node of that id had (before "Start empty").
+      setPositions((p) => ({ ...p, [added.nodeId]: at }));
       onChange(added.next);
       setSelected([added.nodeId]);
       setSelectedEdges([]);
@@ -214,13 +223,23 @@ function CanvasInner({
     },
     [doc, catalogue, onChange],
   );
-  const addAtCentre = (entryId: string) => {
-    const r = wrapper.current?.getBoundingClientRect();
-    const at = r ? flow.screenToFlowPosition({ x: r.left + r.width / 2 - 100, y: r.top + r.height / 2 - 40 }) : { x: 0, y: 0 };
-    // Nudge below anything already at the centre.
-    const taken = (p: TPos) => Object.values(positions).some((q) => Math.abs(q.x - p.x) < 200 && Math.abs(q.y - p.y) < 90);
-    while (taken(at)) at.y += 100;
+  /** Adds a palette entry (Enter on it) at a free place in view; when there is none, below the others, and the view follows. */
+  const addInView = (entryId: string) => {
+    const canvas = wrapper.current;
+    if (!canvas) return add(entryId, { x: 0, y: 0 });
+    const toFlow = (r: DOMRect): TRect => {
+      const a = flow.screenToFlowPosition({ x: r.left, y: r.top });
+      const b = flow.screenToFlowPosition({ x: r.right, y: r.bottom });
+      return { x: a.x, y: a.y, width: b.x - a.x, height: b.y - a.y };
+    };
+    const nodesAt: TRect[] = graph.nodes.flatMap((n) => {
+      const p = positions[n.id];
+      return p ? [{ ...p, ...(measured[n.id] ?? NODE_SIZE) }] : [];
+    });
+    const overlays = [...canvas.querySelectorAll(".react-flow__minimap, .react-flow__controls")].map((el) => toFlow(el.getBoundingClientRect()));
+    const { at, inView } = placeInView(toFlow(canvas.getBoundingClientRect()), [...nodesAt, ...overlays], NODE_SIZE);
     add(entryId, at);
+    if (!inView) void flow.setCenter(at.x + NODE_SIZE.width / 2, at.y + NODE_SIZE.height / 2, { zoom: flow.getZoom(), duration: 200 });
   };
 
   const autoLayout = () => {
@@ -245,7 +264,7 @@ function CanvasInner({
 
   return (
     <div className="grid min-w-0 gap-3 lg:grid-cols-[13rem_minmax(0,1fr)_19rem]">
-      <StepPalette catalogue={catalogue} onAdd={addAtCentre} />
+      <StepPalette catalogue={catalogue} onAdd={addInView} />
       <div className="grid min-w-0 content-start gap-2">
         <div className="flex flex-wrap gap-2" role="toolbar" aria-label="Canvas">
           <Button {...TOOL} onClick={history.undo} disabled={!history.canUndo} aria-keyshortcuts="Control+Z">
@@ -268,6 +287,9 @@ function CanvasInner({
             }}
           >
             <EraserIcon aria-hidden="true" /> Start empty
+          </Button>
+          <Button {...TOOL} className="hidden sm:inline-flex" aria-pressed={overview} onClick={() => setOverview((v) => !v)}>
+            <MapIcon aria-hidden="true" /> Overview
           </Button>
         </div>
         <div
@@ -312,14 +334,16 @@ function CanvasInner({
           >
             <Background />
             <Controls showInteractive={false} />
-            <MiniMap
-              pannable
-              zoomable
-              ariaLabel="Overview of the flow"
-              nodeColor="var(--muted-foreground)"
-              maskColor="color-mix(in oklch, var(--background) 70%, transparent)"
-              className="!hidden sm:!block"
-            />
+            {overview ? (
+              <MiniMap
+                pannable
+                zoomable
+                ariaLabel="Overview of the flow"
+                style={MINIMAP_SIZE}
+                nodeBorderRadius={8}
+                className="!hidden overflow-hidden rounded-md border shadow-md sm:!block"
+              />
+            ) : null}
           </ReactFlow>
         </div>
         <ConnectForm doc={doc} nodes={graph.nodes} catalogue={catalogue} onConnect={(s, t, h) => onChange(connect(doc, catalogue, s, t, h))} />

@@ -22,7 +22,7 @@ import { FlowCanvas } from "@/features/design/canvas/flow-canvas";
 import type { TPos } from "@/features/design/canvas/use-canvas-selection";
 import type { TCanvasStepType, TFlowDoc } from "@/features/design/canvas/flow-graph-model";
 import { useDocumentHistory } from "@/features/design/canvas/use-document-history";
-import { FlowRunPanel, type TStepStatus } from "@/features/design/flow-run/flow-run-panel";
+import { FlowRunPanel, type TRunLayerDefaults, type TStepStatus } from "@/features/design/flow-run/flow-run-panel";
 import type { TFieldError } from "@/lib/errors/field-error";
 import type { TColumns } from "@/lib/steps/columns";
 
@@ -38,6 +38,8 @@ export interface TFlowWorkbenchProps {
   flowsHref: string;
   /** The step catalogue (lib/steps/catalogue.ts), for the palette and the forms. */
   catalogue: TCanvasStepType[];
+  /** How "Run the flow" picks each layer input's first layer (features/design/data.ts `runLayerDefaults`). */
+  layerDefaults: TRunLayerDefaults;
 }
 
 type TView = "canvas" | "json";
@@ -238,6 +240,7 @@ export function FlowWorkbench(props: TFlowWorkbenchProps) {
       <FlowRunPanel
         organization={props.organization}
         workspace={props.workspace}
+        layerDefaults={props.layerDefaults}
         document={doc}
         selectedStepId={selectedStepId}
         onSelectStep={setSelectedStepId}

@@ -2,7 +2,7 @@
 /**
  * The canvas's palette: inputs, a parameter, results and every step type of the catalogue,
  * searchable. An entry is added by dragging it onto the canvas (`PALETTE_MIME`) or by Enter
- * (it lands in the middle of the visible canvas).
+ * (it lands at a free place in view, placement.ts).
  */
 import { useId, useMemo, useState } from "react";
 import { Input } from "@/components/ui/input";

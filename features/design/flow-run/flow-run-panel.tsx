@@ -7,7 +7,8 @@
  * input or parameter next to the field. A step picker (following the canvas's selection, and
  * selecting there) chooses the step whose output is shown (count, first rows with column
  * types, a map for features, or its error); every step's state goes to `onStepStatus` ({}
- * while a run is under way) to badge the canvas's nodes.
+ * while a run is under way) to badge the canvas's nodes. A layer input starts on the layer Try
+ * it would choose (try-it-layers.ts): one that fits and that `layerDefaults.environment` can read.
  */
 import { useEffect, useMemo, useRef, useState } from "react";
 import { useQuery, useQueryClient } from "@tanstack/react-query";
@@ -26,16 +27,23 @@ import { RunState, StepsBar } from "@/features/design/run-status";
 import { RequestFields, useRunRequest } from "@/features/design/run-request-fields";
 import { sendJson, type TProblemAnswer } from "@/features/shell/fetch-json";
 import { designApiBase, flowPreviewQuery, isFinal, workspaceLayersQuery } from "@/features/design/flow-run/queries";
+import { layerChoice } from "@/features/design/try-it-layers";
 import { ZInput, ZParameter, type TInput, type TParameter } from "@/lib/engine/flow-document";
-import { layersFitting } from "@/lib/flows/input-geometry";
 import type { TFlowPreview, TStepPreview } from "@/lib/runs/preview-run";
 
 /** One step's outcome in a preview run, shown on its node on the canvas. */
 export type TStepStatus = { state: "ok" | "error"; rows?: number; error?: string };
 
+/** The environment a layer input's default should be readable in, and the environments (slugs) each layer (by id) is readable in. */
+export interface TRunLayerDefaults {
+  environment: string;
+  readableIn: Record<string, string[]>;
+}
+
 export interface TFlowRunPanelProps {
   organization: string;
   workspace: string;
+  layerDefaults: TRunLayerDefaults;
   /** The flow document as it is now (parsed JSON; it may be incomplete or invalid); null while the text is not JSON. */
   document: unknown;
   /** The step picked here or on the canvas; null: the last step. */
@@ -81,9 +89,11 @@ export function FlowRunPanel(p: TFlowRunPanelProps) {
   const doc = run.data;
   const busy = starting || Boolean(runId && !isFinal(doc?.state));
 
-  // A field's first state: a layer that fits, defaults.
-  const fitting = (i: TInput) => layersFitting(layers.data ?? [], i);
-  const request = useRunRequest(form.inputs, form.parameters, (i) => fitting(i)[0]?.id ?? null);
+  // A field's first state: Try it's choice of layer (one that fits and the environment can read), defaults.
+  const known = useMemo(() => (layers.data ?? []).map((l) => ({ ...l, environments: p.layerDefaults.readableIn[l.id] ?? [] })), [layers.data, p.layerDefaults]);
+  const choice = (i: TInput) => layerChoice(known, i, p.layerDefaults.environment);
+  const fitting = (i: TInput) => choice(i).options;
+  const request = useRunRequest(form.inputs, form.parameters, (i) => choice(i).preferred);
 
   // The canvas's badges: every step's state after a run, nothing while one is under way.
   useEffect(() => {

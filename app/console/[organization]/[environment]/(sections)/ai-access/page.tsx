@@ -1,1 +1,1 @@
-export { default } from "@/features/console/ai-access-page";
+export { default, generateMetadata } from "@/features/console/ai-access-page";

@@ -1,1 +1,1 @@
-export { default } from "@/features/console/apis-page";
+export { default, generateMetadata } from "@/features/console/apis-page";

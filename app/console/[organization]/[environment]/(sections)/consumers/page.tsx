@@ -1,1 +1,1 @@
-export { default } from "@/features/console/consumers-page";
+export { default, generateMetadata } from "@/features/console/consumers-page";

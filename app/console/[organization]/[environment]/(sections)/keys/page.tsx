@@ -1,1 +1,1 @@
-export { default } from "@/features/console/keys-page";
+export { default, generateMetadata } from "@/features/console/keys-page";

@@ -1,1 +1,1 @@
-export { default } from "@/features/console/runs-page";
+export { default, generateMetadata } from "@/features/console/runs-page";

@@ -1,1 +1,1 @@
-export { default } from "@/features/console/settings-page";
+export { default, generateMetadata } from "@/features/console/settings-page";

@@ -1,1 +1,1 @@
-export { default } from "@/features/console/usage-page";
+export { default, generateMetadata } from "@/features/console/usage-page";

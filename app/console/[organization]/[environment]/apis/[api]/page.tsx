@@ -1,1 +1,1 @@
-export { default } from "@/features/console/api-settings-page";
+export { default, generateMetadata } from "@/features/console/api-settings-page";

@@ -1,1 +1,1 @@
-export { default } from "@/features/console/run-detail-page";
+export { default, generateMetadata } from "@/features/console/run-detail-page";

@@ -1,1 +1,1 @@
-export { default } from "@/features/design/apis-page";
+export { default, generateMetadata } from "@/features/design/apis-page";

@@ -1,1 +1,1 @@
-export { default } from "@/features/design/flows-page";
+export { default, generateMetadata } from "@/features/design/flows-page";

@@ -1,1 +1,1 @@
-export { default } from "@/features/design/layers-page";
+export { default, generateMetadata } from "@/features/design/layers-page";

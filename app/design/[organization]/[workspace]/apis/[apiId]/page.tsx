@@ -1,1 +1,1 @@
-export { default } from "@/features/design/api-page";
+export { default, generateMetadata } from "@/features/design/api-page";

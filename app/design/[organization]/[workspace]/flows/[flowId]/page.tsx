@@ -1,1 +1,1 @@
-export { default } from "@/features/design/flow-page";
+export { default, generateMetadata } from "@/features/design/flow-page";

@@ -1,1 +1,1 @@
-export { default } from "@/features/design/new-flow-page";
+export { default, generateMetadata } from "@/features/design/new-flow-page";

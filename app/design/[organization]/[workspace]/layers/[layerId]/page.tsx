@@ -1,1 +1,1 @@
-export { default } from "@/features/design/layer-page";
+export { default, generateMetadata } from "@/features/design/layer-page";

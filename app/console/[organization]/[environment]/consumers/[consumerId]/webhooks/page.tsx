@@ -1,1 +1,1 @@
-export { default } from "@/features/console/webhooks-page";
+export { default, generateMetadata } from "@/features/console/webhooks-page";
