@@ -177,7 +177,7 @@ test("Try it with a drawn area on the uploaded layer", async () => {
   await expect(page.getByLabel("Layer for cities")).toHaveValue("world-cities");
   await expect(page.getByTestId("curl-unreadable")).toHaveCount(0);
   await expect(page.getByTestId("unreadable-production")).toContainText(LAYER_ID);
-  await expect(page.getByTestId("unreadable-production")).toContainText("An admin, in the console");
+  await expect(page.getByTestId("unreadable-production")).toContainText("An admin of the organization, in the console");
   await page.getByLabel("Layer for cities").selectOption(LAYER_ID);
   await expect(page.getByTestId("curl-unreadable")).toContainText(`Layer "${LAYER_ID}" is not readable in production yet`);
   await expect(page.getByTestId("curl-unreadable")).toContainText("An admin of the organization can make it readable in the console");
