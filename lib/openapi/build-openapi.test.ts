@@ -1,4 +1,4 @@
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { Validator } from "@seriousme/openapi-schema-validator";
 import { ZFlowVersion } from "@/lib/flows/definition";
 import { DEMO_FLOWS } from "@/lib/demo/flows";
@@ -69,6 +69,29 @@ describe("buildOpenApi", () => {
     expect(Object.keys(table.responses["200"].content)).toEqual(["text/csv; charset=utf-8", "application/vnd.apache.parquet"]);
     expect(layer.parameters[1].schema.enum).toEqual(["geojson", "geoparquet"]);
     expect(Object.keys(layer.responses)).toEqual(expect.arrayContaining(["200", "304", "401", "403", "404", "409", "422", "429", "500", "503"]));
+  });
+
+  it("describes a download by signed link: its query and that it needs no key", async () => {
+    vi.stubEnv("AUTH_SECRET", "openapi-test-secret-0123456789abcdef");
+    const { signResultLink } = await import("@/lib/mcp/result-link");
+    const doc = docFor("cities-in-area");
+    const get = (doc.paths["/runs/{run_id}/results/cities"] as any).get;
+    const link = new URL(
+      signResultLink("http://service.example", {
+        path: { organization: "demo", environment: "production", api: "cities-in-area" },
+        runId: "0b6f4c1e-8d8a-4c33-9a4e-2f1f5d0c7a11",
+        key: "cities",
+        format: "geoparquet",
+      }).url,
+    );
+    const described = new Map((get.parameters as any[]).filter((p) => p.in === "query").map((p) => [p.name, p]));
+    for (const [name, value] of link.searchParams) {
+      expect(described.has(name), name).toBe(true);
+      const pattern = described.get(name).schema.pattern;
+      if (pattern) expect(value).toMatch(new RegExp(pattern));
+    }
+    expect(get.security).toEqual([{ ApiKey: [] }, {}]);
+    vi.unstubAllEnvs();
   });
 
   it("lists every status code of POST /runs, the key scheme and the server", () => {

@@ -142,7 +142,10 @@ export function buildPaths(flow: TFlowVersion): TOpenApiDocument["paths"] {
               "Download this format instead of the run's requested one. It is made on the first such request, which waits for it (up to 30 s, then 503 with Retry-After); 422 `format_over_limit` (`/query/format`) when making it passed a run's limit (memory, time or result size).",
             schema: { type: "string", enum: [...formats] },
           },
+          ...SIGNED_LINK_PARAMETERS,
         ],
+        // A signed download link is its own credential (lib/mcp/result-link.ts): no key with it.
+        security: [{ ApiKey: [] }, {}],
         responses: {
           "200": {
             description: `The file, as an attachment named ${extensions}.`,
@@ -164,6 +167,28 @@ export function buildPaths(flow: TFlowVersion): TOpenApiDocument["paths"] {
 
   return paths;
 }
+
+/**
+ * The query of a signed download link, as the MCP tools hand them out (lib/mcp/result-link.ts):
+ * with both, and `format`, the link is the credential and `X-Api-Key` is not needed.
+ */
+const SIGNED_LINK_PARAMETERS = [
+  {
+    name: "expires",
+    in: "query",
+    required: false,
+    description: "Of a signed download link: when it stops working, in Unix seconds (an hour after it was made). Comes with `signature` and `format`.",
+    schema: { type: "string", pattern: "^[0-9]{1,12}$" },
+  },
+  {
+    name: "signature",
+    in: "query",
+    required: false,
+    description:
+      "Of a signed download link: an HMAC-SHA256 (base64url) over this API, the run, the result, `format` and `expires`. With it, no API key is needed; an altered or expired link is answered 401 `unauthorized`. Links are made by the MCP tool `run_result`; take them whole, do not build them.",
+    schema: { type: "string" },
+  },
+];
 
 /** Parquet physical type of a result column of each type (`any`: decided by the run's values). */
 const PARQUET_TYPE: Record<TFieldType, string> = { integer: "INT64", number: "DOUBLE", string: "UTF8", boolean: "BOOLEAN", any: "from the data" };
