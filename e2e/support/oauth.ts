@@ -9,10 +9,12 @@
  * - `rawTokens`: the same flow by hand (dynamic registration, PKCE S256, code exchange), for
  *   the tests that vary one parameter at a time.
  */
-import { createHash, randomBytes } from "node:crypto";
 import { expect, type Page } from "@playwright/test";
 import type { OAuthClientProvider } from "@modelcontextprotocol/client";
+import { pkce, tokenRequest } from "../../tests/support/oauth-wire";
 import { signIn } from "./sign-in";
+
+export { listToolsWith, pkce, tokenRequest } from "../../tests/support/oauth-wire";
 
 export const REDIRECT_URI = "http://localhost:8976/callback";
 
@@ -91,12 +93,6 @@ export async function consentInBrowser(
   return new URL(page.url());
 }
 
-/** A PKCE pair (RFC 7636, S256). */
-export function pkce(): { verifier: string; challenge: string } {
-  const verifier = randomBytes(32).toString("base64url");
-  return { verifier, challenge: createHash("sha256").update(verifier).digest("base64url") };
-}
-
 /** Registers a public client (RFC 7591); its client_id. */
 export async function registerClient(baseUrl: string, redirectUris = [REDIRECT_URI]): Promise<string> {
   const res = await fetch(`${baseUrl}/oauth/register`, {
@@ -116,16 +112,6 @@ export async function registerClient(baseUrl: string, redirectUris = [REDIRECT_U
 /** An authorization request URL. */
 export function authorizeUrl(baseUrl: string, params: Record<string, string>): string {
   return `${baseUrl}/oauth/authorize?${new URLSearchParams({ response_type: "code", scope: "mcp", state: "s1", ...params })}`;
-}
-
-/** POSTs to the token endpoint; status and JSON body. */
-export async function tokenRequest(baseUrl: string, form: Record<string, string>): Promise<{ status: number; body: Record<string, string> }> {
-  const res = await fetch(`${baseUrl}/oauth/token`, {
-    method: "POST",
-    headers: { "content-type": "application/x-www-form-urlencoded" },
-    body: new URLSearchParams(form),
-  });
-  return { status: res.status, body: (await res.json()) as Record<string, string> };
 }
 
 /** The whole flow by hand for `resource`; the token response. */
@@ -156,20 +142,6 @@ export async function rawTokens(
   });
   expect(token.status, JSON.stringify(token.body)).toBe(200);
   return { clientId, access_token: token.body.access_token!, refresh_token: token.body.refresh_token! };
-}
-
-/** One MCP `tools/list` with `Authorization: Bearer token`; the response. */
-export async function listToolsWith(url: string, token: string): Promise<Response> {
-  return fetch(url, {
-    method: "POST",
-    headers: {
-      authorization: `Bearer ${token}`,
-      "content-type": "application/json",
-      accept: "application/json, text/event-stream",
-      "mcp-protocol-version": "2025-11-25",
-    },
-    body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/list", params: {} }),
-  });
 }
 
 /** The JSON-RPC message of an MCP response, whether sent as JSON or as one SSE event. */

@@ -8,6 +8,7 @@
 import { createHash } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { apiPath, BASE_URL, download, resetRuns, sql } from "./helpers";
+import { listToolsWith } from "../support/oauth-wire";
 import { MCP_PATH, MCP_URL, textOf, withClient } from "./mcp-helpers";
 import {
   authorizeAs,
@@ -49,20 +50,6 @@ afterAll(async () => {
   const { db } = await import("@/lib/db");
   await db.$disconnect();
 });
-
-/** One MCP `tools/list` with `Authorization: Bearer token` (a 2025-era client, no SDK: the refusals are what is looked at). */
-function toolsList(token: string): Promise<Response> {
-  return fetch(MCP_URL, {
-    method: "POST",
-    headers: {
-      authorization: `Bearer ${token}`,
-      "content-type": "application/json",
-      accept: "application/json, text/event-stream",
-      "mcp-protocol-version": "2025-11-25",
-    },
-    body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/list", params: {} }),
-  });
-}
 
 describe("dynamic client registration", () => {
   it("takes https redirect URIs, and http on loopback hosts only; anything else is invalid_redirect_uri (RFC 7591)", async () => {
@@ -122,13 +109,13 @@ describe("the mcp scope", () => {
   it("is what a request without scope asks for; a token without it is refused with 403 and the scope challenge", async () => {
     const plain = await oauthTokens(session, MCP_URL, undefined);
     expect(plain.scope).toBe("mcp");
-    expect((await toolsList(plain.access_token!)).status).toBe(200);
+    expect((await listToolsWith(MCP_URL, plain.access_token!)).status).toBe(200);
     // A refresh token without offline_access: a client registered with the refresh_token grant gets one (README).
     expect(plain.refresh_token).toBeTruthy();
 
     const openidOnly = await oauthTokens(session, MCP_URL, "openid");
     expect(openidOnly.scope ?? "").not.toContain("mcp");
-    const refused = await toolsList(openidOnly.access_token!);
+    const refused = await listToolsWith(MCP_URL, openidOnly.access_token!);
     expect(refused.status).toBe(403);
     expect(refused.headers.get("www-authenticate")).toMatch(
       new RegExp(`^Bearer error="insufficient_scope", scope="mcp", resource_metadata="${METADATA_URL.replace(/[.]/g, "\\.")}", error_description="[^"]+"$`),
@@ -137,7 +124,7 @@ describe("the mcp scope", () => {
     // Its refresh gives no more than was asked for.
     const refreshed = await tokenRequest({ grant_type: "refresh_token", refresh_token: openidOnly.refresh_token!, client_id: openidOnly.client_id! });
     expect(refreshed.status).toBe(200);
-    expect((await toolsList(refreshed.body.access_token!)).status).toBe(403);
+    expect((await listToolsWith(MCP_URL, refreshed.body.access_token!)).status).toBe(403);
   });
 
   it("is named by the 401 challenge, as the protected resource metadata names it", async () => {

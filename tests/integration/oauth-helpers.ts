@@ -6,9 +6,11 @@
  * the page, the Origin of the service), and the client exchanges the code for tokens.
  * Redirects are followed by hand, with a cookie jar, so each step's answer can be looked at.
  */
-import { createHash, randomBytes } from "node:crypto";
 import { expect } from "vitest";
+import { pkce, tokenRequest as postToken } from "../support/oauth-wire";
 import { BASE_URL, sql } from "./helpers";
+
+export { pkce } from "../support/oauth-wire";
 
 /** Where the test clients say they are redirected to; nothing listens there, the tests read the redirect itself. */
 export const REDIRECT_URI = "http://127.0.0.1:9/callback";
@@ -88,12 +90,6 @@ export async function registeredClient(): Promise<string> {
   return ((await res.json()) as { client_id: string }).client_id;
 }
 
-/** A PKCE pair (RFC 7636, S256). */
-export function pkce(): { verifier: string; challenge: string } {
-  const verifier = randomBytes(32).toString("base64url");
-  return { verifier, challenge: createHash("sha256").update(verifier).digest("base64url") };
-}
-
 /** An authorization request URL; `params` adds or (with undefined) leaves out parameters. */
 export function authorizeUrl(params: Record<string, string | undefined>): string {
   const all: Record<string, string | undefined> = { response_type: "code", redirect_uri: REDIRECT_URI, state: "s1", code_challenge_method: "S256", ...params };
@@ -142,14 +138,9 @@ export async function authorizeAs(session: CookieJar, url: string, consumer = "d
   throw new Error(`no redirect to the client after 10 hops (at ${location})`);
 }
 
-/** POSTs to the token endpoint; status and JSON body. */
-export async function tokenRequest(form: Record<string, string>): Promise<{ status: number; body: Record<string, string> }> {
-  const res = await fetch(`${BASE_URL}/oauth/token`, {
-    method: "POST",
-    headers: { "content-type": "application/x-www-form-urlencoded" },
-    body: new URLSearchParams(form),
-  });
-  return { status: res.status, body: (await res.json()) as Record<string, string> };
+/** POSTs to the test app's token endpoint; status and JSON body. */
+export function tokenRequest(form: Record<string, string>): Promise<{ status: number; body: Record<string, string> }> {
+  return postToken(BASE_URL, form);
 }
 
 /** The whole flow for `resource` with `scope` (undefined: none named); the token response. */
