@@ -11,7 +11,7 @@
  */
 import { expect, type Page } from "@playwright/test";
 import type { OAuthClientProvider } from "@modelcontextprotocol/client";
-import { pkce, tokenRequest } from "../../tests/support/oauth-wire";
+import { exchangeCode, pkce } from "../../tests/support/oauth-wire";
 import { signIn } from "./sign-in";
 
 export { listToolsWith, pkce, tokenRequest } from "../../tests/support/oauth-wire";
@@ -132,14 +132,7 @@ export async function rawTokens(
   );
   const code = back.searchParams.get("code");
   expect(code, back.toString()).toBeTruthy();
-  const token = await tokenRequest(baseUrl, {
-    grant_type: "authorization_code",
-    code: code!,
-    redirect_uri: REDIRECT_URI,
-    client_id: clientId,
-    code_verifier: verifier,
-    resource,
-  });
+  const token = await exchangeCode(baseUrl, { code: code!, clientId, verifier, resource, redirectUri: REDIRECT_URI });
   expect(token.status, JSON.stringify(token.body)).toBe(200);
   return { clientId, access_token: token.body.access_token!, refresh_token: token.body.refresh_token! };
 }

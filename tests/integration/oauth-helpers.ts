@@ -7,7 +7,7 @@
  * Redirects are followed by hand, with a cookie jar, so each step's answer can be looked at.
  */
 import { expect } from "vitest";
-import { pkce, tokenRequest as postToken } from "../support/oauth-wire";
+import { exchangeCode, pkce, tokenRequest as postToken } from "../support/oauth-wire";
 import { BASE_URL, sql } from "./helpers";
 
 export { pkce } from "../support/oauth-wire";
@@ -150,14 +150,7 @@ export async function oauthTokens(session: CookieJar, resource: string, scope: s
   const back = await authorizeAs(session, authorizeUrl({ client_id: clientId, code_challenge: challenge, resource, scope }));
   const code = back.searchParams.get("code");
   expect(code, back.toString()).toBeTruthy();
-  const token = await tokenRequest({
-    grant_type: "authorization_code",
-    code: code!,
-    redirect_uri: REDIRECT_URI,
-    client_id: clientId,
-    code_verifier: verifier,
-    resource,
-  });
+  const token = await exchangeCode(BASE_URL, { code: code!, clientId, verifier, resource, redirectUri: REDIRECT_URI });
   expect(token.status, JSON.stringify(token.body)).toBe(200);
   return { ...token.body, client_id: clientId };
 }

@@ -23,6 +23,24 @@ export async function tokenRequest(baseUrl: string, form: Record<string, string>
 }
 
 /**
+ * Exchanges an authorization `code` for tokens (RFC 6749 §4.1.3, with the PKCE `verifier` of
+ * RFC 7636 and the `resource` of RFC 8707); status and JSON body, as `tokenRequest`.
+ */
+export function exchangeCode(
+  baseUrl: string,
+  grant: { code: string; clientId: string; verifier: string; resource: string; redirectUri: string },
+): Promise<{ status: number; body: Record<string, string> }> {
+  return tokenRequest(baseUrl, {
+    grant_type: "authorization_code",
+    code: grant.code,
+    redirect_uri: grant.redirectUri,
+    client_id: grant.clientId,
+    code_verifier: grant.verifier,
+    resource: grant.resource,
+  });
+}
+
+/**
  * One MCP `tools/list` to `url` with `Authorization: Bearer token`, as a 2025-era client
  * without the SDK sends it (the refusals are what the tests look at); the raw response.
  */
