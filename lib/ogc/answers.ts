@@ -11,10 +11,10 @@ import { keyRunLinks, queuedRun } from "@/lib/http/run-response";
 import type { TOgcPlace } from "@/lib/ogc/ogc-route";
 import type { TKeyCaller } from "@/lib/keys/served-apis";
 import { ogcException } from "@/lib/ogc/exception";
-import { toRunRequest, type TExecuteRequest, type TTransmission } from "@/lib/ogc/execute-request";
-import { byValue, jobPath, resultsDocument, statusInfo } from "@/lib/ogc/status-info";
+import { toRunRequest, ZOgcAnswer, type TExecuteRequest, type TOgcAnswer } from "@/lib/ogc/execute-request";
+import { answeredResults, inlineContents, ogcResults } from "@/lib/ogc/results";
+import { byValue, jobPath, statusInfo } from "@/lib/ogc/status-info";
 import { createRun } from "@/lib/runs/create-run";
-import { getResultFileContents } from "@/lib/runs/get-result-file";
 import { runDocument, type TRunDocument, type TRunRow } from "@/lib/runs/run-document";
 import { checkRunRequest } from "@/lib/runs/check-run-request";
 import { waitForRun } from "@/lib/runs/wait-for-run";
@@ -34,22 +34,12 @@ export function statusAnswer(doc: TRunDocument, place: TOgcPlace, status = 200, 
 }
 
 /**
- * The results document of a completed run (`transmission`: each output's mode as requested):
- * the outputs the execute request named (`outputs`), all of them when it named none (OGC
- * 18-062r2, /req/core/process-execute-default-outputs).
+ * A completed run's results as the execute request asked (`answer`, lib/ogc/results.ts): the
+ * results document, or with `response: "raw"` the outputs themselves (`rawAnswer`).
  */
-async function resultsAnswer(
-  run: TRunDocument,
-  place: TOgcPlace,
-  transmission: TTransmission,
-  extra: Record<string, string> = {},
-  outputs?: string[],
-): Promise<Response> {
-  const doc = outputs && run.results ? { ...run, results: run.results.filter((r) => outputs.includes(r.key)) } : run;
-  const wanted = (doc.results ?? []).filter((r) => byValue(transmission, r.key, r.size_bytes)).map((r) => ({ key: r.key, format: r.format }));
-  const files = await getResultFileContents(doc.run_id, wanted);
-  const contents = new Map(files.map((f) => [f.key, f.content]));
-  return new Response(JSON.stringify(resultsDocument(doc, place.origin, transmission, contents)), { status: 200, headers: { ...JSON_HEADERS, ...extra } });
+async function resultsAnswer(doc: TRunDocument, place: TOgcPlace, answer: TOgcAnswer, extra: Record<string, string> = {}): Promise<Response> {
+  if (answer.response === "raw") return rawAnswer(doc, place, answer, extra);
+  return new Response(JSON.stringify(await ogcResults(doc, place.origin, answer)), { status: 200, headers: { ...JSON_HEADERS, ...extra } });
 }
 
 /** Field pointers of the HTTP door's request body as the execute request names them. */
@@ -77,11 +67,11 @@ export async function executeAnswer(
   parameterIds: Map<string, string>,
 ): Promise<Response> {
   const flow = caller.target.flow;
-  const { body, transmission, errors } = toRunRequest(flow, exec);
+  const { body, answer, errors } = toRunRequest(flow, exec);
   const request = await checkRunRequest(caller.scope, caller.target, body, { prior: errors, pointer: (field) => ogcPointer(field, parameterIds) });
   const prefs = parsePrefer(req.headers.get("prefer"));
-  const callbacks = { door: "ogc" as const, base: place.base, origin: place.origin, transmission };
-  const { runId, created } = await createRun(caller.scope, caller.target, request, req.headers.get("idempotency-key"), callbacks);
+  const callbacks = { door: "ogc" as const, base: place.base, origin: place.origin };
+  const { runId, created } = await createRun(caller.scope, caller.target, request, req.headers.get("idempotency-key"), { callbacks, ogcAnswer: answer });
   if (prefs.respondAsync) {
     const run = created ? queuedRun(runId, created) : await waitForRun(runId, 0);
     return statusAnswer(ogcRunDocument(caller, run), place, 201, { "preference-applied": "respond-async" });
@@ -89,10 +79,7 @@ export async function executeAnswer(
   const wait = Math.min(prefs.wait ?? MAX_WAIT_SECONDS, MAX_WAIT_SECONDS);
   const applied: Record<string, string> = prefs.wait !== null ? { "preference-applied": `wait=${wait}` } : {};
   const doc = ogcRunDocument(caller, await waitForRun(runId, wait * 1000));
-  if (doc.state === "completed") {
-    const outputs = exec.outputs && Object.keys(exec.outputs).length ? Object.keys(exec.outputs) : undefined;
-    return exec.response === "raw" ? rawAnswer(doc, place, transmission, outputs, applied) : resultsAnswer(doc, place, transmission, applied, outputs);
-  }
+  if (doc.state === "completed") return resultsAnswer(doc, place, answer, applied);
   return statusAnswer(doc, place, 201, applied);
 }
 
@@ -101,12 +88,13 @@ export async function executeAnswer(
  * by value is the file itself with its media type; outputs all by reference are a 204 with a
  * `Link` header per output (RFC 8288); several outputs are `multipart/related` (RFC 2387), a
  * part per output, a by-reference part empty with its `Content-Location`. Only the outputs the
- * request named (all when it named none).
+ * request named (all when it named none). A later `GET /jobs/{jobId}/results` answers the same
+ * (/req/core/job-results-async-raw-value-one, -value-multi, -ref, -mixed-multi).
  */
-async function rawAnswer(doc: TRunDocument, place: TOgcPlace, transmission: TTransmission, outputs: string[] | undefined, extra: Record<string, string>) {
-  const results = (doc.results ?? []).filter((r) => !outputs || outputs.includes(r.key));
-  const inline = results.filter((r) => byValue(transmission, r.key, r.size_bytes));
-  const contents = new Map((await getResultFileContents(doc.run_id, inline)).map((f) => [f.key, f.content]));
+async function rawAnswer(doc: TRunDocument, place: TOgcPlace, answer: TOgcAnswer, extra: Record<string, string>) {
+  const results = answeredResults(doc, answer);
+  const inline = results.filter((r) => byValue(answer.transmission, r.key, r.size_bytes));
+  const contents = await inlineContents(doc, answer);
   const headers = { "cache-control": "no-store", ...extra };
   if (inline.length === 0) {
     const links = results.map((r) => `<${place.origin}${r.href}>; rel="enclosure"; type="${r.media_type}"; title="${r.key}"`);
@@ -132,9 +120,13 @@ async function rawAnswer(doc: TRunDocument, place: TOgcPlace, transmission: TTra
   });
 }
 
-/** `GET /jobs/{jobId}/results`: the results of a completed job; a failed one's failure; `result-not-ready` before. */
-export async function jobResultsAnswer(doc: TRunDocument, place: TOgcPlace): Promise<Response> {
-  if (doc.state === "completed") return resultsAnswer(doc, place, {});
+/**
+ * `GET /jobs/{jobId}/results`: the results of a completed job as its execute request asked
+ * (`ogcAnswer`, the run's as stored; a run started at another door has none: every output, as
+ * a document, by value up to a size); a failed one's failure; `result-not-ready` before.
+ */
+export async function jobResultsAnswer(doc: TRunDocument, place: TOgcPlace, ogcAnswer: unknown): Promise<Response> {
+  if (doc.state === "completed") return resultsAnswer(doc, place, ZOgcAnswer.parse(ogcAnswer ?? {}));
   if (doc.state === "failed")
     return ogcException("conflict", `The job failed: ${doc.error?.message ?? "no results"}.`, { instance: `${jobPath(place.base, doc.run_id)}/results` });
   if (doc.state === "cancelled")

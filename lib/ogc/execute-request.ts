@@ -37,6 +37,20 @@ export type TExecuteRequest = z.infer<typeof ZExecuteRequest>;
 /** How each result is answered: by value or by reference (absent: by value up to a size). */
 export type TTransmission = Record<string, "value" | "reference">;
 
+/**
+ * How an execute request asked for its results, kept with its run (`run.ogcAnswer`) so that
+ * `GET /jobs/{jobId}/results` and the `successUri` callback answer as the request asked
+ * (OGC 18-062r2, /req/core/job-results-async-document, -async-raw-value-one, -value-multi,
+ * -ref, -mixed-multi): `outputs` the result keys it named (absent: all), `transmission` each
+ * one's mode, `response` the results document (default) or the outputs themselves.
+ */
+export const ZOgcAnswer = z.object({
+  outputs: z.array(z.string()).optional(),
+  transmission: z.record(z.string(), z.enum(["value", "reference"])).default({}),
+  response: z.enum(["document", "raw"]).default("document"),
+});
+export type TOgcAnswer = z.infer<typeof ZOgcAnswer>;
+
 /** The value of an OGC qualified value (`{"value": ...}`), else `raw` itself. */
 function unqualified(raw: unknown): unknown {
   return raw && typeof raw === "object" && !Array.isArray(raw) && "value" in raw ? (raw as { value: unknown }).value : raw;
@@ -60,12 +74,12 @@ function inputForm(kind: "layer" | "table" | "area", raw: unknown): unknown {
 }
 
 /**
- * The HTTP door's run request body for `req` against `flow`, the transmission mode per result,
+ * The HTTP door's run request body for `req` against `flow`, how the results are answered,
  * and the faults of the execute request itself (an unknown input or output, a media type the
  * output is not written in) named `/inputs/<id>` or `/outputs/<key>/...`: the door lists them
  * with the body's own (lib/runs/check-run-request.ts).
  */
-export function toRunRequest(flow: TFlowVersion, req: TExecuteRequest): { body: Record<string, unknown>; transmission: TTransmission; errors: TFieldError[] } {
+export function toRunRequest(flow: TFlowVersion, req: TExecuteRequest): { body: Record<string, unknown>; answer: TOgcAnswer; errors: TFieldError[] } {
   const errors: TFieldError[] = [];
   const inputs: Record<string, unknown> = {};
   const parameters: Record<string, unknown> = {};
@@ -92,9 +106,10 @@ export function toRunRequest(flow: TFlowVersion, req: TExecuteRequest): { body: 
     else errors.push({ field: `/outputs/${key}/format/mediaType`, code: "unsupported_format", message: `Output "${key}" is not available as ${mediaType}.` });
   }
   const subscriber = req.subscriber !== undefined ? { subscriber: req.subscriber } : {};
+  const named = Object.keys(req.outputs ?? {}).filter((key) => flow.results.some((r) => r.key === key));
   return {
     body: { inputs, ...(Object.keys(parameters).length ? { parameters } : {}), ...(Object.keys(formats).length ? { formats } : {}), ...subscriber },
-    transmission,
+    answer: { ...(named.length ? { outputs: named } : {}), transmission, response: req.response ?? "document" },
     errors,
   };
 }

@@ -35,7 +35,7 @@ describe("execute request", () => {
   it("maps inputs, parameters and output formats to the HTTP door's body", () => {
     const fc = { type: "FeatureCollection", features: [] };
     const param = flow.parameters[0]!;
-    const { body, transmission } = toRunRequest(flow, {
+    const { body, answer } = toRunRequest(flow, {
       inputs: { [flow.inputs[0]!.name]: { value: fc }, [param.name]: 5 },
       outputs: { [flow.results[0]!.key]: { format: { mediaType: "application/geo+json" }, transmissionMode: "reference" } },
     });
@@ -44,7 +44,14 @@ describe("execute request", () => {
       parameters: { [param.name]: 5 },
       formats: { [flow.results[0]!.key]: "geojson" },
     });
-    expect(transmission).toEqual({ [flow.results[0]!.key]: "reference" });
+    expect(answer).toEqual({ outputs: [flow.results[0]!.key], transmission: { [flow.results[0]!.key]: "reference" }, response: "document" });
+  });
+
+  it("keeps how the results are answered: every output as a document unless the request chose", () => {
+    expect(toRunRequest(flow, {}).answer).toEqual({ transmission: {}, response: "document" });
+    const key = flow.results[0]!.key;
+    // an unknown output is a fault of the request (below), never a kept choice
+    expect(toRunRequest(flow, { response: "raw", outputs: { [key]: {}, nada: {} } }).answer).toEqual({ outputs: [key], transmission: {}, response: "raw" });
   });
 
   it("names unknown inputs and outputs and unavailable media types", () => {

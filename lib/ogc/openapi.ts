@@ -30,6 +30,18 @@ const link = {
   properties: { href: { type: "string" }, rel: { type: "string" }, type: { type: "string" }, title: { type: "string" } },
 };
 
+/** A completed execution's answer, synchronous or from `GET /jobs/{jobId}/results` (lib/ogc/answers.ts). */
+const RESULTS_200 =
+  'the results document (`response: "document"`, the default) of the outputs the request named (all when it named none), or with `response: "raw"` one output by value as itself (its media type) or several as `multipart/related`.';
+const RESULTS_CONTENT = {
+  ...json(ref("results")),
+  "application/geo+json": { schema: { type: "object" } },
+  "text/csv": { schema: { type: "string" } },
+  "application/vnd.apache.parquet": { schema: { type: "string", format: "binary" } },
+  "multipart/related": { schema: { type: "string", format: "binary" } },
+};
+const RAW_204 = { description: 'With `response: "raw"` and every output by reference: a `Link` header (rel="enclosure") per output.' };
+
 const SCHEMAS = {
   link,
   exception: {
@@ -210,17 +222,10 @@ export function ogcOpenApi(base: string, environment: string) {
           },
           responses: {
             200: {
-              description:
-                'Synchronous execution: the results document (`response: "document"`, the default), or with `response: "raw"` one output by value as itself (its media type) or several as `multipart/related`.',
-              content: {
-                ...json(ref("results")),
-                "application/geo+json": { schema: { type: "object" } },
-                "text/csv": { schema: { type: "string" } },
-                "application/vnd.apache.parquet": { schema: { type: "string", format: "binary" } },
-                "multipart/related": { schema: { type: "string", format: "binary" } },
-              },
+              description: `Synchronous execution: ${RESULTS_200}`,
+              content: RESULTS_CONTENT,
             },
-            204: { description: 'With `response: "raw"` and every output by reference: a `Link` header (rel="enclosure") per output.' },
+            204: RAW_204,
             201: ok(
               "Asynchronous execution (or a synchronous one that did not complete in time): the job's status; Location names the job.",
               ref("statusInfo"),
@@ -270,7 +275,8 @@ export function ogcOpenApi(base: string, environment: string) {
           operationId: "getResult",
           parameters: [jobId],
           responses: {
-            200: ok("The results.", ref("results")),
+            200: { description: `The results as the execute request asked: ${RESULTS_200}`, content: RESULTS_CONTENT },
+            204: RAW_204,
             404: exception("No such job, or result not ready."),
             409: exception("The job failed or was dismissed."),
           },

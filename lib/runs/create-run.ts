@@ -24,10 +24,19 @@ import { randomUUID } from "node:crypto";
 import { DEFAULT_FORMAT } from "@/lib/formats/registry";
 import type { TCheckedRunRequest } from "@/lib/runs/check-run-request";
 import type { TStoredSubscriber } from "@/lib/runs/run-webhooks";
+import type { TSubscriber } from "@/lib/flows/subscriber";
 import { isHrefValue } from "@/lib/flows/run-request";
 
 /** Idempotency-Key header: 1..255 visible ASCII characters (draft recommends a UUID). */
 const IDEMPOTENCY_KEY_PATTERN = /^[\x21-\x7e]{1,255}$/;
+
+/** What the door that starts a run keeps with it for its later answers (the HTTP door's: nothing but the defaults). */
+export interface TRunDoor {
+  /** How the callback bodies to the request's `subscriber` are shaped. */
+  callbacks: Omit<TStoredSubscriber, keyof TSubscriber>;
+  /** How an OGC execute request asked for its results, stored as given: its door owns the shape (lib/ogc/execute-request.ts `TOgcAnswer`). */
+  ogcAnswer?: object;
+}
 
 export interface TCreateRunResult {
   runId: string;
@@ -46,8 +55,9 @@ export interface TCreateRunResult {
  * stored with the run as its `flowDocument`.
  *
  * The request's `subscriber` (callback URIs) is checked against the environment's outbound
- * rules and stored with the run, with `callbacks` (how the calling door shapes the callback
- * bodies; the HTTP door's run document by default).
+ * rules and stored with the run, with `door.callbacks` (how the calling door shapes the callback
+ * bodies; the HTTP door's run document by default); `door.ogcAnswer` is stored as the run's
+ * `ogcAnswer`.
  *
  * @throws AppError `validation_failed` for a malformed key,
  *   `idempotency_key_reused` for the same key with a different body.
@@ -57,7 +67,7 @@ export async function createRun(
   target: TRunTarget | TPreviewTarget,
   request: TCheckedRunRequest,
   idempotencyKey: string | null = null,
-  callbacks: Omit<TStoredSubscriber, "successUri" | "failedUri" | "inProgressUri"> = { door: "http" },
+  door: TRunDoor = { callbacks: { door: "http" } },
 ): Promise<TCreateRunResult> {
   if (idempotencyKey !== null && !IDEMPOTENCY_KEY_PATTERN.test(idempotencyKey)) {
     throw new AppError("validation_failed", "The Idempotency-Key header is malformed.", {
@@ -128,8 +138,8 @@ export async function createRun(
       await client.query(
         `WITH "new_run" AS (
            INSERT INTO "run" ("id", "mode", "workspaceId", "flowApiId", "flowVersionId", "releaseId", "environmentId", "consumerId",
-             "userId", "request", "requestFingerprint", "formats", "stepsTotal", "createdAt", "flowDocument", "subscriber")
-           VALUES ($1, $2::"RunMode", $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $17::jsonb, $18::jsonb)
+             "userId", "request", "requestFingerprint", "formats", "stepsTotal", "createdAt", "flowDocument", "subscriber", "ogcAnswer")
+           VALUES ($1, $2::"RunMode", $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $17::jsonb, $18::jsonb, $19::jsonb)
            RETURNING "workspaceId")
          ${usageUpsertSql({ workspace: '"workspaceId"', shard: "$15::int", etlRuns: "1", apiRequests: "$16", from: '"new_run"' })}`,
         [
@@ -150,7 +160,8 @@ export async function createRun(
           usageShard(),
           key ? 1 : 0,
           "preview" in target ? JSON.stringify(target.flow) : null,
-          subscriber ? JSON.stringify({ ...subscriber, ...callbacks } satisfies TStoredSubscriber) : null,
+          subscriber ? JSON.stringify({ ...subscriber, ...door.callbacks } satisfies TStoredSubscriber) : null,
+          door.ogcAnswer ? JSON.stringify(door.ogcAnswer) : null,
         ],
       );
       return { id, createdAt, stepsTotal };

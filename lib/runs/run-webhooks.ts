@@ -20,14 +20,13 @@ import type { TRunEvent } from "@/lib/runs/webhook-events";
 
 /**
  * A subscriber as stored with its run: the URIs, and the door that shapes the callback bodies
- * (`http`: the run document; `ogc`: statusInfo, or the results for success, with the door's
- * absolute `base` and `origin` for their links and each output's transmission mode).
+ * (`http`: the run document; `ogc`: statusInfo, or the results for success as the run's
+ * `ogcAnswer` asks, with the door's absolute `base` and `origin` for their links).
  */
 export interface TStoredSubscriber extends TSubscriber {
   door: "http" | "ogc";
   base?: string;
   origin?: string;
-  transmission?: Record<string, "value" | "reference">;
 }
 
 /** The event of each final state. */

@@ -36,8 +36,8 @@ export const RESPONSE_HEAD_BYTES = 200;
 /** An endpoint that delivered nothing for this long when a delivery finally fails is disabled. */
 export const DISABLE_AFTER_MS = 24 * 3600_000;
 
-/** Makes the body of a callback to a subscriber of the OGC door (lib/ogc/callback-body.ts). */
-export type TCallbackBody = (doc: TRunDocument, subscriber: TStoredSubscriber, event: string) => Promise<unknown>;
+/** Makes the body of a callback to a subscriber of the OGC door (lib/ogc/callback-body.ts; `ogcAnswer`: the run's, as stored). */
+export type TCallbackBody = (doc: TRunDocument, subscriber: TStoredSubscriber, event: string, ogcAnswer: unknown) => Promise<unknown>;
 
 /** Thrown for a failed attempt, so pg-boss retries the job. */
 class DeliveryFailed extends Error {
@@ -66,7 +66,7 @@ async function loadRunDocument(runId: string, event: string) {
   const row = run as unknown as TRunRow;
   const asOfEvent: TRunRow = event === "run.running" ? { ...row, state: "running", finishedAt: null, stepsDone: 0, error: null, results: undefined } : row;
   const doc = runDocument(asOfEvent, { base, api }, run.flowVersion?.version ?? 0);
-  return { doc, subscriber: run.subscriber as TStoredSubscriber | null, allowHosts: run.environment?.outboundHosts ?? [] };
+  return { doc, subscriber: run.subscriber as TStoredSubscriber | null, ogcAnswer: run.ogcAnswer, allowHosts: run.environment?.outboundHosts ?? [] };
 }
 
 /** Runs one attempt of delivery `deliveryId` (see module doc). */
@@ -80,11 +80,11 @@ export async function deliverWebhook(data: TWebhookDeliverJob, ctx: { signal?: A
     });
     return;
   }
-  const { doc, subscriber, allowHosts } = await loadRunDocument(delivery.runId, delivery.event);
+  const { doc, subscriber, ogcAnswer, allowHosts } = await loadRunDocument(delivery.runId, delivery.event);
   const now = new Date();
   let body: string;
   if (delivery.endpoint) body = JSON.stringify({ type: delivery.event, timestamp: now.toISOString(), data: doc });
-  else if (subscriber?.door === "ogc") body = JSON.stringify(await ctx.bodies.ogc(doc, subscriber, delivery.event));
+  else if (subscriber?.door === "ogc") body = JSON.stringify(await ctx.bodies.ogc(doc, subscriber, delivery.event, ogcAnswer));
   else body = JSON.stringify(doc);
   const headers: Record<string, string> = {
     "content-type": "application/json",

@@ -290,6 +290,57 @@ describe("execution", () => {
     const run = await http("GET", `${apiPath("cities-in-area")}/runs/${r.body.jobID}`);
     expect(run.body.state).toBe("completed");
   });
+
+  it("answers a later GET /jobs/{id}/results as the execute request asked: its outputs, transmission modes and response", async () => {
+    /** Starts a job of `body` (respond-async), waits for it, and answers its GET /results as a fetch Response. */
+    const results = async (body: object): Promise<Response> => {
+      const r = await http("POST", `${OGC}/processes/cities-in-area/execution`, {
+        headers: { prefer: "respond-async" },
+        body: { inputs: CITIES_INPUTS, ...body },
+      });
+      expect(r.status, r.text).toBe(201);
+      await pollRun(`${apiPath("cities-in-area")}/runs/${r.body.jobID}`);
+      return fetch(`${BASE_URL}${OGC}/jobs/${r.body.jobID}/results`, { headers: { "x-api-key": process.env.TEST_DEMO_API_KEY! } });
+    };
+    const door = await http("POST", `${apiPath("cities-in-area")}/runs`, { body: { inputs: CITIES_INPUTS, wait_seconds: 60 } });
+    const summaryCsv = (await download(door.body.results.find((r: any) => r.key === "summary").href)).bytes.toString("utf8");
+
+    // document (/req/core/job-results-async-document): the named output only, by reference
+    const doc = await results({ outputs: { cities: { transmissionMode: "reference" } } });
+    expect(doc.status).toBe(200);
+    const docBody = await doc.json();
+    expectOgcSchema("results", docBody);
+    expect(Object.keys(docBody)).toEqual(["cities"]);
+    expect(docBody.cities).toMatchObject({ href: expect.stringMatching(/\/results\/cities$/), type: "application/geo+json" });
+
+    // raw, one output by value (-async-raw-value-one): the file itself
+    const one = await results({ response: "raw", outputs: { summary: { format: { mediaType: "text/csv" } } } });
+    expect(one.status).toBe(200);
+    expect(one.headers.get("content-type")).toMatch(/^text\/csv/);
+    expect(await one.text()).toBe(summaryCsv);
+
+    // raw, all by reference (-async-raw-ref): 204 and a Link per output
+    const refs = await results({ response: "raw", outputs: { cities: { transmissionMode: "reference" }, summary: { transmissionMode: "reference" } } });
+    expect(refs.status).toBe(204);
+    expect(refs.headers.get("link")).toMatch(
+      /\/results\/cities>; rel="enclosure"; type="application\/geo\+json"; title="cities", <.+\/results\/summary>; rel="enclosure"/,
+    );
+
+    // raw, mixed (-async-raw-mixed-multi): multipart/related, the by-reference part with its Content-Location
+    const mixed = await results({ response: "raw", outputs: { cities: { transmissionMode: "value" }, summary: { transmissionMode: "reference" } } });
+    expect(mixed.status).toBe(200);
+    const boundary = /^multipart\/related; boundary=([^;]+)/.exec(mixed.headers.get("content-type")!)![1]!;
+    const parts = (await mixed.text()).split(`--${boundary}`).slice(1, -1);
+    expect(parts.map((p) => /Content-ID: <(\w+)>/.exec(p)![1])).toEqual(["cities", "summary"]);
+    expect(JSON.parse(parts[0]!.split("\r\n\r\n")[1]!).type).toBe("FeatureCollection");
+    expect(parts[1]).toMatch(/Content-Location: https?:\/\/.+\/results\/summary/);
+
+    // a run started at the HTTP door has no execute request: every output, as a document
+    const plain = await fetch(`${BASE_URL}${OGC}/jobs/${door.body.run_id}/results`, { headers: { "x-api-key": process.env.TEST_DEMO_API_KEY! } });
+    const plainBody = await plain.json();
+    expect(Object.keys(plainBody).sort()).toEqual(["cities", "summary"]);
+    expect(plainBody.summary.value).toBe(summaryCsv);
+  });
 });
 
 describe("job-list and dismiss", () => {

@@ -290,14 +290,15 @@ describe("a run's own subscriber", () => {
     const r = await http("POST", `${ogc}/processes/${apis.tiny}/execution`, {
       key: c.secret,
       headers: { prefer: "respond-async" },
-      body: { inputs: { area: ZURICH_AREA }, subscriber },
+      // by reference: both the callback and a later GET /results follow the request's choice
+      body: { inputs: { area: ZURICH_AREA }, outputs: { out: { transmissionMode: "reference" } }, subscriber },
     });
     expect(r.status, r.text).toBe(201);
     const got = await waitFor("the success callback", async () => receiver.to("/ogc-success")[0], 30_000);
     const results = await http("GET", `${ogc}/jobs/${r.body.jobID}/results`, { key: c.secret });
     expect(results.status, results.text).toBe(200);
     expect(JSON.parse(got.body)).toEqual(results.body);
-    expect(JSON.parse(got.body).out.value.type).toBe("FeatureCollection");
+    expect(JSON.parse(got.body).out).toMatchObject({ href: expect.stringMatching(/\/results\/out$/), type: "application/geo+json", rel: "enclosure" });
     const progress = await waitFor("the progress callback", async () => receiver.to("/ogc-progress")[0], 20_000);
     expect(JSON.parse(progress.body)).toMatchObject({ jobID: r.body.jobID, type: "process", status: "running" });
     expect(JSON.parse(progress.body).finished).toBeUndefined();
