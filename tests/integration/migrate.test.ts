@@ -23,6 +23,38 @@ describe("migration runner", () => {
     }
   });
 
+  it("moves an OGC run's transmission modes from its subscriber to its ogcAnswer (20270114000000_ogc_answer)", async () => {
+    // The migration's data step, replayed on rows shaped as before it, in a transaction rolled back.
+    const text = readMigrations(DIR).find((f) => f.name === "20270114000000_ogc_answer")!.sql;
+    const backfill = text.slice(text.indexOf("UPDATE"));
+    const client = await sql().connect();
+    try {
+      await client.query("BEGIN");
+      const { rows: ws } = await client.query(`SELECT "id" FROM "workspace" LIMIT 1`);
+      const insert = (subscriber: object) =>
+        client.query(
+          `INSERT INTO "run" ("id", "mode", "workspaceId", "requestFingerprint", "formats", "flowDocument", "subscriber")
+           VALUES (gen_random_uuid(), 'api', $1, 'f', '{}', '{}', $2::jsonb) RETURNING "id"`,
+          [ws[0].id, JSON.stringify(subscriber)],
+        );
+      const uris = { successUri: "https://example.org/done" };
+      const ogc = (await insert({ ...uris, door: "ogc", base: "https://h/b", origin: "https://h", transmission: { out: "reference" } })).rows[0].id;
+      const http = (await insert({ ...uris, door: "http" })).rows[0].id;
+      await client.query(backfill);
+      const { rows } = await client.query(`SELECT "id", "subscriber", "ogcAnswer" FROM "run" WHERE "id" = ANY($1::uuid[])`, [[ogc, http]]);
+      const byId = new Map(rows.map((r) => [r.id, r]));
+      expect(byId.get(ogc)).toMatchObject({
+        subscriber: { ...uris, door: "ogc", base: "https://h/b", origin: "https://h" },
+        ogcAnswer: { transmission: { out: "reference" } },
+      });
+      expect(byId.get(ogc).subscriber.transmission).toBeUndefined();
+      expect(byId.get(http)).toMatchObject({ subscriber: { ...uris, door: "http" }, ogcAnswer: null });
+    } finally {
+      await client.query("ROLLBACK");
+      client.release();
+    }
+  });
+
   it("applies nothing when up to date, even with several runners at once", async () => {
     const results = await Promise.all([1, 2, 3].map(() => migrate(process.env.DATABASE_URL!, DIR)));
     expect(results).toEqual([[], [], []]);
