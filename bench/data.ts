@@ -21,7 +21,9 @@
  *   beside them the same query in DuckDB over the same file (a pruned read on the `bbox`
  *   covering columns) as the anchor; and, in the same alternation, a 0.15-degree box on the
  *   10M layer that returns about as many points as world-cities' 1-degree box (a big layer,
- *   a small result);
+ *   a small result); and world-cities again as an upload whose features carry their GeoNames id
+ *   as the GeoJSON `id` member (a layer file keeps it in its `feature_members` column and its
+ *   points are then read as feature objects, not by column: what keeping ids costs a run);
  * - `country-stats` over the 10M layer (every point joined to a country): time and the run
  *   processes' peak memory;
  * - a result of ~128 MB downloaded from the filesystem store: MB/s;
@@ -34,9 +36,9 @@ import { Readable } from "node:stream";
 import pg from "pg";
 import { DATA_DIR } from "@/lib/database/bootstrap";
 import { blobAsyncBuffer, blobStore } from "@/lib/blobs";
-import { openLayerFile, rowGroupsFor, writeLayerFile } from "@/lib/layers/layer-file";
+import { openLayerFile, readLayerBatches, rowGroupsFor, writeLayerFile } from "@/lib/layers/layer-file";
 import { syntheticPoints } from "./synthetic-points";
-import type { TFeature } from "@/lib/engine/types";
+import type { TFeature, TFeatureSet } from "@/lib/engine/types";
 import { median, processTimings, type TBenchContext, type TBenchRow } from "./harness";
 
 const DIR = path.join(DATA_DIR, "bench-data");
@@ -242,6 +244,24 @@ async function runApi(base: string, key: string, api: string, body: unknown): Pr
   return doc;
 }
 
+/**
+ * The demo's world-cities as a GeoJSON file whose features carry their geonameid as the `id`
+ * member, read from the layer's own file (written at each bench run: the demo data may change).
+ */
+async function worldCitiesWithIds(db: pg.Pool): Promise<string> {
+  const { rows } = await db.query<{ fileKey: string }>(
+    `SELECT l."fileKey" FROM layer l JOIN workspace w ON w.id = l."workspaceId" JOIN organization o ON o.id = w."organizationId" WHERE l.id = 'world-cities' AND w.slug = 'demo' AND o.slug = 'demo'`,
+  );
+  const file = await openLayerFile(await blobAsyncBuffer(blobStore(), rows[0]!.fileKey));
+  const features: string[] = [];
+  for await (const batch of readLayerBatches(file, null))
+    for (const f of (batch as TFeatureSet).features)
+      features.push(JSON.stringify({ type: "Feature", id: f.properties.geonameid, geometry: f.geometry, properties: f.properties }));
+  const out = path.join(DIR, "world-cities-ids.geojson");
+  fs.writeFileSync(out, `{"type":"FeatureCollection","features":[\n${features.join(",\n")}\n]}\n`);
+  return out;
+}
+
 /** One series of the `cities-in-area` box runs (a layer and a box). */
 interface TBoxTimes {
   median: number;
@@ -287,8 +307,9 @@ export async function bench(ctx: TBenchContext): Promise<TBenchRow[]> {
         .join(", ")}`,
     });
   }
+  await uploadLayer(base, cookie, await worldCitiesWithIds(db), { id: "world-cities-ids", name: "world-cities-ids", format: "geojson" });
   await db.query(
-    `INSERT INTO environment_layer ("environmentId", "workspaceId", "layerId") SELECT e.id, w.id, 'points-10m' FROM environment e JOIN organization o ON o.id = e."organizationId" JOIN workspace w ON w."organizationId" = o.id AND w.slug = 'demo' WHERE o.slug = 'demo' AND e.slug = 'production' ON CONFLICT DO NOTHING`,
+    `INSERT INTO environment_layer ("environmentId", "workspaceId", "layerId") SELECT e.id, w.id, l.id FROM (VALUES ('points-10m'), ('world-cities-ids')) AS l(id) CROSS JOIN environment e JOIN organization o ON o.id = e."organizationId" JOIN workspace w ON w."organizationId" = o.id AND w.slug = 'demo' WHERE o.slug = 'demo' AND e.slug = 'production' ON CONFLICT DO NOTHING`,
   );
 
   // cities-in-area over a 1-degree box: the 10M layer against world-cities, and DuckDB as the anchor.
@@ -316,14 +337,15 @@ export async function bench(ctx: TBenchContext): Promise<TBenchRow[]> {
       features: last[l]?.results?.find((r) => r.key === "cities")?.feature_count ?? 0,
     }));
   };
-  const [small, big, bigFew] = (await timesOf(
+  const [small, big, bigFew, withIds] = (await timesOf(
     [
       ["world-cities", BOX],
       ["points-10m", BOX],
       ["points-10m", SMALL_BOX],
+      ["world-cities-ids", BOX],
     ],
     BOX_RUNS,
-  )) as [TBoxTimes, TBoxTimes, TBoxTimes];
+  )) as [TBoxTimes, TBoxTimes, TBoxTimes, TBoxTimes];
   const layer = await db.query<{ fileKey: string; fileSizeBytes: string }>(`SELECT "fileKey", "fileSizeBytes" FROM layer WHERE id = 'points-10m'`);
   const file = await openLayerFile(await blobAsyncBuffer(blobStore(), layer.rows[0]!.fileKey));
   const groups = rowGroupsFor(file, [BOX.w, BOX.s, BOX.e, BOX.n]);
@@ -335,7 +357,7 @@ export async function bench(ctx: TBenchContext): Promise<TBenchRow[]> {
     unit: "ms",
     target: `< 1000 ms, ≤ 2× world-cities (${Math.round(small.median)} ms)`,
     ok: big.median < 1000 && big.median <= 2 * small.median && big.runRss < 300 && share < 0.01,
-    note: `${big.features.toLocaleString("en")} cities returned; in the run process: engine ${big.phases.engineMs} ms, files ${big.phases.encodeMs} ms; run process peak ${big.runRss} MB (< 300, all three series' runs); ${groups.length} of ${file.rowGroups.length} row groups, ${(share * 100).toFixed(2)}% of the file's bytes (< 1%); runs in order ${big.times.map((t) => Math.round(t)).join(", ")} ms (before|engine+files|messages|after: ${big.phases.each})`,
+    note: `${big.features.toLocaleString("en")} cities returned; in the run process: engine ${big.phases.engineMs} ms, files ${big.phases.encodeMs} ms; run process peak ${big.runRss} MB (< 300, all four series' runs); ${groups.length} of ${file.rowGroups.length} row groups, ${(share * 100).toFixed(2)}% of the file's bytes (< 1%); runs in order ${big.times.map((t) => Math.round(t)).join(", ")} ms (before|engine+files|messages|after: ${big.phases.each})`,
   });
   rows.push({
     group: "data",
@@ -350,6 +372,13 @@ export async function bench(ctx: TBenchContext): Promise<TBenchRow[]> {
     value: Math.round(bigFew.median),
     unit: "ms",
     note: `${bigFew.features.toLocaleString("en")} cities returned; in the run process: engine ${bigFew.phases.engineMs} ms, files ${bigFew.phases.encodeMs} ms; runs alternating with the two rows above; runs in order ${bigFew.times.map((t) => Math.round(t)).join(", ")} ms (before|engine+files|messages|after: ${bigFew.phases.each})`,
+  });
+  rows.push({
+    group: "data",
+    metric: `cities-in-area, 1-degree box, world-cities uploaded with Feature ids (read as feature objects; median of ${BOX_RUNS})`,
+    value: Math.round(withIds.median),
+    unit: "ms",
+    note: `${withIds.features.toLocaleString("en")} cities returned, each with its id; against ${Math.round(small.median)} ms without ids; in the run process: engine ${withIds.phases.engineMs} ms, files ${withIds.phases.encodeMs} ms; runs alternating with the rows above; runs in order ${withIds.times.map((t) => Math.round(t)).join(", ")} ms`,
   });
   {
     const { DuckDBInstance } = await import("@duckdb/node-api");

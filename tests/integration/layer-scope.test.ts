@@ -3,13 +3,15 @@
  * the same id; a caller of one organization's API that names a layer only the other
  * organization has gets the answer of an id nobody uses (over HTTP and over MCP), and a run
  * reads the layer of its API's workspace; an environment's readable layers (the console) are
- * those of its organization's workspaces, stored with the workspace.
+ * those of its organization's workspaces, stored with the workspace. A run over an uploaded
+ * layer answers its features' GeoJSON `id` members, as the upload gave them.
  */
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, onTestFinished } from "vitest";
+import { deleteLayer } from "@/lib/layers/delete-layer";
 import { CITIES_IN_AREA } from "@/lib/demo/flows";
 import { listEnvironmentLayers, setLayerReadable } from "@/lib/serving/environment-layers";
 import { listLayers } from "@/lib/layers/list-layers";
-import { BASE_URL, http, pollRun, sql } from "./helpers";
+import { BASE_URL, download, http, pollRun, sql } from "./helpers";
 import { createConsumer, demoIds, expectProblem, suffix } from "./contract-helpers";
 import { designWorkspace, expectAppError, importLayer } from "./design-helpers";
 import { textOf, withClient } from "./mcp-helpers";
@@ -108,6 +110,34 @@ describe("layer ids per workspace", () => {
     const run = r.body.state === "completed" ? r.body : await pollRun(`/public/api/${B.org}/production/cities/runs/${r.body.run_id}`, B.key);
     expect(run.state).toBe("completed");
     expect(run.results.find((x: { key: string }) => x.key === "cities")).toMatchObject({ feature_count: 5 });
+  });
+});
+
+describe("a layer's Feature ids", () => {
+  it("a run over a GeoJSON layer answers each feature's id (string or number) as uploaded", async () => {
+    const ids = `ids-${suffix()}`;
+    const features = Array.from({ length: 6 }, (_, i) => ({
+      type: "Feature",
+      ...(i < 5 ? { id: i % 2 === 0 ? `town-${i}` : 100 + i } : {}),
+      properties: { geonameid: i + 1, name: `t${i}`, country: "CH", population: 1000 + i },
+      geometry: { type: "Point", coordinates: [8.5 + i / 10, 47.4] },
+    }));
+    await importLayer(B, { id: ids, name: "Towns with ids", format: "geojson", bytes: enc(JSON.stringify({ type: "FeatureCollection", features })) });
+    await setLayerReadable(B, { workspaceId: B.workspaceId, layerId: ids, readable: true });
+    // B keeps only its STORES for the tests below
+    onTestFinished(async () => {
+      await setLayerReadable(B, { workspaceId: B.workspaceId, layerId: ids, readable: false });
+      await deleteLayer(B, ids);
+    });
+    const body = { inputs: { cities: { layer_id: ids }, area: { area: AREA } }, parameters: { min_population: 0 }, formats: { cities: "geojson" } };
+    const r = await http("POST", `/public/api/${B.org}/production/cities/runs`, { key: B.key, body: { ...body, wait_seconds: 30 } });
+    const run = r.body.state === "completed" ? r.body : await pollRun(`/public/api/${B.org}/production/cities/runs/${r.body.run_id}`, B.key);
+    expect(run.state).toBe("completed");
+    const d = await download(run.results.find((x: { key: string }) => x.key === "cities").href, B.key);
+    expect(d.status).toBe(200);
+    const got = JSON.parse(d.bytes.toString("utf8")).features as { id?: unknown; properties: { name: string } }[];
+    expect(got.map((f) => [f.properties.name, f.id])).toEqual(features.map((f) => [f.properties.name, f.id]));
+    expect(Object.hasOwn(got[5]!, "id")).toBe(false);
   });
 });
 

@@ -6,6 +6,7 @@ import { parquetMetadata, parquetReadObjects } from "hyparquet";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { TFeature, TFeatureSet } from "@/lib/engine/types";
 import { itemPosition } from "@/lib/steps/dataset";
+import { pointColumnsOf } from "@/lib/steps/point-columns";
 import { toArrayBuffer } from "@/lib/formats/test-support";
 import { openLayerFile, readLayerBatches, rowGroupsFor, type TLayerFile } from "./read-layer-file";
 import { createRowGroupCache } from "./row-group-cache";
@@ -222,6 +223,62 @@ describe("readLayerBatches", () => {
 });
 
 /** An independent reader: pyarrow (the Arrow C++ Parquet reader), when this machine has it. */
+describe("feature members", () => {
+  // ids of both kinds (1 and "1" apart), some features without one, bboxes on some, and a
+  // property with the members column's name
+  const withMembers: TFeature[] = Array.from({ length: 3_000 }, (_, i) => {
+    const x = -180 + ((i * 137) % 360);
+    const y = -80 + ((i * 53) % 160);
+    const feature: TFeature = { type: "Feature", geometry: { type: "Point", coordinates: [x, y] }, properties: { n: i, feature_members: `p${i}` } };
+    if (i % 3 === 0) feature.id = i;
+    if (i % 3 === 1) feature.id = String(i - 1);
+    if (i % 7 === 0) feature.bbox = [x, y, x, y];
+    return feature;
+  });
+  const expected = (f: TFeature) => ({ id: f.id, bbox: f.bbox, properties: f.properties, geometry: f.geometry });
+  const seen = (f: TFeature) => ({ id: f.id, bbox: f.bbox, properties: f.properties, geometry: f.geometry });
+
+  it("gives each feature back its id (string or number) and bbox members, by a box read too, and renames a clashing property", async () => {
+    const { bytes: b } = await writeToBytes(withMembers, { kind: "features", tmpDir: tmp.dir, rowGroupRows: ROW_GROUP_ROWS });
+    const metadata = parquetMetadata(toArrayBuffer(b));
+    expect(metadata.schema.map((e) => e.name)).toContain("feature_members_1");
+    const file = await openLayerFile(memoryFile(b), { cacheKey: "members", cache: createRowGroupCache(64 << 20) });
+    expect(file.columns.map((c) => c.name)).toEqual(["n", "feature_members"]);
+    for (const box of [null, [0, 0, 40, 40] as TBbox]) {
+      const { features } = await readAll(file, box);
+      const byN = new Map(features.map((f) => [f.properties.n as number, f]));
+      const wanted = withMembers.filter(
+        (f) => box === null || (f.geometry as { coordinates: number[] }).coordinates.every((c, k) => c >= box[k]! && c <= box[k + 2]!),
+      );
+      expect(wanted.length).toBeGreaterThan(10);
+      expect(features.length).toBe(wanted.length);
+      for (const f of wanted) {
+        const got = byN.get(f.properties.n as number)!;
+        expect(seen(got)).toEqual(expected(f));
+        // a feature without members has no such key at all
+        expect([Object.hasOwn(got, "id"), Object.hasOwn(got, "bbox")]).toEqual([Object.hasOwn(f, "id"), Object.hasOwn(f, "bbox")]);
+      }
+    }
+    // read again from the cache: the same members, and a bbox that is the feature's own array
+    const first = (await readAll(file, null)).features.find((f) => f.properties.n === 0)!;
+    first.bbox![0] = 999;
+    const again = (await readAll(file, null)).features.find((f) => f.properties.n === 0)!;
+    expect(again.bbox).toEqual(withMembers[0]!.bbox);
+    expect(again.id).toBe(0);
+  });
+
+  it("writes no members column for a layer whose features have none, which keeps its points by column", async () => {
+    const plain = withMembers.map(({ type, geometry, properties }) => ({ type, geometry, properties }));
+    const { bytes: b } = await writeToBytes(plain, { kind: "features", tmpDir: tmp.dir, rowGroupRows: ROW_GROUP_ROWS });
+    const names = parquetMetadata(toArrayBuffer(b)).schema.map((e) => e.name);
+    expect(names).toEqual(["root", "n", "feature_members", "geometry", "bbox", "xmin", "ymin", "xmax", "ymax", "input_position"]);
+    const file = await openLayerFile(memoryFile(b));
+    for await (const batch of readLayerBatches(file, null)) expect(pointColumnsOf(batch as TFeatureSet)).toBeDefined();
+    const { features } = await readAll(file, null);
+    expect(features.some((f) => Object.hasOwn(f, "id") || Object.hasOwn(f, "bbox"))).toBe(false);
+  });
+});
+
 const hasPyarrow = spawnSync("python3", ["-c", "import pyarrow.parquet"], { stdio: "ignore" }).status === 0;
 const hasDuckdb = spawnSync("duckdb", ["-c", "select 1"], { stdio: "ignore" }).status === 0;
 

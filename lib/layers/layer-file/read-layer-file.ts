@@ -12,7 +12,9 @@
  * Items come in the engine's shapes (lib/steps/dataset.ts): features with every column in
  * `properties` (null where the cell is null) and GeoJSON geometry decoded from WKB by hyparquet
  * (a row group of plain 2D Points as a set held by column, lib/steps/point-columns.ts, whose
- * features are made when first read), or plain rows; INT64 values become numbers when they are
+ * features are made when first read), or plain rows; a feature gets back its `id` and `bbox`
+ * members when the file kept them (feature-members.ts: a row group holding some is read as
+ * feature objects, not by column); INT64 values become numbers when they are
  * safe integers (else they stay bigints). Decoded row groups, kept by column (`TDecodedGroup`),
  * may go through a `TRowGroupCache` (row-group-cache.ts); every read makes its own items from
  * them. After the signal is aborted nothing more is cached, so abort first, then clear the cache.
@@ -29,6 +31,7 @@ import type { TColumnType } from "@/lib/formats/column-types";
 import { GEOMETRY_COLUMN, type TGeoMetadata } from "@/lib/formats/geoparquet/write";
 import { geometryBbox, type TBbox } from "@/lib/geo/bbox";
 import { pointColumn } from "@/lib/geo/point-column";
+import { applyFeatureMembers, decodeFeatureMembers, type TFeatureMembers } from "./feature-members";
 import { estimateItemBytes } from "./item-measure";
 import type { TRowGroupCache } from "./row-group-cache";
 import { kvJson, LAYER_FILE_METADATA_KEY } from "./types";
@@ -69,6 +72,8 @@ interface TLayerFileSource {
   geometryColumn: string;
   /** The column of each feature's position in the layer's own order, when the file has one. */
   position: string | undefined;
+  /** The column of each feature's `id` and `bbox` members, when the file has one. */
+  members: string | undefined;
   cache: TRowGroupCache | undefined;
 }
 
@@ -165,7 +170,10 @@ export async function openLayerFile(file: AsyncBuffer, opts: TOpenLayerFileOptio
   const keyOf = new Map<string, string>();
   const columns: TLayerFileColumn[] = [];
   const position = kind === "features" && typeof own?.position === "string" ? own.position : undefined;
-  const skip = new Set(kind === "features" ? [primary, ...(covering ? [covering.xmin[0]] : []), ...(position ? [position] : [])] : []);
+  const members = kind === "features" && typeof own?.members === "string" ? own.members : undefined;
+  const skip = new Set(
+    kind === "features" ? [primary, ...(covering ? [covering.xmin[0]] : []), ...(position ? [position] : []), ...(members ? [members] : [])] : [],
+  );
   for (let i = 1; i < metadata.schema.length; i++) {
     const element = metadata.schema[i];
     if (element.num_children) {
@@ -223,6 +231,7 @@ export async function openLayerFile(file: AsyncBuffer, opts: TOpenLayerFileOptio
       keyOf,
       geometryColumn: primary,
       position,
+      members,
       cache: opts.cacheKey !== undefined ? opts.cache : undefined,
     },
   };
@@ -297,6 +306,8 @@ interface TDecodedGroup {
   boxes: Float64Array | null;
   /** Features: each one's position in the layer's own order, when the file has them. */
   positions: Float64Array | null;
+  /** Features: each one's `id` and `bbox` members (null: none), when some feature of the group has one. */
+  members: (TFeatureMembers | null)[] | null;
 }
 
 /** Each geometry's bbox in turn (NaN for one without coordinates). */
@@ -314,6 +325,7 @@ function groupBytes(group: TDecodedGroup): number {
   let bytes = 8 * (group.points?.length ?? 0) + 8 * (group.boxes?.length ?? 0) + 8 * (group.positions?.length ?? 0);
   for (const column of group.values) for (const cell of column) bytes += 8 + estimateItemBytes(cell);
   for (const g of group.geometry ?? []) bytes += 8 + estimateItemBytes(g);
+  for (const m of group.members ?? []) bytes += 8 + estimateItemBytes(m);
   return bytes;
 }
 
@@ -325,11 +337,17 @@ function groupBytes(group: TDecodedGroup): number {
  * modify it. See the module doc for what is decoded how.
  */
 export async function* readLayerBatches(file: TLayerFile, box: TBbox | null, opts: TReadLayerBatchesOptions = {}): AsyncGenerator<TFeatureSet | TRow[]> {
-  const { buffer, metadata, keyOf, geometryColumn, position, cache } = file.source;
+  const { buffer, metadata, keyOf, geometryColumn, position, members, cache } = file.source;
   const wanted = opts.columns ? new Set(opts.columns) : undefined;
   const propertyColumns = [...keyOf].filter(([, key]) => !wanted || wanted.has(key));
   const features = file.kind === "features";
-  const readColumns = [...propertyColumns.map(([name]) => name), ...(features ? [geometryColumn] : []), ...(features && position ? [position] : [])];
+  const readColumns = [
+    ...propertyColumns.map(([name]) => name),
+    ...(features ? [geometryColumn] : []),
+    ...(features && position ? [position] : []),
+    ...(features && members ? [members] : []),
+  ];
+  const membersAt = propertyColumns.length + 1 + (position ? 1 : 0);
   const columnsKey = wanted ? propertyColumns.map(([name]) => name).join("\u0000") : "*";
 
   const load = async (group: TLayerFileRowGroup): Promise<TDecodedGroup> => {
@@ -350,7 +368,10 @@ export async function* readLayerBatches(file: TLayerFile, box: TBbox | null, opt
     opts.signal?.throwIfAborted();
     const values = propertyColumns.map((_, c) => rows.map((row) => fromInt64(row[c])));
     const geometries = features ? rows.map((row) => (row[propertyColumns.length] as Geometry | undefined) ?? null) : null;
-    const points = (geometries && pointColumn(geometries)) ?? null;
+    const kept = features && members ? rows.map((row) => decodeFeatureMembers(row[membersAt])) : null;
+    const withMembers = kept?.some((m) => m !== null) ? kept : null;
+    // points held by column carry no members: a group with some is read as feature objects
+    const points = (geometries && !withMembers && pointColumn(geometries)) || null;
     const decoded: TDecodedGroup = {
       length: rows.length,
       values,
@@ -358,6 +379,7 @@ export async function* readLayerBatches(file: TLayerFile, box: TBbox | null, opt
       points,
       boxes: geometries && !points ? boxColumn(geometries) : null,
       positions: features && position ? Float64Array.from(rows, (row) => Number(row[propertyColumns.length + 1])) : null,
+      members: withMembers,
     };
     cache?.set(key, decoded, groupBytes(decoded));
     return decoded;
@@ -370,7 +392,7 @@ export async function* readLayerBatches(file: TLayerFile, box: TBbox | null, opt
    * points held by column (lib/steps/point-columns.ts), other features as objects, rows as records.
    */
   const itemsOf = (group: TDecodedGroup): TFeatureSet | TRow[] => {
-    const { values, geometry, points, boxes, positions } = group;
+    const { values, geometry, points, boxes, positions, members: kept } = group;
     const record = (r: number) => {
       const record: Record<string, unknown> = {};
       for (let c = 0; c < propertyColumns.length; c++) setOwn(record, propertyColumns[c][1], values[c][r]);
@@ -386,6 +408,7 @@ export async function* readLayerBatches(file: TLayerFile, box: TBbox | null, opt
     for (let r = 0; r < group.length; r++) {
       if (box && !meets(boxes![4 * r], boxes![4 * r + 1], boxes![4 * r + 2], boxes![4 * r + 3], box)) continue;
       const feature: TFeature = { type: "Feature", geometry: geometry![r], properties: record(r) };
+      if (kept) applyFeatureMembers(feature, kept[r]!);
       if (positions) setItemPosition(feature, positions[r]);
       out.push(feature);
     }

@@ -33,8 +33,9 @@ export interface TLayerFileSummary {
 export const BBOX_COLUMN = "bbox";
 /**
  * File key-value metadata key of this service's own facts about a file:
- * `{"kind": "features" | "table", "renamed": {column: property}}`, `renamed` listing
- * properties whose names clashed with `geometry` or `bbox` and were written under another name.
+ * `{"kind": "features" | "table", "renamed": {column: property}, "position": column, "members": column}`,
+ * `renamed` listing properties whose names clashed with a column of the file's own (`geometry`,
+ * `bbox`, ...) and were written under another name.
  */
 export const LAYER_FILE_METADATA_KEY = "flow-api:layer-file";
 
@@ -43,6 +44,8 @@ export interface TLayerFileMetadata {
   renamed?: Record<string, string>;
   /** Features: the column holding each feature's position in the uploaded file (the layer's order; the file is in Hilbert order). */
   position?: string;
+  /** Features: the column of each feature's `id` and `bbox` members, when some feature has one (feature-members.ts). */
+  members?: string;
 }
 
 /** Name of the column holding each feature's position in the upload (see `TLayerFileMetadata.position`). */

@@ -19,6 +19,9 @@
  *   coordinates); its row group statistics are what readers skip row groups by;
  * - `input_position`: REQUIRED INT64, each feature's position in the input, the layer's own
  *   order, which readers restore for the engine (the row groups are in Hilbert order);
+ * - `feature_members`, only when some feature has an `id` or a `bbox` member: OPTIONAL UTF-8,
+ *   each feature's members as JSON (feature-members.ts; a property of that name is renamed as
+ *   above);
  * - `geo` metadata: `{"version":"1.1.0","primary_column":"geometry","columns":{"geometry":
  *   {"encoding":"WKB","geometry_types":[...],"bbox":[w,s,e,n],"covering":{"bbox":{"xmin":
  *   ["bbox","xmin"],...}}}}}` (no `crs`: OGC:CRS84; no `edges`: planar).
@@ -49,6 +52,7 @@ import { columnSchemaElement, Utf8Arena } from "@/lib/formats/parquet/write";
 import { GeometryStats, WkbArena, geometryToWkb } from "@/lib/formats/wkb";
 import { geometryBbox } from "@/lib/geo/bbox";
 import { hilbertKeyOfBbox } from "./hilbert";
+import { encodeFeatureMembers, FEATURE_MEMBERS_COLUMN } from "./feature-members";
 import { estimateItemBytes } from "./item-measure";
 import { FrameBuffer, RunFileReader, mergeRuns, type TKeyedRecord, type TRunSource } from "./sort-runs";
 import { BBOX_COLUMN, POSITION_COLUMN, LAYER_FILE_METADATA_KEY, type TLayerFileKind, type TLayerFileMetadata, type TLayerFileSummary } from "./types";
@@ -177,6 +181,8 @@ export async function writeLayerFile(
   const sources: TRunSource<TFeature | TRow>[] = [];
   let buffer = new FrameBuffer<TFeature | TRow>();
   let count = 0;
+  /** Whether some feature has an `id` or `bbox` member to keep (then the file has their column). */
+  let hasMembers = false;
 
   const spill = async () => {
     runDir ??= await mkdtemp(path.join(opts.tmpDir, "layer-file-sort-"));
@@ -197,6 +203,7 @@ export async function writeLayerFile(
         collector.add(feature.properties);
         wide.add(feature.properties);
         key = hilbertKeyOfBbox(geometryBbox(feature.geometry));
+        if (!hasMembers && (feature.id !== undefined || feature.bbox !== undefined)) hasMembers = encodeFeatureMembers(feature) !== null;
       } else {
         const row = asRow(item, count);
         collector.add(row);
@@ -216,18 +223,19 @@ export async function writeLayerFile(
     for (const runPath of runPaths) sources.push(await RunFileReader.open<TFeature | TRow>(runPath, blockBytes));
     sources.push(buffer.source(features));
 
-    const columns = wide.retype(planColumns(collector, [], features ? [GEOMETRY_COLUMN, BBOX_COLUMN, POSITION_COLUMN] : []));
+    const reserved = features ? [GEOMETRY_COLUMN, BBOX_COLUMN, POSITION_COLUMN, ...(hasMembers ? [FEATURE_MEMBERS_COLUMN] : [])] : [];
+    const columns = wide.retype(planColumns(collector, [], reserved));
     const stats = new GeometryStats();
-    const schema: SchemaElement[] = [
-      { name: "root", num_children: columns.length + (features ? 3 : 0) },
-      ...columns.map((c) => columnSchemaElement(c.name, c.type)),
-    ];
+    // geometry, bbox, input_position and, when kept, feature_members
+    const fileColumns = features ? (hasMembers ? 4 : 3) : 0;
+    const schema: SchemaElement[] = [{ name: "root", num_children: columns.length + fileColumns }, ...columns.map((c) => columnSchemaElement(c.name, c.type))];
     if (features) {
       schema.push({ name: GEOMETRY_COLUMN, type: "BYTE_ARRAY", repetition_type: "OPTIONAL" });
       schema.push({ name: BBOX_COLUMN, repetition_type: "OPTIONAL", num_children: 4 });
       for (const field of BBOX_FIELDS) schema.push({ name: field, type: "FLOAT", repetition_type: "REQUIRED" });
       // The layer's own order (the upload's), which results keep: the row groups are in Hilbert order.
       schema.push({ name: POSITION_COLUMN, type: "INT64", repetition_type: "REQUIRED" });
+      if (hasMembers) schema.push(columnSchemaElement(FEATURE_MEMBERS_COLUMN, "string"));
     }
     const writer = new ChunkedByteWriter(opts.sink);
     const pq = new ParquetWriter({ writer, schema, createdBy: CREATED_BY });
@@ -238,7 +246,7 @@ export async function writeLayerFile(
 
     const writeGroup = async (group: TKeyedRecord<TFeature | TRow>[]) => {
       const records = features ? group.slice().sort((a, b) => a.seq - b.seq) : group;
-      const width = columns.length + (features ? 3 : 0);
+      const width = columns.length + fileColumns;
       const data: unknown[][] = Array.from({ length: width }, () => new Array<unknown>(records.length));
       text.startGroup();
       for (let r = 0; r < records.length; r++) {
@@ -263,6 +271,10 @@ export async function writeLayerFile(
         }
         data[columns.length][r] = bytes;
         data[columns.length + 2][r] = BigInt(seq);
+        if (hasMembers) {
+          const members = encodeFeatureMembers(item as TFeature);
+          data[columns.length + 3][r] = members === null ? null : text.bytes(members);
+        }
         data[columns.length + 1][r] = box && {
           xmin: float32Outward(box[0], true),
           ymin: float32Outward(box[1], true),
@@ -280,6 +292,7 @@ export async function writeLayerFile(
         columnData.push({ name: GEOMETRY_COLUMN, data: data[columns.length] as ColumnSource["data"], encoding: "PLAIN", statistics: false });
         columnData.push({ name: BBOX_COLUMN, data: data[columns.length + 1] as ColumnSource["data"] });
         columnData.push({ name: POSITION_COLUMN, data: data[columns.length + 2] as ColumnSource["data"] });
+        if (hasMembers) columnData.push({ name: FEATURE_MEMBERS_COLUMN, data: data[columns.length + 3] as ColumnSource["data"], statistics: false });
       }
       if (width > 0) {
         await pq.write({ columnData, rowGroupSize: records.length });
@@ -310,6 +323,7 @@ export async function writeLayerFile(
       kind: opts.kind,
       ...(Object.keys(renamed).length > 0 ? { renamed } : {}),
       ...(features ? { position: POSITION_COLUMN } : {}),
+      ...(hasMembers ? { members: FEATURE_MEMBERS_COLUMN } : {}),
     };
     const bbox = features ? (stats.bbox() ?? null) : null;
     const kv = [{ key: LAYER_FILE_METADATA_KEY, value: JSON.stringify(own) }];
