@@ -26,7 +26,8 @@
  *   points are then read as feature objects, not by column: what keeping ids costs a run);
  * - `country-stats` over the 10M layer (every point joined to a country): time and the run
  *   processes' peak memory;
- * - a result of ~128 MB downloaded from the filesystem store: MB/s;
+ * - a result of ~128 MB downloaded from the filesystem store: MB/s (the median of three after a
+ *   first download, which the note gives too);
  * - a too-big run (cities-in-area over the whole 10M layer, which fails on a limit) followed
  *   by the ordinary 1-degree run: its started→finished against the same run before.
  */
@@ -442,7 +443,11 @@ export async function bench(ctx: TBenchContext): Promise<TBenchRow[]> {
       [d.run_id, info.sizeBytes, info.sha256, blobKey],
     );
     const t: number[] = [];
-    for (let i = 0; i < 3; i++) {
+    // a first download, then three more: the median of those three is the steady rate, the first
+    // is reported beside it (it meets a web process and a client that have not yet grown their
+    // memory for 1 MiB chunks: on a machine where touching new memory is slow it took 155-220
+    // MB/s with curl and Node's fetch alike, the next ones 270-310)
+    for (let i = 0; i < 4; i++) {
       const t0 = performance.now();
       const res = await fetch(`${base}${r.href}?format=geoparquet`, { headers: { "x-api-key": key } });
       let n = 0;
@@ -450,15 +455,19 @@ export async function bench(ctx: TBenchContext): Promise<TBenchRow[]> {
       t.push((performance.now() - t0) / 1000);
       if (n !== SIZE) throw new Error(`download of ${SIZE} bytes gave ${n}`);
     }
-    const rate = SIZE / 1048576 / median(t);
+    const mbps = (seconds: number) => SIZE / 1048576 / seconds;
+    const rate = mbps(median(t.slice(1)));
     rows.push({
       group: "data",
-      metric: "download of a 128 MB result file (filesystem store, public route, median of 3)",
+      metric: "download of a 128 MB result file (filesystem store, public route, median of 3 after a first one)",
       value: Math.round(rate),
       unit: "MB/s",
       target: "≥ 200 MB/s",
       ok: rate >= 200,
-      note: "the file stored as a completed run's result (a run cannot make 128 MB within the default limits)",
+      note: `the first download ${Math.round(mbps(t[0]!))} MB/s, then ${t
+        .slice(1)
+        .map((s) => Math.round(mbps(s)))
+        .join(", ")} MB/s; the file stored as a completed run's result (a run cannot make 128 MB within the default limits)`,
     });
   }
 
