@@ -25,7 +25,7 @@ import { db } from "@/lib/db";
 import { AppError } from "@/lib/errors";
 import { oauthProvider } from "@/lib/oauth/provider";
 import { MCP_SCOPE, parseMcpResource, type TEnvironmentPath } from "@/lib/oauth/resource";
-import { aiApisOfConsumer } from "@/lib/serving/resolve-ai-caller";
+import { aiApisOfConsumers } from "@/lib/serving/resolve-ai-caller";
 
 /** The scopes a consent grants when asked for (those the provider knows: lib/oauth/provider.ts). */
 const GRANTABLE_SCOPES = new Set(["openid", "offline_access", MCP_SCOPE]);
@@ -80,12 +80,17 @@ async function loadRequest(issuer: string, uid: string, userId: string) {
 /** What the consent page shows (see module doc). */
 export async function consentRequest(issuer: string, uid: string, userId: string): Promise<TConsentRequest> {
   const r = await loadRequest(issuer, uid, userId);
-  const consumers = await Promise.all(
-    r.environment.consumers.map(async (c) => {
-      const { apis } = await aiApisOfConsumer({ id: c.id, environmentId: r.environment.id, organizationId: r.environment.organizationId }, r.path);
-      return { id: c.id, slug: c.slug, name: c.name, apis: apis.map((a) => ({ slug: a.path.api, name: a.name })) };
-    }),
+  const { apis } = await aiApisOfConsumers(
+    { environmentId: r.environment.id, organizationId: r.environment.organizationId },
+    r.environment.consumers.map((c) => c.id),
+    r.path,
   );
+  const consumers = r.environment.consumers.map((c) => ({
+    id: c.id,
+    slug: c.slug,
+    name: c.name,
+    apis: apis.get(c.id)!.map((a) => ({ slug: a.path.api, name: a.name })),
+  }));
   return {
     uid,
     client: { id: r.clientId, name: r.clientName, redirectUri: String(r.interaction.params.redirect_uri ?? "") },

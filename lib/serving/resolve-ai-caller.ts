@@ -84,24 +84,49 @@ export async function resolveAiCallerOfConsumer(
 /**
  * The Flow APIs a consumer's keys see as MCP tools (see module doc), and whether any
  * workspace behind the environment has a plan with AI access (`planAllows`; when false the
- * MCP door refuses the key with 403). Also what the console's "Connect an AI client" view
- * lists for a consumer.
+ * MCP door refuses the key with 403).
  */
 export async function aiApisOfConsumer(
   consumer: { id: string; environmentId: string; organizationId: string },
   path: Pick<TApiPath, "organization" | "environment">,
 ): Promise<{ planAllows: boolean; apis: TAiApi[] }> {
-  const served = await findServedApis({ environmentId: consumer.environmentId });
+  const { planAllows, apis } = await aiApisOfConsumers(consumer, [consumer.id], path);
+  return { planAllows, apis: apis.get(consumer.id)! };
+}
+
+/**
+ * `aiApisOfConsumer` for several consumers of one environment at once, in three queries
+ * whatever their number (the served APIs, the plan, their grants): what the consent page
+ * lists for each consumer the person may connect a client as. One query pair per consumer,
+ * all at once, filled the database pool on an environment with a hundred consumers.
+ *
+ * @returns `planAllows` as `aiApisOfConsumer`'s, and each consumer's tools by its id (every id
+ *   asked for is there, with an empty list when it may call none).
+ */
+export async function aiApisOfConsumers(
+  environment: { environmentId: string; organizationId: string },
+  consumerIds: readonly string[],
+  path: Pick<TApiPath, "organization" | "environment">,
+): Promise<{ planAllows: boolean; apis: Map<string, TAiApi[]> }> {
+  const served = await findServedApis({ environmentId: environment.environmentId });
   const planAllows = served.length
     ? served.some((s) => s.flowApi.workspace.plan.aiAccess)
-    : (await db.workspace.count({ where: { organizationId: consumer.organizationId, plan: { aiAccess: true } } })) > 0;
-  const granted = new Set((await db.accessGrant.findMany({ where: { consumerId: consumer.id }, select: { flowApiId: true } })).map((g) => g.flowApiId));
-  const apis: TAiApi[] = [];
-  for (const s of served) {
-    if (!s.aiAccess || !s.flowApi.workspace.plan.aiAccess || !granted.has(s.flowApiId)) continue;
+    : (await db.workspace.count({ where: { organizationId: environment.organizationId, plan: { aiAccess: true } } })) > 0;
+  const grants = await db.accessGrant.findMany({ where: { consumerId: { in: [...consumerIds] } }, select: { consumerId: true, flowApiId: true } });
+  const granted = new Set(grants.map((g) => `${g.consumerId}\u0000${g.flowApiId}`));
+  // a served API's flow is parsed once, whoever may call it
+  const usable = served.flatMap((s) => {
+    if (!s.aiAccess || !s.flowApi.workspace.plan.aiAccess) return [];
     const flow = ZFlowVersion.parse(s.release.flowVersion.definition);
-    if (aiToolCollisions(flow).length > 0) continue;
-    apis.push(servedApiCall(s, path, consumer, flow));
+    return aiToolCollisions(flow).length > 0 ? [] : [{ s, flow }];
+  });
+  const apis = new Map<string, TAiApi[]>();
+  for (const id of consumerIds) {
+    const consumer = { id, environmentId: environment.environmentId };
+    apis.set(
+      id,
+      usable.filter(({ s }) => granted.has(`${id}\u0000${s.flowApiId}`)).map(({ s, flow }) => servedApiCall(s, path, consumer, flow)),
+    );
   }
   return { planAllows, apis };
 }

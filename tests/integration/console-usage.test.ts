@@ -17,7 +17,7 @@ import { usageReport, type TUsageReport } from "@/lib/metering/usage-report";
 import { listEnvironmentRuns } from "@/lib/runs/list-environment-runs";
 import { getEnvironmentRun } from "@/lib/runs/get-environment-run";
 import { setAiAccess } from "@/lib/serving/set-ai-access";
-import { aiApisOfConsumer } from "@/lib/serving/resolve-ai-caller";
+import { aiApisOfConsumer, aiApisOfConsumers } from "@/lib/serving/resolve-ai-caller";
 import { listServedApis } from "@/lib/serving/list-served-apis";
 import type { TEnvironmentRef } from "@/lib/runs/scope";
 
@@ -144,6 +144,23 @@ describe("runs", () => {
 });
 
 describe("AI access", () => {
+  it("lists the tools of every consumer of the environment at once as it lists each one's alone (the consent page)", async () => {
+    const granted = await newCaller("AI caller, one of many");
+    const bare = await createConsumer(scope, { name: "AI caller without grants" });
+    const { rows } = await sql().query(`SELECT id FROM consumer WHERE "environmentId" = $1`, [scope.environmentId]);
+    const ids = rows.map((r) => r.id as string);
+    expect(ids).toEqual(expect.arrayContaining([granted.consumer.id, bare.id]));
+    const many = await aiApisOfConsumers(scope, ids, place);
+    expect([...many.apis.keys()]).toEqual(ids);
+    for (const id of ids) {
+      const alone = await aiApisOfConsumer({ id, ...scope }, place);
+      expect(many.apis.get(id)).toEqual(alone.apis);
+      expect(many.planAllows).toBe(alone.planAllows);
+    }
+    expect(many.apis.get(granted.consumer.id)!.map((a) => a.path.api)).toContain("cities-in-area");
+    expect(many.apis.get(bare.id)).toEqual([]);
+  });
+
   it("the switch changes the tools an AI client sees on its next request, as the console lists them", async () => {
     const { consumer, key } = await newCaller("AI caller");
     const listTools = () => withClient({ key: key.secret }, async (c) => (await c.listTools()).tools.map((t) => t.name));
