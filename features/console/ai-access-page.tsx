@@ -2,7 +2,7 @@
  * `/console/{org}/{env}/ai-access`: the "Available to AI assistants" switch of every served
  * API and the "Connect an AI client" view: the environment's real MCP address
  * (`/public/mcp/{org}/{env}`), the client configurations, and the tools each consumer's keys
- * see (lib/serving/resolve-ai-caller.ts `aiApisOfConsumer`, what the MCP door itself lists).
+ * see (lib/serving/resolve-ai-caller.ts `aiApisOfConsumers`, what the MCP door itself lists).
  */
 import Link from "next/link";
 import { BotIcon } from "lucide-react";
@@ -14,7 +14,7 @@ import { consolePath } from "@/features/shell/routes";
 import { listConsumers } from "@/lib/consumers/list-consumers";
 import { mcpEndpointUrl, mcpServerName } from "@/lib/mcp/client-config";
 import { toolName } from "@/lib/mcp/tool-definitions";
-import { aiApisOfConsumer } from "@/lib/serving/resolve-ai-caller";
+import { aiApisOfConsumers } from "@/lib/serving/resolve-ai-caller";
 import { listServedApis } from "@/lib/serving/list-served-apis";
 import { consolePage, publicBaseUrl } from "@/features/console/data";
 import { AiSwitch } from "@/features/console/ai-switch";
@@ -30,21 +30,18 @@ export default async function AiAccessPage({ params }: { params: Promise<TConsol
   const p = await params;
   const { scope, ref, organization, environment } = await consolePage(consolePath(p.organization, p.environment, "ai-access"), p);
   const [apis, consumers] = await Promise.all([listServedApis(ref), listConsumers(ref)]);
-  const connect = await Promise.all(
-    consumers.map(async (c) => {
-      const { planAllows, apis: toolApis } = await aiApisOfConsumer(
-        { id: c.id, environmentId: ref.environmentId, organizationId: ref.organizationId },
-        { organization, environment },
-      );
-      return {
-        id: c.id,
-        name: c.name,
-        keys: c.keys.filter((k) => k.state === "active" || k.state === "expiring").map((k) => ({ id: k.id, name: k.name, prefix: k.prefix })),
-        tools: toolApis.map((a) => ({ name: toolName(a.path.api), title: a.name })),
-        planAllows,
-      };
-    }),
+  const { planAllows, apis: toolApis } = await aiApisOfConsumers(
+    ref,
+    consumers.map((c) => c.id),
+    { organization, environment },
   );
+  const connect = consumers.map((c) => ({
+    id: c.id,
+    name: c.name,
+    keys: c.keys.filter((k) => k.state === "active" || k.state === "expiring").map((k) => ({ id: k.id, name: k.name, prefix: k.prefix })),
+    tools: toolApis.get(c.id)!.map((a) => ({ name: toolName(a.path.api), title: a.name })),
+    planAllows,
+  }));
   const url = mcpEndpointUrl(await publicBaseUrl(), organization, environment);
   return (
     <>

@@ -97,8 +97,9 @@ export async function aiApisOfConsumer(
 /**
  * `aiApisOfConsumer` for several consumers of one environment at once, in three queries
  * whatever their number (the served APIs, the plan, their grants): what the consent page
- * lists for each consumer the person may connect a client as. One query pair per consumer,
- * all at once, filled the database pool on an environment with a hundred consumers.
+ * lists for each consumer the person may connect a client as, and the console's "Connect an
+ * AI client" view for each consumer. One query pair per consumer, all at once, filled the
+ * database pool on an environment with a hundred consumers.
  *
  * @returns `planAllows` as `aiApisOfConsumer`'s, and each consumer's tools by its id (every id
  *   asked for is there, with an empty list when it may call none).
