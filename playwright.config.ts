@@ -11,8 +11,10 @@ export default defineConfig({
   testDir: "e2e",
   outputDir: ".data/e2e-results",
   fullyParallel: true,
-  // Two cores shared with the app, its worker and Postgres.
-  workers: 2,
+  // One browser at a time: the app, its worker, their run processes and Postgres share two
+  // cores with it. With two, the load stayed near 9 on a slower machine, and pages that pass
+  // alone (consent, consumers, the canvas) timed out or met a full database pool.
+  workers: 1,
   retries: 0,
   // Generous: the machines here are shared and often loaded far beyond their two cores.
   timeout: 180_000,

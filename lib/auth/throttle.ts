@@ -31,11 +31,38 @@ export const PASSWORD_CHANGE_SOURCE = "password-change";
 
 export type TAttempt = { ok: true; id: bigint; email: string; source: string } | { ok: false; retryAfterSeconds: number };
 
+/** The tail of each email's queue of attempts in this process (see `oneAtATime`). */
+const queues = new Map<string, Promise<void>>();
+
+/**
+ * Runs `fn` after the earlier calls for `key` in this process have settled. Attempts on one
+ * email wait for each other anyway (the advisory lock below); queued here, they wait without a
+ * database connection each: 50 parallel guesses on one email held the pool's 20 connections,
+ * each waiting on the lock, and the others failed to start their transaction in time.
+ * The lock still orders the attempts of several processes.
+ */
+function oneAtATime<T>(key: string, fn: () => Promise<T>): Promise<T> {
+  const result = (queues.get(key) ?? Promise.resolve()).then(fn);
+  const tail = result.then(
+    () => {},
+    () => {},
+  );
+  queues.set(key, tail);
+  void tail.then(() => {
+    if (queues.get(key) === tail) queues.delete(key);
+  });
+  return result;
+}
+
 /**
  * Reserves one password check for `email` (normalised by the caller) from `source`, or says how
  * many seconds until one is allowed. Call `settleAttempt` once the password was checked.
  */
 export async function reserveAttempt(email: string, source: string): Promise<TAttempt> {
+  return oneAtATime(email, () => reserveAttemptNow(email, source));
+}
+
+async function reserveAttemptNow(email: string, source: string): Promise<TAttempt> {
   return db.$transaction(async (tx) => {
     // Serialises the attempts of one email for the count-and-insert below (released at commit).
     await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtextextended(${`password-attempt:${email}`}, 0))`;
