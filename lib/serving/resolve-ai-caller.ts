@@ -115,9 +115,10 @@ export async function aiApisOfConsumers(
     : (await db.workspace.count({ where: { organizationId: environment.organizationId, plan: { aiAccess: true } } })) > 0;
   const grants = await db.accessGrant.findMany({ where: { consumerId: { in: [...consumerIds] } }, select: { consumerId: true, flowApiId: true } });
   const granted = new Set(grants.map((g) => `${g.consumerId}\u0000${g.flowApiId}`));
-  // a served API's flow is parsed once, whoever may call it
+  const grantedApis = new Set(grants.map((g) => g.flowApiId));
+  // a served API's flow is parsed once, whoever may call it, and only when someone may
   const usable = served.flatMap((s) => {
-    if (!s.aiAccess || !s.flowApi.workspace.plan.aiAccess) return [];
+    if (!s.aiAccess || !s.flowApi.workspace.plan.aiAccess || !grantedApis.has(s.flowApiId)) return [];
     const flow = ZFlowVersion.parse(s.release.flowVersion.definition);
     return aiToolCollisions(flow).length > 0 ? [] : [{ s, flow }];
   });
