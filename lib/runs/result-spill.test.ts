@@ -1,6 +1,7 @@
 import v8 from "node:v8";
 import { describe, expect, it } from "vitest";
 import type { TEngineResult, TFeature } from "@/lib/engine/types";
+import { pointFeatures } from "@/lib/steps/point-columns";
 import { readSpill, spillFrames } from "./result-spill";
 
 async function roundTrip(result: TEngineResult): Promise<TEngineResult> {
@@ -63,6 +64,20 @@ describe("result copy", () => {
     }
   });
 
+  it("gives back points held by column as the features they stand for, cells of every kind, by batch", async () => {
+    const length = 9_000;
+    const points = Float64Array.from({ length: 2 * length }, (_, i) => (i % 2 ? -i / 9 : i / 3));
+    const ids = Float64Array.from({ length }, (_, i) => i * 1_000 + 0.5);
+    const mixed = Array.from({ length }, (_, i) => (i % 5 === 0 ? undefined : i % 5 === 1 ? null : i % 5 === 2 ? `s${i}` : i % 5 === 3 ? { deep: [i] } : 3n));
+    const columns = ["id", "__proto__", "m"];
+    const data = pointFeatures({ props: { kind: "rows", columns, values: [ids, new Array(length).fill("p"), mixed], length }, points, positions: null });
+    const back = await roundTrip({ key: "points", kind: "layer", data });
+    const got = back.kind === "layer" ? back.data.features : [];
+    expect(got).toStrictEqual(data.features);
+    expect(Object.keys(got[0]!.properties)).toStrictEqual(columns);
+    expect(Object.getOwnPropertyDescriptor(got[length - 1]!.properties, "__proto__")?.value).toBe("p");
+  });
+
   it("gives back a table's columns, typed columns typed, missing cells missing", async () => {
     const length = 5_000;
     const numbers = Float64Array.from({ length }, (_, i) => i * 0.1);
@@ -120,7 +135,40 @@ describe("result copy", () => {
     });
   });
 
-  it("refuses a copy cut short", async () => {
+  it("still reads a copy of the second layout (the properties of points held by column written row by row)", async () => {
+    const frame = (value: unknown) => {
+      const body = v8.serialize(value);
+      const head = Buffer.alloc(4);
+      head.writeUInt32LE(body.byteLength);
+      return Buffer.concat([head, body]);
+    };
+    async function* v2() {
+      yield frame({ v: 2, kind: "layer", columns: null, tableColumns: [] });
+      yield frame({
+        geometry: null,
+        points: Float64Array.of(1, 2, 3, 4),
+        id: null,
+        bbox: null,
+        keys: [["a", "b"]],
+        shape: new Uint16Array(2),
+        values: [1, "x", undefined, "y"],
+      });
+    }
+    const layer = await readSpill("l", v2());
+    expect(layer.kind === "layer" && layer.data.features).toStrictEqual([
+      { type: "Feature", geometry: { type: "Point", coordinates: [1, 2] }, properties: { a: 1, b: "x" } },
+      { type: "Feature", geometry: { type: "Point", coordinates: [3, 4] }, properties: { a: undefined, b: "y" } },
+    ]);
+  });
+
+  it("refuses a copy of a layout it does not know, and one cut short", async () => {
+    async function* v4() {
+      const body = v8.serialize({ v: 4, kind: "layer", columns: null, tableColumns: [] });
+      const head = Buffer.alloc(4);
+      head.writeUInt32LE(body.byteLength);
+      yield Buffer.concat([head, body]);
+    }
+    await expect(readSpill("l", v4())).rejects.toThrow(/unknown version/);
     const frames: Uint8Array[] = [];
     for await (const f of spillFrames({ key: "t", kind: "table", data: { kind: "rows", columns: ["a"], values: [[1]], length: 1 } })) frames.push(f);
     const bytes = Buffer.concat(frames);

@@ -5,7 +5,7 @@
  * format whose writing failed). Without it a completed run's other format could be lost for good.
  *
  * Layout (internal, never served): frames of `[u32 little-endian length][v8.serialize(value)]`;
- * the first frame is the header `{v: 2, kind, columns, tableColumns}`, each further frame one
+ * the first frame is the header `{v: 3, kind, columns, tableColumns}`, each further frame one
  * batch of at most `SPILL_BATCH` items, stored by column (`TTableBatch`, `TLayerBatch`): V8
  * writes an array of scalars or a `Float64Array` several times faster than as many small
  * objects, each with its keys (a batch of plain 2D points is one `Float64Array` of x, y).
@@ -15,7 +15,10 @@
  * earlier versions of its format (copies written on Node 24 read the same on Node 26). A
  * feature keeps its geometry, `id`, `bbox` and properties in their order (the members every
  * writer reads). Written and read batch by batch: neither side holds a second copy.
- * Copies of the first layout (`v: 1`, a batch as an array of features or row records) are still read.
+ * Copies of the earlier layouts are still read: `v: 1`, a batch as an array of features or row
+ * records; `v: 2`, the properties of points held by column written row by row, as those of
+ * features are (layout 3 writes them by column, `TLayerBatch.cells`; a reader of layout 2 would
+ * take such a batch for one without properties, hence the new number, which it refuses).
  * Bench rows: `nearby-cities 5,000 rows r=30 km, full worker path` (the copy of its 242k-row
  * table, written as one record per row, took about as long as its CSV); `cities-in-area,
  * 1-degree box, 10M-point layer` (its 11,851 point geometries as objects: about 8 ms more).
@@ -25,13 +28,13 @@ import type { Geometry } from "geojson";
 import type { TEngineResult, TFeature, TRow } from "@/lib/engine/types";
 import { pointAt, pointColumn } from "@/lib/geo/point-column";
 import { featureCount, pointColumnsOf, sameNames, type TPointColumns } from "@/lib/steps/point-columns";
-import { tableFromRows, type TColumnValues } from "@/lib/steps/dataset";
+import { setOwn, tableFromRows, type TColumnValues } from "@/lib/steps/dataset";
 import type { TColumns } from "@/lib/steps/columns";
 
 const SPILL_BATCH = 4_096;
 
 interface TSpillHeader {
-  v: 1 | 2;
+  v: 1 | 2 | 3;
   kind: "layer" | "table";
   columns: TColumns | null;
   tableColumns: string[];
@@ -56,6 +59,8 @@ interface TLayerBatch {
   keys: string[][];
   shape: Uint16Array;
   values: unknown[];
+  /** Layout 3, when every feature of the batch has the keys `keys[0]`: each key's cells (`values` is empty then). */
+  cells?: TColumnValues[];
 }
 
 const LENGTH_PLACEHOLDER = Buffer.alloc(4);
@@ -120,27 +125,29 @@ function packedSlice(cells: TColumnValues, start: number, end: number): TColumnV
   return out;
 }
 
-/** `layerBatch` of features `start` to `end` (exclusive) of `cols`, read from their columns: the same batch, with no feature made. */
+/**
+ * `layerBatch` of features `start` to `end` (exclusive) of `cols`, read from their columns: the
+ * same features, with none made, and their properties by column (`cells`): V8 writes a column of
+ * numbers (a `Float64Array`) as its bytes and a column of strings as one list, where one list of
+ * every cell in turn boxes each number and writes it value by value (bench "data", the 1-degree
+ * `cities-in-area` row on the 10M layer: the copy of its 11,851 points took 5 ms of the run
+ * process by row).
+ */
 function pointsBatch(cols: TPointColumns, start: number, end: number): TLayerBatch {
-  const { columns, values: cells } = cols.props;
-  // pushed, so that V8 writes it densely (see packedSlice)
-  const values: unknown[] = [];
-  for (let i = start; i < end; i++) for (let c = 0; c < columns.length; c++) values.push(cells[c]![i]);
+  const { columns, values } = cols.props;
   // a copy: V8 writes a typed array's whole buffer
   const points = cols.points.slice(2 * start, 2 * end);
-  return { geometry: null, points, id: null, bbox: null, keys: [columns], shape: new Uint16Array(end - start), values };
+  const cells = values.map((column) => packedSlice(column, start, end));
+  return { geometry: null, points, id: null, bbox: null, keys: [columns], shape: new Uint16Array(end - start), values: [], cells };
 }
 
 function layerFeatures(batch: TLayerBatch, out: TFeature[]): void {
   let v = 0;
-  const { points } = batch;
+  const { points, cells } = batch;
   for (let i = 0; i < batch.shape.length; i++) {
     const properties: Record<string, unknown> = {};
-    for (const key of batch.keys[batch.shape[i]!]!) {
-      const value = batch.values[v++];
-      if (key === "__proto__") Object.defineProperty(properties, key, { value, writable: true, enumerable: true, configurable: true });
-      else properties[key] = value;
-    }
+    const keys = batch.keys[batch.shape[i]!]!;
+    for (let k = 0; k < keys.length; k++) setOwn(properties, keys[k]!, cells ? cells[k]![i] : batch.values[v++]);
     const geometry: Geometry | null = points ? pointAt(points, i) : batch.geometry![i]!;
     const feature: TFeature = { type: "Feature", geometry, properties };
     if (batch.id?.[i] !== undefined) feature.id = batch.id[i] as string | number;
@@ -152,7 +159,7 @@ function layerFeatures(batch: TLayerBatch, out: TFeature[]): void {
 /** The frames of `result` (header, then batches), for `TBlobStore.put`. */
 export async function* spillFrames(result: TEngineResult, signal?: AbortSignal): AsyncGenerator<Uint8Array> {
   const header: TSpillHeader = {
-    v: 2,
+    v: 3,
     kind: result.kind,
     columns: result.columns ?? null,
     tableColumns: result.kind === "table" ? result.data.columns : [],
@@ -206,7 +213,7 @@ export async function readSpill(key: string, chunks: AsyncIterable<Uint8Array>):
     }
     pending = pending.subarray(offset);
   }
-  if (!header || (header.v !== 1 && header.v !== 2) || pending.byteLength > 0) throw new Error(`result copy ${key} is incomplete or of an unknown version`);
+  if (!header || ![1, 2, 3].includes(header.v) || pending.byteLength > 0) throw new Error(`result copy ${key} is incomplete or of an unknown version`);
   const columns = header.columns ?? undefined;
   if (header.v === 1) {
     const items = (batches as unknown[][]).flat();
