@@ -71,6 +71,15 @@ export class Utf8Chunks {
     this.used += this.chunk.write(text, this.used, "utf8");
   }
 
+  /** Appends a few bytes as they are (a separator): copied in place, no string made for them. */
+  pushBytes(bytes: Uint8Array): void {
+    if (this.chunk === null || this.used + bytes.length > this.chunk.length) {
+      this.flush();
+      this.chunk = this.alloc(Math.max(TEXT_CHUNK_BYTES, bytes.length));
+    }
+    for (let i = 0; i < bytes.length; i++) this.chunk[this.used++] = bytes[i]!;
+  }
+
   private flush(): void {
     if (this.chunk === null || this.used === 0) return;
     const full = this.chunk.subarray(0, this.used);
