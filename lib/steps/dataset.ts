@@ -107,7 +107,17 @@ export function withColumns(table: TTable, columns: string[]): TTable {
 /** The rows of `tables` one after another, with `columns` (a table's missing column: `undefined` cells). */
 export function concatTables(columns: string[], tables: readonly TTable[]): TTable {
   const parts = tables.map((t) => withColumns(t, columns).values);
-  const values = columns.map((_, c) => {
+  const values = columns.map((_, c): TColumnValues => {
+    if (parts.length > 0 && parts.every((p) => p[c] instanceof Float64Array)) {
+      // numbers only: still a Float64Array
+      const cells = new Float64Array(parts.reduce((n, p) => n + p[c]!.length, 0));
+      let at = 0;
+      for (const p of parts) {
+        cells.set(p[c] as Float64Array, at);
+        at += p[c]!.length;
+      }
+      return cells;
+    }
     // by index: `Array.from` or spreading would make an iterator result per cell
     const cells: unknown[] = [];
     for (const p of parts) for (let r = 0; r < p[c]!.length; r++) cells.push(p[c]![r]);

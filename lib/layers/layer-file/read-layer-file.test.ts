@@ -179,6 +179,27 @@ describe("readLayerBatches", () => {
     expect(file.bytesRead - before).toBeLessThan(before);
   });
 
+  it("holds a property column of numbers only as a Float64Array, any other as its cells, with the same features", async () => {
+    const mixed: TFeature[] = Array.from({ length: 600 }, (_, i) => ({
+      type: "Feature",
+      geometry: { type: "Point", coordinates: [i / 100, -i / 100] },
+      properties: { n: i % 7 === 0 ? -0 : i * 1.5, flag: i % 2 === 0, some: i === 450 ? null : i, label: `p${i}` },
+    }));
+    const { bytes: b } = await writeToBytes(mixed, { kind: "features", tmpDir: tmp.dir, rowGroupRows: ROW_GROUP_ROWS });
+    const file = await openLayerFile(memoryFile(b));
+    const kinds = new Set<string>();
+    for await (const batch of readLayerBatches(file, null)) {
+      const cols = pointColumnsOf(batch as TFeatureSet)!;
+      kinds.add(cols.props.columns.map((c, i) => `${c}:${cols.props.values[i] instanceof Float64Array ? "f64" : "cells"}`).join(","));
+    }
+    // `some` has a null in one row group only: that group keeps its cells, the others are numbers
+    expect([...kinds].sort()).toEqual(["n:f64,flag:cells,some:cells,label:cells", "n:f64,flag:cells,some:f64,label:cells"]);
+    const { features } = await readAll(file, null);
+    const byLabel = new Map(features.map((f) => [f.properties.label, f]));
+    for (const f of mixed) expect(byLabel.get(f.properties.label)).toStrictEqual(f);
+    expect(Object.is(byLabel.get("p0")!.properties.n, -0)).toBe(true);
+  });
+
   it("decodes each row group once with a cache: a repeated read fetches nothing, another cache key does", async () => {
     const cache = createRowGroupCache(64 * 1024 * 1024);
     const source = memoryFile(bytes);

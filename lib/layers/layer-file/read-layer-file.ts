@@ -24,7 +24,7 @@
  */
 import { parquetMetadataAsync, parquetRead, type AsyncBuffer, type FileMetaData, type RowGroup } from "hyparquet";
 import type { Geometry } from "geojson";
-import { setItemPosition, setOwn } from "@/lib/steps/dataset";
+import { setItemPosition, setOwn, type TColumnValues } from "@/lib/steps/dataset";
 import type { TFeature, TFeatureSet, TRow } from "@/lib/engine/types";
 import { pointFeatures, slicePoints, takePoints, type TPointColumns } from "@/lib/steps/point-columns";
 import type { TColumnType } from "@/lib/formats/column-types";
@@ -256,15 +256,17 @@ function meets(xmin: number, ymin: number, xmax: number, ymax: number, box: TBbo
  * order. One loop with no call per point: a call that is not inlined boxes its number
  * arguments, which cost 1.8 MB of garbage a run on bench "data"'s 1-degree box read.
  */
-function pointsIn(points: Float64Array, box: TBbox): number[] {
+function pointsIn(points: Float64Array, box: TBbox): Uint32Array {
   const [w, s, e, n] = box;
-  const hits: number[] = [];
+  // indexes in a typed array (outside V8's heap), as long as the most there can be: no growing
+  const hits = new Uint32Array(points.length / 2);
+  let count = 0;
   for (let r = 0; 2 * r < points.length; r++) {
     const x = points[2 * r]!;
     const y = points[2 * r + 1]!;
-    if (y <= n && y >= s && (w <= e ? x <= e && x >= w : x >= w || x <= e)) hits.push(r);
+    if (y <= n && y >= s && (w <= e ? x <= e && x >= w : x >= w || x <= e)) hits[count++] = r;
   }
-  return hits;
+  return hits.subarray(0, count);
 }
 
 /** The row groups `readLayerBatches` reads for `box` (all of them for null or a table). */
@@ -276,6 +278,18 @@ export function rowGroupsFor(file: TLayerFile, box: TBbox | null): TLayerFileRow
 function fromInt64(value: unknown): unknown {
   if (typeof value !== "bigint") return value;
   return value >= BigInt(Number.MIN_SAFE_INTEGER) && value <= BigInt(Number.MAX_SAFE_INTEGER) ? Number(value) : value;
+}
+
+/**
+ * The cells of column `c` of `rows`: a `Float64Array` when every one is a number (lib/steps/dataset.ts
+ * `TColumnValues`), else as they are. Why: the steps copy the columns of the rows they keep, and
+ * a `Float64Array`'s bytes lie outside V8's heap, which a young-generation collection neither
+ * fills nor scans (bench "data", the 1-degree `cities-in-area` row on the 10M layer: two of its
+ * four columns, copied by each step).
+ */
+function propertyCells(rows: unknown[][], c: number): TColumnValues {
+  const cells = rows.map((row) => fromInt64(row[c]));
+  return cells.every((cell) => typeof cell === "number") ? Float64Array.from(cells as number[]) : cells;
 }
 
 export interface TReadLayerBatchesOptions {
@@ -296,8 +310,8 @@ export interface TReadLayerBatchesOptions {
  */
 interface TDecodedGroup {
   length: number;
-  /** The cells of each read property column (or row column), in `propertyColumns` order. */
-  values: unknown[][];
+  /** The cells of each read property column (or row column), in `propertyColumns` order (`propertyCells`). */
+  values: TColumnValues[];
   /** Features: each one's geometry, or null when `points` holds them all. */
   geometry: (Geometry | null)[] | null;
   /** Features: x, y of each one when all are plain 2D Points (lib/geo/point-column.ts). */
@@ -366,7 +380,7 @@ export async function* readLayerBatches(file: TLayerFile, box: TBbox | null, opt
       },
     });
     opts.signal?.throwIfAborted();
-    const values = propertyColumns.map((_, c) => rows.map((row) => fromInt64(row[c])));
+    const values = propertyColumns.map((_, c) => propertyCells(rows, c));
     const geometries = features ? rows.map((row) => (row[propertyColumns.length] as Geometry | undefined) ?? null) : null;
     const kept = features && members ? rows.map((row) => decodeFeatureMembers(row[membersAt])) : null;
     const withMembers = kept?.some((m) => m !== null) ? kept : null;

@@ -32,13 +32,14 @@ export const filterRunner = defineRunner(filter, {
         if (cols) {
           // Held by column: one properties object refilled for each test (a predicate keeps nothing of it), kept ones taken by index.
           const propsOf = propsCursor(cols, fields);
-          const kept: number[] = [];
+          const kept = new Uint32Array(cols.props.length); // outside V8's heap, never grown
+          let count = 0;
           for (let i = 0; i < cols.props.length; i++) {
             if (i % EVERY === 0) await ctx.checkpoint();
-            if (ev(propsOf(i), "Point", undefined)) kept.push(i);
+            if (ev(propsOf(i), "Point", undefined)) kept[count++] = i;
           }
-          if (kept.length === cols.props.length) return items;
-          return pointFeatures(takePoints(cols, kept));
+          if (count === cols.props.length) return items;
+          return pointFeatures(takePoints(cols, kept.subarray(0, count)));
         }
         const features: TFeature[] = [];
         for (let i = 0; i < items.features.length; i++) {

@@ -73,7 +73,8 @@ export const spatialFilterRunner = defineRunner(spatialFilter, {
         const cols = step.predicate === "contains" ? undefined : pointColumnsOf(ds);
         if (cols) {
           // Held by column: each point tested where it lies, kept ones taken by index.
-          const kept: number[] = [];
+          const kept = new Uint32Array(cols.props.length); // outside V8's heap, never grown
+          let count = 0;
           const xy: Position = [0, 0];
           point = xy;
           for (let i = 0; i < cols.props.length; i++) {
@@ -81,9 +82,9 @@ export const spatialFilterRunner = defineRunner(spatialFilter, {
             xy[0] = cols.points[2 * i]!;
             xy[1] = cols.points[2 * i + 1]!;
             const hit = index !== null && someEntryAt(byIndex, xy[0], xy[1], pointIn);
-            if (hit === keepIfHit) kept.push(i);
+            if (hit === keepIfHit) kept[count++] = i;
           }
-          return kept.length === cols.props.length ? ds! : pointFeatures(takePoints(cols, kept));
+          return count === cols.props.length ? ds! : pointFeatures(takePoints(cols, kept.subarray(0, count)));
         }
         const source = asFeatures(ds);
         const out: TFeature[] = [];
