@@ -56,7 +56,7 @@ import type { TStepContext, TStepDefinition, TStepRunner } from "@/lib/steps/def
 import { concatTables, itemPosition, layerOrder, sliceTable, tableFromRows } from "@/lib/steps/dataset";
 import type { TBox, TDataset, TFeature, TFeatureSet, TLayerSource, TRow, TTable } from "@/lib/steps/dataset";
 import { asFeatures, asItems, itemCount, type TItems } from "@/lib/steps/items";
-import { concatPoints, pointColumnsOf, pointFeatures, takePoints, type TPointColumns } from "@/lib/steps/point-columns";
+import { pointColumnsOf, pointFeatures, takePointsOf, type TPointColumns } from "@/lib/steps/point-columns";
 import { stepRunner } from "@/lib/steps/runners";
 import { resolveStep, stepSources } from "@/lib/steps/step-schema";
 
@@ -81,9 +81,18 @@ function inLayerOrder<T extends object>(items: T[], n: number): T[] {
     .map((i) => items[i]!);
 }
 
-/** The first `n` of `cols` in their layer's own order (every feature has its position). */
-function pointsInLayerOrder(cols: TPointColumns, n: number): TPointColumns {
-  return takePoints(cols, layerOrder(cols.positions!).slice(0, n));
+/**
+ * The first `n` features of `parts` (taken one after another) in their layer's own order (every
+ * feature has its position), gathered from the parts at once; undefined when their columns differ.
+ */
+function pointsInLayerOrder(parts: readonly TPointColumns[], n: number): TPointColumns | undefined {
+  const positions = new Float64Array(parts.reduce((k, p) => k + p.props.length, 0));
+  let at = 0;
+  for (const p of parts) {
+    positions.set(p.positions!, at);
+    at += p.props.length;
+  }
+  return takePointsOf(parts, layerOrder(positions).slice(0, n));
 }
 
 /** A dataset not read yet: a layer file, or a batch step over one. Each `batches()` call is a new pass, in order. */
@@ -222,8 +231,8 @@ export async function runFlow(
           held += cols.props.length;
           count += cols.props.length;
           if (held > 2 * n) {
-            const first = concatPoints(parts);
-            if (first) [parts, held] = [[pointsInLayerOrder(first, n)], n];
+            const first = pointsInLayerOrder(parts, n);
+            if (first) [parts, held] = [[first], n];
           }
         } else {
           // Not all by column: the features of those that were, then of this one and the rest.
@@ -244,8 +253,8 @@ export async function runFlow(
       await checkpoint();
     }
     if (value.of === "rows") return { ds: concatTables(value.columns, tables), count };
-    const all = parts && parts.length > 0 ? concatPoints(parts) : undefined;
-    if (all) return { ds: pointFeatures(pointsInLayerOrder(all, n)), count };
+    const all = parts && parts.length > 0 ? pointsInLayerOrder(parts, n) : undefined;
+    if (all) return { ds: pointFeatures(all), count };
     // Parts whose columns differ (no step makes them so): as features.
     if (parts) for (const p of parts) for (const f of pointFeatures(p).features) kept.push(f);
     if (byPosition) kept = inLayerOrder(kept, n);
