@@ -15,6 +15,14 @@ async function roundTrip(result: TEngineResult): Promise<TEngineResult> {
   return readSpill(result.key, chunks());
 }
 
+/** One frame of a copy as result-spill.ts writes it (length, then the V8-serialized value), for copies of earlier layouts. */
+function frame(value: unknown): Buffer {
+  const body = v8.serialize(value);
+  const head = Buffer.alloc(4);
+  head.writeUInt32LE(body.byteLength);
+  return Buffer.concat([head, body]);
+}
+
 function feature(i: number): TFeature {
   const properties: Record<string, unknown> =
     i % 3 === 0
@@ -111,12 +119,6 @@ describe("result copy", () => {
   });
 
   it("still reads a copy of the first layout (batches of features or row records)", async () => {
-    const frame = (value: unknown) => {
-      const body = v8.serialize(value);
-      const head = Buffer.alloc(4);
-      head.writeUInt32LE(body.byteLength);
-      return Buffer.concat([head, body]);
-    };
     async function* v1(kind: "layer" | "table", items: unknown[]) {
       yield frame({ v: 1, kind, columns: null, tableColumns: kind === "table" ? ["a", "b"] : [] });
       yield frame(items);
@@ -136,12 +138,6 @@ describe("result copy", () => {
   });
 
   it("still reads a copy of the second layout (the properties of points held by column written row by row)", async () => {
-    const frame = (value: unknown) => {
-      const body = v8.serialize(value);
-      const head = Buffer.alloc(4);
-      head.writeUInt32LE(body.byteLength);
-      return Buffer.concat([head, body]);
-    };
     async function* v2() {
       yield frame({ v: 2, kind: "layer", columns: null, tableColumns: [] });
       yield frame({
@@ -163,10 +159,7 @@ describe("result copy", () => {
 
   it("refuses a copy of a layout it does not know, and one cut short", async () => {
     async function* v4() {
-      const body = v8.serialize({ v: 4, kind: "layer", columns: null, tableColumns: [] });
-      const head = Buffer.alloc(4);
-      head.writeUInt32LE(body.byteLength);
-      yield Buffer.concat([head, body]);
+      yield frame({ v: 4, kind: "layer", columns: null, tableColumns: [] });
     }
     await expect(readSpill("l", v4())).rejects.toThrow(/unknown version/);
     const frames: Uint8Array[] = [];
