@@ -28,7 +28,7 @@ import type { Geometry } from "geojson";
 import type { TEngineResult, TFeature, TRow } from "@/lib/engine/types";
 import { pointAt, pointColumn } from "@/lib/geo/point-column";
 import { featureCount, pointColumnsOf, sameNames, type TPointColumns } from "@/lib/steps/point-columns";
-import { setOwn, tableFromRows, type TColumnValues } from "@/lib/steps/dataset";
+import { concatColumn, setOwn, tableFromRows, type TColumnValues } from "@/lib/steps/dataset";
 import type { TColumns } from "@/lib/steps/columns";
 
 const SPILL_BATCH = 4_096;
@@ -179,20 +179,6 @@ export async function* spillFrames(result: TEngineResult, signal?: AbortSignal):
       yield frame(batch);
     }
   }
-}
-
-/** One column of a table from its batches (a column of numbers only stays a `Float64Array`). */
-function concatColumn(parts: TColumnValues[]): TColumnValues {
-  if (parts.length > 0 && parts.every((p) => p instanceof Float64Array)) {
-    const out = new Float64Array(parts.reduce((n, p) => n + p.length, 0));
-    let at = 0;
-    for (const p of parts) {
-      out.set(p as Float64Array, at);
-      at += p.length;
-    }
-    return out;
-  }
-  return parts.flatMap((p) => Array.from(p));
 }
 
 /** Reads a spill back (from `TBlobStore.stream`) into the engine result it was made of. */

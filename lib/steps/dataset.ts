@@ -104,25 +104,27 @@ export function withColumns(table: TTable, columns: string[]): TTable {
   return { kind: "rows", columns, values, length: table.length };
 }
 
+/** The cells of `parts` one after another: a `Float64Array` when every part is one (numbers only), else an array. */
+export function concatColumn(parts: readonly TColumnValues[]): TColumnValues {
+  if (parts.length > 0 && parts.every((p) => p instanceof Float64Array)) {
+    const cells = new Float64Array(parts.reduce((n, p) => n + p.length, 0));
+    let at = 0;
+    for (const p of parts) {
+      cells.set(p as Float64Array, at);
+      at += p.length;
+    }
+    return cells;
+  }
+  // by index: `Array.from` or spreading would make an iterator result per cell
+  const cells: unknown[] = [];
+  for (const p of parts) for (let r = 0; r < p.length; r++) cells.push(p[r]);
+  return cells;
+}
+
 /** The rows of `tables` one after another, with `columns` (a table's missing column: `undefined` cells). */
 export function concatTables(columns: string[], tables: readonly TTable[]): TTable {
   const parts = tables.map((t) => withColumns(t, columns).values);
-  const values = columns.map((_, c): TColumnValues => {
-    if (parts.length > 0 && parts.every((p) => p[c] instanceof Float64Array)) {
-      // numbers only: still a Float64Array
-      const cells = new Float64Array(parts.reduce((n, p) => n + p[c]!.length, 0));
-      let at = 0;
-      for (const p of parts) {
-        cells.set(p[c] as Float64Array, at);
-        at += p[c]!.length;
-      }
-      return cells;
-    }
-    // by index: `Array.from` or spreading would make an iterator result per cell
-    const cells: unknown[] = [];
-    for (const p of parts) for (let r = 0; r < p[c]!.length; r++) cells.push(p[c]![r]);
-    return cells;
-  });
+  const values = columns.map((_, c) => concatColumn(parts.map((p) => p[c]!)));
   return { kind: "rows", columns, values, length: tables.reduce((n, t) => n + t.length, 0) };
 }
 
