@@ -53,7 +53,7 @@ import { planLayerBoxes } from "@/lib/engine/plan-boxes";
 import { resultColumns } from "@/lib/engine/result-columns";
 import type { TEngineResult, TResolvedInputs, TRunFlowOptions } from "@/lib/engine/types";
 import type { TStepContext, TStepDefinition, TStepRunner } from "@/lib/steps/define-step";
-import { concatTables, itemPosition, layerOrder, sliceTable, tableFromRows } from "@/lib/steps/dataset";
+import { concatColumn, concatTables, itemPosition, layerOrder, sliceTable, tableFromRows } from "@/lib/steps/dataset";
 import type { TBox, TDataset, TFeature, TFeatureSet, TLayerSource, TRow, TTable } from "@/lib/steps/dataset";
 import { asFeatures, asItems, itemCount, type TItems } from "@/lib/steps/items";
 import { pointColumnsOf, pointFeatures, takePointsOf, type TPointColumns } from "@/lib/steps/point-columns";
@@ -86,12 +86,7 @@ function inLayerOrder<T extends object>(items: T[], n: number): T[] {
  * feature has its position), gathered from the parts at once; undefined when their columns differ.
  */
 function pointsInLayerOrder(parts: readonly TPointColumns[], n: number): TPointColumns | undefined {
-  const positions = new Float64Array(parts.reduce((k, p) => k + p.props.length, 0));
-  let at = 0;
-  for (const p of parts) {
-    positions.set(p.positions!, at);
-    at += p.props.length;
-  }
+  const positions = parts.length === 1 ? parts[0]!.positions! : (concatColumn(parts.map((p) => p.positions!)) as Float64Array);
   return takePointsOf(parts, layerOrder(positions).slice(0, n));
 }
 
