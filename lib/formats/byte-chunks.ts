@@ -63,21 +63,23 @@ export class Utf8Chunks {
   /** Appends text. */
   push(text: string): void {
     // UTF-8 takes at most 3 bytes per UTF-16 code unit (a surrogate pair: 4 for 2).
-    const most = 3 * text.length;
-    if (this.chunk === null || this.used + most > this.chunk.length) {
-      this.flush();
-      this.chunk = this.alloc(Math.max(TEXT_CHUNK_BYTES, most));
-    }
-    this.used += this.chunk.write(text, this.used, "utf8");
+    const chunk = this.room(3 * text.length);
+    this.used += chunk.write(text, this.used, "utf8");
   }
 
   /** Appends a few bytes as they are (a separator): copied in place, no string made for them. */
   pushBytes(bytes: Uint8Array): void {
-    if (this.chunk === null || this.used + bytes.length > this.chunk.length) {
+    const chunk = this.room(bytes.length);
+    for (let i = 0; i < bytes.length; i++) chunk[this.used++] = bytes[i]!;
+  }
+
+  /** The current chunk when `bytes` more fit in it, else a new one (the full one flushed). */
+  private room(bytes: number): Buffer {
+    if (this.chunk === null || this.used + bytes > this.chunk.length) {
       this.flush();
-      this.chunk = this.alloc(Math.max(TEXT_CHUNK_BYTES, bytes.length));
+      this.chunk = this.alloc(Math.max(TEXT_CHUNK_BYTES, bytes));
     }
-    for (let i = 0; i < bytes.length; i++) this.chunk[this.used++] = bytes[i]!;
+    return this.chunk;
   }
 
   private flush(): void {
