@@ -4,7 +4,8 @@ import { runFlow } from "@/lib/engine/run-flow";
 import type { TResolvedInputs } from "@/lib/engine/types";
 import { CITIES_IN_AREA } from "@/lib/demo/flows";
 import fc from "fast-check";
-import { Acc, fieldColumn, readNumber } from "@/lib/steps/aggregations";
+import { Acc, fieldColumn, readNumber, tableFieldColumn } from "@/lib/steps/aggregations";
+import { tableFromRows, type TTable } from "@/lib/steps/dataset";
 import { AGG_OPS } from "@/lib/steps/options";
 import { box, fs, mustValidate, pt, R, runStep, table } from "@/lib/steps/test-helpers";
 
@@ -34,6 +35,31 @@ describe("aggregating by column (fieldColumn + addAt)", () => {
               byColumn.addAt(column, i);
             }
             expect(byColumn.value()).toEqual(byProps.value());
+          }
+        }
+      }),
+      { numRuns: 200 },
+    );
+  });
+
+  it("adds a range of items as adding each does (addRange), over cells and over a column of numbers only", () => {
+    fc.assert(
+      fc.property(fc.array(fc.double(), { maxLength: 40 }), fc.nat(), fc.nat(), (values, x, y) => {
+        const rows = values.map((v) => ({ v }));
+        const cells = tableFromRows(["v"], rows);
+        // the same values as a layer file's numbers-only column (lib/layers/layer-file)
+        const typed: TTable = { ...cells, values: [Float64Array.from(values)] };
+        const [from, to] = [Math.min(x, y) % (values.length + 1), Math.max(x, y) % (values.length + 1)].sort((a, b) => a - b) as [number, number];
+        for (const op of AGG_OPS) {
+          for (const field of op === "count" ? [undefined, "v"] : ["v"]) {
+            const a = { op, field, as: "out" };
+            const each = new Acc(a);
+            for (let i = from; i < to; i++) each.add(rows[i]!);
+            for (const t of [cells, typed]) {
+              const range = new Acc(a);
+              range.addRange(field === undefined ? null : tableFieldColumn(t, field), from, to);
+              expect(range.value()).toEqual(each.value());
+            }
           }
         }
       }),

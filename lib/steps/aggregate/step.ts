@@ -35,9 +35,20 @@ export const aggregateRunner = defineRunner(aggregate, {
       if (table && byColumn) {
         const fields = step.aggregations.map((a) => (a.field === undefined ? null : tableFieldColumn(table, a.field)));
         const keys = new Map(step.group_by.map((f) => [f, columnValues(table, f)]));
+        if (single) {
+          // One loop per aggregation over each EVERY items. A loop over every item in this async
+          // function made V8 compile it again and again (deoptimised by the next batch's objects,
+          // 40-50 ms of compiling each time, beside bench row "cities-in-area, 1-degree box, 10M").
+          for (let from = 0; from < table.length; from += EVERY) {
+            await ctx.checkpoint();
+            const to = Math.min(from + EVERY, table.length);
+            for (let k = 0; k < single.accs.length; k++) single.accs[k]!.addRange(fields[k] ?? null, from, to);
+          }
+          continue;
+        }
         for (let i = 0; i < table.length; i++) {
           if (i % EVERY === 0) await ctx.checkpoint();
-          const g = single ?? groupOf((f) => keys.get(f)?.[i]);
+          const g = groupOf((f) => keys.get(f)?.[i]);
           for (let k = 0; k < g.accs.length; k++) g.accs[k]!.addAt(fields[k] ?? null, i);
         }
         continue;
