@@ -76,9 +76,7 @@ function tooManyItems(maxItems: number): ResourceLimitError {
 function inLayerOrder<T extends object>(items: T[], n: number): T[] {
   const positions = new Float64Array(items.length);
   for (let i = 0; i < items.length; i++) positions[i] = itemPosition(items[i]!)!;
-  return layerOrder(positions)
-    .slice(0, n)
-    .map((i) => items[i]!);
+  return Array.from(layerOrder(positions).subarray(0, n), (i) => items[i]!);
 }
 
 /**
@@ -87,7 +85,7 @@ function inLayerOrder<T extends object>(items: T[], n: number): T[] {
  */
 function pointsInLayerOrder(parts: readonly TPointColumns[], n: number): TPointColumns | undefined {
   const positions = parts.length === 1 ? parts[0]!.positions! : (concatColumn(parts.map((p) => p.positions!)) as Float64Array);
-  return takePointsOf(parts, layerOrder(positions).slice(0, n));
+  return takePointsOf(parts, layerOrder(positions).subarray(0, n));
 }
 
 /** A dataset not read yet: a layer file, or a batch step over one. Each `batches()` call is a new pass, in order. */

@@ -1,7 +1,8 @@
-/** A feature's layer position (lib/steps/dataset.ts): kept on the object, seen by nothing that reads its members. */
+/** A feature's layer position (lib/steps/dataset.ts): kept on the object, seen by nothing that reads its members; and the layer order of positions. */
 import v8 from "node:v8";
+import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { carryItemPosition, itemPosition, setItemPosition } from "@/lib/steps/dataset";
+import { carryItemPosition, itemPosition, layerOrder, setItemPosition } from "@/lib/steps/dataset";
 import { withProps } from "@/lib/steps/items";
 import { pt } from "@/lib/steps/test-helpers";
 
@@ -32,5 +33,26 @@ describe("item position", () => {
     setItemPosition(f, 1);
     setItemPosition(f, 7);
     expect(itemPosition(f)).toBe(7);
+  });
+});
+
+describe("layerOrder", () => {
+  /** The order by definition: by position, equal positions in index order. */
+  const byComparator = (positions: number[]) => positions.map((_, i) => i).sort((a, b) => positions[a]! - positions[b]! || a - b);
+
+  it("orders indexes by position, equal positions in index order (packed keys)", () => {
+    fc.assert(
+      fc.property(fc.array(fc.integer({ min: 0, max: 2 ** 29 - 1 }), { maxLength: 200 }), fc.array(fc.nat(5), { maxLength: 50 }), (spread, dense) => {
+        for (const positions of [spread, dense]) expect([...layerOrder(Float64Array.from(positions))]).toEqual(byComparator(positions));
+      }),
+    );
+  });
+
+  it("orders positions a key cannot hold (too large, fractional) by comparing them", () => {
+    for (const positions of [
+      [2 ** 29, 3, 2 ** 40, 3, 0],
+      [1.5, 0.5, 1.5, -1],
+    ])
+      expect([...layerOrder(Float64Array.from(positions))]).toEqual(byComparator(positions));
   });
 });
