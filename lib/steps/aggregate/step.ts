@@ -34,7 +34,6 @@ export const aggregateRunner = defineRunner(aggregate, {
       const table = items.kind === "rows" ? items : pointColumnsOf(items)?.props;
       if (table && byColumn) {
         const fields = step.aggregations.map((a) => (a.field === undefined ? null : tableFieldColumn(table, a.field)));
-        const keys = new Map(step.group_by.map((f) => [f, columnValues(table, f)]));
         if (single) {
           // One loop per aggregation over each EVERY items. A loop over every item in this async
           // function made V8 compile it again and again (deoptimised by the next batch's objects,
@@ -46,6 +45,7 @@ export const aggregateRunner = defineRunner(aggregate, {
           }
           continue;
         }
+        const keys = new Map(step.group_by.map((f) => [f, columnValues(table, f)]));
         for (let i = 0; i < table.length; i++) {
           if (i % EVERY === 0) await ctx.checkpoint();
           const g = groupOf((f) => keys.get(f)?.[i]);
