@@ -218,6 +218,8 @@ export function itemPosition(item: object): number | undefined {
 
 /** The indexes a packed sort key of `layerOrder` can hold: its low 24 bits. */
 const INDEX_SPAN = 2 ** 24;
+/** The positions it can hold beside them, within a double's 53 bits of integer: below 2^29. */
+const POSITION_SPAN = 2 ** 53 / INDEX_SPAN;
 
 /**
  * Indexes `0 .. positions.length - 1` in the layer's own order: by position, equal positions in
@@ -231,7 +233,7 @@ export function layerOrder(positions: Float64Array): Uint32Array {
   const n = positions.length;
   const order = new Uint32Array(n);
   let packable = n <= INDEX_SPAN;
-  for (let i = 0; i < n && packable; i++) packable = Number.isInteger(positions[i]) && positions[i]! >= 0 && positions[i]! < 2 ** 29;
+  for (let i = 0; i < n && packable; i++) packable = Number.isInteger(positions[i]) && positions[i]! >= 0 && positions[i]! < POSITION_SPAN;
   if (!packable) {
     for (let i = 0; i < n; i++) order[i] = i;
     return order.sort((a, b) => positions[a]! - positions[b]! || a - b);
