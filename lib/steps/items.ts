@@ -97,13 +97,19 @@ export function columnsOf(records: Iterable<Record<string, unknown>>): string[] 
   return [...seen];
 }
 
+/**
+ * `f` with `properties` in place of its own: its `id`, its layer position and its `bbox` member
+ * (RFC 7946 section 5: the geometry it bounds is the same) are kept.
+ */
 export function withProps(f: TFeature, properties: Record<string, unknown>): TFeature {
   const out: TFeature =
     f.id === undefined ? { type: "Feature", geometry: f.geometry, properties } : { type: "Feature", id: f.id, geometry: f.geometry, properties };
+  if (f.bbox !== undefined) out.bbox = f.bbox;
   carryItemPosition(f, out);
   return out;
 }
 
+/** `f` with `geometry` in place of its own: its `id` and layer position are kept, its `bbox` member is not (it bounded the old geometry). */
 export function withGeometry(f: TFeature, geometry: Geometry | null): TFeature {
   const out: TFeature =
     f.id === undefined ? { type: "Feature", geometry, properties: props(f) } : { type: "Feature", id: f.id, geometry, properties: props(f) };
