@@ -86,6 +86,21 @@ describe("result copy", () => {
     expect(Object.getOwnPropertyDescriptor(got[length - 1]!.properties, "__proto__")?.value).toBe("p");
   });
 
+  it("writes each batch's own share of a typed column, not the whole column, though it takes a view of it", async () => {
+    const length = 9_000; // three batches
+    const points = Float64Array.from({ length: 2 * length }, (_, i) => i / 7);
+    const values = Float64Array.from({ length }, (_, i) => i);
+    const data = pointFeatures({ props: { kind: "rows", columns: ["v"], values: [values], length }, points, positions: null });
+    const frames: Uint8Array[] = [];
+    for await (const f of spillFrames({ key: "points", kind: "layer", data })) frames.push(f);
+    const written = frames.reduce((n, f) => n + f.byteLength, 0);
+    const columnBytes = points.byteLength + values.byteLength;
+    expect(written).toBeGreaterThan(columnBytes);
+    expect(written).toBeLessThan(columnBytes + 40_000); // headers and each feature's key list index (2 bytes)
+    const back = await roundTrip({ key: "points", kind: "layer", data });
+    expect(back.kind === "layer" && back.data.features).toStrictEqual(data.features);
+  });
+
   it("gives back a table's columns, typed columns typed, missing cells missing", async () => {
     const length = 5_000;
     const numbers = Float64Array.from({ length }, (_, i) => i * 0.1);

@@ -119,7 +119,8 @@ function layerBatch(features: TFeature[]): TLayerBatch {
  * batch of 4,096 mixed cells), where a "packed" one (built by `push`) is written as a list.
  */
 function packedSlice(cells: TColumnValues, start: number, end: number): TColumnValues {
-  if (cells instanceof Float64Array) return cells.slice(start, end);
+  // a view, not a copy: Node's serializer writes a typed array's own bytes, not its whole buffer
+  if (cells instanceof Float64Array) return cells.subarray(start, end);
   const out: unknown[] = [];
   for (let i = start; i < Math.min(end, cells.length); i++) out.push(cells[i]);
   return out;
@@ -135,8 +136,7 @@ function packedSlice(cells: TColumnValues, start: number, end: number): TColumnV
  */
 function pointsBatch(cols: TPointColumns, start: number, end: number): TLayerBatch {
   const { columns, values } = cols.props;
-  // a copy: V8 writes a typed array's whole buffer
-  const points = cols.points.slice(2 * start, 2 * end);
+  const points = cols.points.subarray(2 * start, 2 * end);
   const cells = values.map((column) => packedSlice(column, start, end));
   return { geometry: null, points, id: null, bbox: null, keys: [columns], shape: new Uint16Array(end - start), values: [], cells };
 }
