@@ -24,6 +24,7 @@
  *   a small result); and world-cities again as an upload whose features carry their GeoNames id
  *   as the GeoJSON `id` member (a layer file keeps it in its `feature_members` column and its
  *   points are then read as feature objects, not by column: what keeping ids costs a run);
+ * - the heap an opened footer of the 10M layer holds (a run process keeps up to 16 files open);
  * - `country-stats` over the 10M layer (every point joined to a country): time and the run
  *   processes' peak memory;
  * - a result of ~128 MB downloaded from the filesystem store by curl: MB/s (the median of three
@@ -32,6 +33,7 @@
  *   by the ordinary 1-degree run: its started→finished against the same run before.
  */
 import { execFileSync } from "node:child_process";
+import { Session } from "node:inspector/promises";
 import fs from "node:fs";
 import path from "node:path";
 import { Readable } from "node:stream";
@@ -421,6 +423,34 @@ export async function bench(ctx: TBenchContext): Promise<TBenchRow[]> {
       value: Math.round(median(t)),
       unit: "ms",
       note: "count and sum by the bbox covering columns, in-process: no HTTP, queue or result files",
+    });
+  }
+
+  // What an opened layer file holds: a run process keeps up to 16 open, outside its row-group
+  // cache's bound (worker/runtime/layer-source.ts). Live sizes after a full collection, asked of
+  // V8 through the inspector (this process only: a measure, not the app's code).
+  {
+    const session = new Session();
+    session.connect();
+    const live = async () => {
+      await session.post("HeapProfiler.collectGarbage");
+      return process.memoryUsage();
+    };
+    const before = await live();
+    const held = [];
+    for (let i = 0; i < 8; i++) held.push(await openLayerFile(await blobAsyncBuffer(blobStore(), layer.rows[0]!.fileKey)));
+    const after = await live();
+    session.disconnect();
+    const mb = (bytes: number) => bytes / held.length / 1048576;
+    const heap = mb(after.heapUsed - before.heapUsed);
+    rows.push({
+      group: "data",
+      metric: `an opened 10M-point layer file (its footer, ${held[0]!.rowGroups.length} row groups): heap it holds (mean of 8 opened)`,
+      value: Math.round(heap * 10) / 10,
+      unit: "MB",
+      target: "< 2 MB (16 open within a run process's 256 MB heap)",
+      ok: heap < 2,
+      note: `and ${mb(after.arrayBuffers - before.arrayBuffers).toFixed(1)} MB outside the heap (typed arrays)`,
     });
   }
 

@@ -22,7 +22,7 @@
  * @throws the byte source's errors, hyparquet's for a file that is not Parquet, and the
  *   signal's reason when aborted.
  */
-import { parquetMetadataAsync, parquetRead, type AsyncBuffer, type FileMetaData, type RowGroup } from "hyparquet";
+import { parquetMetadataAsync, parquetRead, type AsyncBuffer, type ColumnMetaData, type FileMetaData, type RowGroup } from "hyparquet";
 import type { Geometry } from "geojson";
 import { setItemPosition, setOwn, type TColumnValues } from "@/lib/steps/dataset";
 import type { TFeature, TFeatureSet, TRow } from "@/lib/engine/types";
@@ -65,7 +65,7 @@ export interface TLayerFile extends Omit<TLayerFileSummary, "rowGroups"> {
 
 interface TLayerFileSource {
   buffer: AsyncBuffer;
-  metadata: FileMetaData;
+  footer: TFooterIndex;
   /** Column name in the file -> property (or row) key. */
   keyOf: Map<string, string>;
   /** The `geo` metadata's primary (WKB) column. */
@@ -107,45 +107,118 @@ function rowGroupBbox(group: RowGroup, covering: Record<string, string[]>): TBbo
 }
 
 /**
- * The footer as the reader keeps it: each column chunk reduced to what hyparquet's `parquetRead`
- * needs to find and decode it (type, path, codec, counts, sizes, offsets), the paths and
- * encoding lists shared between row groups; statistics and encoding stats are dropped once the row groups' bboxes are
- * read from them. A 10M-point layer's footer (2,442 row groups) takes 7 MB of heap so instead of
- * 18 MB, kept for as long as the file is open (bench "data": the 1-degree cities-in-area row's
- * run-process peak).
+ * The footer as the reader keeps it, held by column: each column chunk's numbers (offsets,
+ * sizes, counts) in one `Float64Array` per field and its type, codec, encodings and path as
+ * indexes into a short list, so a 10M-point layer's 2,442 row groups (about 29,000 chunks) are
+ * a dozen objects instead of some 230,000 (a chunk, its metadata and six bigints each).
+ * `parquetRead` gets the one row group it reads, made when it is read (`footerFor`);
+ * statistics and encoding stats are dropped once the row groups' bboxes are read from them.
+ * Why: a run process keeps up to 16 files open, outside its row-group cache's bound
+ * (worker/runtime/layer-source.ts). Bench row "an opened 10M-point layer file ... heap it
+ * holds": 7.4 MB of heap as chunk objects (16 such files: 118 MB of a 256 MB heap), 0.4 MB
+ * by column and 1.6 MB of typed arrays outside the heap; a full collection of the process
+ * took 8-11 ms longer with one such file open as objects (measured with `--expose-gc`).
  */
-function readingMetadata(metadata: FileMetaData): FileMetaData {
-  const shared = new Map<string, string[]>();
-  const share = <T extends string>(list: T[]): T[] => {
-    const key = list.join("\u0000");
-    if (!shared.has(key)) shared.set(key, list);
-    return shared.get(key) as T[];
+interface TFooterIndex {
+  /** The footer without its row groups. */
+  file: FileMetaData;
+  /** Chunks per row group: a group's chunk `j` is at `g * width + j`. */
+  width: number;
+  numRows: Float64Array;
+  totalByteSize: Float64Array;
+  /** Per chunk; NaN where the footer has no value (`dictionaryPageOffset`) or the chunk has no metadata (the rest). */
+  fileOffset: Float64Array;
+  numValues: Float64Array;
+  uncompressedSize: Float64Array;
+  compressedSize: Float64Array;
+  dataPageOffset: Float64Array;
+  dictionaryPageOffset: Float64Array;
+  /** Per chunk, indexes into `lists` for its type, codec, encodings and path (-1: no metadata). */
+  type: Int32Array;
+  codec: Int32Array;
+  encodings: Int32Array;
+  path: Int32Array;
+  lists: (string | string[])[];
+}
+
+/** The footer index of `metadata`. @throws Error when a row group lacks a column chunk (Parquet requires one per column). */
+function footerIndex(metadata: FileMetaData): TFooterIndex {
+  const groups = metadata.row_groups;
+  const width = groups[0]?.columns.length ?? 0;
+  const odd = groups.findIndex((g) => g.columns.length !== width);
+  if (odd >= 0) throw new Error(`not a valid Parquet file: row group ${odd} has ${groups[odd]!.columns.length} column chunks, row group 0 has ${width}`);
+  const n = groups.length * width;
+  const numbers = () => new Float64Array(n).fill(NaN);
+  const indexes = () => new Int32Array(n).fill(-1);
+  const index: TFooterIndex = {
+    file: { ...metadata, row_groups: [] },
+    width,
+    numRows: Float64Array.from(groups, (g) => Number(g.num_rows)),
+    totalByteSize: Float64Array.from(groups, (g) => Number(g.total_byte_size)),
+    fileOffset: numbers(),
+    numValues: numbers(),
+    uncompressedSize: numbers(),
+    compressedSize: numbers(),
+    dataPageOffset: numbers(),
+    dictionaryPageOffset: numbers(),
+    type: indexes(),
+    codec: indexes(),
+    encodings: indexes(),
+    path: indexes(),
+    lists: [],
   };
-  return {
-    ...metadata,
-    row_groups: metadata.row_groups.map((group) => ({
-      num_rows: group.num_rows,
-      total_byte_size: group.total_byte_size,
-      columns: group.columns.map((chunk) => {
-        const meta = chunk.meta_data;
-        if (!meta) return chunk;
-        return {
-          file_offset: chunk.file_offset,
-          meta_data: {
-            type: meta.type,
-            encodings: share(meta.encodings),
-            path_in_schema: share(meta.path_in_schema),
-            codec: meta.codec,
-            num_values: meta.num_values,
-            total_uncompressed_size: meta.total_uncompressed_size,
-            total_compressed_size: meta.total_compressed_size,
-            data_page_offset: meta.data_page_offset,
-            dictionary_page_offset: meta.dictionary_page_offset,
-          },
-        };
-      }),
-    })),
+  const listIndex = new Map<string, number>();
+  const listOf = (value: string | string[]) => {
+    const key = typeof value === "string" ? value : `\u0001${value.join("\u0000")}`;
+    let at = listIndex.get(key);
+    if (at === undefined) listIndex.set(key, (at = index.lists.push(value) - 1));
+    return at;
   };
+  groups.forEach((group, g) => {
+    group.columns.forEach((chunk, j) => {
+      const at = g * width + j;
+      index.fileOffset[at] = Number(chunk.file_offset);
+      const meta = chunk.meta_data;
+      if (!meta) return;
+      index.numValues[at] = Number(meta.num_values);
+      index.uncompressedSize[at] = Number(meta.total_uncompressed_size);
+      index.compressedSize[at] = Number(meta.total_compressed_size);
+      index.dataPageOffset[at] = Number(meta.data_page_offset);
+      if (meta.dictionary_page_offset !== undefined) index.dictionaryPageOffset[at] = Number(meta.dictionary_page_offset);
+      index.type[at] = listOf(meta.type);
+      index.codec[at] = listOf(meta.codec);
+      index.encodings[at] = listOf(meta.encodings);
+      index.path[at] = listOf(meta.path_in_schema);
+    });
+  });
+  return index;
+}
+
+/** The footer `parquetRead` needs to read row group `g` alone (its rows are then `0` to its `num_rows`). */
+function footerFor(index: TFooterIndex, g: number): FileMetaData {
+  const big = (value: number) => BigInt(value);
+  const columns = Array.from({ length: index.width }, (_, j): RowGroup["columns"][number] => {
+    const at = g * index.width + j;
+    const chunk = { file_offset: big(index.fileOffset[at]) };
+    if (index.type[at] < 0) return chunk;
+    const dictionary = index.dictionaryPageOffset[at];
+    return {
+      ...chunk,
+      meta_data: {
+        type: index.lists[index.type[at]] as ColumnMetaData["type"],
+        encodings: index.lists[index.encodings[at]] as ColumnMetaData["encodings"],
+        path_in_schema: index.lists[index.path[at]] as string[],
+        codec: index.lists[index.codec[at]] as ColumnMetaData["codec"],
+        num_values: big(index.numValues[at]),
+        total_uncompressed_size: big(index.uncompressedSize[at]),
+        total_compressed_size: big(index.compressedSize[at]),
+        data_page_offset: big(index.dataPageOffset[at]),
+        ...(Number.isNaN(dictionary) ? {} : { dictionary_page_offset: big(dictionary) }),
+      },
+    };
+  });
+  const numRows = big(index.numRows[g]);
+  return { ...index.file, num_rows: numRows, row_groups: [{ num_rows: numRows, total_byte_size: big(index.totalByteSize[g]), columns }] };
 }
 
 /** Opens a layer file: reads its footer once and describes it (see module doc). */
@@ -227,7 +300,7 @@ export async function openLayerFile(file: AsyncBuffer, opts: TOpenLayerFileOptio
     cacheKey: opts.cacheKey,
     source: {
       buffer,
-      metadata: readingMetadata(metadata),
+      footer: footerIndex(metadata),
       keyOf,
       geometryColumn: primary,
       position,
@@ -351,7 +424,7 @@ function groupBytes(group: TDecodedGroup): number {
  * modify it. See the module doc for what is decoded how.
  */
 export async function* readLayerBatches(file: TLayerFile, box: TBbox | null, opts: TReadLayerBatchesOptions = {}): AsyncGenerator<TFeatureSet | TRow[]> {
-  const { buffer, metadata, keyOf, geometryColumn, position, members, cache } = file.source;
+  const { buffer, footer, keyOf, geometryColumn, position, members, cache } = file.source;
   const wanted = opts.columns ? new Set(opts.columns) : undefined;
   const propertyColumns = [...keyOf].filter(([, key]) => !wanted || wanted.has(key));
   const features = file.kind === "features";
@@ -371,10 +444,10 @@ export async function* readLayerBatches(file: TLayerFile, box: TBbox | null, opt
     let rows: unknown[][] = [];
     await parquetRead({
       file: buffer,
-      metadata,
+      metadata: footerFor(footer, group.index),
       columns: readColumns,
-      rowStart: group.rowStart,
-      rowEnd: group.rowStart + group.rowCount,
+      rowStart: 0,
+      rowEnd: group.rowCount,
       onComplete: (result) => {
         rows = result;
       },
