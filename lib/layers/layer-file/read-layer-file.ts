@@ -126,8 +126,9 @@ interface TFooterIndex {
   width: number;
   numRows: Float64Array;
   totalByteSize: Float64Array;
-  /** Per chunk; NaN where the footer has no value (`dictionaryPageOffset`) or the chunk has no metadata (the rest). */
+  /** Per chunk. */
   fileOffset: Float64Array;
+  /** Per chunk; NaN where the footer has no value (`dictionaryPageOffset`) or the chunk has no metadata (all of them). */
   numValues: Float64Array;
   uncompressedSize: Float64Array;
   compressedSize: Float64Array;
@@ -177,7 +178,8 @@ function footerIndex(metadata: FileMetaData): TFooterIndex {
   groups.forEach((group, g) => {
     group.columns.forEach((chunk, j) => {
       const at = g * width + j;
-      index.fileOffset[at] = Number(chunk.file_offset);
+      // deprecated and unread by hyparquet, but required by Parquet: absent (some writers) as 0
+      index.fileOffset[at] = Number(chunk.file_offset ?? 0);
       const meta = chunk.meta_data;
       if (!meta) return;
       index.numValues[at] = Number(meta.num_values);
