@@ -17,7 +17,7 @@ import { env } from "@/lib/env";
 import { createRowGroupCache, openLayerFile, readLayerBatches, type TLayerFile, type TRowGroupCache } from "@/lib/layers/layer-file";
 import type { TLayerRef } from "@/lib/runs/run-task";
 
-/** Opened files (their footers: for 10M points 0.4 MB of heap and 1.6 MB of typed arrays, read-layer-file.ts), by file key; a handful per process. */
+/** Opened files (their footers: for 10M points 0.4 MB of heap and 1.5 MB of typed arrays, read-layer-file.ts), by file key; a handful per process. */
 const opened = new Map<string, Promise<TLayerFile>>();
 const MAX_OPENED = 16;
 let cache: TRowGroupCache | undefined;

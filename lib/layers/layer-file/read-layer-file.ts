@@ -116,7 +116,7 @@ function rowGroupBbox(group: RowGroup, covering: Record<string, string[]>): TBbo
  * Why: a run process keeps up to 16 files open, outside its row-group cache's bound
  * (worker/runtime/layer-source.ts). Bench row "an opened 10M-point layer file ... heap it
  * holds": 7.4 MB of heap as chunk objects (16 such files: 118 MB of a 256 MB heap), 0.4 MB
- * by column and 1.6 MB of typed arrays outside the heap; a full collection of the process
+ * by column and 1.5 MB of typed arrays outside the heap; a full collection of the process
  * took 8-11 ms longer with one such file open as objects (measured with `--expose-gc`).
  */
 interface TFooterIndex {
