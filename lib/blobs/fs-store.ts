@@ -72,6 +72,16 @@ export function createFsBlobStore(opts: TFsBlobStoreOptions): TBlobStore {
     return { handle, size: stat.size };
   }
 
+  /** fsyncs a folder: its entries (a renamed file, a new folder) survive a crash. */
+  async function syncFolder(dir: string): Promise<void> {
+    const handle = await fs.open(dir, fsConstants.O_RDONLY);
+    try {
+      await handle.sync();
+    } finally {
+      await handle.close();
+    }
+  }
+
   /** Removes an object's file, then the folders that left empty; false when there was no object. */
   async function removeObject(key: string): Promise<boolean> {
     const file = pathOf(key);
@@ -214,13 +224,18 @@ export function createFsBlobStore(opts: TFsBlobStoreOptions): TBlobStore {
 
   /**
    * Renames the finished temp file onto the key's path, creating its folders, then fsyncs the
-   * folder so the rename itself survives a crash. A concurrent delete may prune a folder
-   * between mkdir and rename, hence the retry.
+   * folder so the rename itself survives a crash, and the parent of each folder mkdir made (a
+   * new folder is an entry in its parent: without that, a crash could lose the path to the
+   * object, not just the object). A folder another put made a moment earlier is synced by that
+   * put; the callers that report an object durable (a run's files, a layer import) wait for all
+   * of theirs. A concurrent delete may prune a folder between mkdir and rename, hence the retry.
    */
   async function renameIntoPlace(temp: string, target: string): Promise<void> {
     const dir = path.dirname(target);
+    let created: string | undefined;
     for (let attempt = 0; ; attempt++) {
-      await fs.mkdir(dir, { recursive: true, mode: DIR_MODE });
+      const made = await fs.mkdir(dir, { recursive: true, mode: DIR_MODE });
+      if (made !== undefined && (created === undefined || made.length < created.length)) created = made;
       try {
         await fs.rename(temp, target);
         break;
@@ -228,11 +243,10 @@ export function createFsBlobStore(opts: TFsBlobStoreOptions): TBlobStore {
         if ((err as NodeJS.ErrnoException).code !== "ENOENT" || attempt >= 3) throw err;
       }
     }
-    const dirHandle = await fs.open(dir, fsConstants.O_RDONLY);
-    try {
-      await dirHandle.sync();
-    } finally {
-      await dirHandle.close();
-    }
+    // `created`, the shallowest folder mkdir made, and those below it down to `dir` are new entries of their parents.
+    const folders = [dir];
+    for (let d = dir; created !== undefined && d !== created && d.length > root.length;) folders.push((d = path.dirname(d)));
+    if (created !== undefined) folders.push(path.dirname(created));
+    await Promise.all(folders.map(syncFolder));
   }
 }
