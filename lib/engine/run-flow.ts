@@ -53,10 +53,10 @@ import { planLayerBoxes } from "@/lib/engine/plan-boxes";
 import { resultColumns } from "@/lib/engine/result-columns";
 import type { TEngineResult, TResolvedInputs, TRunFlowOptions } from "@/lib/engine/types";
 import type { TStepContext, TStepDefinition, TStepRunner } from "@/lib/steps/define-step";
-import { concatColumn, concatTables, itemPosition, layerOrder, sliceTable, tableFromRows } from "@/lib/steps/dataset";
+import { concatTables, itemPosition, layerOrder, sliceTable, tableFromRows } from "@/lib/steps/dataset";
 import type { TBox, TDataset, TFeature, TFeatureSet, TLayerSource, TRow, TTable } from "@/lib/steps/dataset";
 import { asFeatures, asItems, itemCount, type TItems } from "@/lib/steps/items";
-import { pointColumnsOf, pointFeatures, takePointsOf, type TPointColumns } from "@/lib/steps/point-columns";
+import { pointFeatures, pointRowsOf, rowCount, takePointsOf, type TPointColumns, type TPointRows } from "@/lib/steps/point-columns";
 import { stepRunner } from "@/lib/steps/runners";
 import { resolveStep, stepSources } from "@/lib/steps/step-schema";
 
@@ -76,16 +76,25 @@ function tooManyItems(maxItems: number): ResourceLimitError {
 function inLayerOrder<T extends object>(items: T[], n: number): T[] {
   const positions = new Float64Array(items.length);
   for (let i = 0; i < items.length; i++) positions[i] = itemPosition(items[i]!)!;
-  return Array.from(layerOrder(positions).subarray(0, n), (i) => items[i]!);
+  return Array.from(layerOrder(positions, positions).subarray(0, n), (i) => items[i]!);
 }
 
 /**
- * The first `n` features of `parts` (taken one after another) in their layer's own order (every
- * feature has its position), gathered from the parts at once; undefined when their columns differ.
+ * The first `n` features of `parts` (taken one after another, each through its rows) in their
+ * layer's own order (every feature has its position), gathered from the parts at once;
+ * undefined when their columns differ.
  */
-function pointsInLayerOrder(parts: readonly TPointColumns[], n: number): TPointColumns | undefined {
-  const positions = parts.length === 1 ? parts[0]!.positions! : (concatColumn(parts.map((p) => p.positions!)) as Float64Array);
-  return takePointsOf(parts, layerOrder(positions).subarray(0, n));
+function pointsInLayerOrder(parts: readonly TPointRows[], n: number): TPointColumns | undefined {
+  if (parts.length === 1 && !parts[0]!.rows) return takePointsOf(parts, layerOrder(parts[0]!.cols.positions!).subarray(0, n));
+  // the positions, through each part's rows, in an array the order is then sorted in
+  const positions = new Float64Array(parts.reduce((k, p) => k + rowCount(p), 0));
+  let at = 0;
+  for (const { cols, rows } of parts) {
+    if (!rows) positions.set(cols.positions!, at);
+    else for (let i = 0; i < rows.length; i++) positions[at + i] = cols.positions![rows[i]!]!;
+    at += rows?.length ?? cols.props.length;
+  }
+  return takePointsOf(parts, layerOrder(positions, positions).subarray(0, n));
 }
 
 /** A dataset not read yet: a layer file, or a batch step over one. Each `batches()` call is a new pass, in order. */
@@ -207,7 +216,7 @@ export async function runFlow(
     const step = n === Infinity ? flow.steps.find((s) => s.id === name) : undefined;
     let kept: TFeature[] = [];
     // Batches held by column, while every batch is (lib/steps/point-columns.ts), and how many features they hold.
-    let parts: TPointColumns[] | null = [];
+    let parts: TPointRows[] | null = [];
     let held = 0;
     const tables: TTable[] = [];
     let count = 0;
@@ -218,18 +227,18 @@ export async function runFlow(
         if (count < n) tables.push(count + items.length <= n ? items : sliceTable(items, 0, n - count));
         count += items.length;
       } else {
-        const cols = parts && pointColumnsOf(items);
-        if (parts && cols?.positions) {
-          parts.push(cols);
-          held += cols.props.length;
-          count += cols.props.length;
+        const view = parts && pointRowsOf(items);
+        if (parts && view?.cols.positions) {
+          parts.push(view);
+          held += rowCount(view);
+          count += rowCount(view);
           if (held > 2 * n) {
             const first = pointsInLayerOrder(parts, n);
-            if (first) [parts, held] = [[first], n];
+            if (first) [parts, held] = [[{ cols: first, rows: null }], n];
           }
         } else {
           // Not all by column: the features of those that were, then of this one and the rest.
-          if (parts) for (const p of parts) for (const f of pointFeatures(p).features) kept.push(f);
+          if (parts) for (const p of parts) for (const f of pointFeatures(p.cols, p.rows).features) kept.push(f);
           parts = null;
           for (const item of items.features) {
             count++;
@@ -249,7 +258,7 @@ export async function runFlow(
     const all = parts && parts.length > 0 ? pointsInLayerOrder(parts, n) : undefined;
     if (all) return { ds: pointFeatures(all), count };
     // Parts whose columns differ (no step makes them so): as features.
-    if (parts) for (const p of parts) for (const f of pointFeatures(p).features) kept.push(f);
+    if (parts) for (const p of parts) for (const f of pointFeatures(p.cols, p.rows).features) kept.push(f);
     if (byPosition) kept = inLayerOrder(kept, n);
     return { ds: { kind: "features", features: kept }, count };
   }

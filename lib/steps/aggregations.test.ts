@@ -67,6 +67,17 @@ describe("aggregating by column (fieldColumn + addAt)", () => {
     );
   });
 
+  it("reads a column of finite numbers as it is, and one with infinities as numbers without them", () => {
+    const finite = Float64Array.of(1, NaN, -2.5);
+    const column = tableFieldColumn({ kind: "rows", columns: ["v"], values: [finite], length: 3 }, "v");
+    expect(column.numbers).toBe(finite);
+    expect(column.present).toBeNull();
+    const infinite = Float64Array.of(1, Infinity, -Infinity);
+    const read = tableFieldColumn({ kind: "rows", columns: ["v"], values: [infinite], length: 3 }, "v");
+    expect([...read.numbers]).toEqual([1, NaN, NaN]);
+    expect([...infinite]).toEqual([1, Infinity, -Infinity]);
+  });
+
   it("reads an items array once: the same column object for the same array and field", () => {
     const items = [{ properties: { v: 1 } }, { properties: { v: "2" } }];
     expect(fieldColumn(items, "v")).toBe(fieldColumn(items, "v"));

@@ -42,7 +42,7 @@ export class Acc {
    */
   addAt(column: TFieldColumn | null, i: number): void {
     if (this.a.op === "count") {
-      if (column === null || column.present[i] === 1) this.n++;
+      if (column === null || column.present === null || column.present[i] === 1) this.n++;
       return;
     }
     const v = column!.numbers[i]!;
@@ -52,7 +52,7 @@ export class Acc {
   /** Adds items `from` to `to - 1` as `addAt` adds each: one loop over the column's arrays. */
   addRange(column: TFieldColumn | null, from: number, to: number): void {
     if (this.a.op === "count") {
-      if (column === null) this.n += to - from;
+      if (column === null || column.present === null) this.n += to - from;
       else for (let i = from; i < to; i++) this.n += column.present[i]!;
       return;
     }
@@ -87,11 +87,12 @@ export class Acc {
 
 /**
  * One field of a list of items, read once: `numbers[i]` is `readNumber` of item i's value (NaN
- * where that is null), `present[i]` 1 where the value is neither null nor undefined.
+ * where that is null), `present[i]` 1 where the value is neither null nor undefined (`present`
+ * null: every value is).
  */
 export interface TFieldColumn {
   numbers: Float64Array;
-  present: Uint8Array;
+  present: Uint8Array | null;
 }
 
 const NO_PROPERTIES: Record<string, unknown> = {};
@@ -121,14 +122,22 @@ export function tableFieldColumn(table: TTable, field: string): TFieldColumn {
   return readField(table.length, (i) => cells?.[i]);
 }
 
-/** A column of numbers only (a layer file's, lib/layers/layer-file) as `readField` reads it: every value present, a non-finite one no number. */
+/**
+ * A column of numbers only (a layer file's, lib/layers/layer-file) as `readField` reads it: every
+ * value present, a non-finite one no number. The cells themselves when none is infinite (columns
+ * are never written to): no new `ArrayBuffer` bytes (see lib/steps/point-columns.ts for why that
+ * matters; bench "data", the 1-degree `cities-in-area` row: 107 KB a run).
+ */
 function numbersField(cells: Float64Array): TFieldColumn {
+  let finite = true;
+  for (let i = 0; i < cells.length && finite; i++) finite = cells[i] !== Infinity && cells[i] !== -Infinity;
+  if (finite) return { numbers: cells, present: null };
   const numbers = new Float64Array(cells.length);
   for (let i = 0; i < cells.length; i++) {
     const v = cells[i]!;
     numbers[i] = Number.isFinite(v) ? v : NaN;
   }
-  return { numbers, present: new Uint8Array(cells.length).fill(1) };
+  return { numbers, present: null };
 }
 
 function readField(length: number, valueAt: (i: number) => unknown): TFieldColumn {

@@ -43,7 +43,14 @@ describe("layerOrder", () => {
   it("orders indexes by position, equal positions in index order (packed keys)", () => {
     fc.assert(
       fc.property(fc.array(fc.integer({ min: 0, max: 2 ** 29 - 1 }), { maxLength: 200 }), fc.array(fc.nat(5), { maxLength: 50 }), (spread, dense) => {
-        for (const positions of [spread, dense]) expect([...layerOrder(Float64Array.from(positions))]).toEqual(byComparator(positions));
+        for (const positions of [spread, dense]) {
+          expect([...layerOrder(Float64Array.from(positions))]).toEqual(byComparator(positions));
+          // sorted in the positions' own array, which it returns
+          const own = Float64Array.from(positions);
+          const order = layerOrder(own, own);
+          expect(order).toBe(own);
+          expect([...order]).toEqual(byComparator(positions));
+        }
       }),
     );
   });
@@ -52,7 +59,10 @@ describe("layerOrder", () => {
     for (const positions of [
       [2 ** 29, 3, 2 ** 40, 3, 0],
       [1.5, 0.5, 1.5, -1],
-    ])
+    ]) {
       expect([...layerOrder(Float64Array.from(positions))]).toEqual(byComparator(positions));
+      const own = Float64Array.from(positions);
+      expect([...layerOrder(own, own)]).toEqual(byComparator(positions));
+    }
   });
 });

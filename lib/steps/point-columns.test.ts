@@ -4,7 +4,19 @@ import { encodeGeoJson } from "@/lib/formats/geojson/write";
 import { readSpill, spillFrames } from "@/lib/runs/result-spill";
 import { itemPosition, setItemPosition, type TFeature, type TFeatureSet } from "@/lib/steps/dataset";
 import { pick, pickColumns } from "@/lib/steps/items";
-import { featureCount, pointColumnsOf, pointFeatures, slicePoints, takePoints, takePointsOf, type TPointColumns } from "@/lib/steps/point-columns";
+import {
+  KeptRows,
+  featureCount,
+  pointColumnsOf,
+  pointFeatures,
+  pointRowsOf,
+  rowCount,
+  slicePoints,
+  takePoints,
+  takePointsOf,
+  viewPoints,
+  type TPointColumns,
+} from "@/lib/steps/point-columns";
 import { asPointColumns, pt } from "@/lib/steps/test-helpers";
 
 /** Points with awkward cells: null, undefined, a bigint, a nested value, "__proto__" and an integer-like key, -0 and fractional coordinates. */
@@ -55,15 +67,74 @@ describe("point features held by column", () => {
     expect(feats(takePoints(cols, [2, 0]))).toStrictEqual([features[2], features[0]]);
     expect(feats(takePoints(cols, [2, 0])).map((f) => itemPosition(f))).toEqual([8, 10]);
     expect(feats(slicePoints(cols, 1))).toStrictEqual(features.slice(1));
-    const parts = [slicePoints(cols, 0, 1), slicePoints(cols, 1, 2), slicePoints(cols, 2)];
+    const whole = (c: TPointColumns) => ({ cols: c, rows: null });
+    const parts = [slicePoints(cols, 0, 1), slicePoints(cols, 1, 2), slicePoints(cols, 2)].map(whole);
+    // the same features as views: [2, 1] and [0] of the columns
+    const views = [
+      { cols, rows: Uint32Array.of(2, 1) },
+      { cols, rows: Uint32Array.of(0) },
+    ];
     const everyOrder = [[0, 1, 2], [2, 0, 1], [1], [], [2, 2, 0]];
     for (const order of everyOrder) {
       const taken = feats(takePointsOf(parts, order));
       expect(taken).toStrictEqual(order.map((i) => features[i]));
       expect(taken.map((f) => itemPosition(f))).toEqual(order.map((i) => itemPosition(features[i]!)));
+      expect(feats(takePointsOf(views, order))).toStrictEqual(order.map((i) => features[[2, 1, 0][i]!]));
     }
     const renamed = { ...cols, props: { ...cols.props, columns: cols.props.columns.map((c) => `${c}_`) } };
-    expect(takePointsOf([cols, renamed], [0])).toBeUndefined();
+    expect(takePointsOf([whole(cols), whole(renamed)], [0])).toBeUndefined();
+  });
+
+  it("hold some rows of their columns as a view, which any other reader gets as columns of their own", async () => {
+    const features = sample();
+    const cols = asPointColumns(features)!;
+    const set = pointFeatures(cols, Uint32Array.of(2, 0));
+    expect(featureCount(set)).toBe(2);
+    expect(pointRowsOf(set)).toEqual({ cols, rows: Uint32Array.of(2, 0) });
+    // taken once, then kept; the view's columns stay as they were
+    const taken = pointColumnsOf(set)!;
+    expect(taken).toBe(pointColumnsOf(set));
+    expect(taken.points).toEqual(Float64Array.of(cols.points[4]!, cols.points[5]!, cols.points[0]!, cols.points[1]!));
+    expect(pointRowsOf(set)!.cols).toBe(cols);
+    expect(set.features).toStrictEqual([features[2], features[0]]);
+    expect(set.features.map((f) => itemPosition(f))).toEqual([8, 10]);
+    // the writers read it as the features it holds
+    const text = async (s: TFeatureSet) => Buffer.from((await encodeGeoJson(s)).body).toString();
+    expect(await text(pointFeatures(cols, Uint32Array.of(2, 0)))).toBe(await text({ kind: "features", features: [features[2]!, features[0]!] }));
+  });
+
+  it("are viewed while they hold at least a quarter of their columns' rows, else taken", () => {
+    const features = Array.from({ length: 8 }, (_, i) => pt(i, i, { n: i }));
+    const cols = asPointColumns(features)!;
+    expect(pointRowsOf(viewPoints(cols, Uint32Array.of(1, 5)))).toEqual({ cols, rows: Uint32Array.of(1, 5) });
+    expect(pointRowsOf(viewPoints(cols, null))).toEqual({ cols, rows: null });
+    const sparse = pointRowsOf(viewPoints(cols, Uint32Array.of(5)))!;
+    expect(sparse.rows).toBeNull();
+    expect(sparse.cols.points).toEqual(Float64Array.of(5, 5));
+    expect(viewPoints(cols, Uint32Array.of(5)).features).toStrictEqual([features[5]]);
+  });
+
+  it("keep the rows a test keeps: the set itself when all, a view of the same columns otherwise", () => {
+    const features = Array.from({ length: 8 }, (_, i) => pt(i, i, { n: i }));
+    const cols = asPointColumns(features)!;
+    const keepIf = (set: TFeatureSet, test: (i: number) => boolean) => {
+      const view = pointRowsOf(set)!;
+      const kept = new KeptRows(view);
+      for (let i = 0; i < rowCount(view); i++) {
+        if (test(i)) kept.keep(i);
+        else kept.drop(i);
+      }
+      return kept.setOf(set);
+    };
+    const all = pointFeatures(cols);
+    expect(keepIf(all, () => true)).toBe(all);
+    const odd = keepIf(all, (i) => i % 2 === 1);
+    expect(pointRowsOf(odd)).toEqual({ cols, rows: Uint32Array.of(1, 3, 5, 7) });
+    // a view of a view: rows of the same columns
+    const late = keepIf(odd, (i) => i >= 2);
+    expect(pointRowsOf(late)).toEqual({ cols, rows: Uint32Array.of(5, 7) });
+    expect(late.features).toStrictEqual([features[5], features[7]]);
+    expect(keepIf(odd, () => false).features).toEqual([]);
   });
 
   it("write the same GeoJSON, and a lossless copy that reads back as the same features", async () => {

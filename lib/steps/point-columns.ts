@@ -15,6 +15,18 @@
  * properties}` with every property key in order, `undefined` cells included, and its layer
  * position, as the reader made them), and kept. A step or writer that knows columns asks
  * `pointColumnsOf` first; any other reads `features`, so every step and format works on either.
+ *
+ * A set may hold only some rows of its columns (`pointFeatures(cols, rows)`: a selection vector,
+ * as in column engines such as DuckDB's): the layer reader's box reads over its cached row
+ * groups, and what filter and spatial_filter keep of them. The steps that read by row
+ * (`pointRowsOf`: filter, spatial_filter, select, spatial_join, the engine gathering a layer's
+ * batches) go through `rows` and copy nothing; `pointColumnsOf` gives any other reader the rows
+ * taken into columns of their own (once, kept). Why: each copy of a box read's columns is new
+ * `ArrayBuffer` bytes, and those, not short-lived heap objects, are what made V8 collect the run
+ * process's old generation (bench "data", the 1-degree `cities-in-area` row on the 10M layer:
+ * 4 MB more `ArrayBuffer`s a run made a collection come every second run instead of every
+ * fourth or fifth; as many more bytes of heap objects changed nothing). A set's columns are
+ * never written to, so several sets, and the reader's cache, may share them.
  */
 import type { TDataset, TFeature, TFeatureSet, TTable } from "@/lib/steps/dataset";
 import { setItemPosition, setOwn, sliceTable, takeRows, type TColumnValues } from "@/lib/steps/dataset";
@@ -29,8 +41,14 @@ export interface TPointColumns {
   positions: Float64Array | null;
 }
 
-/** The columns behind the feature sets made by `pointFeatures` (invisible to spreads, JSON, clones and test equality). */
-const held = new WeakMap<TFeatureSet, TPointColumns>();
+/** Columns and the rows of them a set holds, in order (null: all of them, in order). */
+export interface TPointRows {
+  cols: TPointColumns;
+  rows: Uint32Array | null;
+}
+
+/** What is behind each set made by `pointFeatures` (invisible to spreads, JSON, clones and test equality); `taken`: its rows as columns of their own, once asked for. */
+const held = new WeakMap<TFeatureSet, TPointRows & { taken?: TPointColumns }>();
 
 /** Properties of feature `i`: a new object with every key, in order (`__proto__` as an own key). */
 export function propsAt(cols: TPointColumns, i: number): Record<string, unknown> {
@@ -93,31 +111,88 @@ function featuresOf(cols: TPointColumns): TFeature[] {
   return features;
 }
 
-/** A feature set held as `cols`; its `features` are made from them when first read. Setting `features` parts it from `cols`. */
-export function pointFeatures(cols: TPointColumns): TFeatureSet {
+/**
+ * A feature set held as `cols`, or as the rows `rows` of them in that order; its `features` are
+ * made when first read. Setting `features` parts it from `cols`.
+ */
+export function pointFeatures(cols: TPointColumns, rows: Uint32Array | null = null): TFeatureSet {
   const set = { kind: "features" } as TFeatureSet;
   let features: TFeature[] | undefined;
   Object.defineProperty(set, "features", {
     enumerable: true,
     configurable: true,
-    get: () => (features ??= featuresOf(cols)),
+    get: () => (features ??= featuresOf(pointColumnsOf(set)!)),
     set: (value: TFeature[]) => {
       held.delete(set);
       features = value;
     },
   });
-  held.set(set, cols);
+  held.set(set, { cols, rows });
   return set;
 }
 
-/** The columns of a set made by `pointFeatures` (undefined for any other dataset). */
-export function pointColumnsOf(ds: TDataset | null | undefined): TPointColumns | undefined {
+/**
+ * The rows `rows` of `cols` (all when null) as a feature set: a view of them, or, when they are
+ * fewer than a quarter of the columns' rows, taken into columns of their own. So a view never
+ * keeps more than four times the bytes of what it holds alive (a filter that keeps one row of a
+ * thousand does not hold on to the other 999).
+ */
+export function viewPoints(cols: TPointColumns, rows: Uint32Array | null): TFeatureSet {
+  return rows && rows.length * 4 < cols.props.length ? pointFeatures(takePoints(cols, rows)) : pointFeatures(cols, rows);
+}
+
+/** The columns and rows behind a set made by `pointFeatures`, as they are (undefined for any other dataset): for a reader that goes through `rows`. */
+export function pointRowsOf(ds: TDataset | null | undefined): TPointRows | undefined {
   return ds?.kind === "features" ? held.get(ds) : undefined;
+}
+
+/** The columns of a set made by `pointFeatures`, holding its features and no others (its rows taken once, then kept); undefined for any other dataset. */
+export function pointColumnsOf(ds: TDataset | null | undefined): TPointColumns | undefined {
+  const h = ds?.kind === "features" ? held.get(ds) : undefined;
+  if (!h?.rows) return h?.cols;
+  return (h.taken ??= takePoints(h.cols, h.rows));
+}
+
+/** Number of features a view holds. */
+export function rowCount(view: TPointRows): number {
+  return view.rows?.length ?? view.cols.props.length;
 }
 
 /** Number of features of `set`, without making them. */
 export function featureCount(set: TFeatureSet): number {
-  return held.get(set)?.props.length ?? set.features.length;
+  const h = held.get(set);
+  return h ? rowCount(h) : set.features.length;
+}
+
+/**
+ * The rows a test keeps of a view, in order: `keep(i)` or `drop(i)` for its features `i` = 0, 1, …
+ * in turn, then `setOf(set)`: the set itself when every one was kept, else the kept rows of the
+ * same columns. An array is made only at the first feature dropped, so a test that keeps all
+ * makes none.
+ */
+export class KeptRows {
+  private out: Uint32Array | null = null;
+  private count = 0;
+
+  constructor(private readonly view: TPointRows) {}
+
+  keep(i: number): void {
+    if (this.out) this.out[this.count] = this.view.rows ? this.view.rows[i]! : i;
+    this.count++;
+  }
+
+  drop(i: number): void {
+    if (this.out) return;
+    // every one before `i` was kept
+    const { rows } = this.view;
+    this.out = new Uint32Array(rowCount(this.view));
+    for (let j = 0; j < i; j++) this.out[j] = rows ? rows[j]! : j;
+  }
+
+  /** The set of the rows kept of `set` (the view of `this.view`): `set` itself when all were, else `viewPoints` of them. */
+  setOf(set: TFeatureSet): TFeatureSet {
+    return this.out ? viewPoints(this.view.cols, this.out.subarray(0, this.count)) : set;
+  }
 }
 
 /** The features `index` names, in that order. */
@@ -142,25 +217,25 @@ export function slicePoints(cols: TPointColumns, start: number, end = cols.props
 
 /**
  * The features of `parts` taken one after another that `index` names (0 is the first of the
- * first part), in that order, read from the parts where they lie: what `takePoints` of the parts
- * joined would give, without joining them first (bench "data", the 1-degree `cities-in-area`
- * row on the 10M layer: a result gathered from its nine row groups' batches, each column copied
- * once instead of twice). A column of numbers only in every part stays a `Float64Array`.
- * Undefined when the parts' columns differ.
+ * first part), in that order, read from the parts where they lie (through their rows): what
+ * `takePoints` of the parts joined would give, without joining them first (bench "data", the
+ * 1-degree `cities-in-area` row on the 10M layer: a result gathered from its nine row groups'
+ * batches, each column copied once instead of twice). A column of numbers only in every part
+ * stays a `Float64Array`. Undefined when the parts' columns differ.
  */
-export function takePointsOf(parts: readonly TPointColumns[], index: ArrayLike<number>): TPointColumns | undefined {
-  const columns = parts[0]?.props.columns ?? [];
-  if (!parts.every((p) => sameNames(p.props.columns, columns))) return undefined;
-  if (parts.length === 1) return takePoints(parts[0]!, index);
+export function takePointsOf(parts: readonly TPointRows[], index: ArrayLike<number>): TPointColumns | undefined {
+  const columns = parts[0]?.cols.props.columns ?? [];
+  if (!parts.every((p) => sameNames(p.cols.props.columns, columns))) return undefined;
+  if (parts.length === 1 && !parts[0]!.rows) return takePoints(parts[0]!.cols, index);
   // where each part starts among all the features
   const starts = new Float64Array(parts.length + 1);
-  for (let p = 0; p < parts.length; p++) starts[p + 1] = starts[p]! + parts[p]!.props.length;
+  for (let p = 0; p < parts.length; p++) starts[p + 1] = starts[p]! + rowCount(parts[p]!);
   const values = columns.map((_, c): TColumnValues => {
-    const numbers = parts.every((p) => p.props.values[c] instanceof Float64Array);
+    const numbers = parts.every((p) => p.cols.props.values[c] instanceof Float64Array);
     return numbers ? new Float64Array(index.length) : new Array<unknown>(index.length);
   });
   const points = new Float64Array(2 * index.length);
-  const positions = parts.every((p) => p.positions) ? new Float64Array(index.length) : null;
+  const positions = parts.every((p) => p.cols.positions) ? new Float64Array(index.length) : null;
   for (let i = 0; i < index.length; i++) {
     const at = index[i]!;
     // the last part starting at or before `at` (binary search: a few steps for thousands of parts)
@@ -171,8 +246,8 @@ export function takePointsOf(parts: readonly TPointColumns[], index: ArrayLike<n
       if (starts[mid]! <= at) lo = mid;
       else hi = mid - 1;
     }
-    const part = parts[lo]!;
-    const r = at - starts[lo]!;
+    const { cols: part, rows } = parts[lo]!;
+    const r = rows ? rows[at - starts[lo]!]! : at - starts[lo]!;
     points[2 * i] = part.points[2 * r]!;
     points[2 * i + 1] = part.points[2 * r + 1]!;
     if (positions) positions[i] = part.positions![r]!;

@@ -6,7 +6,7 @@ import { parquetMetadata, parquetReadObjects } from "hyparquet";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { TFeature, TFeatureSet } from "@/lib/engine/types";
 import { itemPosition } from "@/lib/steps/dataset";
-import { pointColumnsOf } from "@/lib/steps/point-columns";
+import { pointColumnsOf, pointRowsOf, type TPointRows } from "@/lib/steps/point-columns";
 import { toArrayBuffer } from "@/lib/formats/test-support";
 import { openLayerFile, readLayerBatches, rowGroupsFor, type TLayerFile } from "./read-layer-file";
 import { createRowGroupCache } from "./row-group-cache";
@@ -227,6 +227,26 @@ describe("readLayerBatches", () => {
     cache.clear();
     expect(cache.size).toBe(0);
     expect(cache.bytes).toBe(0);
+  });
+
+  it("reads points held by column as views of the cached columns: no copy, the same columns for every read", async () => {
+    const cache = createRowGroupCache(64 * 1024 * 1024);
+    const source = memoryFile(bytes);
+    const views = async () => {
+      const file = await openLayerFile(source, { cacheKey: "layer-v@1", cache });
+      const out: (TPointRows | undefined)[] = [];
+      for await (const batch of readLayerBatches(file, null)) out.push(pointRowsOf(batch as TFeatureSet));
+      return out;
+    };
+    const first = await views();
+    const second = await views();
+    expect(first.filter(Boolean).length).toBeGreaterThan(0);
+    first.forEach((view, i) => {
+      if (!view) return;
+      expect(view.rows).toBeNull();
+      expect(second[i]!.cols.points).toBe(view.cols.points);
+      expect(second[i]!.cols.props.values).toEqual(view.cols.props.values);
+    });
   });
 
   it("rejects with the signal's reason once aborted", async () => {

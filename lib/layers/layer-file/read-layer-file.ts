@@ -26,7 +26,7 @@ import { parquetMetadataAsync, parquetRead, type AsyncBuffer, type ColumnMetaDat
 import type { Geometry } from "geojson";
 import { setItemPosition, setOwn, type TColumnValues } from "@/lib/steps/dataset";
 import type { TFeature, TFeatureSet, TRow } from "@/lib/engine/types";
-import { pointFeatures, slicePoints, takePoints, type TPointColumns } from "@/lib/steps/point-columns";
+import { viewPoints, type TPointColumns } from "@/lib/steps/point-columns";
 import type { TColumnType } from "@/lib/formats/column-types";
 import { GEOMETRY_COLUMN, type TGeoMetadata } from "@/lib/formats/geoparquet/write";
 import { geometryBbox, type TBbox } from "@/lib/geo/bbox";
@@ -328,20 +328,24 @@ function meets(xmin: number, ymin: number, xmax: number, ymax: number, box: TBbo
 
 /**
  * Indices of the points (`[x0, y0, x1, y1, ...]`) that lie in `box`, as `meets` tells, in
- * order. One loop with no call per point: a call that is not inlined boxes its number
- * arguments, which cost 1.8 MB of garbage a run on bench "data"'s 1-degree box read.
+ * order; null when all do. Counted first, then noted in an array of that length (no array as
+ * long as the group). The test takes a point's index, never its coordinates: a call that is not
+ * inlined boxes its number arguments, which cost 1.8 MB of garbage a run on bench "data"'s
+ * 1-degree box read (an index is a small integer, which is never boxed).
  */
-function pointsIn(points: Float64Array, box: TBbox): Uint32Array {
+function pointsIn(points: Float64Array, box: TBbox): Uint32Array | null {
   const [w, s, e, n] = box;
-  // indexes in a typed array (outside V8's heap), as long as the most there can be: no growing
-  const hits = new Uint32Array(points.length / 2);
-  let count = 0;
-  for (let r = 0; 2 * r < points.length; r++) {
+  const at = (r: number) => {
     const x = points[2 * r]!;
     const y = points[2 * r + 1]!;
-    if (y <= n && y >= s && (w <= e ? x <= e && x >= w : x >= w || x <= e)) hits[count++] = r;
-  }
-  return hits.subarray(0, count);
+    return y <= n && y >= s && (w <= e ? x <= e && x >= w : x >= w || x <= e);
+  };
+  let count = 0;
+  for (let r = 0; 2 * r < points.length; r++) if (at(r)) count++;
+  if (2 * count === points.length) return null;
+  const hits = new Uint32Array(count);
+  for (let r = 0, i = 0; i < count; r++) if (at(r)) hits[i++] = r;
+  return hits;
 }
 
 /** The row groups `readLayerBatches` reads for `box` (all of them for null or a table). */
@@ -381,7 +385,8 @@ export interface TReadLayerBatchesOptions {
  * the rows of the row groups it reads) and the cache holds no object per item. Fresh items are
  * also laid out together in the heap, where the steps and writers walk them in order: cached
  * items, scattered over the old generation, took the GeoJSON writer twice as long (bench
- * "data", the 1-degree `cities-in-area` row).
+ * "data", the 1-degree `cities-in-area` row). Plain 2D points are read as a view of the
+ * group's columns instead (lib/steps/point-columns.ts): no item, and no copy, at all.
  */
 interface TDecodedGroup {
   length: number;
@@ -422,8 +427,9 @@ function groupBytes(group: TDecodedGroup): number {
  * Yields one batch per row group that may intersect `box` (all when null), in file order:
  * features as a `TFeatureSet` (layer files of kind "features") or rows as records (kind
  * "table"); with a box, a batch holds only the features whose bbox meets it. Items are the
- * caller's own, but a geometry other than a plain 2D Point is shared with the cache: do not
- * modify it. See the module doc for what is decoded how.
+ * caller's own, but a geometry other than a plain 2D Point is shared with the cache, and so are
+ * the columns of points held by column (a view of the group's rows, lib/steps/point-columns.ts):
+ * do not modify them. See the module doc for what is decoded how.
  */
 export async function* readLayerBatches(file: TLayerFile, box: TBbox | null, opts: TReadLayerBatchesOptions = {}): AsyncGenerator<TFeatureSet | TRow[]> {
   const { buffer, footer, keyOf, geometryColumn, position, members, cache } = file.source;
@@ -477,8 +483,9 @@ export async function* readLayerBatches(file: TLayerFile, box: TBbox | null, opt
   const keys = propertyColumns.map(([, key]) => key);
 
   /**
-   * Fresh items of the rows of `group` (with a box: of the features whose bbox meets it): plain 2D
-   * points held by column (lib/steps/point-columns.ts), other features as objects, rows as records.
+   * The rows of `group` (with a box: the features whose bbox meets it): plain 2D points held by
+   * column, as a view of the cached columns (lib/steps/point-columns.ts), other features as fresh
+   * objects, rows as fresh records.
    */
   const itemsOf = (group: TDecodedGroup): TFeatureSet | TRow[] => {
     const { values, geometry, points, boxes, positions, members: kept } = group;
@@ -489,9 +496,9 @@ export async function* readLayerBatches(file: TLayerFile, box: TBbox | null, opt
     };
     if (!features) return Array.from({ length: group.length }, (_, r) => record(r));
     if (points) {
+      // a view of the group's columns, shared with the cache (they are never written to)
       const all: TPointColumns = { props: { kind: "rows", columns: keys, values, length: group.length }, points, positions };
-      if (!box) return pointFeatures(slicePoints(all, 0));
-      return pointFeatures(takePoints(all, pointsIn(points, box)));
+      return viewPoints(all, box ? pointsIn(points, box) : null);
     }
     const out: TFeature[] = [];
     for (let r = 0; r < group.length; r++) {

@@ -4,7 +4,7 @@ import { compileExpression, fieldsRead } from "@/lib/expressions/expression";
 import { tableRows, takeRows, type TFeature } from "@/lib/steps/dataset";
 import { SAME_BOXES } from "@/lib/steps/extent";
 import { defineRunner } from "@/lib/steps/define-step";
-import { pointColumnsOf, pointFeatures, propsCursor, takePoints } from "@/lib/steps/point-columns";
+import { KeptRows, pointRowsOf, propsCursor, rowCount } from "@/lib/steps/point-columns";
 import { filter } from "@/lib/steps/filter/definition";
 
 export const filterRunner = defineRunner(filter, {
@@ -28,18 +28,18 @@ export const filterRunner = defineRunner(filter, {
           if (kept.length === rows.length) return items;
           return takeRows(items, kept);
         }
-        const cols = pointColumnsOf(items);
-        if (cols) {
-          // Held by column: one properties object refilled for each test (a predicate keeps nothing of it), kept ones taken by index.
-          const propsOf = propsCursor(cols, fields);
-          const kept = new Uint32Array(cols.props.length); // outside V8's heap, never grown
-          let count = 0;
-          for (let i = 0; i < cols.props.length; i++) {
+        const view = pointRowsOf(items);
+        if (view) {
+          // Held by column: one properties object refilled for each test (a predicate keeps nothing of it), the kept rows noted, nothing copied.
+          const propsOf = propsCursor(view.cols, fields);
+          const { rows } = view;
+          const kept = new KeptRows(view);
+          for (let i = 0, n = rowCount(view); i < n; i++) {
             if (i % EVERY === 0) await ctx.checkpoint();
-            if (ev(propsOf(i), "Point", undefined)) kept[count++] = i;
+            if (ev(propsOf(rows ? rows[i]! : i), "Point", undefined)) kept.keep(i);
+            else kept.drop(i);
           }
-          if (count === cols.props.length) return items;
-          return pointFeatures(takePoints(cols, kept.subarray(0, count)));
+          return kept.setOf(items);
         }
         const features: TFeature[] = [];
         for (let i = 0; i < items.features.length; i++) {

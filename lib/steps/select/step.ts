@@ -1,6 +1,6 @@
 /** The runner of the `select` step; its definition (options, sources, output, docs) is in definition.ts. */
 import { asItems, pick, pickColumns, specAs, mapItems } from "@/lib/steps/items";
-import { pointColumnsOf, pointFeatures } from "@/lib/steps/point-columns";
+import { pointFeatures, pointRowsOf } from "@/lib/steps/point-columns";
 import { SAME_BOXES } from "@/lib/steps/extent";
 import { defineRunner } from "@/lib/steps/define-step";
 import { select } from "@/lib/steps/select/definition";
@@ -12,9 +12,9 @@ export const selectRunner = defineRunner(select, {
     start: async (step, ctx) => {
       return async (ds) => {
         // Held by column: its columns picked, nothing per feature.
-        const cols = pointColumnsOf(ds);
-        const props = cols && pickColumns(cols.props, step.fields);
-        if (cols && props) return pointFeatures({ ...cols, props });
+        const view = pointRowsOf(ds);
+        const props = view && pickColumns(view.cols.props, step.fields);
+        if (view && props) return pointFeatures({ ...view.cols, props }, view.rows);
         return mapItems(
           asItems(ds),
           ctx,

@@ -4,10 +4,10 @@ import type { Geometry, Position } from "geojson";
 import { asFeatures } from "@/lib/steps/items";
 import { isPolygonal, pointHits } from "@/lib/steps/geometry";
 import { geometryIndex, someEntryAt } from "@/lib/geo/spatial-index";
-import type { TFeature } from "@/lib/steps/dataset";
+import type { TFeature, TFeatureSet } from "@/lib/steps/dataset";
 import { smallerBox, sourceExtent } from "@/lib/steps/extent";
 import { defineRunner } from "@/lib/steps/define-step";
-import { pointColumnsOf, pointFeatures, takePoints } from "@/lib/steps/point-columns";
+import { KeptRows, pointRowsOf, rowCount } from "@/lib/steps/point-columns";
 import { spatialFilter } from "@/lib/steps/spatial-filter/definition";
 
 /**
@@ -70,21 +70,23 @@ export const spatialFilterRunner = defineRunner(spatialFilter, {
       const pointIn = (c: number) => pointHits(point, entries[c].geometry, ignoreBoundary);
       return async (ds) => {
         const keepIfHit = step.predicate !== "disjoint";
-        const cols = step.predicate === "contains" ? undefined : pointColumnsOf(ds);
-        if (cols) {
-          // Held by column: each point tested where it lies, kept ones taken by index.
-          const kept = new Uint32Array(cols.props.length); // outside V8's heap, never grown
-          let count = 0;
+        const view = step.predicate === "contains" ? undefined : pointRowsOf(ds);
+        if (view) {
+          // Held by column: each point tested where it lies, the kept rows noted, nothing copied.
+          const { cols, rows } = view;
+          const kept = new KeptRows(view);
           const xy: Position = [0, 0];
           point = xy;
-          for (let i = 0; i < cols.props.length; i++) {
+          for (let i = 0, n = rowCount(view); i < n; i++) {
             if (i % 16 === 0) await ctx.checkpoint();
-            xy[0] = cols.points[2 * i]!;
-            xy[1] = cols.points[2 * i + 1]!;
+            const r = rows ? rows[i]! : i;
+            xy[0] = cols.points[2 * r]!;
+            xy[1] = cols.points[2 * r + 1]!;
             const hit = index !== null && someEntryAt(byIndex, xy[0], xy[1], pointIn);
-            if (hit === keepIfHit) kept[count++] = i;
+            if (hit === keepIfHit) kept.keep(i);
+            else kept.drop(i);
           }
-          return count === cols.props.length ? ds! : pointFeatures(takePoints(cols, kept.subarray(0, count)));
+          return kept.setOf(ds as TFeatureSet);
         }
         const source = asFeatures(ds);
         const out: TFeature[] = [];

@@ -6,7 +6,7 @@ import { isPolygonal } from "@/lib/steps/geometry";
 import { pointInPolygonal } from "@/lib/geo/point-in-polygon";
 import { geometryIndex, representativePoint } from "@/lib/geo/spatial-index";
 import { defineRunner } from "@/lib/steps/define-step";
-import { pointColumnsOf, propsAt } from "@/lib/steps/point-columns";
+import { pointRowsOf, propsAt, rowCount } from "@/lib/steps/point-columns";
 import { spatialJoin } from "@/lib/steps/spatial-join/definition";
 
 export const spatialJoinRunner = defineRunner(spatialJoin, {
@@ -26,16 +26,20 @@ export const spatialJoinRunner = defineRunner(spatialJoin, {
     const xy: Position = [0, 0];
     const atXy = [xy];
     for await (const ds of index ? ctx.batches(step.points) : []) {
-      const cols = pointColumnsOf(ds);
-      const points = cols ? [] : asFeatures(ds, "`points` source").features;
-      const count = cols ? cols.props.length : points.length;
+      const view = pointRowsOf(ds);
+      const cols = view?.cols;
+      const rows = view?.rows;
+      const points = view ? [] : asFeatures(ds, "`points` source").features;
+      const count = view ? rowCount(view) : points.length;
       for (let k = 0; k < count; k++, i++) {
         if (i % 512 === 0) await ctx.checkpoint();
         let positions: Position[];
         let p: Record<string, unknown> | undefined;
+        // r: the point's row in its columns
+        const r = rows ? rows[k]! : k;
         if (cols) {
-          xy[0] = cols.points[2 * k]!;
-          xy[1] = cols.points[2 * k + 1]!;
+          xy[0] = cols.points[2 * r]!;
+          xy[1] = cols.points[2 * r + 1]!;
           positions = atXy;
         } else {
           const g = points[k].geometry;
@@ -51,7 +55,7 @@ export const spatialJoinRunner = defineRunner(spatialJoin, {
             if (lastPoint[e.feature] === i || !isPolygonal(e.geometry)) continue;
             if (pointInPolygonal(e.geometry, pos[0], pos[1]) !== "outside") {
               lastPoint[e.feature] = i; // a point counts once per polygon feature
-              p ??= propsAt(cols!, k);
+              p ??= propsAt(cols!, r);
               for (const a of perPoly[e.feature]) a.add(p);
             }
           }
