@@ -11,7 +11,6 @@ import {
   pointFeatures,
   pointRowsOf,
   rowCount,
-  slicePoints,
   takePoints,
   takePointsOf,
   viewPoints,
@@ -60,15 +59,15 @@ describe("point features held by column", () => {
     expect(featureCount(set)).toBe(1);
   });
 
-  it("take, slice and take from several parts as the features would", () => {
+  it("take, and take from several parts, as the features would", () => {
     const features = sample();
     const cols = asPointColumns(features)!;
     const feats = (c: TPointColumns | undefined) => pointFeatures(c!).features;
     expect(feats(takePoints(cols, [2, 0]))).toStrictEqual([features[2], features[0]]);
     expect(feats(takePoints(cols, [2, 0])).map((f) => itemPosition(f))).toEqual([8, 10]);
-    expect(feats(slicePoints(cols, 1))).toStrictEqual(features.slice(1));
+    expect(feats(takePoints(cols, [1, 2]))).toStrictEqual(features.slice(1));
     const whole = (c: TPointColumns) => ({ cols: c, rows: null });
-    const parts = [slicePoints(cols, 0, 1), slicePoints(cols, 1, 2), slicePoints(cols, 2)].map(whole);
+    const parts = [[0], [1], [2]].map((rows) => whole(takePoints(cols, rows)));
     // the same features as views: [2, 1] and [0] of the columns
     const views = [
       { cols, rows: Uint32Array.of(2, 1) },

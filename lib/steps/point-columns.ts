@@ -29,7 +29,7 @@
  * never written to, so several sets, and the reader's cache, may share them.
  */
 import type { TDataset, TFeature, TFeatureSet, TTable } from "@/lib/steps/dataset";
-import { setItemPosition, setOwn, sliceTable, takeRows, type TColumnValues } from "@/lib/steps/dataset";
+import { setItemPosition, setOwn, takeRows, type TColumnValues } from "@/lib/steps/dataset";
 
 /** A feature set's columns (see the module doc). */
 export interface TPointColumns {
@@ -101,11 +101,13 @@ export function pointFeatureCursor(cols: TPointColumns): (i: number) => TFeature
   };
 }
 
-function featuresOf(cols: TPointColumns): TFeature[] {
-  const features = new Array<TFeature>(cols.props.length);
+/** The features a view holds, made from its columns through its rows (no columns of their own taken first). */
+function featuresOf({ cols, rows }: TPointRows): TFeature[] {
+  const features = new Array<TFeature>(rows?.length ?? cols.props.length);
   for (let i = 0; i < features.length; i++) {
-    const f = pointFeatureAt(cols, i);
-    if (cols.positions) setItemPosition(f, cols.positions[i]!);
+    const r = rows ? rows[i]! : i;
+    const f = pointFeatureAt(cols, r);
+    if (cols.positions) setItemPosition(f, cols.positions[r]!);
     features[i] = f;
   }
   return features;
@@ -121,7 +123,7 @@ export function pointFeatures(cols: TPointColumns, rows: Uint32Array | null = nu
   Object.defineProperty(set, "features", {
     enumerable: true,
     configurable: true,
-    get: () => (features ??= featuresOf(pointColumnsOf(set)!)),
+    get: () => (features ??= featuresOf({ cols, rows })),
     set: (value: TFeature[]) => {
       held.delete(set);
       features = value;
@@ -206,13 +208,6 @@ export function takePoints(cols: TPointColumns, index: ArrayLike<number>): TPoin
     if (positions) positions[i] = cols.positions![r]!;
   }
   return { props: takeRows(cols.props, index), points, positions };
-}
-
-/** Features `start` to `end` (exclusive). */
-export function slicePoints(cols: TPointColumns, start: number, end = cols.props.length): TPointColumns {
-  const props = sliceTable(cols.props, start, end);
-  const to = start + props.length;
-  return { props, points: cols.points.slice(2 * start, 2 * to), positions: cols.positions?.slice(start, to) ?? null };
 }
 
 /**
