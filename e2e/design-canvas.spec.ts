@@ -275,7 +275,8 @@ test("builds store catchments on the canvas without typing JSON, and saves it", 
 
   // Delete with the Delete key, undo and redo (keys and buttons).
   await addFromPalette(page, "sort", "step:sort");
-  await expect(node(page, "step:sort")).toBeVisible();
+  // A step added from the palette is selected; Delete deletes the selection.
+  await expect(node(page, "step:sort")).toHaveClass(/\bselected\b/);
   await node(page, "step:sort").focus();
   await page.keyboard.press("Delete");
   await expect(node(page, "step:sort")).toHaveCount(0);
@@ -293,6 +294,8 @@ test("builds store catchments on the canvas without typing JSON, and saves it", 
   const edge = page.getByTestId("rf__edge-step:summary->result:summary:from");
   await edge.focus();
   await page.keyboard.press("Enter");
+  // Selection is controlled (it goes through the canvas's state), so wait for it to show before Delete.
+  await expect(edge).toHaveClass(/\bselected\b/);
   await page.keyboard.press("Delete");
   await expect(edge).toHaveCount(0);
   await expect(node(page, "result:summary")).toContainText("problem");
