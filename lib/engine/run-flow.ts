@@ -89,10 +89,11 @@ function pointsInLayerOrder(parts: readonly TPointRows[], n: number): TPointColu
   // the positions, through each part's rows, in an array the order is then sorted in
   const positions = new Float64Array(parts.reduce((k, p) => k + rowCount(p), 0));
   let at = 0;
-  for (const { cols, rows } of parts) {
+  for (const part of parts) {
+    const { cols, rows } = part;
     if (!rows) positions.set(cols.positions!, at);
     else for (let i = 0; i < rows.length; i++) positions[at + i] = cols.positions![rows[i]!]!;
-    at += rows?.length ?? cols.props.length;
+    at += rowCount(part);
   }
   return takePointsOf(parts, layerOrder(positions, positions).subarray(0, n));
 }
